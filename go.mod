@@ -1,0 +1,8 @@
+module github.com/h3a-check/h3a-check
+
+go 1.26.0
+
+require (
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
+	golang.org/x/text v0.42.0
+)
