@@ -1,0 +1,135 @@
+package finding
+
+import "fmt"
+
+// Rule describes one check: its id, where it reports, how bad it is by
+// default and what to do about it. Policy rules carry the same facts in
+// their # METADATA blocks; the rules below are implemented in Go.
+type Rule struct {
+	ID          string
+	Category    Category
+	Severity    Severity
+	Title       string
+	Description string
+	Remediation string
+}
+
+// New makes a finding of this rule about file; position and pointer are
+// filled in by the caller, which knows them.
+func (r Rule) New(file, format string, args ...any) Finding {
+	return Finding{
+		Rule:        r.ID,
+		Category:    r.Category,
+		Severity:    r.Severity,
+		File:        file,
+		Details:     fmt.Sprintf(format, args...),
+		Remediation: r.Remediation,
+	}
+}
+
+// The rules implemented in Go, one variable each so call sites name them.
+var (
+	MissingFile = Rule{"h3a.structure.missing_file", CategoryStructure, Error,
+		"Required file missing",
+		"Every file the layout requires must exist in the run directory.",
+		"restore the file from the agent that owns it, or re-initialise the run; never hand-write state"}
+	NotRegular = Rule{"h3a.structure.not_regular_file", CategoryStructure, Error,
+		"Not a regular file",
+		"A state file or artifact is a directory, FIFO, socket or device. It is never opened, so a FIFO cannot stall the check.",
+		"replace it with a regular file"}
+	SymlinkLoop = Rule{"h3a.structure.symlink_loop", CategoryStructure, Error,
+		"Symbolic link loop",
+		"Resolving the path runs into a cycle of symbolic links.",
+		"replace the links with the real file"}
+	TooLarge = Rule{"h3a.structure.too_large", CategoryStructure, Error,
+		"Document over the size limit",
+		"A JSON document is larger than the configured limit and is not parsed.",
+		"split or archive the document, or raise --max-json-size if the size is expected"}
+	Unreadable = Rule{"h3a.structure.unreadable", CategoryStructure, Error,
+		"File cannot be read",
+		"The operating system refused to read the file.",
+		"check permissions and that the file is not being written"}
+	TmpLeftover = Rule{"h3a.structure.tmp_leftover", CategoryStructure, Error,
+		"Interrupted atomic write",
+		"A *.tmp file is left in the run: an atomic write (temp file + rename) was interrupted, so the file beside it may be stale.",
+		"find out which write was interrupted, re-run that step, then delete the .tmp file"}
+	RunDirName = Rule{"h3a.structure.run_dir_name", CategoryStructure, Error,
+		"Run directory misnamed",
+		"A run under a runs/ folder must be named YYYYMMDD-HHMMSS-<uuid4> with a real UTC date and time and a version-4 UUID.",
+		"rename the directory to the run id recorded in state.json"}
+	RunDirNameLoose = Rule{"h3a.structure.run_dir_name_loose", CategoryStructure, Warning,
+		"Run directory not named by its run id",
+		"A run outside a runs/ folder whose directory name is not a run id; the name cannot be checked against state.json.",
+		"keep runs under runs/<run-id>/ so their names can be verified"}
+	MalformedRecord = Rule{"h3a.structure.malformed_record", CategoryStructure, Error,
+		"Malformed ledger record",
+		"A line in ROADMAP.md, GATES_LEDGER.md or EVIDENCE_LOG.md looks like a record but does not follow the record format, so the checker cannot use it.",
+		"rewrite the line in the format the spec gives for that ledger"}
+	NotEvaluated = Rule{"h3a.structure.not_evaluated", CategoryStructure, Info,
+		"Check not evaluated",
+		"A check could not run because a document it needs is missing or unparseable; it is reported here instead of being guessed.",
+		"fix the finding that made the document unusable"}
+
+	JSONSyntax = Rule{"h3a.schema.json_syntax", CategorySchema, Error,
+		"Invalid JSON",
+		"The document is not valid JSON (syntax error, truncation, trailing data or excessive nesting).",
+		"restore the file from its last good version and re-run the step that writes it; writes must be atomic (temp file + rename)"}
+	DuplicateKey = Rule{"h3a.schema.duplicate_key", CategorySchema, Error,
+		"Duplicate JSON key",
+		"An object has the same key twice; most readers silently keep the last value, so two tools can read different data.",
+		"remove one of the two members"}
+	BOM = Rule{"h3a.schema.bom", CategorySchema, Warning,
+		"UTF-8 byte order mark",
+		"The JSON document starts with a UTF-8 BOM, which RFC 8259 forbids; it is accepted but some readers fail on it.",
+		"save the file as UTF-8 without a BOM"}
+	InvalidUTF8 = Rule{"h3a.schema.invalid_utf8", CategorySchema, Error,
+		"Invalid UTF-8",
+		"The document contains bytes that are not valid UTF-8; readers replace them, so the text is not what was written.",
+		"re-encode the file as UTF-8"}
+	SchemaViolation = Rule{"h3a.schema.violation", CategorySchema, Error,
+		"Schema violation",
+		"A JSON document does not match its schema (required fields, types, enums, formats, patterns).",
+		"correct the value; `h3a-check explain h3a.schema.violation` and the schemas/ folder give the expected shape"}
+
+	HashMismatch = Rule{"h3a.integrity.hash_mismatch", CategoryIntegrity, Error,
+		"Artifact hash mismatch",
+		"The SHA-256 of a logged artifact does not start with the hash in its last EVIDENCE_LOG.md entry: the artifact changed after it was logged.",
+		"re-run the step and log the new artifact; never edit a logged artifact"}
+	MissingArtifact = Rule{"h3a.integrity.missing_artifact", CategoryIntegrity, Error,
+		"Logged artifact missing",
+		"An EVIDENCE_LOG.md entry names a file that does not exist in the run.",
+		"restore the artifact, or re-run the step that produces it and log it again"}
+	HashUnverifiable = Rule{"h3a.integrity.hash_unverifiable", CategoryIntegrity, Warning,
+		"Logged hash too short to verify",
+		"The logged hash has fewer than 16 hex digits or is elided with \"...\"; the entry is not counted as verified.",
+		"log at least the first 16 hex digits of the SHA-256 (sha256sum FILE | cut -c1-16)"}
+	HashMalformed = Rule{"h3a.integrity.hash_malformed", CategoryIntegrity, Error,
+		"Logged hash malformed",
+		"The hash field of an EVIDENCE_LOG.md entry is empty or not hexadecimal.",
+		"log the first 16 (or more) hex digits of the file's SHA-256"}
+
+	PathEscape = Rule{"h3a.security.path_escape", CategorySecurity, Error,
+		"Path leaves the run directory",
+		"A referenced path contains \"..\" or resolves through a symbolic link to a place outside the run directory. It is never opened.",
+		"keep every artifact inside the run directory and reference it by a relative path without \"..\""}
+	AbsolutePath = Rule{"h3a.security.absolute_path", CategorySecurity, Error,
+		"Absolute path",
+		"A referenced path is absolute; runs must be self-contained and relocatable. It is never opened.",
+		"copy the artifact into the run's artifacts/ folder and reference it relative to the run"}
+
+	RunIDMismatch = Rule{"h3a.traceability.run_id_mismatch", CategoryTraceability, Error,
+		"Run id does not match its directory",
+		"state.json's run_id differs from the name of the run directory.",
+		"a run directory is named by its run id; find out which one is wrong and never reuse a run directory for another run"}
+)
+
+// GoRules lists every rule implemented in Go, in the order `h3a-check rules`
+// prints them after sorting by id.
+var GoRules = []Rule{
+	MissingFile, NotRegular, SymlinkLoop, TooLarge, Unreadable, TmpLeftover,
+	RunDirName, RunDirNameLoose, MalformedRecord, NotEvaluated,
+	JSONSyntax, DuplicateKey, BOM, InvalidUTF8, SchemaViolation,
+	HashMismatch, MissingArtifact, HashUnverifiable, HashMalformed,
+	PathEscape, AbsolutePath,
+	RunIDMismatch,
+}
