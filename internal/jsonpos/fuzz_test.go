@@ -1,0 +1,344 @@
+package jsonpos
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode"
+	"unicode/utf8"
+)
+
+// fuzzSeeds are small inputs at the edges of the grammar; the fixtures in
+// testdata and the corpus in testdata/fuzz/FuzzParse are added as well.
+var fuzzSeeds = []string{
+	"", " ", "{}", "[]", "0", "-0.0e-0", "1E+2", "01", "-", "1.", ".5", "+1", "1e", "true", "tru", "nul", "nulll",
+	`"a"`, `"\u00e9\ud83d\ude00"`, `"\ud800"`, `"\udc00\ud800\u0041"`, `"\'"`, `"\x"`, `"\u12g4"`, "\"a\nb\"", "\"a\x01\"",
+	"\"\xff\xfe\"", "\"\xed\xa0\x80\"", "\xff", bom, bom + "{}", bom + bom + "{}",
+	`{"a":1,"a":2}`, `{"a":{"b":1,"b":2},"a":{}}`, `{"a/b":{"~":[0,{"":null}]}}`, `{"a":1,}`, `[1,]`, `[1 2]`,
+	`{"a" 1}`, `{a:1}`, `[1}`, `{"a":1]`, `{"a":1}}`, "1 2", "{}\n{}", "[\r\n1,\r\n", "{\r\n\"k\":\r\n[\"é\", ]}",
+	strings.Repeat("[", 1001) + strings.Repeat("]", 1001), strings.Repeat(`{"":`, 20) + "0" + strings.Repeat("}", 20),
+}
+
+func FuzzParse(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add([]byte(s))
+	}
+	paths, _ := filepath.Glob(filepath.Join("testdata", "*.json"))
+	for _, path := range paths {
+		if data, err := os.ReadFile(path); err == nil {
+			f.Add(data)
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkAgainstReference(t, data)
+
+		// A Document built by hand may hold anything in Data; positions
+		// must then be best effort, never a panic or a hang.
+		loose := &Document{Data: data}
+		for _, pointer := range []string{"", "/0", "/0/0/a", "/a/1", "/", "x"} {
+			line, col, _ := loose.Position(pointer)
+			keyLine, keyCol, _ := loose.KeyPosition(pointer)
+			if line < 1 || col < 1 || keyLine < 1 || keyCol < 1 {
+				t.Fatalf("Position(%q) in %q = %d:%d, key %d:%d; want 1-based positions", pointer, data, line, col, keyLine, keyCol)
+			}
+		}
+	})
+}
+
+// checkAgainstReference parses data and holds the result against
+// encoding/json and against the package's own promises.
+func checkAgainstReference(t testing.TB, data []byte) {
+	t.Helper()
+	doc, problems := Parse(data)
+	checkProblems(t, data, doc, problems)
+
+	// encoding/json rejects a BOM; Parse skips it and says so.
+	body := data
+	if bytes.HasPrefix(data, utf8BOM) {
+		body = data[len(utf8BOM):]
+	}
+	if !json.Valid(body) {
+		if doc != nil {
+			t.Fatalf("Parse(%q) succeeded, but encoding/json rejects the input", data)
+		}
+		return
+	}
+	if nestingDepth(body) > MaxDepth {
+		if doc != nil || problems[len(problems)-1].Kind != TooDeep {
+			t.Fatalf("Parse(%q) gave %s; want a too-deep problem", data, formatProblems(problems))
+		}
+		return
+	}
+	if doc == nil {
+		t.Fatalf("Parse(%q) failed with %s, but encoding/json accepts the input", data, formatProblems(problems))
+	}
+	ref, ok := referenceDecode(body)
+	if !ok {
+		t.Fatalf("encoding/json accepts %q as valid but cannot decode it", body)
+	}
+	if !reflect.DeepEqual(doc.Value, ref) {
+		t.Fatalf("Parse(%q).Value = %#v, encoding/json gives %#v", data, doc.Value, ref)
+	}
+
+	// The non-fatal problems are exactly the ones the input has.
+	count := map[ProblemKind]int{}
+	for _, p := range problems {
+		count[p.Kind]++
+	}
+	wantBOM := 0
+	if len(body) < len(data) {
+		wantBOM = 1
+	}
+	if count[BOM] != wantBOM {
+		t.Errorf("Parse(%q): %d bom problems, want %d", data, count[BOM], wantBOM)
+	}
+	if dups := countDuplicateKeys(body); count[DuplicateKey] != dups {
+		t.Errorf("Parse(%q): %d duplicate-key problems, want %d", data, count[DuplicateKey], dups)
+	}
+	if valid := utf8.Valid(body); valid != (count[InvalidUTF8] == 0) {
+		t.Errorf("Parse(%q): %d invalid-utf8 problems, but utf8.Valid = %v", data, count[InvalidUTF8], valid)
+	}
+
+	checkPositions(t, doc)
+}
+
+// checkProblems checks what holds for every result of Parse.
+func checkProblems(t testing.TB, data []byte, doc *Document, problems []Problem) {
+	t.Helper()
+	fatal := 0
+	for i, p := range problems {
+		if p.Kind.Fatal() {
+			fatal++
+			if i != len(problems)-1 {
+				t.Errorf("Parse(%q): fatal problem %d of %d is not the last: %s", data, i+1, len(problems), formatProblems(problems))
+			}
+		}
+		if p.Offset < 0 || p.Offset > len(data) {
+			t.Errorf("Parse(%q): offset %d outside the input", data, p.Offset)
+		}
+		if i > 0 && p.Offset < problems[i-1].Offset {
+			t.Errorf("Parse(%q): problems out of order: %s", data, formatProblems(problems))
+		}
+		if line, col := LineCol(data, p.Offset); line != p.Line || col != p.Column {
+			t.Errorf("Parse(%q): problem at offset %d says %d:%d, LineCol says %d:%d", data, p.Offset, p.Line, p.Column, line, col)
+		}
+		first, _ := utf8.DecodeRuneInString(p.Message)
+		if p.Message == "" || unicode.IsUpper(first) || strings.ContainsAny(p.Message, "\n\r") {
+			t.Errorf("Parse(%q): message %q should be one lower-case line", data, p.Message)
+		}
+		if strings.HasPrefix(p.Kind.String(), "problem-kind") {
+			t.Errorf("Parse(%q): unknown problem kind %d", data, int(p.Kind))
+		}
+		if _, err := SplitPointer(p.Pointer); err != nil {
+			t.Errorf("Parse(%q): problem pointer: %v", data, err)
+		}
+	}
+	if fatal > 1 {
+		t.Errorf("Parse(%q): %d fatal problems, want at most one: %s", data, fatal, formatProblems(problems))
+	}
+	if (doc == nil) != (fatal == 1) {
+		t.Errorf("Parse(%q): document %v with %d fatal problems", data, doc, fatal)
+	}
+}
+
+// checkPositions checks that every value in doc has an exact position at
+// its first byte, and every member an exact key position at its name.
+func checkPositions(t testing.TB, doc *Document) {
+	t.Helper()
+	data := doc.Data
+	// Decoding at each position is quadratic; big inputs get the cheap check.
+	deep := len(data) <= 8<<10
+	var walk func(pointer string, v any, name *string)
+	walk = func(pointer string, v any, name *string) {
+		line, col, exact := doc.Position(pointer)
+		off, ok := offsetOf(data, line, col)
+		if !exact || !ok {
+			t.Fatalf("Position(%q) = %d:%d, %v; want an exact position in %q", pointer, line, col, exact, data)
+		}
+		if !startsWithValue(data[off:], v) {
+			t.Fatalf("Position(%q) = %d:%d points at %q, want the start of %#v", pointer, line, col, clip(data[off:]), v)
+		}
+		if deep {
+			if got, ok := referenceDecodeFirst(data[off:]); !ok || !reflect.DeepEqual(got, v) {
+				t.Fatalf("Position(%q) = %d:%d: the value there is %#v, want %#v", pointer, line, col, got, v)
+			}
+		}
+		keyLine, keyCol, keyExact := doc.KeyPosition(pointer)
+		if name == nil {
+			if keyLine != line || keyCol != col || !keyExact {
+				t.Fatalf("KeyPosition(%q) = %d:%d, %v; want Position's %d:%d, true", pointer, keyLine, keyCol, keyExact, line, col)
+			}
+		} else {
+			keyOff, ok := offsetOf(data, keyLine, keyCol)
+			if !keyExact || !ok || data[keyOff] != '"' || keyOff >= off {
+				t.Fatalf("KeyPosition(%q) = %d:%d, %v; want an exact position of a name before the value at %d:%d", pointer, keyLine, keyCol, keyExact, line, col)
+			}
+			if got, ok := referenceDecodeFirst(data[keyOff:]); !ok || got != *name {
+				t.Fatalf("KeyPosition(%q) = %d:%d: the name there is %#v, want %q", pointer, keyLine, keyCol, got, *name)
+			}
+		}
+		switch v := v.(type) {
+		case map[string]any:
+			for k, child := range v {
+				walk(pointer+"/"+EscapeToken(k), child, &k)
+			}
+		case []any:
+			for i, child := range v {
+				walk(pointer+"/"+strconv.Itoa(i), child, nil)
+			}
+		}
+	}
+	walk("", doc.Value, nil)
+}
+
+func startsWithValue(at []byte, v any) bool {
+	switch v := v.(type) {
+	case map[string]any:
+		return bytes.HasPrefix(at, []byte("{"))
+	case []any:
+		return bytes.HasPrefix(at, []byte("["))
+	case string:
+		return bytes.HasPrefix(at, []byte(`"`))
+	case json.Number:
+		return bytes.HasPrefix(at, []byte(v))
+	case bool:
+		return bytes.HasPrefix(at, []byte(strconv.FormatBool(v)))
+	case nil:
+		return bytes.HasPrefix(at, []byte("null"))
+	}
+	return false
+}
+
+// referenceDecode decodes a whole JSON text with encoding/json.
+func referenceDecode(data []byte) (any, bool) {
+	if !json.Valid(data) {
+		return nil, false
+	}
+	return referenceDecodeFirst(data)
+}
+
+// referenceDecodeFirst decodes the first JSON value in data, ignoring what
+// follows it.
+func referenceDecodeFirst(data []byte) (any, bool) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, false
+	}
+	return v, true
+}
+
+// countDuplicateKeys counts members whose name their object already had,
+// as encoding/json's tokenizer sees them.
+func countDuplicateKeys(data []byte) int {
+	type frame struct {
+		object, wantName bool
+		seen             map[string]bool
+	}
+	var stack []*frame
+	valueDone := func() {
+		if n := len(stack); n > 0 && stack[n-1].object {
+			stack[n-1].wantName = true
+		}
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	dups := 0
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return dups
+		}
+		if err != nil {
+			return -1
+		}
+		switch tok := tok.(type) {
+		case json.Delim:
+			switch tok {
+			case '{':
+				stack = append(stack, &frame{object: true, wantName: true, seen: map[string]bool{}})
+			case '[':
+				stack = append(stack, &frame{})
+			default:
+				stack = stack[:len(stack)-1]
+				valueDone()
+			}
+		case string:
+			if n := len(stack); n > 0 && stack[n-1].wantName {
+				if stack[n-1].seen[tok] {
+					dups++
+				}
+				stack[n-1].seen[tok] = true
+				stack[n-1].wantName = false
+				continue
+			}
+			valueDone()
+		default:
+			valueDone()
+		}
+	}
+}
+
+// nestingDepth is the deepest nesting of brackets outside strings.
+func nestingDepth(data []byte) int {
+	depth, deepest := 0, 0
+	inString := false
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		switch {
+		case inString && c == '\\':
+			i++
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '[' || c == '{':
+			depth++
+			deepest = max(deepest, depth)
+		case c == ']' || c == '}':
+			depth--
+		}
+	}
+	return deepest
+}
+
+// offsetOf is LineCol backwards, written the plain way: it walks to the
+// line, then over col-1 characters; a BOM takes no column.
+func offsetOf(data []byte, line, col int) (int, bool) {
+	off := 0
+	if bytes.HasPrefix(data, utf8BOM) {
+		off = len(utf8BOM)
+	}
+	for l := 1; l < line; l++ {
+		nl := bytes.IndexByte(data[off:], '\n')
+		if nl < 0 {
+			return 0, false
+		}
+		off += nl + 1
+	}
+	for c := 1; c < col; c++ {
+		if off >= len(data) || data[off] == '\n' {
+			return 0, false
+		}
+		_, size := utf8.DecodeRune(data[off:])
+		off += size
+	}
+	return off, off < len(data)
+}
+
+func clip(b []byte) []byte {
+	if len(b) > 20 {
+		return b[:20]
+	}
+	return b
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+func quoteForTest(s string) string { return strconv.Quote(s) }
