@@ -1,0 +1,159 @@
+package ledger
+
+import (
+	"strings"
+)
+
+// EvidenceLog is state/EVIDENCE_LOG.md.
+type EvidenceLog struct {
+	Initialized string
+	Sections    []Section // never nil
+	Entries     []Entry   // never nil
+}
+
+// Entry is one artifact line:
+// "- `<path>` - [hash:<hex>] - <time> - <description>".
+type Entry struct {
+	Path        string // text inside the backticks, as written
+	Hash        string // token inside [hash:...], as written (may be "sha256:abc...", "abc...", 8..64 hex)
+	Time        string
+	Description string
+	Line        int
+	PathColumn  int // column of the path's first character
+	HashColumn  int // column of the hash token's first character
+}
+
+const entryGrammar = "expected \"- `<path>` - [hash:<hex>] - <time> - <description>\""
+
+// ParseEvidenceLog reads every list item whose content starts with a
+// backticked path, anywhere outside code and comments.
+func ParseEvidenceLog(data []byte) (*EvidenceLog, []Problem) {
+	doc := scan(data)
+	ev := &EvidenceLog{Sections: doc.sections, Entries: []Entry{}}
+	ev.Initialized, _ = doc.boldField("Run Initialized")
+	for _, l := range doc.lines {
+		if l.code || l.level > 0 {
+			continue
+		}
+		if e, ok := parseEntry(doc, l); ok {
+			ev.Entries = append(ev.Entries, e)
+		}
+	}
+	return ev, doc.sortedProblems()
+}
+
+// parseEntry reads a list item starting with a backtick; ok is false for
+// other lines and for malformed entries (which become problems).
+func parseEntry(doc *document, l line) (Entry, bool) {
+	s := l.text
+	start, ok := listItem(s)
+	if !ok || start >= len(s) || s[start] != '`' {
+		return Entry{}, false
+	}
+	bad := func(off int, format string, args ...any) (Entry, bool) {
+		doc.problem(l.num, column(s, off), "malformed evidence entry: "+format, args...)
+		return Entry{}, false
+	}
+	missing := func(off int, what string) (Entry, bool) {
+		return bad(off, "%s, missing the %s", entryGrammar, what)
+	}
+	closing := strings.IndexByte(s[start+1:], '`')
+	if closing < 0 {
+		return missing(len(s), "closing backtick of the path")
+	}
+	closing += start + 1
+	e := Entry{Line: l.num, Path: s[start+1 : closing], PathColumn: column(s, start+1)}
+	if strings.TrimSpace(e.Path) == "" {
+		return missing(start, "path")
+	}
+
+	// The separator between the path and the hash is optional: the fields
+	// are unambiguous without it.
+	rest := strings.TrimLeft(s[closing+1:], " \t")
+	restOff := len(s) - len(rest)
+	if strings.HasPrefix(rest, "-") {
+		rest = rest[1:]
+		restOff++
+	}
+	fields := splitDash(strings.TrimRight(rest, " \t"), restOff, 3)
+	if last := &fields[len(fields)-1]; len(fields) < 3 && strings.HasSuffix(last.text, " -") {
+		last.text = strings.TrimRight(strings.TrimSuffix(last.text, " -"), " \t")
+		fields = append(fields, field{off: len(s)})
+	}
+
+	hashField := fields[0]
+	if !strings.HasPrefix(hashField.text, "[") {
+		if hashField.text == "" {
+			return missing(len(s), "hash field")
+		}
+		return bad(hashField.off, "%s, missing the hash field (found %s)", entryGrammar, snippet(hashField.text))
+	}
+	end := strings.IndexByte(hashField.text, ']')
+	if end < 0 {
+		return missing(hashField.off+len(hashField.text), `closing "]" of the hash field`)
+	}
+	token, tokenOff := hashField.text[1:end], hashField.off+1
+	switch {
+	case hasPrefixFoldASCII(token, "hash:"):
+		token, tokenOff = token[len("hash:"):], tokenOff+len("hash:")
+	case hasPrefixFoldASCII(token, "sha256:"):
+	default:
+		return bad(hashField.off, "hash field %s is not \"[hash:<hex>]\" or \"[sha256:<hex>]\"", snippet(hashField.text[:end+1]))
+	}
+	// "[hash: abc ]" is a spacing slip, not a different hash.
+	trimmed := trimField(token, tokenOff)
+	if trimmed.text == "" {
+		return bad(hashField.off, "hash field %s holds no hash", snippet(hashField.text[:end+1]))
+	}
+	token, tokenOff = trimmed.text, trimmed.off
+	if !isHashToken(token) {
+		return bad(tokenOff, "hash %s is not 8 to 64 hex digits", snippet(token))
+	}
+	if trailing := strings.TrimSpace(hashField.text[end+1:]); trailing != "" {
+		return bad(hashField.off+end+1, "%s, found %s after the hash field instead of \" - \"", entryGrammar, snippet(trailing))
+	}
+	e.Hash, e.HashColumn = token, column(s, tokenOff)
+
+	switch {
+	case len(fields) < 2 || fields[1].text == "":
+		return missing(fieldOff(fields, 1, len(s)), "time field")
+	case len(fields) < 3 && !looksLikeTime(fields[1].text):
+		// One field left that is not a time: it is the description.
+		return missing(fields[1].off, "time field")
+	case len(fields) < 3 || fields[2].text == "":
+		return missing(fieldOff(fields, 2, len(s)), "description field")
+	}
+	e.Time, e.Description = fields[1].text, fields[2].text
+	return e, true
+}
+
+func fieldOff(fields []field, k, fallback int) int {
+	if k < len(fields) {
+		return fields[k].off
+	}
+	return fallback
+}
+
+// looksLikeTime is deliberately loose ("2025-…", "<timestamp>"): it only
+// decides which field to call missing when one of the two is absent.
+func looksLikeTime(s string) bool {
+	return s != "" && (isDigit(s[0]) || s[0] == '<')
+}
+
+// isHashToken accepts an optional "sha256:" prefix, 8 to 64 hex digits, and
+// an optional trailing "..." or "…" that marks an abbreviated hash.
+func isHashToken(t string) bool {
+	if hasPrefixFoldASCII(t, "sha256:") {
+		t = t[len("sha256:"):]
+	}
+	t = strings.TrimSuffix(strings.TrimSuffix(t, "..."), "…")
+	if len(t) < 8 || len(t) > 64 {
+		return false
+	}
+	for i := 0; i < len(t); i++ {
+		if !isHexDigit(t[i]) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,275 @@
+package ledger
+
+import (
+	"strings"
+	"unicode"
+)
+
+// GatesLedger is state/GATES_LEDGER.md.
+type GatesLedger struct {
+	Initialized string
+	Sections    []Section // never nil
+	EventsLine  int       // line of the "Gate Events Log" heading; 0 if absent
+	Events      []Event   // never nil
+	Table       []GateRow // rows of the gate framework table; never nil
+}
+
+// Event is one line of the gate events log:
+// "[<time>] <GATE_ID> - <STATUS> - <agent> - <note>".
+type Event struct {
+	Time, Gate, Status, Agent, Note string
+	Line                            int
+}
+
+// GateRow is a row of the first table whose header has a Gate and a Status
+// column.
+type GateRow struct {
+	Gate      string // e.g. "G0" extracted from "**G0: Planning**"; "" if the cell names no gate id
+	Name      string // "Planning"
+	Owner     string
+	Status    string // normalised: "passed" | "in_progress" | "failed" | "not_started" | "" (unknown; raw kept below)
+	RawStatus string // cell text as written, e.g. "🟢 Passed"
+	Line      int
+}
+
+// Normalised gate statuses of GateRow.Status.
+const (
+	GatePassed     = "passed"
+	GateInProgress = "in_progress"
+	GateFailed     = "failed"
+	GateNotStarted = "not_started"
+)
+
+const eventGrammar = `expected "[<time>] <GATE_ID> - <STATUS> - <agent> - <note>"`
+
+// ParseGatesLedger reads the events of the "Gate Events Log" section (or of
+// the "Gate History" section when there is no Events Log heading), including
+// events inside code fences there, and the gate framework table.
+func ParseGatesLedger(data []byte) (*GatesLedger, []Problem) {
+	doc := scan(data)
+	g := &GatesLedger{Sections: doc.sections, Events: []Event{}, Table: []GateRow{}}
+	g.Initialized, _ = doc.boldField("Run Initialized")
+
+	isEventsLog := titleIs("gate events log")
+	for _, s := range doc.sections {
+		if isEventsLog(s.Title) {
+			g.EventsLine = s.Line
+			break
+		}
+	}
+	in, found := doc.sectionLines(isEventsLog)
+	if !found {
+		in, _ = doc.sectionLines(titleIs("gate history"))
+	}
+	for i, l := range doc.lines {
+		if !in[i] || l.fence || l.level > 0 {
+			continue
+		}
+		if e, ok := parseEvent(doc, l); ok {
+			g.Events = append(g.Events, e)
+		}
+	}
+	g.Table = gateTable(doc)
+	return g, doc.sortedProblems()
+}
+
+// parseEvent reads a line starting with "[" (or a list item holding one); ok
+// is false for other lines and for malformed events (which become problems).
+func parseEvent(doc *document, l line) (Event, bool) {
+	s := l.text
+	start := len(s) - len(strings.TrimLeft(s, " \t"))
+	if i, ok := listItem(s); ok {
+		start = i
+	}
+	if start >= len(s) || s[start] != '[' {
+		return Event{}, false
+	}
+	closing := strings.IndexByte(s[start:], ']')
+	if closing >= 0 {
+		closing += start
+		// "[text](url)" and "[label]: url" are links, not events.
+		if next := s[closing+1:]; strings.HasPrefix(next, "(") || strings.HasPrefix(next, ":") {
+			return Event{}, false
+		}
+	}
+	bad := func(off int, format string, args ...any) (Event, bool) {
+		doc.problem(l.num, column(s, off), "malformed gate event: "+format, args...)
+		return Event{}, false
+	}
+	if closing < 0 {
+		return bad(start, "%s, missing the closing \"]\" after the time", eventGrammar)
+	}
+	e := Event{Line: l.num, Time: strings.TrimSpace(s[start+1 : closing])}
+	if e.Time == "" {
+		return bad(start, "%s, missing the time field", eventGrammar)
+	}
+	fields := splitDash(strings.TrimRight(s[closing+1:], " \t"), closing+1, 4)
+	if last := &fields[len(fields)-1]; len(fields) < 4 && strings.HasSuffix(last.text, " -") {
+		// "... - planner -": the next field is empty but its separator was
+		// written.
+		last.text = strings.TrimRight(strings.TrimSuffix(last.text, " -"), " \t")
+		fields = append(fields, field{off: len(s)})
+	}
+	names := [...]string{"gate id", "status", "agent"}
+	for k, name := range names {
+		if k >= len(fields) || fields[k].text == "" {
+			off := len(s)
+			if k < len(fields) {
+				off = fields[k].off
+			}
+			return bad(off, "%s, missing the %s field", eventGrammar, name)
+		}
+	}
+	e.Gate, e.Status, e.Agent = fields[0].text, fields[1].text, fields[2].text
+	if len(fields) == 4 {
+		e.Note = fields[3].text
+	}
+	if !isGateID(e.Gate) {
+		return bad(fields[0].off, "gate id %s is not like \"G0\" or \"G0_planning\"", snippet(e.Gate))
+	}
+	if !isStatusWord(e.Status) {
+		return bad(fields[1].off, "status %s is not an upper-case word like \"PASSED\"", snippet(e.Status))
+	}
+	// An agent is one name; a field with spaces is a note that slid left
+	// because the agent was left out, and reading it as an agent would
+	// credit the event to nobody.
+	if !isAgentName(e.Agent) {
+		return bad(fields[2].off, "agent %s is not one name like \"executor\" (is the agent field missing?)", snippet(e.Agent))
+	}
+	return e, true
+}
+
+func isAgentName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r == ' ' || r == '\t' {
+			return false
+		}
+	}
+	return true
+}
+
+func isStatusWord(s string) bool {
+	if s == "" || s[0] < 'A' || s[0] > 'Z' {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if c := s[i]; !('A' <= c && c <= 'Z') && !isDigit(c) && c != '_' {
+			return false
+		}
+	}
+	return true
+}
+
+// gateTable returns the rows of the first table whose header names a Gate and
+// a Status column.
+func gateTable(doc *document) []GateRow {
+	rows := []GateRow{}
+	lines := doc.lines
+	for i := 0; i+1 < len(lines); i++ {
+		if !isTableLine(lines[i]) || !isTableLine(lines[i+1]) || !isDelimiterRow(lines[i+1].text) {
+			continue
+		}
+		gateCol, statusCol, ownerCol := -1, -1, -1
+		for c, h := range tableCells(lines[i].text) {
+			switch strings.ToLower(stripEmphasis(h)) {
+			case "gate", "gate id":
+				gateCol = c
+			case "status":
+				statusCol = c
+			case "owner", "agent":
+				ownerCol = c
+			}
+		}
+		end := i + 2
+		for end < len(lines) && isTableLine(lines[end]) {
+			end++
+		}
+		if gateCol < 0 || statusCol < 0 {
+			i = end - 1
+			continue
+		}
+		for _, l := range lines[i+2 : end] {
+			cells := tableCells(l.text)
+			cell := func(c int) string {
+				if c < 0 || c >= len(cells) {
+					return ""
+				}
+				return cells[c]
+			}
+			row := GateRow{Owner: stripEmphasis(cell(ownerCol)), RawStatus: cell(statusCol), Line: l.num}
+			row.Gate, row.Name = splitGateCell(cell(gateCol))
+			row.Status = normaliseGateStatus(row.RawStatus)
+			rows = append(rows, row)
+		}
+		return rows
+	}
+	return rows
+}
+
+func isTableLine(l line) bool {
+	return !l.code && l.level == 0 && strings.Contains(l.text, "|")
+}
+
+// splitGateCell splits "**G0: Planning**" into "G0" and "Planning".
+func splitGateCell(s string) (gate, name string) {
+	s = stripEmphasis(s)
+	n := strings.IndexFunc(s, func(r rune) bool { return r == ':' || unicode.IsSpace(r) })
+	if n < 0 {
+		n = len(s)
+	}
+	if !isGateID(s[:n]) {
+		return "", s
+	}
+	return s[:n], stripEmphasis(strings.TrimPrefix(strings.TrimSpace(s[n:]), ":"))
+}
+
+// normaliseGateStatus maps a status cell by its keywords and emoji; a cell
+// that names no status, or two different ones, is unknown ("").
+func normaliseGateStatus(cell string) string {
+	statuses := [...]string{GatePassed, GateInProgress, GateFailed, GateNotStarted}
+	const (
+		passed = 1 << iota
+		inProgress
+		failed
+		notStarted
+	)
+	var found int
+	for _, r := range cell {
+		switch r {
+		case '🟢', '✅':
+			found |= passed
+		case '🟡':
+			found |= inProgress
+		case '🔴', '❌':
+			found |= failed
+		case '⚪':
+			found |= notStarted
+		}
+	}
+	words := strings.FieldsFunc(strings.ToLower(cell), func(r rune) bool { return !unicode.IsLetter(r) })
+	for k, w := range words {
+		next := ""
+		if k+1 < len(words) {
+			next = words[k+1]
+		}
+		switch {
+		case w == "passed" || w == "pass":
+			found |= passed
+		case w == "failed" || w == "fail":
+			found |= failed
+		case w == "in" && next == "progress":
+			found |= inProgress
+		case w == "not" && next == "started":
+			found |= notStarted
+		}
+	}
+	for k, s := range statuses {
+		if found == 1<<k {
+			return s
+		}
+	}
+	return ""
+}

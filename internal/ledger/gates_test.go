@@ -1,0 +1,269 @@
+package ledger
+
+import (
+	"testing"
+)
+
+const eventExpect = `expected "[<time>] <GATE_ID> - <STATUS> - <agent> - <note>"`
+
+func TestParseGatesLedgerFixtures(t *testing.T) {
+	tests := []struct {
+		file     string
+		want     *GatesLedger
+		problems []Problem
+	}{
+		{
+			file: "gates_ledger_spec.md",
+			want: &GatesLedger{
+				Initialized: "<timestamp>",
+				Sections: []Section{
+					{"H3A Gates Ledger", 1, 1}, {"Gate Framework", 2, 6}, {"Gate History", 2, 23},
+					{"Gate Events Log", 3, 25}, {"Current Gate: <Gate ID>", 2, 33}, {"Escalation Protocol", 2, 55},
+				},
+				EventsLine: 25,
+				Events: []Event{
+					{"2025-09-29T13:42:15Z", "G0_planning", "STARTED", "planner", "Task decomposition initiated", 26},
+					{"2025-09-29T14:05:30Z", "G0_planning", "PASSED", "planner", "ROADMAP complete, CURRENT_TASK created", 27},
+					{"2025-09-29T14:10:00Z", "G1_implementation", "STARTED", "executor", "TDD cycle T001 begins", 28},
+					{"2025-09-29T14:45:00Z", "G1_implementation", "PASSED", "executor", "All tests green, coverage +5.2%", 29},
+				},
+				Table: []GateRow{
+					{"G0", "Planning", "Planner", GatePassed, "🟢 Passed", 10},
+					{"G1", "Implementation", "Executor", GateInProgress, "🟡 In Progress", 11},
+					{"G2", "Validation", "Validator", GateNotStarted, "⚪ Not Started", 12},
+					{"G3", "Production-Ready", "System", GateNotStarted, "⚪ Not Started", 13},
+				},
+			},
+		},
+		{
+			file: "gates_ledger_run.md",
+			want: &GatesLedger{
+				Initialized: "2025-09-29T13:42:15Z",
+				Sections: []Section{
+					{"H3A Gates Ledger", 1, 1}, {"Gate Framework", 2, 4}, {"Gate History", 2, 12},
+					{"Gate Events Log", 3, 14}, {"Current Gate: G1_implementation", 2, 30},
+				},
+				EventsLine: 14,
+				Events: []Event{
+					{"2025-09-29T13:42:15Z", "G0_planning", "STARTED", "planner", "Task decomposition initiated", 19},
+					{"2025-09-29T14:05:30Z", "G0_planning", "PASSED", "planner", "", 20},
+					{"2025-09-29T14:10:00Z", "G1_implementation", "STARTED", "executor", "", 22},
+					{"2025-09-29T14:40:00.123+07:00", "G1_implementation", "FAILED", "executor", "RED phase - 2 tests failing", 23},
+					{"2025-09-29T14:50:00Z", "G1_implementation", "ESCALATED", "executor", "Gate failure after 2 iterations", 26},
+				},
+				Table: []GateRow{
+					{"G0", "Planning", "Planner", GatePassed, "🟢 Passed", 8},
+					{"G1", "Implementation", "Executor", GateFailed, "🔴 Failed (remediation needed)", 9},
+					{"G2", "", "Validator", "", "Blocked", 10},
+				},
+			},
+			problems: []Problem{
+				{24, 29, `malformed gate event: status "passed" is not an upper-case word like "PASSED"`},
+				{25, 57, `malformed gate event: ` + eventExpect + `, missing the status field`},
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			data := readFixture(t, tt.file)
+			for name, variant := range map[string][]byte{
+				"lf": data, "crlf": crlf(data), "bom+crlf": append(append([]byte{}, bom...), crlf(data)...),
+			} {
+				got, problems := ParseGatesLedger(variant)
+				assertEqual(t, name+" gates ledger", got, tt.want)
+				assertProblems(t, problems, tt.problems)
+			}
+		})
+	}
+}
+
+func TestParseGatesLedgerEvents(t *testing.T) {
+	tests := []struct {
+		name       string
+		doc        []byte
+		eventsLine int
+		want       []Event
+		problems   []Problem
+	}{
+		{
+			name: "gate history is used when there is no events log",
+			doc:  md("## Gate History", "[t] G0 - PASSED - planner - ok", "## Current Gate", "[t] G1 - not read"),
+			want: []Event{{"t", "G0", "PASSED", "planner", "ok", 2}},
+		},
+		{
+			name:       "the events log wins over the rest of gate history",
+			doc:        md("## Gate History", "[not an event", "### Gate Events Log", "[t] G0 - STARTED - planner - n", "### Notes", "[also not read"),
+			eventsLine: 3,
+			want:       []Event{{"t", "G0", "STARTED", "planner", "n", 4}},
+		},
+		{
+			name:       "no events section: bracketed lines are neither events nor problems",
+			doc:        md("# Ledger", "[t] G0 - PASSED - planner - n", "[broken"),
+			eventsLine: 0,
+		},
+		{
+			name:       "the note keeps its own separators; the note may be missing",
+			doc:        md("### Gate Events Log", "[t] G0 - PASSED - planner - a - b - c", "[t] G0 - PASSED - planner", "1. [t] G0 - PASSED - planner -   "),
+			eventsLine: 1,
+			want: []Event{
+				{"t", "G0", "PASSED", "planner", "a - b - c", 2},
+				{"t", "G0", "PASSED", "planner", "", 3},
+				{"t", "G0", "PASSED", "planner", "", 4},
+			},
+		},
+		{
+			name: "fenced events in the section are records; fences elsewhere hide them",
+			doc: md("### Gate Events Log", "~~~", "[t] G2_validation - BLOCKED - validator - waiting", "[bad", "~~~",
+				"## Elsewhere", "```", "[t] G9 - X - y", "```"),
+			eventsLine: 1,
+			want:       []Event{{"t", "G2_validation", "BLOCKED", "validator", "waiting", 3}},
+			problems:   []Problem{{4, 1, `malformed gate event: ` + eventExpect + `, missing the closing "]" after the time`}},
+		},
+		{
+			name:       "commented events are not records",
+			doc:        md("### Gate Events Log", "<!-- [t] G0 - PASSED - planner - n -->", "<!--", "[bad", "-->"),
+			eventsLine: 1,
+		},
+		{
+			name:       "links and reference definitions are not events",
+			doc:        md("### Gate Events Log", "[gate framework](gate_framework.md)", "[ref]: https://example.com", "- [docs](x.md)"),
+			eventsLine: 1,
+		},
+		{
+			name: "each missing field is named at its position",
+			doc: md("### Gate Events Log",
+				"[t]",
+				"[t] G0",
+				"[t] G0 - PASSED",
+				"[t] G0 - PASSED -",
+				"[t] G0 -  - planner",
+				"[] G0 - PASSED - planner",
+				"[t G0 - PASSED - planner",
+				"  - [ ] G2 pending"),
+			eventsLine: 1,
+			problems: []Problem{
+				{2, 4, `malformed gate event: ` + eventExpect + `, missing the gate id field`},
+				{3, 7, `malformed gate event: ` + eventExpect + `, missing the status field`},
+				{4, 16, `malformed gate event: ` + eventExpect + `, missing the agent field`},
+				{5, 18, `malformed gate event: ` + eventExpect + `, missing the agent field`},
+				{6, 10, `malformed gate event: ` + eventExpect + `, missing the status field`},
+				{7, 1, `malformed gate event: ` + eventExpect + `, missing the time field`},
+				{8, 1, `malformed gate event: ` + eventExpect + `, missing the closing "]" after the time`},
+				{9, 5, `malformed gate event: ` + eventExpect + `, missing the time field`},
+			},
+		},
+		{
+			name: "an agent is one name: a left-out agent is not read from the note",
+			doc: md("### Gate Events Log",
+				"[t] G1_implementation - STARTED - TDD cycle T001 begins",
+				"[t] G1_implementation - STARTED - code-reviewer.v2 - ok"),
+			eventsLine: 1,
+			want:       []Event{{Time: "t", Gate: "G1_implementation", Status: "STARTED", Agent: "code-reviewer.v2", Note: "ok", Line: 3}},
+			problems: []Problem{
+				{2, 35, `malformed gate event: agent "TDD cycle T001 begins" is not one name like "executor" (is the agent field missing?)`},
+			},
+		},
+		{
+			name: "gate id and status shapes",
+			doc: md("### Gate Events Log",
+				"- [t] g0 - PASSED - planner - n",
+				"[t] Gate0 - PASSED - planner - n",
+				"[t] G3.1 - IN_PROGRESS - executor - n",
+				"[t] G1_implementation - Passed - executor - n",
+				"[t] G1 - PASSED! - executor - n"),
+			eventsLine: 1,
+			want:       []Event{{"t", "G3.1", "IN_PROGRESS", "executor", "n", 4}},
+			problems: []Problem{
+				{2, 7, `malformed gate event: gate id "g0" is not like "G0" or "G0_planning"`},
+				{3, 5, `malformed gate event: gate id "Gate0" is not like "G0" or "G0_planning"`},
+				{5, 25, `malformed gate event: status "Passed" is not an upper-case word like "PASSED"`},
+				{6, 10, `malformed gate event: status "PASSED!" is not an upper-case word like "PASSED"`},
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, problems := ParseGatesLedger(tt.doc)
+			want := tt.want
+			if want == nil {
+				want = []Event{}
+			}
+			assertEqual(t, "events", got.Events, want)
+			if got.EventsLine != tt.eventsLine {
+				t.Errorf("events line %d, want %d", got.EventsLine, tt.eventsLine)
+			}
+			assertProblems(t, problems, tt.problems)
+		})
+	}
+}
+
+func TestParseGatesLedgerTable(t *testing.T) {
+	tests := []struct {
+		name string
+		doc  []byte
+		want []GateRow
+	}{
+		{
+			name: "the first table with gate and status columns is the one",
+			doc: md("| Gate | Owner |", "|---|---|", "| G0 | Planner |", "",
+				"| **Gate** | **Status** | Agent |", "| --- | :---: | --- |", "| G3.1: Multi-Node | ✅ PASSED | executor |", "| Planning | ⚪ |", "",
+				"| Gate | Status |", "|---|---|", "| G9 | 🟢 |"),
+			want: []GateRow{
+				{Gate: "G3.1", Name: "Multi-Node", Owner: "executor", Status: GatePassed, RawStatus: "✅ PASSED", Line: 7},
+				{Gate: "", Name: "Planning", Status: GateNotStarted, RawStatus: "⚪", Line: 8},
+			},
+		},
+		{
+			name: "tables in code or comments do not count, rows end at the first non-table line",
+			doc: md("```", "| Gate | Status |", "|---|---|", "| G8 | 🟢 |", "```",
+				"<!--", "| Gate | Status |", "|---|---|", "| G7 | 🟢 |", "-->",
+				"Gate | Status", "--- | ---", "G0 | 🟢 Passed", "G1 | 🟡", "prose ends the table", "| G2 | 🔴 |"),
+			want: []GateRow{
+				{Gate: "G0", Status: GatePassed, RawStatus: "🟢 Passed", Line: 13},
+				{Gate: "G1", Status: GateInProgress, RawStatus: "🟡", Line: 14},
+			},
+		},
+		{
+			name: "a header row without a delimiter row is not a table",
+			doc:  md("| Gate | Status |", "| G0 | 🟢 |"),
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, problems := ParseGatesLedger(tt.doc)
+			want := tt.want
+			if want == nil {
+				want = []GateRow{}
+			}
+			assertEqual(t, "table", got.Table, want)
+			assertProblems(t, problems, nil)
+		})
+	}
+}
+
+func TestNormaliseGateStatus(t *testing.T) {
+	tests := []struct{ cell, want string }{
+		{"🟢 Passed", GatePassed},
+		{"🟡 In Progress", GateInProgress},
+		{"🔴 Failed (remediation needed)", GateFailed},
+		{"⚪ Not Started", GateNotStarted},
+		{"✅ PASSED", GatePassed},
+		{"**✅ PASSED**", GatePassed},
+		{"Passed ✅", GatePassed},
+		{"❌ fail", GateFailed},
+		{"🟡 PARTIAL", GateInProgress},
+		{"⏳ NOT STARTED", GateNotStarted},
+		{"in_progress", GateInProgress},
+		{"not_started", GateNotStarted},
+		{"Started", ""},
+		{"pending", ""},
+		{"Bypassed", ""},
+		{"🟢 Failed", ""},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := normaliseGateStatus(tt.cell); got != tt.want {
+			t.Errorf("normaliseGateStatus(%q) = %q, want %q", tt.cell, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,335 @@
+// Package ledger parses the three Markdown ledgers of an H3A run
+// (state/ROADMAP.md, state/GATES_LEDGER.md, state/EVIDENCE_LOG.md) into
+// records that keep their 1-based line numbers, so every finding about a
+// record can point at file:line:col.
+//
+// The parsers are tolerant of everything that is not a record (prose, tables,
+// criteria, headings in any order) and strict about what is: a line that looks
+// like a record but does not follow its grammar is reported as a Problem at
+// its line, never silently dropped. Lines inside HTML comments and fenced code
+// blocks are not records (the gate events log, which producers often fence,
+// is the one exception). CRLF line endings and a leading UTF-8 BOM are
+// accepted; invalid UTF-8 and over-long lines are reported, never fatal.
+//
+// Positions: lines and columns are 1-based; a column counts Unicode code
+// points from the start of the line (an invalid UTF-8 byte counts as one, a
+// leading BOM counts as none). Only LF ends a line; a CR before it belongs to
+// the line it ends and is not part of the line's text.
+package ledger
+
+import (
+	"bytes"
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// MaxLineBytes is the longest line the parsers read; a longer line is
+// reported as a Problem and otherwise ignored.
+const MaxLineBytes = 1 << 20
+
+// Problem is a defect of the document at a position.
+type Problem struct {
+	Line, Column int    // 1-based; column in code points
+	Message      string // lower-case, concrete, says what was expected
+}
+
+func (p Problem) String() string { return fmt.Sprintf("%d:%d: %s", p.Line, p.Column, p.Message) }
+
+// Section is an ATX heading ("#" to "######") outside code and comments.
+type Section struct {
+	Title string // without the #'s (opening and closing), trimmed
+	Level int    // number of #'s
+	Line  int
+}
+
+// line is one line of a scanned document.
+type line struct {
+	num  int
+	text string // valid UTF-8 (each invalid byte is U+FFFD), no EOL, no BOM; comments blanked outside code; "" if too long
+	// code marks a line inside a fenced code block or one of its fences; its
+	// text is kept as written because comments do not exist inside code.
+	code  bool
+	fence bool // the opening or closing fence itself
+	level int  // heading level, 0 if not a heading
+	title string
+}
+
+type document struct {
+	lines    []line
+	sections []Section
+	problems []Problem
+}
+
+// scan splits data into lines and classifies them. It is the only place that
+// knows about fences, comments, headings, encodings and line endings, so the
+// three parsers agree on what a line is.
+func scan(data []byte) *document {
+	data = bytes.TrimPrefix(data, []byte("\xEF\xBB\xBF"))
+	d := &document{sections: []Section{}, lines: make([]line, 0, bytes.Count(data, []byte("\n"))+1)}
+	var (
+		inComment             bool
+		commentLine, commentC int
+		fenceChar             byte
+		fenceLen              int // 0 outside a fence
+		fenceLine, fenceC     int
+		hidden                int // non-blank lines swallowed by the open fence or comment
+	)
+	for num := 1; len(data) > 0; num++ {
+		raw := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			raw, data = data[:i], data[i+1:]
+		} else {
+			data = nil
+		}
+		if n := len(raw); n > 0 && raw[n-1] == '\r' {
+			raw = raw[:n-1]
+		}
+		l := line{num: num}
+		if len(raw) > MaxLineBytes {
+			d.problem(num, 1, "line is %d bytes long, over the limit of %d bytes; it is not read", len(raw), MaxLineBytes)
+			d.lines = append(d.lines, l)
+			continue
+		}
+		text, badCol, badByte := sanitize(raw)
+		if badCol > 0 {
+			d.problem(num, badCol, "invalid UTF-8 byte 0x%02x; expected UTF-8 text", badByte)
+		}
+		if (fenceLen > 0 || inComment) && strings.TrimSpace(text) != "" {
+			hidden++
+		}
+		opens := 0
+		if fenceLen == 0 && !inComment {
+			opens = opensFence(text)
+		}
+		switch {
+		case fenceLen > 0:
+			l.code = true
+			if closesFence(text, fenceChar, fenceLen) {
+				l.fence = true
+				fenceLen = 0
+				hidden = 0
+			}
+		case opens > 0:
+			indent := len(text) - len(strings.TrimLeft(text, " \t"))
+			fenceChar, fenceLen = text[indent], opens
+			fenceLine, fenceC = num, utf8.RuneCountInString(text[:indent])+1
+			l.code, l.fence = true, true
+			hidden = 0
+		default:
+			wasOpen := inComment
+			var openCol int
+			text, inComment, openCol = blankComments(text, inComment)
+			if openCol > 0 {
+				commentLine, commentC = num, openCol
+				hidden = 0
+			} else if wasOpen && !inComment {
+				hidden = 0
+			}
+			l.level, l.title = atxHeading(text)
+			if l.level > 0 {
+				d.sections = append(d.sections, Section{Title: l.title, Level: l.level, Line: num})
+			}
+		}
+		l.text = text
+		d.lines = append(d.lines, l)
+	}
+	// An unclosed fence or comment silently hides every record after it, so
+	// say so when it hides anything at all.
+	if fenceLen > 0 && hidden > 0 {
+		marker := strings.Repeat(string(fenceChar), fenceLen)
+		d.problem(fenceLine, fenceC, "code fence %q is never closed and turns the %s after it into code; expected a closing %q", marker, nonBlankLines(hidden), marker)
+	}
+	if inComment && hidden > 0 {
+		d.problem(commentLine, commentC, "html comment \"<!--\" is never closed and hides the %s after it; expected \"-->\"", nonBlankLines(hidden))
+	}
+	return d
+}
+
+// sortedProblems returns the problems in document order, whichever stage
+// found them.
+func (d *document) sortedProblems() []Problem {
+	slices.SortStableFunc(d.problems, func(a, b Problem) int {
+		return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column))
+	})
+	return d.problems
+}
+
+func nonBlankLines(n int) string {
+	if n == 1 {
+		return "1 non-blank line"
+	}
+	return fmt.Sprintf("%d non-blank lines", n)
+}
+
+func (d *document) problem(line, col int, format string, args ...any) {
+	d.problems = append(d.problems, Problem{Line: line, Column: col, Message: fmt.Sprintf(format, args...)})
+}
+
+// sectionLines marks the lines inside every section whose heading matches:
+// from the line after the heading up to the next heading of the same or a
+// higher level. found reports whether any heading matched.
+func (d *document) sectionLines(match func(title string) bool) (in []bool, found bool) {
+	in = make([]bool, len(d.lines))
+	level := 0 // level of the matching section we are in, 0 if none
+	for i, l := range d.lines {
+		if l.level > 0 {
+			if level > 0 && l.level <= level {
+				level = 0
+			}
+			if level == 0 && match(l.title) {
+				level, found = l.level, true
+				continue
+			}
+		}
+		in[i] = level > 0
+	}
+	return in, found
+}
+
+// boldField finds the first "**Name:** value" (or "**Name**: value") line
+// outside code and returns its trimmed value and line number.
+func (d *document) boldField(name string) (value string, num int) {
+	name = strings.ToLower(name)
+	prefixes := [...]string{"**" + name + ":**", "**" + name + "**:"}
+	for _, l := range d.lines {
+		if l.code {
+			continue
+		}
+		t := strings.TrimSpace(l.text)
+		for _, p := range prefixes {
+			if hasPrefixFoldASCII(t, p) {
+				return strings.TrimSpace(t[len(p):]), l.num
+			}
+		}
+	}
+	return "", 0
+}
+
+// sanitize returns b as valid UTF-8 with every invalid byte replaced by
+// U+FFFD, so that columns count each bad byte as one code point; badCol is
+// the column of the first invalid byte (0 if none).
+func sanitize(b []byte) (s string, badCol int, badByte byte) {
+	if utf8.Valid(b) {
+		return string(b), 0, 0
+	}
+	var sb strings.Builder
+	sb.Grow(len(b) + 8)
+	col := 1
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		if r == utf8.RuneError && size == 1 {
+			if badCol == 0 {
+				badCol, badByte = col, b[0]
+			}
+			sb.WriteRune(utf8.RuneError)
+		} else {
+			sb.Write(b[:size])
+		}
+		b = b[size:]
+		col++
+	}
+	return sb.String(), badCol, badByte
+}
+
+// blankComments replaces every code point inside HTML comments with a space,
+// keeping columns intact. inComment carries a multi-line comment across
+// lines; openCol is the column of a "<!--" left open at the end of the line.
+func blankComments(s string, inComment bool) (out string, stillIn bool, openCol int) {
+	if !inComment && !strings.Contains(s, "<!--") {
+		return s, false, 0
+	}
+	var sb strings.Builder
+	i := 0
+	for i < len(s) {
+		if !inComment {
+			j := strings.Index(s[i:], "<!--")
+			if j < 0 {
+				break
+			}
+			sb.WriteString(s[i : i+j])
+			i += j
+			inComment = true
+			openCol = utf8.RuneCountInString(s[:i]) + 1
+			// "<!-->" and "<!--->" are complete comments, so look for the end
+			// from inside the opener.
+			if k := strings.Index(s[i+2:], "-->"); k >= 0 {
+				end := i + 2 + k + 3
+				blank(&sb, s[i:end])
+				i, inComment, openCol = end, false, 0
+			} else {
+				blank(&sb, s[i:])
+				i = len(s)
+			}
+			continue
+		}
+		k := strings.Index(s[i:], "-->")
+		if k < 0 {
+			blank(&sb, s[i:])
+			i = len(s)
+			break
+		}
+		blank(&sb, s[i:i+k+3])
+		i += k + 3
+		inComment = false
+	}
+	sb.WriteString(s[i:])
+	return sb.String(), inComment, openCol
+}
+
+func blank(sb *strings.Builder, s string) {
+	sb.WriteString(strings.Repeat(" ", utf8.RuneCountInString(s)))
+}
+
+// opensFence returns the length of the fence that s opens, 0 if none.
+// Indentation is not limited because fences nested in list items are
+// indented like their item.
+func opensFence(s string) int {
+	t := strings.TrimLeft(s, " \t")
+	if t == "" || (t[0] != '`' && t[0] != '~') {
+		return 0
+	}
+	n := len(t) - len(strings.TrimLeft(t, t[:1]))
+	if n < 3 {
+		return 0
+	}
+	if t[0] == '`' && strings.IndexByte(t[n:], '`') >= 0 {
+		return 0 // ```x``` is inline code, not a fence
+	}
+	return n
+}
+
+func closesFence(s string, c byte, n int) bool {
+	t := strings.TrimLeft(s, " \t")
+	m := len(t) - len(strings.TrimLeft(t, string(c)))
+	return m >= n && strings.TrimSpace(t[m:]) == ""
+}
+
+// atxHeading returns the level and title of an ATX heading, level 0 if s is
+// not one.
+func atxHeading(s string) (int, string) {
+	i := 0
+	for i < len(s) && i < 3 && s[i] == ' ' {
+		i++
+	}
+	n := 0
+	for i+n < len(s) && s[i+n] == '#' {
+		n++
+	}
+	if n == 0 || n > 6 {
+		return 0, ""
+	}
+	rest := s[i+n:]
+	if rest != "" && rest[0] != ' ' && rest[0] != '\t' {
+		return 0, "" // "#tag" is not a heading
+	}
+	title := strings.TrimSpace(rest)
+	if t := strings.TrimRight(title, "#"); t == "" {
+		title = ""
+	} else if len(t) < len(title) && (t[len(t)-1] == ' ' || t[len(t)-1] == '\t') {
+		title = strings.TrimSpace(t)
+	}
+	return n, title
+}

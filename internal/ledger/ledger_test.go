@@ -1,0 +1,236 @@
+package ledger
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+const okEntry = "- `a` - [hash:abcdef12] - t - d"
+
+func entryAt(line, pathCol, hashCol int) Entry {
+	return Entry{Path: "a", Hash: "abcdef12", Time: "t", Description: "d", Line: line, PathColumn: pathCol, HashColumn: hashCol}
+}
+
+func TestSections(t *testing.T) {
+	tests := []struct {
+		name string
+		doc  []byte
+		want []Section
+	}{
+		{"empty document", nil, []Section{}},
+		{
+			name: "atx headings and their titles",
+			doc: md("# One", "   ### Three spaces", "## closing hashes ##", "# C#", "#", "#\ttab",
+				"## **Bold** title", "# a <!-- hidden -->", "###### six"),
+			want: []Section{
+				{"One", 1, 1}, {"Three spaces", 3, 2}, {"closing hashes", 2, 3}, {"C#", 1, 4},
+				{"", 1, 5}, {"tab", 1, 6}, {"**Bold** title", 2, 7}, {"a", 1, 8}, {"six", 6, 9},
+			},
+		},
+		{
+			name: "not headings",
+			doc: md("#tag", "####### seven", "    # four spaces is code", "```", "# in a fence", "```",
+				"<!--", "# in a comment", "-->", "text # not at the start", "Setext", "======"),
+			want: []Section{},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, parse := range parsers {
+				assertEqual(t, parse.name+" sections", parse.sections(tt.doc), tt.want)
+			}
+		})
+	}
+}
+
+// parsers runs each public parser for tests about what all three share.
+var parsers = []struct {
+	name     string
+	sections func([]byte) []Section
+}{
+	{"roadmap", func(b []byte) []Section { r, _ := ParseRoadmap(b); return r.Sections }},
+	{"gates ledger", func(b []byte) []Section { g, _ := ParseGatesLedger(b); return g.Sections }},
+	{"evidence log", func(b []byte) []Section { e, _ := ParseEvidenceLog(b); return e.Sections }},
+}
+
+func TestLinesAndEncodings(t *testing.T) {
+	long := bytes.Repeat([]byte("x"), MaxLineBytes+1)
+	limit := bytes.Repeat([]byte("x"), MaxLineBytes)
+	tests := []struct {
+		name     string
+		doc      []byte
+		want     []Entry
+		problems []Problem
+	}{
+		{name: "empty document", doc: []byte{}},
+		{name: "only a BOM", doc: bom},
+		{
+			name: "a BOM is not part of the first line's columns",
+			doc:  append(append([]byte{}, bom...), okEntry...),
+			want: []Entry{entryAt(1, 4, 15)},
+		},
+		{
+			name: "CRLF endings are not part of the text; a missing final newline is fine",
+			doc:  []byte("\r\n" + okEntry + "\r\n\r\n" + okEntry),
+			want: []Entry{entryAt(2, 4, 15), entryAt(4, 4, 15)},
+		},
+		{
+			name: "a lone CR does not end a line",
+			doc:  []byte("- `a` - [hash:abcdef12] - t - d\rmore\n" + okEntry + "\n"),
+			want: []Entry{
+				{Path: "a", Hash: "abcdef12", Time: "t", Description: "d\rmore", Line: 1, PathColumn: 4, HashColumn: 15},
+				entryAt(2, 4, 15),
+			},
+		},
+		{
+			name: "invalid UTF-8 is reported and counts one column per byte",
+			doc:  []byte("# log\n- `a\xff\xfe` - [hash:abcdef12] - t - d\n"),
+			want: []Entry{{Path: "a\uFFFD\uFFFD", Hash: "abcdef12", Time: "t", Description: "d", Line: 2, PathColumn: 4, HashColumn: 17}},
+			problems: []Problem{
+				{2, 5, "invalid UTF-8 byte 0xff; expected UTF-8 text"},
+			},
+		},
+		{
+			name: "an over-long line is reported and skipped; the next line keeps its number",
+			doc:  append(append(long, '\n'), okEntry...),
+			want: []Entry{entryAt(2, 4, 15)},
+			problems: []Problem{
+				{1, 1, fmt.Sprintf("line is %d bytes long, over the limit of %d bytes; it is not read", MaxLineBytes+1, MaxLineBytes)},
+			},
+		},
+		{
+			name: "a line at the limit is read",
+			doc:  append(append(limit, '\n'), okEntry...),
+			want: []Entry{entryAt(2, 4, 15)},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, problems := ParseEvidenceLog(tt.doc)
+			want := tt.want
+			if want == nil {
+				want = []Entry{}
+			}
+			assertEqual(t, "entries", got.Entries, want)
+			assertProblems(t, problems, tt.problems)
+		})
+	}
+}
+
+func TestCommentsAndFences(t *testing.T) {
+	tests := []struct {
+		name     string
+		doc      []byte
+		want     []Entry
+		problems []Problem
+	}{
+		{
+			name: "a multi-line comment hides its lines; text after its end is read in place",
+			doc:  md("<!--", okEntry, "-->"+okEntry),
+			want: []Entry{entryAt(3, 7, 18)},
+		},
+		{
+			name: "<!--> is a whole comment",
+			doc:  md(okEntry+" <!-->", okEntry),
+			want: []Entry{entryAt(1, 4, 15), entryAt(2, 4, 15)},
+		},
+		{
+			name: "a fence inside a comment is not a fence",
+			doc:  md("<!--", "```", "-->", okEntry),
+			want: []Entry{entryAt(4, 4, 15)},
+		},
+		{
+			name: "a comment inside a fence is not a comment",
+			doc:  md("```", "<!--", "```", okEntry),
+			want: []Entry{entryAt(4, 4, 15)},
+		},
+		{
+			name: "inline code is not a fence",
+			doc:  md("```inline``` text", okEntry),
+			want: []Entry{entryAt(2, 4, 15)},
+		},
+		{
+			name: "a fence with an info string does not close a fence",
+			doc:  md("```", "```bash", okEntry, "```", okEntry),
+			want: []Entry{entryAt(5, 4, 15)},
+		},
+		{
+			name: "an unclosed fence that hides lines is reported at its opening",
+			doc:  md("# log", "  ````go", okEntry, "", "text"),
+			problems: []Problem{
+				{2, 3, "code fence \"````\" is never closed and turns the 2 non-blank lines after it into code; expected a closing \"````\""},
+			},
+		},
+		{
+			name: "an unclosed fence that hides nothing is not a problem",
+			doc:  md(okEntry, "```", "", "  "),
+			want: []Entry{entryAt(1, 4, 15)},
+		},
+		{
+			name: "an unclosed comment that hides lines is reported at its opening",
+			doc:  md("text <!-- a --> and <!-- b", okEntry, okEntry),
+			problems: []Problem{
+				{1, 21, `html comment "<!--" is never closed and hides the 2 non-blank lines after it; expected "-->"`},
+			},
+		},
+		{
+			name: "an unclosed comment that hides nothing is not a problem",
+			doc:  md(okEntry, "<!-- trailing note"),
+			want: []Entry{entryAt(1, 4, 15)},
+		},
+		{
+			name: "problems come out in document order",
+			doc:  md("<!--", "x", "-->", "- `a`", "\xff", "<!-- open", "hidden"),
+			problems: []Problem{
+				{4, 6, "malformed evidence entry: " + entryExpect + ", missing the hash field"},
+				{5, 1, "invalid UTF-8 byte 0xff; expected UTF-8 text"},
+				{6, 1, `html comment "<!--" is never closed and hides the 1 non-blank line after it; expected "-->"`},
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, problems := ParseEvidenceLog(tt.doc)
+			want := tt.want
+			if want == nil {
+				want = []Entry{}
+			}
+			assertEqual(t, "entries", got.Entries, want)
+			assertProblems(t, problems, tt.problems)
+		})
+	}
+}
+
+// TestAdversarialInputsAreLinear feeds inputs built to trip quadratic
+// scanning (one huge line, thousands of openers without closers). Linear
+// parsing takes well under a second even on a loaded machine; quadratic
+// parsing of a megabyte takes hours, so the generous bound stays meaningful
+// without being flaky.
+func TestAdversarialInputsAreLinear(t *testing.T) {
+	const size = MaxLineBytes - 16
+	inputs := map[string][]byte{
+		"brackets":         []byte("### Gate Events Log\n" + strings.Repeat("[", size)),
+		"completed suffix": []byte("### Task Queue\n- [ ] T001: " + strings.Repeat("(Completed:", size/12) + ")"),
+		"backticks":        []byte("- `" + strings.Repeat("`- ", size/3)),
+		"dashes":           []byte("- `a` - [hash:abcdef12]" + strings.Repeat(" - ", size/3)),
+		"comment openers":  []byte(strings.Repeat("<!--\n", size/5)),
+		"fences":           []byte(strings.Repeat("```\n~~~\n", size/8)),
+		"table rows":       []byte("| Gate | Status |\n|---|---|\n" + strings.Repeat("| G0 | 🟢 |\n", size/16)),
+		"table headers":    []byte(strings.Repeat("| Gate | Owner |\n|---|---|\n", size/28)),
+		"headings":         []byte(strings.Repeat("### Task Queue\n", size/15)),
+	}
+	for name, data := range inputs {
+		t.Run(name, func(t *testing.T) {
+			start := time.Now()
+			ParseRoadmap(data)
+			ParseGatesLedger(data)
+			ParseEvidenceLog(data)
+			if d := time.Since(start); d > 30*time.Second {
+				t.Fatalf("parsing %d bytes took %v; expected linear time", len(data), d)
+			}
+		})
+	}
+}

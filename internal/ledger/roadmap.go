@@ -1,0 +1,129 @@
+package ledger
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// Roadmap is state/ROADMAP.md.
+type Roadmap struct {
+	Status      string    // value of the "**Status:**" line, trimmed ("" if absent)
+	StatusLine  int       // 0 if absent
+	Initialized string    // value of "**Run Initialized:**"
+	Sections    []Section // never nil
+	Tasks       []Task    // never nil
+}
+
+// Task is one checkbox line of the task queue:
+// "- [x] T003: text ✅ (Completed: 2025-09-29T14:45:00Z)".
+type Task struct {
+	ID          string // "T001"
+	Text        string // description without the completion marker
+	Done        bool   // [x] or [X]
+	CompletedAt string // from "(Completed: <time>)", "" if absent
+	Line        int
+}
+
+const taskGrammar = `expected "- [ ] T001: <description>"`
+
+// ParseRoadmap reads the tasks of the "Task Queue" section (or of the "Task
+// Decomposition" section when the document has no Task Queue heading).
+// Checkbox lines elsewhere, such as success criteria, are not tasks.
+func ParseRoadmap(data []byte) (*Roadmap, []Problem) {
+	doc := scan(data)
+	r := &Roadmap{Sections: doc.sections, Tasks: []Task{}}
+	r.Status, r.StatusLine = doc.boldField("Status")
+	r.Initialized, _ = doc.boldField("Run Initialized")
+
+	in, found := doc.sectionLines(titleIs("task queue"))
+	if !found {
+		in, _ = doc.sectionLines(titleIs("task decomposition"))
+	}
+	for i, l := range doc.lines {
+		if !in[i] || l.code || l.level > 0 {
+			continue
+		}
+		if t, ok := parseTask(doc, l); ok {
+			r.Tasks = append(r.Tasks, t)
+		}
+	}
+	return r, doc.sortedProblems()
+}
+
+// parseTask reads a checkbox line; ok is false for lines that are not
+// checkbox lines and for malformed ones (which become problems).
+func parseTask(doc *document, l line) (Task, bool) {
+	s := l.text
+	i, ok := listItem(s)
+	if !ok || i >= len(s) || s[i] != '[' {
+		return Task{}, false
+	}
+	// A checkbox should hold one code point; up to three are read as a
+	// mistyped box ("[ x]", "[-]"), more as text. "[x](url)" is a link.
+	j := strings.IndexByte(s[i+1:], ']')
+	if j < 0 || utf8.RuneCountInString(s[i+1:i+1+j]) > 3 {
+		return Task{}, false
+	}
+	box, after := s[i+1:i+1+j], i+2+j
+	if after < len(s) && s[after] == '(' {
+		return Task{}, false
+	}
+	t := Task{Line: l.num}
+	switch box {
+	case " ":
+	case "x", "X":
+		t.Done = true
+	default:
+		doc.problem(l.num, column(s, i), "malformed task: checkbox %q is neither \"[ ]\" nor \"[x]\"", "["+box+"]")
+		return Task{}, false
+	}
+
+	rest := strings.TrimLeft(s[after:], " \t")
+	idOff := len(s) - len(rest)
+	n := 0
+	for n < len(rest) && (isDigit(rest[n]) || isASCIILetter(rest[n]) || strings.IndexByte("_.-", rest[n]) >= 0) {
+		n++
+	}
+	t.ID = rest[:n]
+	if len(t.ID) < 2 || t.ID[0] != 'T' || !isDigit(t.ID[1]) {
+		doc.problem(l.num, column(s, idOff), "malformed task: %s, missing the task id (found %s)", taskGrammar, snippet(strings.TrimSpace(rest)))
+		return Task{}, false
+	}
+	rest = strings.TrimLeft(rest[n:], " \t")
+	if !strings.HasPrefix(rest, ":") {
+		doc.problem(l.num, column(s, idOff+n), "malformed task: %s, missing the colon after %q", taskGrammar, t.ID)
+		return Task{}, false
+	}
+	t.Text, t.CompletedAt = splitCompletion(strings.TrimSpace(rest[1:]))
+	if t.Text == "" {
+		doc.problem(l.num, column(s, idOff+n), "malformed task: %s, missing the description after %q", taskGrammar, t.ID+":")
+		return Task{}, false
+	}
+	return t, true
+}
+
+// splitCompletion removes a trailing "✅ (Completed: <time>)" (the ✅ and the
+// time are each optional) from a task description.
+func splitCompletion(s string) (text, completedAt string) {
+	const marker = "(completed:"
+	if strings.HasSuffix(s, ")") {
+		if i := lastIndexFoldASCII(s, marker); i >= 0 {
+			completedAt = strings.TrimSpace(s[i+len(marker) : len(s)-1])
+			s = strings.TrimSpace(s[:i])
+		}
+	}
+	s = strings.TrimSuffix(s, "\uFE0F") // emoji presentation selector after ✅
+	s = strings.TrimSuffix(s, "✅")
+	return strings.TrimSpace(s), completedAt
+}
+
+// lastIndexFoldASCII is strings.LastIndex ignoring ASCII case; sub must be
+// lower-case ASCII. Unlike lower-casing s first, it keeps byte offsets exact.
+func lastIndexFoldASCII(s, sub string) int {
+	for i := len(s) - len(sub); i >= 0; i-- {
+		if hasPrefixFoldASCII(s[i:], sub) {
+			return i
+		}
+	}
+	return -1
+}

@@ -1,0 +1,197 @@
+package ledger
+
+import (
+	"testing"
+)
+
+const taskExpect = `expected "- [ ] T001: <description>"`
+
+func TestParseRoadmapFixtures(t *testing.T) {
+	tests := []struct {
+		file     string
+		want     *Roadmap
+		problems []Problem
+	}{
+		{
+			file: "roadmap_spec.md",
+			want: &Roadmap{
+				Status:      "<Planning Phase | Execution Phase | Validation Phase | Complete>",
+				StatusLine:  3,
+				Initialized: "<ISO-8601-timestamp>",
+				Sections: []Section{
+					{"H3A System Roadmap", 1, 1}, {"Task Brief", 2, 7}, {"Overall Strategy", 2, 12},
+					{"Task Decomposition", 2, 18}, {"Task Queue", 3, 20}, {"Success Criteria", 2, 27}, {"Notes", 2, 37},
+				},
+				Tasks: []Task{
+					{ID: "T001", Text: "<Task description>", Line: 21},
+					{ID: "T002", Text: "<Task description>", Line: 22},
+					{ID: "T003", Text: "<Task description>", Done: true, CompletedAt: "<timestamp>", Line: 23},
+				},
+			},
+		},
+		{
+			file: "roadmap_run.md",
+			want: &Roadmap{
+				Status:      "Execution Phase",
+				StatusLine:  3,
+				Initialized: "2025-09-29T13:42:15Z",
+				Sections: []Section{
+					{"H3A System Roadmap", 1, 1}, {"Task Brief", 2, 7}, {"Task Decomposition", 2, 14},
+					{"Task Queue", 3, 18}, {"Risks", 3, 32}, {"Success Criteria", 2, 35},
+				},
+				Tasks: []Task{
+					{ID: "T001", Text: "Generate JWT tokens", Done: true, CompletedAt: "2025-09-29T14:45:00Z", Line: 19},
+					{ID: "T002", Text: "Validate token expiry", Done: true, CompletedAt: "2025-09-29T15:10:00+07:00", Line: 20},
+					{ID: "T003", Text: "Document key rotation - see ADR-7", Line: 21},
+					{ID: "T004", Text: "Rotate signing keys", Line: 22},
+				},
+			},
+			problems: []Problem{
+				{23, 3, `malformed task: checkbox "[-]" is neither "[ ]" nor "[x]"`},
+				{24, 7, `malformed task: ` + taskExpect + `, missing the task id (found "Write the changelog")`},
+				{25, 11, `malformed task: ` + taskExpect + `, missing the colon after "T006"`},
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			data := readFixture(t, tt.file)
+			// The same document with CRLF endings and a BOM must read the same.
+			for name, variant := range map[string][]byte{
+				"lf": data, "crlf": crlf(data), "bom+crlf": append(append([]byte{}, bom...), crlf(data)...),
+			} {
+				got, problems := ParseRoadmap(variant)
+				assertEqual(t, name+" roadmap", got, tt.want)
+				assertProblems(t, problems, tt.problems)
+			}
+		})
+	}
+}
+
+func TestParseRoadmapTasks(t *testing.T) {
+	tests := []struct {
+		name     string
+		doc      []byte
+		want     []Task
+		problems []Problem
+	}{
+		{
+			name: "task decomposition is used when there is no task queue",
+			doc: md("## Task Decomposition", "- [ ] T001: first", "### Phase 2", "- [x] T002: second",
+				"## Success Criteria", "- [ ] all green"),
+			want: []Task{{ID: "T001", Text: "first", Line: 2}, {ID: "T002", Text: "second", Done: true, Line: 4}},
+		},
+		{
+			name: "only the task queue is read when it exists",
+			doc:  md("## Task Decomposition", "- [ ] free text", "### Task Queue", "- [ ] T001: queued", "### Later", "- [ ] T009 later"),
+			want: []Task{{ID: "T001", Text: "queued", Line: 4}},
+		},
+		{
+			name: "a level-2 task queue ends at the next level-2 heading, not at a level-3 one",
+			doc:  md("## Task Queue", "### Sprint 1", "- [ ] T001: a", "## Notes", "- [ ] T002: not a task"),
+			want: []Task{{ID: "T001", Text: "a", Line: 3}},
+		},
+		{
+			name: "no task sections: checkbox lines are neither tasks nor problems",
+			doc:  md("# Roadmap", "- [ ] T001: a", "- [?] broken"),
+		},
+		{
+			name: "heading variants still name the section",
+			doc:  md("### **Task Queue** ###", "- [ ] T001: a", "## 📋 task queue (updated)", "- [ ] T002: b"),
+			want: []Task{{ID: "T001", Text: "a", Line: 2}, {ID: "T002", Text: "b", Line: 4}},
+		},
+		{
+			name: "other headings that merely start with the words do not",
+			doc:  md("### Task Queues archive", "- [ ] T001: a"),
+		},
+		{
+			name: "completion marker variants",
+			doc: md("### Task Queue",
+				"- [x] T001: a \u2705\ufe0f (completed: 2025-09-29T14:45:00Z)",
+				"- [x] T002: b (Completed:)",
+				"- [x] T003: c ✅",
+				"- [ ] T004: uses (parentheses) (Completed: t)",
+				"- [x] T005-correction: id with a suffix",
+				"-\t[ ]\tT6:tabs",
+				"2. [ ] T7: ordered"),
+			want: []Task{
+				{ID: "T001", Text: "a", Done: true, CompletedAt: "2025-09-29T14:45:00Z", Line: 2},
+				{ID: "T002", Text: "b", Done: true, Line: 3},
+				{ID: "T003", Text: "c", Done: true, Line: 4},
+				{ID: "T004", Text: "uses (parentheses)", CompletedAt: "t", Line: 5},
+				{ID: "T005-correction", Text: "id with a suffix", Done: true, Line: 6},
+				{ID: "T6", Text: "tabs", Line: 7},
+				{ID: "T7", Text: "ordered", Line: 8},
+			},
+		},
+		{
+			name: "malformed checkbox lines in the queue",
+			doc: md("### Task Queue",
+				"- [] T001: empty box",
+				"- [ x] T002: space before x",
+				"- [ ] t003: lower-case id",
+				"- [ ] T004:",
+				"- [ ] T005: ✅ (Completed: t)",
+				"- [ ]",
+				"- [ ] T00é: x"),
+			problems: []Problem{
+				{2, 3, `malformed task: checkbox "[]" is neither "[ ]" nor "[x]"`},
+				{3, 3, `malformed task: checkbox "[ x]" is neither "[ ]" nor "[x]"`},
+				{4, 7, `malformed task: ` + taskExpect + `, missing the task id (found "t003: lower-case id")`},
+				{5, 11, `malformed task: ` + taskExpect + `, missing the description after "T004:"`},
+				{6, 11, `malformed task: ` + taskExpect + `, missing the description after "T005:"`},
+				{7, 6, `malformed task: ` + taskExpect + `, missing the task id (found "")`},
+				{8, 10, `malformed task: ` + taskExpect + `, missing the colon after "T00"`},
+			},
+		},
+		{
+			name: "links, plain bullets and prose in the queue are not checkbox lines",
+			doc:  md("### Task Queue", "- [docs](x.md)", "- [long label] T001: x", "- plain", "[ ] T002: not a list item", "---"),
+		},
+		{
+			name: "a long description is quoted in short",
+			doc:  md("### Task Queue", "- [ ] "+longText),
+			problems: []Problem{
+				{2, 7, `malformed task: ` + taskExpect + `, missing the task id (found "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa…")`},
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, problems := ParseRoadmap(tt.doc)
+			want := tt.want
+			if want == nil {
+				want = []Task{}
+			}
+			assertEqual(t, "tasks", got.Tasks, want)
+			assertProblems(t, problems, tt.problems)
+		})
+	}
+}
+
+const longText = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+
+func TestParseRoadmapHeaderFields(t *testing.T) {
+	tests := []struct {
+		name                string
+		doc                 []byte
+		status, initialized string
+		statusLine          int
+	}{
+		{"absent", md("# Roadmap"), "", "", 0},
+		{"colon outside the bold", md("# R", "**Run Initialized**: 2025-09-29T13:42:15Z", "**Status**:  Complete  "), "Complete", "2025-09-29T13:42:15Z", 3},
+		{"first one wins", md("**Status:** Planning Phase", "**Status:** Complete"), "Planning Phase", "", 1},
+		{"case of the label is ignored", md("**STATUS:** Complete"), "Complete", "", 1},
+		{"not inside code or comments", md("```", "**Status:** fenced", "```", "<!-- **Status:** hidden -->", "**Status:** real"), "real", "", 5},
+		{"empty value", md("**Status:**"), "", "", 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, _ := ParseRoadmap(tt.doc)
+			if got.Status != tt.status || got.StatusLine != tt.statusLine || got.Initialized != tt.initialized {
+				t.Errorf("got status %q at line %d, initialized %q; want %q at line %d, %q",
+					got.Status, got.StatusLine, got.Initialized, tt.status, tt.statusLine, tt.initialized)
+			}
+		})
+	}
+}
