@@ -1,0 +1,131 @@
+package schema
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+)
+
+type corpusDoc struct {
+	file, schema string
+	doc          any
+}
+
+// corpus returns every whole document under testdata with the schema it is
+// meant for (spec examples as printed, so some carry violations).
+func corpus(t testing.TB) []corpusDoc {
+	t.Helper()
+	var out []corpusDoc
+	for _, dir := range []string{"spec", "initialiser", "upstream", "invalid"} {
+		files, err := filepath.Glob(filepath.Join("testdata", dir, "*.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, file := range files {
+			base := filepath.Base(file)
+			if strings.HasSuffix(base, ".want.json") || base == "correction_step.json" {
+				continue
+			}
+			name := strings.TrimSuffix(base, ".json")
+			name, _, _ = strings.Cut(name, ".")
+			if dir == "upstream" {
+				name = SessionHandoff
+			}
+			out = append(out, corpusDoc{file: file, schema: name, doc: readJSON(t, file)})
+		}
+	}
+	if len(out) < 20 {
+		t.Fatalf("corpus has %d documents, want at least 20", len(out))
+	}
+	return out
+}
+
+// Many goroutines validating at once get the same answers as one goroutine
+// (run with -race to also check for data races).
+func TestValidateConcurrently(t *testing.T) {
+	s := mustDefault(t)
+	docs := corpus(t)
+	want := make([][]Violation, len(docs))
+	for i, d := range docs {
+		want[i] = s.Validate(d.schema, d.doc)
+	}
+	const workers, rounds = 16, 20
+	var wg sync.WaitGroup
+	errs := make(chan string, workers)
+	for w := range workers {
+		wg.Go(func() {
+			for r := range rounds {
+				i := (w + r) % len(docs)
+				if got := s.Validate(docs[i].schema, docs[i].doc); !reflect.DeepEqual(got, want[i]) {
+					errs <- docs[i].file
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for file := range errs {
+		t.Errorf("%s: concurrent result differs from the sequential one", file)
+	}
+}
+
+// Default is safe to call from many goroutines before it has been used.
+func TestDefaultConcurrently(t *testing.T) {
+	var wg sync.WaitGroup
+	sets := make([]*Set, 8)
+	for i := range sets {
+		wg.Go(func() {
+			s, err := Default()
+			if err != nil {
+				t.Error(err)
+			}
+			sets[i] = s
+		})
+	}
+	wg.Wait()
+	for i := range sets {
+		if sets[i] != sets[0] {
+			t.Fatal("Default returned different sets to concurrent callers")
+		}
+	}
+}
+
+func BenchmarkValidate(b *testing.B) {
+	s := mustDefault(b)
+	data, err := os.ReadFile(filepath.Join("testdata", "spec", "state.json"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	doc := decodeJSON(b, data)
+	if got := s.Validate(State, doc); got != nil {
+		b.Fatalf("spec state.json is invalid: %+v", got)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		s.Validate(State, doc)
+	}
+}
+
+func BenchmarkValidateInvalid(b *testing.B) {
+	s := mustDefault(b)
+	doc := readJSON(b, filepath.Join("testdata", "invalid", "state.steps.json"))
+	b.ReportAllocs()
+	for b.Loop() {
+		s.Validate(State, doc)
+	}
+}
+
+// BenchmarkLoad measures the start-up cost of compiling every schema.
+func BenchmarkLoad(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Load(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,100 @@
+package schema
+
+import (
+	"strings"
+)
+
+// nearest returns the candidate that word most likely is a slip of: the same
+// up to case and separators, or within a small edit distance. It returns false
+// when no candidate is close enough to be worth suggesting.
+func nearest(word string, candidates []string) (string, bool) {
+	best, bestDist := "", -1
+	for _, cand := range candidates {
+		if cand == word {
+			continue
+		}
+		d := 0
+		if fold(cand) != fold(word) {
+			// Too short to tell a typo from a different word.
+			if len(word) < 3 {
+				continue
+			}
+			d = editDistance(strings.ToLower(word), strings.ToLower(cand))
+			// One slip in a short word, two in a longer one; more than that
+			// suggests a different word, not a typo.
+			limit := 1
+			if max(len(word), len(cand)) > 4 {
+				limit = 2
+			}
+			if d > limit {
+				continue
+			}
+		}
+		if bestDist < 0 || d < bestDist || d == bestDist && cand < best {
+			best, bestDist = cand, d
+		}
+	}
+	if bestDist >= 0 {
+		return best, true
+	}
+	return uniquePrefix(word, candidates)
+}
+
+// uniquePrefix returns the only candidate that starts with word (ignoring
+// case and separators), as in "G1" for "G1_implementation".
+func uniquePrefix(word string, candidates []string) (string, bool) {
+	w := fold(word)
+	if len(w) < 2 {
+		return "", false
+	}
+	found := ""
+	for _, cand := range candidates {
+		if strings.HasPrefix(fold(cand), w) {
+			if found != "" {
+				return "", false
+			}
+			found = cand
+		}
+	}
+	return found, found != ""
+}
+
+// fold removes the differences that are style rather than spelling:
+// case and the separators of snake_case, kebab-case and "spaced words".
+func fold(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch r {
+		case '_', '-', ' ':
+			return -1
+		}
+		return r
+	}, strings.ToLower(s))
+}
+
+// editDistance is the Levenshtein distance between a and b, in runes. Inputs
+// are property names and enum values; past 64 runes they are too long to be
+// typos of each other, which also bounds the work.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	const limit = 64
+	if len(ra) > limit || len(rb) > limit {
+		return max(len(ra), len(rb))
+	}
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}

@@ -1,0 +1,555 @@
+package schema
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+)
+
+// Violation is one problem found by schema validation.
+type Violation struct {
+	// Pointer is the RFC 6901 pointer of the offending value. For "required"
+	// it is the pointer the missing member would have (parent + "/" + name),
+	// with Missing set; for additionalProperties, the member's pointer.
+	Pointer string
+	// Missing reports that the value at Pointer is absent, so the position to
+	// report is the parent object's.
+	Missing bool
+	// Keyword is the failing keyword: "type", "enum", "required", "format",
+	// "pattern", "minimum", ...
+	Keyword string
+	// Message is lower-case and concrete: it names the property, quotes the
+	// value and says what was expected.
+	Message string
+}
+
+// finding is a Violation plus what the anyOf/oneOf collapsing needs to know.
+type finding struct {
+	Violation
+	depth     int      // number of pointer tokens
+	wantTypes []string // set when the finding is a type mismatch
+}
+
+// collector walks one validation error tree over one document.
+type collector struct {
+	set   *Set
+	doc   any
+	found []finding
+}
+
+func (s *Set) violations(root *jsonschema.ValidationError, doc any) []Violation {
+	c := &collector{set: s, doc: doc}
+	c.walk(root)
+	out := make([]Violation, 0, len(c.found))
+	for _, f := range c.found {
+		out = append(out, f.Violation)
+	}
+	slices.SortFunc(out, func(a, b Violation) int {
+		return cmp.Or(strings.Compare(a.Pointer, b.Pointer), strings.Compare(a.Message, b.Message),
+			strings.Compare(a.Keyword, b.Keyword))
+	})
+	return slices.Compact(out)
+}
+
+func (c *collector) walk(e *jsonschema.ValidationError) {
+	switch k := e.ErrorKind.(type) {
+	case *kind.AnyOf:
+		c.alternatives(e)
+		return
+	case *kind.OneOf:
+		if len(k.Subschemas) == 0 {
+			c.alternatives(e)
+			return
+		}
+	case *kind.PropertyNames, *kind.Contains, *kind.MinContains, *kind.ContentSchema:
+		// Their causes describe other values (the name, the items); the
+		// kind itself says what is wrong with this one.
+		c.leaf(e)
+		return
+	}
+	if len(e.Causes) == 0 {
+		c.leaf(e)
+		return
+	}
+	for _, cause := range e.Causes {
+		c.walk(cause)
+	}
+}
+
+// alternatives reports a failed anyOf/oneOf without listing every branch's
+// complaints: branches that only rejected the value's type are merged into one
+// "expected a string or an object" message; otherwise the branch that got
+// furthest into the value (the one the author most likely meant) speaks.
+func (c *collector) alternatives(e *jsonschema.ValidationError) {
+	here := len(e.InstanceLocation)
+	var wantTypes []string
+	var branches [][]finding
+	for _, cause := range e.Causes {
+		sub := &collector{set: c.set, doc: c.doc}
+		sub.walk(cause)
+		if types, ok := onlyTypeMismatchAt(sub.found, here); ok {
+			for _, t := range types {
+				if !slices.Contains(wantTypes, t) {
+					wantTypes = append(wantTypes, t)
+				}
+			}
+			continue
+		}
+		branches = append(branches, sub.found)
+	}
+	if len(branches) == 0 {
+		if len(wantTypes) == 0 {
+			keyword := e.ErrorKind.KeywordPath()[0]
+			c.add(e.InstanceLocation, false, keyword,
+				fmt.Sprintf("%s does not match any of the allowed shapes", c.subject(e.InstanceLocation)), nil)
+			return
+		}
+		c.add(e.InstanceLocation, false, "type", c.typeMessage(e.InstanceLocation, wantTypes), wantTypes)
+		return
+	}
+	best := branches[0]
+	for _, b := range branches[1:] {
+		if deeper(b, best) {
+			best = b
+		}
+	}
+	c.found = append(c.found, best...)
+}
+
+func onlyTypeMismatchAt(found []finding, depth int) ([]string, bool) {
+	if len(found) == 0 {
+		return nil, false
+	}
+	var types []string
+	for _, f := range found {
+		if f.wantTypes == nil || f.depth != depth {
+			return nil, false
+		}
+		types = append(types, f.wantTypes...)
+	}
+	return types, true
+}
+
+// deeper reports whether branch a is more specific than b: its deepest
+// finding is deeper, or equally deep with fewer findings.
+func deeper(a, b []finding) bool {
+	maxDepth := func(fs []finding) int {
+		d := 0
+		for _, f := range fs {
+			d = max(d, f.depth)
+		}
+		return d
+	}
+	da, db := maxDepth(a), maxDepth(b)
+	if da != db {
+		return da > db
+	}
+	return len(a) < len(b)
+}
+
+func (c *collector) add(tokens []string, missing bool, keyword, msg string, wantTypes []string) {
+	c.found = append(c.found, finding{
+		Violation: Violation{Pointer: pointer(tokens), Missing: missing, Keyword: keyword, Message: msg},
+		depth:     len(tokens),
+		wantTypes: wantTypes,
+	})
+}
+
+func (c *collector) leaf(e *jsonschema.ValidationError) {
+	at := e.InstanceLocation
+	subj := c.subject(at)
+	value, _ := lookup(c.doc, at)
+	expected := c.set.expected[e.SchemaURL]
+	keyword := "schema"
+	if path := e.ErrorKind.KeywordPath(); len(path) > 0 {
+		keyword = path[0]
+	}
+
+	switch k := e.ErrorKind.(type) {
+	case *kind.Required:
+		for _, name := range k.Missing {
+			c.add(child(at, name), true, "required", c.missingMessage(at, name), nil)
+		}
+	case *kind.DependentRequired:
+		for _, name := range k.Missing {
+			c.add(child(at, name), true, keyword,
+				fmt.Sprintf("missing property %q, required when %q is present", name, k.Prop), nil)
+		}
+	case *kind.Dependency:
+		for _, name := range k.Missing {
+			c.add(child(at, name), true, keyword,
+				fmt.Sprintf("missing property %q, required when %q is present", name, k.Prop), nil)
+		}
+	case *kind.AdditionalProperties:
+		for _, name := range k.Properties {
+			c.add(child(at, name), false, keyword, fmt.Sprintf("unexpected property %q", name), nil)
+		}
+	case *kind.PropertyNames:
+		c.add(child(at, k.Property), false, keyword,
+			fmt.Sprintf("property name %q is not allowed here", k.Property), nil)
+	case *kind.Type:
+		c.add(at, false, keyword, c.typeMessage(at, k.Want), k.Want)
+	case *kind.Enum:
+		c.add(at, false, keyword, enumMessage(subj, value, k.Want), nil)
+	case *kind.Const:
+		c.add(at, false, keyword, fmt.Sprintf("%s is %s, expected %s", subj, display(value), display(k.Want)), nil)
+	case *kind.Format:
+		if expected == "" {
+			expected = formatPhrase(k.Want)
+		}
+		c.add(at, false, keyword, fmt.Sprintf("%s %s is not %s", subj, display(value), expected), nil)
+	case *kind.Pattern:
+		msg := fmt.Sprintf("%s %s does not match the pattern %q", subj, display(value), k.Want)
+		if expected != "" {
+			msg = fmt.Sprintf("%s %s is not %s", subj, display(value), expected)
+		}
+		c.add(at, false, keyword, msg, nil)
+	case *kind.MinLength:
+		var msg string
+		switch {
+		case k.Got == 0:
+			msg = fmt.Sprintf("%s is an empty string, expected %s", subj, cmp.Or(expected, "a non-empty string"))
+		case expected != "":
+			msg = fmt.Sprintf("%s %s is not %s: it has %d characters, expected at least %d", subj, display(value), expected, k.Got, k.Want)
+		default:
+			msg = fmt.Sprintf("%s %s has %d characters, expected at least %d", subj, display(value), k.Got, k.Want)
+		}
+		c.add(at, false, keyword, msg, nil)
+	case *kind.MaxLength:
+		c.add(at, false, keyword, fmt.Sprintf("%s has %d characters, expected at most %d", subj, k.Got, k.Want), nil)
+	case *kind.Minimum:
+		c.add(at, false, keyword, fmt.Sprintf("%s is %s, expected at least %s", subj, display(value), ratString(k.Want)), nil)
+	case *kind.Maximum:
+		c.add(at, false, keyword, fmt.Sprintf("%s is %s, expected at most %s", subj, display(value), ratString(k.Want)), nil)
+	case *kind.ExclusiveMinimum:
+		c.add(at, false, keyword, fmt.Sprintf("%s is %s, expected more than %s", subj, display(value), ratString(k.Want)), nil)
+	case *kind.ExclusiveMaximum:
+		c.add(at, false, keyword, fmt.Sprintf("%s is %s, expected less than %s", subj, display(value), ratString(k.Want)), nil)
+	case *kind.MultipleOf:
+		c.add(at, false, keyword, fmt.Sprintf("%s is %s, expected a multiple of %s", subj, display(value), ratString(k.Want)), nil)
+	case *kind.MinItems:
+		c.add(at, false, keyword, fmt.Sprintf("%s has %s, expected at least %d", subj, count(k.Got, "item"), k.Want), nil)
+	case *kind.MaxItems:
+		c.add(at, false, keyword, fmt.Sprintf("%s has %s, expected at most %d", subj, count(k.Got, "item"), k.Want), nil)
+	case *kind.MinProperties:
+		c.add(at, false, keyword, fmt.Sprintf("%s has %s, expected at least %d", subj, count(k.Got, "property"), k.Want), nil)
+	case *kind.MaxProperties:
+		c.add(at, false, keyword, fmt.Sprintf("%s has %s, expected at most %d", subj, count(k.Got, "property"), k.Want), nil)
+	case *kind.UniqueItems:
+		c.add(at, false, keyword, fmt.Sprintf("%s has equal items at %d and %d, expected unique items",
+			subj, k.Duplicates[0], k.Duplicates[1]), nil)
+	case *kind.OneOf:
+		c.add(at, false, keyword, fmt.Sprintf("%s matches more than one allowed shape (alternatives %d and %d), expected exactly one",
+			subj, k.Subschemas[0]+1, k.Subschemas[1]+1), nil)
+	case *kind.Not:
+		c.add(at, false, "not", fmt.Sprintf("%s has a shape that is not allowed here", subj), nil)
+	case *kind.FalseSchema:
+		c.add(at, false, "false", fmt.Sprintf("%s is not allowed here", subj), nil)
+	case *kind.InvalidJsonValue:
+		c.add(at, false, "type", fmt.Sprintf("%s holds a Go %T, which is not a JSON value", subj, k.Value), nil)
+	default:
+		c.add(at, false, keyword, fmt.Sprintf("%s: %s", subj, e.ErrorKind.LocalizedString(printer)), nil)
+	}
+}
+
+var printer = message.NewPrinter(language.English)
+
+// typeMessage says what the value at tokens is and which types were wanted:
+// `iteration_count is a string ("1"), expected an integer`.
+func (c *collector) typeMessage(tokens []string, want []string) string {
+	value, _ := lookup(c.doc, tokens)
+	got := typePhrase(jsonType(value))
+	switch value.(type) {
+	case string, json.Number, bool, float64, float32, int, int64:
+		got += " (" + display(value) + ")"
+	}
+	return fmt.Sprintf("%s is %s, expected %s", c.subject(tokens), got, typeList(want))
+}
+
+// missingMessage names the missing property and, when the object holds a key
+// that looks like a misspelling of it, that key too.
+func (c *collector) missingMessage(parent []string, name string) string {
+	msg := fmt.Sprintf("missing required property %q", name)
+	obj, _ := lookup(c.doc, parent)
+	// Past a few hundred keys the object is not hand-written and the search
+	// would cost more than the hint is worth.
+	if m, ok := obj.(map[string]any); ok && len(m) <= maxHintKeys {
+		keys := make([]string, 0, len(m))
+		for key := range m {
+			if key != name {
+				keys = append(keys, key)
+			}
+		}
+		if near, ok := nearest(name, keys); ok {
+			msg += fmt.Sprintf(" (is %q a misspelling?)", near)
+		}
+	}
+	return msg
+}
+
+// maxHintKeys bounds the misspelling search of missingMessage.
+const maxHintKeys = 256
+
+func enumMessage(subj string, value any, allowed []any) string {
+	words := make([]string, len(allowed))
+	for i, a := range allowed {
+		words[i] = display(a)
+	}
+	msg := fmt.Sprintf("%s %s is not one of %s", subj, display(value), joinTruncated(words, maxListed))
+	if s, ok := value.(string); ok {
+		var candidates []string
+		for _, a := range allowed {
+			if as, ok := a.(string); ok {
+				candidates = append(candidates, as)
+			}
+		}
+		if near, ok := nearest(s, candidates); ok {
+			msg += fmt.Sprintf(" (did you mean %q?)", near)
+		}
+	}
+	return msg
+}
+
+// maxListed is how many allowed values a message lists before summarising.
+const maxListed = 10
+
+func quoteList(values []string, limit int) string {
+	words := make([]string, len(values))
+	for i, v := range values {
+		words[i] = strconv.Quote(v)
+	}
+	return joinTruncated(words, limit)
+}
+
+func joinTruncated(words []string, limit int) string {
+	if limit > 0 && len(words) > limit+2 {
+		return strings.Join(words[:limit], ", ") + fmt.Sprintf(" and %d more", len(words)-limit)
+	}
+	return strings.Join(words, ", ")
+}
+
+func formatPhrase(format string) string {
+	switch format {
+	case "date-time":
+		return "a date-time (RFC 3339, e.g. 2025-09-29T13:42:15Z)"
+	case "date":
+		return "a date (RFC 3339, e.g. 2025-09-29)"
+	case "time":
+		return "a time (RFC 3339, e.g. 13:42:15Z)"
+	case "duration":
+		return "a duration (ISO 8601, e.g. P1DT2H)"
+	case "uri":
+		return "an absolute URI"
+	case "uuid":
+		return "a UUID"
+	}
+	return "a valid " + format
+}
+
+// subject names the value at tokens the way a reader of the file would: the
+// property with its enclosing property, array indexes attached to their names
+// (status, tdd_plan.red, steps[2].timestamp, tests.failed, artifacts[0]).
+// The pointer carries the full path; two levels are enough to read the message.
+func (c *collector) subject(tokens []string) string {
+	if len(tokens) == 0 {
+		return "document"
+	}
+	var segs []string
+	node, known := c.doc, true
+	for _, tok := range tokens {
+		if isArray(node) {
+			if len(segs) == 0 {
+				segs = append(segs, "document")
+			}
+			segs[len(segs)-1] += "[" + tok + "]"
+		} else if plainName(tok) {
+			segs = append(segs, tok)
+		} else {
+			segs = append(segs, strconv.Quote(tok))
+		}
+		if known {
+			node, known = lookup(node, []string{tok})
+		}
+	}
+	if len(segs) > 2 {
+		segs = segs[len(segs)-2:]
+	}
+	return strings.Join(segs, ".")
+}
+
+func isArray(v any) bool {
+	_, ok := v.([]any)
+	return ok
+}
+
+func plainName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !(r == '_' || r == '-' || r == '.' || r == '$' || '0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
+// lookup returns the value at the unescaped pointer tokens.
+func lookup(doc any, tokens []string) (any, bool) {
+	v := doc
+	for _, tok := range tokens {
+		switch n := v.(type) {
+		case map[string]any:
+			var ok bool
+			if v, ok = n[tok]; !ok {
+				return nil, false
+			}
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(n) {
+				return nil, false
+			}
+			v = n[i]
+		default:
+			return nil, false
+		}
+	}
+	return v, true
+}
+
+func child(tokens []string, name string) []string {
+	return append(slices.Clip(tokens), name)
+}
+
+func pointer(tokens []string) string {
+	var b strings.Builder
+	for _, tok := range tokens {
+		b.WriteByte('/')
+		b.WriteString(escapeToken(tok))
+	}
+	return b.String()
+}
+
+func escapeToken(tok string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(tok, "~", "~0"), "/", "~1")
+}
+
+func jsonType(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case json.Number:
+		if _, err := v.Int64(); err == nil || !strings.ContainsAny(string(v), ".eE") {
+			return "integer"
+		}
+		return "number"
+	case float32, float64:
+		return "number"
+	case int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
+		return "integer"
+	case string:
+		return "string"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	}
+	return fmt.Sprintf("Go %T", v)
+}
+
+func typePhrase(t string) string {
+	switch t {
+	case "null":
+		return "null"
+	case "integer", "array", "object":
+		return "an " + t
+	}
+	return "a " + t
+}
+
+// typeList renders wanted types as "a string, an object or null": null last
+// because "expected a string or null" reads as the common case it is.
+func typeList(want []string) string {
+	ordered := slices.Clone(want)
+	slices.SortStableFunc(ordered, func(a, b string) int {
+		return cmp.Compare(boolRank(a == "null"), boolRank(b == "null"))
+	})
+	words := make([]string, len(ordered))
+	for i, t := range ordered {
+		words[i] = typePhrase(t)
+	}
+	switch len(words) {
+	case 0:
+		return "nothing"
+	case 1:
+		return words[0]
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+}
+
+func boolRank(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// maxShown is how many characters of a string value a message quotes.
+const maxShown = 60
+
+// display renders a value for a message: strings quoted (and shortened),
+// numbers and booleans as written, containers by their kind.
+func display(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return "null"
+	case string:
+		if utf8.RuneCountInString(v) > maxShown {
+			v = string([]rune(v)[:maxShown-1]) + "…"
+		}
+		return strconv.Quote(v)
+	case json.Number:
+		return v.String()
+	case bool:
+		return strconv.FormatBool(v)
+	case float32, float64, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
+		return fmt.Sprint(v)
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	}
+	return fmt.Sprintf("a Go %T", v)
+}
+
+func ratString(r *big.Rat) string {
+	if r == nil {
+		return "?"
+	}
+	if r.IsInt() {
+		return r.Num().String()
+	}
+	return strings.TrimRight(strings.TrimRight(r.FloatString(6), "0"), ".")
+}
+
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	if strings.HasSuffix(noun, "y") {
+		return fmt.Sprintf("%d %sies", n, strings.TrimSuffix(noun, "y"))
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
