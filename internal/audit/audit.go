@@ -1,0 +1,219 @@
+// Package audit holds the per-run verdict in the artifact-contract audit.json
+// shape (task_id, gate, risk, findings, policy, traceability,
+// required_actions, notes) with this tool's additions, and decides the gate.
+package audit
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/h3a-check/h3a-check/internal/finding"
+)
+
+// Gate values of the artifact contract.
+const (
+	Pass       = "pass"
+	Fail       = "fail"
+	NeedsHuman = "needs-human"
+)
+
+// Check-area results in Audit.Policy and Traceability.
+const (
+	AreaPass         = "pass"
+	AreaFail         = "fail"
+	AreaWarn         = "warn"
+	AreaNotEvaluated = "not-evaluated"
+	AreaUnknown      = "unknown"
+)
+
+type Tool struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+type Risk struct {
+	Level   string   `json:"level"` // low | medium | high
+	Reasons []string `json:"reasons"`
+}
+
+type Traceability struct {
+	TaskIDMatch          string   `json:"task_id_match"`
+	RequirementsCoverage string   `json:"requirements_coverage"`
+	Issues               []string `json:"issues"`
+}
+
+// Audit is one run's verdict. Field order is the output order.
+type Audit struct {
+	TaskID          *string           `json:"task_id"`
+	Gate            string            `json:"gate"`
+	Risk            Risk              `json:"risk"`
+	Findings        []finding.Finding `json:"findings"`
+	Policy          map[string]string `json:"policy"`
+	Traceability    Traceability      `json:"traceability"`
+	RequiredActions []string          `json:"required_actions"`
+	Notes           string            `json:"notes"`
+
+	Run       string            `json:"run"`
+	RunID     string            `json:"run_id"`
+	Layout    string            `json:"layout"`
+	Base      *string           `json:"base"`
+	Tool      Tool              `json:"tool"`
+	Inputs    map[string]string `json:"inputs"`
+	Counts    finding.Counts    `json:"counts"`
+	Timestamp string            `json:"timestamp,omitempty"`
+}
+
+// DecideGate: fail on any finding at or above failLevel (Error unless the
+// user asked for Warning); else needs-human if a finding asks for a human;
+// else pass. Info never fails a gate.
+func DecideGate(fs []finding.Finding, failLevel finding.Severity) string {
+	failLevel = max(failLevel, finding.Warning)
+	gate := Pass
+	for _, f := range fs {
+		if f.Severity >= failLevel {
+			return Fail
+		}
+		if f.NeedsHuman {
+			gate = NeedsHuman
+		}
+	}
+	return gate
+}
+
+// Overall combines gates: any fail, else any needs-human, else pass.
+func Overall(audits []*Audit) string {
+	gate := Pass
+	for _, a := range audits {
+		switch a.Gate {
+		case Fail:
+			return Fail
+		case NeedsHuman:
+			gate = NeedsHuman
+		}
+	}
+	return gate
+}
+
+// highRisk categories mean evidence or history cannot be trusted.
+var highRisk = map[finding.Category]bool{
+	finding.CategoryIntegrity: true, finding.CategoryAppendOnly: true, finding.CategorySecurity: true,
+}
+
+// Finish fills everything derived from the findings: sorted findings,
+// counts, gate, risk, per-area results, traceability issues and required
+// actions. notEvaluated names areas that did not run (e.g. "append_only"
+// without a base); they are recorded as such, never as "pass".
+func (a *Audit) Finish(failLevel finding.Severity, notEvaluated map[string]string) {
+	a.Findings = finding.SortDedupe(a.Findings)
+	if a.Findings == nil {
+		a.Findings = []finding.Finding{}
+	}
+	a.Counts = finding.Count(a.Findings)
+	a.Gate = DecideGate(a.Findings, failLevel)
+
+	errorsBy := map[finding.Category]int{}
+	warnsBy := map[finding.Category]int{}
+	for _, f := range a.Findings {
+		switch f.Severity {
+		case finding.Error:
+			errorsBy[f.Category]++
+		case finding.Warning:
+			warnsBy[f.Category]++
+		}
+	}
+	a.Policy = map[string]string{}
+	for _, c := range finding.Categories {
+		switch {
+		case errorsBy[c] > 0:
+			a.Policy[string(c)] = AreaFail
+		case notEvaluated[string(c)] != "":
+			a.Policy[string(c)] = AreaNotEvaluated
+		case warnsBy[c] > 0:
+			a.Policy[string(c)] = AreaWarn
+		default:
+			a.Policy[string(c)] = AreaPass
+		}
+	}
+
+	a.Risk = Risk{Level: "low", Reasons: []string{}}
+	cats := make([]finding.Category, 0, len(errorsBy))
+	for c := range errorsBy {
+		cats = append(cats, c)
+	}
+	slices.SortFunc(cats, func(x, y finding.Category) int {
+		return cmp.Or(cmp.Compare(errorsBy[y], errorsBy[x]), strings.Compare(string(x), string(y)))
+	})
+	for _, c := range cats {
+		n := errorsBy[c]
+		a.Risk.Reasons = append(a.Risk.Reasons, fmt.Sprintf("%d %s error%s", n, c, plural(n)))
+		if highRisk[c] {
+			a.Risk.Level = "high"
+		} else if a.Risk.Level == "low" {
+			a.Risk.Level = "medium"
+		}
+	}
+	if a.Gate == NeedsHuman && a.Risk.Level == "low" {
+		a.Risk.Level = "medium"
+		a.Risk.Reasons = append(a.Risk.Reasons, "a human decision is required")
+	}
+
+	a.Traceability.Issues = []string{}
+	for _, f := range a.Findings {
+		if f.Category == finding.CategoryTraceability && f.Severity == finding.Error {
+			a.Traceability.Issues = append(a.Traceability.Issues, f.Details)
+		}
+	}
+	if a.Traceability.TaskIDMatch == "" {
+		a.Traceability.TaskIDMatch = AreaPass
+		if len(a.Traceability.Issues) > 0 {
+			a.Traceability.TaskIDMatch = AreaFail
+		}
+	}
+	if a.Traceability.RequirementsCoverage == "" {
+		a.Traceability.RequirementsCoverage = AreaUnknown
+	}
+
+	a.RequiredActions = requiredActions(a.Findings)
+}
+
+// requiredActions lists, once per rule, what blocks landing: the remediation
+// of every rule that produced an error or asks for a human.
+func requiredActions(fs []finding.Finding) []string {
+	type action struct {
+		rule, text string
+		n          int
+	}
+	var order []string
+	byRule := map[string]*action{}
+	for _, f := range fs {
+		if f.Severity != finding.Error && !f.NeedsHuman {
+			continue
+		}
+		a := byRule[f.Rule]
+		if a == nil {
+			a = &action{rule: f.Rule, text: f.Remediation}
+			if a.text == "" {
+				a.text = "resolve the finding"
+			}
+			byRule[f.Rule] = a
+			order = append(order, f.Rule)
+		}
+		a.n++
+	}
+	slices.Sort(order)
+	out := make([]string, 0, len(order))
+	for _, r := range order {
+		a := byRule[r]
+		out = append(out, fmt.Sprintf("%s (%d finding%s): %s", a.rule, a.n, plural(a.n), a.text))
+	}
+	return out
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}

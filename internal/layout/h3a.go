@@ -1,0 +1,198 @@
+package layout
+
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/h3a-check/h3a-check/internal/finding"
+	"github.com/h3a-check/h3a-check/internal/ledger"
+	"github.com/h3a-check/h3a-check/internal/rundir"
+	"github.com/h3a-check/h3a-check/internal/schema"
+)
+
+// H3A is the layout of h3a-state-specification.md: state.json and three
+// agent reports at the top, five state files under state/, artifacts/.
+type H3A struct{}
+
+const (
+	h3aState          = "state.json"
+	h3aRoadmap        = "state/ROADMAP.md"
+	h3aCurrentTask    = "state/CURRENT_TASK.json"
+	h3aGatesLedger    = "state/GATES_LEDGER.md"
+	h3aEvidenceLog    = "state/EVIDENCE_LOG.md"
+	h3aSessionHandoff = "state/SESSION_HANDOFF.json"
+)
+
+var h3aFiles = []File{
+	{Path: h3aState, Kind: JSON, Schema: schema.State, Required: true, DocKey: "state"},
+	{Path: h3aCurrentTask, Kind: JSON, Schema: schema.CurrentTask, Required: true, DocKey: "current_task"},
+	{Path: h3aSessionHandoff, Kind: JSON, Schema: schema.SessionHandoff, Required: true, DocKey: "handoff"},
+	{Path: "planner_report.json", Kind: JSON, Schema: schema.PlannerReport, Required: true, DocKey: "planner_report"},
+	{Path: "executor_report.json", Kind: JSON, Schema: schema.ExecutorReport, Required: true, DocKey: "executor_report"},
+	{Path: "validator_report.json", Kind: JSON, Schema: schema.ValidatorReport, Required: true, DocKey: "validator_report"},
+	{Path: h3aRoadmap, Kind: Markdown, Required: true, DocKey: "roadmap",
+		ParseLedger: func(b []byte) (any, []ledger.Problem) { return ledger.ParseRoadmap(b) }},
+	{Path: h3aGatesLedger, Kind: Markdown, Required: true, DocKey: "gates_ledger",
+		ParseLedger: func(b []byte) (any, []ledger.Problem) { return ledger.ParseGatesLedger(b) }},
+	{Path: h3aEvidenceLog, Kind: Markdown, Required: true, DocKey: "evidence_log",
+		ParseLedger: func(b []byte) (any, []ledger.Problem) { return ledger.ParseEvidenceLog(b) }},
+}
+
+func (H3A) ID() string    { return "h3a" }
+func (H3A) Files() []File { return h3aFiles }
+
+// Detect: a state/ folder holding any of the five state files, or a
+// state.json beside a state/ folder. Both are needed loosely so that a run
+// with a missing state file is still found and reported, not skipped.
+func (H3A) Detect(dir string) bool {
+	info, err := os.Lstat(filepath.Join(dir, "state"))
+	if err != nil || !info.IsDir() {
+		return false
+	}
+	for _, p := range []string{h3aState, h3aRoadmap, h3aCurrentTask, h3aGatesLedger, h3aEvidenceLog, h3aSessionHandoff} {
+		if _, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(p))); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+func (H3A) Evidence(r *Run) []EvidenceRef {
+	log, ok := ledgerOf[*ledger.EvidenceLog](r, h3aEvidenceLog)
+	if !ok {
+		return nil
+	}
+	refs := make([]EvidenceRef, 0, len(log.Entries))
+	for _, e := range log.Entries {
+		refs = append(refs, EvidenceRef{
+			Path: e.Path, Hash: e.Hash, Time: e.Time, LogFile: h3aEvidenceLog,
+			Line: e.Line, PathColumn: e.PathColumn, HashColumn: e.HashColumn,
+		})
+	}
+	return refs
+}
+
+func (l H3A) Check(r *Run) []finding.Finding {
+	name := filepath.Base(r.Dir)
+	if why := rundir.CheckRunID(name); why != "" {
+		if filepath.Base(filepath.Dir(r.Dir)) == "runs" {
+			return []finding.Finding{finding.RunDirName.New("", "run directory %s", why)}
+		}
+		return []finding.Finding{finding.RunDirNameLoose.New("", "run directory %s; its name is not compared with state.json's run_id", why)}
+	}
+	id, ok := jsonString(r, h3aState, "run_id")
+	if !ok || id == name {
+		return nil
+	}
+	f := finding.RunIDMismatch.New(h3aState, "state.json run_id %q differs from the run directory name %q", id, name)
+	f.Pointer = "/run_id"
+	return []finding.Finding{f}
+}
+
+func (H3A) RunID(r *Run) string {
+	if id, ok := jsonString(r, h3aState, "run_id"); ok {
+		return id
+	}
+	return filepath.Base(r.Dir)
+}
+
+func (H3A) TaskID(r *Run) string {
+	if id, ok := jsonString(r, h3aCurrentTask, "task_id"); ok {
+		return id
+	}
+	if id, ok := jsonString(r, h3aSessionHandoff, "payload", "task_id"); ok {
+		return id
+	}
+	return ""
+}
+
+func (H3A) Docs(r *Run) map[string]any {
+	docs := map[string]any{}
+	for _, f := range h3aFiles {
+		d := r.Docs[f.Path]
+		if d == nil || !d.Parsed {
+			docs[f.DocKey] = nil
+			continue
+		}
+		switch v := d.Ledger.(type) {
+		case *ledger.Roadmap:
+			docs[f.DocKey] = roadmapInput(v)
+		case *ledger.GatesLedger:
+			docs[f.DocKey] = gatesLedgerInput(v)
+		case *ledger.EvidenceLog:
+			docs[f.DocKey] = evidenceLogInput(v)
+		default:
+			docs[f.DocKey] = d.JSON.Value
+		}
+	}
+	return docs
+}
+
+func roadmapInput(m *ledger.Roadmap) map[string]any {
+	sections := make([]any, 0, len(m.Sections))
+	for _, s := range m.Sections {
+		sections = append(sections, s.Title)
+	}
+	tasks := make([]any, 0, len(m.Tasks))
+	for _, t := range m.Tasks {
+		tasks = append(tasks, map[string]any{
+			"id": t.ID, "text": t.Text, "done": t.Done, "completed_at": t.CompletedAt, "line": t.Line,
+		})
+	}
+	return map[string]any{"status": m.Status, "status_line": m.StatusLine, "sections": sections, "tasks": tasks}
+}
+
+func gatesLedgerInput(g *ledger.GatesLedger) map[string]any {
+	events := make([]any, 0, len(g.Events))
+	for _, e := range g.Events {
+		events = append(events, map[string]any{
+			"time": e.Time, "gate": e.Gate, "status": e.Status, "agent": e.Agent, "note": e.Note, "line": e.Line,
+		})
+	}
+	table := make([]any, 0, len(g.Table))
+	for _, t := range g.Table {
+		table = append(table, map[string]any{
+			"gate": t.Gate, "name": t.Name, "owner": t.Owner, "status": t.Status, "raw_status": t.RawStatus, "line": t.Line,
+		})
+	}
+	return map[string]any{"events": events, "table": table, "events_line": g.EventsLine}
+}
+
+func evidenceLogInput(e *ledger.EvidenceLog) map[string]any {
+	entries := make([]any, 0, len(e.Entries))
+	for _, x := range e.Entries {
+		entries = append(entries, map[string]any{
+			"path": x.Path, "hash": x.Hash, "time": x.Time, "description": x.Description, "line": x.Line,
+		})
+	}
+	return map[string]any{"entries": entries}
+}
+
+// ledgerOf returns the parsed ledger of path when it parsed as a T.
+func ledgerOf[T any](r *Run, path string) (T, bool) {
+	var zero T
+	d := r.Docs[path]
+	if d == nil || !d.Parsed {
+		return zero, false
+	}
+	v, ok := d.Ledger.(T)
+	return v, ok
+}
+
+// jsonString walks keys in a parsed JSON document and returns a non-empty string.
+func jsonString(r *Run, path string, keys ...string) (string, bool) {
+	d := r.Docs[path]
+	if d == nil || !d.Parsed || d.JSON == nil {
+		return "", false
+	}
+	v := d.JSON.Value
+	for _, k := range keys {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return "", false
+		}
+		v = m[k]
+	}
+	s, ok := v.(string)
+	return s, ok && s != ""
+}

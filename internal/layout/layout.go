@@ -1,0 +1,88 @@
+// Package layout describes each run-directory layout the checker understands:
+// which files a run holds, which schema each JSON file follows, how Markdown
+// ledgers are parsed, which files carry evidence, and how the documents map
+// into the policy input. Each layout lives in a file of its own; All is the
+// explicit list the detector walks in order.
+package layout
+
+import (
+	"github.com/h3a-check/h3a-check/internal/finding"
+	"github.com/h3a-check/h3a-check/internal/ledger"
+	"github.com/h3a-check/h3a-check/internal/rundir"
+)
+
+// Kind is how a file is parsed.
+type Kind int
+
+const (
+	JSON Kind = iota
+	Markdown
+)
+
+// File is one file of a layout.
+type File struct {
+	Path     string // relative to the run
+	Kind     Kind
+	Schema   string // schema name for JSON files ("" for none)
+	Required bool
+	DocKey   string // key under input.docs
+	// ParseLedger parses a Markdown file into a ledger value.
+	ParseLedger func([]byte) (any, []ledger.Problem)
+}
+
+// EvidenceRef is one logged artifact: where it is logged and with which hash.
+type EvidenceRef struct {
+	Path       string // as written in the log
+	Hash       string // as written in the log
+	Time       string
+	LogFile    string // the log file, relative to the run
+	Line       int
+	PathColumn int
+	HashColumn int
+}
+
+// Run is what a layout sees of a loaded run.
+type Run struct {
+	Dir  string // absolute
+	Docs map[string]*rundir.Document
+}
+
+// Layout is one understood run-directory layout.
+type Layout interface {
+	rundir.Detector
+	Files() []File
+	// Evidence lists every logged artifact, in log order.
+	Evidence(r *Run) []EvidenceRef
+	// Check runs the layout's own structure and traceability checks that
+	// need no policy: run naming, ids that must agree.
+	Check(r *Run) []finding.Finding
+	// RunID and TaskID name the run and its current task when known.
+	RunID(r *Run) string
+	TaskID(r *Run) string
+	// Docs maps the loaded documents into input.docs of the policy input.
+	Docs(r *Run) map[string]any
+}
+
+// All lists the layouts in detection order.
+func All() []Layout {
+	return []Layout{H3A{}}
+}
+
+// Detectors returns All as discovery detectors.
+func Detectors() []rundir.Detector {
+	var ds []rundir.Detector
+	for _, l := range All() {
+		ds = append(ds, l)
+	}
+	return ds
+}
+
+// ByID finds a layout by its id.
+func ByID(id string) Layout {
+	for _, l := range All() {
+		if l.ID() == id {
+			return l
+		}
+	}
+	return nil
+}
