@@ -1,0 +1,127 @@
+package runner
+
+import (
+	"io"
+
+	"github.com/h3a-check/h3a-check/internal/evidence"
+	"github.com/h3a-check/h3a-check/internal/finding"
+	"github.com/h3a-check/h3a-check/internal/layout"
+	"github.com/h3a-check/h3a-check/internal/rundir"
+)
+
+// loggedArtifact is one distinct path of the evidence log and the entry
+// that must match it: the last one logged.
+type loggedArtifact struct {
+	path  string // cleaned, relative to the run
+	last  layout.EvidenceRef
+	token evidence.Token
+	sum   string            // known without hashing (a document already read)
+	hash  *evidence.Pending // nil when not hashed
+	// status for the policy input
+	exists, inside, verified bool
+}
+
+type pendingEvidence struct {
+	artifacts []*loggedArtifact
+}
+
+type verifiedCount struct{ ok, total int }
+
+// startEvidence checks every evidence entry's path and token and queues the
+// hashes, so hashing runs while the other stages do.
+func (c *checker) startEvidence(s *runState) *pendingEvidence {
+	refs := s.lay.Evidence(s.run)
+	byPath := map[string]*loggedArtifact{}
+	var order []*loggedArtifact
+	for _, ref := range refs {
+		clean, p := rundir.CleanRef(ref.Path)
+		if p != nil {
+			f := problemFinding(p, ref.LogFile, finding.MissingArtifact)
+			f.Line, f.Column = ref.Line, ref.PathColumn
+			s.add(f)
+			continue
+		}
+		tok := evidence.ParseToken(ref.Hash)
+		if !tok.Verifiable {
+			rule := finding.HashUnverifiable
+			if tok.Malformed {
+				rule = finding.HashMalformed
+			}
+			f := rule.New(ref.LogFile, "%s (entry for %q)", tok.Reason, ref.Path)
+			f.Line, f.Column = ref.Line, ref.HashColumn
+			s.add(f)
+		}
+		a := byPath[clean]
+		if a == nil {
+			a = &loggedArtifact{path: clean}
+			byPath[clean] = a
+			order = append(order, a)
+		}
+		a.last, a.token = ref, tok
+	}
+	for _, a := range order {
+		if doc := s.run.Docs[a.path]; doc != nil && doc.Present {
+			a.sum, a.exists, a.inside = doc.SHA256, true, true
+			continue
+		}
+		_, _, p := s.root.Stat(a.path)
+		if p != nil {
+			f := problemFinding(p, a.last.LogFile, finding.MissingArtifact)
+			if p.Kind == rundir.Missing {
+				f.Details = "logged artifact " + p.Detail + " in the run"
+			}
+			f.Line, f.Column = a.last.Line, a.last.PathColumn
+			s.add(f)
+			a.inside = p.Kind != rundir.Escape
+			continue
+		}
+		a.exists, a.inside = true, true
+		if !a.token.Verifiable {
+			continue
+		}
+		root, path := s.root, a.path
+		a.hash = c.hasher.Submit(func() (io.ReadCloser, error) {
+			f, _, p := root.Open(path)
+			if p != nil {
+				return nil, p
+			}
+			return f, nil
+		})
+	}
+	return &pendingEvidence{artifacts: order}
+}
+
+// finishEvidence waits for the hashes and compares them with the log.
+func (c *checker) finishEvidence(s *runState, pe *pendingEvidence) verifiedCount {
+	var n verifiedCount
+	for _, a := range pe.artifacts {
+		n.total++
+		if a.hash != nil {
+			sum, err := a.hash.Wait()
+			if err != nil {
+				f := finding.Unreadable.New(a.last.LogFile, "cannot hash logged artifact %q: %v", a.path, err)
+				f.Line, f.Column = a.last.Line, a.last.PathColumn
+				s.add(f)
+				continue
+			}
+			a.sum = sum.Hex
+		}
+		if a.sum == "" {
+			continue
+		}
+		s.inputs[a.path] = a.sum
+		if !a.token.Verifiable {
+			continue
+		}
+		if !a.token.Matches(a.sum) {
+			f := finding.HashMismatch.New(a.last.LogFile, "%q: logged hash %s, file hashes to %s",
+				a.path, a.token.Raw, a.sum[:max(len(a.token.Hex), 16)])
+			f.Line, f.Column = a.last.Line, a.last.HashColumn
+			s.add(f)
+			continue
+		}
+		a.verified = true
+		n.ok++
+	}
+	return n
+}

@@ -1,0 +1,49 @@
+package runner
+
+import (
+	"path/filepath"
+)
+
+// DefaultParams are the policy parameters used when the configuration sets none.
+func DefaultParams() map[string]any {
+	return map[string]any{"max_iterations": 2}
+}
+
+// buildInput assembles the policy input document of a run from what the
+// earlier stages already loaded: no file is read again.
+func (c *checker) buildInput(s *runState, pe *pendingEvidence) map[string]any {
+	files := map[string]any{}
+	for _, f := range s.lay.Files() {
+		d := s.run.Docs[f.Path]
+		entry := map[string]any{"present": false, "parsed": false, "schema_valid": false, "sha256": nil}
+		if d != nil && d.Present {
+			entry["present"] = true
+			entry["parsed"] = d.Parsed
+			entry["schema_valid"] = d.Parsed && (f.Schema == "" || d.SchemaValid)
+			entry["sha256"] = d.SHA256
+		}
+		files[f.Path] = entry
+	}
+	ev := map[string]any{}
+	for _, a := range pe.artifacts {
+		ev[a.path] = map[string]any{
+			"logged":     true,
+			"exists":     a.exists,
+			"inside_run": a.inside,
+			"hash_ok":    a.verified,
+		}
+	}
+	params := DefaultParams()
+	return map[string]any{
+		"run": map[string]any{
+			"id":     s.lay.RunID(s.run),
+			"layout": s.lay.ID(),
+			"dir":    filepath.Base(s.run.Dir),
+		},
+		"files":    files,
+		"docs":     s.lay.Docs(s.run),
+		"evidence": ev,
+		"history":  map[string]any{"base": nil, "checked": false, "violations": []any{}},
+		"params":   params,
+	}
+}
