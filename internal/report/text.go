@@ -1,0 +1,97 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"path"
+
+	"github.com/h3a-check/h3a-check/internal/audit"
+	"github.com/h3a-check/h3a-check/internal/finding"
+)
+
+const (
+	ansiReset  = "\x1b[0m"
+	ansiBold   = "\x1b[1m"
+	ansiDim    = "\x1b[2m"
+	ansiRed    = "\x1b[31m"
+	ansiGreen  = "\x1b[32m"
+	ansiYellow = "\x1b[33m"
+	ansiCyan   = "\x1b[36m"
+)
+
+// Text prints, per run, one line per finding as
+// `path:line:col: severity: message [rule]` with its remediation beneath,
+// then a summary line for the run, and an overall line at the end.
+func Text(w io.Writer, in *Input, opts Options) error {
+	bw := bufio.NewWriter(w)
+	paint := func(code, s string) string {
+		if !opts.Color {
+			return s
+		}
+		return code + s + ansiReset
+	}
+	var total finding.Counts
+	for i, a := range in.Audits {
+		if i > 0 {
+			fmt.Fprintln(bw)
+		}
+		fmt.Fprintf(bw, "%s %s\n", paint(ansiBold, a.Run), paint(ansiDim, fmt.Sprintf("(layout %s, run %s)", a.Layout, a.RunID)))
+		for _, f := range a.Findings {
+			loc := runRelative(a.Run, f)
+			fmt.Fprintf(bw, "  %s: %s: %s %s\n", loc, paint(severityColour(f.Severity), f.Severity.String()), f.Details, paint(ansiDim, "["+f.Rule+"]"))
+			if f.Remediation != "" && f.Severity != finding.Info {
+				fmt.Fprintf(bw, "      %s %s\n", paint(ansiCyan, "fix:"), f.Remediation)
+			}
+		}
+		fmt.Fprintf(bw, "  %s %s — %s; %s\n", paint(ansiBold, "gate:"), paint(gateColour(a.Gate), a.Gate), countsText(a.Counts), a.Notes)
+		total.Error += a.Counts.Error
+		total.Warning += a.Counts.Warning
+		total.Info += a.Counts.Info
+	}
+	fmt.Fprintf(bw, "\n%s %s — %d run%s checked; %s\n", paint(ansiBold, "overall:"), paint(gateColour(in.Gate), in.Gate),
+		len(in.Audits), plural(len(in.Audits)), countsText(total))
+	return bw.Flush()
+}
+
+// runRelative prefixes a finding's file with its run, so the location can
+// be opened from where the checker ran.
+func runRelative(run string, f finding.Finding) string {
+	if f.File == "" {
+		return run
+	}
+	g := f
+	g.File = path.Join(run, f.File)
+	return g.Location()
+}
+
+func countsText(c finding.Counts) string {
+	return fmt.Sprintf("%d error%s, %d warning%s, %d info", c.Error, plural(c.Error), c.Warning, plural(c.Warning), c.Info)
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+func severityColour(s finding.Severity) string {
+	switch s {
+	case finding.Error:
+		return ansiRed
+	case finding.Warning:
+		return ansiYellow
+	}
+	return ansiCyan
+}
+
+func gateColour(g string) string {
+	switch g {
+	case audit.Pass:
+		return ansiGreen
+	case audit.NeedsHuman:
+		return ansiYellow
+	}
+	return ansiRed
+}
