@@ -1,0 +1,202 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/h3a-check/h3a-check/internal/audit"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files and expected findings")
+
+const casesDir = "../../testdata/runs"
+
+// checkJSON runs the CLI in process and decodes its JSON report.
+func checkJSON(t *testing.T, args ...string) (int, []*audit.Audit, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := Main(append([]string{"--format", "json"}, args...), nil, &out, &errb)
+	if code == ExitError {
+		return code, nil, errb.String()
+	}
+	var doc struct {
+		Gate   string         `json:"gate"`
+		Audits []*audit.Audit `json:"audits"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+		t.Fatalf("exit %d; stdout is not JSON: %v\n%s\nstderr: %s", code, err, out.String(), errb.String())
+	}
+	return code, doc.Audits, errb.String()
+}
+
+// wantText renders what a case expects: the exit code, then one line per
+// finding, relative to the run, as the text report prints it.
+func wantText(code int, audits []*audit.Audit) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "exit %d\n", code)
+	for _, a := range audits {
+		fmt.Fprintf(&b, "run %s gate %s\n", filepath.Base(a.Run), a.Gate)
+		for _, f := range a.Findings {
+			loc := f.Location()
+			if loc == "" {
+				loc = "."
+			}
+			fmt.Fprintf(&b, "%s: %s: %s [%s]\n", loc, f.Severity, f.Details, f.Rule)
+		}
+	}
+	return b.String()
+}
+
+func compareGolden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./internal/cli -update to create it)", err)
+	}
+	if string(want) != got {
+		t.Errorf("%s differs (rerun with -update and review the diff)\n--- want\n%s--- got\n%s", path, want, got)
+	}
+}
+
+func caseDirs(t *testing.T, kind string) []string {
+	t.Helper()
+	ents, err := os.ReadDir(filepath.Join(casesDir, kind))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dirs []string
+	for _, e := range ents {
+		if e.IsDir() {
+			dirs = append(dirs, filepath.Join(casesDir, kind, e.Name()))
+		}
+	}
+	if len(dirs) == 0 {
+		t.Fatalf("no cases under %s", kind)
+	}
+	return dirs
+}
+
+// TestOKRuns: every ok case passes with zero errors and zero warnings.
+func TestOKRuns(t *testing.T) {
+	for _, dir := range caseDirs(t, "ok") {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			code, audits, stderr := checkJSON(t, dir)
+			if code != ExitPass {
+				t.Fatalf("exit %d, want 0; stderr %s\n%s", code, stderr, wantText(code, audits))
+			}
+			for _, a := range audits {
+				if a.Counts.Error+a.Counts.Warning != 0 {
+					t.Errorf("%s: %d errors, %d warnings, want none\n%s", a.Run, a.Counts.Error, a.Counts.Warning, wantText(code, audits))
+				}
+			}
+			compareGolden(t, dir+".want", wantText(code, audits))
+		})
+	}
+}
+
+// TestErrRuns: every err case gives exactly its expected findings.
+func TestErrRuns(t *testing.T) {
+	for _, dir := range caseDirs(t, "err") {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			code, audits, stderr := checkJSON(t, dir)
+			if code == ExitError {
+				t.Fatalf("exit 2: %s", stderr)
+			}
+			got := wantText(code, audits)
+			compareGolden(t, dir+".want", got)
+			if !*update && !strings.Contains(got, "[h3a.") {
+				t.Errorf("case %s produced no finding", dir)
+			}
+		})
+	}
+}
+
+// TestJSONDeterministic: two checks of the same runs give the same bytes.
+func TestJSONDeterministic(t *testing.T) {
+	var a, b bytes.Buffer
+	Main([]string{"--format", "json", casesDir}, nil, &a, &bytes.Buffer{})
+	Main([]string{"--format", "json", "--workers", "1", casesDir}, nil, &b, &bytes.Buffer{})
+	if a.Len() == 0 || !bytes.Equal(a.Bytes(), b.Bytes()) {
+		t.Fatalf("json output differs between runs (%d vs %d bytes)", a.Len(), b.Len())
+	}
+}
+
+// copyRun copies the complete ok run into a temp dir and returns the run path.
+func copyRun(t *testing.T) string {
+	t.Helper()
+	src, err := filepath.Glob(filepath.Join(casesDir, "ok", "complete", "*-*"))
+	if err != nil || len(src) != 1 {
+		t.Fatalf("complete run not found: %v %v", src, err)
+	}
+	dst := filepath.Join(t.TempDir(), filepath.Base(src[0]))
+	if err := os.CopyFS(dst, os.DirFS(src[0])); err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// TestSpecialFiles covers what git cannot store: a FIFO must be reported,
+// never opened (opening one would block for ever).
+func TestSpecialFiles(t *testing.T) {
+	run := copyRun(t)
+	target := filepath.Join(run, "artifacts", "executor", "test_output_green.txt")
+	if err := os.Remove(target); err != nil {
+		t.Fatal(err)
+	}
+	if err := mkfifo(target); err != nil {
+		t.Skipf("cannot make a FIFO here: %v", err)
+	}
+	done := make(chan struct{})
+	var code int
+	var audits []*audit.Audit
+	go func() {
+		defer close(done)
+		code, audits, _ = checkJSON(t, run)
+	}()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the check hung on a FIFO")
+	}
+	if code != ExitFail {
+		t.Fatalf("exit %d, want 1", code)
+	}
+	if !hasRule(audits, "h3a.structure.not_regular_file", "named pipe") {
+		t.Errorf("no not_regular_file finding for the FIFO:\n%s", wantText(code, audits))
+	}
+}
+
+// TestTooLarge: a document over --max-json-size is reported, not parsed.
+func TestTooLarge(t *testing.T) {
+	code, audits, stderr := checkJSON(t, "--max-json-size", "512B", filepath.Join(casesDir, "ok", "complete"))
+	if code != ExitFail {
+		t.Fatalf("exit %d, want 1 (%s)", code, stderr)
+	}
+	if !hasRule(audits, "h3a.structure.too_large", "over the limit of 512 bytes") {
+		t.Errorf("no too_large finding:\n%s", wantText(code, audits))
+	}
+}
+
+func hasRule(audits []*audit.Audit, rule, detail string) bool {
+	for _, a := range audits {
+		for _, f := range a.Findings {
+			if f.Rule == rule && strings.Contains(f.Details, detail) {
+				return true
+			}
+		}
+	}
+	return false
+}

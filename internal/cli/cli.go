@@ -1,0 +1,125 @@
+// Package cli is the command line: subcommands, flags and exit codes. Main
+// takes its streams as arguments so every path is testable in process.
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"strings"
+)
+
+// Exit codes. A flag never changes what a code means.
+const (
+	ExitPass       = 0 // every gate pass
+	ExitFail       = 1 // some gate fail
+	ExitError      = 2 // the tool could not check
+	ExitNeedsHuman = 3 // no fail, but some gate needs a human
+)
+
+// Name is the tool's name in reports.
+const Name = "h3a-check"
+
+// version is set at build time with -ldflags "-X .../internal/cli.version=v1.2.3";
+// otherwise the module version from the build info is used.
+var version = ""
+
+// Version returns the tool version.
+func Version() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "devel"
+}
+
+// env abstracts the process environment for tests.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	getenv         func(string) string
+}
+
+// Main runs the command line and returns the exit code.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return run(context.Background(), args, &env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv})
+}
+
+const usage = `usage:
+  h3a-check [check] [flags] [PATH...]   check runs (PATH defaults to ".")
+  h3a-check rules                       list every rule: id, category, severity, title
+  h3a-check explain RULE                one rule's documentation and remediation
+  h3a-check parse RUN                   print the policy input document of a run
+  h3a-check version
+
+Run "h3a-check check -h" for the check flags.
+Exit codes: 0 every gate pass, 1 some gate fail, 3 some gate needs a human, 2 could not check.
+`
+
+func run(ctx context.Context, args []string, e *env) int {
+	if len(args) > 0 {
+		switch args[0] {
+		case "check":
+			return runCheck(ctx, args[1:], e)
+		case "rules":
+			return runRules(args[1:], e)
+		case "explain":
+			return runExplain(args[1:], e)
+		case "parse":
+			return runParse(ctx, args[1:], e)
+		case "version", "--version":
+			fmt.Fprintf(e.stdout, "%s %s\n", Name, Version())
+			return ExitPass
+		case "help", "-h", "-help", "--help":
+			fmt.Fprint(e.stdout, usage)
+			return ExitPass
+		}
+	}
+	return runCheck(ctx, args, e)
+}
+
+// parseInterspersed parses flags wherever they stand among the positional
+// arguments ("h3a-check runs/x --format json"); "--" ends flag parsing.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var positional, rest []string
+	for i, a := range args {
+		if a == "--" {
+			rest = args[i+1:]
+			args = args[:i]
+			break
+		}
+	}
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			break
+		}
+		positional = append(positional, args[0])
+		args = args[1:]
+	}
+	return append(positional, rest...), nil
+}
+
+// usageError is reported with exit code 2 and a pointer to -h.
+type usageError struct{ msg string }
+
+func (u usageError) Error() string { return u.msg }
+
+func fail(e *env, err error) int {
+	var ue usageError
+	if errors.As(err, &ue) {
+		fmt.Fprintf(e.stderr, "%s: %s\n(run \"%s help\" for usage)\n", Name, ue.msg, Name)
+		return ExitError
+	}
+	fmt.Fprintf(e.stderr, "%s: %s\n", Name, strings.TrimSpace(err.Error()))
+	return ExitError
+}

@@ -1,0 +1,30 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/h3a-check/h3a-check/internal/report"
+	"github.com/h3a-check/h3a-check/internal/runner"
+)
+
+// runParse prints the policy input document of one run: what a policy sees
+// as `input`.
+func runParse(ctx context.Context, args []string, e *env) int {
+	if len(args) != 1 {
+		return fail(e, usageError{"parse takes one run directory"})
+	}
+	res, err := runner.Check(ctx, runner.Options{Paths: args, KeepInputs: true, ToolName: Name, ToolVersion: Version()})
+	if err != nil {
+		return fail(e, err)
+	}
+	if len(res.Inputs) != 1 {
+		return fail(e, fmt.Errorf("%s holds %d runs; parse takes exactly one run directory", args[0], len(res.Inputs)))
+	}
+	b, err := report.MarshalSorted(res.Inputs[0])
+	if err != nil {
+		return fail(e, err)
+	}
+	e.stdout.Write(b)
+	return ExitPass
+}
