@@ -54,6 +54,8 @@ const (
 	// with U+FFFD as encoding/json does. Outside strings any such byte is
 	// already a Syntax problem.
 	InvalidUTF8
+
+	numProblemKinds // keep last
 )
 
 var problemKindNames = [...]string{

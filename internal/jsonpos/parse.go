@@ -71,6 +71,9 @@ type parser struct {
 	names   map[string]string
 
 	pending []pending
+	// listed and unlisted count non-fatal problems per kind, so hostile
+	// input cannot grow the problem list without bound.
+	listed, unlisted [numProblemKinds]int
 }
 
 // frame is one open array or object.

@@ -305,3 +305,29 @@ func formatProblems(problems []Problem) string {
 	}
 	return b.String()
 }
+
+// TestProblemsBounded: hostile input with many non-fatal problems lists at
+// most MaxProblemsPerKind of each kind, then says how many more there were.
+func TestProblemsBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("[")
+	const n = 3 * MaxProblemsPerKind
+	for i := range n {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString("\"\xff\"")
+	}
+	b.WriteString("]")
+	doc, problems := Parse([]byte(b.String()))
+	if doc == nil {
+		t.Fatal("invalid UTF-8 is not fatal")
+	}
+	if len(problems) != MaxProblemsPerKind+1 {
+		t.Fatalf("%d problems, want %d", len(problems), MaxProblemsPerKind+1)
+	}
+	last := problems[len(problems)-1]
+	if last.Kind != InvalidUTF8 || !strings.Contains(last.Message, "200 more invalid-utf8 problems") {
+		t.Errorf("closing problem: %+v", last)
+	}
+}

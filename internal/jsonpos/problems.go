@@ -27,8 +27,37 @@ func (p *parser) report(kind ProblemKind, offset int, pointer, message string) {
 	p.reportAt(kind, offset, pointer, message, -1, "")
 }
 
+// MaxProblemsPerKind bounds the non-fatal problems listed per kind; the
+// rest are counted in one closing problem of that kind.
+const MaxProblemsPerKind = 100
+
 func (p *parser) reportAt(kind ProblemKind, offset int, pointer, message string, related int, tail string) {
+	if !kind.Fatal() {
+		if p.listed[kind] >= MaxProblemsPerKind {
+			p.unlisted[kind]++
+			return
+		}
+		p.listed[kind]++
+	}
 	p.pending = append(p.pending, pending{kind: kind, offset: offset, pointer: pointer, message: message, related: related, tail: tail})
+}
+
+// noteUnlisted adds, per kind that overflowed, one problem saying how many
+// more there were, placed after the last listed one.
+func (p *parser) noteUnlisted() {
+	for kind, n := range p.unlisted {
+		if n == 0 {
+			continue
+		}
+		last := 0
+		for _, q := range p.pending {
+			if q.kind == ProblemKind(kind) {
+				last = max(last, q.offset)
+			}
+		}
+		p.pending = append(p.pending, pending{kind: ProblemKind(kind), offset: last, related: -1,
+			message: fmt.Sprintf("%d more %s problems after this one are not listed", n, ProblemKind(kind))})
+	}
 }
 
 func (p *parser) fail(kind ProblemKind, offset int, pointer, message string) {
@@ -42,6 +71,7 @@ func (p *parser) failAt(kind ProblemKind, offset int, pointer, message string, r
 }
 
 func (p *parser) resolve() []Problem {
+	p.noteUnlisted()
 	if len(p.pending) == 0 {
 		return nil
 	}
