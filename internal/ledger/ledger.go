@@ -61,6 +61,7 @@ type document struct {
 	lines    []line
 	sections []Section
 	problems []Problem
+	unlisted int // problems past MaxProblems, counted only
 }
 
 // scan splits data into lines and classifies them. It is the only place that
@@ -154,6 +155,11 @@ func (d *document) sortedProblems() []Problem {
 	slices.SortStableFunc(d.problems, func(a, b Problem) int {
 		return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column))
 	})
+	if d.unlisted > 0 {
+		last := d.problems[len(d.problems)-1]
+		d.problems = append(d.problems, Problem{Line: last.Line, Column: last.Column,
+			Message: fmt.Sprintf("%d more problems after this one are not listed", d.unlisted)})
+	}
 	return d.problems
 }
 
@@ -164,7 +170,15 @@ func nonBlankLines(n int) string {
 	return fmt.Sprintf("%d non-blank lines", n)
 }
 
+// MaxProblems bounds the problems listed per document, so a huge malformed
+// ledger cannot grow the report without bound; the rest are counted.
+const MaxProblems = 200
+
 func (d *document) problem(line, col int, format string, args ...any) {
+	if len(d.problems) >= MaxProblems {
+		d.unlisted++
+		return
+	}
 	d.problems = append(d.problems, Problem{Line: line, Column: col, Message: fmt.Sprintf(format, args...)})
 }
 

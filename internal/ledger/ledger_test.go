@@ -234,3 +234,21 @@ func TestAdversarialInputsAreLinear(t *testing.T) {
 		})
 	}
 }
+
+// TestProblemsBounded: a ledger with a malformed record on every line lists
+// MaxProblems of them and counts the rest.
+func TestProblemsBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("## Artifact Index\n")
+	const n = 3 * MaxProblems
+	for range n {
+		b.WriteString("- `a.txt` - no hash here\n")
+	}
+	_, problems := ParseEvidenceLog([]byte(b.String()))
+	if len(problems) != MaxProblems+1 {
+		t.Fatalf("%d problems, want %d", len(problems), MaxProblems+1)
+	}
+	if last := problems[len(problems)-1]; !strings.Contains(last.Message, "400 more problems") || last.Line != MaxProblems+1 {
+		t.Errorf("closing problem %+v", last)
+	}
+}
