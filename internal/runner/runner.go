@@ -170,7 +170,7 @@ func (c *checker) checkRun(ctx context.Context, run rundir.Run) (*audit.Audit, m
 	if id := lay.TaskID(s.run); id != "" {
 		a.TaskID = &id
 	}
-	a.Findings = s.findings
+	a.Findings = capPerRule(s.findings, maxFindingsPerRule)
 	a.Inputs = s.inputs
 	a.Notes = fmt.Sprintf("%d of %d logged artifacts verified", verified.ok, verified.total)
 	a.Finish(c.failLevel(), map[string]string{
@@ -291,6 +291,38 @@ func (c *checker) findLeftovers(s *runState) {
 		}
 		return nil
 	})
+}
+
+// maxFindingsPerRule bounds the findings one rule lists for one file; a
+// document broken everywhere says so once, not a million times.
+const maxFindingsPerRule = 100
+
+// capPerRule keeps the first max findings of each (file, rule) in report
+// order and replaces the rest by one finding that counts them.
+func capPerRule(fs []finding.Finding, max int) []finding.Finding {
+	fs = finding.SortDedupe(fs)
+	type key struct{ file, rule string }
+	seen := map[key]int{}
+	var out []finding.Finding
+	var extra []finding.Finding
+	for _, f := range fs {
+		k := key{f.File, f.Rule}
+		seen[k]++
+		switch n := seen[k]; {
+		case n <= max:
+			out = append(out, f)
+		case n == max+1:
+			more := f
+			more.Pointer, more.TaskID, more.Gate = "", "", ""
+			extra = append(extra, more)
+		}
+	}
+	for _, more := range extra {
+		n := seen[key{more.File, more.Rule}] - max
+		more.Details = fmt.Sprintf("%d more %s findings in this file are not listed", n, more.Rule)
+		out = append(out, more)
+	}
+	return out
 }
 
 // resolvePositions gives a line and column to every finding that names a
