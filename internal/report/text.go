@@ -39,6 +39,11 @@ func Text(w io.Writer, in *Input, opts Options) error {
 		fmt.Fprintf(bw, "%s %s\n", paint(ansiBold, a.Run), paint(ansiDim, fmt.Sprintf("(layout %s, run %s)", a.Layout, a.RunID)))
 		for _, f := range a.Findings {
 			loc := runRelative(a.Run, f)
+			if f.IsWaived() {
+				fmt.Fprintf(bw, "  %s: %s: %s %s\n", loc, paint(ansiDim, f.Severity.String()+" (waived)"), f.Details, paint(ansiDim, "["+f.Rule+"]"))
+				fmt.Fprintf(bw, "      %s %s (until %s, %s)\n", paint(ansiDim, "waived:"), f.Waived.Reason, f.Waived.Expires, f.Waived.Source)
+				continue
+			}
 			fmt.Fprintf(bw, "  %s: %s: %s %s\n", loc, paint(severityColour(f.Severity), f.Severity.String()), f.Details, paint(ansiDim, "["+f.Rule+"]"))
 			if f.Remediation != "" && f.Severity != finding.Info {
 				fmt.Fprintf(bw, "      %s %s\n", paint(ansiCyan, "fix:"), f.Remediation)
@@ -48,6 +53,7 @@ func Text(w io.Writer, in *Input, opts Options) error {
 		total.Error += a.Counts.Error
 		total.Warning += a.Counts.Warning
 		total.Info += a.Counts.Info
+		total.Waived += a.Counts.Waived
 	}
 	fmt.Fprintf(bw, "\n%s %s — %d run%s checked; %s\n", paint(ansiBold, "overall:"), paint(gateColour(in.Gate), in.Gate),
 		len(in.Audits), plural(len(in.Audits)), countsText(total))
@@ -66,7 +72,11 @@ func runRelative(run string, f finding.Finding) string {
 }
 
 func countsText(c finding.Counts) string {
-	return fmt.Sprintf("%d error%s, %d warning%s, %d info", c.Error, plural(c.Error), c.Warning, plural(c.Warning), c.Info)
+	s := fmt.Sprintf("%d error%s, %d warning%s, %d info", c.Error, plural(c.Error), c.Warning, plural(c.Warning), c.Info)
+	if c.Waived > 0 {
+		s += fmt.Sprintf(", %d waived", c.Waived)
+	}
+	return s
 }
 
 func plural(n int) string {
