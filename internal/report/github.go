@@ -82,8 +82,12 @@ func GitHub(w io.Writer, in *Input, opts Options) error {
 		return err
 	}
 	if file := getenv("GITHUB_STEP_SUMMARY"); file != "" {
-		if err := wf.addSummary(summary(in, opts, summaryLimit-existingSize(file))); err != nil {
-			return err
+		// Empty when the step's summary is already full: adding nothing
+		// beats pushing it past the limit, which makes GitHub drop it all.
+		if md := summary(in, opts, summaryLimit-existingSize(file)); md != "" {
+			if err := wf.addSummary(md); err != nil {
+				return err
+			}
 		}
 	}
 	if getenv("GITHUB_OUTPUT") != "" {

@@ -452,6 +452,22 @@ func TestSummaryLimit(t *testing.T) {
 	if s := summary(in, Options{}, 10); s != "" {
 		t.Errorf("no room: got %q, want nothing", s)
 	}
+	full := filepath.Join(t.TempDir(), "full")
+	if err := os.WriteFile(full, bytes.Repeat([]byte("x"), summaryLimit), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fullEnv := func(k string) string {
+		if k == "GITHUB_STEP_SUMMARY" {
+			return full
+		}
+		return ""
+	}
+	if err := GitHub(&bytes.Buffer{}, in, Options{Getenv: fullEnv, StopToken: "T"}); err != nil {
+		t.Fatal(err)
+	}
+	if info, _ := os.Stat(full); info.Size() != summaryLimit {
+		t.Errorf("a full summary grew from %d to %d bytes", summaryLimit, info.Size())
+	}
 }
 
 func TestMDCell(t *testing.T) {
