@@ -67,11 +67,14 @@ type Audit struct {
 
 // DecideGate: fail on any finding at or above failLevel (Error unless the
 // user asked for Warning); else needs-human if a finding asks for a human;
-// else pass. Info never fails a gate.
+// else pass. Info never fails a gate, and neither does a waived finding.
 func DecideGate(fs []finding.Finding, failLevel finding.Severity) string {
 	failLevel = max(failLevel, finding.Warning)
 	gate := Pass
 	for _, f := range fs {
+		if f.IsWaived() {
+			continue
+		}
 		if f.Severity >= failLevel {
 			return Fail
 		}
@@ -104,7 +107,8 @@ var highRisk = map[finding.Category]bool{
 // Finish fills everything derived from the findings: sorted findings,
 // counts, gate, risk, per-area results, traceability issues and required
 // actions. notEvaluated names areas that did not run (e.g. "append_only"
-// without a base); they are recorded as such, never as "pass".
+// without a base); they are recorded as such, never as "pass". Waived
+// findings stay in Findings but take no part in anything derived.
 func (a *Audit) Finish(failLevel finding.Severity, notEvaluated map[string]string) {
 	a.Findings = finding.SortDedupe(a.Findings)
 	if a.Findings == nil {
@@ -112,10 +116,11 @@ func (a *Audit) Finish(failLevel finding.Severity, notEvaluated map[string]strin
 	}
 	a.Counts = finding.Count(a.Findings)
 	a.Gate = DecideGate(a.Findings, failLevel)
+	active := slices.DeleteFunc(slices.Clone(a.Findings), finding.Finding.IsWaived)
 
 	errorsBy := map[finding.Category]int{}
 	warnsBy := map[finding.Category]int{}
-	for _, f := range a.Findings {
+	for _, f := range active {
 		switch f.Severity {
 		case finding.Error:
 			errorsBy[f.Category]++
@@ -160,7 +165,7 @@ func (a *Audit) Finish(failLevel finding.Severity, notEvaluated map[string]strin
 	}
 
 	a.Traceability.Issues = []string{}
-	for _, f := range a.Findings {
+	for _, f := range active {
 		if f.Category == finding.CategoryTraceability && f.Severity == finding.Error {
 			a.Traceability.Issues = append(a.Traceability.Issues, f.Details)
 		}
@@ -175,7 +180,7 @@ func (a *Audit) Finish(failLevel finding.Severity, notEvaluated map[string]strin
 		a.Traceability.RequirementsCoverage = AreaUnknown
 	}
 
-	a.RequiredActions = requiredActions(a.Findings)
+	a.RequiredActions = requiredActions(active)
 }
 
 // requiredActions lists, once per rule, what blocks landing: the remediation

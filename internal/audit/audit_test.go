@@ -25,6 +25,10 @@ func TestDecideGate(t *testing.T) {
 		{"error", []finding.Finding{f(finding.Error, finding.CategorySchema, false)}, finding.Error, Fail},
 		{"needs human", []finding.Finding{f(finding.Warning, finding.CategoryRetries, true)}, finding.Error, NeedsHuman},
 		{"error beats needs human", []finding.Finding{f(finding.Warning, finding.CategoryRetries, true), f(finding.Error, finding.CategoryGates, false)}, finding.Error, Fail},
+		{"waived error", []finding.Finding{waived(f(finding.Error, finding.CategoryIntegrity, false))}, finding.Error, Pass},
+		{"waived needs human", []finding.Finding{waived(f(finding.Warning, finding.CategoryRetries, true))}, finding.Error, Pass},
+		{"waived warning at fail-level warning", []finding.Finding{waived(f(finding.Warning, finding.CategorySchema, false))}, finding.Warning, Pass},
+		{"a waiver covers only its finding", []finding.Finding{waived(f(finding.Error, finding.CategoryIntegrity, false)), f(finding.Error, finding.CategoryGates, false)}, finding.Error, Fail},
 	}
 	for _, tc := range tests {
 		if got := DecideGate(tc.fs, tc.level); got != tc.want {
@@ -63,6 +67,35 @@ func TestFinish(t *testing.T) {
 	empty.Finish(finding.Error, nil)
 	if empty.Gate != Pass || empty.Findings == nil || empty.Risk.Level != "low" || empty.RequiredActions == nil {
 		t.Errorf("empty audit: %+v", empty)
+	}
+}
+
+func waived(fd finding.Finding) finding.Finding {
+	fd.Waived = finding.Waiver{Reason: "accepted", Expires: "2099-01-01", Source: ".h3a-check.yaml:3"}
+	return fd
+}
+
+// TestFinishWaived: a waived finding is kept, counted apart, and leaves no
+// trace in the gate, risk, areas, traceability or required actions.
+func TestFinishWaived(t *testing.T) {
+	a := &Audit{Findings: []finding.Finding{
+		waived(f(finding.Error, finding.CategoryIntegrity, false)),
+		waived(f(finding.Error, finding.CategoryTraceability, false)),
+		f(finding.Warning, finding.CategorySchema, false),
+	}}
+	a.Finish(finding.Error, nil)
+	if len(a.Findings) != 3 {
+		t.Fatalf("waived findings must stay in the audit, got %d findings", len(a.Findings))
+	}
+	want := finding.Counts{Warning: 1, Waived: 2}
+	if a.Gate != Pass || a.Counts != want {
+		t.Errorf("gate %s counts %+v, want pass and %+v", a.Gate, a.Counts, want)
+	}
+	if a.Risk.Level != "low" || a.Policy["integrity"] != AreaPass || a.Policy["schema"] != AreaWarn {
+		t.Errorf("risk %+v policy %v", a.Risk, a.Policy)
+	}
+	if len(a.Traceability.Issues) != 0 || a.Traceability.TaskIDMatch != AreaPass || len(a.RequiredActions) != 0 {
+		t.Errorf("traceability %+v required actions %v", a.Traceability, a.RequiredActions)
 	}
 }
 

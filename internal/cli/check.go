@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/h3a-check/h3a-check/internal/audit"
+	"github.com/h3a-check/h3a-check/internal/config"
 	"github.com/h3a-check/h3a-check/internal/finding"
 	"github.com/h3a-check/h3a-check/internal/report"
 	"github.com/h3a-check/h3a-check/internal/runner"
@@ -32,11 +33,15 @@ func (o *outputFlag) Set(v string) error {
 	if _, err := report.Lookup(format); err != nil {
 		return err
 	}
+	if format == "github" {
+		return fmt.Errorf("github writes workflow commands, the job summary and step outputs, not a file: use --format github")
+	}
 	*o = append(*o, outputSpec{format, path})
 	return nil
 }
 
 type checkFlags struct {
+	config      string
 	format      string
 	outputs     outputFlag
 	failLevel   string
@@ -50,7 +55,12 @@ type checkFlags struct {
 func newCheckFlagSet(e *env, cf *checkFlags) *flag.FlagSet {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
-	fs.StringVar(&cf.format, "format", "text", "stdout format: "+strings.Join(report.Formats(), ", "))
+	defaultFormat := "text"
+	if e.getenv("GITHUB_ACTIONS") == "true" {
+		defaultFormat = "github"
+	}
+	fs.StringVar(&cf.config, "config", "", "configuration file (default "+config.DefaultFile+" in the working directory, when present)")
+	fs.StringVar(&cf.format, "format", defaultFormat, "stdout format: "+strings.Join(report.Formats(), ", ")+" (github when GITHUB_ACTIONS=true)")
 	fs.Var(&cf.outputs, "output", "also write FORMAT=PATH (repeatable), atomically")
 	fs.StringVar(&cf.failLevel, "fail-level", "error", "lowest severity that fails a gate: error or warning")
 	fs.StringVar(&cf.layout, "layout", "", "force a layout instead of detecting it (h3a)")
@@ -75,10 +85,20 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 	if err != nil {
 		return ExitError // the flag package has printed the problem and the usage
 	}
+	cfg, err := loadConfig(cf.config)
+	if err != nil {
+		return fail(e, err)
+	}
+	var configured runner.Options
+	paths, err = applyConfig(fs, cfg, paths, &configured, time.Now())
+	if err != nil {
+		return fail(e, err)
+	}
 	opts, err := cf.options(paths)
 	if err != nil {
 		return fail(e, err)
 	}
+	opts.Params, opts.Severity, opts.Waivers = configured.Params, configured.Severity, configured.Waivers
 	stdoutWriter, err := report.Lookup(cf.format)
 	if err != nil {
 		return fail(e, usageError{err.Error()})
@@ -88,21 +108,40 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 	if err != nil {
 		return fail(e, err)
 	}
-	in := &report.Input{Tool: audit.Tool{Name: Name, Version: Version()}, Gate: res.Gate(), Audits: res.Audits}
-	ropts := report.Options{Color: cf.useColor(e)}
+	in := &report.Input{Tool: audit.Tool{Name: Name, Version: Version()}, Gate: res.Gate(), Audits: res.Audits, Rules: catalog()}
+	ropts := cf.reportOptions(ctx, e)
 	if err := stdoutWriter(e.stdout, in, ropts); err != nil {
 		return fail(e, fmt.Errorf("writing the report: %w", err))
 	}
+	ropts.Color = false
 	for _, o := range cf.outputs {
 		w, _ := report.Lookup(o.format)
 		err := report.WriteFileAtomic(o.path, func(out io.Writer) error {
-			return w(out, in, report.Options{})
+			return w(out, in, ropts)
 		})
 		if err != nil {
 			return fail(e, fmt.Errorf("writing %s: %w", o.path, err))
 		}
 	}
 	return exitCode(in.Gate)
+}
+
+// reportOptions gives the formats what they need beyond the results: the
+// repository root only when a format names files relative to it (finding
+// it may start git), and the environment for the github format.
+func (cf *checkFlags) reportOptions(ctx context.Context, e *env) report.Options {
+	o := report.Options{Color: cf.useColor(e), Getenv: e.getenv, Files: map[string]string{}}
+	needRoot := cf.format == "github" || cf.format == "sarif"
+	for _, out := range cf.outputs {
+		if _, dup := o.Files[out.format]; !dup {
+			o.Files[out.format] = out.path
+		}
+		needRoot = needRoot || out.format == "sarif"
+	}
+	if needRoot {
+		o.Root, o.WorkDir = repoRoot(ctx, e.getenv)
+	}
+	return o
 }
 
 func exitCode(gate string) int {

@@ -11,6 +11,8 @@ import (
 	"os"
 	"runtime/debug"
 	"strings"
+
+	"github.com/h3a-check/h3a-check/internal/config"
 )
 
 // Exit codes. A flag never changes what a code means.
@@ -118,6 +120,14 @@ func fail(e *env, err error) int {
 	var ue usageError
 	if errors.As(err, &ue) {
 		fmt.Fprintf(e.stderr, "%s: %s\n(run \"%s help\" for usage)\n", Name, ue.msg, Name)
+		return ExitError
+	}
+	var ce config.Errors
+	if errors.As(err, &ce) {
+		// One line per problem, each naming its file:line.
+		for _, c := range ce {
+			fmt.Fprintf(e.stderr, "%s: %s\n", Name, c)
+		}
 		return ExitError
 	}
 	fmt.Fprintf(e.stderr, "%s: %s\n", Name, strings.TrimSpace(err.Error()))

@@ -14,7 +14,16 @@ func runParse(ctx context.Context, args []string, e *env) int {
 	if len(args) != 1 {
 		return fail(e, usageError{"parse takes one run directory"})
 	}
-	res, err := runner.Check(ctx, runner.Options{Paths: args, KeepInputs: true, ToolName: Name, ToolVersion: Version()})
+	// The configuration's params are part of the input a policy sees.
+	cfg, err := loadConfig("")
+	if err != nil {
+		return fail(e, err)
+	}
+	opts := runner.Options{Paths: args, KeepInputs: true, ToolName: Name, ToolVersion: Version()}
+	if cfg != nil {
+		opts.Params = cfg.Params
+	}
+	res, err := runner.Check(ctx, opts)
 	if err != nil {
 		return fail(e, err)
 	}

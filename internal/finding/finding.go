@@ -88,7 +88,21 @@ type Finding struct {
 	Gate        string   `json:"gate,omitempty"`
 	TaskID      string   `json:"task_id,omitempty"`
 	NeedsHuman  bool     `json:"needs_human,omitempty"`
+	// Waived is set when a configured waiver accepts the finding for now:
+	// it stays in the report but no longer counts toward the gate.
+	Waived Waiver `json:"waived,omitzero"`
 }
+
+// Waiver says why a finding is accepted and until when. Source is the
+// waiver's place in the configuration, as file:line.
+type Waiver struct {
+	Reason  string `json:"reason"`
+	Expires string `json:"expires"` // YYYY-MM-DD, the last day the waiver holds
+	Source  string `json:"source"`
+}
+
+// IsWaived reports whether a waiver accepts the finding; a waiver always has a reason.
+func (f Finding) IsWaived() bool { return f.Waived.Reason != "" }
 
 // Location renders file:line:col, leaving out what is unknown.
 func (f Finding) Location() string {
@@ -116,6 +130,7 @@ func Compare(a, b Finding) int {
 		cmp.Compare(a.Details, b.Details),
 		cmp.Compare(a.Gate, b.Gate),
 		cmp.Compare(a.TaskID, b.TaskID),
+		cmp.Compare(a.Waived.Source, b.Waived.Source),
 	)
 }
 
@@ -126,16 +141,22 @@ func SortDedupe(fs []Finding) []Finding {
 	return slices.CompactFunc(fs, func(a, b Finding) bool { return a == b })
 }
 
-// Counts tallies findings per severity.
+// Counts tallies findings per severity. Waived findings are counted apart,
+// whatever their severity, because they no longer count toward a gate.
 type Counts struct {
 	Error   int `json:"error"`
 	Warning int `json:"warning"`
 	Info    int `json:"info"`
+	Waived  int `json:"waived"`
 }
 
 func Count(fs []Finding) Counts {
 	var c Counts
 	for _, f := range fs {
+		if f.IsWaived() {
+			c.Waived++
+			continue
+		}
 		switch f.Severity {
 		case Error:
 			c.Error++

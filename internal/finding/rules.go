@@ -121,6 +121,15 @@ var (
 		"Run id does not match its directory",
 		"state.json's run_id differs from the name of the run directory.",
 		"a run directory is named by its run id; find out which one is wrong and never reuse a run directory for another run"}
+
+	WaiverExpired = Rule{"h3a.waiver.expired", CategoryPolicy, Error,
+		"Waiver expired",
+		"A waiver in the configuration file is past its expiry date. It no longer accepts anything: the findings it covered count again.",
+		"fix what the waiver was covering and delete the waiver, or, if the exception still holds, give it a new expiry date and say why in its reason"}
+	WaiverUnused = Rule{"h3a.waiver.unused", CategoryPolicy, Warning,
+		"Waiver matches nothing",
+		"A waiver in the configuration file names this run (its path covers the run) but matches none of its findings: the problem was fixed, or the rule, path or task is mistyped.",
+		"delete the waiver if the problem is fixed; otherwise correct its rule, path or task"}
 )
 
 // GoRules lists every rule implemented in Go, in the order `h3a-check rules`
@@ -132,4 +141,5 @@ var GoRules = []Rule{
 	HashMismatch, MissingArtifact, HashUnverifiable, HashMalformed,
 	PathEscape, AbsolutePath,
 	RunIDMismatch,
+	WaiverExpired, WaiverUnused,
 }

@@ -6,11 +6,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/h3a-check/h3a-check/internal/audit"
+	"github.com/h3a-check/h3a-check/internal/finding"
 )
 
 // Input is everything a report may show.
@@ -18,11 +21,27 @@ type Input struct {
 	Tool   audit.Tool
 	Gate   string
 	Audits []*audit.Audit
+	// Rules is the catalogue of rules the checker can report: SARIF lists
+	// them in rules[] and JUnit makes one test case of each.
+	Rules []finding.Rule
 }
 
-// Options tune presentation only.
+// Options tune presentation, and give the github format its environment.
 type Options struct {
 	Color bool // ANSI colour (text format only)
+	// Root is the absolute repository root: SARIF and GitHub name files
+	// relative to it. Empty: files are named as the runs were given.
+	Root string
+	// WorkDir is the absolute directory relative run paths start from.
+	WorkDir string
+	// Getenv reads the GitHub Actions environment (github format).
+	Getenv func(string) string
+	// Files maps a format to the file it is also written to, for the
+	// audit-file and sarif-file outputs of the github format.
+	Files map[string]string
+	// StopToken suspends workflow commands while the github format prints
+	// text from the checked files; it must be unpredictable to them.
+	StopToken string
 }
 
 // Writer renders one format.
@@ -30,8 +49,11 @@ type Writer func(w io.Writer, in *Input, opts Options) error
 
 // formats is the explicit list of output formats.
 var formats = map[string]Writer{
-	"text": Text,
-	"json": JSON,
+	"text":   Text,
+	"json":   JSON,
+	"sarif":  SARIF,
+	"junit":  JUnit,
+	"github": GitHub,
 }
 
 // Formats lists the format names, sorted.
@@ -80,4 +102,54 @@ func WriteFileAtomic(path string, render func(io.Writer) error) (err error) {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
+}
+
+// repoPath names a finding's file (its run, when it names none) relative
+// to the repository root with forward slashes. When the root is unknown
+// or the file lies outside it, the path stays as the run was named.
+func (o Options) repoPath(run, file string) string {
+	p := path.Join(run, file)
+	if o.Root == "" {
+		return p
+	}
+	abs := filepath.FromSlash(p)
+	if !filepath.IsAbs(abs) {
+		if o.WorkDir == "" {
+			return p
+		}
+		abs = filepath.Join(o.WorkDir, abs)
+	}
+	rel, err := filepath.Rel(o.Root, abs)
+	if err != nil {
+		return p
+	}
+	rel = filepath.ToSlash(rel)
+	if rel == ".." || strings.HasPrefix(rel, "../") {
+		return p
+	}
+	return rel
+}
+
+// ruleCatalogue gives the rules of the input plus a bare entry for every
+// rule id a finding names that the catalogue lacks (a user policy), in id
+// order, so every result has its rule.
+func ruleCatalogue(in *Input) []finding.Rule {
+	known := map[string]bool{}
+	rules := make([]finding.Rule, 0, len(in.Rules))
+	for _, r := range in.Rules {
+		if !known[r.ID] {
+			known[r.ID] = true
+			rules = append(rules, r)
+		}
+	}
+	for _, a := range in.Audits {
+		for _, f := range a.Findings {
+			if !known[f.Rule] {
+				known[f.Rule] = true
+				rules = append(rules, finding.Rule{ID: f.Rule, Category: f.Category, Severity: f.Severity, Title: f.Rule})
+			}
+		}
+	}
+	slices.SortFunc(rules, func(a, b finding.Rule) int { return strings.Compare(a.ID, b.ID) })
+	return rules
 }

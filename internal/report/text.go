@@ -25,33 +25,49 @@ const (
 // then a summary line for the run, and an overall line at the end.
 func Text(w io.Writer, in *Input, opts Options) error {
 	bw := bufio.NewWriter(w)
-	paint := func(code, s string) string {
-		if !opts.Color {
-			return s
-		}
-		return code + s + ansiReset
-	}
+	paint := painter(opts.Color)
 	var total finding.Counts
 	for i, a := range in.Audits {
 		if i > 0 {
 			fmt.Fprintln(bw)
 		}
-		fmt.Fprintf(bw, "%s %s\n", paint(ansiBold, a.Run), paint(ansiDim, fmt.Sprintf("(layout %s, run %s)", a.Layout, a.RunID)))
-		for _, f := range a.Findings {
-			loc := runRelative(a.Run, f)
-			fmt.Fprintf(bw, "  %s: %s: %s %s\n", loc, paint(severityColour(f.Severity), f.Severity.String()), f.Details, paint(ansiDim, "["+f.Rule+"]"))
-			if f.Remediation != "" && f.Severity != finding.Info {
-				fmt.Fprintf(bw, "      %s %s\n", paint(ansiCyan, "fix:"), f.Remediation)
-			}
-		}
-		fmt.Fprintf(bw, "  %s %s — %s; %s\n", paint(ansiBold, "gate:"), paint(gateColour(a.Gate), a.Gate), countsText(a.Counts), a.Notes)
-		total.Error += a.Counts.Error
-		total.Warning += a.Counts.Warning
-		total.Info += a.Counts.Info
+		textRun(bw, a, paint)
+		total = addCounts(total, a.Counts)
 	}
 	fmt.Fprintf(bw, "\n%s %s — %d run%s checked; %s\n", paint(ansiBold, "overall:"), paint(gateColour(in.Gate), in.Gate),
 		len(in.Audits), plural(len(in.Audits)), countsText(total))
 	return bw.Flush()
+}
+
+func painter(color bool) func(code, s string) string {
+	return func(code, s string) string {
+		if !color {
+			return s
+		}
+		return code + s + ansiReset
+	}
+}
+
+// textRun prints one run: its heading, its findings and its gate line.
+func textRun(bw *bufio.Writer, a *audit.Audit, paint func(code, s string) string) {
+	fmt.Fprintf(bw, "%s %s\n", paint(ansiBold, a.Run), paint(ansiDim, fmt.Sprintf("(layout %s, run %s)", a.Layout, a.RunID)))
+	for _, f := range a.Findings {
+		loc := runRelative(a.Run, f)
+		if f.IsWaived() {
+			fmt.Fprintf(bw, "  %s: %s: %s %s\n", loc, paint(ansiDim, f.Severity.String()+" (waived)"), f.Details, paint(ansiDim, "["+f.Rule+"]"))
+			fmt.Fprintf(bw, "      %s %s (until %s, %s)\n", paint(ansiDim, "waived:"), f.Waived.Reason, f.Waived.Expires, f.Waived.Source)
+			continue
+		}
+		fmt.Fprintf(bw, "  %s: %s: %s %s\n", loc, paint(severityColour(f.Severity), f.Severity.String()), f.Details, paint(ansiDim, "["+f.Rule+"]"))
+		if f.Remediation != "" && f.Severity != finding.Info {
+			fmt.Fprintf(bw, "      %s %s\n", paint(ansiCyan, "fix:"), f.Remediation)
+		}
+	}
+	fmt.Fprintf(bw, "  %s %s — %s; %s\n", paint(ansiBold, "gate:"), paint(gateColour(a.Gate), a.Gate), countsText(a.Counts), a.Notes)
+}
+
+func addCounts(a, b finding.Counts) finding.Counts {
+	return finding.Counts{Error: a.Error + b.Error, Warning: a.Warning + b.Warning, Info: a.Info + b.Info, Waived: a.Waived + b.Waived}
 }
 
 // runRelative prefixes a finding's file with its run, so the location can
@@ -66,7 +82,11 @@ func runRelative(run string, f finding.Finding) string {
 }
 
 func countsText(c finding.Counts) string {
-	return fmt.Sprintf("%d error%s, %d warning%s, %d info", c.Error, plural(c.Error), c.Warning, plural(c.Warning), c.Info)
+	s := fmt.Sprintf("%d error%s, %d warning%s, %d info", c.Error, plural(c.Error), c.Warning, plural(c.Warning), c.Info)
+	if c.Waived > 0 {
+		s += fmt.Sprintf(", %d waived", c.Waived)
+	}
+	return s
 }
 
 func plural(n int) string {

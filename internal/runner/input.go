@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"maps"
 	"path/filepath"
 )
 
@@ -34,6 +35,7 @@ func (c *checker) buildInput(s *runState, pe *pendingEvidence) map[string]any {
 		}
 	}
 	params := DefaultParams()
+	maps.Copy(params, c.opts.Params)
 	return map[string]any{
 		"run": map[string]any{
 			"id":     s.lay.RunID(s.run),

@@ -10,7 +10,8 @@
 //     and flag leftover *.tmp files;
 //  5. history  – compare append-only files with the base revision;
 //  6. policy   – evaluate the Rego policies over the run's input document;
-//  7. verdict  – decide the gate and fill the audit.
+//  7. verdict  – apply the configured waivers and severity overrides to the
+//     complete findings, then decide the gate and fill the audit.
 //
 // No stage aborts the run: each one reports findings, and a stage that lacks
 // a document it needs says "not evaluated" instead of guessing.
@@ -35,6 +36,7 @@ import (
 	"github.com/h3a-check/h3a-check/internal/layout"
 	"github.com/h3a-check/h3a-check/internal/rundir"
 	"github.com/h3a-check/h3a-check/internal/schema"
+	"github.com/h3a-check/h3a-check/internal/waiver"
 )
 
 // DefaultMaxJSONSize bounds every parsed document (JSON and Markdown).
@@ -53,6 +55,12 @@ type Options struct {
 	FailLevel finding.Severity
 	// KeepInputs keeps each run's policy input document in the result.
 	KeepInputs bool
+	// Params are merged over DefaultParams into the policy input.
+	Params map[string]any
+	// Severity replaces the severity of every finding of a rule id.
+	Severity map[string]finding.Severity
+	// Waivers accept findings for a while; nil means none.
+	Waivers *waiver.Set
 }
 
 // ErrNoRuns means the paths named no run: the check did not happen.
@@ -149,7 +157,7 @@ func (c *checker) checkRun(ctx context.Context, run rundir.Run) (*audit.Audit, m
 	root, err := rundir.OpenRoot(run.Dir)
 	if err != nil {
 		a.RunID = filepath.Base(run.Dir)
-		a.Findings = []finding.Finding{finding.Unreadable.New("", "cannot open the run directory: %v", err)}
+		a.Findings = c.configure(run.Dir, []finding.Finding{finding.Unreadable.New("", "cannot open the run directory: %v", err)})
 		a.Inputs = s.inputs
 		a.Finish(c.failLevel(), nil)
 		return a, nil
@@ -166,6 +174,7 @@ func (c *checker) checkRun(ctx context.Context, run rundir.Run) (*audit.Audit, m
 	input := c.buildInput(s, pending)
 
 	c.resolvePositions(s)
+	s.findings = c.configure(run.Dir, s.findings)
 	a.RunID = lay.RunID(s.run)
 	if id := lay.TaskID(s.run); id != "" {
 		a.TaskID = &id
@@ -177,6 +186,20 @@ func (c *checker) checkRun(ctx context.Context, run rundir.Run) (*audit.Audit, m
 		string(finding.CategoryAppendOnly): "no base revision compared",
 	})
 	return a, input
+}
+
+// configure applies the user's configuration to the complete findings of a
+// run: waivers first (so their own findings exist), then severity overrides.
+func (c *checker) configure(runDir string, fs []finding.Finding) []finding.Finding {
+	fs = c.opts.Waivers.Apply(runDir, fs)
+	if len(c.opts.Severity) > 0 {
+		for i := range fs {
+			if sev, ok := c.opts.Severity[fs[i].Rule]; ok {
+				fs[i].Severity = sev
+			}
+		}
+	}
+	return fs
 }
 
 func (c *checker) failLevel() finding.Severity {

@@ -1,0 +1,198 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/h3a-check/h3a-check/internal/config"
+	"github.com/h3a-check/h3a-check/internal/finding"
+	"github.com/h3a-check/h3a-check/internal/layout"
+	"github.com/h3a-check/h3a-check/internal/runner"
+	"github.com/h3a-check/h3a-check/internal/waiver"
+)
+
+// loadConfig reads --config FILE, or config.DefaultFile in the working
+// directory when it exists; nil when there is no configuration.
+func loadConfig(explicit string) (*config.Config, error) {
+	path := explicit
+	if path == "" {
+		if _, err := os.Stat(config.DefaultFile); errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		path = config.DefaultFile
+	}
+	return config.Load(path)
+}
+
+// applyConfig lets the configuration fill every flag the command line left
+// unset (flags override the file, the file overrides defaults), checks what
+// only the command knows (layouts, rule ids), and returns the paths to
+// check: the arguments, else the file's paths.
+func applyConfig(fset *flag.FlagSet, cfg *config.Config, args []string, opts *runner.Options, now time.Time) ([]string, error) {
+	if cfg == nil {
+		return args, nil
+	}
+	set := map[string]bool{}
+	fset.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	var errs config.Errors
+	// bind feeds config values to a flag, as if typed, so that one code
+	// path validates both. A key whose flag this build lacks is an error,
+	// never silently ignored.
+	bind := func(key, name string, vals []config.Str, resolve bool) {
+		if len(vals) == 0 || set[name] {
+			return
+		}
+		if fset.Lookup(name) == nil {
+			errs = append(errs, cfg.Errorf(vals[0], "%s is set, but this build of h3a-check has no --%s flag to take it", key, name))
+			return
+		}
+		for _, v := range vals {
+			val := v.Value
+			if resolve {
+				val = cfg.Resolve(val)
+			}
+			if err := fset.Set(name, val); err != nil {
+				errs = append(errs, cfg.Errorf(v, "%s: %v", key, err))
+			}
+		}
+	}
+	one := func(s config.Str) []config.Str {
+		if s.Set() {
+			return []config.Str{s}
+		}
+		return nil
+	}
+	if l := cfg.Layout; l.Set() && !set["layout"] && layout.ByID(l.Value) == nil {
+		errs = append(errs, cfg.Errorf(l, "layout %q: expected one of %s", l.Value, layoutIDs()))
+	} else {
+		bind("layout", "layout", one(cfg.Layout), false)
+	}
+	bind("fail-level", "fail-level", one(cfg.FailLevel), false)
+	bind("base", "base", one(cfg.Base), false)
+	bind("policies", "policy", cfg.Policies, true)
+
+	if len(cfg.Severity) > 0 {
+		opts.Severity = map[string]finding.Severity{}
+	}
+	for _, o := range cfg.Severity {
+		if err := checkRuleID(o.Rule.Value, false); err != "" {
+			errs = append(errs, cfg.Errorf(o.Rule, "severity: %s", err))
+		}
+		opts.Severity[o.Rule.Value] = o.Severity
+	}
+	for i, w := range cfg.Waivers {
+		if err := checkRuleID(w.Rule.Value, true); err != "" {
+			errs = append(errs, cfg.Errorf(w.Rule, "waiver %d: %s", i+1, err))
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	ws, err := cfg.WaiverSet(waiver.Today(now))
+	if err != nil {
+		return nil, err
+	}
+	opts.Waivers = ws
+	opts.Params = cfg.Params
+	if len(args) > 0 {
+		return args, nil
+	}
+	var paths []string
+	for _, p := range cfg.Paths {
+		paths = append(paths, cfg.Resolve(p.Value))
+	}
+	return paths, nil
+}
+
+// checkRuleID says what is wrong with a rule id named in the
+// configuration, or "". Only ids in the checker's own namespace can be
+// checked: user policies (h3a.user.*, or any other prefix) are loaded
+// later and may name anything.
+func checkRuleID(id string, pattern bool) string {
+	if !strings.HasPrefix(id, "h3a.") || strings.HasPrefix(id, "h3a.user.") {
+		return ""
+	}
+	if pattern && strings.ContainsAny(id, "*?[") {
+		for _, r := range catalog() {
+			if ok, _ := path.Match(id, r.ID); ok {
+				return ""
+			}
+		}
+		return "rule pattern " + quote(id) + " matches no rule; \"h3a-check rules\" lists them"
+	}
+	for _, r := range catalog() {
+		if r.ID == id {
+			return ""
+		}
+	}
+	msg := "no rule " + quote(id)
+	if near := similarRules(id); len(near) > 0 {
+		return msg + "; did you mean " + strings.Join(near, ", ") + "?"
+	}
+	return msg + "; \"h3a-check rules\" lists them"
+}
+
+func quote(s string) string { return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"` }
+
+// similarRules names catalogue ids sharing the last part of id, which is
+// where typos and misremembered categories show.
+func similarRules(id string) []string {
+	last := id[strings.LastIndexByte(id, '.')+1:]
+	var near []string
+	for _, r := range catalog() {
+		if last != "" && strings.HasSuffix(r.ID, "."+last) {
+			near = append(near, r.ID)
+		}
+	}
+	return near
+}
+
+func layoutIDs() string {
+	var ids []string
+	for _, l := range layout.All() {
+		ids = append(ids, quote(l.ID()))
+	}
+	return strings.Join(ids, ", ")
+}
+
+// repoRoot finds the repository root that GitHub and SARIF paths are
+// relative to: GITHUB_WORKSPACE, else the git work tree holding the
+// working directory, else the working directory. Both results are
+// absolute with symbolic links resolved, so that they compare.
+func repoRoot(ctx context.Context, getenv func(string) string) (root, workDir string) {
+	workDir, err := os.Getwd()
+	if err != nil {
+		return "", ""
+	}
+	workDir = resolved(workDir)
+	if ws := getenv("GITHUB_WORKSPACE"); ws != "" {
+		if abs, err := filepath.Abs(ws); err == nil {
+			return resolved(abs), workDir
+		}
+	}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "git", "rev-parse", "--show-toplevel")
+	cmd.Dir = workDir
+	if out, err := cmd.Output(); err == nil {
+		if top := strings.TrimSpace(string(out)); top != "" {
+			return resolved(top), workDir
+		}
+	}
+	return workDir, workDir
+}
+
+func resolved(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
+}

@@ -1,0 +1,112 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// TestSARIFOfEveryCase: the SARIF of every ok and err case validates
+// against the official SARIF 2.1.0 schema, and every file location is
+// relative to the repository (no absolute path, no "..").
+func TestSARIFOfEveryCase(t *testing.T) {
+	f, err := os.Open("../report/testdata/sarif-schema-2.1.0.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := jsonschema.UnmarshalJSON(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	c.AssertFormat()
+	if err := c.AddResource("https://h3a.invalid/sarif.json", doc); err != nil {
+		t.Fatal(err)
+	}
+	schema, err := c.Compile("https://h3a.invalid/sarif.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runMain("--format", "sarif", casesDir)
+	if code != ExitFail {
+		t.Fatalf("exit %d, want 1: %s", code, stderr)
+	}
+	v, err := jsonschema.UnmarshalJSON(strings.NewReader(stdout))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := schema.Validate(v); err != nil {
+		t.Errorf("SARIF of the test cases does not validate: %v", err)
+	}
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				Locations []struct {
+					PhysicalLocation struct {
+						ArtifactLocation struct{ URI string }
+					}
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &log); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, r := range log.Runs[0].Results {
+		uri := r.Locations[0].PhysicalLocation.ArtifactLocation.URI
+		n++
+		if !strings.HasPrefix(uri, "testdata/runs/") {
+			t.Errorf("location %q is not relative to the repository root", uri)
+		}
+	}
+	if n == 0 {
+		t.Error("no results")
+	}
+}
+
+// TestJUnitOfEveryCase: one suite per run, failing exactly when the
+// run's gate does not pass.
+func TestJUnitOfEveryCase(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "junit.xml")
+	code, audits, stderr := checkJSON(t, "--output", "junit="+out, casesDir)
+	if code != ExitFail {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Suites []struct {
+			Name     string `xml:"name,attr"`
+			Failures int    `xml:"failures,attr"`
+		} `xml:"testsuite"`
+	}
+	if err := xml.NewDecoder(bytes.NewReader(b)).Decode(&doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Suites) != len(audits) {
+		t.Fatalf("%d suites for %d runs", len(doc.Suites), len(audits))
+	}
+	failing := 0
+	for i, s := range doc.Suites {
+		a := audits[i]
+		if s.Name != a.Run || (s.Failures > 0) != (a.Gate != "pass") {
+			t.Errorf("suite %s: %d failures, run %s gate %s", s.Name, s.Failures, a.Run, a.Gate)
+		}
+		if s.Failures > 0 {
+			failing++
+		}
+	}
+	if failing == 0 {
+		t.Error("no failing suite")
+	}
+}

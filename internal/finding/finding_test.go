@@ -1,0 +1,54 @@
+package finding
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestCount(t *testing.T) {
+	waived := Waiver{Reason: "accepted until the fix lands", Expires: "2099-12-31", Source: ".h3a-check.yaml:4"}
+	fs := []Finding{
+		{Severity: Error}, {Severity: Error, Waived: waived},
+		{Severity: Warning}, {Severity: Warning, Waived: waived},
+		{Severity: Info},
+	}
+	want := Counts{Error: 1, Warning: 1, Info: 1, Waived: 2}
+	if got := Count(fs); got != want {
+		t.Errorf("Count = %+v, want %+v", got, want)
+	}
+}
+
+// TestWaivedJSON: an unwaived finding has no "waived" member at all; a
+// waived one carries reason, expiry and source.
+func TestWaivedJSON(t *testing.T) {
+	tests := []struct {
+		name string
+		f    Finding
+		want string
+		not  string
+	}{
+		{"not waived", Finding{Rule: "r", Details: "d"}, `"details":"d"`, `"waived"`},
+		{"waived", Finding{Rule: "r", Details: "d", Waived: Waiver{Reason: "why", Expires: "2099-01-01", Source: "c.yaml:2"}},
+			`"waived":{"reason":"why","expires":"2099-01-01","source":"c.yaml:2"}`, ""},
+	}
+	for _, tc := range tests {
+		b, err := json.Marshal(tc.f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), tc.want) || (tc.not != "" && strings.Contains(string(b), tc.not)) {
+			t.Errorf("%s: %s", tc.name, b)
+		}
+	}
+}
+
+func TestSortDedupeKeepsWaivedApart(t *testing.T) {
+	a := Finding{Rule: "r", Severity: Error, Details: "d"}
+	b := a
+	b.Waived = Waiver{Reason: "why", Expires: "2099-01-01", Source: "c.yaml:2"}
+	got := SortDedupe([]Finding{b, a, a})
+	if len(got) != 2 || got[0].IsWaived() || !got[1].IsWaived() {
+		t.Errorf("SortDedupe = %+v", got)
+	}
+}

@@ -1,0 +1,136 @@
+package report
+
+import (
+	"encoding/xml"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/h3a-check/h3a-check/internal/audit"
+	"github.com/h3a-check/h3a-check/internal/finding"
+)
+
+type junitSuites struct {
+	XMLName  xml.Name     `xml:"testsuites"`
+	Name     string       `xml:"name,attr"`
+	Tests    int          `xml:"tests,attr"`
+	Failures int          `xml:"failures,attr"`
+	Errors   int          `xml:"errors,attr"`
+	Time     string       `xml:"time,attr"`
+	Suites   []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name       string          `xml:"name,attr"`
+	Tests      int             `xml:"tests,attr"`
+	Failures   int             `xml:"failures,attr"`
+	Errors     int             `xml:"errors,attr"`
+	Skipped    int             `xml:"skipped,attr"`
+	Time       string          `xml:"time,attr"`
+	Properties []junitProperty `xml:"properties>property"`
+	Cases      []junitCase     `xml:"testcase"`
+}
+
+type junitProperty struct {
+	Name  string `xml:"name,attr"`
+	Value string `xml:"value,attr"`
+}
+
+type junitCase struct {
+	Name      string         `xml:"name,attr"`
+	Classname string         `xml:"classname,attr"`
+	Time      string         `xml:"time,attr"`
+	Failures  []junitFailure `xml:"failure"`
+	SystemOut string         `xml:"system-out,omitempty"`
+}
+
+type junitFailure struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr"`
+	Text    string `xml:",chardata"`
+}
+
+// gateCase names the test case that carries each run's verdict, so a CI
+// test view fails exactly when the exit code does (warnings fail a gate
+// under --fail-level warning; a human decision is not a pass either).
+const gateCase = "gate"
+
+// JUnit prints one test suite per run and, in it, one test case per rule
+// of the catalogue (and per rule a finding names that the catalogue
+// lacks), with one failure per error finding; warnings, notes and waived
+// findings are written to the case's system-out. A last case, "gate",
+// fails unless the run's gate is pass. Times are zero: output is
+// reproducible.
+func JUnit(w io.Writer, in *Input, _ Options) error {
+	rules := ruleCatalogue(in)
+	doc := junitSuites{Name: in.Tool.Name, Time: "0", Suites: []junitSuite{}}
+	for _, a := range in.Audits {
+		s := junitSuiteOf(a, rules)
+		doc.Suites = append(doc.Suites, s)
+		doc.Tests += s.Tests
+		doc.Failures += s.Failures
+	}
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(doc); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
+
+func junitSuiteOf(a *audit.Audit, rules []finding.Rule) junitSuite {
+	byRule := map[string][]finding.Finding{}
+	for _, f := range a.Findings {
+		byRule[f.Rule] = append(byRule[f.Rule], f)
+	}
+	s := junitSuite{
+		Name: a.Run,
+		Time: "0",
+		Properties: []junitProperty{
+			{"gate", a.Gate}, {"layout", a.Layout}, {"run_id", a.RunID},
+		},
+	}
+	for _, r := range rules {
+		c := junitCase{Name: r.ID, Classname: a.Run, Time: "0"}
+		var out []string
+		for _, f := range byRule[r.ID] {
+			loc := runRelative(a.Run, f)
+			if f.Severity == finding.Error && !f.IsWaived() {
+				text := loc + ": " + f.Details
+				if f.Remediation != "" {
+					text += "\nfix: " + f.Remediation
+				}
+				c.Failures = append(c.Failures, junitFailure{Message: f.Details, Type: f.Severity.String(), Text: text})
+				continue
+			}
+			line := fmt.Sprintf("%s: %s: %s", loc, f.Severity, f.Details)
+			if f.IsWaived() {
+				line += fmt.Sprintf(" (waived until %s: %s)", f.Waived.Expires, f.Waived.Reason)
+			}
+			out = append(out, line)
+		}
+		if len(out) > 0 {
+			c.SystemOut = strings.Join(out, "\n")
+		}
+		if len(c.Failures) > 0 {
+			s.Failures++
+		}
+		s.Cases = append(s.Cases, c)
+	}
+	gate := junitCase{Name: gateCase, Classname: a.Run, Time: "0"}
+	if a.Gate != audit.Pass {
+		gate.Failures = []junitFailure{{
+			Message: "gate " + a.Gate,
+			Type:    a.Gate,
+			Text:    fmt.Sprintf("gate %s: %s\n%s", a.Gate, countsText(a.Counts), strings.Join(a.RequiredActions, "\n")),
+		}}
+		s.Failures++
+	}
+	s.Cases = append(s.Cases, gate)
+	s.Tests = len(s.Cases)
+	return s
+}

@@ -1,0 +1,508 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/h3a-check/h3a-check/internal/audit"
+	"github.com/h3a-check/h3a-check/internal/finding"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
+
+const failRun = "runs/20250929-134215-8b6f8b9a-7c9f-4c5e-8c6a-2f0f0d2e9c1a"
+
+// fixture is two runs: one failing with every kind of finding (error,
+// warning, info, waived, run-level, a user-policy rule outside the
+// catalogue, text that needs escaping in every format), one passing with
+// a name that needs escaping in a URI.
+func fixture() *Input {
+	hash := finding.HashMismatch.New("state/EVIDENCE_LOG.md", "%q: logged hash 1338bf06d8ca805a, file hashes to 8e5b985dd22afd86", "artifacts/executor/test_output_green.txt")
+	hash.Line, hash.Column, hash.TaskID, hash.Gate = 19, 54, "T001", "G1"
+	schemaErr := finding.SchemaViolation.New("state.json", "value must be one of \"pending\", \"done\": got \"<b>x</b> | 100%% :: a,b\"\n::error::injected")
+	schemaErr.Line, schemaErr.Column, schemaErr.Pointer = 3, 15, "/status"
+	bom := finding.BOM.New("state.json", "document starts with a UTF-8 byte order mark")
+	bom.Line, bom.Column = 1, 1
+	info := finding.NotEvaluated.New("validator_report.json", "schema check not evaluated: validator_report.json is not valid JSON")
+	loose := finding.RunDirNameLoose.New("", "run directory name %q is not a run id", "x")
+	waived := finding.MissingArtifact.New("state/EVIDENCE_LOG.md", "%q is logged but does not exist", "artifacts/validator/mutation_report.txt")
+	waived.Line, waived.Column = 22, 3
+	waived.Waived = finding.Waiver{Reason: "report regenerated in PR 42", Expires: "2099-12-31", Source: ".h3a-check.yaml:7"}
+	user := finding.Finding{Rule: "h3a.user.team.owner", Category: finding.CategoryPolicy, Severity: finding.Warning,
+		File: "state.json", Line: 2, Column: 3, Details: "task T001 has no owner", Remediation: "set metadata.owner", NeedsHuman: true}
+
+	taskID := "T001"
+	a := &audit.Audit{Run: failRun, RunID: "20250929-134215-8b6f8b9a-7c9f-4c5e-8c6a-2f0f0d2e9c1a", Layout: "h3a", TaskID: &taskID,
+		Notes:    "3 of 4 logged artifacts verified",
+		Findings: []finding.Finding{hash, schemaErr, bom, info, loose, waived, user}}
+	a.Finish(finding.Error, nil)
+	b := &audit.Audit{Run: "runs/ünï code#1", RunID: "ünï code#1", Layout: "h3a", Notes: "0 of 0 logged artifacts verified"}
+	b.Finish(finding.Error, nil)
+	audits := []*audit.Audit{a, b}
+	return &Input{Tool: audit.Tool{Name: "h3a-check", Version: "v1.2.3"}, Gate: audit.Overall(audits), Audits: audits, Rules: finding.GoRules}
+}
+
+func fixtureOptions(t *testing.T) (Options, string, string) {
+	dir := t.TempDir()
+	outputs := filepath.Join(dir, "output")
+	summaryFile := filepath.Join(dir, "summary")
+	env := map[string]string{"GITHUB_OUTPUT": outputs, "GITHUB_STEP_SUMMARY": summaryFile}
+	return Options{
+		Root:      filepath.FromSlash("/repo"),
+		WorkDir:   filepath.FromSlash("/repo/sub"),
+		Getenv:    func(k string) string { return env[k] },
+		Files:     map[string]string{"json": "out/audit.json", "sarif": "out/h3a.sarif"},
+		StopToken: "STOP-TOKEN",
+	}, outputs, summaryFile
+}
+
+// TestGolden renders the fixture in every format and compares with
+// testdata/golden/<format>.golden (regenerate with -update and review).
+func TestGolden(t *testing.T) {
+	for _, name := range Formats() {
+		t.Run(name, func(t *testing.T) {
+			opts, outputs, summaryFile := fixtureOptions(t)
+			w, err := Lookup(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var buf bytes.Buffer
+			if err := w(&buf, fixture(), opts); err != nil {
+				t.Fatal(err)
+			}
+			got := buf.String()
+			if name == "github" {
+				got += "--- GITHUB_STEP_SUMMARY\n" + readFile(t, summaryFile) + "--- GITHUB_OUTPUT\n" + readFile(t, outputs)
+			}
+			golden(t, filepath.Join("testdata", "golden", name+".golden"), got)
+		})
+	}
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func golden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./internal/report -update to create it)", err)
+	}
+	if string(want) != got {
+		t.Errorf("%s differs (rerun with -update and review the diff)\n--- want\n%s\n--- got\n%s", path, want, got)
+	}
+}
+
+// sarifSchemas compiles the SARIF 2.1.0 schemas kept in testdata (see
+// testdata/README.md for where each comes from).
+func sarifSchemas(t *testing.T) map[string]*jsonschema.Schema {
+	t.Helper()
+	out := map[string]*jsonschema.Schema{}
+	for _, file := range []string{"sarif-schema-2.1.0.json", "sarif-2.1.0-multitool.json"} {
+		f, err := os.Open(filepath.Join("testdata", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, err := jsonschema.UnmarshalJSON(f)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := jsonschema.NewCompiler()
+		c.AssertFormat()
+		url := "https://h3a.invalid/" + file
+		if err := c.AddResource(url, doc); err != nil {
+			t.Fatal(err)
+		}
+		s, err := c.Compile(url)
+		if err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		out[file] = s
+	}
+	return out
+}
+
+func validateSARIF(t *testing.T, schemas map[string]*jsonschema.Schema, data []byte) {
+	t.Helper()
+	for name, s := range schemas {
+		v, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+		if err != nil {
+			t.Fatalf("SARIF output is not JSON: %v", err)
+		}
+		if err := s.Validate(v); err != nil {
+			t.Errorf("SARIF output does not validate against %s: %v", name, err)
+		}
+	}
+}
+
+// TestSARIFSchema: the output validates against the official schema, and
+// a document known to be invalid does not (so the check can fail).
+func TestSARIFSchema(t *testing.T) {
+	schemas := sarifSchemas(t)
+	var buf bytes.Buffer
+	if err := SARIF(&buf, fixture(), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	validateSARIF(t, schemas, buf.Bytes())
+
+	empty := &Input{Tool: audit.Tool{Name: "h3a-check", Version: "devel"}, Gate: audit.Pass}
+	buf.Reset()
+	if err := SARIF(&buf, empty, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	validateSARIF(t, schemas, buf.Bytes())
+	if !strings.Contains(buf.String(), `"results": []`) || !strings.Contains(buf.String(), `"version": "0.0.0-devel"`) {
+		t.Errorf("an empty check must still list results, and a development build has version 0.0.0-devel:\n%s", buf.String())
+	}
+
+	bad := strings.Replace(buf.String(), `"columnKind": "unicodeCodePoints"`, `"columnKind": "bytes"`, 1)
+	for name, s := range schemas {
+		v, _ := jsonschema.UnmarshalJSON(strings.NewReader(bad))
+		if s.Validate(v) == nil {
+			t.Errorf("%s accepted columnKind \"bytes\": the schema check cannot fail", name)
+		}
+	}
+}
+
+// TestSARIFContent checks what code scanning relies on, beyond the schema.
+func TestSARIFContent(t *testing.T) {
+	opts, _, _ := fixtureOptions(t)
+	var buf bytes.Buffer
+	if err := SARIF(&buf, fixture(), opts); err != nil {
+		t.Fatal(err)
+	}
+	var log sarifLog
+	if err := json.Unmarshal(buf.Bytes(), &log); err != nil {
+		t.Fatal(err)
+	}
+	run := log.Runs[0]
+	ids := map[string]int{}
+	for i, r := range run.Tool.Driver.Rules {
+		if _, dup := ids[r.ID]; dup {
+			t.Errorf("rule %s listed twice", r.ID)
+		}
+		ids[r.ID] = i
+	}
+	if len(ids) != len(finding.GoRules)+1 {
+		t.Errorf("%d rules, want the %d of the catalogue plus the user rule", len(ids), len(finding.GoRules))
+	}
+	for _, res := range run.Results {
+		if i, ok := ids[res.RuleID]; !ok || i != res.RuleIndex {
+			t.Errorf("result %s: ruleIndex %d, rule at %d (%v)", res.RuleID, res.RuleIndex, i, ok)
+		}
+	}
+	var hash sarifResult
+	for _, res := range run.Results {
+		if res.RuleID == "h3a.integrity.hash_mismatch" {
+			hash = res
+		}
+	}
+	loc := hash.Locations[0].PhysicalLocation
+	// The run was named relative to /repo/sub; code scanning needs the path from the repository root.
+	if loc.ArtifactLocation.URI != "sub/"+failRun+"/state/EVIDENCE_LOG.md" || loc.ArtifactLocation.URIBaseID != "%SRCROOT%" ||
+		loc.Region == nil || loc.Region.StartLine != 19 || loc.Region.StartColumn != 54 {
+		t.Errorf("location %+v %+v", loc.ArtifactLocation, loc.Region)
+	}
+	if run.ColumnKind != "unicodeCodePoints" {
+		t.Errorf("columnKind %q", run.ColumnKind)
+	}
+	var suppressed int
+	for _, res := range run.Results {
+		if len(res.Suppressions) > 0 {
+			suppressed++
+			if res.RuleID != "h3a.integrity.missing_artifact" || res.Suppressions[0].Status != "accepted" {
+				t.Errorf("suppression on %s: %+v", res.RuleID, res.Suppressions)
+			}
+		}
+	}
+	if suppressed != 1 {
+		t.Errorf("%d suppressed results, want the 1 waived finding", suppressed)
+	}
+}
+
+func TestRuleNameAndURI(t *testing.T) {
+	for in, want := range map[string]string{
+		"h3a.integrity.hash_mismatch": "IntegrityHashMismatch",
+		"h3a.user.team.owner":         "UserTeamOwner",
+		"acme.é-rule":                 "AcmeÉRule",
+		"h3a":                         "H3a",
+	} {
+		if got := ruleName(in); got != want {
+			t.Errorf("ruleName(%q) = %q, want %q", in, got, want)
+		}
+	}
+	for in, want := range map[string]string{
+		"runs/a b/state.json": "runs/a%20b/state.json",
+		"runs/ü#1/x:y?z":      "runs/%C3%BC%231/x%3Ay%3Fz",
+		"runs/100%/a":         "runs/100%25/a",
+	} {
+		if got := escapeURI(in); got != want {
+			t.Errorf("escapeURI(%q) = %q, want %q", in, got, want)
+		}
+	}
+	for in, want := range map[string]string{"v1.2.3": "1.2.3", "1.0.0-rc.1": "1.0.0-rc.1", "devel": "", "v1.2": ""} {
+		if got := semanticVersion(in); got != want {
+			t.Errorf("semanticVersion(%q) = %q, want %q", in, got, want)
+		}
+	}
+	for in, want := range map[string]string{"v1.2.3": "1.2.3", "devel": "0.0.0-devel", "": "0.0.0-devel", "2.0": "2.0", "my build_x": "0.0.0-my-build-x", "vx": "0.0.0-vx"} {
+		if got := sarifToolVersion(in); got != want {
+			t.Errorf("sarifToolVersion(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestJUnit: one suite per run, one case per catalogue rule plus the user
+// rule and the gate, a failure per error finding, none for waived ones.
+func TestJUnit(t *testing.T) {
+	var buf bytes.Buffer
+	if err := JUnit(&buf, fixture(), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	var doc junitSuites
+	if err := xml.Unmarshal(buf.Bytes(), &doc); err != nil {
+		t.Fatalf("not XML: %v\n%s", err, buf.String())
+	}
+	if len(doc.Suites) != 2 {
+		t.Fatalf("%d suites", len(doc.Suites))
+	}
+	fail, pass := doc.Suites[0], doc.Suites[1]
+	wantCases := len(finding.GoRules) + 2 // + user rule + gate
+	if fail.Tests != wantCases || len(fail.Cases) != wantCases {
+		t.Errorf("fail suite: %d tests, %d cases, want %d", fail.Tests, len(fail.Cases), wantCases)
+	}
+	failures := map[string]int{}
+	for _, c := range fail.Cases {
+		failures[c.Name] = len(c.Failures)
+	}
+	want := map[string]int{"h3a.integrity.hash_mismatch": 1, "h3a.schema.violation": 1, "gate": 1,
+		"h3a.integrity.missing_artifact": 0, "h3a.schema.bom": 0, "h3a.user.team.owner": 0}
+	for name, n := range want {
+		if failures[name] != n {
+			t.Errorf("case %s: %d failures, want %d", name, failures[name], n)
+		}
+	}
+	if fail.Failures != 3 || doc.Failures != 3 || pass.Failures != 0 || doc.Tests != 2*wantCases {
+		t.Errorf("failures %d/%d/%d tests %d", fail.Failures, pass.Failures, doc.Failures, doc.Tests)
+	}
+}
+
+// TestGitHubAnnotationBudget: errors first, then warnings, ten of each,
+// then a notice counting the rest.
+func TestGitHubAnnotationBudget(t *testing.T) {
+	a := &audit.Audit{Run: "runs/r", Gate: audit.Fail}
+	for i := 1; i <= 13; i++ {
+		w := finding.BOM.New("state.json", "warning %d", i)
+		w.Line = i
+		e := finding.SchemaViolation.New("state.json", "error %d", i)
+		e.Line = 100 + i
+		a.Findings = append(a.Findings, w, e)
+	}
+	a.Findings = append(a.Findings, finding.HashMismatch.New("x", "waived error"))
+	a.Findings[len(a.Findings)-1].Waived = finding.Waiver{Reason: "r", Expires: "2099-01-01", Source: "c:1"}
+	a.Finish(finding.Error, nil)
+	in := &Input{Tool: audit.Tool{Name: "h3a-check"}, Gate: audit.Fail, Audits: []*audit.Audit{a}}
+	var buf bytes.Buffer
+	if err := GitHub(&buf, in, Options{StopToken: "T"}); err != nil {
+		t.Fatal(err)
+	}
+	var levels []string
+	for _, line := range strings.Split(buf.String(), "\n") {
+		for _, l := range []string{"::error ", "::warning ", "::notice "} {
+			if strings.HasPrefix(line, l) {
+				levels = append(levels, strings.Trim(l, ": "))
+			}
+		}
+	}
+	want := strings.Repeat("error,", 10) + strings.Repeat("warning,", 10) + "notice"
+	if strings.Join(levels, ",") != want {
+		t.Errorf("annotations %v", levels)
+	}
+	if !strings.Contains(buf.String(), "::notice title=h3a-check::3 more errors and 3 more warnings are not annotated") {
+		t.Errorf("no notice of the left-out annotations:\n%s", buf.String())
+	}
+	if strings.Contains(buf.String(), "::error file=x") {
+		t.Error("a waived finding was annotated")
+	}
+}
+
+// TestGitHubOutsideActions: without GITHUB_OUTPUT and GITHUB_STEP_SUMMARY
+// nothing is written to files and nothing panics.
+func TestGitHubOutsideActions(t *testing.T) {
+	t.Chdir(t.TempDir())
+	var buf bytes.Buffer
+	if err := GitHub(&buf, fixture(), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	ents, _ := os.ReadDir(".")
+	if len(ents) != 0 {
+		t.Errorf("files written outside Actions: %v", ents)
+	}
+	if !strings.Contains(buf.String(), "::stop-commands::h3a-check-") {
+		t.Errorf("no random stop token:\n%s", buf.String())
+	}
+}
+
+// TestGitHubStopsCommands: text quoted from the checked files is printed
+// only while workflow commands are stopped.
+func TestGitHubStopsCommands(t *testing.T) {
+	var buf bytes.Buffer
+	if err := GitHub(&buf, fixture(), Options{StopToken: "TOKEN"}); err != nil {
+		t.Fatal(err)
+	}
+	stopped := false
+	for _, line := range strings.Split(buf.String(), "\n") {
+		switch line {
+		case "::stop-commands::TOKEN":
+			stopped = true
+			continue
+		case "::TOKEN::":
+			stopped = false
+			continue
+		}
+		if strings.HasPrefix(line, "::error::injected") && !stopped {
+			t.Errorf("untrusted text printed while commands run: %q", line)
+		}
+	}
+	if stopped {
+		t.Error("commands never resumed")
+	}
+}
+
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, os.ErrClosed }
+
+// TestGitHubWriteErrors: a closed stdout or an unwritable output file is
+// an error, not a panic from the actions library.
+func TestGitHubWriteErrors(t *testing.T) {
+	if err := GitHub(failingWriter{}, fixture(), Options{StopToken: "T"}); err == nil {
+		t.Error("no error writing to a closed stream")
+	}
+	missing := filepath.Join(t.TempDir(), "no", "such", "dir", "out")
+	opts := Options{StopToken: "T", Getenv: func(k string) string {
+		if k == "GITHUB_OUTPUT" {
+			return missing
+		}
+		return ""
+	}}
+	if err := GitHub(&bytes.Buffer{}, fixture(), opts); err == nil || !strings.Contains(err.Error(), "github actions") {
+		t.Errorf("unwritable GITHUB_OUTPUT: %v", err)
+	}
+}
+
+// TestSummaryLimit: thousands of runs with long names still give a
+// summary under GitHub's 1 MiB, with a note of what was left out; the
+// limit counts what the step already wrote.
+func TestSummaryLimit(t *testing.T) {
+	var audits []*audit.Audit
+	for i := range 6000 {
+		a := &audit.Audit{Run: "runs/" + strings.Repeat("r", 200) + "-" + strings.Repeat("x", i%7), Gate: audit.Pass, Notes: "ok"}
+		audits = append(audits, a)
+	}
+	in := &Input{Tool: audit.Tool{Name: "h3a-check"}, Gate: audit.Pass, Audits: audits}
+	s := summary(in, Options{}, summaryLimit)
+	if len(s) >= 1<<20 || len(s) < summaryLimit-1000 {
+		t.Errorf("summary is %d bytes: want just under %d", len(s), summaryLimit)
+	}
+	if !strings.Contains(s, "runs left out of the table to keep this summary under GitHub's 1 MiB limit") {
+		t.Errorf("no note of the trimmed runs: ...%s", s[len(s)-300:])
+	}
+
+	file := filepath.Join(t.TempDir(), "summary")
+	if err := os.WriteFile(file, bytes.Repeat([]byte("x"), 1<<19), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := func(k string) string {
+		if k == "GITHUB_STEP_SUMMARY" {
+			return file
+		}
+		return ""
+	}
+	if err := GitHub(&bytes.Buffer{}, in, Options{Getenv: env, StopToken: "T"}); err != nil {
+		t.Fatal(err)
+	}
+	if info, _ := os.Stat(file); info.Size() >= 1<<20 {
+		t.Errorf("step summary grew to %d bytes", info.Size())
+	}
+	if s := summary(in, Options{}, 10); s != "" {
+		t.Errorf("no room: got %q, want nothing", s)
+	}
+	full := filepath.Join(t.TempDir(), "full")
+	if err := os.WriteFile(full, bytes.Repeat([]byte("x"), summaryLimit), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fullEnv := func(k string) string {
+		if k == "GITHUB_STEP_SUMMARY" {
+			return full
+		}
+		return ""
+	}
+	if err := GitHub(&bytes.Buffer{}, in, Options{Getenv: fullEnv, StopToken: "T"}); err != nil {
+		t.Fatal(err)
+	}
+	if info, _ := os.Stat(full); info.Size() != summaryLimit {
+		t.Errorf("a full summary grew from %d to %d bytes", summaryLimit, info.Size())
+	}
+}
+
+func TestMDCell(t *testing.T) {
+	for in, want := range map[string]string{
+		"a|b":                    `a\|b`,
+		"<script>x</script> & y": "&lt;script&gt;x&lt;/script&gt; &amp; y",
+		"line\nbreak\r\n":        "line break  ",
+		"*bold* _em_ [l](u) `c`": `\*bold\* \_em\_ \[l\](u) \` + "`c\\`",
+	} {
+		if got := mdCell(in); got != want {
+			t.Errorf("mdCell(%q) = %q, want %q", in, got, want)
+		}
+	}
+	long := strings.Repeat("é", summaryCell+5)
+	if got := mdCell(long); len([]rune(got)) != summaryCell+1 {
+		t.Errorf("long cell kept %d characters", len([]rune(got)))
+	}
+}
+
+func TestRepoPath(t *testing.T) {
+	o := Options{Root: filepath.FromSlash("/repo"), WorkDir: filepath.FromSlash("/repo/sub")}
+	tests := []struct {
+		o               Options
+		run, file, want string
+	}{
+		{o, "runs/r", "state.json", "sub/runs/r/state.json"},
+		{o, "../runs/r", "state.json", "runs/r/state.json"},
+		{o, "/repo/runs/r", "", "runs/r"},
+		{o, "/elsewhere/r", "a.json", "/elsewhere/r/a.json"},
+		{o, "../../outside", "a", "../../outside/a"},
+		{Options{}, "runs/r", "a", "runs/r/a"},
+	}
+	for _, tc := range tests {
+		if got := tc.o.repoPath(tc.run, tc.file); got != tc.want {
+			t.Errorf("repoPath(%q, %q) = %q, want %q", tc.run, tc.file, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,134 @@
+// Package waiver decides which findings of a run a configured waiver
+// accepts, and reports waivers that expired or match nothing.
+//
+// A waiver is about the runs its path covers. Within such a run it accepts
+// every finding whose rule, path (and task, when given) it matches, until
+// its expiry date. An expired waiver accepts nothing and is an error in
+// every run it covers; a live waiver that accepts nothing in a run it
+// covers is a warning there, since the problem was fixed or the waiver is
+// mistyped. Waivers about runs that were not checked say nothing, so a
+// pre-commit check of one run is not flooded with other runs' waivers.
+package waiver
+
+import (
+	"fmt"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/h3a-check/h3a-check/internal/finding"
+)
+
+// DateLayout is the form of an expiry date.
+const DateLayout = "2006-01-02"
+
+// Waiver accepts matching findings until Expires.
+type Waiver struct {
+	Rule    string // a rule id, or a pattern such as "h3a.integrity.*"
+	Path    string // slash-separated pattern relative to Set.Base; see CheckPattern
+	Task    string // a task id; empty matches any task
+	Reason  string
+	Expires string // YYYY-MM-DD: the last day the waiver holds
+	Source  string // file:line of the waiver, for messages
+}
+
+// Set is the waivers of one configuration file.
+type Set struct {
+	Base    string // absolute directory the waiver paths are relative to
+	Today   string // YYYY-MM-DD in UTC; a waiver expiring before it has expired
+	Waivers []Waiver
+}
+
+// Today returns the current UTC date in DateLayout.
+func Today(now time.Time) string { return now.UTC().Format(DateLayout) }
+
+// Apply returns the findings of the run in runDir (absolute) with the ones
+// a live waiver covers marked as waived, followed by one finding per
+// expired or unused waiver that covers the run. A finding is marked by the
+// first waiver that matches it. fs is not modified.
+func (s *Set) Apply(runDir string, fs []finding.Finding) []finding.Finding {
+	out := append([]finding.Finding(nil), fs...)
+	if s == nil || len(s.Waivers) == 0 {
+		return out
+	}
+	run, ok := relative(s.Base, runDir)
+	if !ok {
+		return out
+	}
+	var extra []finding.Finding
+	for _, w := range s.Waivers {
+		if !coversDir(w.Path, run) {
+			continue
+		}
+		expired := w.Expires < s.Today
+		matched := 0
+		for i := range out {
+			f := &out[i]
+			if f.IsWaived() || !w.matches(run, *f) {
+				continue
+			}
+			matched++
+			if !expired {
+				f.Waived = finding.Waiver{Reason: w.Reason, Expires: w.Expires, Source: w.Source}
+			}
+		}
+		switch {
+		case expired:
+			extra = append(extra, finding.WaiverExpired.New("",
+				"%s: waiver of %s expired on %s (its reason was %q); %s",
+				w.Source, w.describe(), w.Expires, w.Reason, expiredEffect(matched)))
+		case matched == 0:
+			extra = append(extra, finding.WaiverUnused.New("",
+				"%s: waiver of %s matches no finding in this run", w.Source, w.describe()))
+		}
+	}
+	return append(out, extra...)
+}
+
+func (w Waiver) matches(run string, f finding.Finding) bool {
+	if w.Task != "" && f.TaskID != w.Task {
+		return false
+	}
+	if ok, _ := path.Match(w.Rule, f.Rule); !ok {
+		return false
+	}
+	name := run
+	if f.File != "" {
+		name = path.Join(run, f.File)
+	}
+	return matchPath(w.Path, name)
+}
+
+func (w Waiver) describe() string {
+	s := fmt.Sprintf("%q on %q", w.Rule, w.Path)
+	if w.Task != "" {
+		s += fmt.Sprintf(" for task %q", w.Task)
+	}
+	return s
+}
+
+// relative gives dir relative to base with forward slashes, and false when
+// dir is not inside base (a waiver can only be about what lies below the
+// configuration file).
+func relative(base, dir string) (string, bool) {
+	rel, err := filepath.Rel(base, dir)
+	if err != nil {
+		return "", false
+	}
+	rel = filepath.ToSlash(rel)
+	if rel == ".." || strings.HasPrefix(rel, "../") {
+		return "", false
+	}
+	return rel, true
+}
+
+func expiredEffect(matched int) string {
+	switch matched {
+	case 0:
+		return "it matches no finding in this run"
+	case 1:
+		return "the 1 finding it matches counts again"
+	}
+	return fmt.Sprintf("the %d findings it matches count again", matched)
+}
