@@ -398,3 +398,30 @@ func TestFake(t *testing.T) {
 		t.Errorf("%d reads counted, want 5", f.Reads())
 	}
 }
+
+func TestTreeID(t *testing.T) {
+	g := gittest.Init(t)
+	g.Write(map[string]string{"runs/r 1/state.json": "{}", "top.txt": "x"})
+	base := g.Commit("base")
+	repo, err := gitrev.Open(g.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer repo.Close()
+	oid, ok, err := repo.TreeID(base, "runs/r 1")
+	if err != nil || !ok || len(oid) != 40 {
+		t.Fatalf("TreeID: %q %v %v", oid, ok, err)
+	}
+	if data, ok, err := repo.Read(oid, "state.json"); err != nil || !ok || string(data) != "{}" {
+		t.Errorf("read through the tree: %q %v %v", data, ok, err)
+	}
+	if root, ok, err := repo.TreeID(base, ""); err != nil || !ok || root == oid {
+		t.Errorf("top-level tree: %q %v %v", root, ok, err)
+	}
+	if _, ok, err := repo.TreeID(base, "runs/missing"); err != nil || ok {
+		t.Errorf("missing folder: %v %v", ok, err)
+	}
+	if _, _, err := repo.TreeID(base, "top.txt"); !errors.Is(err, gitrev.ErrNotFile) {
+		t.Errorf("a file as a folder: %v", err)
+	}
+}

@@ -310,6 +310,30 @@ func (r *Repo) Read(rev, p string) ([]byte, bool, error) {
 	return data, true, nil
 }
 
+// TreeID returns the object name of the folder dir at rev, so that many
+// files under it can be read as "<tree>:<path>": git then searches a small
+// tree instead of walking from the top of the commit for every file, which
+// matters when a folder holds thousands of runs. exists is false when rev
+// has no folder there.
+func (r *Repo) TreeID(rev, dir string) (string, bool, error) {
+	if err := CheckRev(rev); err != nil {
+		return "", false, err
+	}
+	obj := rev + "^{tree}"
+	if d := path.Clean("/" + dir)[1:]; d != "" {
+		obj = rev + ":" + d
+	}
+	var oid string
+	exists, err := r.cat.request(obj, func(h header, _ io.Reader) error {
+		if h.typ != "tree" {
+			return fmt.Errorf("%s at %s is a %s, not a folder: %w", dir, short(rev), h.typ, ErrNotFile)
+		}
+		oid = h.oid
+		return nil
+	})
+	return oid, exists, err
+}
+
 // Stream hands a file's content at rev to fn.
 func (r *Repo) Stream(rev, p string, fn func(io.Reader) error) (bool, error) {
 	obj, err := object(rev, p)

@@ -11,9 +11,11 @@
 package history
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"path"
+	"sync"
 
 	"github.com/h3a-check/h3a-check/internal/finding"
 	"github.com/h3a-check/h3a-check/internal/gitrev"
@@ -35,17 +37,59 @@ func At(tree gitrev.Tree, commit, dir string) Base {
 	return &treeBase{tree: tree, commit: commit, dir: dir}
 }
 
+// treeIDer is a Tree that can name a folder's tree object (gitrev.Repo).
+type treeIDer interface {
+	TreeID(rev, dir string) (oid string, exists bool, err error)
+}
+
 type treeBase struct {
 	tree        gitrev.Tree
 	commit, dir string
+
+	once   sync.Once
+	rev    string // what files are read relative to: a tree, or commit with dir
+	prefix string
+	absent bool // the run's folder does not exist at the base
+	err    error
+}
+
+// resolve reads files through the run folder's own tree when the reader
+// can name it: one lookup from the top of the commit per run instead of
+// one per file.
+func (b *treeBase) resolve() error {
+	b.once.Do(func() {
+		b.rev, b.prefix = b.commit, b.dir
+		t, ok := b.tree.(treeIDer)
+		if !ok {
+			return
+		}
+		oid, exists, err := t.TreeID(b.commit, b.dir)
+		switch {
+		case errors.Is(err, gitrev.ErrNotFile):
+			b.absent = true // a file where the run's folder is: no run at the base
+		case err != nil:
+			b.err = err
+		case !exists:
+			b.absent = true
+		default:
+			b.rev, b.prefix = oid, ""
+		}
+	})
+	return b.err
 }
 
 func (b *treeBase) Read(p string) ([]byte, bool, error) {
-	return b.tree.Read(b.commit, path.Join(b.dir, p))
+	if err := b.resolve(); err != nil || b.absent {
+		return nil, false, err
+	}
+	return b.tree.Read(b.rev, path.Join(b.prefix, p))
 }
 
 func (b *treeBase) Stream(p string, fn func(io.Reader) error) (bool, error) {
-	return b.tree.Stream(b.commit, path.Join(b.dir, p), fn)
+	if err := b.resolve(); err != nil || b.absent {
+		return false, err
+	}
+	return b.tree.Stream(b.rev, path.Join(b.prefix, p), fn)
 }
 
 // Head is the run as it is in the working tree.
