@@ -12,6 +12,14 @@ import (
 	"github.com/h3a-check/h3a-check/internal/gitrev/gittest"
 )
 
+// TestMain keeps the tests' default base independent of where they run: on
+// a GitHub Actions pull_request event the default base would be the pull
+// request's, which a shallow CI clone may not hold.
+func TestMain(m *testing.M) {
+	os.Unsetenv("GITHUB_EVENT_NAME")
+	os.Exit(m.Run())
+}
+
 // originWithTwoCommits makes a repository holding the complete example run
 // at runs/<id>, committed twice (the second commit appends a gate event
 // legitimately), and returns it with the first commit's name.

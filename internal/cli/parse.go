@@ -14,7 +14,7 @@ func runParse(ctx context.Context, args []string, e *env) int {
 	if len(args) != 1 {
 		return fail(e, usageError{"parse takes one run directory"})
 	}
-	res, err := runner.Check(ctx, runner.Options{Paths: args, KeepInputs: true, ToolName: Name, ToolVersion: Version()})
+	res, err := runner.Check(ctx, runner.Options{Paths: args, KeepInputs: true, ToolName: Name, ToolVersion: Version(), Getenv: e.getenv})
 	if err != nil {
 		return fail(e, err)
 	}
