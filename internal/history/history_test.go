@@ -380,11 +380,17 @@ func TestRunsAt(t *testing.T) {
 		"runs/node_modules/pkg/state/ROADMAP.md",          // tooling
 		"runs/ünï/state.json", "runs/ünï/state/notes.txt", // state/ beside state.json
 	}
-	got := strings.Join(RunsAt(files), "|")
-	if want := "runs/a|runs/b|runs/b c|runs/ünï"; got != want {
+	var dirs []string
+	for _, r := range RunsAt(files) {
+		if r.Layout != "h3a" {
+			t.Errorf("%s: layout %q", r.Dir, r.Layout)
+		}
+		dirs = append(dirs, r.Dir)
+	}
+	if got, want := strings.Join(dirs, "|"), "runs/a|runs/b|runs/b c|runs/ünï"; got != want {
 		t.Errorf("RunsAt = %q, want %q", got, want)
 	}
-	if got := RunsAt([]string{"state.json", "state/ROADMAP.md", "sub/state/ROADMAP.md"}); len(got) != 1 || got[0] != "" {
-		t.Errorf("a run at the top level: %q", got)
+	if got := RunsAt([]string{"state.json", "state/ROADMAP.md", "sub/state/ROADMAP.md"}); len(got) != 1 || got[0].Dir != "" {
+		t.Errorf("a run at the top level: %+v", got)
 	}
 }

@@ -9,10 +9,16 @@ import (
 // skipDirs hold tooling, not runs; discovery does not search them either.
 var skipDirs = map[string]bool{".git": true, "node_modules": true, "vendor": true}
 
+// RunAt is a run directory found in a revision's file list.
+type RunAt struct {
+	Dir    string // top-level-relative
+	Layout string
+}
+
 // RunsAt returns the run directories among files, a list of every file
-// under a folder at a revision (top-level-relative, as Lister gives them).
-// Like discovery on disk, it does not look for runs inside a run.
-func RunsAt(files []string) []string {
+// under a folder at a revision (top-level-relative, as Lister gives them),
+// sorted. Like discovery on disk, it does not look for runs inside a run.
+func RunsAt(files []string) []RunAt {
 	set := make(map[string]bool, len(files))
 	dirs := map[string]bool{}
 	for _, f := range files {
@@ -24,7 +30,7 @@ func RunsAt(files []string) []string {
 	has := func(p string) bool { return set[p] }
 	hasUnder := func(d string) bool { return dirs[d] }
 
-	candidates := map[string]bool{}
+	candidates := map[string]string{} // dir -> layout
 	for _, f := range files {
 		for _, det := range runDetectors {
 			for _, m := range det.markers {
@@ -35,32 +41,33 @@ func RunsAt(files []string) []string {
 					}
 					dir = ""
 				}
-				if !candidates[dir] && !skipped(dir) && det.isRun(dir, has, hasUnder) {
-					candidates[dir] = true
+				if _, ok := candidates[dir]; !ok && !skipped(dir) && det.isRun(dir, has, hasUnder) {
+					candidates[dir] = det.layout
 				}
 			}
 		}
 	}
-	runs := make([]string, 0, len(candidates))
-	for d := range candidates {
+	runs := make([]RunAt, 0, len(candidates))
+	for d, layout := range candidates {
 		if !insideRun(d, candidates) {
-			runs = append(runs, d)
+			runs = append(runs, RunAt{Dir: d, Layout: layout})
 		}
 	}
-	slices.Sort(runs)
+	slices.SortFunc(runs, func(a, b RunAt) int { return strings.Compare(a.Dir, b.Dir) })
 	return runs
 }
 
 // insideRun reports whether a folder above dir is a run.
-func insideRun(dir string, runs map[string]bool) bool {
+func insideRun(dir string, runs map[string]string) bool {
 	if dir == "" {
 		return false
 	}
 	for d := path.Dir(dir); ; d = path.Dir(d) {
 		if d == "." {
-			return runs[""]
+			_, ok := runs[""]
+			return ok
 		}
-		if runs[d] {
+		if _, ok := runs[d]; ok {
 			return true
 		}
 	}

@@ -181,10 +181,13 @@ func deletedRuns(repo *gitrev.Repo, b gitrev.Base, rel, display string, head map
 		return nil, err
 	}
 	var found []finding.Finding
-	for _, run := range history.RunsAt(files) {
+	layouts := map[string]bool{}
+	for _, r := range history.RunsAt(files) {
+		run := r.Dir
 		if head[run] {
 			continue
 		}
+		layouts[r.Layout] = true
 		name := run
 		if rel != "" {
 			name = run[len(rel)+1:]
@@ -202,8 +205,15 @@ func deletedRuns(repo *gitrev.Repo, b gitrev.Base, rel, display string, head map
 		return nil, nil
 	}
 	base := b.Commit
+	layout := ""
+	if len(layouts) == 1 {
+		for l := range layouts {
+			layout = l
+		}
+	}
 	return &audit.Audit{
 		Run:      display,
+		Layout:   layout,
 		Base:     &base,
 		Findings: found,
 		Inputs:   map[string]string{},

@@ -159,6 +159,9 @@ func TestHistoryBaseErrors(t *testing.T) {
 	if len(res.Audits) != 1 || res.Audits[0].Gate != audit.Fail || rulesOf(res.Audits[0])[0] != finding.RunDeleted.ID {
 		t.Fatalf("audits %+v", res.Audits)
 	}
+	if a := res.Audits[0]; a.Run != dir || a.Layout != "h3a" || a.Base == nil {
+		t.Errorf("deleted-run audit: run %q, layout %q, base %v; want the folder, h3a and the base", a.Run, a.Layout, a.Base)
+	}
 	if _, err := Check(context.Background(), Options{Paths: []string{dir}, Base: "none"}); !errors.Is(err, ErrNoRuns) {
 		t.Errorf("no run and no base: %v, want ErrNoRuns", err)
 	}
