@@ -55,14 +55,18 @@ type Audit struct {
 	RequiredActions []string          `json:"required_actions"`
 	Notes           string            `json:"notes"`
 
-	Run       string            `json:"run"`
-	RunID     string            `json:"run_id"`
-	Layout    string            `json:"layout"`
-	Base      *string           `json:"base"`
-	Tool      Tool              `json:"tool"`
-	Inputs    map[string]string `json:"inputs"`
-	Counts    finding.Counts    `json:"counts"`
-	Timestamp string            `json:"timestamp,omitempty"`
+	Run    string  `json:"run"`
+	RunID  string  `json:"run_id"`
+	Layout string  `json:"layout"`
+	Base   *string `json:"base"`
+	Tool   Tool    `json:"tool"`
+	// TrustWorkingTree records --trust-working-tree: repository-local
+	// policies and configuration were read from the working tree although a
+	// base revision was in use.
+	TrustWorkingTree bool              `json:"trust_working_tree"`
+	Inputs           map[string]string `json:"inputs"`
+	Counts           finding.Counts    `json:"counts"`
+	Timestamp        string            `json:"timestamp,omitempty"`
 }
 
 // DecideGate: fail on any finding at or above failLevel (Error unless the

@@ -50,6 +50,8 @@ type checkFlags struct {
 	timestamp   bool
 	color       string
 	workers     int
+	base        string
+	trustWT     bool
 }
 
 func newCheckFlagSet(e *env, cf *checkFlags) *flag.FlagSet {
@@ -68,6 +70,8 @@ func newCheckFlagSet(e *env, cf *checkFlags) *flag.FlagSet {
 	fs.BoolVar(&cf.timestamp, "timestamp", false, "record the check time in each audit (off: output is byte-for-byte reproducible)")
 	fs.StringVar(&cf.color, "color", "auto", "colour in text output: auto, always or never (NO_COLOR is honoured by auto)")
 	fs.IntVar(&cf.workers, "workers", 0, "parallel runs and hashing workers (0: one per CPU)")
+	fs.StringVar(&cf.base, "base", "", "revision the append-only files are compared with, or none (default: HEAD inside a git work tree; in GitHub Actions on pull_request, the merge base with the pull request's base)")
+	fs.BoolVar(&cf.trustWT, "trust-working-tree", false, "read repository-local policies and configuration from the working tree even when a base revision is in use (for the change that edits them)")
 	fs.Usage = func() {
 		fmt.Fprintf(e.stderr, "usage: h3a-check [check] [flags] [PATH...]\n\nPATH is a run directory, a folder holding runs, or a file inside a run.\n\nflags:\n")
 		fs.PrintDefaults()
@@ -99,6 +103,7 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 		return fail(e, err)
 	}
 	opts.Params, opts.Severity, opts.Waivers = configured.Params, configured.Severity, configured.Waivers
+	opts.Getenv = e.getenv
 	stdoutWriter, err := report.Lookup(cf.format)
 	if err != nil {
 		return fail(e, usageError{err.Error()})
@@ -158,6 +163,10 @@ func (cf *checkFlags) options(paths []string) (runner.Options, error) {
 	opts := runner.Options{
 		Paths: paths, Layout: cf.layout, Workers: cf.workers,
 		ToolName: Name, ToolVersion: Version(),
+		Base: cf.base, TrustWorkingTree: cf.trustWT,
+	}
+	if strings.HasPrefix(cf.base, "-") || strings.ContainsAny(cf.base, "\n\r\x00") {
+		return opts, usageError{fmt.Sprintf("--base %q: expected a commit, branch or tag, or none", cf.base)}
 	}
 	switch cf.failLevel {
 	case "error":

@@ -15,6 +15,12 @@ func runMain(args ...string) (int, string, string) {
 	return code, out.String(), errb.String()
 }
 
+// checkNoBase runs a check of runs under testdata/ without comparing their
+// history (see checkJSON).
+func checkNoBase(args ...string) (int, string, string) {
+	return runMain(append([]string{"--base", "none"}, args...)...)
+}
+
 func TestExitCodeTwo(t *testing.T) {
 	empty := t.TempDir()
 	tests := []struct {
@@ -49,7 +55,7 @@ func TestExitCodeTwo(t *testing.T) {
 func TestFlagsAfterPaths(t *testing.T) {
 	dir := filepath.Join(casesDir, "ok", "complete")
 	out := filepath.Join(t.TempDir(), "audit.json")
-	code, stdout, stderr := runMain(dir, "--output", "json="+out)
+	code, stdout, stderr := checkNoBase(dir, "--output", "json="+out)
 	if code != ExitPass {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -72,7 +78,7 @@ func TestFlagsAfterPaths(t *testing.T) {
 
 func TestOutputUnwritable(t *testing.T) {
 	dir := filepath.Join(casesDir, "ok", "complete")
-	code, _, stderr := runMain("--output", "json="+filepath.Join(t.TempDir(), "missing", "a.json"), dir)
+	code, _, stderr := checkNoBase("--output", "json="+filepath.Join(t.TempDir(), "missing", "a.json"), dir)
 	if code != ExitError || !strings.Contains(stderr, "writing") {
 		t.Fatalf("exit %d, stderr %q; want 2 and a message about writing", code, stderr)
 	}
@@ -80,10 +86,10 @@ func TestOutputUnwritable(t *testing.T) {
 
 func TestFailLevelWarning(t *testing.T) {
 	dir := filepath.Join(casesDir, "err", "bom_json")
-	if code, _, _ := runMain(dir); code != ExitPass {
+	if code, _, _ := checkNoBase(dir); code != ExitPass {
 		t.Fatalf("a BOM alone is a warning: exit %d, want 0", code)
 	}
-	if code, _, _ := runMain("--fail-level", "warning", dir); code != ExitFail {
+	if code, _, _ := checkNoBase("--fail-level", "warning", dir); code != ExitFail {
 		t.Fatalf("--fail-level warning: exit %d, want 1", code)
 	}
 }
@@ -105,7 +111,7 @@ func TestFileInsideRunMapsToRun(t *testing.T) {
 func TestTextReport(t *testing.T) {
 	for _, c := range []string{"ok/complete", "err/hash_mismatch"} {
 		t.Run(c, func(t *testing.T) {
-			_, stdout, _ := runMain("--color", "never", filepath.Join(casesDir, c))
+			_, stdout, _ := checkNoBase("--color", "never", filepath.Join(casesDir, c))
 			compareGolden(t, filepath.Join("testdata", strings.ReplaceAll(c, "/", "_")+".txt"), stdout)
 		})
 	}
@@ -113,11 +119,11 @@ func TestTextReport(t *testing.T) {
 
 func TestColour(t *testing.T) {
 	dir := filepath.Join(casesDir, "err", "hash_mismatch")
-	_, plain, _ := runMain(dir)
+	_, plain, _ := checkNoBase(dir)
 	if strings.Contains(plain, "\x1b[") {
 		t.Error("colour written to a non-terminal")
 	}
-	_, coloured, _ := runMain("--color", "always", dir)
+	_, coloured, _ := checkNoBase("--color", "always", dir)
 	if !strings.Contains(coloured, "\x1b[31m") {
 		t.Error("--color always wrote no colour")
 	}

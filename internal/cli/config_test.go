@@ -13,6 +13,7 @@ import (
 
 	"github.com/h3a-check/h3a-check/internal/audit"
 	"github.com/h3a-check/h3a-check/internal/config"
+	"github.com/h3a-check/h3a-check/internal/finding"
 	"github.com/h3a-check/h3a-check/internal/runner"
 )
 
@@ -97,6 +98,9 @@ func TestConfigWaivers(t *testing.T) {
 			var got []string
 			for _, a := range audits {
 				for _, f := range a.Findings {
+					if f.Rule == "h3a.append_only.not_compared" {
+						continue // these repositories have no commit to compare with
+					}
 					r := f.Rule
 					if f.IsWaived() {
 						r += " (waived)"
@@ -120,7 +124,12 @@ func TestWaivedInAuditJSON(t *testing.T) {
 		t.Fatalf("exit %d, %d audits; %s", code, len(audits), stderr)
 	}
 	a := audits[0]
-	f := a.Findings[0]
+	var f finding.Finding
+	for _, x := range a.Findings {
+		if x.Rule == "h3a.integrity.hash_mismatch" {
+			f = x
+		}
+	}
 	if f.Waived.Source != ".h3a-check.yaml:2" || f.Waived.Expires != "2999-12-31" || !strings.Contains(f.Waived.Reason, "vendor tool") {
 		t.Errorf("waived %+v", f.Waived)
 	}

@@ -19,7 +19,7 @@ func runParse(ctx context.Context, args []string, e *env) int {
 	if err != nil {
 		return fail(e, err)
 	}
-	opts := runner.Options{Paths: args, KeepInputs: true, ToolName: Name, ToolVersion: Version()}
+	opts := runner.Options{Paths: args, KeepInputs: true, ToolName: Name, ToolVersion: Version(), Getenv: e.getenv}
 	if cfg != nil {
 		opts.Params = cfg.Params
 	}

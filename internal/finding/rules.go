@@ -117,6 +117,59 @@ var (
 		"A referenced path is absolute; runs must be self-contained and relocatable. It is never opened.",
 		"copy the artifact into the run's artifacts/ folder and reference it relative to the run"}
 
+	HistoryNotCompared = Rule{"h3a.append_only.not_compared", CategoryAppendOnly, Info,
+		"History not compared",
+		"The append-only files were not compared with a base revision (--base none, no git work tree, or a repository without a commit), so nothing proves that history was only added to.",
+		"run the check inside the git work tree that holds the run, with --base REV (default HEAD)"}
+	NewRun = Rule{"h3a.append_only.new_run", CategoryAppendOnly, Info,
+		"Run is new since the base",
+		"The run does not exist at the base revision, so it has no history to compare.",
+		"nothing to do; the next change to the run is compared with this version"}
+	EntryRewritten = Rule{"h3a.append_only.entry_rewritten", CategoryAppendOnly, Error,
+		"Append-only entry rewritten",
+		"An append-only JSON array (state.json steps[], SESSION_HANDOFF history[], planner reports[], executor tdd_cycles[], validator verdicts[]) no longer starts with its base version: an entry that existed at the base was changed, removed or reordered. New entries may only be appended.",
+		"restore the entries from the base revision (git show BASE:PATH) and append a new entry instead; in state.json amend an entry with a correction step {\"corrects\": \"<task_id>\", \"reason\": …}"}
+	BadCorrection = Rule{"h3a.append_only.bad_correction", CategoryAppendOnly, Error,
+		"Correction names no earlier entry",
+		"A state.json step with \"corrects\" is the only way to amend history, and it must name the task_id of an earlier step; this one names none.",
+		"set \"corrects\" to the task_id of the step being corrected"}
+	GateEventRewritten = Rule{"h3a.append_only.gate_event_rewritten", CategoryAppendOnly, Error,
+		"Gate event rewritten",
+		"The gate events log of GATES_LEDGER.md no longer starts with its base events: an event that existed at the base was changed, removed or reordered. Events may only be appended.",
+		"restore the events from the base revision and append a new event (e.g. \"FAILED\" then a later \"PASSED\") instead of editing an old one"}
+	EvidenceEntryRewritten = Rule{"h3a.append_only.evidence_entry_rewritten", CategoryAppendOnly, Error,
+		"Evidence entry rewritten",
+		"An EVIDENCE_LOG.md entry that existed at the base is gone, changed (path, hash, time or description) or out of order. Entries may only be added.",
+		"restore the entry from the base revision; log a new artifact with a new entry"}
+	TaskRemoved = Rule{"h3a.append_only.task_removed", CategoryAppendOnly, Error,
+		"Roadmap task removed",
+		"A ROADMAP.md task that existed at the base is no longer in the task queue.",
+		"restore the task line from the base revision; tasks are never deleted, only completed"}
+	TaskReworded = Rule{"h3a.append_only.task_reworded", CategoryAppendOnly, Error,
+		"Roadmap task reworded",
+		"The description of a ROADMAP.md task differs from its base version.",
+		"restore the task's wording from the base revision; add a new task for new scope"}
+	TaskUnticked = Rule{"h3a.append_only.task_unticked", CategoryAppendOnly, Error,
+		"Completed task unticked",
+		"A ROADMAP.md task marked [x] at the base is [ ] in head: completion marks are never taken back.",
+		"restore the [x]; if the work turned out incomplete, add a new task for the rework"}
+	CompletionChanged = Rule{"h3a.append_only.completion_changed", CategoryAppendOnly, Error,
+		"Task completion time changed",
+		"The \"(Completed: <time>)\" of a ROADMAP.md task differs from its base version or was removed.",
+		"restore the completion time from the base revision"}
+	ArtifactChanged = Rule{"h3a.append_only.artifact_changed", CategoryAppendOnly, Error,
+		"Logged artifact changed since the base",
+		"A file logged in the base EVIDENCE_LOG.md has different content in head. A logged artifact never changes, even when its log line is rewritten to match; only line endings may differ.",
+		"restore the artifact from the base revision (git checkout BASE -- PATH); write new evidence to a new file and log it"}
+	ArtifactDeleted = Rule{"h3a.append_only.artifact_deleted", CategoryAppendOnly, Error,
+		"Logged artifact deleted since the base",
+		"A file logged in the base EVIDENCE_LOG.md exists at the base but not in head.",
+		"restore the artifact from the base revision (git checkout BASE -- PATH)"}
+	RunDeleted = Rule{"h3a.append_only.run_deleted", CategoryAppendOnly, Error,
+		"Run deleted since the base",
+		"A run directory that exists at the base revision is gone from the folder that holds runs. Runs are immutable; people archive them, agents never delete them.",
+		"restore the run (git checkout BASE -- DIR); if a person archived it on purpose, review and land that change on its own"}
+
 	RunIDMismatch = Rule{"h3a.traceability.run_id_mismatch", CategoryTraceability, Error,
 		"Run id does not match its directory",
 		"state.json's run_id differs from the name of the run directory.",
@@ -142,4 +195,7 @@ var GoRules = []Rule{
 	PathEscape, AbsolutePath,
 	RunIDMismatch,
 	WaiverExpired, WaiverUnused,
+	HistoryNotCompared, NewRun, EntryRewritten, BadCorrection, GateEventRewritten,
+	EvidenceEntryRewritten, TaskRemoved, TaskReworded, TaskUnticked, CompletionChanged,
+	ArtifactChanged, ArtifactDeleted, RunDeleted,
 }

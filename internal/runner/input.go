@@ -12,7 +12,7 @@ func DefaultParams() map[string]any {
 
 // buildInput assembles the policy input document of a run from what the
 // earlier stages already loaded: no file is read again.
-func (c *checker) buildInput(s *runState, pe *pendingEvidence) map[string]any {
+func (c *checker) buildInput(s *runState, pe *pendingEvidence, hist historyOutcome) map[string]any {
 	files := map[string]any{}
 	for _, f := range s.lay.Files() {
 		d := s.run.Docs[f.Path]
@@ -45,7 +45,7 @@ func (c *checker) buildInput(s *runState, pe *pendingEvidence) map[string]any {
 		"files":    files,
 		"docs":     s.lay.Docs(s.run),
 		"evidence": ev,
-		"history":  map[string]any{"base": nil, "checked": false, "violations": []any{}},
+		"history":  hist.input(),
 		"params":   params,
 	}
 }

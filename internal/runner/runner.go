@@ -61,6 +61,18 @@ type Options struct {
 	Severity map[string]finding.Severity
 	// Waivers accept findings for a while; nil means none.
 	Waivers *waiver.Set
+	// Base is the revision append-only files are compared with: "" for the
+	// default (HEAD inside a work tree; on a GitHub Actions pull_request
+	// event, the merge base with the pull request's base), "none" to skip,
+	// or any revision git understands.
+	Base string
+	// Getenv reads the environment for the GitHub Actions event; nil means
+	// os.Getenv.
+	Getenv func(string) string
+	// TrustWorkingTree reads repository-local policies and configuration
+	// from the working tree even when a base is in use; recorded in every
+	// audit.
+	TrustWorkingTree bool
 }
 
 // ErrNoRuns means the paths named no run: the check did not happen.
@@ -70,6 +82,9 @@ var ErrNoRuns = errors.New("no run found")
 type Result struct {
 	Audits []*audit.Audit
 	Inputs []map[string]any // per audit, when Options.KeepInputs
+	// CatFileProcesses counts the git cat-file processes started to read
+	// base revisions: at most one per repository.
+	CatFileProcesses int
 }
 
 // Gate is the overall gate of all runs.
@@ -92,14 +107,19 @@ func Check(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(runs) == 0 {
+	hist, err := planHistory(opts, paths, runs)
+	if err != nil {
+		return nil, err
+	}
+	defer hist.close()
+	if len(runs) == 0 && len(hist.deleted) == 0 {
 		return nil, fmt.Errorf("%w in %s: a run directory holds state.json and a state/ folder (ROADMAP.md, CURRENT_TASK.json, GATES_LEDGER.md, EVIDENCE_LOG.md, SESSION_HANDOFF.json)", ErrNoRuns, strings.Join(paths, ", "))
 	}
 	schemas, err := schema.Default()
 	if err != nil {
 		return nil, fmt.Errorf("embedded schemas: %w", err)
 	}
-	c := &checker{opts: opts, schemas: schemas, hasher: evidence.NewHasher(opts.Workers)}
+	c := &checker{opts: opts, schemas: schemas, hasher: evidence.NewHasher(opts.Workers), hist: hist}
 	defer c.hasher.Close()
 
 	audits := make([]*audit.Audit, len(runs))
@@ -118,7 +138,18 @@ func Check(ctx context.Context, opts Options) (*Result, error) {
 		}()
 	}
 	wg.Wait()
-	res := &Result{Audits: audits}
+	if err := c.fatal.get(); err != nil {
+		return nil, err
+	}
+	for _, a := range hist.deleted {
+		a.Tool = audit.Tool{Name: opts.ToolName, Version: opts.ToolVersion}
+		a.Timestamp = opts.Timestamp
+		a.TrustWorkingTree = opts.TrustWorkingTree
+		a.Finish(c.failLevel(), nil)
+		audits = append(audits, a)
+		inputs = append(inputs, nil)
+	}
+	res := &Result{Audits: audits, CatFileProcesses: hist.catFileProcesses()}
 	if opts.KeepInputs {
 		res.Inputs = inputs
 	}
@@ -129,6 +160,8 @@ type checker struct {
 	opts    Options
 	schemas *schema.Set
 	hasher  *evidence.Hasher
+	hist    *historyPlan
+	fatal   fatal
 }
 
 // runState is everything known about one run while it is checked.
@@ -144,10 +177,11 @@ func (s *runState) add(fs ...finding.Finding) { s.findings = append(s.findings, 
 
 func (c *checker) checkRun(ctx context.Context, run rundir.Run) (*audit.Audit, map[string]any) {
 	a := &audit.Audit{
-		Run:    run.Display,
-		Layout: run.Layout,
-		Tool:   audit.Tool{Name: c.opts.ToolName, Version: c.opts.ToolVersion},
-		Notes:  "",
+		Run:              run.Display,
+		Layout:           run.Layout,
+		Tool:             audit.Tool{Name: c.opts.ToolName, Version: c.opts.ToolVersion},
+		Notes:            "",
+		TrustWorkingTree: c.opts.TrustWorkingTree,
 	}
 	if c.opts.Timestamp != "" {
 		a.Timestamp = c.opts.Timestamp
@@ -171,7 +205,8 @@ func (c *checker) checkRun(ctx context.Context, run rundir.Run) (*audit.Audit, m
 	c.findLeftovers(s)
 	s.add(lay.Check(s.run)...)
 	verified := c.finishEvidence(s, pending)
-	input := c.buildInput(s, pending)
+	hist := c.compareHistory(s, run.Dir)
+	input := c.buildInput(s, pending, hist)
 
 	c.resolvePositions(s)
 	s.findings = c.configure(run.Dir, s.findings)
@@ -182,9 +217,12 @@ func (c *checker) checkRun(ctx context.Context, run rundir.Run) (*audit.Audit, m
 	a.Findings = capPerRule(s.findings, maxFindingsPerRule)
 	a.Inputs = s.inputs
 	a.Notes = fmt.Sprintf("%d of %d logged artifacts verified", verified.ok, verified.total)
-	a.Finish(c.failLevel(), map[string]string{
-		string(finding.CategoryAppendOnly): "no base revision compared",
-	})
+	a.Base = hist.base
+	var notEvaluated map[string]string
+	if hist.base == nil {
+		notEvaluated = map[string]string{string(finding.CategoryAppendOnly): "no base revision compared: " + hist.reason}
+	}
+	a.Finish(c.failLevel(), notEvaluated)
 	return a, input
 }
 
@@ -352,14 +390,17 @@ func capPerRule(fs []finding.Finding, max int) []finding.Finding {
 // JSON pointer in a parsed document but has no position yet.
 func (c *checker) resolvePositions(s *runState) {
 	for i := range s.findings {
-		f := &s.findings[i]
-		if f.Line != 0 || f.File == "" || f.Pointer == "" {
-			continue
-		}
-		doc := s.run.Docs[f.File]
-		if doc == nil || doc.JSON == nil {
-			continue
-		}
-		f.Line, f.Column, _ = doc.JSON.Position(f.Pointer)
+		c.resolvePosition(s, &s.findings[i])
 	}
+}
+
+func (c *checker) resolvePosition(s *runState, f *finding.Finding) {
+	if f.Line != 0 || f.File == "" || f.Pointer == "" {
+		return
+	}
+	doc := s.run.Docs[f.File]
+	if doc == nil || doc.JSON == nil {
+		return
+	}
+	f.Line, f.Column, _ = doc.JSON.Position(f.Pointer)
 }

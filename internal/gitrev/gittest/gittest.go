@@ -1,0 +1,114 @@
+// Package gittest makes real git repositories in temporary directories for
+// tests, isolated from the user's and the system's git configuration.
+package gittest
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Isolate points git at an empty configuration and a fixed identity for the
+// rest of the test (t.Setenv, so the test must not be parallel). It skips
+// the test when git is not installed.
+func Isolate(t testing.TB) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	home := t.TempDir()
+	for k, v := range map[string]string{
+		"HOME":                home,
+		"XDG_CONFIG_HOME":     home,
+		"GIT_CONFIG_NOSYSTEM": "1",
+		"GIT_CONFIG_GLOBAL":   filepath.Join(home, "gitconfig"),
+		"GIT_AUTHOR_NAME":     "Test Author",
+		"GIT_AUTHOR_EMAIL":    "author@example.com",
+		"GIT_COMMITTER_NAME":  "Test Committer",
+		"GIT_COMMITTER_EMAIL": "committer@example.com",
+		"GIT_AUTHOR_DATE":     "2025-09-29T16:00:00Z",
+		"GIT_COMMITTER_DATE":  "2025-09-29T16:00:00Z",
+		"GIT_DIR":             "",
+		"GIT_WORK_TREE":       "",
+		"GIT_INDEX_FILE":      "",
+	} {
+		t.Setenv(k, v)
+	}
+	os.Unsetenv("GIT_DIR")
+	os.Unsetenv("GIT_WORK_TREE")
+	os.Unsetenv("GIT_INDEX_FILE")
+	if err := os.WriteFile(filepath.Join(home, "gitconfig"), []byte("[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Repo is a work tree made for a test.
+type Repo struct {
+	t   testing.TB
+	Dir string
+}
+
+// Init creates an empty repository in a new temporary directory.
+func Init(t testing.TB) *Repo {
+	t.Helper()
+	Isolate(t)
+	r := &Repo{t: t, Dir: t.TempDir()}
+	r.Git("init", "-q")
+	return r
+}
+
+// At wraps an existing work tree (a clone, for instance).
+func At(t testing.TB, dir string) *Repo { return &Repo{t: t, Dir: dir} }
+
+// Git runs git in the work tree and returns its trimmed output; a failure
+// fails the test.
+func (r *Repo) Git(args ...string) string {
+	r.t.Helper()
+	out, err := r.TryGit(args...)
+	if err != nil {
+		r.t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return out
+}
+
+// TryGit runs git and returns its combined output and error.
+func (r *Repo) TryGit(args ...string) (string, error) {
+	cmd := exec.Command("git", append([]string{"-C", r.Dir}, args...)...)
+	out, err := cmd.CombinedOutput()
+	return strings.TrimSpace(string(out)), err
+}
+
+// Write writes files (path relative to the work tree → content), making
+// folders as needed.
+func (r *Repo) Write(files map[string]string) {
+	r.t.Helper()
+	for p, content := range files {
+		full := filepath.Join(r.Dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			r.t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
+			r.t.Fatal(err)
+		}
+	}
+}
+
+// Remove deletes paths (files or folders) from the work tree.
+func (r *Repo) Remove(paths ...string) {
+	r.t.Helper()
+	for _, p := range paths {
+		if err := os.RemoveAll(filepath.Join(r.Dir, filepath.FromSlash(p))); err != nil {
+			r.t.Fatal(err)
+		}
+	}
+}
+
+// Commit stages everything and commits it; it returns the commit's name.
+func (r *Repo) Commit(msg string) string {
+	r.t.Helper()
+	r.Git("add", "-A")
+	r.Git("commit", "-q", "--allow-empty", "-m", msg)
+	return r.Git("rev-parse", "HEAD")
+}

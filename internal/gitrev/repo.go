@@ -1,0 +1,403 @@
+package gitrev
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"strings"
+	"sync"
+)
+
+// Repo is one git work tree and its cat-file process. A Repo is safe for
+// concurrent use; Close ends the process.
+type Repo struct {
+	// Root is the work tree's top level: absolute, symbolic links resolved.
+	Root string
+	// MaxRead bounds Read (not Stream); 0 means no bound.
+	MaxRead int64
+
+	cat catFile
+}
+
+// sanitizedEnv is the environment git runs with. Variables that point git
+// at one repository (as hooks set them) are dropped, so that each run is
+// read from the repository that actually holds it.
+func sanitizedEnv() []string {
+	drop := map[string]bool{
+		"GIT_DIR": true, "GIT_WORK_TREE": true, "GIT_COMMON_DIR": true,
+		"GIT_INDEX_FILE": true, "GIT_PREFIX": true,
+	}
+	env := []string{"GIT_LITERAL_PATHSPECS=1", "LC_ALL=C"}
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if drop[k] || k == "GIT_LITERAL_PATHSPECS" || k == "LC_ALL" {
+			continue
+		}
+		env = append(env, kv)
+	}
+	return env
+}
+
+func gitCommand(dir string, args ...string) *exec.Cmd {
+	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
+	cmd.Env = sanitizedEnv()
+	return cmd
+}
+
+// gitOutput runs a short git command and returns its trimmed stdout; the
+// error carries git's own words.
+func gitOutput(dir string, args ...string) (string, error) {
+	cmd := gitCommand(dir, args...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &limitWriter{w: &errb, n: 4096}
+	if err := cmd.Run(); err != nil {
+		return "", &commandError{args: args, err: err, stderr: strings.TrimSpace(errb.String())}
+	}
+	return strings.TrimSpace(out.String()), nil
+}
+
+type commandError struct {
+	args   []string
+	err    error
+	stderr string
+}
+
+func (e *commandError) Error() string {
+	msg := fmt.Sprintf("git %s: %v", strings.Join(e.args, " "), e.err)
+	if e.stderr != "" {
+		msg += ": " + e.stderr
+	}
+	return msg
+}
+
+func (e *commandError) Unwrap() error { return e.err }
+
+// exitCode is the exit status of a finished git command, -1 if it did not run.
+func exitCode(err error) int {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode()
+	}
+	return -1
+}
+
+type limitWriter struct {
+	w io.Writer
+	n int
+}
+
+func (l *limitWriter) Write(p []byte) (int, error) {
+	if l.n > 0 {
+		k := min(len(p), l.n)
+		l.w.Write(p[:k])
+		l.n -= k
+	}
+	return len(p), nil
+}
+
+// Open returns the repository whose work tree holds dir. Prefer a Locator
+// when many directories may share one repository.
+func Open(dir string) (*Repo, error) {
+	var l Locator
+	return l.Repo(dir)
+}
+
+// Locator maps directories to their repositories, one Repo (and so one
+// cat-file process) per repository however many directories it is asked
+// about. It is safe for concurrent use.
+type Locator struct {
+	mu    sync.Mutex
+	repos map[string]*Repo  // by the directory holding .git
+	errs  map[string]error  // same key
+	roots map[string]string // resolved dir -> key, "" when in no work tree
+}
+
+// Repo returns the repository of dir, or an error wrapping ErrNotWorkTree.
+// It finds the nearest ".git" above dir itself (a cheap walk), and asks git
+// once per repository to confirm the work tree.
+func (l *Locator) Repo(dir string) (*Repo, error) {
+	real, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	if r, err := filepath.EvalSymlinks(real); err == nil {
+		real = r
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.repos == nil {
+		l.repos, l.errs, l.roots = map[string]*Repo{}, map[string]error{}, map[string]string{}
+	}
+	key, ok := l.roots[real]
+	if !ok {
+		key = findDotGit(real)
+		l.roots[real] = key
+	}
+	if key == "" {
+		return nil, fmt.Errorf("%s is %w", dir, ErrNotWorkTree)
+	}
+	if r := l.repos[key]; r != nil {
+		return r, nil
+	}
+	if err := l.errs[key]; err != nil {
+		return nil, err
+	}
+	r, err := openAt(key)
+	if err != nil {
+		l.errs[key] = err
+		return nil, err
+	}
+	l.repos[key] = r
+	return r, nil
+}
+
+// Close ends every repository's cat-file process.
+func (l *Locator) Close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var errs []error
+	for _, r := range l.repos {
+		errs = append(errs, r.Close())
+	}
+	return errors.Join(errs...)
+}
+
+// findDotGit returns the nearest directory at or above dir holding a .git
+// entry (a folder, or the file a linked work tree or submodule has). A
+// directory inside a .git folder belongs to no work tree.
+func findDotGit(dir string) string {
+	for _, el := range strings.Split(filepath.ToSlash(dir), "/") {
+		if el == ".git" {
+			return ""
+		}
+	}
+	for {
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}
+
+func openAt(dir string) (*Repo, error) {
+	inside, err := gitOutput(dir, "rev-parse", "--is-inside-work-tree")
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the git repository at %s: %w", dir, err)
+	}
+	if inside != "true" {
+		return nil, fmt.Errorf("%s is %w", dir, ErrNotWorkTree)
+	}
+	top, err := gitOutput(dir, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the git repository at %s: %w", dir, err)
+	}
+	if r, err := filepath.EvalSymlinks(top); err == nil {
+		top = r
+	}
+	return &Repo{Root: top, cat: catFile{dir: top}}, nil
+}
+
+// Rel turns a path on disk into a top-level-relative path with forward
+// slashes ("" for the top level itself); an error if it lies outside.
+func (r *Repo) Rel(p string) (string, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	rel, err := filepath.Rel(r.Root, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", fmt.Errorf("%s is outside the repository at %s", p, r.Root)
+	}
+	if rel == "." {
+		return "", nil
+	}
+	return filepath.ToSlash(rel), nil
+}
+
+// Resolve turns rev into the full name of the commit it names. A commit the
+// clone does not hold is a *MissingCommitError.
+func (r *Repo) Resolve(rev string) (string, error) {
+	if err := CheckRev(rev); err != nil {
+		return "", err
+	}
+	// cat-file -e answers "is it here" without the noise of rev-parse, and
+	// tells a missing object (exit 1 or 128) from a broken repository.
+	if _, err := gitOutput(r.Root, "cat-file", "-e", rev+"^{commit}"); err != nil {
+		if c := exitCode(err); c != 1 && c != 128 {
+			return "", err
+		}
+		return "", &MissingCommitError{Rev: rev, Shallow: r.shallow()}
+	}
+	sha, err := gitOutput(r.Root, "rev-parse", "--verify", "--quiet", rev+"^{commit}")
+	if err != nil {
+		return "", &MissingCommitError{Rev: rev, Shallow: r.shallow()}
+	}
+	return sha, nil
+}
+
+func (r *Repo) shallow() bool {
+	out, err := gitOutput(r.Root, "rev-parse", "--is-shallow-repository")
+	return err == nil && out == "true"
+}
+
+// HasCommits reports whether HEAD names a commit (false in a repository
+// where nothing was committed yet).
+func (r *Repo) HasCommits() bool {
+	_, err := gitOutput(r.Root, "rev-parse", "--verify", "--quiet", "HEAD^{commit}")
+	return err == nil
+}
+
+// MergeBase returns the best common ancestor of two commits; found is false
+// when the history held by the clone has none (unrelated, or cut off by a
+// shallow clone).
+func (r *Repo) MergeBase(a, b string) (sha string, found bool, err error) {
+	out, err := gitOutput(r.Root, "merge-base", a, b)
+	if err != nil {
+		if exitCode(err) == 1 {
+			return "", false, nil
+		}
+		return "", false, err
+	}
+	return out, true, nil
+}
+
+// object names a file of a commit for cat-file: "<commit>:<path>". The path
+// is cleaned so that git never reads it relative to a current directory.
+func object(rev, p string) (string, error) {
+	if err := CheckRev(rev); err != nil {
+		return "", err
+	}
+	c := path.Clean("/" + p)[1:]
+	if c == "" {
+		return "", fmt.Errorf("%q names the top of the repository, not a file", p)
+	}
+	return rev + ":" + c, nil
+}
+
+// Read returns a file's content at rev.
+func (r *Repo) Read(rev, p string) ([]byte, bool, error) {
+	obj, err := object(rev, p)
+	if err != nil {
+		return nil, false, err
+	}
+	var data []byte
+	exists, err := r.cat.request(obj, func(h header, body io.Reader) error {
+		if h.typ != "blob" {
+			return fmt.Errorf("%s at %s is a %s: %w", p, short(rev), h.typ, ErrNotFile)
+		}
+		if r.MaxRead > 0 && h.size > r.MaxRead {
+			return fmt.Errorf("%s at %s is %d bytes, over the limit of %d bytes: %w", p, short(rev), h.size, r.MaxRead, ErrTooLarge)
+		}
+		data = make([]byte, h.size)
+		_, err := io.ReadFull(body, data)
+		return err
+	})
+	if err != nil || !exists {
+		return nil, exists, err
+	}
+	return data, true, nil
+}
+
+// TreeID returns the object name of the folder dir at rev, so that many
+// files under it can be read as "<tree>:<path>": git then searches a small
+// tree instead of walking from the top of the commit for every file, which
+// matters when a folder holds thousands of runs. exists is false when rev
+// has no folder there.
+func (r *Repo) TreeID(rev, dir string) (string, bool, error) {
+	if err := CheckRev(rev); err != nil {
+		return "", false, err
+	}
+	obj := rev + "^{tree}"
+	if d := path.Clean("/" + dir)[1:]; d != "" {
+		obj = rev + ":" + d
+	}
+	var oid string
+	exists, err := r.cat.request(obj, func(h header, _ io.Reader) error {
+		if h.typ != "tree" {
+			return fmt.Errorf("%s at %s is a %s, not a folder: %w", dir, short(rev), h.typ, ErrNotFile)
+		}
+		oid = h.oid
+		return nil
+	})
+	return oid, exists, err
+}
+
+// Stream hands a file's content at rev to fn.
+func (r *Repo) Stream(rev, p string, fn func(io.Reader) error) (bool, error) {
+	obj, err := object(rev, p)
+	if err != nil {
+		return false, err
+	}
+	return r.cat.request(obj, func(h header, body io.Reader) error {
+		if h.typ != "blob" {
+			return fmt.Errorf("%s at %s is a %s: %w", p, short(rev), h.typ, ErrNotFile)
+		}
+		return fn(body)
+	})
+}
+
+// List returns the files (blobs and symbolic links) under dir at rev. It
+// costs one process, so callers list a whole folder once.
+func (r *Repo) List(rev, dir string) ([]string, error) {
+	if err := CheckRev(rev); err != nil {
+		return nil, err
+	}
+	args := []string{"ls-tree", "-r", "-z", "--name-only", "--full-tree", rev}
+	if d := path.Clean("/" + dir)[1:]; d != "" {
+		args = append(args, "--", d+"/")
+	}
+	cmd := gitCommand(r.Root, args...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &limitWriter{w: &errb, n: 4096}
+	if err := cmd.Run(); err != nil {
+		return nil, &commandError{args: args, err: err, stderr: strings.TrimSpace(errb.String())}
+	}
+	var files []string
+	for _, f := range bytes.Split(out.Bytes(), []byte{0}) {
+		if len(f) > 0 {
+			files = append(files, string(f))
+		}
+	}
+	return files, nil
+}
+
+// Processes reports how many cat-file processes this repository started:
+// 0 before the first read, 1 after it.
+func (r *Repo) Processes() int {
+	r.cat.mu.Lock()
+	defer r.cat.mu.Unlock()
+	return r.cat.started
+}
+
+// Requests reports how many files were asked of the cat-file process.
+func (r *Repo) Requests() int {
+	r.cat.mu.Lock()
+	defer r.cat.mu.Unlock()
+	return r.cat.reqs
+}
+
+// Close ends the cat-file process.
+func (r *Repo) Close() error { return r.cat.Close() }
+
+// short abbreviates an object name for messages.
+func short(rev string) string {
+	if isObjectName(rev) {
+		return rev[:12]
+	}
+	return rev
+}
+
+// Short abbreviates a commit name for messages (12 hex digits).
+func Short(rev string) string { return short(rev) }

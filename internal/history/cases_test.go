@@ -1,0 +1,271 @@
+package history_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/h3a-check/h3a-check/internal/gitrev/gittest"
+	"github.com/h3a-check/h3a-check/internal/runner"
+)
+
+var update = flag.Bool("update", false, "rewrite the want section of testdata/history/*.txtar")
+
+const (
+	casesDir = "../../testdata/history"
+	template = "../../testdata/runs/ok/complete"
+	runName  = "20250929-134215-8b6f8b9a-7c9f-4c5e-8c6a-2f0f0d2e9c1a"
+)
+
+// TestHistoryCases turns each testdata/history/<case>.txtar into a real git
+// repository holding the complete example run under runs/: the base commit
+// is the example with the case's base/ files applied, and the working tree
+// then gets its head/ files. The check (default base: HEAD) must give
+// exactly the case's want section.
+//
+// Archive files: "base/PATH" and "head/PATH" replace a file of the run;
+// "base/PATH.edit" and "head/PATH.edit" edit one with blocks of
+// "<<<<\nold\n====\nnew\n>>>>\n" (old, without the line break before
+// "====", must occur once; new may be empty); "want" is the
+// expected output. In any file, {{hash PATH}} becomes the first 16 hex
+// digits of the SHA-256 of that file of the same tree. Comment lines
+// "delete: PATH" delete from head ("." is the whole run), and "new-run"
+// leaves the run out of the base commit.
+func TestHistoryCases(t *testing.T) {
+	paths, err := filepath.Glob(filepath.Join(casesDir, "*.txtar"))
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no cases in %s (%v)", casesDir, err)
+	}
+	for _, p := range paths {
+		t.Run(strings.TrimSuffix(filepath.Base(p), ".txtar"), func(t *testing.T) {
+			ar := readArchive(t, p)
+			got := runCase(t, ar)
+			if *update {
+				ar.set("want", got)
+				if err := os.WriteFile(p, ar.format(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, ok := ar.get("want")
+			if !ok {
+				t.Fatalf("%s has no want section (run with -update to write it)", p)
+			}
+			if want != got {
+				t.Errorf("findings differ (rerun with -update and review the diff)\n--- want\n%s--- got\n%s", want, got)
+			}
+		})
+	}
+}
+
+func runCase(t *testing.T, ar *archive) string {
+	g := gittest.Init(t)
+	runDir := filepath.Join(g.Dir, "runs", runName)
+	directives := ar.directives()
+	g.Write(map[string]string{"README.md": "history case\n"})
+	if !slices.Contains(directives, "new-run") {
+		copyTemplate(t, runDir)
+		applyTree(t, ar, "base/", runDir)
+	}
+	g.Commit("base")
+	if slices.Contains(directives, "new-run") {
+		copyTemplate(t, runDir)
+	}
+	applyTree(t, ar, "head/", runDir)
+	for _, d := range directives {
+		if p, ok := strings.CutPrefix(d, "delete: "); ok {
+			if err := os.RemoveAll(filepath.Join(runDir, filepath.FromSlash(p))); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	base := g.Git("rev-parse", "HEAD")
+
+	res, err := runner.Check(context.Background(), runner.Options{
+		Paths:  []string{filepath.Join(g.Dir, "runs")},
+		Getenv: func(string) string { return "" }, // not a pull request, even in CI
+	})
+	if err != nil {
+		return "error: " + err.Error() + "\n"
+	}
+	var b strings.Builder
+	for _, a := range res.Audits {
+		fmt.Fprintf(&b, "run %s gate %s\n", filepath.Base(a.Run), a.Gate)
+		for _, f := range a.Findings {
+			loc := f.Location()
+			if loc == "" {
+				loc = "."
+			}
+			fmt.Fprintf(&b, "%s: %s: %s [%s]\n", loc, f.Severity, f.Details, f.Rule)
+		}
+	}
+	if n := res.CatFileProcesses; n > 1 {
+		t.Errorf("%d cat-file processes, want at most 1", n)
+	}
+	return strings.ReplaceAll(b.String(), base[:12], "<base>")
+}
+
+func copyTemplate(t *testing.T, dst string) {
+	t.Helper()
+	if err := os.CopyFS(dst, os.DirFS(filepath.Join(template, runName))); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// applyTree writes the archive's files under prefix into the run, then
+// expands {{hash PATH}} once every plain file is in place.
+func applyTree(t *testing.T, ar *archive, prefix, runDir string) {
+	t.Helper()
+	var templated []string
+	for _, f := range ar.files {
+		rel, ok := strings.CutPrefix(f.name, prefix)
+		if !ok {
+			continue
+		}
+		content := f.data
+		if edit, ok := strings.CutSuffix(rel, ".edit"); ok {
+			rel = edit
+			old, err := os.ReadFile(filepath.Join(runDir, filepath.FromSlash(rel)))
+			if err != nil {
+				t.Fatalf("%s: %v", f.name, err)
+			}
+			content = applyEdits(t, f.name, string(old), f.data)
+		}
+		full := filepath.Join(runDir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(content, "{{hash ") {
+			templated = append(templated, full)
+		}
+	}
+	hashRef := regexp.MustCompile(`\{\{hash ([^}]+)\}\}`)
+	for _, full := range templated {
+		data, _ := os.ReadFile(full)
+		out := hashRef.ReplaceAllFunc(data, func(m []byte) []byte {
+			ref := string(hashRef.FindSubmatch(m)[1])
+			target, err := os.ReadFile(filepath.Join(runDir, filepath.FromSlash(ref)))
+			if err != nil {
+				t.Fatalf("{{hash %s}}: %v", ref, err)
+			}
+			sum := sha256.Sum256(target)
+			return []byte(hex.EncodeToString(sum[:])[:16])
+		})
+		if err := os.WriteFile(full, out, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+var editBlock = regexp.MustCompile(`(?s)<<<<\n(.*?)\n====\n(?:(.*?)\n)?>>>>\n`)
+
+func applyEdits(t *testing.T, name, content, edits string) string {
+	t.Helper()
+	blocks := editBlock.FindAllStringSubmatch(edits, -1)
+	if len(blocks) == 0 {
+		t.Fatalf("%s holds no <<<< ==== >>>> block", name)
+	}
+	for _, b := range blocks {
+		old, new := b[1], b[2]
+		if n := strings.Count(content, old); n != 1 {
+			t.Fatalf("%s: %q occurs %d times, want once", name, old, n)
+		}
+		content = strings.Replace(content, old, new, 1)
+	}
+	return content
+}
+
+// archive is the txtar format: a comment, then files each introduced by a
+// line "-- NAME --".
+type archive struct {
+	comment string
+	files   []archiveFile
+}
+
+type archiveFile struct{ name, data string }
+
+func readArchive(t *testing.T, path string) *archive {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ar := &archive{}
+	var cur *archiveFile
+	var comment strings.Builder
+	for _, line := range strings.SplitAfter(string(data), "\n") {
+		if name, ok := fileMarker(line); ok {
+			ar.files = append(ar.files, archiveFile{name: name})
+			cur = &ar.files[len(ar.files)-1]
+			continue
+		}
+		if cur == nil {
+			comment.WriteString(line)
+		} else {
+			cur.data += line
+		}
+	}
+	ar.comment = comment.String()
+	return ar
+}
+
+func fileMarker(line string) (string, bool) {
+	s := strings.TrimRight(line, "\r\n")
+	if !strings.HasPrefix(s, "-- ") || !strings.HasSuffix(s, " --") || len(s) < 7 {
+		return "", false
+	}
+	return strings.TrimSpace(s[3 : len(s)-3]), true
+}
+
+func (a *archive) directives() []string {
+	var ds []string
+	for _, l := range strings.Split(a.comment, "\n") {
+		if strings.HasPrefix(l, "delete: ") || l == "new-run" {
+			ds = append(ds, l)
+		}
+	}
+	return ds
+}
+
+func (a *archive) get(name string) (string, bool) {
+	for _, f := range a.files {
+		if f.name == name {
+			return f.data, true
+		}
+	}
+	return "", false
+}
+
+func (a *archive) set(name, data string) {
+	for i := range a.files {
+		if a.files[i].name == name {
+			a.files[i].data = data
+			return
+		}
+	}
+	a.files = append(a.files, archiveFile{name: name, data: data})
+}
+
+func (a *archive) format() []byte {
+	var b bytes.Buffer
+	b.WriteString(a.comment)
+	for _, f := range a.files {
+		fmt.Fprintf(&b, "-- %s --\n%s", f.name, f.data)
+		if f.data != "" && !strings.HasSuffix(f.data, "\n") {
+			b.WriteByte('\n')
+		}
+	}
+	return b.Bytes()
+}

@@ -1,0 +1,254 @@
+// Package history proves that a run's append-only files only grew since a
+// base revision: state.json steps[], the handoff and report arrays, the gate
+// events log, the evidence log, the roadmap's task queue, and every artifact
+// the base evidence log names.
+//
+// The rule for each file kind is one entry of Table, so another layout joins
+// with one entry per file. Head documents are the ones the checker already
+// parsed; base versions are read through a Base and parsed with the same
+// parsers. Every finding points at the first head line or element that
+// diverges and quotes the base and head values.
+package history
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"sync"
+
+	"github.com/h3a-check/h3a-check/internal/finding"
+	"github.com/h3a-check/h3a-check/internal/gitrev"
+	"github.com/h3a-check/h3a-check/internal/jsonpos"
+	"github.com/h3a-check/h3a-check/internal/layout"
+	"github.com/h3a-check/h3a-check/internal/rundir"
+)
+
+// Base gives the base version of a run's files; paths are relative to the
+// run. exists is false for a file the base does not hold.
+type Base interface {
+	Read(path string) (data []byte, exists bool, err error)
+	Stream(path string, fn func(io.Reader) error) (exists bool, err error)
+}
+
+// At is the base of the run at dir (relative to the repository's top level,
+// "" for the top level itself) in commit of tree.
+func At(tree gitrev.Tree, commit, dir string) Base {
+	return &treeBase{tree: tree, commit: commit, dir: dir}
+}
+
+// treeIDer is a Tree that can name a folder's tree object (gitrev.Repo).
+type treeIDer interface {
+	TreeID(rev, dir string) (oid string, exists bool, err error)
+}
+
+type treeBase struct {
+	tree        gitrev.Tree
+	commit, dir string
+
+	once   sync.Once
+	rev    string // what files are read relative to: a tree, or commit with dir
+	prefix string
+	absent bool // the run's folder does not exist at the base
+	err    error
+}
+
+// resolve reads files through the run folder's own tree when the reader
+// can name it: one lookup from the top of the commit per run instead of
+// one per file.
+func (b *treeBase) resolve() error {
+	b.once.Do(func() {
+		b.rev, b.prefix = b.commit, b.dir
+		t, ok := b.tree.(treeIDer)
+		if !ok {
+			return
+		}
+		oid, exists, err := t.TreeID(b.commit, b.dir)
+		switch {
+		case errors.Is(err, gitrev.ErrNotFile):
+			b.absent = true // a file where the run's folder is: no run at the base
+		case err != nil:
+			b.err = err
+		case !exists:
+			b.absent = true
+		default:
+			b.rev, b.prefix = oid, ""
+		}
+	})
+	return b.err
+}
+
+func (b *treeBase) Read(p string) ([]byte, bool, error) {
+	if err := b.resolve(); err != nil || b.absent {
+		return nil, false, err
+	}
+	return b.tree.Read(b.rev, path.Join(b.prefix, p))
+}
+
+func (b *treeBase) Stream(p string, fn func(io.Reader) error) (bool, error) {
+	if err := b.resolve(); err != nil || b.absent {
+		return false, err
+	}
+	return b.tree.Stream(b.rev, path.Join(b.prefix, p), fn)
+}
+
+// Head is the run as it is in the working tree.
+type Head struct {
+	Layout string
+	// Run holds the documents the checker parsed; none is read again.
+	Run *layout.Run
+	// Open opens a file of the run, confined to it; exists is false when
+	// nothing is there.
+	Open func(path string) (r io.ReadCloser, exists bool, err error)
+	// Sums holds the SHA-256 (hex) of files already hashed, by path, so an
+	// unchanged artifact is not read twice.
+	Sums map[string]string
+}
+
+// Result is the comparison of one run with its base.
+type Result struct {
+	// New is true when the run does not exist at the base: nothing was
+	// compared, and Findings holds the one info finding that says so.
+	New      bool
+	Findings []finding.Finding
+}
+
+// Compare checks every append-only file of the run against its base
+// version. commit names the base in messages. An error means the base could
+// not be read at all (the reader broke); a problem with one file is a
+// finding.
+func Compare(head Head, base Base, commit string) (Result, error) {
+	lay := layout.ByID(head.Layout)
+	if lay == nil {
+		return Result{}, fmt.Errorf("unknown layout %q", head.Layout)
+	}
+	c := &comparison{head: head, base: base, commit: gitrev.Short(commit)}
+	found := false
+	for _, rule := range Table {
+		if rule.Layout != head.Layout {
+			continue
+		}
+		file, ok := layoutFile(lay, rule.Path)
+		if !ok {
+			return Result{}, fmt.Errorf("history table names %q, which layout %q does not have", rule.Path, head.Layout)
+		}
+		p, exists, err := c.pair(file)
+		if err != nil {
+			return Result{}, err
+		}
+		found = found || exists
+		if p == nil {
+			continue
+		}
+		c.add(rule.Check(p)...)
+		if rule.Artifacts != nil {
+			if err := c.artifacts(rule.Artifacts(p.base.ledger), p); err != nil {
+				return Result{}, err
+			}
+		}
+	}
+	if !found {
+		return Result{New: true, Findings: []finding.Finding{
+			finding.NewRun.New("", "run is new since base %s: no history to compare", c.commit),
+		}}, nil
+	}
+	return Result{Findings: c.findings}, nil
+}
+
+type comparison struct {
+	head     Head
+	base     Base
+	commit   string // abbreviated
+	findings []finding.Finding
+}
+
+func (c *comparison) add(fs ...finding.Finding) { c.findings = append(c.findings, fs...) }
+
+// version is one side of a file: its parsed JSON or ledger.
+type version struct {
+	json   *jsonpos.Document
+	ledger any
+}
+
+// pair is one file at base and in head, both parsed, handed to a rule.
+type pair struct {
+	path       string
+	commit     string
+	base, head version
+}
+
+// pair reads and parses the base version of file and pairs it with the
+// head's. It returns nil when there is nothing to compare: the file is new,
+// is missing in head (already a finding), or one side cannot be parsed (an
+// info finding says so). exists reports whether the base holds the file.
+func (c *comparison) pair(file layout.File) (p *pair, exists bool, err error) {
+	data, exists, err := c.base.Read(file.Path)
+	if err != nil {
+		if !gitrev.IsFileError(err) {
+			return nil, false, err
+		}
+		c.notEvaluated(file.Path, "the base version cannot be read: %v", err)
+		return nil, true, nil
+	}
+	if !exists {
+		return nil, false, nil
+	}
+	hd := c.head.Run.Docs[file.Path]
+	if hd == nil || !hd.Present || !hd.Parsed {
+		return nil, true, nil // already an error of its own
+	}
+	p = &pair{path: file.Path, commit: c.commit}
+	switch file.Kind {
+	case layout.JSON:
+		doc, _ := jsonpos.Parse(data)
+		if doc == nil {
+			c.notEvaluated(file.Path, "the base version at %s is not valid JSON", c.commit)
+			return nil, true, nil
+		}
+		p.base.json = doc
+	case layout.Markdown:
+		v, _ := file.ParseLedger(data)
+		if v == nil {
+			c.notEvaluated(file.Path, "the base version at %s cannot be parsed", c.commit)
+			return nil, true, nil
+		}
+		p.base.ledger = v
+	}
+	p.head = version{json: hd.JSON, ledger: hd.Ledger}
+	return p, true, nil
+}
+
+func (c *comparison) notEvaluated(file, format string, args ...any) {
+	c.add(finding.NotEvaluated.New(file, "append-only check of %s against base %s not evaluated: %s",
+		file, c.commit, fmt.Sprintf(format, args...)))
+}
+
+func layoutFile(lay layout.Layout, p string) (layout.File, bool) {
+	for _, f := range lay.Files() {
+		if f.Path == p {
+			return f, true
+		}
+	}
+	return layout.File{}, false
+}
+
+// isLayoutFile reports whether p is one of the layout's own documents,
+// which change under their own rules rather than never.
+func isLayoutFile(lay layout.Layout, p string) bool {
+	_, ok := layoutFile(lay, p)
+	return ok
+}
+
+// OpenIn returns a Head.Open that reads through a confined run root.
+func OpenIn(root *rundir.Root) func(string) (io.ReadCloser, bool, error) {
+	return func(p string) (io.ReadCloser, bool, error) {
+		f, _, prob := root.Open(p)
+		if prob != nil {
+			if prob.Kind == rundir.Missing {
+				return nil, false, nil
+			}
+			return nil, true, prob
+		}
+		return f, true, nil
+	}
+}

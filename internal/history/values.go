@@ -1,0 +1,130 @@
+package history
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// maxShown bounds a value quoted in a message, in code points: enough to
+// recognise an entry, short enough for one terminal line.
+const maxShown = 80
+
+// quoteValue renders a JSON value compactly for a message: strings quoted,
+// objects and arrays as compact JSON, long ones cut with "…".
+func quoteValue(v any) string {
+	switch x := v.(type) {
+	case absent:
+		return "(absent)"
+	case string:
+		return strconv.Quote(truncate(x, maxShown))
+	case json.Number:
+		return truncate(string(x), maxShown)
+	}
+	if m, ok := v.(map[string]any); ok {
+		return truncate(compactObject(m), maxShown)
+	}
+	return truncate(compactJSON(v), maxShown)
+}
+
+// identifying members come first when an entry is quoted, so that the part
+// of it that survives truncation says which entry it is.
+var identifying = []string{"task_id", "corrects", "agent", "from", "to", "time", "timestamp", "gate", "status"}
+
+func compactObject(m map[string]any) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b string) int {
+		ia, ib := slices.Index(identifying, a), slices.Index(identifying, b)
+		switch {
+		case ia >= 0 && ib >= 0:
+			return ia - ib
+		case ia >= 0:
+			return -1
+		case ib >= 0:
+			return 1
+		}
+		return strings.Compare(a, b)
+	})
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(compactJSON(k))
+		b.WriteByte(':')
+		b.WriteString(compactJSON(m[k]))
+	}
+	b.WriteByte('}')
+	return b.String()
+}
+
+func compactJSON(v any) string {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return fmt.Sprintf("%v", v)
+	}
+	return strings.TrimSpace(buf.String())
+}
+
+// quoteText quotes a line of a Markdown ledger.
+func quoteText(s string) string { return strconv.Quote(truncate(s, maxShown+40)) }
+
+func truncate(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	i := 0
+	for range n - 1 {
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+	}
+	return s[:i] + "…"
+}
+
+func describe(v any) string {
+	switch v.(type) {
+	case map[string]any:
+		return "an object"
+	case []any:
+		return "an array"
+	case string:
+		return "a string"
+	case json.Number:
+		return "a number"
+	case bool:
+		return "a boolean"
+	case nil:
+		return "null"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+func entries(n int) string {
+	if n == 1 {
+		return "1 entry"
+	}
+	return fmt.Sprintf("%d entries", n)
+}
+
+func quoteList(ss []string) string {
+	const show = 5
+	q := make([]string, 0, min(len(ss), show))
+	for i, s := range ss {
+		if i == show {
+			q = append(q, fmt.Sprintf("and %d more", len(ss)-show))
+			break
+		}
+		q = append(q, strconv.Quote(s))
+	}
+	return strings.Join(q, ", ")
+}

@@ -1,0 +1,305 @@
+package runner
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+
+	"github.com/h3a-check/h3a-check/internal/audit"
+	"github.com/h3a-check/h3a-check/internal/finding"
+	"github.com/h3a-check/h3a-check/internal/gitrev"
+	"github.com/h3a-check/h3a-check/internal/history"
+	"github.com/h3a-check/h3a-check/internal/layout"
+	"github.com/h3a-check/h3a-check/internal/rundir"
+)
+
+// historyPlan is what the history stage needs, settled before any run is
+// checked: the repository and base of every run (one cat-file process per
+// repository, shared by all runs), and the runs deleted since the base.
+type historyPlan struct {
+	locator gitrev.Locator
+	runs    map[string]runBase // by run directory
+	deleted []*audit.Audit     // one per folder that lost runs
+	// processes counts the cat-file processes of every repository, for
+	// tests and benchmarks.
+	repos []*gitrev.Repo
+}
+
+// runBase is where one run's history is read from, or why it is not.
+type runBase struct {
+	repo *gitrev.Repo
+	base gitrev.Base
+	rel  string // the run's folder, relative to the repository's top level
+	skip string // why the history is not compared ("" when it is)
+}
+
+const notWorkTreeSkip = "the run is not inside a git work tree; check it inside the repository that holds it (or pass --base none to say there is no history)"
+
+// planHistory resolves each run's base. The default base is skipped, with
+// a reason, where there is no history to compare; an explicit one that
+// cannot be used, or a base the clone does not hold, is an error: the tool
+// could not check.
+func planHistory(opts Options, paths []string, runs []rundir.Run) (*historyPlan, error) {
+	hp := &historyPlan{runs: map[string]runBase{}}
+	if opts.Base == gitrev.None {
+		for _, r := range runs {
+			hp.runs[r.Dir] = runBase{skip: "--base none was given"}
+		}
+		return hp, nil
+	}
+	if opts.Base != "" {
+		if err := gitrev.CheckRev(opts.Base); err != nil {
+			return nil, fmt.Errorf("--base: %w", err)
+		}
+	}
+	getenv := opts.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	bases := map[*gitrev.Repo]gitrev.Base{}
+	baseOf := func(dir string) (*gitrev.Repo, gitrev.Base, string, error) {
+		repo, err := hp.locator.Repo(dir)
+		if errors.Is(err, gitrev.ErrNotWorkTree) {
+			if opts.Base != "" {
+				return nil, gitrev.Base{}, "", fmt.Errorf("--base %s: %s is not inside a git work tree", opts.Base, dir)
+			}
+			return nil, gitrev.Base{Skip: notWorkTreeSkip}, "", nil
+		}
+		if err != nil {
+			return nil, gitrev.Base{}, "", err
+		}
+		b, ok := bases[repo]
+		if !ok {
+			repo.MaxRead = opts.MaxJSONSize
+			if b, err = gitrev.ChooseBase(repo, opts.Base, getenv); err != nil {
+				return nil, gitrev.Base{}, "", err
+			}
+			bases[repo] = b
+			hp.repos = append(hp.repos, repo)
+		}
+		rel, err := repo.Rel(dir)
+		return repo, b, rel, err
+	}
+	headRuns := map[*gitrev.Repo]map[string]bool{}
+	for _, r := range runs {
+		repo, b, rel, err := baseOf(r.Dir)
+		if err != nil {
+			hp.close()
+			return nil, err
+		}
+		hp.runs[r.Dir] = runBase{repo: repo, base: b, rel: rel, skip: b.Skip}
+		if repo != nil {
+			if headRuns[repo] == nil {
+				headRuns[repo] = map[string]bool{}
+			}
+			headRuns[repo][rel] = true
+		}
+	}
+	for _, p := range holdingFolders(paths, opts.Layout) {
+		repo, b, rel, err := baseOf(p.abs)
+		if err != nil {
+			hp.close()
+			return nil, err
+		}
+		if repo == nil || b.Commit == "" {
+			continue
+		}
+		a, err := deletedRuns(repo, b, rel, p.display, headRuns[repo])
+		if err != nil {
+			hp.close()
+			return nil, fmt.Errorf("listing the runs of %s at base %s: %w", p.display, gitrev.Short(b.Commit), err)
+		}
+		if a != nil {
+			hp.deleted = append(hp.deleted, a)
+		}
+	}
+	return hp, nil
+}
+
+func (hp *historyPlan) close() { hp.locator.Close() }
+
+// catFileProcesses is the number of cat-file processes the check started.
+func (hp *historyPlan) catFileProcesses() int {
+	n := 0
+	for _, r := range hp.repos {
+		n += r.Processes()
+	}
+	return n
+}
+
+type folder struct{ abs, display string }
+
+// holdingFolders are the PATHs searched for runs: folders that are not a run
+// and not inside one. Only there can a run have gone missing.
+func holdingFolders(paths []string, forced string) []folder {
+	var dets []rundir.Detector
+	for _, d := range layout.Detectors() {
+		if forced == "" || d.ID() == forced {
+			dets = append(dets, d)
+		}
+	}
+	detect := func(dir string) bool {
+		return slices.ContainsFunc(dets, func(d rundir.Detector) bool { return d.Detect(dir) })
+	}
+	var out []folder
+	seen := map[string]bool{}
+	for _, p := range paths {
+		abs, err := filepath.Abs(p)
+		if err != nil || seen[abs] {
+			continue
+		}
+		if info, err := os.Stat(abs); err != nil || !info.IsDir() {
+			continue
+		}
+		inRun := false
+		for d := abs; ; d = filepath.Dir(d) {
+			if detect(d) {
+				inRun = true
+				break
+			}
+			if filepath.Dir(d) == d {
+				break
+			}
+		}
+		if !inRun {
+			seen[abs] = true
+			out = append(out, folder{abs: abs, display: filepath.ToSlash(p)})
+		}
+	}
+	return out
+}
+
+// deletedRuns returns an audit of the folder at rel with one finding per run
+// it holds at the base and no longer holds; nil when none is gone.
+func deletedRuns(repo *gitrev.Repo, b gitrev.Base, rel, display string, head map[string]bool) (*audit.Audit, error) {
+	files, err := repo.List(b.Commit, rel)
+	if err != nil {
+		return nil, err
+	}
+	var found []finding.Finding
+	layouts := map[string]bool{}
+	for _, r := range history.RunsAt(files) {
+		run := r.Dir
+		if head[run] {
+			continue
+		}
+		layouts[r.Layout] = true
+		name := run
+		if rel != "" {
+			name = run[len(rel)+1:]
+		}
+		state := "is gone"
+		if info, err := os.Stat(filepath.Join(repo.Root, filepath.FromSlash(run))); err == nil && info.IsDir() {
+			state = "no longer holds a run"
+		} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			state = "cannot be read: " + err.Error()
+		}
+		found = append(found, finding.RunDeleted.New("", "run %q exists at base %s and %s; runs are immutable: people archive them, agents never delete them",
+			name, gitrev.Short(b.Commit), state))
+	}
+	if len(found) == 0 {
+		return nil, nil
+	}
+	base := b.Commit
+	layout := ""
+	if len(layouts) == 1 {
+		for l := range layouts {
+			layout = l
+		}
+	}
+	return &audit.Audit{
+		Run:      display,
+		Layout:   layout,
+		Base:     &base,
+		Findings: found,
+		Inputs:   map[string]string{},
+		Notes:    fmt.Sprintf("%d run%s deleted since base %s", len(found), plural(len(found)), gitrev.Short(base)),
+	}, nil
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// historyOutcome is the history stage's part of the policy input.
+type historyOutcome struct {
+	base       *string
+	checked    bool
+	newRun     bool
+	reason     string
+	violations []any
+}
+
+func (h historyOutcome) input() map[string]any {
+	var base any
+	if h.base != nil {
+		base = *h.base
+	}
+	v := h.violations
+	if v == nil {
+		v = []any{}
+	}
+	return map[string]any{"base": base, "checked": h.checked, "new_run": h.newRun, "reason": h.reason, "violations": v}
+}
+
+// fatal keeps the first error that stops the whole check.
+type fatal struct {
+	mu  sync.Mutex
+	err error
+}
+
+func (f *fatal) set(err error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.err == nil {
+		f.err = err
+	}
+}
+
+func (f *fatal) get() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.err
+}
+
+// compareHistory is stage 5: the run's append-only files against the base.
+func (c *checker) compareHistory(s *runState, dir string) historyOutcome {
+	rb := c.hist.runs[dir]
+	if rb.skip != "" || rb.repo == nil {
+		reason := rb.skip
+		if reason == "" {
+			reason = notWorkTreeSkip
+		}
+		s.add(finding.HistoryNotCompared.New("", "history not compared: %s", reason))
+		return historyOutcome{reason: reason}
+	}
+	head := history.Head{Layout: s.lay.ID(), Run: s.run, Open: history.OpenIn(s.root), Sums: s.inputs}
+	res, err := history.Compare(head, history.At(rb.repo, rb.base.Commit, rb.rel), rb.base.Commit)
+	if err != nil {
+		c.fatal.set(fmt.Errorf("reading the base %s of %s: %w", gitrev.Short(rb.base.Commit), dir, err))
+		return historyOutcome{reason: err.Error()}
+	}
+	commit := rb.base.Commit
+	out := historyOutcome{base: &commit, checked: !res.New, newRun: res.New}
+	if res.New {
+		out.reason = "the run is new since the base"
+	}
+	for i := range res.Findings {
+		f := &res.Findings[i]
+		c.resolvePosition(s, f)
+		if f.Category == finding.CategoryAppendOnly && f.Severity > finding.Info {
+			out.violations = append(out.violations, map[string]any{
+				"rule": f.Rule, "file": f.File, "line": f.Line, "pointer": f.Pointer, "details": f.Details,
+			})
+		}
+	}
+	s.add(res.Findings...)
+	return out
+}

@@ -1,0 +1,178 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/h3a-check/h3a-check/internal/audit"
+	"github.com/h3a-check/h3a-check/internal/finding"
+	"github.com/h3a-check/h3a-check/internal/gitrev"
+	"github.com/h3a-check/h3a-check/internal/gitrev/gittest"
+)
+
+const (
+	exampleRuns = "../../testdata/runs/ok/complete"
+	exampleID   = "20250929-134215-8b6f8b9a-7c9f-4c5e-8c6a-2f0f0d2e9c1a"
+)
+
+func noEnv(string) string { return "" }
+
+// copyExample puts the complete example run at dir.
+func copyExample(t *testing.T, dir string) {
+	t.Helper()
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join(exampleRuns, exampleID))); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func rulesOf(a *audit.Audit) []string {
+	var out []string
+	for _, f := range a.Findings {
+		out = append(out, f.Rule)
+	}
+	return out
+}
+
+// TestHistoryInMonorepo: runs deep in a larger repository, under folders
+// with spaces and non-ASCII names, checked from a directory outside the
+// repository with relative and absolute paths alike.
+func TestHistoryInMonorepo(t *testing.T) {
+	g := gittest.Init(t)
+	g.Write(map[string]string{"services/api/main.go": "package main\n", "README.md": "monorepo\n"})
+	runs := filepath.Join(g.Dir, "services", "agent work", "rüns")
+	copyExample(t, filepath.Join(runs, exampleID))
+	base := g.Commit("runs")
+	// Head rewrites a gate event.
+	ledger := filepath.Join(runs, exampleID, "state", "GATES_LEDGER.md")
+	data, _ := os.ReadFile(ledger)
+	os.WriteFile(ledger, []byte(strings.Replace(string(data), "G0_planning - PASSED", "G0_planning - FAILED", 1)), 0o644)
+
+	elsewhere := t.TempDir()
+	t.Chdir(elsewhere)
+	rel, err := filepath.Rel(elsewhere, runs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{runs, rel, filepath.Join(runs, exampleID, "state.json")} {
+		res, err := Check(context.Background(), Options{Paths: []string{p}, Getenv: noEnv, KeepInputs: true})
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		a := res.Audits[0]
+		if a.Base == nil || *a.Base != base {
+			t.Errorf("%s: base %v, want %s", p, a.Base, base)
+		}
+		if got := strings.Join(rulesOf(a), ","); got != finding.GateEventRewritten.ID {
+			t.Errorf("%s: rules %s, want only the rewritten gate event", p, got)
+		}
+		if a.Policy["append_only"] != audit.AreaFail {
+			t.Errorf("%s: policy append_only %q", p, a.Policy["append_only"])
+		}
+		hist := res.Inputs[0]["history"].(map[string]any)
+		if hist["base"] != base || hist["checked"] != true || len(hist["violations"].([]any)) != 1 {
+			t.Errorf("%s: input history %v", p, hist)
+		}
+		if res.CatFileProcesses != 1 {
+			t.Errorf("%s: %d cat-file processes, want 1", p, res.CatFileProcesses)
+		}
+	}
+}
+
+// TestHistoryNotCompared: without a base there is one info finding per run
+// that says why, and the audit records no base and append_only as not
+// evaluated.
+func TestHistoryNotCompared(t *testing.T) {
+	outside := t.TempDir()
+	copyExample(t, filepath.Join(outside, "runs", exampleID))
+	gittest.Isolate(t)
+
+	g := gittest.Init(t)
+	copyExample(t, filepath.Join(g.Dir, "runs", exampleID))
+	// A repository with no commit yet is not compared either.
+
+	tests := []struct {
+		name, path, base, reason string
+	}{
+		{"base none", filepath.Join(g.Dir, "runs"), "none", "--base none was given"},
+		{"not a work tree", filepath.Join(outside, "runs"), "", "not inside a git work tree"},
+		{"no commit yet", filepath.Join(g.Dir, "runs"), "", "has no commit yet"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := Check(context.Background(), Options{Paths: []string{tc.path}, Base: tc.base, Getenv: noEnv})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Audits) != 1 {
+				t.Fatalf("%d audits", len(res.Audits))
+			}
+			a := res.Audits[0]
+			var infos []finding.Finding
+			for _, f := range a.Findings {
+				if f.Category == finding.CategoryAppendOnly {
+					infos = append(infos, f)
+				}
+			}
+			if len(infos) != 1 || infos[0].Rule != finding.HistoryNotCompared.ID || infos[0].Severity != finding.Info ||
+				!strings.Contains(infos[0].Details, tc.reason) {
+				t.Fatalf("append_only findings %+v, want one not_compared info saying %q", infos, tc.reason)
+			}
+			if a.Base != nil || a.Policy["append_only"] != audit.AreaNotEvaluated || a.Gate != audit.Pass {
+				t.Errorf("base %v, policy %q, gate %s", a.Base, a.Policy["append_only"], a.Gate)
+			}
+			if res.CatFileProcesses != 0 {
+				t.Errorf("%d cat-file processes without a base", res.CatFileProcesses)
+			}
+		})
+	}
+	t.Run("explicit base outside a work tree", func(t *testing.T) {
+		_, err := Check(context.Background(), Options{Paths: []string{filepath.Join(outside, "runs")}, Base: "HEAD", Getenv: noEnv})
+		if err == nil || !strings.Contains(err.Error(), "not inside a git work tree") {
+			t.Fatalf("err %v", err)
+		}
+	})
+}
+
+func TestHistoryBaseErrors(t *testing.T) {
+	g := gittest.Init(t)
+	copyExample(t, filepath.Join(g.Dir, "runs", exampleID))
+	g.Commit("runs")
+	dir := filepath.Join(g.Dir, "runs")
+	var missing *gitrev.MissingCommitError
+	if _, err := Check(context.Background(), Options{Paths: []string{dir}, Base: "no-such-branch", Getenv: noEnv}); !errors.As(err, &missing) {
+		t.Errorf("unknown base: %v", err)
+	}
+	if _, err := Check(context.Background(), Options{Paths: []string{dir}, Base: "-x", Getenv: noEnv}); err == nil || !strings.Contains(err.Error(), `starts with "-"`) {
+		t.Errorf("option-like base: %v", err)
+	}
+	// Deleting every run is reported, not mistaken for "no run found".
+	g.Remove("runs/" + exampleID)
+	os.MkdirAll(dir, 0o755)
+	res, err := Check(context.Background(), Options{Paths: []string{dir}, Getenv: noEnv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Audits) != 1 || res.Audits[0].Gate != audit.Fail || rulesOf(res.Audits[0])[0] != finding.RunDeleted.ID {
+		t.Fatalf("audits %+v", res.Audits)
+	}
+	if a := res.Audits[0]; a.Run != dir || a.Layout != "h3a" || a.Base == nil {
+		t.Errorf("deleted-run audit: run %q, layout %q, base %v; want the folder, h3a and the base", a.Run, a.Layout, a.Base)
+	}
+	if _, err := Check(context.Background(), Options{Paths: []string{dir}, Base: "none"}); !errors.Is(err, ErrNoRuns) {
+		t.Errorf("no run and no base: %v, want ErrNoRuns", err)
+	}
+}
+
+func TestTrustWorkingTreeRecorded(t *testing.T) {
+	res, err := Check(context.Background(), Options{Paths: []string{exampleRuns}, Base: "none", TrustWorkingTree: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Audits[0].TrustWorkingTree {
+		t.Error("--trust-working-tree not recorded in the audit")
+	}
+}
