@@ -33,6 +33,17 @@ type Tool struct {
 	Version string `json:"version"`
 }
 
+// Source records where a configuration file or policy directory was read
+// from: the working tree, or the base revision when the working tree is the
+// change under review.
+type Source struct {
+	Path    string   `json:"path"`
+	Origin  string   `json:"origin"` // "embedded", "base" or "working-tree"
+	Commit  string   `json:"commit,omitempty"`
+	Ignored []string `json:"ignored,omitempty"`
+	Reason  string   `json:"reason"`
+}
+
 type Risk struct {
 	Level   string   `json:"level"` // low | medium | high
 	Reasons []string `json:"reasons"`
@@ -63,10 +74,12 @@ type Audit struct {
 	// TrustWorkingTree records --trust-working-tree: repository-local
 	// policies and configuration were read from the working tree although a
 	// base revision was in use.
-	TrustWorkingTree bool              `json:"trust_working_tree"`
-	Inputs           map[string]string `json:"inputs"`
-	Counts           finding.Counts    `json:"counts"`
-	Timestamp        string            `json:"timestamp,omitempty"`
+	TrustWorkingTree bool `json:"trust_working_tree"`
+	// Sources lists where the configuration and policies were read from.
+	Sources   []Source          `json:"sources"`
+	Inputs    map[string]string `json:"inputs"`
+	Counts    finding.Counts    `json:"counts"`
+	Timestamp string            `json:"timestamp,omitempty"`
 }
 
 // DecideGate: fail on any finding at or above failLevel (Error unless the

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -14,8 +15,10 @@ import (
 	"github.com/h3a-check/h3a-check/internal/audit"
 	"github.com/h3a-check/h3a-check/internal/config"
 	"github.com/h3a-check/h3a-check/internal/finding"
+	"github.com/h3a-check/h3a-check/internal/gitrev"
 	"github.com/h3a-check/h3a-check/internal/report"
 	"github.com/h3a-check/h3a-check/internal/runner"
+	"github.com/h3a-check/h3a-check/internal/trust"
 )
 
 // outputFlag collects repeated --output FORMAT=PATH values.
@@ -89,7 +92,19 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 	if err != nil {
 		return ExitError // the flag package has printed the problem and the usage
 	}
-	cfg, err := loadConfig(cf.config)
+	// The configuration (and the policies) of a change under review are read
+	// as they are at the base: the boundary uses the --base of the command
+	// line, never one from the file it is about to read.
+	if err := checkBaseFlag(cf.base); err != nil {
+		return fail(e, err)
+	}
+	var locator gitrev.Locator
+	defer locator.Close()
+	boundary, err := configBoundary(&locator, &cf, e.getenv)
+	if err != nil {
+		return fail(e, err)
+	}
+	cfg, cfgSource, err := loadConfig(cf.config, boundary, e.stderr)
 	if err != nil {
 		return fail(e, err)
 	}
@@ -104,6 +119,10 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 	}
 	opts.Params, opts.Severity, opts.Waivers = configured.Params, configured.Severity, configured.Waivers
 	opts.Getenv = e.getenv
+	opts.Locator = &locator
+	if cfgSource != nil {
+		opts.Sources = append(opts.Sources, auditSource(*cfgSource))
+	}
 	stdoutWriter, err := report.Lookup(cf.format)
 	if err != nil {
 		return fail(e, usageError{err.Error()})
@@ -149,6 +168,35 @@ func (cf *checkFlags) reportOptions(ctx context.Context, e *env) report.Options 
 	return o
 }
 
+func checkBaseFlag(base string) error {
+	if strings.HasPrefix(base, "-") || strings.ContainsAny(base, "\n\r\x00") {
+		return usageError{fmt.Sprintf("--base %q: expected a commit, branch or tag, or none", base)}
+	}
+	return nil
+}
+
+// configBoundary decides where the configuration file is read from. A base
+// that this repository cannot provide matters only when there is a file in
+// the working tree to protect; then the check cannot go on (fail closed).
+func configBoundary(l *gitrev.Locator, cf *checkFlags, getenv func(string) string) (trust.Boundary, error) {
+	path := cf.config
+	if path == "" {
+		path = config.DefaultFile
+	}
+	b, err := trust.Resolve(l, filepath.Dir(path), cf.base, getenv, cf.trustWT)
+	if err == nil {
+		return b, nil
+	}
+	if _, statErr := os.Lstat(path); statErr != nil {
+		return trust.Boundary{}, nil
+	}
+	return b, fmt.Errorf("cannot decide where to read %s from: %w", path, err)
+}
+
+func auditSource(s trust.Source) audit.Source {
+	return audit.Source{Path: s.Path, Origin: string(s.Origin), Commit: s.Commit, Ignored: s.Ignored, Reason: s.Reason}
+}
+
 func exitCode(gate string) int {
 	switch gate {
 	case audit.Pass:
@@ -165,8 +213,8 @@ func (cf *checkFlags) options(paths []string) (runner.Options, error) {
 		ToolName: Name, ToolVersion: Version(),
 		Base: cf.base, TrustWorkingTree: cf.trustWT,
 	}
-	if strings.HasPrefix(cf.base, "-") || strings.ContainsAny(cf.base, "\n\r\x00") {
-		return opts, usageError{fmt.Sprintf("--base %q: expected a commit, branch or tag, or none", cf.base)}
+	if err := checkBaseFlag(cf.base); err != nil {
+		return opts, err
 	}
 	switch cf.failLevel {
 	case "error":

@@ -2,9 +2,9 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
-	"io/fs"
+	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path"
@@ -16,20 +16,41 @@ import (
 	"github.com/h3a-check/h3a-check/internal/finding"
 	"github.com/h3a-check/h3a-check/internal/layout"
 	"github.com/h3a-check/h3a-check/internal/runner"
+	"github.com/h3a-check/h3a-check/internal/trust"
 	"github.com/h3a-check/h3a-check/internal/waiver"
 )
 
 // loadConfig reads --config FILE, or config.DefaultFile in the working
-// directory when it exists; nil when there is no configuration.
-func loadConfig(explicit string) (*config.Config, error) {
+// directory, through the trust boundary: with a base revision in use it is
+// read as it is at the base, so a change under review cannot loosen the
+// configuration that judges it. The configuration is nil when there is
+// none; the source is nil when there was nothing to read at all.
+func loadConfig(explicit string, b trust.Boundary, stderr io.Writer) (*config.Config, *trust.Source, error) {
 	path := explicit
 	if path == "" {
-		if _, err := os.Stat(config.DefaultFile); errors.Is(err, fs.ErrNotExist) {
-			return nil, nil
-		}
 		path = config.DefaultFile
 	}
-	return config.Load(path)
+	data, src, exists, err := b.File(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("cannot read the configuration file: %w", err)
+	}
+	for _, w := range src.Warnings() {
+		fmt.Fprintf(stderr, "%s: warning: %s\n", Name, w)
+	}
+	if !exists {
+		if explicit != "" && len(src.Ignored) == 0 {
+			return nil, nil, fmt.Errorf("cannot read the configuration file %s: it does not exist", explicit)
+		}
+		if len(src.Ignored) > 0 {
+			return nil, &src, nil
+		}
+		return nil, nil, nil
+	}
+	cfg, err := config.Parse(path, data)
+	if err != nil {
+		return nil, nil, err
+	}
+	return cfg, &src, nil
 }
 
 // applyConfig lets the configuration fill every flag the command line left

@@ -6,6 +6,7 @@ import (
 
 	"github.com/h3a-check/h3a-check/internal/report"
 	"github.com/h3a-check/h3a-check/internal/runner"
+	"github.com/h3a-check/h3a-check/internal/trust"
 )
 
 // runParse prints the policy input document of one run: what a policy sees
@@ -15,7 +16,7 @@ func runParse(ctx context.Context, args []string, e *env) int {
 		return fail(e, usageError{"parse takes one run directory"})
 	}
 	// The configuration's params are part of the input a policy sees.
-	cfg, err := loadConfig("")
+	cfg, _, err := loadConfig("", trust.Boundary{}, e.stderr)
 	if err != nil {
 		return fail(e, err)
 	}

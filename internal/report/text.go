@@ -34,9 +34,33 @@ func Text(w io.Writer, in *Input, opts Options) error {
 		textRun(bw, a, paint)
 		total = addCounts(total, a.Counts)
 	}
+	if len(in.Audits) > 0 && len(in.Audits[0].Sources) > 0 {
+		fmt.Fprintln(bw)
+		for _, src := range in.Audits[0].Sources {
+			fmt.Fprintf(bw, "%s %s\n", paint(ansiDim, "read:"), sourceText(src))
+		}
+	}
 	fmt.Fprintf(bw, "\n%s %s — %d run%s checked; %s\n", paint(ansiBold, "overall:"), paint(gateColour(in.Gate), in.Gate),
 		len(in.Audits), plural(len(in.Audits)), countsText(total))
 	return bw.Flush()
+}
+
+// sourceText says where a configuration file or policy directory came
+// from: `.h3a-check.yaml from base 1a2b3c4d5e6f (reason)`.
+func sourceText(s audit.Source) string {
+	where := "the " + s.Origin
+	if s.Origin == "base" {
+		c := s.Commit
+		if len(c) > 12 {
+			c = c[:12]
+		}
+		where = "base " + c
+	}
+	t := fmt.Sprintf("%s from %s (%s)", s.Path, where, s.Reason)
+	if len(s.Ignored) > 0 {
+		t += fmt.Sprintf("; %d file%s only in the working tree ignored", len(s.Ignored), plural(len(s.Ignored)))
+	}
+	return t
 }
 
 func painter(color bool) func(code, s string) string {

@@ -21,9 +21,10 @@ import (
 // checked: the repository and base of every run (one cat-file process per
 // repository, shared by all runs), and the runs deleted since the base.
 type historyPlan struct {
-	locator gitrev.Locator
-	runs    map[string]runBase // by run directory
-	deleted []*audit.Audit     // one per folder that lost runs
+	locator    *gitrev.Locator
+	ownLocator bool               // made here, so closed here
+	runs       map[string]runBase // by run directory
+	deleted    []*audit.Audit     // one per folder that lost runs
 	// processes counts the cat-file processes of every repository, for
 	// tests and benchmarks.
 	repos []*gitrev.Repo
@@ -44,7 +45,10 @@ const notWorkTreeSkip = "the run is not inside a git work tree; check it inside 
 // cannot be used, or a base the clone does not hold, is an error: the tool
 // could not check.
 func planHistory(opts Options, paths []string, runs []rundir.Run) (*historyPlan, error) {
-	hp := &historyPlan{runs: map[string]runBase{}}
+	hp := &historyPlan{runs: map[string]runBase{}, locator: opts.Locator}
+	if hp.locator == nil {
+		hp.locator, hp.ownLocator = &gitrev.Locator{}, true
+	}
 	if opts.Base == gitrev.None {
 		for _, r := range runs {
 			hp.runs[r.Dir] = runBase{skip: "--base none was given"}
@@ -120,7 +124,11 @@ func planHistory(opts Options, paths []string, runs []rundir.Run) (*historyPlan,
 	return hp, nil
 }
 
-func (hp *historyPlan) close() { hp.locator.Close() }
+func (hp *historyPlan) close() {
+	if hp.ownLocator {
+		hp.locator.Close()
+	}
+}
 
 // catFileProcesses is the number of cat-file processes the check started.
 func (hp *historyPlan) catFileProcesses() int {

@@ -32,6 +32,7 @@ import (
 	"github.com/h3a-check/h3a-check/internal/audit"
 	"github.com/h3a-check/h3a-check/internal/evidence"
 	"github.com/h3a-check/h3a-check/internal/finding"
+	"github.com/h3a-check/h3a-check/internal/gitrev"
 	"github.com/h3a-check/h3a-check/internal/jsonpos"
 	"github.com/h3a-check/h3a-check/internal/layout"
 	"github.com/h3a-check/h3a-check/internal/rundir"
@@ -73,6 +74,13 @@ type Options struct {
 	// from the working tree even when a base is in use; recorded in every
 	// audit.
 	TrustWorkingTree bool
+	// Sources records where configuration and policies were read from, in
+	// every audit.
+	Sources []audit.Source
+	// Locator finds repositories; pass the one the caller used for its
+	// trust decisions so each repository is opened once. nil: the check
+	// makes its own.
+	Locator *gitrev.Locator
 }
 
 // ErrNoRuns means the paths named no run: the check did not happen.
@@ -145,6 +153,7 @@ func Check(ctx context.Context, opts Options) (*Result, error) {
 		a.Tool = audit.Tool{Name: opts.ToolName, Version: opts.ToolVersion}
 		a.Timestamp = opts.Timestamp
 		a.TrustWorkingTree = opts.TrustWorkingTree
+		a.Sources = sourcesOrEmpty(opts.Sources)
 		a.Finish(c.failLevel(), nil)
 		audits = append(audits, a)
 		inputs = append(inputs, nil)
@@ -173,6 +182,13 @@ type runState struct {
 	inputs   map[string]string
 }
 
+func sourcesOrEmpty(s []audit.Source) []audit.Source {
+	if s == nil {
+		return []audit.Source{}
+	}
+	return s
+}
+
 func (s *runState) add(fs ...finding.Finding) { s.findings = append(s.findings, fs...) }
 
 func (c *checker) checkRun(ctx context.Context, run rundir.Run) (*audit.Audit, map[string]any) {
@@ -182,6 +198,7 @@ func (c *checker) checkRun(ctx context.Context, run rundir.Run) (*audit.Audit, m
 		Tool:             audit.Tool{Name: c.opts.ToolName, Version: c.opts.ToolVersion},
 		Notes:            "",
 		TrustWorkingTree: c.opts.TrustWorkingTree,
+		Sources:          sourcesOrEmpty(c.opts.Sources),
 	}
 	if c.opts.Timestamp != "" {
 		a.Timestamp = c.opts.Timestamp

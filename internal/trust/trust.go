@@ -14,6 +14,7 @@ package trust
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -145,7 +146,7 @@ func (b Boundary) File(p string) (data []byte, src Source, exists bool, err erro
 	src.Reason = reason
 	if !useBase {
 		src.Origin = WorkingTree
-		data, err := os.ReadFile(p)
+		data, err := readRegular(p)
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, src, false, nil
 		}
@@ -163,6 +164,35 @@ func (b Boundary) File(p string) (data []byte, src Source, exists bool, err erro
 		return nil, src, false, nil
 	}
 	return data, src, true, nil
+}
+
+// MaxFileSize bounds a configuration file read from the working tree, like
+// the base reader bounds what it reads.
+const MaxFileSize = 1 << 20
+
+// readRegular reads a regular file of at most MaxFileSize bytes; a FIFO or
+// device is refused before it is opened for reading.
+func readRegular(p string) ([]byte, error) {
+	info, err := os.Stat(p)
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", p)
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxFileSize {
+		return nil, fmt.Errorf("%s is larger than %d bytes", p, MaxFileSize)
+	}
+	return data, nil
 }
 
 // Dir gives the policy directory at p as a file system. exists is false
