@@ -122,7 +122,7 @@ func (H3A) Docs(r *Run) map[string]any {
 		case *ledger.EvidenceLog:
 			docs[f.DocKey] = evidenceLogInput(v)
 		default:
-			docs[f.DocKey] = d.JSON.Value
+			docs[f.DocKey] = d.Value()
 		}
 	}
 	return docs

@@ -6,6 +6,10 @@
 package layout
 
 import (
+	"path"
+	"slices"
+	"strings"
+
 	"github.com/h3a-check/h3a-check/internal/finding"
 	"github.com/h3a-check/h3a-check/internal/ledger"
 	"github.com/h3a-check/h3a-check/internal/rundir"
@@ -17,17 +21,55 @@ type Kind int
 const (
 	JSON Kind = iota
 	Markdown
+	JSONLines // one JSON value per line (logs)
 )
 
-// File is one file of a layout.
+// File is one file of a layout, or a family of files: Path may be a pattern
+// in path.Match syntax ("rounds/round-*/verdict.json"; "*" does not cross
+// "/"), matched against every file of the run. Required means, for a
+// pattern, that at least one file must match.
 type File struct {
-	Path     string // relative to the run
+	Path     string // relative to the run, or a pattern
 	Kind     Kind
 	Schema   string // schema name for JSON files ("" for none)
 	Required bool
 	DocKey   string // key under input.docs
 	// ParseLedger parses a Markdown file into a ledger value.
 	ParseLedger func([]byte) (any, []ledger.Problem)
+}
+
+// IsPattern reports whether Path names a family of files.
+func (f File) IsPattern() bool { return strings.ContainsAny(f.Path, "*?[") }
+
+// Match is one file of a run as the layout names it: the spec it follows
+// and its actual path.
+type Match struct {
+	Spec File
+	Path string
+}
+
+// Expand lists the files of a run in spec order: each literal file once
+// (present or not), each pattern once per matching file, sorted. present
+// holds the run's entries (relative, slash-separated).
+func Expand(files []File, present []string) []Match {
+	var out []Match
+	for _, f := range files {
+		if !f.IsPattern() {
+			out = append(out, Match{Spec: f, Path: f.Path})
+			continue
+		}
+		var paths []string
+		for _, p := range present {
+			if ok, _ := path.Match(f.Path, p); ok {
+				paths = append(paths, p)
+			}
+		}
+		slices.Sort(paths)
+		for _, p := range paths {
+			out = append(out, Match{Spec: f, Path: p})
+		}
+	}
+	return out
 }
 
 // EvidenceRef is one logged artifact: where it is logged and with which hash.
@@ -43,8 +85,9 @@ type EvidenceRef struct {
 
 // Run is what a layout sees of a loaded run.
 type Run struct {
-	Dir  string // absolute
-	Docs map[string]*rundir.Document
+	Dir   string  // absolute
+	Files []Match // the layout's files as found in this run, in spec order
+	Docs  map[string]*rundir.Document
 }
 
 // Layout is one understood run-directory layout.

@@ -11,8 +11,39 @@ type Document struct {
 	// Parsed is true when the document parsed without a fatal problem; only
 	// then is JSON (for JSON documents) or Parsed-ledger (for Markdown) set.
 	Parsed bool
-	JSON   *jsonpos.Document
-	Ledger any
+	JSON   *jsonpos.Document // JSON documents
+	Lines  *jsonpos.Lines    // JSON Lines documents
+	Ledger any               // Markdown ledgers, as their parser returns them
 	// SchemaValid is meaningful only when Parsed and the layout names a schema.
 	SchemaValid bool
+}
+
+// Value is the decoded data of a structured document (JSON or JSON Lines),
+// nil for anything else or when it did not parse.
+func (d *Document) Value() any {
+	switch {
+	case d == nil || !d.Parsed:
+		return nil
+	case d.JSON != nil:
+		return d.JSON.Value
+	case d.Lines != nil:
+		return d.Lines.Value
+	}
+	return nil
+}
+
+// Position maps a JSON pointer into the document to a line and column;
+// ok is false when the document has no positions to give.
+func (d *Document) Position(pointer string) (line, col int, ok bool) {
+	switch {
+	case d == nil:
+		return 0, 0, false
+	case d.JSON != nil:
+		line, col, _ = d.JSON.Position(pointer)
+		return line, col, true
+	case d.Lines != nil:
+		line, col, _ = d.Lines.Position(pointer)
+		return line, col, true
+	}
+	return 0, 0, false
 }

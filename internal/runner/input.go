@@ -14,8 +14,9 @@ func DefaultParams() map[string]any {
 // earlier stages already loaded: no file is read again.
 func (c *checker) buildInput(s *runState, pe *pendingEvidence, hist historyOutcome) map[string]any {
 	files := map[string]any{}
-	for _, f := range s.lay.Files() {
-		d := s.run.Docs[f.Path]
+	for _, m := range s.run.Files {
+		f := m.Spec
+		d := s.run.Docs[m.Path]
 		entry := map[string]any{"present": false, "parsed": false, "schema_valid": false, "sha256": nil}
 		if d != nil && d.Present {
 			entry["present"] = true
@@ -23,7 +24,7 @@ func (c *checker) buildInput(s *runState, pe *pendingEvidence, hist historyOutco
 			entry["schema_valid"] = d.Parsed && (f.Schema == "" || d.SchemaValid)
 			entry["sha256"] = d.SHA256
 		}
-		files[f.Path] = entry
+		files[m.Path] = entry
 	}
 	ev := map[string]any{}
 	for _, a := range pe.artifacts {

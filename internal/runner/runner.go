@@ -26,6 +26,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 
@@ -216,10 +217,10 @@ func (c *checker) checkRun(ctx context.Context, run rundir.Run) (*audit.Audit, m
 	defer root.Close()
 	s.root = root
 
+	s.run.Files = layout.Expand(lay.Files(), c.listRun(s))
 	c.load(s)
 	pending := c.startEvidence(s)
 	c.validateSchemas(s)
-	c.findLeftovers(s)
 	s.add(lay.Check(s.run)...)
 	verified := c.finishEvidence(s, pending)
 	hist := c.compareHistory(s, run.Dir)
@@ -266,32 +267,46 @@ func (c *checker) failLevel() finding.Severity {
 
 // load reads and parses every file of the layout.
 func (c *checker) load(s *runState) {
-	for _, f := range s.lay.Files() {
-		doc := &rundir.Document{Path: f.Path}
-		s.run.Docs[f.Path] = doc
-		data, p := s.root.ReadFile(f.Path, c.opts.MaxJSONSize)
+	for _, pattern := range s.lay.Files() {
+		if pattern.IsPattern() && pattern.Required && !slices.ContainsFunc(s.run.Files, func(m layout.Match) bool { return m.Spec.Path == pattern.Path }) {
+			s.add(finding.MissingFile.New("", "no file matches %q", pattern.Path))
+		}
+	}
+	for _, m := range s.run.Files {
+		f, path := m.Spec, m.Path
+		doc := &rundir.Document{Path: path}
+		s.run.Docs[path] = doc
+		data, p := s.root.ReadFile(path, c.opts.MaxJSONSize)
 		if p != nil {
 			if p.Kind == rundir.Missing && !f.Required {
 				continue
 			}
-			s.add(problemFinding(p, f.Path, finding.MissingFile))
+			s.add(problemFinding(p, path, finding.MissingFile))
 			continue
 		}
 		doc.Present, doc.Data = true, data
 		sum := sha256.Sum256(data)
 		doc.SHA256 = hex.EncodeToString(sum[:])
-		s.inputs[f.Path] = doc.SHA256
+		s.inputs[path] = doc.SHA256
 		switch f.Kind {
 		case layout.JSON:
 			jd, problems := jsonpos.Parse(data)
 			for _, pr := range problems {
-				s.add(jsonProblemFinding(f.Path, pr))
+				s.add(jsonProblemFinding(path, pr))
 			}
 			doc.JSON, doc.Parsed = jd, jd != nil
+		case layout.JSONLines:
+			// One bad record does not make the rest unusable: the
+			// document counts as parsed and the bad line is reported.
+			lines, problems := jsonpos.ParseLines(data)
+			for _, pr := range problems {
+				s.add(jsonProblemFinding(path, pr))
+			}
+			doc.Lines, doc.Parsed = lines, true
 		case layout.Markdown:
 			v, problems := f.ParseLedger(data)
 			for _, pr := range problems {
-				fd := finding.MalformedRecord.New(f.Path, "%s", pr.Message)
+				fd := finding.MalformedRecord.New(path, "%s", pr.Message)
 				fd.Line, fd.Column = pr.Line, pr.Column
 				s.add(fd)
 			}
@@ -337,38 +352,47 @@ func jsonProblemFinding(file string, p jsonpos.Problem) finding.Finding {
 }
 
 func (c *checker) validateSchemas(s *runState) {
-	for _, f := range s.lay.Files() {
-		doc := s.run.Docs[f.Path]
+	for _, m := range s.run.Files {
+		f, path := m.Spec, m.Path
+		doc := s.run.Docs[path]
 		if f.Schema == "" || doc == nil || !doc.Present {
 			continue
 		}
 		if !doc.Parsed {
-			s.add(finding.NotEvaluated.New(f.Path, "schema check not evaluated: %s is not valid JSON", f.Path))
+			s.add(finding.NotEvaluated.New(path, "schema check not evaluated: %s is not valid JSON", path))
 			continue
 		}
-		vs := c.schemas.Validate(f.Schema, doc.JSON.Value)
+		vs := c.schemas.Validate(f.Schema, doc.Value())
 		doc.SchemaValid = len(vs) == 0
 		for _, v := range vs {
-			fd := finding.SchemaViolation.New(f.Path, "%s", v.Message)
+			fd := finding.SchemaViolation.New(path, "%s", v.Message)
 			fd.Pointer = v.Pointer
 			if v.Missing {
 				// Point at the object that lacks the member.
-				fd.Line, fd.Column, _ = doc.JSON.Position(v.Pointer)
+				fd.Line, fd.Column, _ = doc.Position(v.Pointer)
 			}
 			s.add(fd)
 		}
 	}
 }
 
-// findLeftovers flags *.tmp files: an interrupted atomic write.
-func (c *checker) findLeftovers(s *runState) {
+// listRun walks the run once: it returns every entry that is not a
+// directory, for the layout's file patterns, and flags *.tmp files, the
+// trace of an interrupted atomic write.
+func (c *checker) listRun(s *runState) []string {
+	var present []string
 	_ = s.root.Walk(func(rel string, d os.DirEntry) error {
-		if !d.IsDir() && strings.HasSuffix(d.Name(), ".tmp") {
+		if d.IsDir() {
+			return nil
+		}
+		present = append(present, rel)
+		if strings.HasSuffix(d.Name(), ".tmp") {
 			s.add(finding.TmpLeftover.New(rel, "leftover temporary file %q: an atomic write (write %s, then rename) was interrupted",
 				rel, strings.TrimSuffix(rel, ".tmp")))
 		}
 		return nil
 	})
+	return present
 }
 
 // maxFindingsPerRule bounds the findings one rule lists for one file; a
