@@ -2,6 +2,8 @@ package runner
 
 import (
 	"path/filepath"
+
+	"github.com/h3a-check/h3a-check/internal/rundir"
 )
 
 // DefaultParams are the policy parameters used when the configuration sets none.
@@ -15,7 +17,7 @@ func (c *checker) buildInput(s *runState, pe *pendingEvidence) map[string]any {
 	files := map[string]any{}
 	for _, f := range s.lay.Files() {
 		d := s.run.Docs[f.Path]
-		entry := map[string]any{"present": false, "parsed": false, "schema_valid": false, "sha256": nil}
+		entry := map[string]any{"present": false, "parsed": false, "schema_valid": false, "sha256": nil, "doc": f.DocKey}
 		if d != nil && d.Present {
 			entry["present"] = true
 			entry["parsed"] = d.Parsed
@@ -34,12 +36,19 @@ func (c *checker) buildInput(s *runState, pe *pendingEvidence) map[string]any {
 		}
 	}
 	params := DefaultParams()
+	tree := make([]any, len(s.tree))
+	for i, p := range s.tree {
+		tree[i] = p
+	}
+	dir := filepath.Base(s.run.Dir)
 	return map[string]any{
 		"run": map[string]any{
-			"id":     s.lay.RunID(s.run),
-			"layout": s.lay.ID(),
-			"dir":    filepath.Base(s.run.Dir),
+			"id":            s.lay.RunID(s.run),
+			"layout":        s.lay.ID(),
+			"dir":           dir,
+			"dir_is_run_id": rundir.CheckRunID(dir) == "",
 		},
+		"tree":     tree,
 		"files":    files,
 		"docs":     s.lay.Docs(s.run),
 		"evidence": ev,

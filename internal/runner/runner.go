@@ -130,6 +130,7 @@ type runState struct {
 	run      *layout.Run
 	findings []finding.Finding
 	inputs   map[string]string
+	tree     []string // every non-directory under the run, relative, in walk order
 }
 
 func (s *runState) add(fs ...finding.Finding) { s.findings = append(s.findings, fs...) }
@@ -282,9 +283,13 @@ func (c *checker) validateSchemas(s *runState) {
 	}
 }
 
-// findLeftovers flags *.tmp files: an interrupted atomic write.
+// findLeftovers flags *.tmp files: an interrupted atomic write. The same
+// walk lists the run's files for the policy input (input.tree).
 func (c *checker) findLeftovers(s *runState) {
 	_ = s.root.Walk(func(rel string, d os.DirEntry) error {
+		if !d.IsDir() {
+			s.tree = append(s.tree, rel)
+		}
 		if !d.IsDir() && strings.HasSuffix(d.Name(), ".tmp") {
 			s.add(finding.TmpLeftover.New(rel, "leftover temporary file %q: an atomic write (write %s, then rename) was interrupted",
 				rel, strings.TrimSuffix(rel, ".tmp")))
