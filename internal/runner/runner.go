@@ -22,17 +22,20 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/h3a-check/h3a-check/internal/audit"
 	"github.com/h3a-check/h3a-check/internal/evidence"
 	"github.com/h3a-check/h3a-check/internal/finding"
 	"github.com/h3a-check/h3a-check/internal/jsonpos"
 	"github.com/h3a-check/h3a-check/internal/layout"
+	"github.com/h3a-check/h3a-check/internal/policy"
 	"github.com/h3a-check/h3a-check/internal/rundir"
 	"github.com/h3a-check/h3a-check/internal/schema"
 )
@@ -53,6 +56,12 @@ type Options struct {
 	FailLevel finding.Severity
 	// KeepInputs keeps each run's policy input document in the result.
 	KeepInputs bool
+	// PolicyDirs are --policy folders of user rules; PolicyTimeout bounds
+	// each run's policy evaluation (0 = policy.DefaultTimeout); PolicyDebug
+	// receives print() output of the policies when set.
+	PolicyDirs    []string
+	PolicyTimeout time.Duration
+	PolicyDebug   io.Writer
 }
 
 // ErrNoRuns means the paths named no run: the check did not happen.
@@ -91,7 +100,12 @@ func Check(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("embedded schemas: %w", err)
 	}
-	c := &checker{opts: opts, schemas: schemas, hasher: evidence.NewHasher(opts.Workers)}
+	// Compiled once here and shared by every run: each run only evaluates.
+	engine, err := policy.Load(ctx, policy.Options{Dirs: opts.PolicyDirs, Timeout: opts.PolicyTimeout, Debug: opts.PolicyDebug})
+	if err != nil {
+		return nil, err
+	}
+	c := &checker{opts: opts, schemas: schemas, policy: engine, hasher: evidence.NewHasher(opts.Workers)}
 	defer c.hasher.Close()
 
 	audits := make([]*audit.Audit, len(runs))
@@ -120,6 +134,7 @@ func Check(ctx context.Context, opts Options) (*Result, error) {
 type checker struct {
 	opts    Options
 	schemas *schema.Set
+	policy  *policy.Engine
 	hasher  *evidence.Hasher
 }
 
@@ -165,6 +180,8 @@ func (c *checker) checkRun(ctx context.Context, run rundir.Run) (*audit.Audit, m
 	s.add(lay.Check(s.run)...)
 	verified := c.finishEvidence(s, pending)
 	input := c.buildInput(s, pending)
+	outcome := c.policy.Eval(ctx, run.Display, input)
+	s.add(outcome.Findings...)
 
 	c.resolvePositions(s)
 	a.RunID = lay.RunID(s.run)
@@ -174,6 +191,9 @@ func (c *checker) checkRun(ctx context.Context, run rundir.Run) (*audit.Audit, m
 	a.Findings = s.findings
 	a.Inputs = s.inputs
 	a.Notes = fmt.Sprintf("%d of %d logged artifacts verified", verified.ok, verified.total)
+	docs, _ := input["docs"].(map[string]any)
+	a.Traceability.TaskIDMatch, a.Traceability.RequirementsCoverage =
+		c.policy.Traceability(s.findings, outcome.Evaluated, docs["roadmap"] != nil)
 	a.Finish(c.failLevel(), map[string]string{
 		string(finding.CategoryAppendOnly): "no base revision compared",
 	})
