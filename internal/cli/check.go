@@ -13,9 +13,23 @@ import (
 
 	"github.com/h3a-check/h3a-check/internal/audit"
 	"github.com/h3a-check/h3a-check/internal/finding"
+	"github.com/h3a-check/h3a-check/internal/policy"
 	"github.com/h3a-check/h3a-check/internal/report"
 	"github.com/h3a-check/h3a-check/internal/runner"
 )
+
+// listFlag collects a repeatable string flag such as --policy DIR.
+type listFlag []string
+
+func (l *listFlag) String() string { return strings.Join(*l, ",") }
+
+func (l *listFlag) Set(v string) error {
+	if v == "" {
+		return fmt.Errorf("expected a folder")
+	}
+	*l = append(*l, v)
+	return nil
+}
 
 // outputFlag collects repeated --output FORMAT=PATH values.
 type outputFlag []outputSpec
@@ -45,6 +59,9 @@ type checkFlags struct {
 	timestamp   bool
 	color       string
 	workers     int
+	policies    listFlag
+	timeout     time.Duration
+	debug       bool
 }
 
 func newCheckFlagSet(e *env, cf *checkFlags) *flag.FlagSet {
@@ -58,6 +75,9 @@ func newCheckFlagSet(e *env, cf *checkFlags) *flag.FlagSet {
 	fs.BoolVar(&cf.timestamp, "timestamp", false, "record the check time in each audit (off: output is byte-for-byte reproducible)")
 	fs.StringVar(&cf.color, "color", "auto", "colour in text output: auto, always or never (NO_COLOR is honoured by auto)")
 	fs.IntVar(&cf.workers, "workers", 0, "parallel runs and hashing workers (0: one per CPU)")
+	fs.Var(&cf.policies, "policy", "also evaluate the Rego rules in DIR (packages under h3a.user; repeatable)")
+	fs.DurationVar(&cf.timeout, "policy-timeout", policy.DefaultTimeout, "longest policy evaluation per run; past it the run gets a policy finding")
+	fs.BoolVar(&cf.debug, "debug", false, "print the output of print() calls in policies to stderr")
 	fs.Usage = func() {
 		fmt.Fprintf(e.stderr, "usage: h3a-check [check] [flags] [PATH...]\n\nPATH is a run directory, a folder holding runs, or a file inside a run.\n\nflags:\n")
 		fs.PrintDefaults()
@@ -76,6 +96,9 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 		return ExitError // the flag package has printed the problem and the usage
 	}
 	opts, err := cf.options(paths)
+	if cf.debug {
+		opts.PolicyDebug = e.stderr
+	}
 	if err != nil {
 		return fail(e, err)
 	}
@@ -139,6 +162,10 @@ func (cf *checkFlags) options(paths []string) (runner.Options, error) {
 	if cf.workers < 0 {
 		return opts, usageError{"--workers must be 0 or more"}
 	}
+	if cf.timeout <= 0 {
+		return opts, usageError{fmt.Sprintf("--policy-timeout %s: expected a positive duration such as 5s", cf.timeout)}
+	}
+	opts.PolicyDirs, opts.PolicyTimeout = cf.policies, cf.timeout
 	switch cf.color {
 	case "auto", "always", "never":
 	default:
