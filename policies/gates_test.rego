@@ -94,3 +94,10 @@ test_no_disagreement_while_a_gate_is_in_progress if {
 	])
 	count(test.of(gates.deny, "h3a.gates.sources_disagree")) == 0 with input as inp
 }
+
+# An event that records something about a gate without moving it does not
+# change the gate's latest state.
+test_notes_do_not_move_a_gate if {
+	inp := test.patch([{"op": "add", "path": "/docs/gates_ledger/events/4", "value": test.event("2025-09-29T14:46:00Z", "G1_implementation", "REVIEWED", "human", 30)}])
+	count(gates.deny) == 0 with input as inp
+}

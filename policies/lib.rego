@@ -79,10 +79,14 @@ gate_or_none(ev) := n if {
 	n := gate_number(ev.gate)
 } else := -1
 
-# ledger_latest[n] is the last event about gate n, in file order.
+# gate_moves are the event statuses that change a gate's state; other words
+# (REVIEWED, NOTE, DECIDED, ...) record something about a gate without moving it.
+gate_moves := {"STARTED", "PASSED", "FAILED", "REJECTED", "ESCALATION", "ESCALATED"}
+
+# ledger_latest[n] is the last event that moved gate n, in file order.
 ledger_latest := {n: ledger_events[last] |
 	some n in gate_numbers
-	indexes := [i | some i, g in event_gates; g == n]
+	indexes := [i | some i, g in event_gates; g == n; ledger_events[i].status in gate_moves]
 	count(indexes) > 0
 	last := indexes[count(indexes) - 1]
 }

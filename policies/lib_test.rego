@@ -64,3 +64,7 @@ test_limit_from_params_without_max_iterations if {
 	lib.limit == 4 with input as {"docs": {"current_task": {}}, "params": {"max_iterations": 4}}
 	lib.limit == 3 with input as {"docs": {"current_task": {"max_iterations": 3}}, "params": {"max_iterations": 4}}
 }
+
+test_event_gates if {
+	lib.event_gates == [0, -1, 2] with input.docs.gates_ledger.events as [{"gate": "G0_planning"}, {"gate": "G9"}, {"gate": "G2"}]
+}

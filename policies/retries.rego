@@ -145,9 +145,13 @@ missing_plan contains v if {
 	v := {
 		"msg": "the task's status is remediation_needed but its last verdict has no remediation_plan",
 		"file": lib.doc_file.validator_report,
-		"pointer": sprintf("/verdicts/%d", [i]),
+		"pointer": plan_pointer(i),
 	}
 }
+
+plan_pointer(i) := sprintf("/verdicts/%d/remediation_plan", [i]) if "remediation_plan" in object.keys(lib.verdicts[i])
+
+else := sprintf("/verdicts/%d", [i])
 
 missing_plan contains v if {
 	not lib.current_verdict

@@ -99,8 +99,17 @@ test_human_decision_before_the_setback_does_not_count if {
 test_remediation_without_plan if {
 	inp := test.patch([{"op": "replace", "path": "/docs/current_task/status", "value": "remediation_needed"}])
 	[f] := test.of(retries.deny, "h3a.retries.no_remediation_plan") with input as inp
-	f.pointer == "/verdicts/0"
+	f.pointer == "/verdicts/0/remediation_plan"
 	f.task_id == "T001"
+}
+
+test_remediation_without_plan_member if {
+	inp := test.patch([
+		{"op": "replace", "path": "/docs/current_task/status", "value": "remediation_needed"},
+		{"op": "remove", "path": "/docs/validator_report/verdicts/0/remediation_plan"},
+	])
+	[f] := test.of(retries.deny, "h3a.retries.no_remediation_plan") with input as inp
+	f.pointer == "/verdicts/0"
 }
 
 test_remediation_plans if {
@@ -127,4 +136,12 @@ test_remediation_without_any_verdict if {
 	])
 	[f] := test.of(retries.deny, "h3a.retries.no_remediation_plan") with input as inp
 	f.file == "state/CURRENT_TASK.json"
+}
+
+test_escalation_without_a_readable_gate_status if {
+	[f] := escalated([
+		{"op": "replace", "path": "/docs/current_task/status", "value": "escalation_required"},
+		{"op": "replace", "path": "/docs/current_task/gate_status", "value": "done"},
+	])
+	not f.gate
 }
