@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/h3a-check/h3a-check/internal/report"
 )
 
 const userPolicies = "testdata/policies"
@@ -151,5 +153,26 @@ func TestRulesListPolicyRules(t *testing.T) {
 	code, _, stderr := runMain("explain", "escalation")
 	if code != ExitError || !strings.Contains(stderr, "did you mean h3a.retries.escalation?") {
 		t.Errorf("explain near miss: exit %d, %q", code, stderr)
+	}
+}
+
+// TestSecretMaskedInEveryOutput: the secret of the secret case appears in
+// no report format, whole or in its unmasked tail.
+func TestSecretMaskedInEveryOutput(t *testing.T) {
+	const secret = "AKIAIOSFODNN7EXAMPLE"
+	dir := filepath.Join(casesDir, "err", "secret")
+	for _, format := range report.Formats() {
+		code, stdout, stderr := runMain("--format", format, dir)
+		if code != ExitFail {
+			t.Fatalf("%s: exit %d: %s", format, code, stderr)
+		}
+		if !strings.Contains(stdout, "h3a.security.secret") {
+			t.Errorf("%s: the secret finding is missing", format)
+		}
+		for _, leak := range []string{secret, secret[4:]} {
+			if strings.Contains(stdout, leak) || strings.Contains(stderr, leak) {
+				t.Errorf("%s output contains %q", format, leak)
+			}
+		}
 	}
 }
