@@ -272,14 +272,30 @@ in_tree(p) if clean(p) in {f | some f in items(input.tree)}
 
 # --- time ---------------------------------------------------------------------
 
-rfc3339 := `^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\.[0-9]+)?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$`
+rfc3339 := `^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\.[0-9]{1,9})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$`
 
 # time_ns parses an RFC 3339 time; undefined for anything else, so a rule
-# comparing times skips a value it cannot read instead of guessing.
+# comparing times skips a value it cannot read instead of guessing. The
+# date is checked first: time.parse_rfc3339_ns fails (a builtin error) on a
+# 30 February.
 time_ns(s) := time.parse_rfc3339_ns(s) if {
 	is_string(s)
 	regex.match(rfc3339, s)
+	day_exists(to_number(substring(s, 0, 4)), to_number(substring(s, 5, 2)), to_number(substring(s, 8, 2)))
 }
+
+month_days := [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+
+day_exists(_, month, day) if day <= month_days[month - 1]
+
+day_exists(year, 2, 29) if leap(year)
+
+leap(year) if {
+	year % 4 == 0
+	year % 100 != 0
+}
+
+leap(year) if year % 400 == 0
 
 # --- secrets ------------------------------------------------------------------
 

@@ -43,6 +43,11 @@ test_time_ns if {
 	lib.time_ns("2025-09-29T14:05:30.500Z") > lib.time_ns("2025-09-29T14:05:30Z")
 	not lib.time_ns("yesterday")
 	not lib.time_ns("2025-13-01T00:00:00Z")
+	not lib.time_ns("2025-02-29T00:00:00Z")
+	not lib.time_ns("2025-04-31T00:00:00Z")
+	lib.time_ns("2024-02-29T00:00:00Z")
+	lib.time_ns("2000-02-29T00:00:00Z")
+	not lib.time_ns("1900-02-29T00:00:00Z")
 	not lib.time_ns(20250929)
 }
 

@@ -149,7 +149,10 @@ missing_plan contains v if {
 	}
 }
 
-plan_pointer(i) := sprintf("/verdicts/%d/remediation_plan", [i]) if "remediation_plan" in object.keys(lib.verdicts[i])
+plan_pointer(i) := sprintf("/verdicts/%d/remediation_plan", [i]) if {
+	is_object(lib.verdicts[i])
+	"remediation_plan" in object.keys(lib.verdicts[i])
+}
 
 else := sprintf("/verdicts/%d", [i])
 
@@ -168,7 +171,11 @@ verdict_has_plan(i) if plan_given(lib.verdicts[i].remediation_plan)
 plan_given(x) if lib.filled(x)
 
 plan_given(x) if {
-	not is_string(x)
-	x != null
+	is_array(x)
+	count(x) > 0
+}
+
+plan_given(x) if {
+	is_object(x)
 	count(x) > 0
 }

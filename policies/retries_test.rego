@@ -120,7 +120,7 @@ test_remediation_plans if {
 		])
 		count(test.of(retries.deny, "h3a.retries.no_remediation_plan")) == 0 with input as inp
 	}
-	every plan in ["  ", [], {}] {
+	every plan in ["  ", [], {}, 5, false] {
 		inp := test.patch([
 			{"op": "replace", "path": "/docs/current_task/status", "value": "remediation_needed"},
 			{"op": "replace", "path": "/docs/validator_report/verdicts/0/remediation_plan", "value": plan},
