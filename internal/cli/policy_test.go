@@ -176,3 +176,32 @@ func TestSecretMaskedInEveryOutput(t *testing.T) {
 		}
 	}
 }
+
+// TestAuditTraceability: audit.json traceability comes from the rules that
+// feed each area.
+func TestAuditTraceability(t *testing.T) {
+	tests := []struct{ dir, task, reqts string }{
+		{"ok/complete", "pass", "pass"},
+		{"ok/fresh", "pass", "pass"},
+		{"err/task_id_mismatch", "fail", "pass"},
+		{"err/run_id_mismatch", "fail", "pass"},
+		{"err/unknown_task", "pass", "fail"},
+		{"err/done_without_verdict", "pass", "fail"},
+		{"err/malformed_roadmap", "pass", "pass"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.dir, func(t *testing.T) {
+			_, audits, stderr := checkJSON(t, filepath.Join(casesDir, tc.dir))
+			if len(audits) != 1 {
+				t.Fatalf("%d audits: %s", len(audits), stderr)
+			}
+			tr := audits[0].Traceability
+			if tr.TaskIDMatch != tc.task || tr.RequirementsCoverage != tc.reqts {
+				t.Errorf("traceability %+v, want task_id_match %s, requirements_coverage %s", tr, tc.task, tc.reqts)
+			}
+			if (tc.task == "fail" || tc.reqts == "fail") && len(tr.Issues) == 0 {
+				t.Error("a failing area without issues")
+			}
+		})
+	}
+}
