@@ -121,7 +121,7 @@ func compile(ctx context.Context, opts Options) (*compiled, error) {
 	}
 	rules, problems := collectRules(mods)
 	if len(problems) == 0 {
-		problems = userDirsWithoutRules(opts.Dirs, mods, rules)
+		problems = userDirsWithoutRules(opts.Dirs, rules)
 	}
 	if len(problems) > 0 {
 		return nil, &CompileError{Problems: problems}
@@ -271,7 +271,10 @@ type printHook struct {
 }
 
 func (h *printHook) Print(pctx print.Context, msg string) error {
-	run, _ := pctx.Context.Value(runKey{}).(string)
+	run := ""
+	if pctx.Context != nil {
+		run, _ = pctx.Context.Value(runKey{}).(string)
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	_, err := fmt.Fprintf(h.w, "%s: %s: %s\n", run, at(pctx.Location), msg)

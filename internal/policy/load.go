@@ -65,10 +65,10 @@ func parseAll(dirs []string, withTests bool, caps *ast.Capabilities) ([]*module,
 			if d.IsDir() || !strings.HasSuffix(p, ".rego") {
 				return nil
 			}
+			found++
 			if isTestFile(p) && !withTests {
 				return nil
 			}
-			found++
 			src, err := fs.ReadFile(fsys, p)
 			if err != nil {
 				problems = append(problems, fmt.Sprintf("%s: cannot read: %v", display(p), err))
@@ -366,18 +366,14 @@ func sortedModules(mods []*module, withTests bool) map[string]*ast.Module {
 // warn rule: a folder that checks nothing is a configuration mistake, and
 // failing closed says so. (A folder without any .rego file is reported while
 // parsing.)
-func userDirsWithoutRules(dirs []string, mods []*module, rules map[string]*RuleInfo) []string {
+func userDirsWithoutRules(dirs []string, rules map[string]*RuleInfo) []string {
 	has := map[string]bool{}
 	for _, r := range rules {
 		has[r.dir] = true
 	}
-	parsed := map[string]bool{}
-	for _, m := range mods {
-		parsed[m.dir] = true
-	}
 	var problems []string
 	for _, dir := range dirs {
-		if has[dir] || !parsed[dir] {
+		if has[dir] {
 			continue
 		}
 		has[dir] = true // report a folder named twice once
