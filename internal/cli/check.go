@@ -6,8 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -16,10 +18,24 @@ import (
 	"github.com/h3a-check/h3a-check/internal/config"
 	"github.com/h3a-check/h3a-check/internal/finding"
 	"github.com/h3a-check/h3a-check/internal/gitrev"
+	"github.com/h3a-check/h3a-check/internal/policy"
 	"github.com/h3a-check/h3a-check/internal/report"
 	"github.com/h3a-check/h3a-check/internal/runner"
 	"github.com/h3a-check/h3a-check/internal/trust"
 )
+
+// listFlag collects a repeatable string flag such as --policy DIR.
+type listFlag []string
+
+func (l *listFlag) String() string { return strings.Join(*l, ",") }
+
+func (l *listFlag) Set(v string) error {
+	if v == "" {
+		return fmt.Errorf("expected a folder")
+	}
+	*l = append(*l, v)
+	return nil
+}
 
 // outputFlag collects repeated --output FORMAT=PATH values.
 type outputFlag []outputSpec
@@ -55,6 +71,9 @@ type checkFlags struct {
 	workers     int
 	base        string
 	trustWT     bool
+	policies    listFlag
+	timeout     time.Duration
+	debug       bool
 }
 
 func newCheckFlagSet(e *env, cf *checkFlags) *flag.FlagSet {
@@ -75,6 +94,9 @@ func newCheckFlagSet(e *env, cf *checkFlags) *flag.FlagSet {
 	fs.IntVar(&cf.workers, "workers", 0, "parallel runs and hashing workers (0: one per CPU)")
 	fs.StringVar(&cf.base, "base", "", "revision the append-only files are compared with, or none (default: HEAD inside a git work tree; in GitHub Actions on pull_request, the merge base with the pull request's base)")
 	fs.BoolVar(&cf.trustWT, "trust-working-tree", false, "read repository-local policies and configuration from the working tree even when a base revision is in use (for the change that edits them)")
+	fs.Var(&cf.policies, "policy", "also evaluate the Rego rules in DIR (packages under h3a.user; repeatable)")
+	fs.DurationVar(&cf.timeout, "policy-timeout", policy.DefaultTimeout, "longest policy evaluation per run; past it the run gets a policy finding")
+	fs.BoolVar(&cf.debug, "debug", false, "print the output of print() calls in policies to stderr")
 	fs.Usage = func() {
 		fmt.Fprintf(e.stderr, "usage: h3a-check [check] [flags] [PATH...]\n\nPATH is a run directory, a folder holding runs, or a file inside a run.\n\nflags:\n")
 		fs.PrintDefaults()
@@ -117,6 +139,12 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 	if err != nil {
 		return fail(e, err)
 	}
+	if cf.debug {
+		opts.PolicyDebug = e.stderr
+	}
+	if err := trustPolicyDirs(&locator, &cf, e, &opts); err != nil {
+		return fail(e, err)
+	}
 	opts.Params, opts.Severity, opts.Waivers = configured.Params, configured.Severity, configured.Waivers
 	opts.Getenv = e.getenv
 	opts.Locator = &locator
@@ -132,7 +160,10 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 	if err != nil {
 		return fail(e, err)
 	}
-	in := &report.Input{Tool: audit.Tool{Name: Name, Version: Version()}, Gate: res.Gate(), Audits: res.Audits, Rules: catalog()}
+	rules := append(slices.Clone(finding.GoRules), policy.EngineRules...)
+	rules = append(rules, res.Rules...)
+	slices.SortFunc(rules, func(a, b finding.Rule) int { return strings.Compare(a.ID, b.ID) })
+	in := &report.Input{Tool: audit.Tool{Name: Name, Version: Version()}, Gate: res.Gate(), Audits: res.Audits, Rules: rules}
 	ropts := cf.reportOptions(ctx, e)
 	if err := stdoutWriter(e.stdout, in, ropts); err != nil {
 		return fail(e, fmt.Errorf("writing the report: %w", err))
@@ -175,15 +206,21 @@ func checkBaseFlag(base string) error {
 	return nil
 }
 
-// configBoundary decides where the configuration file is read from. A base
-// that this repository cannot provide matters only when there is a file in
-// the working tree to protect; then the check cannot go on (fail closed).
+// configBoundary decides where the configuration file is read from.
 func configBoundary(l *gitrev.Locator, cf *checkFlags, getenv func(string) string) (trust.Boundary, error) {
 	path := cf.config
 	if path == "" {
 		path = config.DefaultFile
 	}
-	b, err := trust.Resolve(l, filepath.Dir(path), cf.base, getenv, cf.trustWT)
+	return boundaryFor(l, path, filepath.Dir(path), cf, getenv)
+}
+
+// boundaryFor resolves the trust boundary of the repository holding dir. A
+// base that this repository cannot provide matters only when there is a
+// file or folder at path to protect; then the check cannot go on (fail
+// closed).
+func boundaryFor(l *gitrev.Locator, path, dir string, cf *checkFlags, getenv func(string) string) (trust.Boundary, error) {
+	b, err := trust.Resolve(l, dir, cf.base, getenv, cf.trustWT)
 	if err == nil {
 		return b, nil
 	}
@@ -191,6 +228,44 @@ func configBoundary(l *gitrev.Locator, cf *checkFlags, getenv func(string) strin
 		return trust.Boundary{}, nil
 	}
 	return b, fmt.Errorf("cannot decide where to read %s from: %w", path, err)
+}
+
+// trustPolicyDirs reads every --policy folder through the trust boundary:
+// with a base in use, a repository-local folder is read as it is at the
+// base, so a change cannot delete or weaken the rule that would catch it.
+// A folder that exists only in the working tree is left out with a
+// warning; one that exists nowhere is an error.
+func trustPolicyDirs(l *gitrev.Locator, cf *checkFlags, e *env, opts *runner.Options) error {
+	dirs := opts.PolicyDirs
+	opts.PolicyDirs = nil
+	for _, d := range dirs {
+		b, err := boundaryFor(l, d, d, cf, e.getenv)
+		if err != nil {
+			return err
+		}
+		fsys, src, exists, err := b.Dir(d)
+		if err != nil {
+			return fmt.Errorf("--policy %s: %w", d, err)
+		}
+		for _, w := range src.Warnings() {
+			fmt.Fprintf(e.stderr, "%s: warning: %s\n", Name, w)
+		}
+		opts.Sources = append(opts.Sources, auditSource(src))
+		if !exists {
+			if len(src.Ignored) > 0 {
+				continue
+			}
+			return fmt.Errorf("%s: cannot read the policy folder: it does not exist", d)
+		}
+		opts.PolicyDirs = append(opts.PolicyDirs, d)
+		if src.Origin == trust.Base {
+			if opts.PolicySources == nil {
+				opts.PolicySources = map[string]fs.FS{}
+			}
+			opts.PolicySources[d] = fsys
+		}
+	}
+	return nil
 }
 
 func auditSource(s trust.Source) audit.Source {
@@ -235,6 +310,10 @@ func (cf *checkFlags) options(paths []string) (runner.Options, error) {
 	if cf.workers < 0 {
 		return opts, usageError{"--workers must be 0 or more"}
 	}
+	if cf.timeout <= 0 {
+		return opts, usageError{fmt.Sprintf("--policy-timeout %s: expected a positive duration such as 5s", cf.timeout)}
+	}
+	opts.PolicyDirs, opts.PolicyTimeout = cf.policies, cf.timeout
 	switch cf.color {
 	case "auto", "always", "never":
 	default:

@@ -55,8 +55,10 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 const usage = `usage:
   h3a-check [check] [flags] [PATH...]   check runs (PATH defaults to ".")
-  h3a-check rules                       list every rule: id, category, severity, title
-  h3a-check explain RULE                one rule's documentation and remediation
+  h3a-check test [--coverage] [--threshold N] [DIR...]
+                                        run the Rego unit tests (shipped + DIR policies)
+  h3a-check rules [--policy DIR]        list every rule: id, category, severity, title
+  h3a-check explain [--policy DIR] RULE one rule's documentation and remediation
   h3a-check parse RUN                   print the policy input document of a run
   h3a-check version
 
@@ -70,9 +72,11 @@ func run(ctx context.Context, args []string, e *env) int {
 		case "check":
 			return runCheck(ctx, args[1:], e)
 		case "rules":
-			return runRules(args[1:], e)
+			return runRules(ctx, args[1:], e)
 		case "explain":
-			return runExplain(args[1:], e)
+			return runExplain(ctx, args[1:], e)
+		case "test":
+			return runTest(ctx, args[1:], e)
 		case "parse":
 			return runParse(ctx, args[1:], e)
 		case "version", "--version":

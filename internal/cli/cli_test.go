@@ -141,7 +141,7 @@ func TestColour(t *testing.T) {
 
 func TestRulesAndExplain(t *testing.T) {
 	code, out, _ := runMain("rules")
-	if code != ExitPass || !strings.Contains(out, "h3a.integrity.hash_mismatch") {
+	if code != ExitPass || !strings.Contains(out, "h3a.integrity.hash_mismatch") || !strings.Contains(out, "h3a.evidence.required_artifact") {
 		t.Fatalf("rules: exit %d\n%s", code, out)
 	}
 	code, out, _ = runMain("explain", "h3a.integrity.hash_mismatch")

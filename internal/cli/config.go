@@ -142,14 +142,14 @@ func checkRuleID(id string, pattern bool) string {
 		return ""
 	}
 	if pattern && strings.ContainsAny(id, "*?[") {
-		for _, r := range catalog() {
+		for _, r := range shippedRules() {
 			if ok, _ := path.Match(id, r.ID); ok {
 				return ""
 			}
 		}
 		return "rule pattern " + quote(id) + " matches no rule; \"h3a-check rules\" lists them"
 	}
-	for _, r := range catalog() {
+	for _, r := range shippedRules() {
 		if r.ID == id {
 			return ""
 		}
@@ -168,7 +168,7 @@ func quote(s string) string { return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"
 func similarRules(id string) []string {
 	last := id[strings.LastIndexByte(id, '.')+1:]
 	var near []string
-	for _, r := range catalog() {
+	for _, r := range shippedRules() {
 		if last != "" && strings.HasSuffix(r.ID, "."+last) {
 			near = append(near, r.ID)
 		}

@@ -1,52 +1,135 @@
 package cli
 
 import (
+	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"text/tabwriter"
 
 	"github.com/h3a-check/h3a-check/internal/finding"
+	"github.com/h3a-check/h3a-check/internal/policy"
 )
 
-// catalog lists every rule the checker can report, sorted by id.
-func catalog() []finding.Rule {
-	rules := slices.Clone(finding.GoRules)
-	slices.SortFunc(rules, func(a, b finding.Rule) int { return strings.Compare(a.ID, b.ID) })
-	return rules
+// catalogEntry is one rule the checker can report and where it is defined.
+type catalogEntry struct {
+	finding.Rule
+	source string // "built in", or the policy file:line and rule kind
 }
 
-func runRules(args []string, e *env) int {
-	if len(args) > 0 {
-		return fail(e, usageError{"rules takes no arguments"})
+// catalog lists every rule the checker can report, sorted by id: the Go
+// rules, the policy stage's own rules, and the policy rules of the shipped
+// policies and of dirs, read from their metadata.
+func catalog(ctx context.Context, dirs []string) ([]catalogEntry, error) {
+	var out []catalogEntry
+	for _, r := range finding.GoRules {
+		out = append(out, catalogEntry{r, "built in"})
+	}
+	for _, r := range policy.EngineRules {
+		out = append(out, catalogEntry{r, "built in (policy stage)"})
+	}
+	e, err := policy.Load(ctx, policy.Options{Dirs: dirs})
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range e.Rules() {
+		out = append(out, catalogEntry{r.Rule, fmt.Sprintf("%s (%s rule of package %s)", r.Location, r.Kind, r.Package)})
+	}
+	slices.SortFunc(out, func(a, b catalogEntry) int { return strings.Compare(a.ID, b.ID) })
+	return out, nil
+}
+
+// ruleList is the catalogue without sources, as the report formats take it.
+func ruleList(ctx context.Context, dirs []string) ([]finding.Rule, error) {
+	entries, err := catalog(ctx, dirs)
+	if err != nil {
+		return nil, err
+	}
+	rules := make([]finding.Rule, len(entries))
+	for i, e := range entries {
+		rules[i] = e.Rule
+	}
+	return rules, nil
+}
+
+// shippedRules is the catalogue of every rule this build ships (no user
+// policies), computed once: the configuration's rule ids are checked
+// against it. The shipped policies are compiled and tested at build time,
+// so an error here cannot happen in a released binary; were it to, the Go
+// rules alone still let configuration errors be reported.
+var shippedRules = sync.OnceValue(func() []finding.Rule {
+	rules, err := ruleList(context.Background(), nil)
+	if err != nil {
+		return slices.Clone(finding.GoRules)
+	}
+	return rules
+})
+
+// parseCatalogFlags reads --policy DIR for rules and explain.
+func parseCatalogFlags(name string, args []string, e *env) ([]string, []string, error) {
+	var dirs listFlag
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Var(&dirs, "policy", "also list the rules in DIR (repeatable)")
+	rest, err := parseInterspersed(fs, args)
+	return dirs, rest, err
+}
+
+func runRules(ctx context.Context, args []string, e *env) int {
+	dirs, rest, err := parseCatalogFlags("rules", args, e)
+	if err != nil {
+		return flagExit(err)
+	}
+	if len(rest) > 0 {
+		return fail(e, usageError{"rules takes no arguments besides --policy DIR"})
+	}
+	rules, err := catalog(ctx, dirs)
+	if err != nil {
+		return fail(e, err)
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tCATEGORY\tSEVERITY\tTITLE")
-	for _, r := range catalog() {
+	for _, r := range rules {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.ID, r.Category, r.Severity, r.Title)
 	}
 	tw.Flush()
 	return ExitPass
 }
 
-func runExplain(args []string, e *env) int {
-	if len(args) != 1 {
+func runExplain(ctx context.Context, args []string, e *env) int {
+	dirs, rest, err := parseCatalogFlags("explain", args, e)
+	if err != nil {
+		return flagExit(err)
+	}
+	if len(rest) != 1 {
 		return fail(e, usageError{"explain takes one rule id, e.g. h3a-check explain h3a.integrity.hash_mismatch"})
 	}
-	for _, r := range catalog() {
-		if r.ID == args[0] {
-			fmt.Fprintf(e.stdout, "%s — %s\n\ncategory: %s\nseverity: %s\n\n%s\n\nremediation: %s\n",
-				r.ID, r.Title, r.Category, r.Severity, r.Description, r.Remediation)
+	rules, err := catalog(ctx, dirs)
+	if err != nil {
+		return fail(e, err)
+	}
+	id := rest[0]
+	for _, r := range rules {
+		if r.ID == id {
+			remediation := r.Remediation
+			if remediation == "" {
+				remediation = "(none given)"
+			}
+			fmt.Fprintf(e.stdout, "%s — %s\n\ncategory: %s\nseverity: %s\ndefined:  %s\n\n%s\n\nremediation: %s\n",
+				r.ID, r.Title, r.Category, r.Severity, r.source, r.Description, remediation)
 			return ExitPass
 		}
 	}
 	var near []string
-	for _, r := range catalog() {
-		if strings.Contains(r.ID, args[0]) {
+	for _, r := range rules {
+		if strings.Contains(r.ID, id) {
 			near = append(near, r.ID)
 		}
 	}
-	msg := fmt.Sprintf("no rule %q", args[0])
+	msg := fmt.Sprintf("no rule %q", id)
 	if len(near) > 0 {
 		msg += "; did you mean " + strings.Join(near, ", ") + "?"
 	} else {
@@ -54,4 +137,12 @@ func runExplain(args []string, e *env) int {
 	}
 	fmt.Fprintf(e.stderr, "%s: %s\n", Name, msg)
 	return ExitError
+}
+
+// flagExit maps a flag parsing error: -h is not a failure.
+func flagExit(err error) int {
+	if errors.Is(err, flag.ErrHelp) {
+		return ExitPass
+	}
+	return ExitError // the flag package has printed the problem and the usage
 }

@@ -45,7 +45,7 @@ func TestConfigReadFromBase(t *testing.T) {
 			if len(a.Sources) != 1 || a.Sources[0].Origin != tc.origin || a.Sources[0].Path != config.DefaultFile {
 				t.Fatalf("sources %+v, want %s from %s", a.Sources, config.DefaultFile, tc.origin)
 			}
-			if waived := a.Counts.Waived == 1; waived != tc.waived {
+			if waived := a.Counts.Waived > 0; waived != tc.waived {
 				t.Errorf("waived %v, want %v (counts %+v)", waived, tc.waived, a.Counts)
 			}
 		})

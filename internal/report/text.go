@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"strings"
 
 	"github.com/h3a-check/h3a-check/internal/audit"
 	"github.com/h3a-check/h3a-check/internal/finding"
@@ -48,7 +49,7 @@ func Text(w io.Writer, in *Input, opts Options) error {
 // sourceText says where a configuration file or policy directory came
 // from: `.h3a-check.yaml from base 1a2b3c4d5e6f (reason)`.
 func sourceText(s audit.Source) string {
-	where := "the " + s.Origin
+	where := "the " + strings.ReplaceAll(s.Origin, "-", " ")
 	if s.Origin == "base" {
 		c := s.Commit
 		if len(c) > 12 {

@@ -66,7 +66,15 @@ func TestHistoryInMonorepo(t *testing.T) {
 		if a.Base == nil || *a.Base != base {
 			t.Errorf("%s: base %v, want %s", p, a.Base, base)
 		}
-		if got := strings.Join(rulesOf(a), ","); got != finding.GateEventRewritten.ID {
+		var appendOnly []string
+		for _, f := range a.Findings {
+			if f.Category == finding.CategoryAppendOnly {
+				appendOnly = append(appendOnly, f.Rule)
+			}
+		}
+		// The rewritten event also upsets the gate policies; only the
+		// history finding is this test's business.
+		if got := strings.Join(appendOnly, ","); got != finding.GateEventRewritten.ID {
 			t.Errorf("%s: rules %s, want only the rewritten gate event", p, got)
 		}
 		if a.Policy["append_only"] != audit.AreaFail {

@@ -3,6 +3,8 @@ package runner
 import (
 	"maps"
 	"path/filepath"
+
+	"github.com/h3a-check/h3a-check/internal/rundir"
 )
 
 // DefaultParams are the policy parameters used when the configuration sets none.
@@ -17,7 +19,7 @@ func (c *checker) buildInput(s *runState, pe *pendingEvidence, hist historyOutco
 	for _, m := range s.run.Files {
 		f := m.Spec
 		d := s.run.Docs[m.Path]
-		entry := map[string]any{"present": false, "parsed": false, "schema_valid": false, "sha256": nil}
+		entry := map[string]any{"present": false, "parsed": false, "schema_valid": false, "sha256": nil, "doc": f.DocKey}
 		if d != nil && d.Present {
 			entry["present"] = true
 			entry["parsed"] = d.Parsed
@@ -37,12 +39,19 @@ func (c *checker) buildInput(s *runState, pe *pendingEvidence, hist historyOutco
 	}
 	params := DefaultParams()
 	maps.Copy(params, c.opts.Params)
+	tree := make([]any, len(s.tree))
+	for i, p := range s.tree {
+		tree[i] = p
+	}
+	dir := filepath.Base(s.run.Dir)
 	return map[string]any{
 		"run": map[string]any{
-			"id":     s.lay.RunID(s.run),
-			"layout": s.lay.ID(),
-			"dir":    filepath.Base(s.run.Dir),
+			"id":            s.lay.RunID(s.run),
+			"layout":        s.lay.ID(),
+			"dir":           dir,
+			"dir_is_run_id": rundir.CheckRunID(dir) == "",
 		},
+		"tree":     tree,
 		"files":    files,
 		"docs":     s.lay.Docs(s.run),
 		"evidence": ev,

@@ -23,12 +23,15 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/h3a-check/h3a-check/internal/audit"
 	"github.com/h3a-check/h3a-check/internal/evidence"
@@ -36,6 +39,7 @@ import (
 	"github.com/h3a-check/h3a-check/internal/gitrev"
 	"github.com/h3a-check/h3a-check/internal/jsonpos"
 	"github.com/h3a-check/h3a-check/internal/layout"
+	"github.com/h3a-check/h3a-check/internal/policy"
 	"github.com/h3a-check/h3a-check/internal/rundir"
 	"github.com/h3a-check/h3a-check/internal/schema"
 	"github.com/h3a-check/h3a-check/internal/waiver"
@@ -82,6 +86,15 @@ type Options struct {
 	// trust decisions so each repository is opened once. nil: the check
 	// makes its own.
 	Locator *gitrev.Locator
+	// PolicyDirs are --policy folders of user rules; PolicyTimeout bounds
+	// each run's policy evaluation (0 = policy.DefaultTimeout); PolicyDebug
+	// receives print() output of the policies when set.
+	PolicyDirs []string
+	// PolicySources gives, for some PolicyDirs, the file system they are
+	// read from instead of the disk (their version at the base revision).
+	PolicySources map[string]fs.FS
+	PolicyTimeout time.Duration
+	PolicyDebug   io.Writer
 }
 
 // ErrNoRuns means the paths named no run: the check did not happen.
@@ -89,6 +102,8 @@ var ErrNoRuns = errors.New("no run found")
 
 // Result is the outcome of one check.
 type Result struct {
+	// Rules are every rule the policy stage could report (shipped and user).
+	Rules  []finding.Rule
 	Audits []*audit.Audit
 	Inputs []map[string]any // per audit, when Options.KeepInputs
 	// CatFileProcesses counts the git cat-file processes started to read
@@ -128,7 +143,12 @@ func Check(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("embedded schemas: %w", err)
 	}
-	c := &checker{opts: opts, schemas: schemas, hasher: evidence.NewHasher(opts.Workers), hist: hist}
+	// Compiled once here and shared by every run: each run only evaluates.
+	engine, err := policy.Load(ctx, policy.Options{Dirs: opts.PolicyDirs, Sources: opts.PolicySources, Timeout: opts.PolicyTimeout, Debug: opts.PolicyDebug})
+	if err != nil {
+		return nil, err
+	}
+	c := &checker{opts: opts, schemas: schemas, policy: engine, hasher: evidence.NewHasher(opts.Workers), hist: hist}
 	defer c.hasher.Close()
 
 	audits := make([]*audit.Audit, len(runs))
@@ -160,6 +180,9 @@ func Check(ctx context.Context, opts Options) (*Result, error) {
 		inputs = append(inputs, nil)
 	}
 	res := &Result{Audits: audits, CatFileProcesses: hist.catFileProcesses()}
+	for _, r := range engine.Rules() {
+		res.Rules = append(res.Rules, r.Rule)
+	}
 	if opts.KeepInputs {
 		res.Inputs = inputs
 	}
@@ -169,6 +192,7 @@ func Check(ctx context.Context, opts Options) (*Result, error) {
 type checker struct {
 	opts    Options
 	schemas *schema.Set
+	policy  *policy.Engine
 	hasher  *evidence.Hasher
 	hist    *historyPlan
 	fatal   fatal
@@ -181,6 +205,7 @@ type runState struct {
 	run      *layout.Run
 	findings []finding.Finding
 	inputs   map[string]string
+	tree     []string // every non-directory under the run, relative, in walk order
 }
 
 func sourcesOrEmpty(s []audit.Source) []audit.Source {
@@ -217,7 +242,8 @@ func (c *checker) checkRun(ctx context.Context, run rundir.Run) (*audit.Audit, m
 	defer root.Close()
 	s.root = root
 
-	s.run.Files = layout.Expand(lay.Files(), c.listRun(s))
+	s.tree = c.listRun(s)
+	s.run.Files = layout.Expand(lay.Files(), s.tree)
 	c.load(s)
 	pending := c.startEvidence(s)
 	c.validateSchemas(s)
@@ -225,6 +251,8 @@ func (c *checker) checkRun(ctx context.Context, run rundir.Run) (*audit.Audit, m
 	verified := c.finishEvidence(s, pending)
 	hist := c.compareHistory(s, run.Dir)
 	input := c.buildInput(s, pending, hist)
+	outcome := c.policy.Eval(ctx, run.Display, input)
+	s.add(outcome.Findings...)
 
 	c.resolvePositions(s)
 	s.findings = c.configure(run.Dir, s.findings)
@@ -235,6 +263,9 @@ func (c *checker) checkRun(ctx context.Context, run rundir.Run) (*audit.Audit, m
 	a.Findings = capPerRule(s.findings, maxFindingsPerRule)
 	a.Inputs = s.inputs
 	a.Notes = fmt.Sprintf("%d of %d logged artifacts verified", verified.ok, verified.total)
+	docs, _ := input["docs"].(map[string]any)
+	a.Traceability.TaskIDMatch, a.Traceability.RequirementsCoverage =
+		c.policy.Traceability(s.findings, outcome.Evaluated, docs["roadmap"] != nil)
 	a.Base = hist.base
 	var notEvaluated map[string]string
 	if hist.base == nil {

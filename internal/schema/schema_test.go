@@ -19,6 +19,10 @@ import (
 // these (plus any schema added to package schemas later, see TestLoadExtraSchema).
 var documentSchemas = []string{CurrentTask, ExecutorReport, PlannerReport, SessionHandoff, State, ValidatorReport}
 
+// inputSchema documents the policy input, not a run document; it is
+// compiled and offered like the others.
+const inputSchema = "input.h3a"
+
 func mustDefault(t testing.TB) *Set {
 	t.Helper()
 	s, err := Default()
@@ -51,15 +55,17 @@ func TestLoadNamesAndHas(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Load() error: %v", err)
 	}
-	if got := s.Names(); !slices.Equal(got, documentSchemas) {
-		t.Errorf("Names() = %q, want %q", got, documentSchemas)
+	want := append(slices.Clone(documentSchemas), inputSchema)
+	slices.Sort(want)
+	if got := s.Names(); !slices.Equal(got, want) {
+		t.Errorf("Names() = %q, want %q", got, want)
 	}
-	for _, name := range documentSchemas {
+	for _, name := range want {
 		if !s.Has(name) {
 			t.Errorf("Has(%q) = false, want true", name)
 		}
 	}
-	for _, name := range []string{"defs", "", "State", "state.schema.json", "input.h3a"} {
+	for _, name := range []string{"defs", "", "State", "state.schema.json", "input"} {
 		if s.Has(name) {
 			t.Errorf("Has(%q) = true, want false", name)
 		}
@@ -81,7 +87,7 @@ func TestValidateUnknownSchema(t *testing.T) {
 	got := mustDefault(t).Validate("roadmap", map[string]any{})
 	want := []Violation{{
 		Keyword: "schema",
-		Message: `no schema named "roadmap", expected one of "current_task", "executor_report", "planner_report", "session_handoff", "state", "validator_report"`,
+		Message: `no schema named "roadmap", expected one of "current_task", "executor_report", "input.h3a", "planner_report", "session_handoff", "state", "validator_report"`,
 	}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Validate(unknown) = %+v, want %+v", got, want)
@@ -127,7 +133,7 @@ func TestLoadExtraSchema(t *testing.T) {
 		t.Fatalf("Has(input.h3a) = false; names %q", s.Names())
 	}
 	if got := len(s.Names()); got != len(documentSchemas)+1 {
-		t.Errorf("len(Names()) = %d, want %d", got, len(documentSchemas)+1)
+		t.Errorf("len(Names()) = %d, want %d (the embedded input.h3a replaced)", got, len(documentSchemas)+1)
 	}
 	got := s.Validate("input.h3a", map[string]any{"run": map[string]any{"id": "nope"}})
 	want := []Violation{{Pointer: "/run/id", Keyword: "pattern",

@@ -1,0 +1,213 @@
+package cli
+
+import (
+	"github.com/h3a-check/h3a-check/internal/finding"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/h3a-check/h3a-check/internal/report"
+)
+
+const userPolicies = "testdata/policies"
+
+func TestPolicyFlagAddsUserRules(t *testing.T) {
+	dir := filepath.Join(casesDir, "ok", "complete")
+	code, audits, stderr := checkJSON(t, "--policy", filepath.Join(userPolicies, "team"), dir)
+	if code != ExitPass {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if got := wantText(code, audits); got != "exit 0\nrun 20250929-134215-8b6f8b9a-7c9f-4c5e-8c6a-2f0f0d2e9c1a gate pass\n.: info: history not compared: --base none was given [h3a.append_only.not_compared]\n" {
+		t.Errorf("a feature branch must pass the team rule:\n%s", got)
+	}
+	// The same rule fires on a run whose branch is main.
+	run := copyRun(t)
+	state := filepath.Join(run, "state.json")
+	b, err := os.ReadFile(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(state, []byte(strings.Replace(string(b), `"feature/jwt-auth"`, `"main"`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, audits, stderr = checkJSON(t, run, "--policy", filepath.Join(userPolicies, "team"))
+	if code != ExitPass {
+		t.Fatalf("exit %d, want 0 (a warning): %s", code, stderr)
+	}
+	if !hasRule(audits, "h3a.user.team.feature_branch", `branch "main" is not a feature/* branch`) {
+		t.Errorf("user rule did not fire:\n%s", wantText(code, audits))
+	}
+	var f finding.Finding
+	for _, x := range audits[0].Findings {
+		if x.Rule == "h3a.user.team.feature_branch" {
+			f = x
+		}
+	}
+	if f.Line != 7 || f.Column != 15 || f.Remediation != "run the agents on a feature/<topic> branch" {
+		t.Errorf("finding %+v: want line 7, column 15 and the rule's remediation", f)
+	}
+}
+
+func TestPolicyExitCodeTwo(t *testing.T) {
+	dir := filepath.Join(casesDir, "ok", "complete")
+	tests := []struct {
+		name   string
+		args   []string
+		stderr string
+	}{
+		{"shipped package", []string{"--base", "none", "--policy", filepath.Join(userPolicies, "hijack"), dir},
+			"hijack/gates.rego:1: package h3a.rules.gates is not allowed in a --policy folder"},
+		{"missing folder", []string{"--base", "none", "--policy", filepath.Join(userPolicies, "nope"), dir}, "cannot read the policy folder"},
+		{"no timeout", []string{"--policy-timeout", "0s", dir}, `--policy-timeout 0s: expected a positive duration`},
+		{"test with a bad folder", []string{"test", filepath.Join(userPolicies, "hijack")}, "package h3a.rules.gates is not allowed"},
+		{"rules with a bad folder", []string{"rules", "--policy", filepath.Join(userPolicies, "hijack")}, "not allowed"},
+		{"test threshold", []string{"test", "--threshold", "101"}, "--threshold 101: expected a percentage"},
+		{"rules with an argument", []string{"rules", "gates"}, "rules takes no arguments"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := runMain(tc.args...)
+			if code != ExitError {
+				t.Fatalf("exit %d, want 2\nstdout: %s\nstderr: %s", code, stdout, stderr)
+			}
+			if !strings.Contains(filepath.ToSlash(stderr), tc.stderr) {
+				t.Errorf("stderr %q does not mention %q", stderr, tc.stderr)
+			}
+		})
+	}
+}
+
+// TestPolicyTimeout: a rule that would run for minutes fails its run's gate
+// quickly, with a finding, not a hang.
+func TestPolicyTimeout(t *testing.T) {
+	dir := filepath.Join(casesDir, "ok", "complete")
+	code, audits, stderr := checkJSON(t, "--policy", filepath.Join(userPolicies, "slow"), "--policy-timeout", "200ms", dir)
+	if code != ExitFail {
+		t.Fatalf("exit %d, want 1: %s", code, stderr)
+	}
+	if !hasRule(audits, "h3a.policy.timeout", "did not finish within 200ms") {
+		t.Errorf("no timeout finding:\n%s", wantText(code, audits))
+	}
+}
+
+func TestDebugPrintsToStderr(t *testing.T) {
+	dir := filepath.Join(casesDir, "ok", "complete")
+	for _, debug := range []bool{true, false} {
+		args := []string{"--base", "none", "--policy", filepath.Join(userPolicies, "debug"), dir}
+		if debug {
+			args = append(args, "--debug")
+		}
+		code, stdout, stderr := runMain(args...)
+		if code != ExitPass {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		printed := strings.Contains(stderr, "debug.rego:11: task T001\n")
+		if printed != debug {
+			t.Errorf("--debug %v: stderr %q", debug, stderr)
+		}
+		if strings.Contains(stdout, "T001\"") {
+			t.Errorf("print output reached stdout: %q", stdout)
+		}
+	}
+}
+
+func TestTestCommand(t *testing.T) {
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stdout []string
+	}{
+		{"shipped", []string{"test", "--threshold", "90"}, ExitPass, []string{"0 failed", "threshold 90%"}},
+		{"verbose with a user folder", []string{"test", "--verbose", "--coverage", filepath.Join(userPolicies, "team")}, ExitPass,
+			[]string{"PASS  " + filepath.Join(userPolicies, "team", "team_test.rego") + ":9: h3a.user.team_test.test_main_is_flagged", "coverage 100.0% " + filepath.Join(userPolicies, "team", "team.rego")}},
+		{"failing user test", []string{"test", "--policy", filepath.Join(userPolicies, "failing")}, ExitFail,
+			[]string{"FAIL  " + filepath.Join(userPolicies, "failing", "team_test.rego") + ":5: h3a.user.team_test.test_expects_the_wrong_thing", "branch under test: main", "1 failed"}},
+		{"coverage below the threshold", []string{"test", "--threshold", "100", filepath.Join(userPolicies, "debug")}, ExitFail,
+			[]string{"below the threshold", "debug.rego (not reached: lines"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := runMain(tc.args...)
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %s", code, tc.code, stdout, stderr)
+			}
+			for _, want := range tc.stdout {
+				if !strings.Contains(stdout, want) {
+					t.Errorf("stdout does not mention %q:\n%s", want, stdout)
+				}
+			}
+		})
+	}
+}
+
+func TestRulesListPolicyRules(t *testing.T) {
+	code, out, _ := runMain("rules", "--policy", filepath.Join(userPolicies, "team"))
+	if code != ExitPass {
+		t.Fatalf("exit %d", code)
+	}
+	for _, id := range []string{"h3a.gates.order", "h3a.security.secret", "h3a.policy.timeout", "h3a.user.team.feature_branch", "h3a.schema.violation"} {
+		if !strings.Contains(out, id) {
+			t.Errorf("rules does not list %s", id)
+		}
+	}
+	code, out, _ = runMain("explain", "h3a.retries.escalation")
+	if code != ExitPass || !strings.Contains(out, "defined:  policies/retries.rego:") || !strings.Contains(out, "remediation: a human reviews") {
+		t.Errorf("explain: exit %d\n%s", code, out)
+	}
+	code, _, stderr := runMain("explain", "escalation")
+	if code != ExitError || !strings.Contains(stderr, "did you mean h3a.retries.escalation?") {
+		t.Errorf("explain near miss: exit %d, %q", code, stderr)
+	}
+}
+
+// TestSecretMaskedInEveryOutput: the secret of the secret case appears in
+// no report format, whole or in its unmasked tail.
+func TestSecretMaskedInEveryOutput(t *testing.T) {
+	const secret = "AKIAIOSFODNN7EXAMPLE"
+	dir := filepath.Join(casesDir, "err", "secret")
+	for _, format := range report.Formats() {
+		code, stdout, stderr := runMain("--format", format, dir)
+		if code != ExitFail {
+			t.Fatalf("%s: exit %d: %s", format, code, stderr)
+		}
+		if !strings.Contains(stdout, "h3a.security.secret") {
+			t.Errorf("%s: the secret finding is missing", format)
+		}
+		for _, leak := range []string{secret, secret[4:]} {
+			if strings.Contains(stdout, leak) || strings.Contains(stderr, leak) {
+				t.Errorf("%s output contains %q", format, leak)
+			}
+		}
+	}
+}
+
+// TestAuditTraceability: audit.json traceability comes from the rules that
+// feed each area.
+func TestAuditTraceability(t *testing.T) {
+	tests := []struct{ dir, task, reqts string }{
+		{"ok/complete", "pass", "pass"},
+		{"ok/fresh", "pass", "pass"},
+		{"err/task_id_mismatch", "fail", "pass"},
+		{"err/run_id_mismatch", "fail", "pass"},
+		{"err/unknown_task", "pass", "fail"},
+		{"err/done_without_verdict", "pass", "fail"},
+		{"err/malformed_roadmap", "pass", "pass"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.dir, func(t *testing.T) {
+			_, audits, stderr := checkJSON(t, filepath.Join(casesDir, tc.dir))
+			if len(audits) != 1 {
+				t.Fatalf("%d audits: %s", len(audits), stderr)
+			}
+			tr := audits[0].Traceability
+			if tr.TaskIDMatch != tc.task || tr.RequirementsCoverage != tc.reqts {
+				t.Errorf("traceability %+v, want task_id_match %s, requirements_coverage %s", tr, tc.task, tc.reqts)
+			}
+			if (tc.task == "fail" || tc.reqts == "fail") && len(tr.Issues) == 0 {
+				t.Error("a failing area without issues")
+			}
+		})
+	}
+}

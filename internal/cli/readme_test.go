@@ -1,0 +1,88 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/h3a-check/h3a-check/internal/policy"
+)
+
+const (
+	readme     = "../../README.md"
+	rulesStart = "<!-- policy-rules:start -->\n"
+	rulesEnd   = "<!-- policy-rules:end -->"
+)
+
+// policyRuleTable renders every shipped policy rule and the policy stage's
+// own rules as a Markdown table: id, category, severity, one-line meaning.
+func policyRuleTable(t *testing.T) string {
+	t.Helper()
+	e, err := policy.Load(context.Background(), policy.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	b.WriteString("| rule | category | severity | meaning |\n|---|---|---|---|\n")
+	for _, r := range e.Rules() {
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", r.ID, r.Category, r.Severity, r.Title)
+	}
+	for _, r := range policy.EngineRules {
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s (the policy stage itself) |\n", r.ID, r.Category, r.Severity, r.Title)
+	}
+	return b.String()
+}
+
+// TestReadmePolicyRules: the README's table of policy rules is the one the
+// metadata gives.
+func TestReadmePolicyRules(t *testing.T) {
+	b, err := os.ReadFile(readme)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(b)
+	i, j := strings.Index(text, rulesStart), strings.Index(text, rulesEnd)
+	if i < 0 || j < i {
+		t.Fatalf("README.md lacks the %q ... %q markers", strings.TrimSpace(rulesStart), rulesEnd)
+	}
+	got, want := text[i+len(rulesStart):j], policyRuleTable(t)
+	if got == want {
+		return
+	}
+	if *update {
+		if err := os.WriteFile(readme, []byte(text[:i+len(rulesStart)]+want+text[j:]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t.Errorf("README.md policy rule table is stale: go test ./internal/cli -run TestReadmePolicyRules -update\n--- want\n%s--- got\n%s", want, got)
+}
+
+// TestEveryPolicyRuleHasAnErrCase: each shipped rule has an err case whose
+// expected findings include it.
+func TestEveryPolicyRuleHasAnErrCase(t *testing.T) {
+	e, err := policy.Load(context.Background(), policy.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wants, err := filepath.Glob(filepath.Join(casesDir, "err", "*.want"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all strings.Builder
+	for _, w := range wants {
+		b, err := os.ReadFile(w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all.Write(b)
+	}
+	for _, r := range e.Rules() {
+		if !strings.Contains(all.String(), "["+r.ID+"]") {
+			t.Errorf("no err case under %s expects %s", filepath.Join(casesDir, "err"), r.ID)
+		}
+	}
+}

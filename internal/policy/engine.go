@@ -1,0 +1,286 @@
+// Package policy is the Rego stage of the checker. It compiles the shipped
+// rules (package policies) and the rules of every --policy folder once per
+// process, with a capability set that has no network, no clock and no
+// randomness, prepares one query over every rule, and evaluates it once per
+// run with a time limit. Each result element becomes a finding.
+//
+// The rule contract, checked when the policies are loaded:
+//
+//   - shipped rules live in packages h3a.rules.<area>, user rules only in
+//     packages under h3a.user (Rego merges packages across files, so a user
+//     module elsewhere could change a shipped rule);
+//   - a rule is "deny contains f if {...}" (an error by default) or
+//     "warn contains f if {...}" (a warning by default), with a # METADATA
+//     block right above it: title, description and custom.id (unique),
+//     custom.category, custom.severity, custom.remediation;
+//   - f is built with lib.finding(rego.metadata.rule(), {...}) from package
+//     h3a.lib, which copies the rule id from the metadata: an element always
+//     names its rule. f carries "msg" and may carry "file" (relative to the
+//     run), "pointer" (a JSON pointer, resolved to line:column), "line",
+//     "column", "gate", "task_id" and "needs_human".
+//
+// A result that breaks the contract, a builtin error, an evaluation error and
+// a timeout are findings in category policy: a rule that could not run is
+// never silently a rule that did not fire.
+package policy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/rego"
+	"github.com/open-policy-agent/opa/v1/topdown"
+	"github.com/open-policy-agent/opa/v1/topdown/print"
+
+	"github.com/h3a-check/h3a-check/internal/finding"
+)
+
+// DefaultTimeout bounds the policy evaluation of one run.
+const DefaultTimeout = 5 * time.Second
+
+// Options configure Load.
+type Options struct {
+	// Dirs are --policy folders of user rules (packages under h3a.user).
+	Dirs []string
+	// Sources gives, for some of Dirs, the file system to read instead of
+	// the disk (a folder as it is at the base revision).
+	Sources map[string]fs.FS
+	// Timeout bounds each run's evaluation; 0 means DefaultTimeout.
+	Timeout time.Duration
+	// Debug, when set, receives the output of print() calls in the
+	// policies, one line each, prefixed by the run and the file:line.
+	// Without it print() calls are removed at compile time.
+	Debug io.Writer
+	// Strict compiles in OPA's strict mode (unused variables, imports and
+	// arguments are errors); the shipped rules are held to it in tests.
+	Strict bool
+}
+
+// Engine evaluates the compiled policies. It is immutable and safe for
+// concurrent use: runs share one prepared query.
+type Engine struct {
+	*compiled
+	timeout time.Duration
+}
+
+// compiled is the part of an engine that depends only on the policy files.
+type compiled struct {
+	query    rego.PreparedEvalQuery
+	bindings []binding // query variable → rule set it reads
+	rules    map[string]*RuleInfo
+}
+
+// binding is one query variable: the deny or warn set of one package.
+type binding struct {
+	name        string
+	pkg         string
+	kind        string
+	defSeverity finding.Severity
+}
+
+var (
+	defaultOnce     sync.Once
+	defaultCompiled *compiled
+	defaultErr      error
+)
+
+// Load compiles the shipped policies and those of opts.Dirs and prepares the
+// query. An error is a *CompileError naming file:line of every problem.
+// Without user folders or debug output the compiled shipped policies are
+// shared by every caller of the process.
+func Load(ctx context.Context, opts Options) (*Engine, error) {
+	timeout := opts.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	if len(opts.Dirs) == 0 && opts.Debug == nil && !opts.Strict {
+		defaultOnce.Do(func() { defaultCompiled, defaultErr = compile(context.Background(), opts) })
+		if defaultErr != nil {
+			return nil, defaultErr
+		}
+		return &Engine{compiled: defaultCompiled, timeout: timeout}, nil
+	}
+	c, err := compile(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &Engine{compiled: c, timeout: timeout}, nil
+}
+
+func compile(ctx context.Context, opts Options) (*compiled, error) {
+	caps := Capabilities()
+	mods, problems := parseAll(opts.Dirs, opts.Sources, false, caps)
+	problems = append(problems, checkPackages(mods)...)
+	if len(problems) > 0 {
+		return nil, &CompileError{Problems: problems}
+	}
+	rules, problems := collectRules(mods)
+	if len(problems) == 0 {
+		problems = userDirsWithoutRules(opts.Dirs, rules)
+	}
+	if len(problems) > 0 {
+		return nil, &CompileError{Problems: problems}
+	}
+	c := newCompiler(caps, opts.Debug != nil, opts.Strict)
+	c.Compile(sortedModules(mods, false))
+	if c.Failed() {
+		return nil, &CompileError{Problems: astProblems(c.Errors)}
+	}
+
+	bindings := queryBindings(rules)
+	exprs := make([]string, len(bindings))
+	for i, b := range bindings {
+		exprs[i] = fmt.Sprintf("%s := data.%s.%s", b.name, b.pkg, b.kind)
+	}
+	ropts := []func(*rego.Rego){rego.Query(strings.Join(exprs, "; ")), rego.Compiler(c)}
+	if opts.Debug != nil {
+		ropts = append(ropts, rego.PrintHook(&printHook{w: opts.Debug}))
+	}
+	pq, err := rego.New(ropts...).PrepareForEval(ctx)
+	if err != nil {
+		return nil, &CompileError{Problems: []string{fmt.Sprintf("preparing the policy query: %v", err)}}
+	}
+	return &compiled{query: pq, bindings: bindings, rules: rules}, nil
+}
+
+func newCompiler(caps *ast.Capabilities, printing, strict bool) *ast.Compiler {
+	c := ast.NewCompiler().
+		WithCapabilities(caps).
+		WithDefaultRegoVersion(ast.RegoV1).
+		WithEnablePrintStatements(printing).
+		WithStrict(strict)
+	c.SetErrorLimit(0)
+	return c
+}
+
+// queryBindings gives one query variable to every package's deny and warn
+// set, in a stable order.
+func queryBindings(rules map[string]*RuleInfo) []binding {
+	seen := map[[2]string]bool{}
+	var bs []binding
+	for _, r := range rules {
+		k := [2]string{r.Package, r.Kind}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		bs = append(bs, binding{pkg: r.Package, kind: r.Kind, defSeverity: ruleKinds[r.Kind]})
+	}
+	sort.Slice(bs, func(i, j int) bool {
+		if bs[i].pkg != bs[j].pkg {
+			return bs[i].pkg < bs[j].pkg
+		}
+		return bs[i].kind < bs[j].kind
+	})
+	for i := range bs {
+		bs[i].name = fmt.Sprintf("r%d", i)
+	}
+	return bs
+}
+
+// Rules returns every policy rule, sorted by id.
+func (e *Engine) Rules() []*RuleInfo {
+	out := make([]*RuleInfo, 0, len(e.rules))
+	for _, r := range e.rules {
+		out = append(out, r)
+	}
+	slices.SortFunc(out, func(a, b *RuleInfo) int { return strings.Compare(a.ID, b.ID) })
+	return out
+}
+
+// Rule returns the rule with this id, if the policies define it.
+func (e *Engine) Rule(id string) (*RuleInfo, bool) {
+	r, ok := e.rules[id]
+	return r, ok
+}
+
+// Outcome is the policy stage's result for one run.
+type Outcome struct {
+	Findings []finding.Finding
+	// Evaluated is false when no rule result is known: the evaluation failed
+	// or ran out of time (the findings say which).
+	Evaluated bool
+}
+
+type runKey struct{}
+
+// Eval evaluates every rule over one run's input document. run names the
+// run in debug output. The input is converted to an OPA value once.
+func (e *Engine) Eval(ctx context.Context, run string, input map[string]any) Outcome {
+	value, err := ast.InterfaceToValue(input)
+	if err != nil {
+		return Outcome{Findings: []finding.Finding{EvalError.New("", "policy input could not be converted, no rule was evaluated: %v", err)}}
+	}
+	if ctx.Err() != nil {
+		return Outcome{Findings: []finding.Finding{EvalError.New("", "policy evaluation was cancelled, so no rule result is known for this run")}}
+	}
+	ctx, cancel := context.WithTimeout(context.WithValue(ctx, runKey{}, run), e.timeout)
+	defer cancel()
+	var builtinErrs []topdown.Error
+	rs, err := e.query.Eval(ctx, rego.EvalParsedInput(value), rego.EvalBuiltinErrorList(&builtinErrs))
+	if err != nil {
+		return Outcome{Findings: []finding.Finding{e.evalFailure(ctx, err)}}
+	}
+	var out []finding.Finding
+	for _, be := range builtinErrs {
+		out = append(out, builtinFinding(be))
+	}
+	if len(rs) != 1 {
+		out = append(out, EvalError.New("", "the policy query gave %d results, expected 1; no rule result is known", len(rs)))
+		return Outcome{Findings: out}
+	}
+	for _, b := range e.bindings {
+		out = append(out, e.elements(b, rs[0].Bindings[b.name])...)
+	}
+	return Outcome{Findings: out, Evaluated: true}
+}
+
+// evalFailure explains a failed evaluation: out of time, cancelled, or an
+// error such as a conflict between two rule values.
+func (e *Engine) evalFailure(ctx context.Context, err error) finding.Finding {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return Timeout.New("", "policy evaluation did not finish within %s, so no rule result is known for this run (raise --policy-timeout, or find the slow rule with --debug)", e.timeout)
+	}
+	if topdown.IsCancel(err) || ctx.Err() != nil {
+		return EvalError.New("", "policy evaluation was cancelled, so no rule result is known for this run")
+	}
+	var te *topdown.Error
+	if errors.As(err, &te) {
+		return EvalError.New("", "policy evaluation failed at %s: %s: %s; no rule result is known for this run", at(te.Location), te.Code, te.Message)
+	}
+	return EvalError.New("", "policy evaluation failed: %v; no rule result is known for this run", err)
+}
+
+// builtinFinding reports a builtin that failed inside a rule: the rule's
+// result for this run is unknown, which must not pass as "did not fire".
+// The policy file goes in the details: a finding's file is a run file.
+func builtinFinding(be topdown.Error) finding.Finding {
+	return BuiltinError.New("", "a builtin failed at %s (%s), so the rule there may have missed a finding: %s", at(be.Location), be.Code, be.Message)
+}
+
+// printHook writes print() output for --debug; one hook serves every run,
+// so writes are serialised.
+type printHook struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (h *printHook) Print(pctx print.Context, msg string) error {
+	run := ""
+	if pctx.Context != nil {
+		run, _ = pctx.Context.Value(runKey{}).(string)
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	_, err := fmt.Fprintf(h.w, "%s: %s: %s\n", run, at(pctx.Location), msg)
+	return err
+}

@@ -1,0 +1,39 @@
+package policy
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// regoCoverageThreshold is the least share of shipped policy lines the Rego
+// unit tests must reach; .ci/run holds h3a-check test to the same bar.
+const regoCoverageThreshold = 90.0
+
+// TestRegoPolicies runs every shipped *_test.rego in strict mode and fails
+// for each failing Rego test and for coverage under the threshold.
+func TestRegoPolicies(t *testing.T) {
+	rep, err := RunTests(context.Background(), TestOptions{Coverage: true, Strict: true, Timeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rep.Results {
+		if r.Fail || r.Error != nil {
+			t.Errorf("%s: %s.%s failed (error: %v)\n%s", at(r.Location), r.Package, r.Name, r.Error, r.Output)
+		}
+	}
+	if got := rep.Coverage.Coverage; got < regoCoverageThreshold {
+		var lines []string
+		for file, fr := range rep.Coverage.Files {
+			for _, rng := range fr.NotCovered {
+				lines = append(lines, fmt.Sprintf("%s:%d-%d", file, rng.Start.Row, rng.End.Row))
+			}
+		}
+		slices.Sort(lines)
+		t.Errorf("Rego coverage %.1f%%, want at least %.0f%%; not covered:\n%s", got, regoCoverageThreshold, strings.Join(lines, "\n"))
+	}
+	t.Logf("%d Rego tests, coverage %.1f%%", len(rep.Results), rep.Coverage.Coverage)
+}

@@ -1,0 +1,345 @@
+package h3a.tests.evidence
+
+import data.h3a.rules.evidence
+import data.h3a.test
+import data.h3a.test.fixture
+
+g0 := "h3a.evidence.g0_exit_criteria"
+
+g1 := "h3a.evidence.g1_exit_criteria"
+
+g2 := "h3a.evidence.g2_exit_criteria"
+
+g3 := "h3a.evidence.g3_exit_criteria"
+
+required := "h3a.evidence.required_artifact"
+
+test_evidence_quiet_on_ok_runs if {
+	count(evidence.deny) == 0 with input as fixture.complete
+	count(evidence.deny) == 0 with input as fixture.fresh
+}
+
+# --- G0 -----------------------------------------------------------------------
+
+test_g0_roadmap_sections_and_tasks if {
+	inp := test.patch([
+		{"op": "replace", "path": "/docs/roadmap/sections", "value": ["Task Brief", "Task Decomposition"]},
+		{"op": "replace", "path": "/docs/roadmap/tasks", "value": []},
+	])
+	fs := test.of(evidence.deny, g0) with input as inp
+	msgs := {f.msg | some f in fs}
+	"G0_planning is passed but ROADMAP.md has no \"Overall Strategy\" section" in msgs
+	"G0_planning is passed but the ROADMAP.md task queue lists no task (expected \"- [ ] T001: <description>\")" in msgs
+	every f in fs {
+		f.file == "state/ROADMAP.md"
+		f.gate == "G0"
+	}
+}
+
+test_g0_current_task_fields if {
+	inp := test.patch([
+		{"op": "replace", "path": "/docs/current_task/goal", "value": "  "},
+		{"op": "replace", "path": "/docs/current_task/tdd_plan/refactor", "value": null},
+		{"op": "replace", "path": "/docs/current_task/definition_of_done", "value": ["a", "b"]},
+	])
+	fs := test.of(evidence.deny, g0) with input as inp
+	pointers := {f.pointer | some f in fs}
+	pointers == {"/goal", "/tdd_plan/refactor", "/definition_of_done"}
+	some f in fs
+	f.msg == "G0_planning is passed but CURRENT_TASK.json lists 2 definition-of-done item(s), at least 3 expected"
+}
+
+test_g0_tdd_plan_not_an_object if {
+	inp := test.patch([{"op": "replace", "path": "/docs/current_task/tdd_plan", "value": "later"}])
+	fs := test.of(evidence.deny, g0) with input as inp
+	count(fs) == 3
+	every f in fs {
+		f.pointer == "/tdd_plan"
+	}
+}
+
+test_g0_planner_report_and_ledger if {
+	inp := test.patch([
+		{"op": "replace", "path": "/docs/planner_report/reports", "value": []},
+		{"op": "remove", "path": "/docs/gates_ledger/events/1"},
+	])
+	fs := test.of(evidence.deny, g0) with input as inp
+	msgs := {f.msg | some f in fs}
+	"G0_planning is passed but planner_report.json holds no report" in msgs
+	"G0_planning is passed but GATES_LEDGER.md has no G0_planning PASSED event" in msgs
+}
+
+# A claim from a gate_status alone is held to the criteria too.
+test_g0_claimed_by_gate_status_only if {
+	inp := test.patch_fresh([{"op": "replace", "path": "/docs/current_task/gate_status", "value": "G1_pending"}])
+	fs := test.of(evidence.deny, g0) with input as inp
+	count(fs) > 5
+}
+
+# --- G1 -----------------------------------------------------------------------
+
+test_g1_no_cycle_for_the_task if {
+	inp := test.patch([{"op": "replace", "path": "/docs/executor_report/tdd_cycles/0/task_id", "value": "T002"}])
+	fs := test.of(evidence.deny, g1) with input as inp
+	some f in fs
+	f.msg == "G1_implementation is passed but executor_report.json has no TDD cycle for task \"T001\""
+	f.pointer == "/tdd_cycles"
+	f.task_id == "T001"
+}
+
+test_g1_cycle_without_outputs if {
+	inp := test.patch([
+		{"op": "remove", "path": "/docs/executor_report/tdd_cycles/0/tdd_phases/red/failure_output"},
+		{"op": "replace", "path": "/docs/executor_report/tdd_cycles/0/tdd_phases/green/test_output", "value": ""},
+	])
+	fs := test.of(evidence.deny, g1) with input as inp
+	msgs := {f.msg | some f in fs}
+	"G1_implementation is passed but the TDD cycle for task \"T001\" names no RED output (tdd_phases.red.failure_output)" in msgs
+	"G1_implementation is passed but the TDD cycle for task \"T001\" names no GREEN output (tdd_phases.green.test_output)" in msgs
+}
+
+test_g1_dod_item_not_addressed if {
+	inp := test.patch([{"op": "add", "path": "/docs/current_task/definition_of_done/-", "value": "Rate limiting on login"}])
+	[f] := test.of(evidence.deny, g1) with input as inp
+	f.msg == "G1_implementation is passed but definition-of-done item \"Rate limiting on login\" of CURRENT_TASK.json is not addressed in the TDD cycle for task \"T001\""
+	f.pointer == "/tdd_cycles/0/definition_of_done"
+}
+
+# The executor may word a criterion shorter or longer than the task does.
+test_g1_dod_wording_may_differ if {
+	inp := test.patch([
+		{"op": "replace", "path": "/docs/executor_report/tdd_cycles/0/definition_of_done/0/criterion", "value": "coverage ≥ 90% for auth module"},
+		{"op": "replace", "path": "/docs/executor_report/tdd_cycles/0/definition_of_done/1/criterion", "value": "Token expiration validated (tokens expire after 1 hour) in tests/test_auth.py"},
+	])
+	count(test.of(evidence.deny, g1)) == 0 with input as inp
+}
+
+test_g1_ledger_event_missing if {
+	inp := test.patch([{"op": "replace", "path": "/docs/gates_ledger/events/3/status", "value": "FAILED"}])
+	fs := test.of(evidence.deny, g1) with input as inp
+	some f in fs
+	f.msg == "G1_implementation is passed but GATES_LEDGER.md has no G1_implementation PASSED event"
+	f.line == 25
+}
+
+test_g1_without_a_task_id_uses_the_last_cycle if {
+	inp := test.patch([
+		{"op": "replace", "path": "/docs/current_task/task_id", "value": null},
+		{"op": "replace", "path": "/docs/handoff/payload/task_id", "value": null},
+		{"op": "add", "path": "/docs/current_task/definition_of_done/-", "value": "Audit log of token use"},
+	])
+	[f] := test.of(evidence.deny, g1) with input as inp
+	contains(f.msg, "the TDD cycle for the current task")
+	not f.task_id
+}
+
+test_tdd_order if {
+	inp := test.patch([{"op": "replace", "path": "/docs/executor_report/tdd_cycles/0/tdd_phases/green/timestamp", "value": "2025-09-29T14:10:00Z"}])
+	[f] := test.of(evidence.deny, "h3a.evidence.tdd_order") with input as inp
+	f.msg == "RED at 2025-09-29T14:15:00Z is not before GREEN at 2025-09-29T14:10:00Z in the TDD cycle for task \"T001\""
+	f.pointer == "/tdd_cycles/0/tdd_phases/green"
+}
+
+test_tdd_order_refactor if {
+	inp := test.patch([{"op": "replace", "path": "/docs/executor_report/tdd_cycles/0/tdd_phases/refactor/timestamp", "value": "2025-09-29T14:30:00Z"}])
+	[f] := test.of(evidence.deny, "h3a.evidence.tdd_order") with input as inp
+	startswith(f.msg, "GREEN at 2025-09-29T14:30:00Z is not before REFACTOR")
+}
+
+test_tdd_order_missing_time if {
+	inp := test.patch([{"op": "remove", "path": "/docs/executor_report/tdd_cycles/0/tdd_phases/red/timestamp"}])
+	[f] := test.of(evidence.deny, "h3a.evidence.tdd_order") with input as inp
+	f.msg == "the TDD cycle for task \"T001\" has no RED time (tdd_phases.red.timestamp), so RED before GREEN cannot be shown"
+	f.pointer == "/tdd_cycles/0/tdd_phases/red"
+}
+
+test_tdd_order_missing_phase if {
+	inp := test.patch([{"op": "remove", "path": "/docs/executor_report/tdd_cycles/0/tdd_phases/green"}])
+	fs := test.of(evidence.deny, "h3a.evidence.tdd_order") with input as inp
+	some f in fs
+	f.pointer == "/tdd_cycles/0/tdd_phases"
+}
+
+test_coverage_decreased if {
+	some delta in ["-1.2%", " - 0.5 % ", -3]
+	inp := test.patch([{"op": "replace", "path": "/docs/executor_report/tdd_cycles/0/coverage_delta", "value": delta}])
+	[f] := test.of(evidence.deny, "h3a.evidence.coverage_decreased") with input as inp
+	f.pointer == "/tdd_cycles/0/coverage_delta"
+}
+
+test_coverage_not_decreased if {
+	every delta in ["0.0%", "+0%", "n/a", 2.5, null] {
+		inp := test.patch([{"op": "replace", "path": "/docs/executor_report/tdd_cycles/0/coverage_delta", "value": delta}])
+		count(test.of(evidence.deny, "h3a.evidence.coverage_decreased")) == 0 with input as inp
+	}
+}
+
+# --- G2 -----------------------------------------------------------------------
+
+test_g2_verdict_not_passing if {
+	inp := test.patch([{"op": "replace", "path": "/docs/validator_report/verdicts/0/status", "value": "fail"}])
+	[f] := test.of(evidence.deny, g2) with input as inp
+	f.msg == "G2_validation is passed but the verdict for task \"T001\" has status \"fail\", expected \"pass\" or \"pass_with_notes\""
+	f.pointer == "/verdicts/0/status"
+}
+
+test_g2_no_verdict_and_no_event if {
+	inp := test.patch([
+		{"op": "replace", "path": "/docs/validator_report/verdicts", "value": []},
+		{"op": "remove", "path": "/docs/gates_ledger/events/5"},
+	])
+	msgs := {f.msg | some f in test.of(evidence.deny, g2)} with input as inp
+	msgs == {
+		"G2_validation is passed but validator_report.json has no verdict for task \"T001\"",
+		"G2_validation is passed but GATES_LEDGER.md has no G2_validation PASSED event",
+	}
+}
+
+test_verdict_numbers if {
+	inp := test.patch([
+		{"op": "replace", "path": "/docs/validator_report/verdicts/0/verification_results/tests/total", "value": 48},
+		{"op": "replace", "path": "/docs/validator_report/verdicts/0/verification_results/dod_checklist/met", "value": 3},
+	])
+	fs := test.of(evidence.deny, "h3a.evidence.verdict_numbers") with input as inp
+	{f.msg | some f in fs} == {
+		"verdict 0: tests passed 47 + failed 0 + skipped 0 is 47, but total is 48",
+		"verdict 0: dod_checklist has status \"pass\" but met 3 of 4",
+	}
+	every f in fs {
+		f.task_id == "T001"
+	}
+}
+
+test_verdict_failed_tests_with_status_pass if {
+	inp := test.patch([
+		{"op": "replace", "path": "/docs/validator_report/verdicts/0/verification_results/tests/failed", "value": 1},
+		{"op": "replace", "path": "/docs/validator_report/verdicts/0/verification_results/tests/passed", "value": 46},
+		{"op": "remove", "path": "/docs/validator_report/verdicts/0/task_id"},
+	])
+	[f] := test.of(evidence.deny, "h3a.evidence.verdict_numbers") with input as inp
+	f.pointer == "/verdicts/0/verification_results/tests/failed"
+	not f.task_id
+}
+
+# --- G3 -----------------------------------------------------------------------
+
+g3_passed := [
+	{"op": "replace", "path": "/docs/state/gates/G3_production_ready", "value": "passed"},
+	{"op": "add", "path": "/evidence/artifacts~1system~1pre_deploy_checklist.md", "value": {"logged": true, "exists": true, "inside_run": true, "hash_ok": true}},
+	{"op": "add", "path": "/evidence/artifacts~1system~1rollback_plan.md", "value": {"logged": true, "exists": true, "inside_run": true, "hash_ok": true}},
+	{"op": "add", "path": "/docs/evidence_log/entries/-", "value": {"path": "artifacts/system/pre_deploy_checklist.md", "hash": "0123456789abcdef", "time": "", "description": "", "line": 30}},
+	{"op": "add", "path": "/docs/evidence_log/entries/-", "value": {"path": "artifacts/system/rollback_plan.md", "hash": "0123456789abcdef", "time": "", "description": "", "line": 31}},
+]
+
+test_g3_meta if {
+	inp := test.patch(array.concat(g3_passed, [
+		{"op": "replace", "path": "/docs/state/meta/ci_green", "value": false},
+		{"op": "replace", "path": "/docs/state/meta/dirty", "value": true},
+	]))
+	fs := test.of(evidence.deny, g3) with input as inp
+	{f.msg | some f in fs} == {
+		"G3_production_ready is passed but state.json meta.ci_green is false, expected true",
+		"G3_production_ready is passed but state.json meta.dirty is true, expected false",
+	}
+	count(test.of(evidence.deny, required)) == 0 with input as inp
+}
+
+test_g3_artifacts_required if {
+	inp := test.patch([{"op": "replace", "path": "/docs/state/gates/G3_production_ready", "value": "passed"}])
+	fs := test.of(evidence.deny, required) with input as inp
+	{f.msg | some f in fs} == {
+		"G3_production_ready is passed but its pre-deploy checklist \"artifacts/system/pre_deploy_checklist.md\" is not logged in state/EVIDENCE_LOG.md",
+		"G3_production_ready is passed but its rollback plan \"artifacts/system/rollback_plan.md\" is not logged in state/EVIDENCE_LOG.md",
+	}
+	every f in fs {
+		f.pointer == "/gates/G3_production_ready"
+		f.gate == "G3"
+	}
+}
+
+test_g3_logged_elsewhere_but_unverified if {
+	inp := test.patch(array.concat(g3_passed, [{"op": "replace", "path": "/evidence/artifacts~1system~1rollback_plan.md/hash_ok", "value": false}]))
+	[f] := test.of(evidence.deny, required) with input as inp
+	f.file == "state/EVIDENCE_LOG.md"
+	f.line == 31
+}
+
+# --- required artifacts -----------------------------------------------------------
+
+test_required_problems if {
+	cases := {
+		"/evidence/artifacts~1executor~1test_output_red.txt": "is not logged in state/EVIDENCE_LOG.md",
+		"/evidence/artifacts~1executor~1test_output_green.txt/exists": "is logged but not present in the run",
+		"/evidence/artifacts~1executor~1coverage_delta.json/hash_ok": "is logged but its hash is not verified (see the integrity finding on its EVIDENCE_LOG.md entry)",
+		"/evidence/artifacts~1validator~1security_scan.json/inside_run": "is logged but resolves to a place outside the run directory",
+	}
+	every path, want in cases {
+		op := remove_or_false(path)
+		[f] := test.of(evidence.deny, required) with input as test.patch([op])
+		endswith(f.msg, want)
+	}
+}
+
+remove_or_false(path) := {"op": "remove", "path": path} if not contains(path, ".txt/")
+
+else := {"op": "replace", "path": path, "value": false}
+
+test_required_default_paths if {
+	inp := test.patch([
+		{"op": "remove", "path": "/docs/executor_report/tdd_cycles/0/tdd_phases/red/failure_output"},
+		{"op": "remove", "path": "/docs/executor_report/tdd_cycles/0/artifacts"},
+		{"op": "remove", "path": "/docs/validator_report/verdicts/0/verification_results/mutation/report"},
+		{"op": "remove", "path": "/evidence/artifacts~1executor~1test_output_red.txt"},
+		{"op": "remove", "path": "/evidence/artifacts~1executor~1coverage_delta.json"},
+		{"op": "remove", "path": "/evidence/artifacts~1validator~1mutation_report.txt"},
+	])
+	fs := test.of(evidence.deny, required) with input as inp
+	{[f.gate, f.pointer, f.msg] | some f in fs} == {
+		["G1", "/gates/G1_implementation", "G1_implementation is passed but its RED test output \"artifacts/executor/test_output_red.txt\" is not logged in state/EVIDENCE_LOG.md"],
+		["G1", "/gates/G1_implementation", "G1_implementation is passed but its coverage report \"artifacts/executor/coverage_delta.json\" is not logged in state/EVIDENCE_LOG.md"],
+		["G2", "/gates/G2_validation", "G2_validation is passed but its mutation report \"artifacts/validator/mutation_report.txt\" is not logged in state/EVIDENCE_LOG.md"],
+	}
+}
+
+test_required_named_paths if {
+	inp := test.patch([{"op": "remove", "path": "/evidence/artifacts~1validator~1security_scan.json"}])
+	[f] := test.of(evidence.deny, required) with input as inp
+	f.file == "validator_report.json"
+	f.pointer == "/verdicts/0/verification_results/security/report"
+}
+
+# Without state.json a claim is placed where the ledger makes it.
+test_claim_position_in_the_ledger if {
+	inp := test.patch([
+		{"op": "replace", "path": "/docs/state", "value": null},
+		{"op": "remove", "path": "/docs/executor_report/tdd_cycles/0/artifacts"},
+		{"op": "remove", "path": "/evidence/artifacts~1executor~1coverage_delta.json"},
+	])
+	[f] := test.of(evidence.deny, required) with input as inp
+	f.file == "state/GATES_LEDGER.md"
+	f.line == 29
+}
+
+test_claim_position_in_a_gate_status if {
+	inp := test.patch([
+		{"op": "replace", "path": "/docs/state", "value": null},
+		{"op": "replace", "path": "/docs/gates_ledger", "value": null},
+		{"op": "remove", "path": "/docs/executor_report/tdd_cycles/0/artifacts"},
+		{"op": "remove", "path": "/evidence/artifacts~1executor~1coverage_delta.json"},
+	])
+	[f] := test.of(evidence.deny, required) with input as inp
+	f.file == "state/CURRENT_TASK.json"
+	f.pointer == "/gate_status"
+}
+
+test_claim_position_in_the_handoff if {
+	inp := test.patch([
+		{"op": "replace", "path": "/docs/state", "value": null},
+		{"op": "replace", "path": "/docs/gates_ledger", "value": null},
+		{"op": "replace", "path": "/docs/current_task", "value": null},
+		{"op": "remove", "path": "/docs/executor_report/tdd_cycles/0/artifacts"},
+		{"op": "remove", "path": "/evidence/artifacts~1executor~1coverage_delta.json"},
+	])
+	[f] := test.of(evidence.deny, required) with input as inp
+	f.file == "state/SESSION_HANDOFF.json"
+}

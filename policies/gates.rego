@@ -1,0 +1,108 @@
+# METADATA
+# title: Gate order and agreement
+# description: Gates pass in order, and every place that records how far the gates have got agrees.
+package h3a.rules.gates
+
+import data.h3a.lib
+
+# METADATA
+# title: Gate passed out of order
+# description: >-
+#   No gate is passed unless every earlier gate is: G2 passed needs G0 and G1 passed.
+#   Checked in state.json gates and in the latest GATES_LEDGER.md event of each gate.
+#   A gate_status such as "G2_passed" implies every earlier gate, so CURRENT_TASK.json
+#   and SESSION_HANDOFF.json are held to the order by h3a.gates.sources_disagree.
+# custom:
+#   id: h3a.gates.order
+#   category: gates
+#   severity: error
+#   remediation: >-
+#     pass the earlier gate first (with its evidence), or set the later gate back to
+#     the status it really has; a gate is never skipped
+deny contains f if {
+	some v in order_violations
+	f := lib.finding(rego.metadata.rule(), v)
+}
+
+order_violations contains v if {
+	gates := input.docs.state.gates
+	is_object(gates)
+	some n in lib.gate_numbers
+	gates[lib.gate_names[n]] == "passed"
+	earlier := [sprintf("%s is %q", [lib.gate_names[m], value]) |
+		some m in lib.gate_numbers
+		m < n
+		value := object.get(gates, lib.gate_names[m], "missing")
+		value != "passed"
+	]
+	count(earlier) > 0
+	v := {
+		"msg": sprintf("%s is \"passed\" in state.json gates, but the earlier %s", [lib.gate_names[n], concat(" and ", earlier)]),
+		"file": lib.doc_file.state,
+		"pointer": sprintf("/gates/%s", [lib.gate_names[n]]),
+		"gate": sprintf("G%d", [n]),
+	}
+}
+
+order_violations contains v if {
+	some n in lib.gate_numbers
+	ev := lib.ledger_latest[n]
+	ev.status == "PASSED"
+	earlier := [describe_latest(m) |
+		some m in lib.gate_numbers
+		m < n
+		not lib.ledger_latest[m].status == "PASSED"
+	]
+	count(earlier) > 0
+	v := {
+		"msg": sprintf("%s PASSED in GATES_LEDGER.md, but %s", [ev.gate, concat(" and ", earlier)]),
+		"file": lib.doc_file.gates_ledger,
+		"line": ev.line,
+		"gate": sprintf("G%d", [n]),
+	}
+}
+
+describe_latest(m) := sprintf("the latest event of the earlier gate G%d is %s (line %d)", [m, ev.status, ev.line]) if {
+	ev := lib.ledger_latest[m]
+} else := sprintf("the earlier gate G%d has no event", [m])
+
+# METADATA
+# title: Gate records disagree
+# description: >-
+#   state.json gates, the latest GATES_LEDGER.md events, CURRENT_TASK.json gate_status and
+#   SESSION_HANDOFF.json gate_status must agree on the last passed gate. Each source is
+#   compared with the first present of that list, and a disagreement names both places.
+#   Only the last passed gate is compared: the handoff is written at hand-over time,
+#   so it may lag behind a gate that is merely in progress.
+# custom:
+#   id: h3a.gates.sources_disagree
+#   category: gates
+#   severity: error
+#   remediation: >-
+#     find out which record is right (the ledger and its evidence usually are) and bring
+#     the others in line by appending to them, never by deleting history
+deny contains f if {
+	some v in disagreements
+	f := lib.finding(rego.metadata.rule(), v)
+}
+
+reference_source := src if {
+	first := min({s.order | some s in lib.gate_sources})
+	some src in lib.gate_sources
+	src.order == first
+}
+
+disagreements contains v if {
+	ref := reference_source
+	some src in lib.gate_sources
+	src.order > ref.order
+	src.frontier != ref.frontier
+	v := object.union(object.filter(src, ["file", "pointer", "line"]), {"msg": sprintf(
+		"last passed gate disagrees: %s says %s, but %s says %s",
+		[src.name, frontier_name(src.frontier), ref.name, frontier_name(ref.frontier)],
+	)})
+}
+
+frontier_name(n) := lib.gate_names[n] if n >= 0
+
+else := "no gate"

@@ -1,0 +1,103 @@
+package h3a.tests.gates
+
+import data.h3a.rules.gates
+import data.h3a.test
+import data.h3a.test.fixture
+
+test_order_quiet_on_ok_runs if {
+	count(test.of(gates.deny, "h3a.gates.order")) == 0 with input as fixture.complete
+	count(test.of(gates.deny, "h3a.gates.order")) == 0 with input as fixture.fresh
+}
+
+test_order_fires_in_state_gates if {
+	inp := test.patch([{"op": "replace", "path": "/docs/state/gates/G1_implementation", "value": "in_progress"}])
+	[f] := test.of(gates.deny, "h3a.gates.order") with input as inp
+	f.file == "state.json"
+	f.pointer == "/gates/G2_validation"
+	f.gate == "G2"
+	f.msg == `G2_validation is "passed" in state.json gates, but the earlier G1_implementation is "in_progress"`
+}
+
+test_order_names_every_earlier_gate if {
+	inp := test.patch([
+		{"op": "replace", "path": "/docs/state/gates/G0_planning", "value": "failed"},
+		{"op": "remove", "path": "/docs/state/gates/G1_implementation"},
+	])
+	fs := test.of(gates.deny, "h3a.gates.order") with input as inp
+	some f in fs
+	f.pointer == "/gates/G2_validation"
+	contains(f.msg, `G0_planning is "failed" and G1_implementation is "missing"`)
+}
+
+test_order_fires_in_the_ledger if {
+	# without G1 PASSED, G1's latest event is STARTED while G2 PASSED
+	inp := test.patch([{"op": "remove", "path": "/docs/gates_ledger/events/3"}])
+	fs := test.of(gates.deny, "h3a.gates.order") with input as inp
+	some f in fs
+	f.file == "state/GATES_LEDGER.md"
+	f.line == 31
+	contains(f.msg, "the latest event of the earlier gate G1 is STARTED (line 28)")
+}
+
+test_order_ledger_gate_without_event if {
+	inp := test.patch([
+		{"op": "remove", "path": "/docs/gates_ledger/events/1"},
+		{"op": "remove", "path": "/docs/gates_ledger/events/0"},
+	])
+	fs := test.of(gates.deny, "h3a.gates.order") with input as inp
+	some f in fs
+	contains(f.msg, "the earlier gate G0 has no event")
+}
+
+test_disagreement_names_both_places if {
+	inp := test.patch([{"op": "replace", "path": "/docs/current_task/gate_status", "value": "G1_passed"}])
+	[f] := test.of(gates.deny, "h3a.gates.sources_disagree") with input as inp
+	f.file == "state/CURRENT_TASK.json"
+	f.pointer == "/gate_status"
+	f.msg == `last passed gate disagrees: CURRENT_TASK.json gate_status "G1_passed" says G1_implementation, but state.json gates says G2_validation`
+}
+
+test_disagreement_with_the_ledger_when_state_is_unreadable if {
+	inp := test.patch([
+		{"op": "replace", "path": "/docs/state", "value": null},
+		{"op": "replace", "path": "/docs/handoff/gate_status", "value": "G0_failed"},
+	])
+	[f] := test.of(gates.deny, "h3a.gates.sources_disagree") with input as inp
+	f.file == "state/SESSION_HANDOFF.json"
+	contains(f.msg, "says no gate, but the latest GATES_LEDGER.md events says G2_validation")
+}
+
+test_disagreement_reads_a_contract_handoff if {
+	inp := test.patch([
+		{"op": "remove", "path": "/docs/handoff/gate_status"},
+		{"op": "add", "path": "/docs/handoff/gate_transition", "value": "G1_passed → G2_pending"},
+	])
+	[f] := test.of(gates.deny, "h3a.gates.sources_disagree") with input as inp
+	f.pointer == "/gate_transition"
+}
+
+test_ledger_disagreement_points_at_its_last_event if {
+	inp := test.patch([{"op": "remove", "path": "/docs/gates_ledger/events/5"}])
+	fs := test.of(gates.deny, "h3a.gates.sources_disagree") with input as inp
+	some f in fs
+	f.file == "state/GATES_LEDGER.md"
+	f.line == 30
+}
+
+# While G2 is in progress the handoff still says G1_passed: no disagreement.
+test_no_disagreement_while_a_gate_is_in_progress if {
+	inp := test.patch([
+		{"op": "replace", "path": "/docs/state/gates/G2_validation", "value": "in_progress"},
+		{"op": "remove", "path": "/docs/gates_ledger/events/5"},
+		{"op": "replace", "path": "/docs/current_task/gate_status", "value": "G2_in_progress"},
+		{"op": "replace", "path": "/docs/handoff/gate_status", "value": "G1_passed"},
+	])
+	count(test.of(gates.deny, "h3a.gates.sources_disagree")) == 0 with input as inp
+}
+
+# An event that records something about a gate without moving it does not
+# change the gate's latest state.
+test_notes_do_not_move_a_gate if {
+	inp := test.patch([{"op": "add", "path": "/docs/gates_ledger/events/4", "value": test.event("2025-09-29T14:46:00Z", "G1_implementation", "REVIEWED", "human", 30)}])
+	count(gates.deny) == 0 with input as inp
+}

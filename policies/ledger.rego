@@ -1,0 +1,154 @@
+# METADATA
+# title: Gates ledger semantics
+# description: The GATES_LEDGER.md events tell a possible story; STARTED comes first, in order and in time.
+package h3a.rules.ledger
+
+import data.h3a.lib
+
+events := lib.ledger_events
+
+ledger_file := lib.doc_file.gates_ledger
+
+# outcomes end a gate attempt that a STARTED event opened.
+outcomes := {"PASSED", "FAILED"}
+
+# METADATA
+# title: Gate outcome without a start
+# description: A PASSED or FAILED event of a gate needs an earlier STARTED event of the same gate.
+# custom:
+#   id: h3a.gates.ledger_unstarted
+#   category: gates
+#   severity: error
+#   remediation: >-
+#     a gate outcome needs its attempt: if the STARTED event was lost, restore the ledger
+#     from history; never write outcomes without running the gate
+deny contains f if {
+	some i, ev in events
+	ev.status in outcomes
+	n := lib.event_gates[i]
+	n >= 0
+	not event_before(i, n, "STARTED")
+	f := lib.finding(rego.metadata.rule(), {
+		"msg": sprintf("%s %s at %s has no earlier %s STARTED event", [ev.gate, ev.status, ev.time, ev.gate]),
+		"file": ledger_file,
+		"line": ev.line,
+		"gate": sprintf("G%d", [n]),
+	})
+}
+
+# METADATA
+# title: Gate started before the previous gate passed
+# description: >-
+#   G(n) STARTED needs an earlier G(n-1) PASSED event, and its time must not be before
+#   the time of the last such event.
+# custom:
+#   id: h3a.gates.ledger_started_early
+#   category: gates
+#   severity: error
+#   remediation: >-
+#     start a gate only after the previous gate has passed; if the order in the log is
+#     wrong, append a correcting event instead of rewriting the ledger
+deny contains f if {
+	some v in started_early
+	f := lib.finding(rego.metadata.rule(), v)
+}
+
+started_early contains v if {
+	some i, ev in events
+	ev.status == "STARTED"
+	n := lib.event_gates[i]
+	n >= 0
+	n > 0
+	not event_before(i, n - 1, "PASSED")
+	v := {
+		"msg": sprintf("%s STARTED at %s, but no G%d PASSED event comes before it", [ev.gate, ev.time, n - 1]),
+		"file": ledger_file,
+		"line": ev.line,
+		"gate": sprintf("G%d", [n]),
+	}
+}
+
+started_early contains v if {
+	some i, ev in events
+	ev.status == "STARTED"
+	n := lib.event_gates[i]
+	n >= 0
+	n > 0
+	prev := events[last_before(i, n - 1, "PASSED")]
+	lib.time_ns(ev.time) < lib.time_ns(prev.time)
+	v := {
+		"msg": sprintf("%s STARTED at %s, earlier than %s PASSED at %s (line %d)", [ev.gate, ev.time, prev.gate, prev.time, prev.line]),
+		"file": ledger_file,
+		"line": ev.line,
+		"gate": sprintf("G%d", [n]),
+	}
+}
+
+# METADATA
+# title: Gate outcome earlier than its start
+# description: A PASSED or FAILED time earlier than the time of the STARTED event it ends.
+# custom:
+#   id: h3a.gates.ledger_time_inverted
+#   category: gates
+#   severity: error
+#   remediation: >-
+#     record real UTC times when events happen; a gate cannot pass before it started,
+#     so check which of the two times is wrong and append a correction
+deny contains f if {
+	some v in inverted
+	f := lib.finding(rego.metadata.rule(), v)
+}
+
+inverted contains v if {
+	some i, ev in events
+	ev.status in outcomes
+	n := lib.event_gates[i]
+	n >= 0
+	start := events[last_before(i, n, "STARTED")]
+	lib.time_ns(ev.time) < lib.time_ns(start.time)
+	v := {
+		"msg": sprintf("%s %s at %s, earlier than its STARTED event at %s (line %d)", [ev.gate, ev.status, ev.time, start.time, start.line]),
+		"file": ledger_file,
+		"line": ev.line,
+		"gate": sprintf("G%d", [n]),
+	}
+}
+
+# METADATA
+# title: Ledger time goes backwards
+# description: >-
+#   An event's time is earlier than the time of the event before it, where the two are
+#   not a start and outcome of one gate or consecutive gates (those are errors of their own).
+#   Real logs are not always in time order, so this is a warning.
+# custom:
+#   id: h3a.gates.ledger_time_backwards
+#   category: gates
+#   severity: warning
+#   remediation: append events in the order they happen, with UTC times from one clock
+warn contains f if {
+	some i, ev in events
+	i > 0
+	prev := events[i - 1]
+	lib.time_ns(ev.time) < lib.time_ns(prev.time)
+	not ev.line in flagged_lines
+	f := lib.finding(rego.metadata.rule(), {
+		"msg": sprintf("%s %s at %s is earlier than the event before it (%s %s at %s, line %d)", [ev.gate, ev.status, ev.time, prev.gate, prev.status, prev.time, prev.line]),
+		"file": ledger_file,
+		"line": ev.line,
+	})
+}
+
+flagged_lines := {v.line | some v in inverted} | {v.line | some v in started_early}
+
+event_before(i, n, status) if {
+	some j, ev in events
+	j < i
+	ev.status == status
+	lib.event_gates[j] == n
+}
+
+# last_before is the index of the last event before index i of gate n with status.
+last_before(i, n, status) := max(found) if {
+	found := {j | some j, ev in events; j < i; ev.status == status; lib.event_gates[j] == n}
+	count(found) > 0
+}

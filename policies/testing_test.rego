@@ -1,0 +1,28 @@
+# METADATA
+# title: Helpers for the policy unit tests
+# description: Each test takes an ok run's input and breaks one thing in it.
+package h3a.test
+
+import data.h3a.test.fixture
+
+# patch returns the complete run's input with JSON patch operations applied.
+patch(ops) := json.patch(fixture.complete, ops)
+
+# patch_fresh does the same to the freshly initialised run.
+patch_fresh(ops) := json.patch(fixture.fresh, ops)
+
+# of returns the findings of one rule.
+of(findings, id) := [f | some f in findings; f.rule == id]
+
+# rules lists the ids among findings.
+rules(findings) := {f.rule | some f in findings}
+
+# all_findings gathers deny and warn of every shipped rule package.
+all_findings contains f if {
+	some pkg in data.h3a.rules
+	some kind in ["deny", "warn"]
+	some f in object.get(pkg, kind, set())
+}
+
+# event builds a gates-ledger event for patches.
+event(t, gate, status, agent, line) := {"time": t, "gate": gate, "status": status, "agent": agent, "note": "", "line": line}
