@@ -3,6 +3,8 @@ package cli
 import (
 	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -73,5 +75,72 @@ func TestConfigOnlyInHead(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "read: .h3a-check.yaml from base") {
 		t.Errorf("the text report does not say where the configuration came from:\n%s", out.String())
+	}
+}
+
+// mainBranchRule is a repository policy that refuses runs made on main.
+const mainBranchRule = `package h3a.user.repo
+
+import data.h3a.lib
+
+# METADATA
+# title: Run made on main
+# description: Runs must come from a feature branch.
+# custom:
+#   id: h3a.user.repo.main_branch
+#   category: policy
+#   severity: error
+#   remediation: run the agents on a feature branch
+deny contains f if {
+	input.docs.state.meta.branch == "main"
+	f := lib.finding(rego.metadata.rule(), {"msg": "run made on main", "file": "state.json", "pointer": "/meta/branch"})
+}
+`
+
+// TestPolicyReadFromBase: a change that deletes a repository policy and
+// breaks the rule it held is still caught, because the policy folder is
+// read as it is at the base.
+func TestPolicyReadFromBase(t *testing.T) {
+	gittest.Isolate(t)
+	// Start from a passing run: the ok example (found before configRepo
+	// changes the working directory).
+	src, _ := filepath.Glob(filepath.Join(casesDir, "ok", "complete", "*-*"))
+	if len(src) != 1 {
+		t.Fatal("complete run not found")
+	}
+	example, _ := filepath.Abs(src[0])
+	dir := configRepo(t, "hash_mismatch", "")
+	run := filepath.Join(dir, "runs", filepath.Base(example))
+	if err := os.RemoveAll(run); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.CopyFS(run, os.DirFS(example)); err != nil {
+		t.Fatal(err)
+	}
+	repo := gittest.At(t, dir)
+	repo.Git("init", "-q")
+	repo.Write(map[string]string{"repo-policies/repo.rego": mainBranchRule})
+	repo.Git("add", "-A")
+	repo.Commit("base: a passing run and the repository's policy")
+
+	// The change: delete the policy, and make the run break it.
+	repo.Remove("repo-policies/repo.rego")
+	state := filepath.Join(run, "state.json")
+	b, _ := os.ReadFile(state)
+	os.WriteFile(state, []byte(strings.Replace(string(b), `"feature/jwt-auth"`, `"main"`, 1)), 0o644)
+	os.MkdirAll(filepath.Join(dir, "repo-policies"), 0o755)
+
+	code, audits, stderr := jsonReport(t, "--policy", "repo-policies", "runs")
+	if code != ExitFail || !hasRule(audits, "h3a.user.repo.main_branch", "run made on main") {
+		t.Fatalf("exit %d (want 1): the deleted rule must still judge the change; stderr %s", code, stderr)
+	}
+	if src := audits[0].Sources; len(src) != 1 || src[0].Origin != "base" {
+		t.Errorf("sources %+v, want repo-policies from the base", src)
+	}
+	// On purpose, for the change that edits the policies: the working tree
+	// has no rule left, which fails closed (exit 2), never a silent pass.
+	code, _, stderr = jsonReport(t, "--trust-working-tree", "--policy", "repo-policies", "runs")
+	if code != ExitError {
+		t.Errorf("--trust-working-tree with an empty policy folder: exit %d, want 2 (%s)", code, stderr)
 	}
 }
