@@ -624,10 +624,10 @@ complete := {
 		}
 	},
 	"history": {
-		"base": "ede48990b36ab9940bf9f12864527df89cfcffa3",
-		"checked": true,
+		"base": null,
+		"checked": false,
 		"new_run": false,
-		"reason": "",
+		"reason": "--base none was given",
 		"violations": []
 	},
 	"params": {
@@ -857,10 +857,10 @@ fresh := {
 		}
 	},
 	"history": {
-		"base": "ede48990b36ab9940bf9f12864527df89cfcffa3",
-		"checked": true,
+		"base": null,
+		"checked": false,
 		"new_run": false,
-		"reason": "",
+		"reason": "--base none was given",
 		"violations": []
 	},
 	"params": {
