@@ -1,0 +1,199 @@
+package corpus_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/h3a-check/h3a-check/internal/audit"
+	"github.com/h3a-check/h3a-check/internal/rundir"
+	"github.com/h3a-check/h3a-check/internal/runner"
+	"github.com/h3a-check/h3a-check/internal/synth/corpus"
+)
+
+func generate(t *testing.T, opts corpus.Options) *corpus.Corpus {
+	t.Helper()
+	c, err := corpus.Generate(t.TempDir(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func check(t *testing.T, dir string) *runner.Result {
+	t.Helper()
+	res, err := runner.Check(context.Background(), runner.Options{Paths: []string{dir}, ToolName: "h3a-check", ToolVersion: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// TestValidRunsPass: generated valid runs pass with no finding at all,
+// whatever their artifact count and size.
+func TestValidRunsPass(t *testing.T) {
+	tests := []struct {
+		name string
+		opts corpus.Options
+	}{
+		{"minimal", corpus.Options{Runs: 1, Artifacts: corpus.MinArtifacts, Size: 0}},
+		{"typical", corpus.Options{Runs: 3, Artifacts: 8, Size: 4096, Seed: 7}},
+		{"many artifacts", corpus.Options{Runs: 2, Artifacts: 40, Size: 300_000, Seed: 9}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := generate(t, tc.opts)
+			res := check(t, c.Dir)
+			if len(res.Audits) != tc.opts.Runs {
+				t.Fatalf("checked %d runs, generated %d", len(res.Audits), tc.opts.Runs)
+			}
+			for _, a := range res.Audits {
+				if a.Gate != audit.Pass || len(a.Findings) != 0 {
+					t.Errorf("%s: gate %q with %d findings, want pass with none: %+v", a.Run, a.Gate, len(a.Findings), a.Findings)
+				}
+				if why := rundir.CheckRunID(a.RunID); why != "" || filepath.Base(a.Run) != a.RunID {
+					t.Errorf("run %s: id %q: %s", a.Run, a.RunID, why)
+				}
+				// Every artifact plus the three reports is logged and verified.
+				want := tc.opts.Artifacts + 3
+				if a.Notes != fmt.Sprintf("%d of %d logged artifacts verified", want, want) {
+					t.Errorf("%s: notes %q, want all %d logged artifacts verified", a.Run, a.Notes, want)
+				}
+			}
+		})
+	}
+}
+
+// TestBrokenRunsFail: every breakage fails its run with the rule it names,
+// and the runs left valid still pass.
+func TestBrokenRunsFail(t *testing.T) {
+	n := 3 * len(corpus.Breakages)
+	c := generate(t, corpus.Options{Runs: n, Artifacts: 5, Size: 1000, Broken: 0.5, Seed: 3})
+	res := check(t, c.Dir)
+	byDir := map[string]*audit.Audit{}
+	for _, a := range res.Audits {
+		byDir[filepath.Base(a.Run)] = a
+	}
+	seen := map[string]bool{}
+	broken := 0
+	for _, r := range c.Runs {
+		a := byDir[filepath.Base(r.Dir)]
+		if a == nil {
+			t.Fatalf("run %s was not checked", r.Dir)
+		}
+		if r.Broken.Name == "" {
+			if a.Gate != audit.Pass || len(a.Findings) != 0 {
+				t.Errorf("valid run %s: gate %q, findings %+v", r.ID, a.Gate, a.Findings)
+			}
+			continue
+		}
+		broken++
+		seen[r.Broken.Name] = true
+		if a.Gate != audit.Fail {
+			t.Errorf("%s run %s: gate %q, want fail", r.Broken.Name, r.ID, a.Gate)
+		}
+		var errorRules []string
+		for _, f := range a.Findings {
+			if f.Severity.String() == "error" {
+				errorRules = append(errorRules, f.Rule)
+			}
+		}
+		if !slices.Equal(errorRules, []string{r.Broken.Rule}) {
+			t.Errorf("%s run %s: error findings %v, want exactly [%s]", r.Broken.Name, r.ID, errorRules, r.Broken.Rule)
+		}
+	}
+	if want := (n + 1) / 2; broken != want {
+		t.Errorf("%d broken runs, want %d (half of %d)", broken, want, n)
+	}
+	for _, b := range corpus.Breakages {
+		if !seen[b.Name] {
+			t.Errorf("breakage %q was never applied", b.Name)
+		}
+	}
+}
+
+// TestDeterministic: the same seed gives the same bytes whatever the number
+// of writers; another seed gives other runs.
+func TestDeterministic(t *testing.T) {
+	opts := corpus.Options{Runs: 6, Artifacts: 4, Size: 3000, Broken: 0.5, Seed: 42}
+	one := opts
+	one.Workers = 1
+	many := opts
+	many.Workers = 4
+	a, b := digestTree(t, generate(t, one).Dir), digestTree(t, generate(t, many).Dir)
+	if !slices.Equal(a, b) {
+		t.Fatalf("same seed, different corpus:\n%v\n%v", a, b)
+	}
+	other := opts
+	other.Seed = 43
+	if c := digestTree(t, generate(t, other).Dir); slices.Equal(a, c) {
+		t.Fatal("seeds 42 and 43 gave the same corpus")
+	}
+}
+
+// digestTree lists "path sha256" for every file below dir.
+func digestTree(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		sum := sha256.Sum256(b)
+		rel, _ := filepath.Rel(dir, p)
+		out = append(out, rel+" "+hex.EncodeToString(sum[:]))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestCountsMatchDisk(t *testing.T) {
+	c := generate(t, corpus.Options{Runs: 4, Artifacts: 3, Size: 777, Broken: 1, Seed: 5})
+	files, size := 0, int64(0)
+	filepath.WalkDir(c.Dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			info, _ := d.Info()
+			files++
+			size += info.Size()
+		}
+		return err
+	})
+	if files != c.Files || size != c.Bytes {
+		t.Errorf("reported %d files, %d bytes; on disk %d files, %d bytes", c.Files, c.Bytes, files, size)
+	}
+}
+
+func TestInvalidOptions(t *testing.T) {
+	tests := []struct {
+		name string
+		opts corpus.Options
+		want string
+	}{
+		{"negative runs", corpus.Options{Runs: -1, Artifacts: 2}, "runs: got -1"},
+		{"too few artifacts", corpus.Options{Runs: 1, Artifacts: 1}, "at least 2"},
+		{"negative size", corpus.Options{Runs: 1, Artifacts: 2, Size: -5}, "size: got -5"},
+		{"fraction over one", corpus.Options{Runs: 1, Artifacts: 2, Broken: 1.5}, "broken: got 1.5"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := corpus.Generate(t.TempDir(), tc.opts)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want one mentioning %q", err, tc.want)
+			}
+		})
+	}
+}
