@@ -45,6 +45,8 @@ type checkFlags struct {
 	timestamp   bool
 	color       string
 	workers     int
+	cpuProfile  string
+	memProfile  string
 }
 
 func newCheckFlagSet(e *env, cf *checkFlags) *flag.FlagSet {
@@ -58,6 +60,8 @@ func newCheckFlagSet(e *env, cf *checkFlags) *flag.FlagSet {
 	fs.BoolVar(&cf.timestamp, "timestamp", false, "record the check time in each audit (off: output is byte-for-byte reproducible)")
 	fs.StringVar(&cf.color, "color", "auto", "colour in text output: auto, always or never (NO_COLOR is honoured by auto)")
 	fs.IntVar(&cf.workers, "workers", 0, "parallel runs and hashing workers (0: one per CPU)")
+	fs.StringVar(&cf.cpuProfile, "cpuprofile", "", "write a CPU profile of the check to `FILE` (for go tool pprof)")
+	fs.StringVar(&cf.memProfile, "memprofile", "", "write a memory profile to `FILE` when the check ends (for go tool pprof)")
 	fs.Usage = func() {
 		fmt.Fprintf(e.stderr, "usage: h3a-check [check] [flags] [PATH...]\n\nPATH is a run directory, a folder holding runs, or a file inside a run.\n\nflags:\n")
 		fs.PrintDefaults()
@@ -84,7 +88,14 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 		return fail(e, usageError{err.Error()})
 	}
 
+	stopProfiles, err := startProfiles(cf.cpuProfile, cf.memProfile)
+	if err != nil {
+		return fail(e, err)
+	}
 	res, err := runner.Check(ctx, opts)
+	if perr := stopProfiles(); perr != nil {
+		return fail(e, perr)
+	}
 	if err != nil {
 		return fail(e, err)
 	}
