@@ -16,10 +16,10 @@ func TestRun(t *testing.T) {
 		code   int
 		output string
 	}{
-		{"writes runs", []string{"-runs", "2", "-artifacts", "3", "-size", "10", "-out", out}, 0, "wrote 2 runs (0 broken)"},
+		{"writes runs", []string{"-runs", "2", "-artifacts", "6", "-size", "10", "-out", out}, 0, "wrote 2 runs (0 broken)"},
 		{"no out", []string{"-runs", "2"}, 2, "expected -out DIR"},
 		{"stray argument", []string{"-out", out, "extra"}, 2, "expected -out DIR"},
-		{"bad option", []string{"-out", out, "-artifacts", "1"}, 1, "at least 2"},
+		{"bad option", []string{"-out", out, "-artifacts", "1"}, 1, "at least 6"},
 		{"unknown flag", []string{"-out", out, "-nope"}, 2, "flag provided but not defined"},
 	}
 	for _, tc := range tests {

@@ -22,7 +22,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strings"
 	"sync"
 	"text/template"
@@ -39,9 +38,10 @@ type Options struct {
 	Workers   int     // parallel writers (0: GOMAXPROCS); never changes the output
 }
 
-// MinArtifacts is the smallest artifact count: a valid run carries the RED
-// and the GREEN test output of its TDD cycle.
-const MinArtifacts = 2
+// MinArtifacts is the smallest artifact count: a valid run carries every
+// artifact its documents name (design diagram, RED and GREEN test output,
+// coverage report, security scan, mutation report).
+const MinArtifacts = 6
 
 // Breakage is one way to break a run and the rule that must report it.
 type Breakage struct {
@@ -86,7 +86,7 @@ func Generate(out string, opts Options) (*Corpus, error) {
 	case opts.Runs < 0:
 		return nil, fmt.Errorf("runs: got %d, expected 0 or more", opts.Runs)
 	case opts.Artifacts < MinArtifacts:
-		return nil, fmt.Errorf("artifacts: got %d, expected at least %d (a valid run carries its RED and GREEN test outputs)", opts.Artifacts, MinArtifacts)
+		return nil, fmt.Errorf("artifacts: got %d, expected at least %d (a valid run carries every artifact its documents name)", opts.Artifacts, MinArtifacts)
 	case opts.Size < 0:
 		return nil, fmt.Errorf("size: got %d, expected 0 or more bytes", opts.Size)
 	case !(opts.Broken >= 0 && opts.Broken <= 1):
@@ -153,44 +153,50 @@ func brokenRuns(opts Options) []Breakage {
 //go:embed templates/*.tmpl
 var templateFS embed.FS
 
-// templateClock is the start of the run the templates were written from;
-// "at" shifts the template's clock times onto each run's own start.
+// The templates are the files of testdata/runs/ok/complete with the run id,
+// the clock times and the artifact lists made variable. templateClock is the
+// start of that run; "at" shifts its clock times onto each run's own start.
 var templateClock = time.Date(2025, 9, 29, 13, 42, 15, 0, time.UTC)
 
 var templates = template.Must(template.New("").Funcs(template.FuncMap{
-	"json": func(v any) (string, error) {
-		b, err := json.Marshal(v)
-		return string(b), err
-	},
-	"prepend": func(s string, list []string) []string { return append([]string{s}, list...) },
-	// "at" is replaced per run; this one only lets the templates parse.
-	"at": func(string) (string, error) { return "", nil },
+	// Both are replaced per run; these only let the templates parse.
+	"at":    func(string) (string, error) { return "", nil },
+	"extra": func(string) (string, error) { return "", nil },
 }).ParseFS(templateFS, "templates/*.tmpl"))
 
 // documents lists the rendered files in the order they are written: the
 // reports before EVIDENCE_LOG.md, which logs their hashes.
 var documents = []struct {
 	path, template string
-	logged         bool   // listed in the evidence log
-	agent          string // owner, for the log's time and description
+	agent          string // owner of a logged report; "" for state files
+	clock          string // when the report was logged, on the template clock
+	description    string
 }{
-	{"state.json", "state.json.tmpl", false, ""},
-	{"state/CURRENT_TASK.json", "CURRENT_TASK.json.tmpl", false, ""},
-	{"state/SESSION_HANDOFF.json", "SESSION_HANDOFF.json.tmpl", false, ""},
-	{"state/ROADMAP.md", "ROADMAP.md.tmpl", false, ""},
-	{"state/GATES_LEDGER.md", "GATES_LEDGER.md.tmpl", false, ""},
-	{"planner_report.json", "planner_report.json.tmpl", true, "planner"},
-	{"executor_report.json", "executor_report.json.tmpl", true, "executor"},
-	{"validator_report.json", "validator_report.json.tmpl", true, "validator"},
+	{"state.json", "state.json.tmpl", "", "", ""},
+	{"state/CURRENT_TASK.json", "CURRENT_TASK.json.tmpl", "", "", ""},
+	{"state/SESSION_HANDOFF.json", "SESSION_HANDOFF.json.tmpl", "", "", ""},
+	{"state/ROADMAP.md", "ROADMAP.md.tmpl", "", "", ""},
+	{"state/GATES_LEDGER.md", "GATES_LEDGER.md.tmpl", "", "", ""},
+	{"README.md", "README.md.tmpl", "", "", ""},
+	{"planner_report.json", "planner_report.json.tmpl", "planner", "14:05:30", "Task decomposition report"},
+	{"executor_report.json", "executor_report.json.tmpl", "executor", "14:45:00", "TDD cycle T001 complete"},
+	{"validator_report.json", "validator_report.json.tmpl", "validator", "15:00:00", "Validation PASSED"},
 }
 
-// reportTime is when each agent's report was logged, on the template clock.
-var reportTime = map[string]string{"planner": "14:05:30", "executor": "14:45:00", "validator": "15:00:00"}
+// namedArtifacts are the artifacts of the model run, which its documents
+// name; a run has them all (hence MinArtifacts), then extras.
+var namedArtifacts = []artifact{
+	{"artifacts/planner/architecture.png", "planner", "14:03:15", "Component diagram: login API, jwt module, key store"},
+	{"artifacts/executor/test_output_red.txt", "executor", "14:15:00", "RED phase (3 tests failing)"},
+	{"artifacts/executor/test_output_green.txt", "executor", "14:30:00", "GREEN phase (47 tests passing)"},
+	{"artifacts/executor/coverage_delta.json", "executor", "14:42:00", "Coverage +5.2% (94.2% absolute)"},
+	{"artifacts/validator/security_scan.json", "validator", "14:55:00", "OWASP scan clean (0 vulnerabilities)"},
+	{"artifacts/validator/mutation_report.txt", "validator", "14:58:00", "91.3% mutation score"},
+}
 
 // runGen writes one run.
 type runGen struct {
 	opts    Options
-	rng     *rand.Rand
 	content *rand.ChaCha8
 	id      string
 	dir     string
@@ -201,10 +207,11 @@ type runGen struct {
 }
 
 type templateData struct {
-	RunID, TaskID, Commit        string
-	Red, Green                   string
-	Planner, Executor, Validator []string
-	Evidence                     []evidenceEntry
+	RunID string
+	// Evidence lists each agent's log entries: its artifacts, then its report.
+	Evidence map[string][]evidenceEntry
+	// extra lists each agent's artifacts beyond the named ones.
+	extra map[string][]string
 }
 
 type evidenceEntry struct{ Path, Hash, Time, Description string }
@@ -216,9 +223,8 @@ func newRunGen(opts Options, index int, runsDir string) *runGen {
 	binary.LittleEndian.PutUint64(seed[0:], opts.Seed)
 	binary.LittleEndian.PutUint64(seed[8:], uint64(index))
 	copy(seed[16:], "h3a-synth-run")
-	content := rand.NewChaCha8(seed)
 	rng := rand.New(rand.NewPCG(opts.Seed, uint64(index)))
-	g := &runGen{opts: opts, rng: rng, content: content}
+	g := &runGen{opts: opts, content: rand.NewChaCha8(seed)}
 	// A start within 2025, on a whole second, and a version-4 UUID.
 	g.start = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(rng.IntN(365*24*3600)) * time.Second)
 	var u [16]byte
@@ -230,34 +236,19 @@ func newRunGen(opts Options, index int, runsDir string) *runGen {
 	h := hex.EncodeToString(u[:])
 	g.id = fmt.Sprintf("%s-%s-%s-%s-%s-%s", g.start.Format("20060102-150405"), h[0:8], h[8:12], h[12:16], h[16:20], h[20:32])
 	g.dir = filepath.Join(runsDir, g.id)
-	var commit [20]byte
-	for i := range commit {
-		commit[i] = byte(rng.Uint32())
-	}
-	g.data = templateData{
-		RunID:  g.id,
-		TaskID: fmt.Sprintf("T%03d", 1+rng.IntN(999)),
-		Commit: hex.EncodeToString(commit[:]),
-	}
+	g.data = templateData{RunID: g.id, Evidence: map[string][]evidenceEntry{}, extra: map[string][]string{}}
 	return g
 }
 
-// artifacts names the run's artifact files: RED and GREEN first, then a
-// mix owned by the three agents, most of it the executor's.
+// artifacts names the run's artifact files: the named ones, then extras
+// shared among the agents, half of them the executor's.
 func (g *runGen) artifacts() []artifact {
-	fixed := []artifact{
-		{"artifacts/executor/test_output_red.txt", "executor", "14:15:00", "RED phase (3 tests failing)"},
-		{"artifacts/executor/test_output_green.txt", "executor", "14:30:00", "GREEN phase (47 tests passing)"},
-		{"artifacts/validator/mutation_report.txt", "validator", "14:58:00", "mutation score 91.3%"},
-		{"artifacts/planner/architecture.txt", "planner", "14:03:15", "component diagram source"},
-		{"artifacts/validator/security_scan.txt", "validator", "14:55:00", "OWASP scan clean (0 vulnerabilities)"},
-	}
-	owners := []string{"executor", "executor", "validator", "planner"}
-	clocks := map[string]string{"executor": "14:42:00", "validator": "14:56:00", "planner": "14:04:00"}
+	owners := []string{"executor", "validator", "executor", "planner"}
+	clocks := map[string]string{"planner": "14:04:00", "executor": "14:44:00", "validator": "14:59:00"}
 	out := make([]artifact, 0, g.opts.Artifacts)
 	for i := range g.opts.Artifacts {
-		if i < len(fixed) {
-			out = append(out, fixed[i])
+		if i < len(namedArtifacts) {
+			out = append(out, namedArtifacts[i])
 			continue
 		}
 		who := owners[i%len(owners)]
@@ -278,44 +269,43 @@ func (g *runGen) at(clock string) (string, error) {
 	return g.start.Add(offset).Format(time.RFC3339), nil
 }
 
+// extra continues a JSON array of paths with the agent's extra artifacts.
+func (g *runGen) extra(agent string) (string, error) {
+	var b strings.Builder
+	for _, p := range g.data.extra[agent] {
+		q, err := json.Marshal(p)
+		if err != nil {
+			return "", err
+		}
+		b.WriteString(",\n        ")
+		b.Write(q)
+	}
+	return b.String(), nil
+}
+
 func (g *runGen) write(broken Breakage) (int, int64, error) {
 	if err := os.MkdirAll(filepath.Join(g.dir, "state"), 0o755); err != nil {
 		return 0, 0, err
 	}
-	var evidence []evidenceEntry
-	for _, a := range g.artifacts() {
+	for i, a := range g.artifacts() {
 		sum, err := g.writeArtifact(a.path)
 		if err != nil {
 			return 0, 0, err
 		}
-		when, _ := g.at(a.clock)
-		evidence = append(evidence, evidenceEntry{a.path, sum[:16], when, a.description})
-		switch {
-		case a.path == "artifacts/executor/test_output_red.txt":
-			g.data.Red = a.path
-		case a.path == "artifacts/executor/test_output_green.txt":
-			g.data.Green = a.path
+		when, err := g.at(a.clock)
+		if err != nil {
+			return 0, 0, err
 		}
-		switch a.agent {
-		case "planner":
-			g.data.Planner = append(g.data.Planner, a.path)
-		case "executor":
-			g.data.Executor = append(g.data.Executor, a.path)
-		case "validator":
-			g.data.Validator = append(g.data.Validator, a.path)
-		}
-	}
-	// Templates range over these; an agent without artifacts lists none.
-	for _, l := range []*[]string{&g.data.Planner, &g.data.Executor, &g.data.Validator} {
-		if *l == nil {
-			*l = []string{}
+		g.data.Evidence[a.agent] = append(g.data.Evidence[a.agent], evidenceEntry{a.path, sum[:16], when, a.description})
+		if i >= len(namedArtifacts) {
+			g.data.extra[a.agent] = append(g.data.extra[a.agent], a.path)
 		}
 	}
 	tmpl, err := templates.Clone()
 	if err != nil {
 		return 0, 0, err
 	}
-	tmpl.Funcs(template.FuncMap{"at": g.at})
+	tmpl.Funcs(template.FuncMap{"at": g.at, "extra": g.extra})
 	for _, d := range documents {
 		b, err := g.render(tmpl, d.template, d.path)
 		if err != nil {
@@ -324,15 +314,15 @@ func (g *runGen) write(broken Breakage) (int, int64, error) {
 		if err := g.writeFile(d.path, b); err != nil {
 			return 0, 0, err
 		}
-		if d.logged {
+		if d.agent != "" {
 			sum := sha256.Sum256(b)
-			when, _ := g.at(reportTime[d.agent])
-			evidence = append(evidence, evidenceEntry{d.path, hex.EncodeToString(sum[:8]), when, d.agent + " report"})
+			when, err := g.at(d.clock)
+			if err != nil {
+				return 0, 0, err
+			}
+			g.data.Evidence[d.agent] = append(g.data.Evidence[d.agent], evidenceEntry{d.path, hex.EncodeToString(sum[:8]), when, d.description})
 		}
 	}
-	// Log in time order, as agents append to it.
-	slices.SortStableFunc(evidence, func(a, b evidenceEntry) int { return strings.Compare(a.Time, b.Time) })
-	g.data.Evidence = evidence
 	b, err := g.render(tmpl, "EVIDENCE_LOG.md.tmpl", "state/EVIDENCE_LOG.md")
 	if err != nil {
 		return 0, 0, err
@@ -362,8 +352,7 @@ func (g *runGen) render(tmpl *template.Template, name, path string) ([]byte, err
 	if err := json.Indent(&out, buf.Bytes(), "", "  "); err != nil {
 		return nil, fmt.Errorf("template %s rendered invalid JSON: %w", name, err)
 	}
-	out.WriteByte('\n')
-	return out.Bytes(), nil
+	return append(bytes.TrimRight(out.Bytes(), "\n"), '\n'), nil
 }
 
 func (g *runGen) writeFile(rel string, b []byte) error {
@@ -375,8 +364,9 @@ func (g *runGen) writeFile(rel string, b []byte) error {
 	return nil
 }
 
-// writeArtifact writes Size bytes of printable, line-broken pseudo-random
-// text and returns its SHA-256 in hex.
+// writeArtifact writes Size bytes of printable pseudo-random text (a JSON
+// document for *.json artifacts, which some checks may read) and returns
+// its SHA-256 in hex.
 func (g *runGen) writeArtifact(rel string) (string, error) {
 	p := filepath.Join(g.dir, filepath.FromSlash(rel))
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -387,7 +377,7 @@ func (g *runGen) writeArtifact(rel string) (string, error) {
 		return "", err
 	}
 	digest := sha256.New()
-	err = writeText(io.MultiWriter(f, digest), g.content, g.opts.Size)
+	n, err := g.writeContent(io.MultiWriter(f, digest), filepath.Ext(rel) == ".json")
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -395,31 +385,58 @@ func (g *runGen) writeArtifact(rel string) (string, error) {
 		return "", err
 	}
 	g.files++
-	g.bytes += g.opts.Size
+	g.bytes += n
 	return hex.EncodeToString(digest.Sum(nil)), nil
 }
 
+func (g *runGen) writeContent(w io.Writer, asJSON bool) (int64, error) {
+	size := g.opts.Size
+	if !asJSON {
+		return size, writeText(w, g.content, size, true)
+	}
+	const open, closing = `{"log": "`, "\"}\n"
+	filler := size - int64(len(open)+len(closing))
+	if filler < 0 {
+		// Too small for a log line: an empty object, padded to the size.
+		n := max(size, 3)
+		_, err := io.WriteString(w, "{}"+strings.Repeat(" ", int(n-3))+"\n")
+		return n, err
+	}
+	if _, err := io.WriteString(w, open); err != nil {
+		return 0, err
+	}
+	if err := writeText(w, g.content, filler, false); err != nil {
+		return 0, err
+	}
+	_, err := io.WriteString(w, closing)
+	return size, err
+}
+
+// alphabet holds no character that JSON strings or Markdown would escape.
 const alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 ."
 
 var textBuffers = sync.Pool{New: func() any { b := make([]byte, 64<<10); return &b }}
 
-func writeText(w io.Writer, src *rand.ChaCha8, size int64) error {
+// writeText writes size bytes from alphabet, with a newline every 80
+// characters if lines is set.
+func writeText(w io.Writer, src *rand.ChaCha8, size int64, lines bool) error {
 	bp := textBuffers.Get().(*[]byte)
 	defer textBuffers.Put(bp)
 	buf := *bp
-	for size > 0 {
-		chunk := buf[:min(int64(len(buf)), size)]
+	written := int64(0)
+	for written < size {
+		chunk := buf[:min(int64(len(buf)), size-written)]
 		src.Read(chunk)
 		for i, b := range chunk {
 			chunk[i] = alphabet[b&63]
-			if i%80 == 79 {
+			if lines && (written+int64(i))%80 == 79 {
 				chunk[i] = '\n'
 			}
 		}
 		if _, err := w.Write(chunk); err != nil {
 			return err
 		}
-		size -= int64(len(chunk))
+		written += int64(len(chunk))
 	}
 	return nil
 }

@@ -75,7 +75,7 @@ func TestValidRunsPass(t *testing.T) {
 // and the runs left valid still pass.
 func TestBrokenRunsFail(t *testing.T) {
 	n := 3 * len(corpus.Breakages)
-	c := generate(t, corpus.Options{Runs: n, Artifacts: 5, Size: 1000, Broken: 0.5, Seed: 3})
+	c := generate(t, corpus.Options{Runs: n, Artifacts: 7, Size: 1000, Broken: 0.5, Seed: 3})
 	res := check(t, c.Dir)
 	byDir := map[string]*audit.Audit{}
 	for _, a := range res.Audits {
@@ -99,14 +99,16 @@ func TestBrokenRunsFail(t *testing.T) {
 		if a.Gate != audit.Fail {
 			t.Errorf("%s run %s: gate %q, want fail", r.Broken.Name, r.ID, a.Gate)
 		}
+		// Other rules may follow from the same break (a missing artifact
+		// is also missing evidence); the named one must be among them.
 		var errorRules []string
 		for _, f := range a.Findings {
 			if f.Severity.String() == "error" {
 				errorRules = append(errorRules, f.Rule)
 			}
 		}
-		if !slices.Equal(errorRules, []string{r.Broken.Rule}) {
-			t.Errorf("%s run %s: error findings %v, want exactly [%s]", r.Broken.Name, r.ID, errorRules, r.Broken.Rule)
+		if !slices.Contains(errorRules, r.Broken.Rule) {
+			t.Errorf("%s run %s: error findings %v, want one of rule %s", r.Broken.Name, r.ID, errorRules, r.Broken.Rule)
 		}
 	}
 	if want := (n + 1) / 2; broken != want {
@@ -122,7 +124,7 @@ func TestBrokenRunsFail(t *testing.T) {
 // TestDeterministic: the same seed gives the same bytes whatever the number
 // of writers; another seed gives other runs.
 func TestDeterministic(t *testing.T) {
-	opts := corpus.Options{Runs: 6, Artifacts: 4, Size: 3000, Broken: 0.5, Seed: 42}
+	opts := corpus.Options{Runs: 6, Artifacts: 9, Size: 3000, Broken: 0.5, Seed: 42}
 	one := opts
 	one.Workers = 1
 	many := opts
@@ -162,18 +164,20 @@ func digestTree(t *testing.T, dir string) []string {
 }
 
 func TestCountsMatchDisk(t *testing.T) {
-	c := generate(t, corpus.Options{Runs: 4, Artifacts: 3, Size: 777, Broken: 1, Seed: 5})
-	files, size := 0, int64(0)
-	filepath.WalkDir(c.Dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && d.Type().IsRegular() {
-			info, _ := d.Info()
-			files++
-			size += info.Size()
+	for _, size := range []int64{0, 11, 777} {
+		c := generate(t, corpus.Options{Runs: 4, Artifacts: 7, Size: size, Broken: 1, Seed: 5})
+		files, total := 0, int64(0)
+		filepath.WalkDir(c.Dir, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && d.Type().IsRegular() {
+				info, _ := d.Info()
+				files++
+				total += info.Size()
+			}
+			return err
+		})
+		if files != c.Files || total != c.Bytes {
+			t.Errorf("size %d: reported %d files, %d bytes; on disk %d files, %d bytes", size, c.Files, c.Bytes, files, total)
 		}
-		return err
-	})
-	if files != c.Files || size != c.Bytes {
-		t.Errorf("reported %d files, %d bytes; on disk %d files, %d bytes", c.Files, c.Bytes, files, size)
 	}
 }
 
@@ -183,10 +187,10 @@ func TestInvalidOptions(t *testing.T) {
 		opts corpus.Options
 		want string
 	}{
-		{"negative runs", corpus.Options{Runs: -1, Artifacts: 2}, "runs: got -1"},
-		{"too few artifacts", corpus.Options{Runs: 1, Artifacts: 1}, "at least 2"},
-		{"negative size", corpus.Options{Runs: 1, Artifacts: 2, Size: -5}, "size: got -5"},
-		{"fraction over one", corpus.Options{Runs: 1, Artifacts: 2, Broken: 1.5}, "broken: got 1.5"},
+		{"negative runs", corpus.Options{Runs: -1, Artifacts: 6}, "runs: got -1"},
+		{"too few artifacts", corpus.Options{Runs: 1, Artifacts: 5}, "at least 6"},
+		{"negative size", corpus.Options{Runs: 1, Artifacts: 6, Size: -5}, "size: got -5"},
+		{"fraction over one", corpus.Options{Runs: 1, Artifacts: 6, Broken: 1.5}, "broken: got 1.5"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
