@@ -3,6 +3,7 @@ package runner
 import (
 	"errors"
 	"io"
+	"unique"
 
 	"github.com/h3a-check/h3a-check/internal/evidence"
 	"github.com/h3a-check/h3a-check/internal/finding"
@@ -125,7 +126,10 @@ func (c *checker) finishEvidence(s *runState, pe *pendingEvidence) verifiedCount
 		if a.sum == "" {
 			continue
 		}
-		s.inputs[a.path] = a.sum
+		// The path is a substring of the evidence log; the canonical copy
+		// lets the log go with the run while the audit keeps its inputs,
+		// and runs that log the same paths share one copy.
+		s.inputs[unique.Make(a.path).Value()] = a.sum
 		if !a.token.Verifiable {
 			continue
 		}
