@@ -92,6 +92,9 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 	if err != nil {
 		return fail(e, err)
 	}
+	runsFound, restoreGC := tuneGC(e)
+	defer restoreGC()
+	opts.Discovered = runsFound
 	res, err := runner.Check(ctx, opts)
 	if perr := stopProfiles(); perr != nil {
 		return fail(e, perr)

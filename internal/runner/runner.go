@@ -56,6 +56,9 @@ type Options struct {
 	FailLevel finding.Severity
 	// KeepInputs keeps each run's policy input document in the result.
 	KeepInputs bool
+	// Discovered, when set, is told how many runs will be checked, before
+	// the first one is (the CLI sizes the garbage collector by it).
+	Discovered func(runs int)
 }
 
 // ErrNoRuns means the paths named no run: the check did not happen.
@@ -84,6 +87,10 @@ func Check(ctx context.Context, opts Options) (*Result, error) {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
+	// Compiling the embedded schemas takes about as long as checking a
+	// typical run; it proceeds on another core while the first runs are
+	// found, read and hashed, and validation waits for it.
+	go schema.Default()
 	runs, err := rundir.Discover(paths, layout.Detectors(), opts.Layout)
 	if err != nil {
 		return nil, err
@@ -91,11 +98,10 @@ func Check(ctx context.Context, opts Options) (*Result, error) {
 	if len(runs) == 0 {
 		return nil, fmt.Errorf("%w in %s: a run directory holds state.json and a state/ folder (ROADMAP.md, CURRENT_TASK.json, GATES_LEDGER.md, EVIDENCE_LOG.md, SESSION_HANDOFF.json)", ErrNoRuns, strings.Join(paths, ", "))
 	}
-	schemas, err := schema.Default()
-	if err != nil {
-		return nil, fmt.Errorf("embedded schemas: %w", err)
+	if opts.Discovered != nil {
+		opts.Discovered(len(runs))
 	}
-	c := &checker{opts: opts, schemas: schemas, hasher: evidence.NewHasher(opts.Workers)}
+	c := &checker{opts: opts, hasher: evidence.NewHasher(opts.Workers)}
 	defer c.hasher.Close()
 
 	audits := make([]*audit.Audit, len(runs))
@@ -123,12 +129,14 @@ func Check(ctx context.Context, opts Options) (*Result, error) {
 		}()
 	}
 	wg.Wait()
+	if _, err := schema.Default(); err != nil {
+		return nil, fmt.Errorf("embedded schemas: %w", err)
+	}
 	return &Result{Audits: audits, Inputs: inputs}, nil
 }
 
 type checker struct {
 	opts     Options
-	schemas  *schema.Set
 	hasher   *evidence.Hasher
 	policies policyMaps
 }
@@ -304,6 +312,10 @@ func jsonProblemFinding(file string, p jsonpos.Problem) finding.Finding {
 }
 
 func (c *checker) validateSchemas(s *runState) {
+	schemas, err := schema.Default()
+	if err != nil {
+		return // Check reports it as the tool's failure
+	}
 	for _, f := range s.lay.Files() {
 		doc := s.run.Docs[f.Path]
 		if f.Schema == "" || doc == nil || !doc.Present {
@@ -313,7 +325,7 @@ func (c *checker) validateSchemas(s *runState) {
 			s.add(finding.NotEvaluated.New(f.Path, "schema check not evaluated: %s is not valid JSON", f.Path))
 			continue
 		}
-		vs := c.schemas.Validate(f.Schema, doc.JSON.Value)
+		vs := schemas.Validate(f.Schema, doc.JSON.Value)
 		doc.SchemaValid = len(vs) == 0
 		for _, v := range vs {
 			fd := finding.SchemaViolation.New(f.Path, "%s", v.Message)
