@@ -56,6 +56,9 @@ type Options struct {
 	FailLevel finding.Severity
 	// KeepInputs keeps each run's policy input document in the result.
 	KeepInputs bool
+	// Shard keeps only the runs of one part of the discovered runs (the
+	// zero Shard keeps all). A shard holding none of them is no error.
+	Shard Shard
 	// Discovered, when set, is told how many runs will be checked, before
 	// the first one is (the CLI sizes the garbage collector by it).
 	Discovered func(runs int)
@@ -98,6 +101,7 @@ func Check(ctx context.Context, opts Options) (*Result, error) {
 	if len(runs) == 0 {
 		return nil, fmt.Errorf("%w in %s: a run directory holds state.json and a state/ folder (ROADMAP.md, CURRENT_TASK.json, GATES_LEDGER.md, EVIDENCE_LOG.md, SESSION_HANDOFF.json)", ErrNoRuns, strings.Join(paths, ", "))
 	}
+	runs = opts.Shard.Select(runs)
 	if opts.Discovered != nil {
 		opts.Discovered(len(runs))
 	}
