@@ -5,6 +5,7 @@ package rundir
 import (
 	"io"
 	"os"
+	"path/filepath"
 	"sync/atomic"
 	"syscall"
 	"unsafe"
@@ -86,7 +87,8 @@ func (r *Root) openDirFast(rel string) (*os.File, bool) {
 	if !ok {
 		return nil, false
 	}
-	return os.NewFile(fd, rel), true
+	// The absolute name lets the entries describe themselves (Info).
+	return os.NewFile(fd, filepath.Join(r.dir, filepath.FromSlash(rel))), true
 }
 
 // openat2 opens rel below the run with the fast path's resolve flags.

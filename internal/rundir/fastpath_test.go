@@ -3,6 +3,8 @@ package rundir
 import (
 	"io"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -113,6 +115,15 @@ func TestWalkModes(t *testing.T) {
 			var all []string
 			if err := root.Walk(func(rel string, d fs.DirEntry) error {
 				all = append(all, rel)
+				info, err := d.Info()
+				if err != nil {
+					t.Errorf("%s: Info: %v", rel, err)
+					return nil
+				}
+				want, err := os.Lstat(filepath.Join(run, filepath.FromSlash(rel)))
+				if err != nil || info.Mode().Type() != want.Mode().Type() || info.Mode().Type() != d.Type() || info.Size() != want.Size() {
+					t.Errorf("%s: Info says %v, %d bytes; entry type %v; the file is %v, %d bytes", rel, info.Mode(), info.Size(), d.Type(), want.Mode(), want.Size())
+				}
 				return nil
 			}); err != nil {
 				t.Fatal(err)
