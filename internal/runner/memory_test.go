@@ -39,7 +39,7 @@ func TestAuditsRetainLittle(t *testing.T) {
 		t.Fatalf("%d audits and %d input documents, want %d and none", len(res.Audits), len(res.Inputs), runs)
 	}
 	runtime.KeepAlive(res)
-	const limit = 5 << 10
+	const limit = 4 << 10
 	if perRun > limit {
 		t.Errorf("a check keeps %d bytes per run, want at most %d: only the audit may outlive a run", perRun, limit)
 	}
