@@ -150,3 +150,32 @@ func TestCheckShards(t *testing.T) {
 		t.Errorf("the %d shards checked\n%v\nwant every run once:\n%v", n, checked, want)
 	}
 }
+
+// FuzzParseShard: any text is refused or gives a shard that spells itself
+// back and selects a part of the runs.
+func FuzzParseShard(f *testing.F) {
+	for _, seed := range []string{"1/1", "2/4", " 3/3 ", "0/3", "4/3", "1/0", "-1/2", "a/b", "1/2/3", "", "9223372036854775807/9223372036854775807"} {
+		f.Add(seed)
+	}
+	runs := runIDs(50, 5)
+	f.Fuzz(func(t *testing.T, s string) {
+		sh, err := ParseShard(s)
+		if err != nil {
+			if sh != (Shard{}) {
+				t.Fatalf("ParseShard(%q) failed with %v but returned %v", s, err, sh)
+			}
+			return
+		}
+		if sh.Index < 1 || sh.Index > sh.Count {
+			t.Fatalf("ParseShard(%q) = %v, outside 1 <= I <= N", s, sh)
+		}
+		if again, err := ParseShard(sh.String()); err != nil || again != sh {
+			t.Fatalf("%v spells %q, which parses as %v, %v", sh, sh.String(), again, err)
+		}
+		for _, r := range sh.Select(runs) {
+			if !sh.Holds(r.Dir) {
+				t.Fatalf("%v selected %s, which it does not hold", sh, r.Dir)
+			}
+		}
+	})
+}
