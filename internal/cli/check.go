@@ -74,6 +74,21 @@ type checkFlags struct {
 	policies    listFlag
 	timeout     time.Duration
 	debug       bool
+	cpuProfile  string
+	memProfile  string
+	shard       shardFlag
+}
+
+// shardFlag is --shard I/N.
+type shardFlag struct{ runner.Shard }
+
+func (s *shardFlag) Set(v string) error {
+	sh, err := runner.ParseShard(v)
+	if err != nil {
+		return err
+	}
+	s.Shard = sh
+	return nil
 }
 
 func newCheckFlagSet(e *env, cf *checkFlags) *flag.FlagSet {
@@ -97,6 +112,9 @@ func newCheckFlagSet(e *env, cf *checkFlags) *flag.FlagSet {
 	fs.Var(&cf.policies, "policy", "also evaluate the Rego rules in DIR (packages under h3a.user; repeatable)")
 	fs.DurationVar(&cf.timeout, "policy-timeout", policy.DefaultTimeout, "longest policy evaluation per run; past it the run gets a policy finding")
 	fs.BoolVar(&cf.debug, "debug", false, "print the output of print() calls in policies to stderr")
+	fs.Var(&cf.shard, "shard", "check only part `I/N` of the runs (by run id hash), e.g. 2/4; N jobs cover every run once")
+	fs.StringVar(&cf.cpuProfile, "cpuprofile", "", "write a CPU profile of the check to `FILE` (for go tool pprof)")
+	fs.StringVar(&cf.memProfile, "memprofile", "", "write a memory profile to `FILE` when the check ends (for go tool pprof)")
 	fs.Usage = func() {
 		fmt.Fprintf(e.stderr, "usage: h3a-check [check] [flags] [PATH...]\n\nPATH is a run directory, a folder holding runs, or a file inside a run.\n\nflags:\n")
 		fs.PrintDefaults()
@@ -156,9 +174,23 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 		return fail(e, usageError{err.Error()})
 	}
 
-	res, err := runner.Check(ctx, opts)
+	stopProfiles, err := startProfiles(cf.cpuProfile, cf.memProfile)
 	if err != nil {
 		return fail(e, err)
+	}
+	runsFound, restoreGC := tuneGC(e)
+	defer restoreGC()
+	opts.Discovered = runsFound
+	res, err := runner.Check(ctx, opts)
+	if perr := stopProfiles(); perr != nil {
+		return fail(e, perr)
+	}
+	if err != nil {
+		return fail(e, err)
+	}
+	if len(res.Audits) == 0 {
+		// Only a shard can be empty: the runs exist, other jobs check them.
+		fmt.Fprintf(e.stderr, "%s: shard %s holds none of the runs found; nothing to check here\n", Name, cf.shard.Shard)
 	}
 	rules := append(slices.Clone(finding.GoRules), policy.EngineRules...)
 	rules = append(rules, res.Rules...)
@@ -285,7 +317,7 @@ func exitCode(gate string) int {
 func (cf *checkFlags) options(paths []string) (runner.Options, error) {
 	opts := runner.Options{
 		Paths: paths, Layout: cf.layout, Workers: cf.workers,
-		ToolName: Name, ToolVersion: Version(),
+		ToolName: Name, ToolVersion: Version(), Shard: cf.shard.Shard,
 		Base: cf.base, TrustWorkingTree: cf.trustWT,
 	}
 	if err := checkBaseFlag(cf.base); err != nil {

@@ -25,10 +25,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -95,12 +97,19 @@ type Options struct {
 	PolicySources map[string]fs.FS
 	PolicyTimeout time.Duration
 	PolicyDebug   io.Writer
+	// Shard keeps only the runs of one part of the discovered runs (the
+	// zero Shard keeps all). A shard holding none of them is no error.
+	Shard Shard
+	// Discovered, when set, is told how many runs will be checked, before
+	// the first one is (the CLI sizes the garbage collector by it).
+	Discovered func(runs int)
 }
 
 // ErrNoRuns means the paths named no run: the check did not happen.
 var ErrNoRuns = errors.New("no run found")
 
-// Result is the outcome of one check.
+// Result is the outcome of one check. Audits may share parts (equal Policy
+// maps are one map): treat them as read-only.
 type Result struct {
 	// Rules are every rule the policy stage could report (shipped and user).
 	Rules  []finding.Rule
@@ -127,6 +136,9 @@ func Check(ctx context.Context, opts Options) (*Result, error) {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
+	// The schemas compile on another core while the runs are found, read
+	// and hashed; validation waits for them.
+	go schema.Default()
 	runs, err := rundir.Discover(paths, layout.Detectors(), opts.Layout)
 	if err != nil {
 		return nil, err
@@ -139,20 +151,29 @@ func Check(ctx context.Context, opts Options) (*Result, error) {
 	if len(runs) == 0 && len(hist.deleted) == 0 {
 		return nil, fmt.Errorf("%w in %s: a run directory holds state.json and a state/ folder (ROADMAP.md, CURRENT_TASK.json, GATES_LEDGER.md, EVIDENCE_LOG.md, SESSION_HANDOFF.json)", ErrNoRuns, strings.Join(paths, ", "))
 	}
-	schemas, err := schema.Default()
-	if err != nil {
-		return nil, fmt.Errorf("embedded schemas: %w", err)
+	runs = opts.Shard.Select(runs)
+	deleted := hist.deleted
+	if !opts.Shard.All() && opts.Shard.Index != 1 {
+		deleted = nil // the first shard reports deleted runs, so each is reported once
+	}
+	if opts.Discovered != nil {
+		opts.Discovered(len(runs))
 	}
 	// Compiled once here and shared by every run: each run only evaluates.
 	engine, err := policy.Load(ctx, policy.Options{Dirs: opts.PolicyDirs, Sources: opts.PolicySources, Timeout: opts.PolicyTimeout, Debug: opts.PolicyDebug})
 	if err != nil {
 		return nil, err
 	}
-	c := &checker{opts: opts, schemas: schemas, policy: engine, hasher: evidence.NewHasher(opts.Workers), hist: hist}
+	c := &checker{opts: opts, policy: engine, hasher: evidence.NewHasher(opts.Workers), hist: hist}
 	defer c.hasher.Close()
 
 	audits := make([]*audit.Audit, len(runs))
-	inputs := make([]map[string]any, len(runs))
+	// A run's documents die with its check: only its audit is kept, and
+	// its input document only when the caller asked for it.
+	var inputs []map[string]any
+	if opts.KeepInputs {
+		inputs = make([]map[string]any, len(runs))
+	}
 	sem := make(chan struct{}, opts.Workers)
 	var wg sync.WaitGroup
 	for i, run := range runs {
@@ -163,39 +184,78 @@ func Check(ctx context.Context, opts Options) (*Result, error) {
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			audits[i], inputs[i] = c.checkRun(ctx, run)
+			a, input := c.checkRun(ctx, run)
+			audits[i] = a
+			if inputs != nil {
+				inputs[i] = input
+			}
 		}()
 	}
 	wg.Wait()
 	if err := c.fatal.get(); err != nil {
 		return nil, err
 	}
-	for _, a := range hist.deleted {
+	if _, err := schema.Default(); err != nil {
+		return nil, fmt.Errorf("embedded schemas: %w", err)
+	}
+	for _, a := range deleted {
 		a.Tool = audit.Tool{Name: opts.ToolName, Version: opts.ToolVersion}
 		a.Timestamp = opts.Timestamp
 		a.TrustWorkingTree = opts.TrustWorkingTree
 		a.Sources = sourcesOrEmpty(opts.Sources)
 		a.Finish(c.failLevel(), nil)
 		audits = append(audits, a)
-		inputs = append(inputs, nil)
+		if inputs != nil {
+			inputs = append(inputs, nil)
+		}
 	}
 	res := &Result{Audits: audits, CatFileProcesses: hist.catFileProcesses()}
 	for _, r := range engine.Rules() {
 		res.Rules = append(res.Rules, r.Rule)
 	}
-	if opts.KeepInputs {
-		res.Inputs = inputs
-	}
+	res.Inputs = inputs
 	return res, nil
 }
 
 type checker struct {
-	opts    Options
-	schemas *schema.Set
-	policy  *policy.Engine
-	hasher  *evidence.Hasher
-	hist    *historyPlan
-	fatal   fatal
+	opts     Options
+	policy   *policy.Engine
+	hasher   *evidence.Hasher
+	hist     *historyPlan
+	fatal    fatal
+	policies policyMaps
+}
+
+// policyMaps shares one Policy map among the audits whose area results are
+// equal, which is most of them: the audits are kept for the report, and a
+// map of ten areas is a quarter of what a clean run's audit holds (about
+// 850 of 3,500 bytes). Audits are read-only once checked.
+type policyMaps struct {
+	mu   sync.Mutex
+	seen map[string]map[string]string
+}
+
+func (p *policyMaps) intern(m map[string]string) map[string]string {
+	// The key lists every entry, each string preceded by its length, so
+	// that no two different maps can spell the same key.
+	var id []byte
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		for _, s := range []string{k, m[k]} {
+			id = strconv.AppendInt(id, int64(len(s)), 10)
+			id = append(id, ':')
+			id = append(id, s...)
+		}
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if shared, ok := p.seen[string(id)]; ok {
+		return shared
+	}
+	if p.seen == nil {
+		p.seen = map[string]map[string]string{}
+	}
+	p.seen[string(id)] = m
+	return m
 }
 
 // runState is everything known about one run while it is checked.
@@ -256,8 +316,10 @@ func (c *checker) checkRun(ctx context.Context, run rundir.Run) (*audit.Audit, m
 
 	c.resolvePositions(s)
 	s.findings = c.configure(run.Dir, s.findings)
-	a.RunID = lay.RunID(s.run)
-	if id := lay.TaskID(s.run); id != "" {
+	// Copies, so the audit, which outlives the run's documents, does not
+	// hold them through a substring.
+	a.RunID = strings.Clone(lay.RunID(s.run))
+	if id := strings.Clone(lay.TaskID(s.run)); id != "" {
 		a.TaskID = &id
 	}
 	a.Findings = capPerRule(s.findings, maxFindingsPerRule)
@@ -272,6 +334,7 @@ func (c *checker) checkRun(ctx context.Context, run rundir.Run) (*audit.Audit, m
 		notEvaluated = map[string]string{string(finding.CategoryAppendOnly): "no base revision compared: " + hist.reason}
 	}
 	a.Finish(c.failLevel(), notEvaluated)
+	a.Policy = c.policies.intern(a.Policy)
 	return a, input
 }
 
@@ -383,6 +446,10 @@ func jsonProblemFinding(file string, p jsonpos.Problem) finding.Finding {
 }
 
 func (c *checker) validateSchemas(s *runState) {
+	schemas, err := schema.Default()
+	if err != nil {
+		return // Check reports it as the tool's failure
+	}
 	for _, m := range s.run.Files {
 		f, path := m.Spec, m.Path
 		doc := s.run.Docs[path]
@@ -393,7 +460,7 @@ func (c *checker) validateSchemas(s *runState) {
 			s.add(finding.NotEvaluated.New(path, "schema check not evaluated: %s is not valid JSON", path))
 			continue
 		}
-		vs := c.schemas.Validate(f.Schema, doc.Value())
+		vs := schemas.Validate(f.Schema, doc.Value())
 		doc.SchemaValid = len(vs) == 0
 		for _, v := range vs {
 			fd := finding.SchemaViolation.New(path, "%s", v.Message)
