@@ -74,6 +74,7 @@ type checkFlags struct {
 	policies    listFlag
 	timeout     time.Duration
 	debug       bool
+	changed     bool
 	cpuProfile  string
 	memProfile  string
 	shard       shardFlag
@@ -112,6 +113,7 @@ func newCheckFlagSet(e *env, cf *checkFlags) *flag.FlagSet {
 	fs.Var(&cf.policies, "policy", "also evaluate the Rego rules in DIR (packages under h3a.user; repeatable)")
 	fs.DurationVar(&cf.timeout, "policy-timeout", policy.DefaultTimeout, "longest policy evaluation per run; past it the run gets a policy finding")
 	fs.BoolVar(&cf.debug, "debug", false, "print the output of print() calls in policies to stderr")
+	fs.BoolVar(&cf.changed, "changed", false, "check only the runs with a file changed since the base revision (runs deleted since the base are still reported)")
 	fs.Var(&cf.shard, "shard", "check only part `I/N` of the runs (by run id hash), e.g. 2/4; N jobs cover every run once")
 	fs.StringVar(&cf.cpuProfile, "cpuprofile", "", "write a CPU profile of the check to `FILE` (for go tool pprof)")
 	fs.StringVar(&cf.memProfile, "memprofile", "", "write a memory profile to `FILE` when the check ends (for go tool pprof)")
@@ -189,8 +191,16 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 		return fail(e, err)
 	}
 	if len(res.Audits) == 0 {
-		// Only a shard can be empty: the runs exist, other jobs check them.
-		fmt.Fprintf(e.stderr, "%s: shard %s holds none of the runs found; nothing to check here\n", Name, cf.shard.Shard)
+		// Only --changed or a shard can leave nothing: the runs exist,
+		// and they are unchanged or other jobs check them.
+		switch {
+		case cf.changed && cf.shard.All():
+			fmt.Fprintf(e.stderr, "%s: no run has a file changed since the base; nothing to check\n", Name)
+		case cf.changed:
+			fmt.Fprintf(e.stderr, "%s: shard %s holds no run changed since the base; nothing to check here\n", Name, cf.shard.Shard)
+		default:
+			fmt.Fprintf(e.stderr, "%s: shard %s holds none of the runs found; nothing to check here\n", Name, cf.shard.Shard)
+		}
 	}
 	rules := append(slices.Clone(finding.GoRules), policy.EngineRules...)
 	rules = append(rules, res.Rules...)
@@ -317,7 +327,7 @@ func exitCode(gate string) int {
 func (cf *checkFlags) options(paths []string) (runner.Options, error) {
 	opts := runner.Options{
 		Paths: paths, Layout: cf.layout, Workers: cf.workers,
-		ToolName: Name, ToolVersion: Version(), Shard: cf.shard.Shard,
+		ToolName: Name, ToolVersion: Version(), Shard: cf.shard.Shard, Changed: cf.changed,
 		Base: cf.base, TrustWorkingTree: cf.trustWT,
 	}
 	if err := checkBaseFlag(cf.base); err != nil {

@@ -97,6 +97,9 @@ type Options struct {
 	PolicySources map[string]fs.FS
 	PolicyTimeout time.Duration
 	PolicyDebug   io.Writer
+	// Changed keeps only the runs with a file changed between the base and
+	// the working tree (runs without a base are kept).
+	Changed bool
 	// Shard keeps only the runs of one part of the discovered runs (the
 	// zero Shard keeps all). A shard holding none of them is no error.
 	Shard Shard
@@ -150,6 +153,11 @@ func Check(ctx context.Context, opts Options) (*Result, error) {
 	defer hist.close()
 	if len(runs) == 0 && len(hist.deleted) == 0 {
 		return nil, fmt.Errorf("%w in %s: a run directory holds state.json and a state/ folder (ROADMAP.md, CURRENT_TASK.json, GATES_LEDGER.md, EVIDENCE_LOG.md, SESSION_HANDOFF.json)", ErrNoRuns, strings.Join(paths, ", "))
+	}
+	if opts.Changed {
+		if runs, err = hist.changedOnly(runs); err != nil {
+			return nil, err
+		}
 	}
 	runs = opts.Shard.Select(runs)
 	deleted := hist.deleted
