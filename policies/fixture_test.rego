@@ -624,7 +624,7 @@ complete := {
 		}
 	},
 	"history": {
-		"base": "ede48990b36ab9940bf9f12864527df89cfcffa3",
+		"base": "0000000000000000000000000000000000000000",
 		"checked": true,
 		"new_run": false,
 		"reason": "",
@@ -857,7 +857,7 @@ fresh := {
 		}
 	},
 	"history": {
-		"base": "ede48990b36ab9940bf9f12864527df89cfcffa3",
+		"base": "0000000000000000000000000000000000000000",
 		"checked": true,
 		"new_run": false,
 		"reason": "",

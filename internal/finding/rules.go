@@ -1,6 +1,9 @@
 package finding
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Rule describes one check: its id, where it reports, how bad it is by
 // default and what to do about it. Policy rules carry the same facts in
@@ -187,7 +190,7 @@ var (
 
 // GoRules lists every rule implemented in Go, in the order `h3a-check rules`
 // prints them after sorting by id.
-var GoRules = []Rule{
+var GoRules = slices.Concat([]Rule{
 	MissingFile, NotRegular, SymlinkLoop, TooLarge, Unreadable, TmpLeftover,
 	RunDirName, RunDirNameLoose, MalformedRecord, NotEvaluated,
 	JSONSyntax, DuplicateKey, BOM, InvalidUTF8, SchemaViolation,
@@ -198,4 +201,4 @@ var GoRules = []Rule{
 	HistoryNotCompared, NewRun, EntryRewritten, BadCorrection, GateEventRewritten,
 	EvidenceEntryRewritten, TaskRemoved, TaskReworded, TaskUnticked, CompletionChanged,
 	ArtifactChanged, ArtifactDeleted, RunDeleted,
-}
+}, HybridRules)

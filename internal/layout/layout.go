@@ -106,9 +106,15 @@ type Layout interface {
 	Docs(r *Run) map[string]any
 }
 
+// Noter is a layout that has something to say in the audit's notes about
+// a run, such as which generation of its files it recognised.
+type Noter interface {
+	Notes(r *Run) string
+}
+
 // All lists the layouts in detection order.
 func All() []Layout {
-	return []Layout{H3A{}}
+	return []Layout{H3A{}, Hybrid{}}
 }
 
 // Detectors returns All as discovery detectors.

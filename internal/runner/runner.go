@@ -263,6 +263,11 @@ func (c *checker) checkRun(ctx context.Context, run rundir.Run) (*audit.Audit, m
 	a.Findings = capPerRule(s.findings, maxFindingsPerRule)
 	a.Inputs = s.inputs
 	a.Notes = fmt.Sprintf("%d of %d logged artifacts verified", verified.ok, verified.total)
+	if n, ok := lay.(layout.Noter); ok {
+		if note := n.Notes(s.run); note != "" {
+			a.Notes = note + "; " + a.Notes
+		}
+	}
 	docs, _ := input["docs"].(map[string]any)
 	a.Traceability.TaskIDMatch, a.Traceability.RequirementsCoverage =
 		c.policy.Traceability(s.findings, outcome.Evaluated, docs["roadmap"] != nil)
@@ -470,9 +475,9 @@ func (c *checker) resolvePosition(s *runState, f *finding.Finding) {
 	if f.Line != 0 || f.File == "" || f.Pointer == "" {
 		return
 	}
-	doc := s.run.Docs[f.File]
-	if doc == nil || doc.JSON == nil {
-		return
+	// Every structured kind maps pointers: JSON Lines pointers /i/... name
+	// a record's line.
+	if line, col, ok := s.run.Docs[f.File].Position(f.Pointer); ok {
+		f.Line, f.Column = line, col
 	}
-	f.Line, f.Column, _ = doc.JSON.Position(f.Pointer)
 }
