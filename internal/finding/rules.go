@@ -77,6 +77,10 @@ var (
 		"Invalid JSON",
 		"The document is not valid JSON (syntax error, truncation, trailing data or excessive nesting).",
 		"restore the file from its last good version and re-run the step that writes it; writes must be atomic (temp file + rename)"}
+	YAMLSyntax = Rule{"h3a.schema.yaml_syntax", CategorySchema, Error,
+		"Invalid YAML",
+		"The document is not valid YAML (syntax error, a key that is not a scalar, excessive nesting, or aliases expanding past the bound).",
+		"restore the file from its last good version; keep it a plain mapping or sequence with scalar keys"}
 	DuplicateKey = Rule{"h3a.schema.duplicate_key", CategorySchema, Error,
 		"Duplicate JSON key",
 		"An object has the same key twice; most readers silently keep the last value, so two tools can read different data.",
@@ -193,7 +197,7 @@ var (
 var GoRules = slices.Concat([]Rule{
 	MissingFile, NotRegular, SymlinkLoop, TooLarge, Unreadable, TmpLeftover,
 	RunDirName, RunDirNameLoose, MalformedRecord, NotEvaluated,
-	JSONSyntax, DuplicateKey, BOM, InvalidUTF8, SchemaViolation,
+	JSONSyntax, YAMLSyntax, DuplicateKey, BOM, InvalidUTF8, SchemaViolation,
 	HashMismatch, MissingArtifact, HashUnverifiable, HashMalformed,
 	PathEscape, AbsolutePath,
 	RunIDMismatch,

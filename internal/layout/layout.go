@@ -22,6 +22,7 @@ const (
 	JSON Kind = iota
 	Markdown
 	JSONLines // one JSON value per line (logs)
+	YAML      // read into the JSON data model, positions kept
 )
 
 // File is one file of a layout, or a family of files: Path may be a pattern

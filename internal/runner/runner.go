@@ -43,6 +43,7 @@ import (
 	"github.com/h3a-check/h3a-check/internal/rundir"
 	"github.com/h3a-check/h3a-check/internal/schema"
 	"github.com/h3a-check/h3a-check/internal/waiver"
+	"github.com/h3a-check/h3a-check/internal/yamlpos"
 )
 
 // DefaultMaxJSONSize bounds every parsed document (JSON and Markdown).
@@ -339,6 +340,12 @@ func (c *checker) load(s *runState) {
 				s.add(jsonProblemFinding(path, pr))
 			}
 			doc.Lines, doc.Parsed = lines, true
+		case layout.YAML:
+			yd, problems := yamlpos.Parse(data)
+			for _, pr := range problems {
+				s.add(yamlProblemFinding(path, pr))
+			}
+			doc.YAML, doc.Parsed = yd, yd != nil
 		case layout.Markdown:
 			v, problems := f.ParseLedger(data)
 			for _, pr := range problems {
@@ -370,6 +377,18 @@ func problemFinding(p *rundir.Problem, file string, missing finding.Rule) findin
 		rule = finding.TooLarge
 	}
 	return rule.New(file, "%s", p.Detail)
+}
+
+// yamlProblemFinding: a duplicate key is the same fault as in JSON; any
+// other problem leaves the YAML document unreadable.
+func yamlProblemFinding(file string, p jsonpos.Problem) finding.Finding {
+	rule := finding.YAMLSyntax
+	if p.Kind == jsonpos.DuplicateKey {
+		rule = finding.DuplicateKey
+	}
+	f := rule.New(file, "%s", p.Message)
+	f.Line, f.Column, f.Pointer = p.Line, p.Column, p.Pointer
+	return f
 }
 
 func jsonProblemFinding(file string, p jsonpos.Problem) finding.Finding {
