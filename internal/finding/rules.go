@@ -205,4 +205,4 @@ var GoRules = slices.Concat([]Rule{
 	HistoryNotCompared, NewRun, EntryRewritten, BadCorrection, GateEventRewritten,
 	EvidenceEntryRewritten, TaskRemoved, TaskReworded, TaskUnticked, CompletionChanged,
 	ArtifactChanged, ArtifactDeleted, RunDeleted,
-}, HybridRules)
+}, HybridRules, StigmergyRules)

@@ -41,6 +41,10 @@ var Table = []FileRule{
 	{Layout: "hybrid-os", Path: "state.txt", Check: versionsGrow(finding.Warning, "v", "g")},
 	{Layout: "hybrid-os", Path: "registry_map.txt", Check: versionsGrow(finding.Warning, "v")},
 	{Layout: "hybrid-os", Path: "issues_summary.txt", Check: versionsGrow(finding.Warning, "v")},
+
+	{Layout: "stigmergy", Path: ".ai/state.json", Check: jsonArray("/history", false)},
+	{Layout: "stigmergy", Path: ".ai/state.json", Check: issuesStayResolved},
+	{Layout: "stigmergy", Path: ".stigmergy/state/current.json", Check: jsonArray("/history", false)},
 }
 
 func h3aLoggedArtifacts(v any) []string {
@@ -91,5 +95,10 @@ var runDetectors = []struct {
 			}
 			return hasUnder(joinRel(dir, "logs")) || hasUnder(joinRel(dir, "plans")) || hasUnder(joinRel(dir, "registry"))
 		},
+	},
+	{
+		layout:  "stigmergy",
+		markers: []string{".ai/state.json", ".stigmergy/state/current.json"},
+		isRun:   func(string, func(string) bool, func(string) bool) bool { return true },
 	},
 }

@@ -115,7 +115,7 @@ type Noter interface {
 
 // All lists the layouts in detection order.
 func All() []Layout {
-	return []Layout{H3A{}, Hybrid{}}
+	return []Layout{H3A{}, Hybrid{}, Stigmergy{}}
 }
 
 // Detectors returns All as discovery detectors.

@@ -42,6 +42,8 @@ const (
 	HybridSummary     = "hybrid_summary"
 	HybridKnownIssues = "hybrid_known_issues"
 	HybridLog         = "hybrid_log"
+
+	StigmergyState = "stigmergy_state"
 )
 
 const (
