@@ -362,14 +362,24 @@ func fileAt(files []hybridFile, p string) (hybridFile, bool) {
 	return hybridFile{}, false
 }
 
-// exists reports whether a run-relative path names a file inside the run;
-// absolute paths and paths with ".." never do.
+// exists reports whether a run-relative path names a regular file inside
+// the run, resolved as the loader resolves paths: absolute paths, ".." and
+// links leading out never do.
 func (h *hybridRun) exists(p string) bool {
+	return fileInRun(h.r.Dir, p)
+}
+
+func fileInRun(dir, p string) bool {
 	if !insideRun(p) {
 		return false
 	}
-	_, err := os.Stat(filepath.Join(h.r.Dir, filepath.FromSlash(path.Clean(p))))
-	return err == nil
+	root, err := rundir.OpenRoot(dir)
+	if err != nil {
+		return false
+	}
+	defer root.Close()
+	_, _, prob := root.Stat(p)
+	return prob == nil
 }
 
 func insideRun(p string) bool {

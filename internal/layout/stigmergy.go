@@ -397,7 +397,7 @@ func (c *stigCheck) stages() {
 		if doc == "" {
 			continue
 		}
-		if _, err := os.Stat(filepath.Join(c.r.Dir, filepath.FromSlash(doc))); err != nil {
+		if !fileInRun(c.r.Dir, doc) {
 			c.add(finding.StigmergyMissingDocument, "/project_status", "project_status %q is past %s but %s does not exist", status, stigmergyStages[i].status, doc)
 		}
 	}
