@@ -132,18 +132,30 @@ func Compare(head Head, base Base, commit string) (Result, error) {
 		if !ok {
 			return Result{}, fmt.Errorf("history table names %q, which layout %q does not have", rule.Path, head.Layout)
 		}
-		p, exists, err := c.pair(file)
-		if err != nil {
-			return Result{}, err
+		// A pattern is compared file by file, for each file head has.
+		paths := []string{file.Path}
+		if file.IsPattern() {
+			paths = paths[:0]
+			for _, m := range head.Run.Files {
+				if m.Spec.Path == file.Path {
+					paths = append(paths, m.Path)
+				}
+			}
 		}
-		found = found || exists
-		if p == nil {
-			continue
-		}
-		c.add(rule.Check(p)...)
-		if rule.Artifacts != nil {
-			if err := c.artifacts(rule.Artifacts(p.base.ledger), p); err != nil {
+		for _, rel := range paths {
+			p, exists, err := c.pair(file, rel)
+			if err != nil {
 				return Result{}, err
+			}
+			found = found || exists
+			if p == nil {
+				continue
+			}
+			c.add(rule.Check(p)...)
+			if rule.Artifacts != nil {
+				if err := c.artifacts(rule.Artifacts(p.base.ledger), p); err != nil {
+					return Result{}, err
+				}
 			}
 		}
 	}
@@ -167,6 +179,7 @@ func (c *comparison) add(fs ...finding.Finding) { c.findings = append(c.findings
 // version is one side of a file: its parsed JSON or ledger.
 type version struct {
 	json   *jsonpos.Document
+	lines  *jsonpos.Lines // JSON Lines documents
 	ledger any
 }
 
@@ -181,40 +194,42 @@ type pair struct {
 // head's. It returns nil when there is nothing to compare: the file is new,
 // is missing in head (already a finding), or one side cannot be parsed (an
 // info finding says so). exists reports whether the base holds the file.
-func (c *comparison) pair(file layout.File) (p *pair, exists bool, err error) {
-	data, exists, err := c.base.Read(file.Path)
+func (c *comparison) pair(file layout.File, rel string) (p *pair, exists bool, err error) {
+	data, exists, err := c.base.Read(rel)
 	if err != nil {
 		if !gitrev.IsFileError(err) {
 			return nil, false, err
 		}
-		c.notEvaluated(file.Path, "the base version cannot be read: %v", err)
+		c.notEvaluated(rel, "the base version cannot be read: %v", err)
 		return nil, true, nil
 	}
 	if !exists {
 		return nil, false, nil
 	}
-	hd := c.head.Run.Docs[file.Path]
+	hd := c.head.Run.Docs[rel]
 	if hd == nil || !hd.Present || !hd.Parsed {
 		return nil, true, nil // already an error of its own
 	}
-	p = &pair{path: file.Path, commit: c.commit}
+	p = &pair{path: rel, commit: c.commit}
 	switch file.Kind {
 	case layout.JSON:
 		doc, _ := jsonpos.Parse(data)
 		if doc == nil {
-			c.notEvaluated(file.Path, "the base version at %s is not valid JSON", c.commit)
+			c.notEvaluated(rel, "the base version at %s is not valid JSON", c.commit)
 			return nil, true, nil
 		}
 		p.base.json = doc
+	case layout.JSONLines:
+		p.base.lines, _ = jsonpos.ParseLines(data)
 	case layout.Markdown:
 		v, _ := file.ParseLedger(data)
 		if v == nil {
-			c.notEvaluated(file.Path, "the base version at %s cannot be parsed", c.commit)
+			c.notEvaluated(rel, "the base version at %s cannot be parsed", c.commit)
 			return nil, true, nil
 		}
 		p.base.ledger = v
 	}
-	p.head = version{json: hd.JSON, ledger: hd.Ledger}
+	p.head = version{json: hd.JSON, lines: hd.Lines, ledger: hd.Ledger}
 	return p, true, nil
 }
 

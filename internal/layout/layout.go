@@ -22,6 +22,7 @@ const (
 	JSON Kind = iota
 	Markdown
 	JSONLines // one JSON value per line (logs)
+	YAML      // read into the JSON data model, positions kept
 )
 
 // File is one file of a layout, or a family of files: Path may be a pattern
@@ -106,9 +107,15 @@ type Layout interface {
 	Docs(r *Run) map[string]any
 }
 
+// Noter is a layout that has something to say in the audit's notes about
+// a run, such as which generation of its files it recognised.
+type Noter interface {
+	Notes(r *Run) string
+}
+
 // All lists the layouts in detection order.
 func All() []Layout {
-	return []Layout{H3A{}}
+	return []Layout{H3A{}, Hybrid{}, Stigmergy{}}
 }
 
 // Detectors returns All as discovery detectors.

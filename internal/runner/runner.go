@@ -45,6 +45,7 @@ import (
 	"github.com/h3a-check/h3a-check/internal/rundir"
 	"github.com/h3a-check/h3a-check/internal/schema"
 	"github.com/h3a-check/h3a-check/internal/waiver"
+	"github.com/h3a-check/h3a-check/internal/yamlpos"
 )
 
 // DefaultMaxJSONSize bounds every parsed document (JSON and Markdown).
@@ -152,7 +153,7 @@ func Check(ctx context.Context, opts Options) (*Result, error) {
 	}
 	defer hist.close()
 	if len(runs) == 0 && len(hist.deleted) == 0 {
-		return nil, fmt.Errorf("%w in %s: a run directory holds state.json and a state/ folder (ROADMAP.md, CURRENT_TASK.json, GATES_LEDGER.md, EVIDENCE_LOG.md, SESSION_HANDOFF.json)", ErrNoRuns, strings.Join(paths, ", "))
+		return nil, fmt.Errorf("%w in %s: an h3a run directory holds state.json and a state/ folder (ROADMAP.md, CURRENT_TASK.json, GATES_LEDGER.md, EVIDENCE_LOG.md, SESSION_HANDOFF.json); a hybrid-os root holds state.json with v, g, ph, st beside plan_summary.json, registry_summary.json, known_issues.json, logs/, plans/ or registry/ (or a vX.2 state.txt); a stigmergy root holds .ai/state.json or .stigmergy/state/current.json", ErrNoRuns, strings.Join(paths, ", "))
 	}
 	if opts.Changed {
 		if runs, err = hist.changedOnly(runs); err != nil {
@@ -333,6 +334,11 @@ func (c *checker) checkRun(ctx context.Context, run rundir.Run) (*audit.Audit, m
 	a.Findings = capPerRule(s.findings, maxFindingsPerRule)
 	a.Inputs = s.inputs
 	a.Notes = fmt.Sprintf("%d of %d logged artifacts verified", verified.ok, verified.total)
+	if n, ok := lay.(layout.Noter); ok {
+		if note := n.Notes(s.run); note != "" {
+			a.Notes = note + "; " + a.Notes
+		}
+	}
 	docs, _ := input["docs"].(map[string]any)
 	a.Traceability.TaskIDMatch, a.Traceability.RequirementsCoverage =
 		c.policy.Traceability(s.findings, outcome.Evaluated, docs["roadmap"] != nil)
@@ -405,6 +411,12 @@ func (c *checker) load(s *runState) {
 				s.add(jsonProblemFinding(path, pr))
 			}
 			doc.Lines, doc.Parsed = lines, true
+		case layout.YAML:
+			yd, problems := yamlpos.Parse(data)
+			for _, pr := range problems {
+				s.add(yamlProblemFinding(path, pr))
+			}
+			doc.YAML, doc.Parsed = yd, yd != nil
 		case layout.Markdown:
 			v, problems := f.ParseLedger(data)
 			for _, pr := range problems {
@@ -436,6 +448,18 @@ func problemFinding(p *rundir.Problem, file string, missing finding.Rule) findin
 		rule = finding.TooLarge
 	}
 	return rule.New(file, "%s", p.Detail)
+}
+
+// yamlProblemFinding: a duplicate key is the same fault as in JSON; any
+// other problem leaves the YAML document unreadable.
+func yamlProblemFinding(file string, p jsonpos.Problem) finding.Finding {
+	rule := finding.YAMLSyntax
+	if p.Kind == jsonpos.DuplicateKey {
+		rule = finding.DuplicateKey
+	}
+	f := rule.New(file, "%s", p.Message)
+	f.Line, f.Column, f.Pointer = p.Line, p.Column, p.Pointer
+	return f
 }
 
 func jsonProblemFinding(file string, p jsonpos.Problem) finding.Finding {
@@ -545,9 +569,9 @@ func (c *checker) resolvePosition(s *runState, f *finding.Finding) {
 	if f.Line != 0 || f.File == "" || f.Pointer == "" {
 		return
 	}
-	doc := s.run.Docs[f.File]
-	if doc == nil || doc.JSON == nil {
-		return
+	// Every structured kind maps pointers: JSON Lines pointers /i/... name
+	// a record's line.
+	if line, col, ok := s.run.Docs[f.File].Position(f.Pointer); ok {
+		f.Line, f.Column = line, col
 	}
-	f.Line, f.Column, _ = doc.JSON.Position(f.Pointer)
 }

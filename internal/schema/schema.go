@@ -38,6 +38,15 @@ const (
 	PlannerReport   = "planner_report"
 	ExecutorReport  = "executor_report"
 	ValidatorReport = "validator_report"
+
+	HybridState       = "hybrid_state"
+	HybridPlan        = "hybrid_plan"
+	HybridArtifact    = "hybrid_artifact"
+	HybridSummary     = "hybrid_summary"
+	HybridKnownIssues = "hybrid_known_issues"
+	HybridLog         = "hybrid_log"
+
+	StigmergyState = "stigmergy_state"
 )
 
 const (

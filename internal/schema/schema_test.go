@@ -6,6 +6,7 @@ import (
 	"os"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -22,6 +23,10 @@ var documentSchemas = []string{CurrentTask, ExecutorReport, PlannerReport, Sessi
 // inputSchema documents the policy input, not a run document; it is
 // compiled and offered like the others.
 const inputSchema = "input.h3a"
+
+// layoutSchemas are the document and input schemas of the other layouts;
+// their examples are checked by the content tests like every schema's.
+var layoutSchemas = []string{HybridArtifact, HybridKnownIssues, HybridLog, HybridPlan, HybridState, HybridSummary, "input.hybrid-os", StigmergyState, "input.stigmergy"}
 
 func mustDefault(t testing.TB) *Set {
 	t.Helper()
@@ -55,7 +60,7 @@ func TestLoadNamesAndHas(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Load() error: %v", err)
 	}
-	want := append(slices.Clone(documentSchemas), inputSchema)
+	want := append(slices.Concat(documentSchemas, layoutSchemas), inputSchema)
 	slices.Sort(want)
 	if got := s.Names(); !slices.Equal(got, want) {
 		t.Errorf("Names() = %q, want %q", got, want)
@@ -85,9 +90,14 @@ func TestDefaultIsCompiledOnce(t *testing.T) {
 
 func TestValidateUnknownSchema(t *testing.T) {
 	got := mustDefault(t).Validate("roadmap", map[string]any{})
+	names := mustDefault(t).Names()
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = strconv.Quote(n)
+	}
 	want := []Violation{{
 		Keyword: "schema",
-		Message: `no schema named "roadmap", expected one of "current_task", "executor_report", "input.h3a", "planner_report", "session_handoff", "state", "validator_report"`,
+		Message: `no schema named "roadmap", expected one of ` + strings.Join(quoted, ", "),
 	}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Validate(unknown) = %+v, want %+v", got, want)
@@ -132,8 +142,8 @@ func TestLoadExtraSchema(t *testing.T) {
 	if !s.Has("input.h3a") {
 		t.Fatalf("Has(input.h3a) = false; names %q", s.Names())
 	}
-	if got := len(s.Names()); got != len(documentSchemas)+1 {
-		t.Errorf("len(Names()) = %d, want %d (the embedded input.h3a replaced)", got, len(documentSchemas)+1)
+	if got, want := len(s.Names()), len(documentSchemas)+len(layoutSchemas)+1; got != want {
+		t.Errorf("len(Names()) = %d, want %d (the embedded input.h3a replaced)", got, want)
 	}
 	got := s.Validate("input.h3a", map[string]any{"run": map[string]any{"id": "nope"}})
 	want := []Violation{{Pointer: "/run/id", Keyword: "pattern",
