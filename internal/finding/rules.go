@@ -175,6 +175,15 @@ var (
 		"state.json's run_id differs from the name of the run directory.",
 		"a run directory is named by its run id; find out which one is wrong and never reuse a run directory for another run"}
 
+	ContractTaskIDMismatch = Rule{"h3a.traceability.contract_task_id", CategoryTraceability, Error,
+		"Artifact names another task",
+		"In a contract run, task_id is identical in every handoff.json, verdict.json and audit.json of every round, in summary.json and in the run folder's name (<TASK_ID>-<YYYYMMDD-HHMMSS>).",
+		"an artifact with another task's id was copied from another run; regenerate it in this run, never edit the id to make it fit"}
+	ContractSummaryMissing = Rule{"h3a.structure.contract_summary_missing", CategoryStructure, Warning,
+		"Contract run without summary.json",
+		"A contract run with rounds/ has no summary.json: the orchestrator writes it when the loop ends, so a round failed or the loop is still running.",
+		"look at the last round's artifacts to see why the loop stopped; re-run the loop to get a summary"}
+
 	WaiverExpired = Rule{"h3a.waiver.expired", CategoryPolicy, Error,
 		"Waiver expired",
 		"A waiver in the configuration file is past its expiry date. It no longer accepts anything: the findings it covered count again.",
@@ -193,7 +202,7 @@ var GoRules = []Rule{
 	JSONSyntax, DuplicateKey, BOM, InvalidUTF8, SchemaViolation,
 	HashMismatch, MissingArtifact, HashUnverifiable, HashMalformed,
 	PathEscape, AbsolutePath,
-	RunIDMismatch,
+	RunIDMismatch, ContractTaskIDMismatch, ContractSummaryMissing,
 	WaiverExpired, WaiverUnused,
 	HistoryNotCompared, NewRun, EntryRewritten, BadCorrection, GateEventRewritten,
 	EvidenceEntryRewritten, TaskRemoved, TaskReworded, TaskUnticked, CompletionChanged,

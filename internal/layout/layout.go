@@ -108,7 +108,7 @@ type Layout interface {
 
 // All lists the layouts in detection order.
 func All() []Layout {
-	return []Layout{H3A{}}
+	return []Layout{H3A{}, Contract{}}
 }
 
 // Detectors returns All as discovery detectors.

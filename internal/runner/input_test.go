@@ -31,7 +31,7 @@ func inputOf(t *testing.T, dir string) []map[string]any {
 }
 
 // TestInputMatchesSchema: the input of every testdata run, ok and err alike,
-// is what schemas/input.h3a.schema.json documents, so user policies can rely
+// is what schemas/input.<layout>.schema.json documents, so user policies can rely
 // on the schema.
 func TestInputMatchesSchema(t *testing.T) {
 	set, err := schema.Default()
@@ -52,7 +52,8 @@ func TestInputMatchesSchema(t *testing.T) {
 				continue
 			}
 			n++
-			for _, v := range set.Validate("input.h3a", in) {
+			layout := in["run"].(map[string]any)["layout"].(string)
+			for _, v := range set.Validate("input."+layout, in) {
 				t.Errorf("%s: %s (at %q)", dir, v.Message, v.Pointer)
 			}
 		}
@@ -71,7 +72,7 @@ func TestPolicyFixtures(t *testing.T) {
 	b.WriteString("# Regenerate: go test ./internal/runner -run TestPolicyFixtures -update\n\n")
 	b.WriteString("# METADATA\n# title: Policy inputs of the ok runs\n# description: The unit tests break one thing in these at a time.\n")
 	b.WriteString("package h3a.test.fixture\n")
-	for _, name := range []string{"complete", "fresh"} {
+	for _, name := range []string{"complete", "fresh", "contract_rounds"} {
 		ins := inputOf(t, filepath.Join(testRuns, "ok", name))
 		if len(ins) != 1 {
 			t.Fatalf("ok/%s: %d runs, want 1", name, len(ins))

@@ -35,6 +35,11 @@ const (
 	PlannerReport   = "planner_report"
 	ExecutorReport  = "executor_report"
 	ValidatorReport = "validator_report"
+
+	ContractHandoff = "contract_handoff"
+	ContractVerdict = "contract_verdict"
+	ContractAudit   = "contract_audit"
+	ContractSummary = "contract_summary"
 )
 
 const (

@@ -17,11 +17,11 @@ import (
 
 // documentSchemas are the names the contract promises; Names must list exactly
 // these (plus any schema added to package schemas later, see TestLoadExtraSchema).
-var documentSchemas = []string{CurrentTask, ExecutorReport, PlannerReport, SessionHandoff, State, ValidatorReport}
+var documentSchemas = []string{ContractAudit, ContractHandoff, ContractSummary, ContractVerdict, CurrentTask, ExecutorReport, PlannerReport, SessionHandoff, State, ValidatorReport}
 
-// inputSchema documents the policy input, not a run document; it is
-// compiled and offered like the others.
-const inputSchema = "input.h3a"
+// inputSchemas document the policy input of each layout, not a run
+// document; they are compiled and offered like the others.
+var inputSchemas = []string{"input.contract", "input.h3a"}
 
 func mustDefault(t testing.TB) *Set {
 	t.Helper()
@@ -55,7 +55,8 @@ func TestLoadNamesAndHas(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Load() error: %v", err)
 	}
-	want := append(slices.Clone(documentSchemas), inputSchema)
+	want := append(slices.Clone(documentSchemas), inputSchemas...)
+	slices.Sort(want)
 	slices.Sort(want)
 	if got := s.Names(); !slices.Equal(got, want) {
 		t.Errorf("Names() = %q, want %q", got, want)
@@ -87,7 +88,7 @@ func TestValidateUnknownSchema(t *testing.T) {
 	got := mustDefault(t).Validate("roadmap", map[string]any{})
 	want := []Violation{{
 		Keyword: "schema",
-		Message: `no schema named "roadmap", expected one of "current_task", "executor_report", "input.h3a", "planner_report", "session_handoff", "state", "validator_report"`,
+		Message: `no schema named "roadmap", expected one of "contract_audit", "contract_handoff", "contract_summary", "contract_verdict", "current_task", "executor_report", "input.contract", "input.h3a", "planner_report", "session_handoff", "state", "validator_report"`,
 	}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Validate(unknown) = %+v, want %+v", got, want)
@@ -132,8 +133,8 @@ func TestLoadExtraSchema(t *testing.T) {
 	if !s.Has("input.h3a") {
 		t.Fatalf("Has(input.h3a) = false; names %q", s.Names())
 	}
-	if got := len(s.Names()); got != len(documentSchemas)+1 {
-		t.Errorf("len(Names()) = %d, want %d (the embedded input.h3a replaced)", got, len(documentSchemas)+1)
+	if got := len(s.Names()); got != len(documentSchemas)+len(inputSchemas) {
+		t.Errorf("len(Names()) = %d, want %d (the embedded input.h3a replaced)", got, len(documentSchemas)+len(inputSchemas))
 	}
 	got := s.Validate("input.h3a", map[string]any{"run": map[string]any{"id": "nope"}})
 	want := []Violation{{Pointer: "/run/id", Keyword: "pattern",
