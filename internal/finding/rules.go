@@ -165,6 +165,14 @@ var (
 		"Logged artifact deleted since the base",
 		"A file logged in the base EVIDENCE_LOG.md exists at the base but not in head.",
 		"restore the artifact from the base revision (git checkout BASE -- PATH)"}
+	FileRemoved = Rule{"h3a.append_only.file_removed", CategoryAppendOnly, Error,
+		"File of the run deleted since the base",
+		"A file of the run's layout that is optional, or one of a family such as rounds/round-*/verdict.json, exists at the base revision but not in head. (A required file that is missing is h3a.structure.missing_file.)",
+		"restore the file from the base revision (git checkout BASE -- PATH); a run's files are never deleted"}
+	FrozenChanged = Rule{"h3a.append_only.frozen_changed", CategoryAppendOnly, Error,
+		"Committed file changed since the base",
+		"A file that never changes once committed differs from its base version: a contract round's handoff.json, verdict.json or audit.json, or the summary.json of a finished contract run.",
+		"restore the file from the base revision (git checkout BASE -- PATH); a new attempt is a new round"}
 	RunDeleted = Rule{"h3a.append_only.run_deleted", CategoryAppendOnly, Error,
 		"Run deleted since the base",
 		"A run directory that exists at the base revision is gone from the folder that holds runs. Runs are immutable; people archive them, agents never delete them.",
@@ -206,5 +214,5 @@ var GoRules = []Rule{
 	WaiverExpired, WaiverUnused,
 	HistoryNotCompared, NewRun, EntryRewritten, BadCorrection, GateEventRewritten,
 	EvidenceEntryRewritten, TaskRemoved, TaskReworded, TaskUnticked, CompletionChanged,
-	ArtifactChanged, ArtifactDeleted, RunDeleted,
+	ArtifactChanged, ArtifactDeleted, RunDeleted, FileRemoved, FrozenChanged,
 }

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"strings"
 	"sync"
 
 	"github.com/h3a-check/h3a-check/internal/finding"
@@ -29,6 +30,10 @@ import (
 type Base interface {
 	Read(path string) (data []byte, exists bool, err error)
 	Stream(path string, fn func(io.Reader) error) (exists bool, err error)
+	// List gives every file of the run at the base, relative to the run,
+	// so a table entry that names a family of files (a pattern) is
+	// expanded against what the base holds.
+	List() ([]string, error)
 }
 
 // At is the base of the run at dir (relative to the repository's top level,
@@ -92,6 +97,27 @@ func (b *treeBase) Stream(p string, fn func(io.Reader) error) (bool, error) {
 	return b.tree.Stream(b.rev, path.Join(b.prefix, p), fn)
 }
 
+func (b *treeBase) List() ([]string, error) {
+	if err := b.resolve(); err != nil || b.absent {
+		return nil, err
+	}
+	files, err := b.tree.List(b.rev, b.prefix)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, 0, len(files))
+	for _, f := range files {
+		if b.prefix != "" {
+			var ok bool
+			if f, ok = strings.CutPrefix(f, b.prefix+"/"); !ok {
+				continue
+			}
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
 // Head is the run as it is in the working tree.
 type Head struct {
 	Layout string
@@ -128,22 +154,28 @@ func Compare(head Head, base Base, commit string) (Result, error) {
 		if rule.Layout != head.Layout {
 			continue
 		}
-		file, ok := layoutFile(lay, rule.Path)
+		spec, ok := layoutFile(lay, rule.Path)
 		if !ok {
 			return Result{}, fmt.Errorf("history table names %q, which layout %q does not have", rule.Path, head.Layout)
 		}
-		p, exists, err := c.pair(file)
+		files, err := c.expand(spec)
 		if err != nil {
 			return Result{}, err
 		}
-		found = found || exists
-		if p == nil {
-			continue
-		}
-		c.add(rule.Check(p)...)
-		if rule.Artifacts != nil {
-			if err := c.artifacts(rule.Artifacts(p.base.ledger), p); err != nil {
+		for _, file := range files {
+			p, exists, err := c.pair(file)
+			if err != nil {
 				return Result{}, err
+			}
+			found = found || exists
+			if p == nil {
+				continue
+			}
+			c.add(rule.Check(p)...)
+			if rule.Artifacts != nil {
+				if err := c.artifacts(rule.Artifacts(p.base.ledger), p); err != nil {
+					return Result{}, err
+				}
 			}
 		}
 	}
@@ -194,6 +226,12 @@ func (c *comparison) pair(file layout.File) (p *pair, exists bool, err error) {
 		return nil, false, nil
 	}
 	hd := c.head.Run.Docs[file.Path]
+	if (hd == nil || !hd.Present) && !(file.Required && !file.IsPattern()) {
+		// A required file that is missing is already an error of its own;
+		// an optional one, or one of a family, would go unnoticed.
+		c.add(finding.FileRemoved.New(file.Path, "%s exists at base %s but not in head; files of a run are never deleted", file.Path, c.commit))
+		return nil, true, nil
+	}
 	if hd == nil || !hd.Present || !hd.Parsed {
 		return nil, true, nil // already an error of its own
 	}
@@ -216,6 +254,32 @@ func (c *comparison) pair(file layout.File) (p *pair, exists bool, err error) {
 	}
 	p.head = version{json: hd.JSON, ledger: hd.Ledger}
 	return p, true, nil
+}
+
+// expand lists the files a table entry names: the file itself, or for a
+// pattern every file of the base that matches it (a file only head has is
+// new, with no history).
+func (c *comparison) expand(spec layout.File) ([]layout.File, error) {
+	if !spec.IsPattern() {
+		return []layout.File{spec}, nil
+	}
+	listed, err := c.base.List()
+	if err != nil {
+		if gitrev.IsFileError(err) {
+			c.notEvaluated(spec.Path, "the base's files cannot be listed: %v", err)
+			return nil, nil
+		}
+		return nil, err
+	}
+	var files []layout.File
+	for _, p := range listed {
+		if ok, _ := path.Match(spec.Path, p); ok {
+			f := spec
+			f.Path = p
+			files = append(files, f)
+		}
+	}
+	return files, nil
 }
 
 func (c *comparison) notEvaluated(file, format string, args ...any) {
