@@ -226,7 +226,7 @@ expected_final := [v, sprintf("the last round's judge verdict is %q", [v])] if {
 	last_round.verdict.verdict == "pass"
 	g := last_round.audit.gate
 	final_of_gate[g]
-} else := ["", "the judge passed the last round but it has no audit.json and the audit is enabled"] if {
+} else := ["", "the last round has no audit.json although the judge passed it and the audit is enabled"] if {
 	last_round.verdict.verdict == "pass"
 	not is_object(last_round.audit)
 }
@@ -286,7 +286,7 @@ stale_audit_gate contains msg if {
 	gate := summary.audit_gate
 	gate in gates
 	last := last_round
-	last_gate := object.get(object.get(last, "audit", {}), "gate", null)
+	last_gate := audit_gate_of(last)
 	gate != last_gate
 	msg := sprintf("summary.json audit_gate %q is not the last round's: %s%s", [gate, last_gate_text(last, last_gate), earlier_source(gate)])
 }
@@ -299,6 +299,10 @@ stale_audit_gate contains msg if {
 	last_gate in gates
 	msg := sprintf("summary.json audit_gate is %q but %s", [gate, last_gate_text(last, last_gate)])
 }
+
+audit_gate_of(r) := r.audit.gate if is_object(r.audit)
+
+else := null
 
 last_gate_text(last, g) := sprintf("the last round (%s) has no audit.json", [round_name(last)]) if not is_string(g)
 

@@ -135,7 +135,7 @@ test_final_pass_needs_an_audit if {
 		{"op": "replace", "path": "/docs/summary/audit_gate", "value": "not-run"},
 	])
 	[f] := [f | some f in fs]
-	f.msg == `summary.json final_verdict is "pass" but the judge passed the last round but it has no audit.json and the audit is enabled`
+	f.msg == `summary.json final_verdict is "pass" but the last round has no audit.json although the judge passed it and the audit is enabled`
 }
 
 test_final_pass_with_audit_disabled if {
@@ -164,6 +164,14 @@ test_stale_audit_gate_names_the_earlier_round if {
 	[f] := [f | some f in fs]
 	f.rule == "h3a.gates.contract_stale_audit_gate"
 	f.msg == `summary.json audit_gate "fail" is not the last round's: the last round's rounds/round-2/audit.json gate is "pass" (it is rounds/round-1/audit.json's gate, a stale value)`
+}
+
+test_summary_gate_without_a_last_audit if {
+	fs := findings([
+		{"op": "replace", "path": "/docs/rounds/1/audit", "value": null},
+		{"op": "replace", "path": "/docs/summary/final_verdict", "value": "not-run"},
+	])
+	{f.msg | some f in fs} == {`summary.json audit_gate "pass" is not the last round's: the last round (rounds/round-2) has no audit.json`}
 }
 
 test_audit_gate_not_run_over_a_real_audit if {

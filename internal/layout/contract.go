@@ -202,6 +202,18 @@ func roleList(rd contractRound) string {
 	return strings.Join(names, ", ")
 }
 
+// RequirementsKnown: a round with both a handoff and a verdict says which
+// requirements were touched and which of them were checked.
+func (l Contract) RequirementsKnown(r *Run) bool {
+	for _, rd := range l.rounds(r) {
+		h, v := r.Docs[rd.Files["handoff"]], r.Docs[rd.Files["verdict"]]
+		if h != nil && h.Parsed && v != nil && v.Parsed {
+			return true
+		}
+	}
+	return false
+}
+
 func (l Contract) RunID(r *Run) string { return filepath.Base(r.Dir) }
 
 func (l Contract) TaskID(r *Run) string {

@@ -106,6 +106,13 @@ type Layout interface {
 	Docs(r *Run) map[string]any
 }
 
+// RequirementsKnower is implemented by a layout whose runs say which
+// requirements they cover in documents other than an H3A roadmap; without
+// it, requirements coverage is known when the run has a readable roadmap.
+type RequirementsKnower interface {
+	RequirementsKnown(r *Run) bool
+}
+
 // All lists the layouts in detection order.
 func All() []Layout {
 	return []Layout{H3A{}, Contract{}}

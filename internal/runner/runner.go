@@ -264,8 +264,12 @@ func (c *checker) checkRun(ctx context.Context, run rundir.Run) (*audit.Audit, m
 	a.Inputs = s.inputs
 	a.Notes = fmt.Sprintf("%d of %d logged artifacts verified", verified.ok, verified.total)
 	docs, _ := input["docs"].(map[string]any)
+	requirementsKnown := docs["roadmap"] != nil
+	if k, ok := lay.(layout.RequirementsKnower); ok {
+		requirementsKnown = k.RequirementsKnown(s.run)
+	}
 	a.Traceability.TaskIDMatch, a.Traceability.RequirementsCoverage =
-		c.policy.Traceability(s.findings, outcome.Evaluated, docs["roadmap"] != nil)
+		c.policy.Traceability(s.findings, outcome.Evaluated, requirementsKnown)
 	a.Base = hist.base
 	var notEvaluated map[string]string
 	if hist.base == nil {
