@@ -1,0 +1,38 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// TestMixedLayouts: one folder holding runs of several layouts is checked
+// in one call, each run under its own layout.
+func TestMixedLayouts(t *testing.T) {
+	root := t.TempDir()
+	for _, src := range []string{"ok/complete", "ok/contract_rounds", "ok/contract_flat", "err/contract_task_id"} {
+		if err := os.CopyFS(filepath.Join(root, filepath.Base(src)), os.DirFS(filepath.Join(casesDir, src))); err != nil {
+			t.Fatal(err)
+		}
+		os.Remove(filepath.Join(root, filepath.Base(src), "CASE.md"))
+	}
+	code, audits, stderr := checkJSON(t, root)
+	if code != ExitFail {
+		t.Fatalf("exit %d, want 1 (the contract_task_id run fails); stderr %s", code, stderr)
+	}
+	var got []string
+	for _, a := range audits {
+		rel, _ := filepath.Rel(root, a.Run)
+		got = append(got, filepath.ToSlash(rel)+" "+a.Layout+" "+a.Gate)
+	}
+	want := []string{
+		"complete/20250929-134215-8b6f8b9a-7c9f-4c5e-8c6a-2f0f0d2e9c1a h3a pass",
+		"contract_flat/flat-run contract pass",
+		"contract_rounds/TASK-0042-20260216-130000 contract pass",
+		"contract_task_id/TASK-0042-20260216-130000 contract fail",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("audits:\n%q\nwant\n%q", got, want)
+	}
+}
