@@ -191,6 +191,10 @@ var (
 		"Contract run without summary.json",
 		"A contract run with rounds/ has no summary.json: the orchestrator writes it when the loop ends, so a round failed or the loop is still running.",
 		"look at the last round's artifacts to see why the loop stopped; re-run the loop to get a summary"}
+	ContractFileMissing = Rule{"h3a.evidence.contract_file_missing", CategoryEvidence, Warning,
+		"Touched file not in the repository",
+		"A path in the last round's handoff.json files_touched does not exist in the repository that holds the run (<repo>/.orchestrator/runs/<run>), and the round's patch.diff does not delete it. Runs elsewhere are not compared with a repository.",
+		"correct files_touched to the paths the change really touched, or apply the round's patch.diff"}
 
 	WaiverExpired = Rule{"h3a.waiver.expired", CategoryPolicy, Error,
 		"Waiver expired",
@@ -210,7 +214,7 @@ var GoRules = []Rule{
 	JSONSyntax, DuplicateKey, BOM, InvalidUTF8, SchemaViolation,
 	HashMismatch, MissingArtifact, HashUnverifiable, HashMalformed,
 	PathEscape, AbsolutePath,
-	RunIDMismatch, ContractTaskIDMismatch, ContractSummaryMissing,
+	RunIDMismatch, ContractTaskIDMismatch, ContractSummaryMissing, ContractFileMissing,
 	WaiverExpired, WaiverUnused,
 	HistoryNotCompared, NewRun, EntryRewritten, BadCorrection, GateEventRewritten,
 	EvidenceEntryRewritten, TaskRemoved, TaskReworded, TaskUnticked, CompletionChanged,

@@ -2,6 +2,7 @@ package layout
 
 import (
 	"cmp"
+	"fmt"
 	"os"
 	"path"
 	"path/filepath"
@@ -189,7 +190,88 @@ func (l Contract) Check(r *Run) []finding.Finding {
 		last := rounds[len(rounds)-1]
 		fs = append(fs, finding.ContractSummaryMissing.New("", "summary.json is missing: the loop did not finish (the last round is %s, holding %s)", last.Dir, roleList(last)))
 	}
+	return append(fs, l.checkFilesTouched(r, rounds)...)
+}
+
+// maxPatchSize bounds the patch.diff read to learn which files a round
+// deletes; a larger one is not read, and its deletions are not known.
+const maxPatchSize = 16 << 20
+
+// checkFilesTouched compares the last round's files_touched with the
+// repository the run belongs to. Only a run where the orchestrator puts it,
+// <repo>/.orchestrator/runs/<run>, names its repository for certain.
+func (Contract) checkFilesTouched(r *Run, rounds []contractRound) []finding.Finding {
+	runs := filepath.Dir(r.Dir)
+	if filepath.Base(runs) != "runs" || filepath.Base(filepath.Dir(runs)) != ".orchestrator" {
+		return nil
+	}
+	repo := filepath.Dir(filepath.Dir(runs))
+	var last *contractRound
+	for i := range rounds {
+		if _, ok := rounds[i].Files["handoff"]; ok {
+			last = &rounds[i]
+		}
+	}
+	if last == nil {
+		return nil
+	}
+	handoff := last.Files["handoff"]
+	d := r.Docs[handoff]
+	if d == nil || !d.Parsed || d.JSON == nil {
+		return nil
+	}
+	m, _ := d.JSON.Value.(map[string]any)
+	touched, _ := m["files_touched"].([]any)
+	patch := path.Join(last.Dir, "patch.diff")
+	var deleted map[string]bool
+	var fs []finding.Finding
+	for i, v := range touched {
+		p, ok := v.(string)
+		if !ok || p == "" || !filepath.IsLocal(filepath.FromSlash(p)) {
+			continue // not a repository path: the schema and other rules speak of it
+		}
+		if _, err := os.Lstat(filepath.Join(repo, filepath.FromSlash(p))); err == nil {
+			continue
+		}
+		if deleted == nil {
+			deleted = deletedIn(filepath.Join(r.Dir, filepath.FromSlash(patch)))
+		}
+		if deleted[p] {
+			continue
+		}
+		f := finding.ContractFileMissing.New(handoff, "files_touched[%d] %q does not exist in the repository (the folder holding .orchestrator/), and %s does not delete it",
+			i, p, patch)
+		f.Pointer = fmt.Sprintf("/files_touched/%d", i)
+		fs = append(fs, f)
+	}
 	return fs
+}
+
+// deletedIn lists the files a unified diff (git diff) deletes; an absent,
+// special or oversized file deletes nothing.
+func deletedIn(patch string) map[string]bool {
+	deleted := map[string]bool{}
+	info, err := os.Lstat(patch)
+	if err != nil || !info.Mode().IsRegular() || info.Size() > maxPatchSize {
+		return deleted
+	}
+	data, err := os.ReadFile(patch)
+	if err != nil {
+		return deleted
+	}
+	var from string
+	for line := range strings.Lines(string(data)) {
+		line = strings.TrimRight(line, "\r\n")
+		switch {
+		case strings.HasPrefix(line, "--- a/"):
+			from = strings.TrimPrefix(line, "--- a/")
+		case line == "+++ /dev/null" && from != "":
+			deleted[from] = true
+		case !strings.HasPrefix(line, "+++ "):
+			from = ""
+		}
+	}
+	return deleted
 }
 
 func roleList(rd contractRound) string {
