@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -34,5 +35,35 @@ func TestMixedLayouts(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("audits:\n%q\nwant\n%q", got, want)
+	}
+}
+
+// TestParseContract: parse shows a contract run's documents, round by round.
+func TestParseContract(t *testing.T) {
+	code, out, stderr := runMain("parse", filepath.Join(casesDir, "ok", "contract_rounds"))
+	if code != ExitPass {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var in struct {
+		Run  struct{ Layout string }
+		Docs struct {
+			Summary map[string]any
+			Rounds  []struct {
+				Dir     string
+				Files   map[string]string
+				Verdict map[string]any
+			}
+			TaskIDsAgree bool `json:"task_ids_agree"`
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &in); err != nil {
+		t.Fatal(err)
+	}
+	if in.Run.Layout != "contract" || in.Docs.Summary["final_verdict"] != "pass" || !in.Docs.TaskIDsAgree || len(in.Docs.Rounds) != 2 {
+		t.Fatalf("parse output: %s", out)
+	}
+	r2 := in.Docs.Rounds[1]
+	if r2.Dir != "rounds/round-2" || r2.Files["audit"] != "rounds/round-2/audit.json" || r2.Verdict["verdict"] != "pass" {
+		t.Errorf("round 2: %+v", r2)
 	}
 }
