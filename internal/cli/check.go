@@ -76,6 +76,22 @@ type checkFlags struct {
 	debug       bool
 	writeAudit  bool
 	force       bool
+	changed     bool
+	cpuProfile  string
+	memProfile  string
+	shard       shardFlag
+}
+
+// shardFlag is --shard I/N.
+type shardFlag struct{ runner.Shard }
+
+func (s *shardFlag) Set(v string) error {
+	sh, err := runner.ParseShard(v)
+	if err != nil {
+		return err
+	}
+	s.Shard = sh
+	return nil
 }
 
 func newCheckFlagSet(e *env, cf *checkFlags) *flag.FlagSet {
@@ -89,7 +105,7 @@ func newCheckFlagSet(e *env, cf *checkFlags) *flag.FlagSet {
 	fs.StringVar(&cf.format, "format", defaultFormat, "stdout format: "+strings.Join(report.Formats(), ", ")+" (github when GITHUB_ACTIONS=true)")
 	fs.Var(&cf.outputs, "output", "also write FORMAT=PATH (repeatable), atomically")
 	fs.StringVar(&cf.failLevel, "fail-level", "error", "lowest severity that fails a gate: error or warning")
-	fs.StringVar(&cf.layout, "layout", "", "force a layout instead of detecting it (h3a, contract)")
+	fs.StringVar(&cf.layout, "layout", "", "force a layout instead of detecting it (h3a, hybrid-os, stigmergy, contract)")
 	fs.StringVar(&cf.maxJSONSize, "max-json-size", "64MiB", "largest state document parsed (bytes, or with KiB/MiB/GiB)")
 	fs.BoolVar(&cf.timestamp, "timestamp", false, "record the check time in each audit (off: output is byte-for-byte reproducible)")
 	fs.StringVar(&cf.color, "color", "auto", "colour in text output: auto, always or never (NO_COLOR is honoured by auto)")
@@ -101,6 +117,10 @@ func newCheckFlagSet(e *env, cf *checkFlags) *flag.FlagSet {
 	fs.BoolVar(&cf.debug, "debug", false, "print the output of print() calls in policies to stderr")
 	fs.BoolVar(&cf.writeAudit, "write-audit", false, "write the checker's audit.json into the last round of each contract run, atomically (the only flag that writes into a run)")
 	fs.BoolVar(&cf.force, "force", false, "with --write-audit: replace an audit.json an auditor wrote")
+	fs.BoolVar(&cf.changed, "changed", false, "check only the runs with a file changed since the base revision (runs deleted since the base are still reported)")
+	fs.Var(&cf.shard, "shard", "check only part `I/N` of the runs (by run id hash), e.g. 2/4; N jobs cover every run once")
+	fs.StringVar(&cf.cpuProfile, "cpuprofile", "", "write a CPU profile of the check to `FILE` (for go tool pprof)")
+	fs.StringVar(&cf.memProfile, "memprofile", "", "write a memory profile to `FILE` when the check ends (for go tool pprof)")
 	fs.Usage = func() {
 		fmt.Fprintf(e.stderr, "usage: h3a-check [check] [flags] [PATH...]\n\nPATH is a run directory, a folder holding runs, or a file inside a run.\n\nflags:\n")
 		fs.PrintDefaults()
@@ -160,9 +180,31 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 		return fail(e, usageError{err.Error()})
 	}
 
-	res, err := runner.Check(ctx, opts)
+	stopProfiles, err := startProfiles(cf.cpuProfile, cf.memProfile)
 	if err != nil {
 		return fail(e, err)
+	}
+	runsFound, restoreGC := tuneGC(e)
+	defer restoreGC()
+	opts.Discovered = runsFound
+	res, err := runner.Check(ctx, opts)
+	if perr := stopProfiles(); perr != nil {
+		return fail(e, perr)
+	}
+	if err != nil {
+		return fail(e, err)
+	}
+	if len(res.Audits) == 0 {
+		// Only --changed or a shard can leave nothing: the runs exist,
+		// and they are unchanged or other jobs check them.
+		switch {
+		case cf.changed && cf.shard.All():
+			fmt.Fprintf(e.stderr, "%s: no run has a file changed since the base; nothing to check\n", Name)
+		case cf.changed:
+			fmt.Fprintf(e.stderr, "%s: shard %s holds no run changed since the base; nothing to check here\n", Name, cf.shard.Shard)
+		default:
+			fmt.Fprintf(e.stderr, "%s: shard %s holds none of the runs found; nothing to check here\n", Name, cf.shard.Shard)
+		}
 	}
 	rules := append(slices.Clone(finding.GoRules), policy.EngineRules...)
 	rules = append(rules, res.Rules...)
@@ -296,7 +338,7 @@ func exitCode(gate string) int {
 func (cf *checkFlags) options(paths []string) (runner.Options, error) {
 	opts := runner.Options{
 		Paths: paths, Layout: cf.layout, Workers: cf.workers,
-		ToolName: Name, ToolVersion: Version(),
+		ToolName: Name, ToolVersion: Version(), Shard: cf.shard.Shard, Changed: cf.changed,
 		Base: cf.base, TrustWorkingTree: cf.trustWT,
 	}
 	if err := checkBaseFlag(cf.base); err != nil {

@@ -38,6 +38,44 @@ func TestMixedLayouts(t *testing.T) {
 	}
 }
 
+// TestEveryLayoutInOneCall: a folder holding a run of each layout is
+// checked in one call, each run under its own layout, and all pass.
+func TestEveryLayoutInOneCall(t *testing.T) {
+	dir := t.TempDir()
+	for _, run := range []struct{ src, dst string }{
+		{"ok/complete/20250929-134215-8b6f8b9a-7c9f-4c5e-8c6a-2f0f0d2e9c1a", "runs/20250929-134215-8b6f8b9a-7c9f-4c5e-8c6a-2f0f0d2e9c1a"},
+		{"ok/contract_rounds/TASK-0042-20260216-130000", "contract/TASK-0042-20260216-130000"},
+		{"ok/contract_flat/flat-run", "contract-flat"},
+		{"ok/hybrid_complete/greeter", "hybrid"},
+		{"ok/hybrid_x2/app", "hybrid-x2"},
+		{"ok/stigmergy_complete/greeter", "stigmergy"},
+	} {
+		if err := os.CopyFS(filepath.Join(dir, run.dst), os.DirFS(filepath.Join(casesDir, run.src))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, audits, stderr := checkJSON(t, dir)
+	if code != ExitPass {
+		t.Fatalf("exit %d, want 0: %s\n%s", code, stderr, wantText(code, audits))
+	}
+	var got []string
+	for _, a := range audits {
+		rel, _ := filepath.Rel(dir, a.Run)
+		got = append(got, filepath.ToSlash(rel)+" "+a.Layout)
+	}
+	want := []string{
+		"contract-flat contract",
+		"contract/TASK-0042-20260216-130000 contract",
+		"hybrid hybrid-os",
+		"hybrid-x2 hybrid-os",
+		"runs/20250929-134215-8b6f8b9a-7c9f-4c5e-8c6a-2f0f0d2e9c1a h3a",
+		"stigmergy stigmergy",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("audits:\n%q\nwant\n%q", got, want)
+	}
+}
+
 // TestParseContract: parse shows a contract run's documents, round by round.
 func TestParseContract(t *testing.T) {
 	code, out, stderr := runMain("parse", filepath.Join(casesDir, "ok", "contract_rounds"))

@@ -2,7 +2,7 @@
 // compares them with the logged hash tokens.
 //
 // Hashing is streaming and bounded: every run of one check shares one Hasher,
-// whose fixed set of workers reads each file once through a pooled buffer, so
+// whose fixed set of workers reads each file once through its own buffer, so
 // memory does not grow with file size or with the number of queued files.
 package evidence
 

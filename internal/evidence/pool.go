@@ -83,14 +83,19 @@ func (h *Hasher) Close() {
 	h.done.Wait()
 }
 
+// work runs jobs with a read buffer of its own for the hasher's lifetime:
+// the shared pool is emptied at every garbage collection, and a check that
+// parses many small documents collects often enough to make each worker
+// allocate (and zero) a fresh 256 KiB buffer every few dozen files.
 func (h *Hasher) work() {
 	defer h.done.Done()
+	buf := make([]byte, bufferSize)
 	for {
 		p, ok := h.next()
 		if !ok {
 			return
 		}
-		p.run()
+		p.run(buf)
 	}
 }
 
@@ -140,16 +145,16 @@ func (p *Pending) finish(sum Sum, err error) {
 	close(p.done)
 }
 
-func (p *Pending) run() {
+func (p *Pending) run(buf []byte) {
 	open := p.open
 	p.open = nil
-	p.finish(openAndHash(open))
+	p.finish(openAndHash(open, buf))
 }
 
 // openAndHash turns a panic in the caller's open or Read into an error: the
 // pool is shared by every run of the check, so one broken reader must not take
 // down the verdicts of all the others.
-func openAndHash(open func() (io.ReadCloser, error)) (sum Sum, err error) {
+func openAndHash(open func() (io.ReadCloser, error), buf []byte) (sum Sum, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			sum, err = Sum{}, fmt.Errorf("hashing failed: the reader panicked: %v", v)
@@ -168,5 +173,5 @@ func openAndHash(open func() (io.ReadCloser, error)) (sum Sum, err error) {
 	// A close error after a complete read does not change the bytes that were
 	// hashed, so it is not reported.
 	defer rc.Close()
-	return HashReader(rc)
+	return hashWithBuffer(rc, buf)
 }

@@ -1,6 +1,9 @@
 package finding
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Rule describes one check: its id, where it reports, how bad it is by
 // default and what to do about it. Policy rules carry the same facts in
@@ -74,6 +77,10 @@ var (
 		"Invalid JSON",
 		"The document is not valid JSON (syntax error, truncation, trailing data or excessive nesting).",
 		"restore the file from its last good version and re-run the step that writes it; writes must be atomic (temp file + rename)"}
+	YAMLSyntax = Rule{"h3a.schema.yaml_syntax", CategorySchema, Error,
+		"Invalid YAML",
+		"The document is not valid YAML (syntax error, a key that is not a scalar, excessive nesting, or aliases expanding past the bound).",
+		"restore the file from its last good version; keep it a plain mapping or sequence with scalar keys"}
 	DuplicateKey = Rule{"h3a.schema.duplicate_key", CategorySchema, Error,
 		"Duplicate JSON key",
 		"An object has the same key twice; most readers silently keep the last value, so two tools can read different data.",
@@ -208,10 +215,10 @@ var (
 
 // GoRules lists every rule implemented in Go, in the order `h3a-check rules`
 // prints them after sorting by id.
-var GoRules = []Rule{
+var GoRules = slices.Concat([]Rule{
 	MissingFile, NotRegular, SymlinkLoop, TooLarge, Unreadable, TmpLeftover,
 	RunDirName, RunDirNameLoose, MalformedRecord, NotEvaluated,
-	JSONSyntax, DuplicateKey, BOM, InvalidUTF8, SchemaViolation,
+	JSONSyntax, YAMLSyntax, DuplicateKey, BOM, InvalidUTF8, SchemaViolation,
 	HashMismatch, MissingArtifact, HashUnverifiable, HashMalformed,
 	PathEscape, AbsolutePath,
 	RunIDMismatch, ContractTaskIDMismatch, ContractSummaryMissing, ContractFileMissing,
@@ -219,4 +226,4 @@ var GoRules = []Rule{
 	HistoryNotCompared, NewRun, EntryRewritten, BadCorrection, GateEventRewritten,
 	EvidenceEntryRewritten, TaskRemoved, TaskReworded, TaskUnticked, CompletionChanged,
 	ArtifactChanged, ArtifactDeleted, RunDeleted, FileRemoved, FrozenChanged,
-}
+}, HybridRules, StigmergyRules)

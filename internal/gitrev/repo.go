@@ -401,3 +401,29 @@ func short(rev string) string {
 
 // Short abbreviates a commit name for messages (12 hex digits).
 func Short(rev string) string { return short(rev) }
+
+// Changed lists the files, relative to the top level and slash-separated,
+// that differ between rev and the working tree: tracked files changed,
+// added or deleted since rev, and untracked files that are not ignored.
+func (r *Repo) Changed(rev string) ([]string, error) {
+	if err := CheckRev(rev); err != nil {
+		return nil, err
+	}
+	diff, err := gitOutput(r.Root, "diff", "--name-only", "-z", "--no-renames", rev, "--")
+	if err != nil {
+		return nil, err
+	}
+	untracked, err := gitOutput(r.Root, "ls-files", "-z", "--others", "--exclude-standard")
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, list := range []string{diff, untracked} {
+		for _, p := range strings.Split(list, "\x00") {
+			if p != "" {
+				out = append(out, p)
+			}
+		}
+	}
+	return out, nil
+}

@@ -1,9 +1,15 @@
 package history
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/h3a-check/h3a-check/internal/jsonpos"
+	"github.com/h3a-check/h3a-check/internal/layout"
+	"github.com/h3a-check/h3a-check/internal/rundir"
+	"github.com/h3a-check/h3a-check/internal/yamlpos"
 )
 
 const templateRun = "../../testdata/runs/ok/complete/20250929-134215-8b6f8b9a-7c9f-4c5e-8c6a-2f0f0d2e9c1a"
@@ -35,6 +41,84 @@ func FuzzCompare(f *testing.F) {
 		p := paths[int(which)%len(paths)]
 		_, b := fakeBase(map[string]string{p: string(data)})
 		res, err := Compare(memHead(t, head, nil), b, commit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, fd := range res.Findings {
+			if fd.File == "" && !res.New {
+				t.Errorf("finding without a file: %+v", fd)
+			}
+		}
+	})
+}
+
+// layoutTemplates are example runs of the other layouts, whose files the
+// fuzzer below replaces at the base.
+var layoutTemplates = map[string]string{
+	"hybrid-os": "../../testdata/runs/ok/hybrid_complete/greeter",
+	"stigmergy": "../../testdata/runs/ok/stigmergy_complete/greeter",
+}
+
+// runOf loads a template run as the runner would, without the runner.
+func runOf(t testing.TB, lay layout.Layout, dir string) *layout.Run {
+	var present []string
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(dir, p)
+			present = append(present, filepath.ToSlash(rel))
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := &layout.Run{Dir: dir, Files: layout.Expand(lay.Files(), present), Docs: map[string]*rundir.Document{}}
+	for _, m := range run.Files {
+		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(m.Path)))
+		if err != nil {
+			continue
+		}
+		doc := &rundir.Document{Path: m.Path, Present: true, Data: data}
+		switch m.Spec.Kind {
+		case layout.JSON:
+			doc.JSON, _ = jsonpos.Parse(data)
+			doc.Parsed = doc.JSON != nil
+		case layout.JSONLines:
+			doc.Lines, _ = jsonpos.ParseLines(data)
+			doc.Parsed = true
+		case layout.YAML:
+			doc.YAML, _ = yamlpos.Parse(data)
+			doc.Parsed = doc.YAML != nil
+		}
+		run.Docs[m.Path] = doc
+	}
+	return run
+}
+
+// FuzzCompareLayouts: the history rules of the hybrid-os and stigmergy
+// layouts survive any base version of any of their files.
+func FuzzCompareLayouts(f *testing.F) {
+	type target struct{ layout, path string }
+	var targets []target
+	heads := map[string]Head{}
+	for _, id := range []string{"hybrid-os", "stigmergy"} {
+		lay := layout.ByID(id)
+		run := runOf(f, lay, layoutTemplates[id])
+		heads[id] = Head{Layout: id, Run: run, Open: func(string) (io.ReadCloser, bool, error) { return nil, false, nil }}
+		for _, m := range run.Files {
+			if run.Docs[m.Path] == nil {
+				continue // a file of the layout this run does not have
+			}
+			targets = append(targets, target{id, m.Path})
+			f.Add(uint8(len(targets)-1), run.Docs[m.Path].Data)
+		}
+	}
+	f.Add(uint8(0), []byte(`{"v": 1e999, "g": "x"}`))
+	f.Add(uint8(1), []byte("{\"id\": 1}\nnot json\n"))
+	f.Fuzz(func(t *testing.T, which uint8, data []byte) {
+		tg := targets[int(which)%len(targets)]
+		_, b := fakeBase(map[string]string{tg.path: string(data)})
+		res, err := Compare(heads[tg.layout], b, commit)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -199,6 +199,7 @@ func (c *comparison) add(fs ...finding.Finding) { c.findings = append(c.findings
 // version is one side of a file: its parsed JSON or ledger.
 type version struct {
 	json   *jsonpos.Document
+	lines  *jsonpos.Lines // JSON Lines documents
 	ledger any
 }
 
@@ -244,6 +245,8 @@ func (c *comparison) pair(file layout.File) (p *pair, exists bool, err error) {
 			return nil, true, nil
 		}
 		p.base.json = doc
+	case layout.JSONLines:
+		p.base.lines, _ = jsonpos.ParseLines(data)
 	case layout.Markdown:
 		v, _ := file.ParseLedger(data)
 		if v == nil {
@@ -252,7 +255,7 @@ func (c *comparison) pair(file layout.File) (p *pair, exists bool, err error) {
 		}
 		p.base.ledger = v
 	}
-	p.head = version{json: hd.JSON, ledger: hd.Ledger}
+	p.head = version{json: hd.JSON, lines: hd.Lines, ledger: hd.Ledger}
 	return p, true, nil
 }
 

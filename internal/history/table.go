@@ -33,6 +33,22 @@ var Table = []FileRule{
 	{Layout: "h3a", Path: "state/GATES_LEDGER.md", Check: gateEvents},
 	{Layout: "h3a", Path: "state/EVIDENCE_LOG.md", Check: evidenceEntries, Artifacts: h3aLoggedArtifacts},
 	{Layout: "h3a", Path: "state/ROADMAP.md", Check: roadmapTasks},
+
+	{Layout: "hybrid-os", Path: "state.json", Check: versionsGrow(finding.Error, "v", "g")},
+	{Layout: "hybrid-os", Path: "plan_summary.json", Check: versionsGrow(finding.Error, "v")},
+	{Layout: "hybrid-os", Path: "registry_summary.json", Check: versionsGrow(finding.Error, "v")},
+	{Layout: "hybrid-os", Path: "known_issues.json", Check: versionsGrow(finding.Error, "v")},
+	{Layout: "hybrid-os", Path: "plans/*/*.json", Check: versionsGrow(finding.Error, "v")},
+	{Layout: "hybrid-os", Path: "registry/*/*.json", Check: versionsGrow(finding.Error, "v")},
+	{Layout: "hybrid-os", Path: "logs/log_unit_*.jsonl", Check: logGrows},
+	{Layout: "hybrid-os", Path: "state.txt", Check: versionsGrow(finding.Warning, "v", "g")},
+	{Layout: "hybrid-os", Path: "registry_map.txt", Check: versionsGrow(finding.Warning, "v")},
+	{Layout: "hybrid-os", Path: "issues_summary.txt", Check: versionsGrow(finding.Warning, "v")},
+
+	{Layout: "stigmergy", Path: ".ai/state.json", Check: jsonArray("/history", false)},
+	{Layout: "stigmergy", Path: ".ai/state.json", Check: issuesStayResolved},
+	{Layout: "stigmergy", Path: ".stigmergy/state/current.json", Check: jsonArray("/history", false)},
+
 	// A contract round is written once; the summary once the loop ends.
 	// Rounds only grow: a round file of the base missing in head is
 	// h3a.append_only.file_removed.
@@ -74,7 +90,7 @@ func h3aLoggedArtifacts(v any) []string {
 }
 
 // runDetectors tell, per layout, whether dir is a run given the files of a
-// revision, as the layout's Detect does on disk. markers are files whose
+// revision, as the layout's Detect does on disk, in layout.All's order. markers are files whose
 // presence makes dir a candidate.
 var runDetectors = []struct {
 	layout  string
@@ -89,6 +105,31 @@ var runDetectors = []struct {
 		isRun: func(dir string, has, hasUnder func(string) bool) bool {
 			return hasUnder(joinRel(dir, "state"))
 		},
+	},
+	{
+		layout:  "hybrid-os",
+		markers: []string{"state.json", "state.txt"},
+		// As layout.Hybrid.Detect, without reading content: no state/
+		// folder, and the v1.4 registries or logs, or vX.2 control files.
+		isRun: func(dir string, has, hasUnder func(string) bool) bool {
+			if hasUnder(joinRel(dir, "state")) {
+				return false
+			}
+			if has(joinRel(dir, "state.txt")) {
+				return true
+			}
+			for _, p := range []string{"plan_summary.json", "registry_summary.json", "known_issues.json"} {
+				if has(joinRel(dir, p)) {
+					return true
+				}
+			}
+			return hasUnder(joinRel(dir, "logs")) || hasUnder(joinRel(dir, "plans")) || hasUnder(joinRel(dir, "registry"))
+		},
+	},
+	{
+		layout:  "stigmergy",
+		markers: []string{".ai/state.json", ".stigmergy/state/current.json"},
+		isRun:   func(string, func(string) bool, func(string) bool) bool { return true },
 	},
 	{
 		layout:  "contract",

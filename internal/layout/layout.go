@@ -22,6 +22,7 @@ const (
 	JSON Kind = iota
 	Markdown
 	JSONLines // one JSON value per line (logs)
+	YAML      // read into the JSON data model, positions kept
 )
 
 // File is one file of a layout, or a family of files: Path may be a pattern
@@ -113,9 +114,18 @@ type RequirementsKnower interface {
 	RequirementsKnown(r *Run) bool
 }
 
-// All lists the layouts in detection order.
+// Noter is a layout that has something to say in the audit's notes about
+// a run, such as which generation of its files it recognised.
+type Noter interface {
+	Notes(r *Run) string
+}
+
+// All lists the layouts in detection order: the first that recognises a
+// folder claims it, so the more specific come first. A contract run is
+// known by common file names (audit.json, verdict.json) that a hybrid-os
+// or stigmergy root may also hold, so it comes last.
 func All() []Layout {
-	return []Layout{H3A{}, Contract{}}
+	return []Layout{H3A{}, Hybrid{}, Stigmergy{}, Contract{}}
 }
 
 // Detectors returns All as discovery detectors.

@@ -8,7 +8,9 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"syscall"
 )
 
@@ -42,9 +44,18 @@ const maxLinkHops = 40
 // first, so that each refusal can say which link or element was at fault, and
 // files are then opened through os.Root, which refuses escapes even if the tree
 // changes between the two steps.
+//
+// Resolving costs one lstat per path element not seen before: directories
+// already found link-free are remembered, so the fiftieth artifact of
+// artifacts/executor/ costs one lstat, not three, and none of the directory
+// opens os.Root would make for each element. A Root is safe for concurrent use.
 type Root struct {
 	dir  string
 	root *os.Root
+	fd   int // O_PATH descriptor of dir for openFast; -1 without one
+
+	mu   sync.RWMutex
+	dirs map[string]bool // relative paths found to be real directories, not links
 }
 
 // OpenRoot opens dir for confined reads.
@@ -53,10 +64,35 @@ func OpenRoot(dir string) (*Root, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Root{dir: dir, root: r}, nil
+	return &Root{dir: dir, root: r, fd: openDirFD(dir), dirs: map[string]bool{}}, nil
 }
 
-func (r *Root) Close() error { return r.root.Close() }
+func (r *Root) knownDir(rel string) bool {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.dirs[rel]
+}
+
+func (r *Root) rememberDir(rel string) {
+	r.mu.Lock()
+	r.dirs[rel] = true
+	r.mu.Unlock()
+}
+
+// lstat describes rel without following a final link. It takes the plain
+// path: every element before the last was found to be a real directory, so
+// the kernel follows no link the checker has not already vetted. Should the
+// tree change in between, only a file's description is read; files are
+// opened through os.Root, which refuses to leave the run in any case.
+func (r *Root) lstat(rel string) (fs.FileInfo, error) {
+	return os.Lstat(filepath.Join(r.dir, filepath.FromSlash(rel)))
+}
+
+func (r *Root) Close() error {
+	closeDirFD(r.fd)
+	r.fd = -1
+	return r.root.Close()
+}
 
 // Dir is the absolute run directory.
 func (r *Root) Dir() string { return r.dir }
@@ -91,7 +127,8 @@ func (r *Root) resolve(ref, clean string) (string, fs.FileInfo, *Problem) {
 	var done []string // resolved, link-free elements
 	hops := 0
 	var chain []string // links followed, to name a cycle
-	seen := map[string]bool{}
+	var seen map[string]bool
+	var last fs.FileInfo // of the last element, when it was just described
 	for len(pending) > 0 {
 		el := pending[0]
 		pending = pending[1:]
@@ -103,24 +140,37 @@ func (r *Root) resolve(ref, clean string) (string, fs.FileInfo, *Problem) {
 				return "", nil, &Problem{Kind: Escape, Path: ref, Detail: fmt.Sprintf("%q resolves through symbolic links to a place outside the run", ref)}
 			}
 			done = done[:len(done)-1]
+			last = nil
 			continue
 		}
 		cur := path.Join(append(done, el)...)
-		info, err := r.root.Lstat(cur)
+		if len(pending) > 0 && r.knownDir(cur) {
+			done = append(done, el)
+			last = nil
+			continue
+		}
+		info, err := r.lstat(cur)
 		if err != nil {
 			return "", nil, r.statProblem(ref, cur, err)
 		}
 		if info.Mode()&fs.ModeSymlink == 0 {
 			done = append(done, el)
-			if len(pending) > 0 && !info.IsDir() {
+			last = info
+			if info.IsDir() {
+				r.rememberDir(cur)
+			} else if len(pending) > 0 {
 				return "", nil, &Problem{Kind: Missing, Path: ref, Detail: fmt.Sprintf("%q does not exist: %q is not a directory", ref, cur)}
 			}
 			continue
 		}
+		last = nil
 		hops++
 		chain = append(chain, cur)
 		if seen[cur] {
 			return "", nil, &Problem{Kind: Loop, Path: ref, Detail: fmt.Sprintf("%q: symbolic links form a loop: %s", ref, strings.Join(quoteAll(chain), " -> "))}
+		}
+		if seen == nil {
+			seen = map[string]bool{}
 		}
 		seen[cur] = true
 		if hops > maxLinkHops {
@@ -154,6 +204,9 @@ func (r *Root) resolve(ref, clean string) (string, fs.FileInfo, *Problem) {
 	rel := path.Join(done...)
 	if rel == "" {
 		rel = "."
+	}
+	if last != nil {
+		return rel, last, nil
 	}
 	info, err := r.root.Lstat(rel)
 	if err != nil {
@@ -249,22 +302,41 @@ func (r *Root) Open(ref string) (*os.File, fs.FileInfo, *Problem) {
 	return f, info, nil
 }
 
+// OpenReader opens the regular file ref names, confined to the run, for
+// one sequential read to its end, and returns its size when opened. It
+// refuses what Open refuses; a path without symbolic links costs one
+// system call to open (see openFast), any other path is resolved by hand.
+func (r *Root) OpenReader(ref string) (io.ReadCloser, int64, *Problem) {
+	clean, p := CleanRef(ref)
+	if p != nil {
+		return nil, 0, p
+	}
+	if rc, size, ok := r.openFast(clean); ok {
+		return rc, size, nil
+	}
+	f, info, p := r.Open(ref)
+	if p != nil {
+		return nil, 0, p
+	}
+	return f, info.Size(), nil
+}
+
 // ReadFile reads a whole regular file of at most limit bytes (0: no limit).
 func (r *Root) ReadFile(ref string, limit int64) ([]byte, *Problem) {
-	f, info, p := r.Open(ref)
+	rc, size, p := r.OpenReader(ref)
 	if p != nil {
 		return nil, p
 	}
-	defer f.Close()
-	if limit > 0 && info.Size() > limit {
-		return nil, &Problem{Kind: TooLarge, Path: ref, Detail: fmt.Sprintf("%q is %d bytes, over the limit of %d bytes; it was not parsed", ref, info.Size(), limit)}
+	defer rc.Close()
+	if limit > 0 && size > limit {
+		return nil, &Problem{Kind: TooLarge, Path: ref, Detail: fmt.Sprintf("%q is %d bytes, over the limit of %d bytes; it was not parsed", ref, size, limit)}
 	}
 	// The size may change under us; never read past the limit.
-	var rd io.Reader = f
+	var rd io.Reader = rc
 	if limit > 0 {
-		rd = io.LimitReader(f, limit+1)
+		rd = io.LimitReader(rc, limit+1)
 	}
-	data, err := io.ReadAll(rd)
+	data, err := readAll(rd, size)
 	if err != nil {
 		return nil, &Problem{Kind: Unreadable, Path: ref, Detail: fmt.Sprintf("cannot read %q: %v", ref, unwrapPathError(err))}
 	}
@@ -274,20 +346,76 @@ func (r *Root) ReadFile(ref string, limit int64) ([]byte, *Problem) {
 	return data, nil
 }
 
-// Walk visits every entry of the run, relative and slash-separated, without
-// following symbolic links; fn may return fs.SkipDir for directories.
-func (r *Root) Walk(fn func(rel string, d fs.DirEntry) error) error {
-	return fs.WalkDir(r.root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
+// readAll reads r to its end into a buffer sized for the expected size
+// (plus one byte, so that reaching the end takes no reallocation), where
+// io.ReadAll would grow from 512 bytes by doubling.
+func readAll(r io.Reader, size int64) ([]byte, error) {
+	buf := make([]byte, 0, min(max(size, 0), 64<<20)+1)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
 		if err != nil {
-			// An unreadable subdirectory is reported by whoever needs a file in it.
-			if d != nil && d.IsDir() && p != "." {
-				return fs.SkipDir
+			return nil, err
+		}
+	}
+}
+
+// Walk visits every entry of the run, relative and slash-separated, in
+// lexical order within each directory, without following symbolic links;
+// fn may return fs.SkipDir (for a directory: do not enter it; for a file:
+// skip the rest of its directory) or fs.SkipAll. A directory that cannot be
+// listed is skipped: whoever needs a file in it reports the problem.
+func (r *Root) Walk(fn func(rel string, d fs.DirEntry) error) error {
+	err := r.walk(".", fn)
+	if err == fs.SkipDir || err == fs.SkipAll {
+		return nil
+	}
+	return err
+}
+
+func (r *Root) walk(dir string, fn func(rel string, d fs.DirEntry) error) error {
+	ents, err := r.readDir(dir)
+	if err != nil {
+		return nil
+	}
+	for _, d := range ents {
+		rel := d.Name()
+		if dir != "." {
+			rel = dir + "/" + rel
+		}
+		err := fn(rel, d)
+		switch {
+		case err == fs.SkipDir && d.IsDir():
+			continue
+		case err == fs.SkipDir:
+			return nil
+		case err != nil:
+			return err
+		case d.IsDir():
+			if err := r.walk(rel, fn); err != nil {
+				return err
 			}
-			return nil
 		}
-		if p == "." {
-			return nil
-		}
-		return fn(p, d)
-	})
+	}
+	return nil
+}
+
+// readDir lists a directory of the run, sorted by name. Through os.Root a
+// listing costs an lstat per entry (os cannot describe entries lazily
+// there), so a directory reachable without links is opened with openat2
+// and listed from the kernel's entry types alone.
+func (r *Root) readDir(dir string) ([]fs.DirEntry, error) {
+	if f, ok := r.openDirFast(dir); ok {
+		defer f.Close()
+		ents, err := f.ReadDir(-1)
+		slices.SortFunc(ents, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+		return ents, err
+	}
+	return fs.ReadDir(r.root.FS(), dir)
 }

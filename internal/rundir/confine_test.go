@@ -1,6 +1,7 @@
 package rundir
 
 import (
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -138,5 +139,80 @@ func TestReadFileLimit(t *testing.T) {
 	}
 	if _, p := root.ReadFile("a/b/f.txt", 4); p == nil || p.Kind != TooLarge {
 		t.Fatalf("over the limit: %v", p)
+	}
+}
+
+// TestRootSwappedDirectory: a directory already resolved, then replaced by
+// a link out of the run, is not followed out: the remembered directory
+// saves lstat calls, never the confinement of the open.
+func TestRootSwappedDirectory(t *testing.T) {
+	run := tree(t)
+	root, err := OpenRoot(run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	if b, p := root.ReadFile("a/b/f.txt", 0); p != nil || string(b) != "hello" {
+		t.Fatalf("before the swap: %q, %v", b, p)
+	}
+	// Move a/b away and put in its place a link to the parent of the run,
+	// which holds outside.txt; then ask for the outside file through it.
+	if err := os.Rename(filepath.Join(run, "a", "b"), filepath.Join(run, "a", "b.old")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../..", filepath.Join(run, "a", "b")); err != nil {
+		t.Fatal(err)
+	}
+	b, p := root.ReadFile("a/b/outside.txt", 0)
+	if p == nil {
+		t.Fatalf("read %q through a swapped-in link out of the run", b)
+	}
+	if string(b) == "secret" {
+		t.Fatal("the outside file was read")
+	}
+}
+
+// TestRootConcurrent: Stat and Open from many goroutines at once, as the
+// hashing workers do, agree with a single-threaded resolution.
+func TestRootConcurrent(t *testing.T) {
+	run := tree(t)
+	root, err := OpenRoot(run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	refs := []string{"a/b/f.txt", "a/inside-link", "a/dirlink/f.txt", "a/escape", "a/loop1", "a/nope.txt"}
+	want := make([]ProblemKind, len(refs))
+	for i, ref := range refs {
+		if _, _, p := root.Stat(ref); p != nil {
+			want[i] = p.Kind
+		}
+	}
+	fresh, err := OpenRoot(run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fresh.Close()
+	done := make(chan error)
+	for g := range 8 {
+		go func() {
+			var err error
+			for i := range 50 {
+				k := (g + i) % len(refs)
+				var got ProblemKind
+				if _, _, p := fresh.Stat(refs[k]); p != nil {
+					got = p.Kind
+				}
+				if got != want[k] && err == nil {
+					err = fmt.Errorf("%s: kind %d, want %d", refs[k], got, want[k])
+				}
+			}
+			done <- err
+		}()
+	}
+	for range 8 {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
 	}
 }

@@ -1,6 +1,9 @@
 package rundir
 
-import "github.com/h3a-check/h3a-check/internal/jsonpos"
+import (
+	"github.com/h3a-check/h3a-check/internal/jsonpos"
+	"github.com/h3a-check/h3a-check/internal/yamlpos"
+)
 
 // Document is one file a layout names, as loaded from a run.
 type Document struct {
@@ -13,12 +16,14 @@ type Document struct {
 	Parsed bool
 	JSON   *jsonpos.Document // JSON documents
 	Lines  *jsonpos.Lines    // JSON Lines documents
+	YAML   *yamlpos.Document // YAML documents
 	Ledger any               // Markdown ledgers, as their parser returns them
 	// SchemaValid is meaningful only when Parsed and the layout names a schema.
 	SchemaValid bool
 }
 
-// Value is the decoded data of a structured document (JSON or JSON Lines),
+// Value is the decoded data of a structured document (JSON, JSON Lines or
+// YAML),
 // nil for anything else or when it did not parse.
 func (d *Document) Value() any {
 	switch {
@@ -28,6 +33,8 @@ func (d *Document) Value() any {
 		return d.JSON.Value
 	case d.Lines != nil:
 		return d.Lines.Value
+	case d.YAML != nil:
+		return d.YAML.Value
 	}
 	return nil
 }
@@ -43,6 +50,9 @@ func (d *Document) Position(pointer string) (line, col int, ok bool) {
 		return line, col, true
 	case d.Lines != nil:
 		line, col, _ = d.Lines.Position(pointer)
+		return line, col, true
+	case d.YAML != nil:
+		line, col, _ = d.YAML.Position(pointer)
 		return line, col, true
 	}
 	return 0, 0, false

@@ -1,7 +1,9 @@
 package runner
 
 import (
+	"errors"
 	"io"
+	"unique"
 
 	"github.com/h3a-check/h3a-check/internal/evidence"
 	"github.com/h3a-check/h3a-check/internal/finding"
@@ -64,31 +66,39 @@ func (c *checker) startEvidence(s *runState) *pendingEvidence {
 			a.sum, a.exists, a.inside = doc.SHA256, true, true
 			continue
 		}
-		_, _, p := s.root.Stat(a.path)
-		if p != nil {
-			f := problemFinding(p, a.last.LogFile, finding.MissingArtifact)
-			if p.Kind == rundir.Missing {
-				f.Details = "logged artifact " + p.Detail + " in the run"
-			}
-			f.Line, f.Column = a.last.Line, a.last.PathColumn
-			s.add(f)
-			a.inside = p.Kind != rundir.Escape
-			continue
-		}
-		a.exists, a.inside = true, true
 		if !a.token.Verifiable {
+			// Not hashed, but its presence still counts.
+			if _, _, p := s.root.Stat(a.path); p != nil {
+				s.artifactProblem(a, p)
+				continue
+			}
+			a.exists, a.inside = true, true
 			continue
 		}
+		// The worker's open is the existence check: one open per artifact,
+		// and a refused or missing path comes back as the hash's error.
 		root, path := s.root, a.path
 		a.hash = c.hasher.Submit(func() (io.ReadCloser, error) {
-			f, _, p := root.Open(path)
+			rc, _, p := root.OpenReader(path)
 			if p != nil {
 				return nil, p
 			}
-			return f, nil
+			return rc, nil
 		})
 	}
 	return &pendingEvidence{artifacts: order}
+}
+
+// artifactProblem reports a logged artifact that cannot be used, at its
+// evidence-log line.
+func (s *runState) artifactProblem(a *loggedArtifact, p *rundir.Problem) {
+	f := problemFinding(p, a.last.LogFile, finding.MissingArtifact)
+	if p.Kind == rundir.Missing {
+		f.Details = "logged artifact " + p.Detail + " in the run"
+	}
+	f.Line, f.Column = a.last.Line, a.last.PathColumn
+	s.add(f)
+	a.inside = p.Kind != rundir.Escape
 }
 
 // finishEvidence waits for the hashes and compares them with the log.
@@ -98,18 +108,28 @@ func (c *checker) finishEvidence(s *runState, pe *pendingEvidence) verifiedCount
 		n.total++
 		if a.hash != nil {
 			sum, err := a.hash.Wait()
-			if err != nil {
+			var p *rundir.Problem
+			switch {
+			case errors.As(err, &p):
+				s.artifactProblem(a, p)
+				continue
+			case err != nil:
+				a.exists, a.inside = true, true
 				f := finding.Unreadable.New(a.last.LogFile, "cannot hash logged artifact %q: %v", a.path, err)
 				f.Line, f.Column = a.last.Line, a.last.PathColumn
 				s.add(f)
 				continue
 			}
+			a.exists, a.inside = true, true
 			a.sum = sum.Hex
 		}
 		if a.sum == "" {
 			continue
 		}
-		s.inputs[a.path] = a.sum
+		// The path is a substring of the evidence log; the canonical copy
+		// lets the log go with the run while the audit keeps its inputs,
+		// and runs that log the same paths share one copy.
+		s.inputs[unique.Make(a.path).Value()] = a.sum
 		if !a.token.Verifiable {
 			continue
 		}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/h3a-check/h3a-check/internal/audit"
@@ -310,4 +311,33 @@ func (c *checker) compareHistory(s *runState, dir string) historyOutcome {
 	}
 	s.add(res.Findings...)
 	return out
+}
+
+// changedOnly keeps the runs with a file changed between their base and the
+// working tree (untracked files included). A run whose history is not
+// compared (no base) is kept: nothing says it is unchanged. Runs deleted
+// since the base are reported by the history plan whatever this keeps.
+func (hp *historyPlan) changedOnly(runs []rundir.Run) ([]rundir.Run, error) {
+	changed := map[*gitrev.Repo][]string{}
+	var kept []rundir.Run
+	for _, r := range runs {
+		rb := hp.runs[r.Dir]
+		if rb.repo == nil || rb.base.Commit == "" {
+			kept = append(kept, r)
+			continue
+		}
+		files, ok := changed[rb.repo]
+		if !ok {
+			var err error
+			if files, err = rb.repo.Changed(rb.base.Commit); err != nil {
+				return nil, fmt.Errorf("--changed: listing the files changed since %s: %w", gitrev.Short(rb.base.Commit), err)
+			}
+			changed[rb.repo] = files
+		}
+		prefix := rb.rel + "/"
+		if slices.ContainsFunc(files, func(f string) bool { return rb.rel == "" || rb.rel == "." || strings.HasPrefix(f, prefix) }) {
+			kept = append(kept, r)
+		}
+	}
+	return kept, nil
 }

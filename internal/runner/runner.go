@@ -25,10 +25,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -43,6 +45,7 @@ import (
 	"github.com/h3a-check/h3a-check/internal/rundir"
 	"github.com/h3a-check/h3a-check/internal/schema"
 	"github.com/h3a-check/h3a-check/internal/waiver"
+	"github.com/h3a-check/h3a-check/internal/yamlpos"
 )
 
 // DefaultMaxJSONSize bounds every parsed document (JSON and Markdown).
@@ -95,12 +98,22 @@ type Options struct {
 	PolicySources map[string]fs.FS
 	PolicyTimeout time.Duration
 	PolicyDebug   io.Writer
+	// Changed keeps only the runs with a file changed between the base and
+	// the working tree (runs without a base are kept).
+	Changed bool
+	// Shard keeps only the runs of one part of the discovered runs (the
+	// zero Shard keeps all). A shard holding none of them is no error.
+	Shard Shard
+	// Discovered, when set, is told how many runs will be checked, before
+	// the first one is (the CLI sizes the garbage collector by it).
+	Discovered func(runs int)
 }
 
 // ErrNoRuns means the paths named no run: the check did not happen.
 var ErrNoRuns = errors.New("no run found")
 
-// Result is the outcome of one check.
+// Result is the outcome of one check. Audits may share parts (equal Policy
+// maps are one map): treat them as read-only.
 type Result struct {
 	// Rules are every rule the policy stage could report (shipped and user).
 	Rules  []finding.Rule
@@ -127,6 +140,9 @@ func Check(ctx context.Context, opts Options) (*Result, error) {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
+	// The schemas compile on another core while the runs are found, read
+	// and hashed; validation waits for them.
+	go schema.Default()
 	runs, err := rundir.Discover(paths, layout.Detectors(), opts.Layout)
 	if err != nil {
 		return nil, err
@@ -137,22 +153,36 @@ func Check(ctx context.Context, opts Options) (*Result, error) {
 	}
 	defer hist.close()
 	if len(runs) == 0 && len(hist.deleted) == 0 {
-		return nil, fmt.Errorf("%w in %s: a run directory holds state.json and a state/ folder (ROADMAP.md, CURRENT_TASK.json, GATES_LEDGER.md, EVIDENCE_LOG.md, SESSION_HANDOFF.json); a contract run holds handoff.json, verdict.json or audit.json, flat or in rounds/round-<n>/", ErrNoRuns, strings.Join(paths, ", "))
+		return nil, fmt.Errorf("%w in %s: an h3a run directory holds state.json and a state/ folder (ROADMAP.md, CURRENT_TASK.json, GATES_LEDGER.md, EVIDENCE_LOG.md, SESSION_HANDOFF.json); a contract run holds handoff.json, verdict.json or audit.json, flat or in rounds/round-<n>/; a hybrid-os root holds state.json with v, g, ph, st beside plan_summary.json, registry_summary.json, known_issues.json, logs/, plans/ or registry/ (or a vX.2 state.txt); a stigmergy root holds .ai/state.json or .stigmergy/state/current.json", ErrNoRuns, strings.Join(paths, ", "))
 	}
-	schemas, err := schema.Default()
-	if err != nil {
-		return nil, fmt.Errorf("embedded schemas: %w", err)
+	if opts.Changed {
+		if runs, err = hist.changedOnly(runs); err != nil {
+			return nil, err
+		}
+	}
+	runs = opts.Shard.Select(runs)
+	deleted := hist.deleted
+	if !opts.Shard.All() && opts.Shard.Index != 1 {
+		deleted = nil // the first shard reports deleted runs, so each is reported once
+	}
+	if opts.Discovered != nil {
+		opts.Discovered(len(runs))
 	}
 	// Compiled once here and shared by every run: each run only evaluates.
 	engine, err := policy.Load(ctx, policy.Options{Dirs: opts.PolicyDirs, Sources: opts.PolicySources, Timeout: opts.PolicyTimeout, Debug: opts.PolicyDebug})
 	if err != nil {
 		return nil, err
 	}
-	c := &checker{opts: opts, schemas: schemas, policy: engine, hasher: evidence.NewHasher(opts.Workers), hist: hist}
+	c := &checker{opts: opts, policy: engine, hasher: evidence.NewHasher(opts.Workers), hist: hist}
 	defer c.hasher.Close()
 
 	audits := make([]*audit.Audit, len(runs))
-	inputs := make([]map[string]any, len(runs))
+	// A run's documents die with its check: only its audit is kept, and
+	// its input document only when the caller asked for it.
+	var inputs []map[string]any
+	if opts.KeepInputs {
+		inputs = make([]map[string]any, len(runs))
+	}
 	sem := make(chan struct{}, opts.Workers)
 	var wg sync.WaitGroup
 	for i, run := range runs {
@@ -163,39 +193,78 @@ func Check(ctx context.Context, opts Options) (*Result, error) {
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			audits[i], inputs[i] = c.checkRun(ctx, run)
+			a, input := c.checkRun(ctx, run)
+			audits[i] = a
+			if inputs != nil {
+				inputs[i] = input
+			}
 		}()
 	}
 	wg.Wait()
 	if err := c.fatal.get(); err != nil {
 		return nil, err
 	}
-	for _, a := range hist.deleted {
+	if _, err := schema.Default(); err != nil {
+		return nil, fmt.Errorf("embedded schemas: %w", err)
+	}
+	for _, a := range deleted {
 		a.Tool = audit.Tool{Name: opts.ToolName, Version: opts.ToolVersion}
 		a.Timestamp = opts.Timestamp
 		a.TrustWorkingTree = opts.TrustWorkingTree
 		a.Sources = sourcesOrEmpty(opts.Sources)
 		a.Finish(c.failLevel(), nil)
 		audits = append(audits, a)
-		inputs = append(inputs, nil)
+		if inputs != nil {
+			inputs = append(inputs, nil)
+		}
 	}
 	res := &Result{Audits: audits, CatFileProcesses: hist.catFileProcesses()}
 	for _, r := range engine.Rules() {
 		res.Rules = append(res.Rules, r.Rule)
 	}
-	if opts.KeepInputs {
-		res.Inputs = inputs
-	}
+	res.Inputs = inputs
 	return res, nil
 }
 
 type checker struct {
-	opts    Options
-	schemas *schema.Set
-	policy  *policy.Engine
-	hasher  *evidence.Hasher
-	hist    *historyPlan
-	fatal   fatal
+	opts     Options
+	policy   *policy.Engine
+	hasher   *evidence.Hasher
+	hist     *historyPlan
+	fatal    fatal
+	policies policyMaps
+}
+
+// policyMaps shares one Policy map among the audits whose area results are
+// equal, which is most of them: the audits are kept for the report, and a
+// map of ten areas is a quarter of what a clean run's audit holds (about
+// 850 of 3,500 bytes). Audits are read-only once checked.
+type policyMaps struct {
+	mu   sync.Mutex
+	seen map[string]map[string]string
+}
+
+func (p *policyMaps) intern(m map[string]string) map[string]string {
+	// The key lists every entry, each string preceded by its length, so
+	// that no two different maps can spell the same key.
+	var id []byte
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		for _, s := range []string{k, m[k]} {
+			id = strconv.AppendInt(id, int64(len(s)), 10)
+			id = append(id, ':')
+			id = append(id, s...)
+		}
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if shared, ok := p.seen[string(id)]; ok {
+		return shared
+	}
+	if p.seen == nil {
+		p.seen = map[string]map[string]string{}
+	}
+	p.seen[string(id)] = m
+	return m
 }
 
 // runState is everything known about one run while it is checked.
@@ -256,13 +325,20 @@ func (c *checker) checkRun(ctx context.Context, run rundir.Run) (*audit.Audit, m
 
 	c.resolvePositions(s)
 	s.findings = c.configure(run.Dir, s.findings)
-	a.RunID = lay.RunID(s.run)
-	if id := lay.TaskID(s.run); id != "" {
+	// Copies, so the audit, which outlives the run's documents, does not
+	// hold them through a substring.
+	a.RunID = strings.Clone(lay.RunID(s.run))
+	if id := strings.Clone(lay.TaskID(s.run)); id != "" {
 		a.TaskID = &id
 	}
 	a.Findings = capPerRule(s.findings, maxFindingsPerRule)
 	a.Inputs = s.inputs
 	a.Notes = fmt.Sprintf("%d of %d logged artifacts verified", verified.ok, verified.total)
+	if n, ok := lay.(layout.Noter); ok {
+		if note := n.Notes(s.run); note != "" {
+			a.Notes = note + "; " + a.Notes
+		}
+	}
 	docs, _ := input["docs"].(map[string]any)
 	requirementsKnown := docs["roadmap"] != nil
 	if k, ok := lay.(layout.RequirementsKnower); ok {
@@ -276,6 +352,7 @@ func (c *checker) checkRun(ctx context.Context, run rundir.Run) (*audit.Audit, m
 		notEvaluated = map[string]string{string(finding.CategoryAppendOnly): "no base revision compared: " + hist.reason}
 	}
 	a.Finish(c.failLevel(), notEvaluated)
+	a.Policy = c.policies.intern(a.Policy)
 	return a, input
 }
 
@@ -338,6 +415,12 @@ func (c *checker) load(s *runState) {
 				s.add(jsonProblemFinding(path, pr))
 			}
 			doc.Lines, doc.Parsed = lines, true
+		case layout.YAML:
+			yd, problems := yamlpos.Parse(data)
+			for _, pr := range problems {
+				s.add(yamlProblemFinding(path, pr))
+			}
+			doc.YAML, doc.Parsed = yd, yd != nil
 		case layout.Markdown:
 			v, problems := f.ParseLedger(data)
 			for _, pr := range problems {
@@ -371,6 +454,18 @@ func problemFinding(p *rundir.Problem, file string, missing finding.Rule) findin
 	return rule.New(file, "%s", p.Detail)
 }
 
+// yamlProblemFinding: a duplicate key is the same fault as in JSON; any
+// other problem leaves the YAML document unreadable.
+func yamlProblemFinding(file string, p jsonpos.Problem) finding.Finding {
+	rule := finding.YAMLSyntax
+	if p.Kind == jsonpos.DuplicateKey {
+		rule = finding.DuplicateKey
+	}
+	f := rule.New(file, "%s", p.Message)
+	f.Line, f.Column, f.Pointer = p.Line, p.Column, p.Pointer
+	return f
+}
+
 func jsonProblemFinding(file string, p jsonpos.Problem) finding.Finding {
 	rule := finding.JSONSyntax
 	switch p.Kind {
@@ -387,6 +482,10 @@ func jsonProblemFinding(file string, p jsonpos.Problem) finding.Finding {
 }
 
 func (c *checker) validateSchemas(s *runState) {
+	schemas, err := schema.Default()
+	if err != nil {
+		return // Check reports it as the tool's failure
+	}
 	for _, m := range s.run.Files {
 		f, path := m.Spec, m.Path
 		doc := s.run.Docs[path]
@@ -397,7 +496,7 @@ func (c *checker) validateSchemas(s *runState) {
 			s.add(finding.NotEvaluated.New(path, "schema check not evaluated: %s is not valid JSON", path))
 			continue
 		}
-		vs := c.schemas.Validate(f.Schema, doc.Value())
+		vs := schemas.Validate(f.Schema, doc.Value())
 		doc.SchemaValid = len(vs) == 0
 		for _, v := range vs {
 			fd := finding.SchemaViolation.New(path, "%s", v.Message)
@@ -474,9 +573,9 @@ func (c *checker) resolvePosition(s *runState, f *finding.Finding) {
 	if f.Line != 0 || f.File == "" || f.Pointer == "" {
 		return
 	}
-	doc := s.run.Docs[f.File]
-	if doc == nil || doc.JSON == nil {
-		return
+	// Every structured kind maps pointers: JSON Lines pointers /i/... name
+	// a record's line.
+	if line, col, ok := s.run.Docs[f.File].Position(f.Pointer); ok {
+		f.Line, f.Column = line, col
 	}
-	f.Line, f.Column, _ = doc.JSON.Position(f.Pointer)
 }

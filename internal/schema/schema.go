@@ -15,9 +15,12 @@ package schema
 
 import (
 	"bytes"
+	"cmp"
+	"errors"
 	"fmt"
 	"io/fs"
 	"maps"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -40,6 +43,15 @@ const (
 	ContractVerdict = "contract_verdict"
 	ContractAudit   = "contract_audit"
 	ContractSummary = "contract_summary"
+
+	HybridState       = "hybrid_state"
+	HybridPlan        = "hybrid_plan"
+	HybridArtifact    = "hybrid_artifact"
+	HybridSummary     = "hybrid_summary"
+	HybridKnownIssues = "hybrid_known_issues"
+	HybridLog         = "hybrid_log"
+
+	StigmergyState = "stigmergy_state"
 )
 
 const (
@@ -121,7 +133,64 @@ func load(fsys fs.FS) (*Set, error) {
 	if len(files) == 0 {
 		return nil, fmt.Errorf("no %s files found", "*"+fileSuffix)
 	}
+	var defs, docs []string
+	for _, file := range files {
+		if strings.TrimSuffix(file, fileSuffix) == sharedDefs {
+			defs = append(defs, file)
+		} else {
+			docs = append(docs, file)
+		}
+	}
 
+	// Compiling is a third of a typical run's check, and the start of every
+	// check waits for it; with two cores, two compilers that each take half
+	// of the document schemas (and the shared definitions) halve the wait.
+	groups := splitBySize(fsys, docs, min(runtime.GOMAXPROCS(0), 2))
+	parts := make([]*Set, len(groups))
+	errs := make([]error, len(groups))
+	var wg sync.WaitGroup
+	for i, group := range groups {
+		wg.Go(func() { parts[i], errs[i] = compileGroup(fsys, append(slices.Clip(defs), group...)) })
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	set := &Set{byName: map[string]*jsonschema.Schema{}, expected: map[string]string{}}
+	for _, part := range parts {
+		maps.Copy(set.byName, part.byName)
+		maps.Copy(set.expected, part.expected)
+	}
+	return set, nil
+}
+
+// splitBySize deals files into n groups of about equal size in bytes,
+// largest first; a file that cannot be read goes anywhere (compiling it
+// reports the problem).
+func splitBySize(fsys fs.FS, files []string, n int) [][]string {
+	n = max(1, min(n, len(files)))
+	size := map[string]int64{}
+	for _, f := range files {
+		if info, err := fs.Stat(fsys, f); err == nil {
+			size[f] = info.Size()
+		}
+	}
+	sorted := slices.Clone(files)
+	slices.SortStableFunc(sorted, func(a, b string) int { return cmp.Compare(size[b], size[a]) })
+	groups := make([][]string, n)
+	total := make([]int64, n)
+	for _, f := range sorted {
+		i := slices.Index(total, slices.Min(total))
+		groups[i] = append(groups[i], f)
+		total[i] += size[f]
+	}
+	return groups
+}
+
+// compileGroup compiles files with one compiler (draft 2020-12 by
+// default, formats asserted). References resolve only among the files of
+// the group: the loader reaches neither a file system nor the network.
+func compileGroup(fsys fs.FS, files []string) (*Set, error) {
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
 	c.AssertFormat()

@@ -6,6 +6,7 @@ import (
 	"os"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -22,6 +23,10 @@ var documentSchemas = []string{ContractAudit, ContractHandoff, ContractSummary, 
 // inputSchemas document the policy input of each layout, not a run
 // document; they are compiled and offered like the others.
 var inputSchemas = []string{"input.contract", "input.h3a"}
+
+// layoutSchemas are the document and input schemas of the other layouts;
+// their examples are checked by the content tests like every schema's.
+var layoutSchemas = []string{HybridArtifact, HybridKnownIssues, HybridLog, HybridPlan, HybridState, HybridSummary, "input.hybrid-os", StigmergyState, "input.stigmergy"}
 
 func mustDefault(t testing.TB) *Set {
 	t.Helper()
@@ -55,8 +60,7 @@ func TestLoadNamesAndHas(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Load() error: %v", err)
 	}
-	want := append(slices.Clone(documentSchemas), inputSchemas...)
-	slices.Sort(want)
+	want := slices.Concat(documentSchemas, layoutSchemas, inputSchemas)
 	slices.Sort(want)
 	if got := s.Names(); !slices.Equal(got, want) {
 		t.Errorf("Names() = %q, want %q", got, want)
@@ -86,9 +90,14 @@ func TestDefaultIsCompiledOnce(t *testing.T) {
 
 func TestValidateUnknownSchema(t *testing.T) {
 	got := mustDefault(t).Validate("roadmap", map[string]any{})
+	names := mustDefault(t).Names()
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = strconv.Quote(n)
+	}
 	want := []Violation{{
 		Keyword: "schema",
-		Message: `no schema named "roadmap", expected one of "contract_audit", "contract_handoff", "contract_summary", "contract_verdict", "current_task", "executor_report", "input.contract", "input.h3a", "planner_report", "session_handoff", "state", "validator_report"`,
+		Message: `no schema named "roadmap", expected one of ` + strings.Join(quoted, ", "),
 	}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Validate(unknown) = %+v, want %+v", got, want)
@@ -133,8 +142,8 @@ func TestLoadExtraSchema(t *testing.T) {
 	if !s.Has("input.h3a") {
 		t.Fatalf("Has(input.h3a) = false; names %q", s.Names())
 	}
-	if got := len(s.Names()); got != len(documentSchemas)+len(inputSchemas) {
-		t.Errorf("len(Names()) = %d, want %d (the embedded input.h3a replaced)", got, len(documentSchemas)+len(inputSchemas))
+	if got, want := len(s.Names()), len(documentSchemas)+len(layoutSchemas)+len(inputSchemas); got != want {
+		t.Errorf("len(Names()) = %d, want %d (the embedded input.h3a replaced)", got, want)
 	}
 	got := s.Validate("input.h3a", map[string]any{"run": map[string]any{"id": "nope"}})
 	want := []Violation{{Pointer: "/run/id", Keyword: "pattern",

@@ -1,0 +1,65 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// TestTuneGC: few runs get GOGC=400, many get the previous value back, the
+// environment's GOGC or GOMEMLIMIT is never overridden, and the setting is
+// restored when the check ends.
+func TestTuneGC(t *testing.T) {
+	current := 100
+	var calls []int
+	setGCPercent = func(p int) int {
+		calls = append(calls, p)
+		old := current
+		current = p
+		return old
+	}
+	t.Cleanup(func() { setGCPercent = defaultSetGCPercent })
+
+	tests := []struct {
+		name  string
+		env   map[string]string
+		runs  int
+		calls []int
+	}{
+		{"one run", nil, 1, []int{400, 100}},
+		{"at the threshold", nil, fewRuns, []int{400, 100}},
+		{"many runs", nil, fewRuns + 1, []int{400, 100, 100}},
+		{"GOGC set", map[string]string{"GOGC": "50"}, 1, nil},
+		{"GOMEMLIMIT set", map[string]string{"GOMEMLIMIT": "1GiB"}, 1, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			calls, current = nil, 100
+			e := &env{getenv: func(k string) string { return tc.env[k] }}
+			runsFound, restore := tuneGC(e)
+			if runsFound != nil {
+				runsFound(tc.runs)
+			}
+			restore()
+			if !slices.Equal(calls, tc.calls) {
+				t.Errorf("SetGCPercent calls %v, want %v", calls, tc.calls)
+			}
+			if current != 100 {
+				t.Errorf("GOGC left at %d after the check, want 100", current)
+			}
+		})
+	}
+
+	// Through the CLI: a check of one run raises and restores it.
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		t.Skip("GOGC or GOMEMLIMIT is set: the CLI leaves the collector alone")
+	}
+	calls, current = nil, 100
+	if code, _, stderr := runMain(filepath.Join(casesDir, "ok", "complete")); code != ExitPass {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !slices.Equal(calls, []int{400, 100}) {
+		t.Errorf("a one-run check set GOGC %v, want [400 100]", calls)
+	}
+}

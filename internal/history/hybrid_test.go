@@ -1,0 +1,105 @@
+package history_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/h3a-check/h3a-check/internal/gitrev/gittest"
+	"github.com/h3a-check/h3a-check/internal/runner"
+)
+
+// TestHybridHistory commits the complete hybrid-os example, changes head
+// and checks it against that commit: versions and the event counter never
+// go down, log units only grow.
+func TestHybridHistory(t *testing.T) {
+	const template = "../../testdata/runs/ok/hybrid_complete/greeter"
+	cases := []struct {
+		name string
+		edit func(t *testing.T, run string)
+		want []string // substrings of the findings, one per finding; none means clean
+	}{
+		{name: "unchanged"},
+		{name: "appended", edit: func(t *testing.T, run string) {
+			appendLine(t, filepath.Join(run, "logs/log_unit_2.jsonl"), `{"id": 9, "L": "I", "ph": "V", "plan": "p_greet", "task": "t2", "msg": "t2 validated"}`)
+			replace(t, filepath.Join(run, "state.json"), `"g": 8`, `"g": 9`)
+			replace(t, filepath.Join(run, "state.json"), `"ln": 3`, `"ln": 4`)
+			replace(t, filepath.Join(run, "state.json"), `"v": 9`, `"v": 10`)
+		}},
+		{name: "state version lost", edit: func(t *testing.T, run string) {
+			replace(t, filepath.Join(run, "state.json"), `"v": 9`, `"v": 8`)
+		}, want: []string{"error: state.json v went down from 9 at base <base> to 8; a lower version is a lost write [h3a.append_only.hybrid_version_decreased]"}},
+		{name: "plan version lost", edit: func(t *testing.T, run string) {
+			replace(t, filepath.Join(run, "plans/core/p_greet.json"), `"v": 2`, `"v": 1`)
+			replace(t, filepath.Join(run, "plan_summary.json"), `"v": 2`, `"v": 1`)
+		}, want: []string{
+			"plan_summary.json:2:8: error: plan_summary.json v went down from 2",
+			"plans/core/p_greet.json:2:8: error: plans/core/p_greet.json v went down from 2",
+			// the plan entry of the summary still records v 2
+			"plans/core/p_greet.json:2:8: error: plan \"p_greet\" has v 1 but plan_summary.json last recorded v 2",
+		}},
+		{name: "log record rewritten", edit: func(t *testing.T, run string) {
+			replace(t, filepath.Join(run, "logs/log_unit_1.jsonl"), `"t1 retried"`, `"t1 redone"`)
+		}, want: []string{"logs/log_unit_1.jsonl:5:1: error: record 5 of logs/log_unit_1.jsonl differs from base <base>"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			g := gittest.Init(t)
+			run := filepath.Join(g.Dir, "greeter")
+			if err := os.CopyFS(run, os.DirFS(template)); err != nil {
+				t.Fatal(err)
+			}
+			base := g.Commit("base")
+			if tc.edit != nil {
+				tc.edit(t, run)
+			}
+			res, err := runner.Check(context.Background(), runner.Options{Paths: []string{run}, Getenv: func(string) string { return "" }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, a := range res.Audits {
+				for _, f := range a.Findings {
+					got = append(got, strings.ReplaceAll(fmt.Sprintf("%s: %s: %s [%s]", f.Location(), f.Severity, f.Details, f.Rule), base[:12], "<base>"))
+				}
+			}
+			if len(got) != len(tc.want) {
+				t.Fatalf("got %d findings, want %d:\n%s", len(got), len(tc.want), strings.Join(got, "\n"))
+			}
+			for i, w := range tc.want {
+				if !strings.Contains(got[i], w) {
+					t.Errorf("finding %d:\n got %s\nwant it to contain %s", i, got[i], w)
+				}
+			}
+		})
+	}
+}
+
+func replace(t *testing.T, file, old, new string) {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), old) {
+		t.Fatalf("%s does not contain %q", file, old)
+	}
+	if err := os.WriteFile(file, []byte(strings.Replace(string(data), old, new, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func appendLine(t *testing.T, file, line string) {
+	t.Helper()
+	f, err := os.OpenFile(file, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(line + "\n"); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,85 @@
+package history_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/h3a-check/h3a-check/internal/gitrev/gittest"
+	"github.com/h3a-check/h3a-check/internal/runner"
+)
+
+// TestStigmergyHistory commits the complete stigmergy example, changes
+// head and checks it against that commit: history[] is append-only and a
+// resolved issue does not reopen without a history entry naming it.
+func TestStigmergyHistory(t *testing.T) {
+	const template = "../../testdata/runs/ok/stigmergy_complete/greeter"
+	const state = ".ai/state.json"
+	entry := `{"timestamp": "2025-09-01T12:00:00Z", "agent_id": "james", "signal": "ISSUE_REOPENED", "summary": "I-1 came back"}`
+	cases := []struct {
+		name  string
+		edits [][2]string // old, new in .ai/state.json
+		want  []string
+	}{
+		{name: "unchanged"},
+		{name: "appended", edits: [][2]string{{`"summary": "T01 done"
+    }`, `"summary": "T01 done"
+    }, ` + entry}}},
+		{name: "entry rewritten", edits: [][2]string{{`"T01 done"`, `"T01 finished"`}},
+			want: []string{`.ai/state.json:`, `[h3a.append_only.entry_rewritten]`}},
+		{name: "issue reopened silently", edits: [][2]string{{`"status": "RESOLVED"`, `"status": "OPEN"`}},
+			want: []string{`.ai/state.json:57:17: error: issue "I-1" was RESOLVED at base <base> and is "OPEN" in head, with no history entry naming it [h3a.append_only.stigmergy_issue_reopened]`}},
+		{name: "issue reopened with a history entry", edits: [][2]string{
+			{`"status": "RESOLVED"`, `"status": "OPEN"`},
+			{`"summary": "T01 done"
+    }`, `"summary": "T01 done"
+    }, ` + entry}}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			g := gittest.Init(t)
+			run := filepath.Join(g.Dir, "greeter")
+			if err := os.CopyFS(run, os.DirFS(template)); err != nil {
+				t.Fatal(err)
+			}
+			base := g.Commit("base")
+			for _, e := range tc.edits {
+				replace(t, filepath.Join(run, state), e[0], e[1])
+			}
+			res, err := runner.Check(context.Background(), runner.Options{Paths: []string{run}, Getenv: func(string) string { return "" }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, a := range res.Audits {
+				for _, f := range a.Findings {
+					got = append(got, strings.ReplaceAll(fmt.Sprintf("%s: %s: %s [%s]", f.Location(), f.Severity, f.Details, f.Rule), base[:12], "<base>"))
+				}
+			}
+			n := len(tc.want)
+			if n > 1 && tc.want[0] == ".ai/state.json:" {
+				n = 1 // prefix and suffix of one finding
+			}
+			if len(got) != n {
+				t.Fatalf("got %d findings, want %d:\n%s", len(got), n, strings.Join(got, "\n"))
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(got[0], w) && !(n > 1 && containsAny(got, w)) {
+					t.Errorf("findings:\n%s\nwant one containing %s", strings.Join(got, "\n"), w)
+				}
+			}
+		})
+	}
+}
+
+func containsAny(ss []string, sub string) bool {
+	for _, s := range ss {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,87 @@
+package runner
+
+import (
+	"context"
+	"maps"
+	"runtime"
+	"testing"
+
+	"github.com/h3a-check/h3a-check/internal/policy"
+	"github.com/h3a-check/h3a-check/internal/schema"
+	"github.com/h3a-check/h3a-check/internal/synth/corpus"
+)
+
+// TestAuditsRetainLittle: after a check, what stays reachable is the
+// audits, a few KiB per run, not the runs' documents (about 20 KiB of
+// JSON and Markdown each here, several times that once parsed).
+func TestAuditsRetainLittle(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates 300 runs")
+	}
+	const runs = 300
+	c, err := corpus.Generate(t.TempDir(), corpus.Options{Runs: runs, Artifacts: 6, Size: 1 << 10, Seed: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Compiled once per process, not per check: built before measuring.
+	if _, err := schema.Default(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := policy.Load(context.Background(), policy.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	res, err := Check(context.Background(), Options{Paths: []string{c.Dir}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	perRun := (int64(after.HeapAlloc) - int64(before.HeapAlloc)) / runs
+	if len(res.Audits) != runs || res.Inputs != nil {
+		t.Fatalf("%d audits and %d input documents, want %d and none", len(res.Audits), len(res.Inputs), runs)
+	}
+	runtime.KeepAlive(res)
+	// An audit of a clean run is about 4-5 KiB now that it carries the
+	// history note (one info finding when there is no base), its sources
+	// and traceability; documents would be tens of KiB per run.
+	const limit = 6 << 10
+	if perRun > limit {
+		t.Errorf("a check keeps %d bytes per run, want at most %d: only the audit may outlive a run", perRun, limit)
+	}
+	t.Logf("%d bytes kept per run", perRun)
+}
+
+func TestPolicyMapsShared(t *testing.T) {
+	var p policyMaps
+	a := map[string]string{"schema": "pass", "integrity": "fail"}
+	b := maps.Clone(a)
+	c := map[string]string{"schema": "pass", "integrity": "pass"}
+	if got := p.intern(a); !sameMap(got, a) {
+		t.Fatal("the first map of its kind must be kept")
+	}
+	if got := p.intern(b); !sameMap(got, a) {
+		t.Error("an equal map must be replaced by the first one")
+	}
+	if got := p.intern(c); !sameMap(got, c) || !maps.Equal(got, c) {
+		t.Error("a different map must stay itself")
+	}
+	// Keys that would collide if joined naively stay apart.
+	d := map[string]string{"a": "b=c"}
+	e := map[string]string{"a=b": "c"}
+	if got := p.intern(e); sameMap(p.intern(d), got) {
+		t.Error(`{"a": "b=c"} and {"a=b": "c"} were taken for the same map`)
+	}
+}
+
+func sameMap(x, y map[string]string) bool {
+	if len(x) != len(y) {
+		return false
+	}
+	x["\x00probe"] = "1"
+	_, ok := y["\x00probe"]
+	delete(x, "\x00probe")
+	return ok
+}

@@ -1,0 +1,185 @@
+// Package yamlpos reads a YAML document into the JSON data model the rest
+// of the checker uses (objects, arrays, strings, json.Number, bools, null)
+// and keeps, for every JSON pointer into it, the line and column where the
+// value starts, so YAML findings are located like JSON ones.
+//
+// It is strict where YAML is lax in ways that change meaning: a duplicate
+// key is a problem (the later value wins, as in the JSON reader), a key that
+// is not a scalar is a syntax problem, and aliases are expanded only up to a
+// bound so that a small file cannot expand into a huge value.
+package yamlpos
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/h3a-check/h3a-check/internal/jsonpos"
+)
+
+// MaxNodes bounds the values built, aliases included.
+const MaxNodes = 1 << 20
+
+// MaxDepth bounds nesting, as jsonpos.MaxDepth does for JSON.
+const MaxDepth = jsonpos.MaxDepth
+
+// Document is a parsed YAML document.
+type Document struct {
+	Value any
+	Data  []byte
+	pos   map[string][2]int // pointer → line, column (1-based)
+}
+
+// Position returns where the value at pointer starts. When the pointer
+// names nothing, the nearest existing ancestor is given and exact is false.
+func (d *Document) Position(pointer string) (line, col int, exact bool) {
+	p := pointer
+	for {
+		if lc, ok := d.pos[p]; ok {
+			return lc[0], lc[1], p == pointer
+		}
+		if p == "" {
+			return 1, 1, false
+		}
+		i := strings.LastIndexByte(p, '/')
+		if i < 0 {
+			p = ""
+		} else {
+			p = p[:i]
+		}
+	}
+}
+
+var errorLine = regexp.MustCompile(`line (\d+)`)
+
+// Parse reads the first document of data. It returns nil and a fatal
+// problem when data is not YAML; non-fatal problems (duplicate keys)
+// accompany a usable document.
+func Parse(data []byte) (*Document, []jsonpos.Problem) {
+	var root yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&root); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, []jsonpos.Problem{{Kind: jsonpos.Syntax, Line: 1, Column: 1, Message: "empty document; expected a yaml mapping or sequence"}}
+		}
+		line := 1
+		if m := errorLine.FindStringSubmatch(err.Error()); m != nil {
+			line, _ = strconv.Atoi(m[1])
+		}
+		msg := strings.TrimPrefix(err.Error(), "yaml: ")
+		msg = errorLine.ReplaceAllString(msg, "")
+		msg = strings.TrimLeft(msg, " :")
+		return nil, []jsonpos.Problem{{Kind: jsonpos.Syntax, Line: line, Column: 1, Message: "invalid yaml: " + msg}}
+	}
+	b := &builder{pos: map[string][2]int{}}
+	node := &root
+	if node.Kind == yaml.DocumentNode && len(node.Content) > 0 {
+		node = node.Content[0]
+	}
+	v := b.value(node, "", 0)
+	if b.fatal != nil {
+		return nil, append(b.problems, *b.fatal)
+	}
+	return &Document{Value: v, Data: data, pos: b.pos}, b.problems
+}
+
+type builder struct {
+	pos      map[string][2]int
+	nodes    int
+	problems []jsonpos.Problem
+	fatal    *jsonpos.Problem
+}
+
+func (b *builder) fail(n *yaml.Node, ptr string, kind jsonpos.ProblemKind, format string, args ...any) any {
+	if b.fatal == nil {
+		b.fatal = &jsonpos.Problem{Kind: kind, Line: n.Line, Column: max(n.Column, 1), Pointer: ptr, Message: fmt.Sprintf(format, args...)}
+	}
+	return nil
+}
+
+func (b *builder) value(n *yaml.Node, ptr string, depth int) any {
+	if b.fatal != nil {
+		return nil
+	}
+	b.nodes++
+	if b.nodes > MaxNodes {
+		return b.fail(n, ptr, jsonpos.TooDeep, "document expands to over %d values (aliases?); expected a plain document", MaxNodes)
+	}
+	if depth > MaxDepth {
+		return b.fail(n, ptr, jsonpos.TooDeep, "nesting deeper than %d levels", MaxDepth)
+	}
+	if _, seen := b.pos[ptr]; !seen {
+		b.pos[ptr] = [2]int{max(n.Line, 1), max(n.Column, 1)}
+	}
+	switch n.Kind {
+	case yaml.AliasNode:
+		if n.Alias == nil {
+			return nil
+		}
+		return b.value(n.Alias, ptr, depth+1)
+	case yaml.MappingNode:
+		m := make(map[string]any, len(n.Content)/2)
+		first := map[string]*yaml.Node{}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			if k.Kind != yaml.ScalarNode {
+				return b.fail(k, ptr, jsonpos.Syntax, "a mapping key is not a scalar; expected a plain key")
+			}
+			child := ptr + "/" + escape(k.Value)
+			if prev, dup := first[k.Value]; dup {
+				b.problems = append(b.problems, jsonpos.Problem{Kind: jsonpos.DuplicateKey, Line: k.Line, Column: k.Column, Pointer: child,
+					Message: fmt.Sprintf("duplicate key %q (first at line %d, column %d); the later value wins in most readers", k.Value, prev.Line, prev.Column)})
+				delete(b.pos, child) // positions follow the value that wins
+			}
+			first[k.Value] = k
+			m[k.Value] = b.value(v, child, depth+1)
+		}
+		return m
+	case yaml.SequenceNode:
+		arr := make([]any, 0, len(n.Content))
+		for i, c := range n.Content {
+			arr = append(arr, b.value(c, ptr+"/"+strconv.Itoa(i), depth+1))
+		}
+		return arr
+	case yaml.ScalarNode:
+		return scalar(n)
+	}
+	return nil
+}
+
+// scalar resolves a scalar by its tag as YAML 1.2's core schema does, into
+// the JSON model: numbers stay exact as json.Number.
+func scalar(n *yaml.Node) any {
+	switch n.ShortTag() {
+	case "!!null":
+		return nil
+	case "!!bool":
+		var v bool
+		if n.Decode(&v) == nil {
+			return v
+		}
+	case "!!int":
+		var v int64
+		if n.Decode(&v) == nil {
+			return json.Number(strconv.FormatInt(v, 10))
+		}
+	case "!!float":
+		var v float64
+		if n.Decode(&v) == nil && !math.IsInf(v, 0) && !math.IsNaN(v) {
+			return json.Number(strconv.FormatFloat(v, 'g', -1, 64))
+		}
+	}
+	return n.Value
+}
+
+func escape(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+}

@@ -1,0 +1,109 @@
+package yamlpos
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/h3a-check/h3a-check/internal/jsonpos"
+)
+
+const blueprint = `# execution blueprint
+tasks:
+  - id: T01
+    summary: "set up: the repo"
+    dependencies: []
+  - id: T02
+    retries: 2
+    ratio: 0.5
+    done: false
+    note: ~
+    dependencies: [T01]
+`
+
+func TestParseValueAndPositions(t *testing.T) {
+	doc, problems := Parse([]byte(blueprint))
+	if doc == nil || len(problems) != 0 {
+		t.Fatalf("Parse: %v", problems)
+	}
+	want := map[string]any{"tasks": []any{
+		map[string]any{"id": "T01", "summary": "set up: the repo", "dependencies": []any{}},
+		map[string]any{"id": "T02", "retries": json.Number("2"), "ratio": json.Number("0.5"), "done": false, "note": nil, "dependencies": []any{"T01"}},
+	}}
+	if !reflect.DeepEqual(doc.Value, want) {
+		t.Errorf("Value = %#v\nwant %#v", doc.Value, want)
+	}
+	for _, tc := range []struct {
+		ptr       string
+		line, col int
+		exact     bool
+	}{
+		{"", 2, 1, true},
+		{"/tasks", 3, 3, true},
+		{"/tasks/1", 6, 5, true},
+		{"/tasks/1/id", 6, 9, true},
+		{"/tasks/1/dependencies/0", 11, 20, true},
+		{"/tasks/1/nope", 6, 5, false},
+		{"/tasks/9", 3, 3, false},
+	} {
+		line, col, exact := doc.Position(tc.ptr)
+		if line != tc.line || col != tc.col || exact != tc.exact {
+			t.Errorf("Position(%q) = %d:%d %v, want %d:%d %v", tc.ptr, line, col, exact, tc.line, tc.col, tc.exact)
+		}
+	}
+}
+
+func TestParseProblems(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		kind     jsonpos.ProblemKind
+		line     int
+		fatal    bool
+		contains string
+	}{
+		{"duplicate key", "a: 1\nb: 2\na: 3\n", jsonpos.DuplicateKey, 3, false, `duplicate key "a" (first at line 1, column 1)`},
+		{"syntax", "a: [1, 2\nb: 3\n", jsonpos.Syntax, 0, true, "invalid yaml"},
+		{"bad indent", "a:\n  b: 1\n c: 2\n", jsonpos.Syntax, 0, true, "invalid yaml"},
+		{"empty", "", jsonpos.Syntax, 1, true, "empty document"},
+		{"complex key", "? [a, b]\n: 1\n", jsonpos.Syntax, 1, true, "not a scalar"},
+		{"alias bomb", "a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]\ng: [*f, *f, *f, *f, *f, *f, *f, *f, *f, *f]\n", jsonpos.TooDeep, 0, true, "over"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			doc, problems := Parse([]byte(tc.in))
+			if (doc == nil) != tc.fatal {
+				t.Fatalf("doc = %v, want fatal %v (%v)", doc, tc.fatal, problems)
+			}
+			if len(problems) != 1 {
+				t.Fatalf("problems = %+v, want 1", problems)
+			}
+			p := problems[0]
+			if p.Kind != tc.kind || (tc.line != 0 && p.Line != tc.line) || p.Line < 1 || !strings.Contains(p.Message, tc.contains) {
+				t.Errorf("problem = %+v, want kind %v line %d containing %q", p, tc.kind, tc.line, tc.contains)
+			}
+		})
+	}
+}
+
+// FuzzParse: any input parses or fails with a located problem, without a
+// panic, within the bounds.
+func FuzzParse(f *testing.F) {
+	f.Add([]byte(blueprint))
+	f.Add([]byte("a: &a [1]\nb: *a\n"))
+	f.Add([]byte("a: 1\na: 2\n"))
+	f.Add([]byte("--- \n- !!binary aGk=\n- 0x1F\n- .inf\n- 2025-01-01T00:00:00Z\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		doc, problems := Parse(data)
+		for _, p := range problems {
+			if p.Line < 1 || p.Column < 1 {
+				t.Errorf("problem without a position: %+v", p)
+			}
+		}
+		if doc != nil {
+			doc.Position("/a/0")
+			if _, err := json.Marshal(doc.Value); err != nil {
+				t.Errorf("value is not JSON: %v", err)
+			}
+		}
+	})
+}

@@ -1,0 +1,214 @@
+#!/usr/bin/env bash
+# Measures h3a-check against the targets of BENCHMARKS.md and prints the
+# targets table, with the reference commands (openssl dgst -sha256, sha256sum,
+# conftest when installed) timed in the same run over the same files.
+#
+#   scripts/bench.sh [-r ROUNDS] [-o DIR] [--fresh]
+#
+# Every figure is a median of ROUNDS alternated runs (default 7), so that a
+# busy moment falls on both sides of a ratio; the best run is printed beside
+# it, and so is CPU time, which the machine's load hardly changes (the check
+# uses both cores, the reference one, so load costs the check more). Corpora
+# are generated once into DIR (default bench-out/, ignored by git) with fixed
+# seeds and reused; --fresh regenerates them. Needs bash 5, Go, openssl and
+# coreutils; CPU time and peak RSS need GNU time (apt-get install time).
+# Takes about a minute on two cores, plus about 20 s to generate the corpora
+# the first time. CI does not run it: .ci/run runs each benchmark once
+# (go test -bench . -benchtime=1x -short).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+rounds=7
+out=bench-out
+fresh=false
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-r) rounds="$2"; shift 2 ;;
+	-o) out="$2"; shift 2 ;;
+	--fresh) fresh=true; shift ;;
+	-h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+	*) echo "bench.sh: unknown argument \"$1\" (expected -r ROUNDS, -o DIR or --fresh)" >&2; exit 2 ;;
+	esac
+done
+[ "${BASH_VERSINFO[0]}" -ge 5 ] || { echo "bench.sh: needs bash 5 for EPOCHREALTIME" >&2; exit 2; }
+for tool in go openssl sha256sum; do
+	command -v "$tool" >/dev/null || { echo "bench.sh: $tool not found" >&2; exit 2; }
+done
+gnutime=""
+if /usr/bin/time -f %M true >/dev/null 2>&1; then gnutime=/usr/bin/time; fi
+
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+bin="$out/h3a-check"
+echo "building h3a-check and synth into $out" >&2
+go build -o "$bin" ./cmd/h3a-check
+go build -o "$out/synth" ./internal/synth
+
+# corpus NAME RUNS ARTIFACTS SIZE: generate once (fixed seed), reuse.
+corpus() {
+	local dir="$out/$1"
+	if $fresh || [ ! -f "$dir/.complete" ]; then
+		rm -rf "$dir"
+		echo "generating $1: $2 runs x $3 artifacts x $4 bytes" >&2
+		"$out/synth" -runs "$2" -artifacts "$3" -size "$4" -seed 1 -out "$dir" >&2
+		touch "$dir/.complete"
+	fi
+}
+corpus large 100 50 65536
+corpus typical 1 8 8192
+corpus small1k 1000 6 1024
+corpus small10k 10000 6 1024
+
+# Read everything once: the targets are for a warm page cache.
+warm() { find "$out/$1/runs" -type f -print0 | xargs -0 cat >/dev/null; }
+
+# now: microseconds since the epoch, without a subprocess.
+now() { local t=$EPOCHREALTIME; echo "${t/./}"; }
+
+# Sample arrays: name -> space-separated values (microseconds or KiB).
+declare -A samples
+record() { samples[$1]+="$2 "; }
+
+# timed NAME CMD...: run once, record wall time in microseconds.
+timed() {
+	local name=$1; shift
+	local t0 t1
+	t0=$(now)
+	"$@" >/dev/null 2>&1 || true
+	t1=$(now)
+	record "$name" $((t1 - t0))
+}
+
+# timedcpu NAME CMD...: like timed, and also record user+system CPU time
+# (NAME_cpu) and peak RSS (NAME_rss) through GNU time when it is there. CPU
+# time hardly depends on what else the machine runs; wall time does.
+timedcpu() {
+	local name=$1; shift
+	if [ -z "$gnutime" ]; then
+		timed "$name" "$@"
+		return
+	fi
+	local f="$out/.time" t0 t1
+	t0=$(now)
+	"$gnutime" -f '%U %S %M' -o "$f" "$@" >/dev/null 2>&1 || true
+	t1=$(now)
+	record "$name" $((t1 - t0))
+	read -r user sys rss < <(tail -1 "$f")
+	record "${name}_cpu" "$(awk -v u="$user" -v s="$sys" 'BEGIN {printf "%d", (u + s) * 1e6}')"
+	record "${name}_rss" "$rss"
+}
+
+# rss NAME CMD...: run once under GNU time, record peak RSS in KiB.
+rss() {
+	local name=$1; shift
+	[ -n "$gnutime" ] || return 0
+	local f="$out/.rss"
+	"$gnutime" -f %M -o "$f" "$@" >/dev/null 2>&1 || true
+	record "$name" "$(tail -1 "$f")"
+}
+
+median() { tr ' ' '\n' <<<"${samples[$1]:-}" | grep . | sort -n | awk '{v[NR]=$1} END {if (NR) print v[int((NR+1)/2)]; else print ""}'; }
+minimum() { tr ' ' '\n' <<<"${samples[$1]:-}" | grep . | sort -n | head -1; }
+ms() { [ -n "$1" ] && awk -v u="$1" 'BEGIN {printf "%.1f ms", u/1000}' || echo "n/a"; }
+sec() { [ -n "$1" ] && awk -v u="$1" 'BEGIN {printf "%.3f s", u/1e6}' || echo "n/a"; }
+mib() { [ -n "$1" ] && awk -v k="$1" 'BEGIN {printf "%.1f MiB", k/1024}' || echo "n/a (no GNU time)"; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a/b}'; }
+verdict() { awk -v v="$1" -v lim="$2" 'BEGIN {print (v <= lim) ? "met" : "MISSED"}'; }
+
+# The large corpus and its reference commands. openssl gets every file in
+# one process (xargs -s well above the list's size), as the issue measured.
+large_runs="$out/large/runs"
+(cd "$large_runs" && find . -type f -print0 | sort -z) >"$out/large.files"
+files=$(tr -cd '\0' <"$out/large.files" | wc -c)
+bytes=$(cd "$large_runs" && xargs -0 stat -c %s <"$out/large.files" | awk '{s+=$1} END {print s}')
+# Commands are arrays, not functions, so that GNU time can run them.
+openssl_all=(sh -c 'cd "$1" && xargs -0 -s 2000000 openssl dgst -sha256 <"$2"' sh "$large_runs" "$out/large.files")
+sha256sum_all=(sh -c 'cd "$1" && xargs -0 -s 2000000 sha256sum <"$2"' sh "$large_runs" "$out/large.files")
+conftest_json=(sh -c 'cd "$1" && find . -name "*.json" -not -path "*/artifacts/*" -print0 |
+	xargs -0 -s 2000000 conftest test --no-color -p "$2"' sh "$large_runs" "$out/policy")
+if command -v conftest >/dev/null; then
+	mkdir -p "$out/policy"
+	# Two rules over any JSON document, as in the issue's reference run.
+	cat >"$out/policy/main.rego" <<-'EOF'
+	package main
+	import rego.v1
+	deny contains msg if { input.run_id == ""; msg := "empty run_id" }
+	deny contains msg if { not input.run_id; not input.task_id; msg := "neither run_id nor task_id" }
+	EOF
+fi
+
+echo "measuring the large corpus ($files files, $((bytes / 1048576)) MiB), $rounds alternated rounds" >&2
+warm large
+nproc_openssl=$(cd "$large_runs" && xargs -0 -s 2000000 sh -c 'echo "$#"' sh <"$out/large.files" | wc -l)
+[ "$nproc_openssl" -eq 1 ] || echo "bench.sh: the file list needs $nproc_openssl openssl processes, not one" >&2
+for ((i = 0; i < rounds; i++)); do
+	timedcpu openssl "${openssl_all[@]}"
+	timedcpu check "$bin" "$out/large"
+	if ((i < 3)); then timed sha256sum "${sha256sum_all[@]}"; fi
+	if command -v conftest >/dev/null && ((i < 3)); then timed conftest "${conftest_json[@]}"; fi
+done
+
+echo "measuring one typical run" >&2
+typical_run=$(find "$out/typical/runs" -mindepth 1 -maxdepth 1 -type d)
+warm typical
+for ((i = 0; i < rounds * 3; i++)); do
+	timed typical "$bin" "$typical_run"
+	if ((i < rounds)); then rss typical_rss "$bin" "$typical_run"; fi
+	if command -v conftest >/dev/null && ((i < rounds)); then
+		timed conftest_one sh -c "cd '$typical_run' && find . -name '*.json' -not -path './artifacts/*' -print0 | xargs -0 conftest test -p '$out/policy'"
+	fi
+done
+
+echo "measuring 1,000 and 10,000 small runs" >&2
+warm small1k
+warm small10k
+for ((i = 0; i < (rounds + 1) / 2; i++)); do
+	timedcpu small1k "$bin" "$out/small1k"
+	timedcpu small10k "$bin" "$out/small10k"
+done
+
+o=$(median openssl)
+c=$(median check)
+s=$(median sha256sum)
+t=$(median typical)
+t_rss=$(median typical_rss)
+k1=$(median small1k)
+k10=$(median small10k)
+k10_rss=$(median small10k_rss)
+
+row() { printf '%-52s | %-34s | %-10s | %s\n' "$@"; }
+echo
+echo "machine: $(nproc) cores, $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo), $(uname -sr); load average before $load_before, after $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "h3a-check $("$bin" version | cut -d' ' -f2), $(go version | cut -d' ' -f3), $(openssl version | cut -d' ' -f1-2); $rounds alternated rounds"
+echo "large corpus: $files files, $((bytes / 1048576)) MiB; small runs: 6 artifacts x 1 KiB; typical run: 8 artifacts x 8 KiB"
+echo
+row "measure (median; [best] where given)" "value" "target" "result"
+row "----------------------------------------------------" "----------------------------------" "----------" "------"
+row "large corpus: check / one openssl process, wall" "$(ratio "$c" "$o") ($(sec "$c") / $(sec "$o"))" "<= 0.60" "$(verdict "$(ratio "$c" "$o")" 0.60)"
+row "  best check / best openssl" "$(ratio "$(minimum check)" "$(minimum openssl)") ($(sec "$(minimum check)") / $(sec "$(minimum openssl)"))" "" ""
+if [ -n "$(median check_cpu)" ]; then
+	row "  CPU time: check / openssl (user+sys)" "$(ratio "$(median check_cpu)" "$(median openssl_cpu)") ($(sec "$(median check_cpu)") / $(sec "$(median openssl_cpu)"))" "" ""
+	row "  check, peak RSS" "$(mib "$(median check_rss)")" "" ""
+fi
+row "  reference: sha256sum / openssl, wall" "$(ratio "$s" "$o") ($(sec "$s"))" "" ""
+if [ -n "$(median conftest)" ]; then
+	row "  reference: conftest, 2 rules, the JSON documents" "$(sec "$(median conftest)")" "" ""
+fi
+row "one typical run, process start to exit" "$(ms "$t") [$(ms "$(minimum typical)")]" "<= 15 ms" "$(verdict "$t" 15000)"
+row "one typical run, peak RSS" "$(mib "$t_rss")" "<= 40 MiB" "$([ -n "$t_rss" ] && verdict "$t_rss" 40960 || echo n/a)"
+if [ -n "$(median conftest_one)" ]; then
+	row "  reference: conftest on one run's JSON files" "$(ms "$(median conftest_one)")" "" ""
+fi
+row "10,000 small runs, peak RSS" "$(mib "$k10_rss")" "<= 100 MiB" "$([ -n "$k10_rss" ] && verdict "$k10_rss" 102400 || echo n/a)"
+row "10,000 / 1,000 small runs, wall" "$(ratio "$k10" "$k1") ($(sec "$k10") / $(sec "$k1"))" "<= 10.5" "$(verdict "$(ratio "$k10" "$k1")" 10.5)"
+if [ -n "$(median small10k_cpu)" ]; then
+	row "  CPU time: 10,000 / 1,000 small runs" "$(ratio "$(median small10k_cpu)" "$(median small1k_cpu)") ($(sec "$(median small10k_cpu)") / $(sec "$(median small1k_cpu)"))" "" ""
+fi
+row "policy evaluation, prepared once, per run amortised" "measured after merge" "<= 0.2 ms" "-"
+row "history vs base, 1,000 runs: git processes; time" "measured after merge" "1; <= 2x" "-"
+echo
+echo "after the policy and history stages land (see BENCHMARKS.md):"
+echo "  go test -run '^\$' -bench Policy -benchtime=2s ./internal/policy"
+echo "  git -C $out/small1k init -q && git -C $out/small1k add -A && git -C $out/small1k commit -qm base"
+echo "  strace -f -e trace=execve -o $out/git.trace $bin --base HEAD $out/small1k; grep -c 'execve(\"[^\"]*git\"' $out/git.trace"

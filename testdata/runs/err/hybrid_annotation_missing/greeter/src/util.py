@@ -1,0 +1,4 @@
+# Depends on: []
+
+def shout(s):
+    return s.upper()
