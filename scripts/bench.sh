@@ -209,6 +209,6 @@ row "policy evaluation, prepared once, per run amortised" "measured after merge"
 row "history vs base, 1,000 runs: git processes; time" "measured after merge" "1; <= 2x" "-"
 echo
 echo "after the policy and history stages land (see BENCHMARKS.md):"
-echo "  go test -run '^\$' -bench Policy -benchtime=2s ./internal/policy"
+echo "  go test -run '^\$' -bench Eval -benchtime=2s ./internal/policy"
 echo "  git -C $out/small1k init -q && git -C $out/small1k add -A && git -C $out/small1k commit -qm base"
 echo "  strace -f -e trace=execve -o $out/git.trace $bin --base HEAD $out/small1k; grep -c 'execve(\"[^\"]*git\"' $out/git.trace"

@@ -8,6 +8,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
@@ -61,6 +62,7 @@ func parseAll(dirs []string, sources map[string]fs.FS, withTests bool, caps *ast
 	var problems []string
 	add := func(fsys fs.FS, display func(string) string, user bool, dir string) {
 		found := 0
+		var files []string
 		err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
@@ -72,21 +74,7 @@ func parseAll(dirs []string, sources map[string]fs.FS, withTests bool, caps *ast
 			if isTestFile(p) && !withTests {
 				return nil
 			}
-			src, err := fs.ReadFile(fsys, p)
-			if err != nil {
-				problems = append(problems, fmt.Sprintf("%s: cannot read: %v", display(p), err))
-				return nil
-			}
-			m, err := ast.ParseModuleWithOpts(display(p), string(src), ast.ParserOptions{
-				RegoVersion:       ast.RegoV1,
-				ProcessAnnotation: true,
-				Capabilities:      caps,
-			})
-			if err != nil {
-				problems = append(problems, astProblems(err)...)
-				return nil
-			}
-			mods = append(mods, &module{file: display(p), parsed: m, user: user, test: isTestFile(p), dir: dir})
+			files = append(files, p)
 			return nil
 		})
 		if err != nil {
@@ -95,6 +83,22 @@ func parseAll(dirs []string, sources map[string]fs.FS, withTests bool, caps *ast
 		}
 		if user && found == 0 {
 			problems = append(problems, fmt.Sprintf("%s: no .rego file in this --policy folder (expected at least one rule, e.g. deny contains f if {...} in a package under h3a.user)", dir))
+		}
+		// Parsing is a third of the start-up cost of a check, and files
+		// parse independently: one goroutine each, results kept in walk
+		// order so modules and problems come out as before.
+		parsed := make([]parsedFile, len(files))
+		var wg sync.WaitGroup
+		for i, p := range files {
+			wg.Go(func() { parsed[i] = parseFile(fsys, p, display(p), caps) })
+		}
+		wg.Wait()
+		for i, p := range files {
+			if parsed[i].problems != nil {
+				problems = append(problems, parsed[i].problems...)
+				continue
+			}
+			mods = append(mods, &module{file: display(p), parsed: parsed[i].module, user: user, test: isTestFile(p), dir: dir})
 		}
 	}
 	add(policies.FS, func(p string) string { return path.Join(shippedDir, p) }, false, "")
@@ -115,6 +119,28 @@ func parseAll(dirs []string, sources map[string]fs.FS, withTests bool, caps *ast
 		add(os.DirFS(dir), func(p string) string { return filepath.Join(dir, filepath.FromSlash(p)) }, true, dir)
 	}
 	return mods, problems
+}
+
+// parsedFile is one .rego file's module, or why it has none.
+type parsedFile struct {
+	module   *ast.Module
+	problems []string
+}
+
+func parseFile(fsys fs.FS, p, display string, caps *ast.Capabilities) parsedFile {
+	src, err := fs.ReadFile(fsys, p)
+	if err != nil {
+		return parsedFile{problems: []string{fmt.Sprintf("%s: cannot read: %v", display, err)}}
+	}
+	m, err := ast.ParseModuleWithOpts(display, string(src), ast.ParserOptions{
+		RegoVersion:       ast.RegoV1,
+		ProcessAnnotation: true,
+		Capabilities:      caps,
+	})
+	if err != nil {
+		return parsedFile{problems: astProblems(err)}
+	}
+	return parsedFile{module: m}
 }
 
 func unwrapPath(err error) error {
