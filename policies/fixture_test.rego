@@ -885,3 +885,262 @@ fresh := {
 		"validator_report.json"
 	]
 }
+
+contract_rounds := {
+	"docs": {
+		"rounds": [
+			{
+				"audit": null,
+				"dir": "rounds/round-1",
+				"files": {
+					"handoff": "rounds/round-1/handoff.json",
+					"verdict": "rounds/round-1/verdict.json"
+				},
+				"handoff": {
+					"assumptions": [
+						"ASMP-0012"
+					],
+					"files_touched": [
+						"src/reset.py",
+						"tests/test_reset.py"
+					],
+					"notes": "",
+					"requirements_touched": [
+						"RQ-0102"
+					],
+					"smoke_checks": [
+						{
+							"command": "pytest -q tests/test_reset.py",
+							"status": "fail"
+						}
+					],
+					"summary": "Implemented password reset endpoint",
+					"task_id": "TASK-0042"
+				},
+				"n": 1,
+				"verdict": {
+					"notes": "",
+					"reasons": [
+						{
+							"check": "tests",
+							"details": "2 failures in tests/test_reset.py"
+						}
+					],
+					"required_changes": [
+						"Handle invalid token error path"
+					],
+					"requirements_checked": [],
+					"requirements_missing": [
+						"RQ-0102"
+					],
+					"suggested_tests": [
+						"pytest -q tests/test_reset.py::test_invalid_token"
+					],
+					"task_id": "TASK-0042",
+					"verdict": "reject"
+				}
+			},
+			{
+				"audit": {
+					"findings": [],
+					"gate": "pass",
+					"notes": "",
+					"policy": {
+						"artifact_integrity": "pass",
+						"eval_commands": "pass"
+					},
+					"required_actions": [],
+					"risk": {
+						"level": "low",
+						"reasons": [
+							"small change with tests"
+						]
+					},
+					"task_id": "TASK-0042",
+					"traceability": {
+						"issues": [],
+						"requirements_coverage": "pass",
+						"task_id_match": "pass"
+					}
+				},
+				"dir": "rounds/round-2",
+				"files": {
+					"audit": "rounds/round-2/audit.json",
+					"handoff": "rounds/round-2/handoff.json",
+					"verdict": "rounds/round-2/verdict.json"
+				},
+				"handoff": {
+					"assumptions": [
+						"ASMP-0012"
+					],
+					"files_touched": [
+						"src/reset.py",
+						"tests/test_reset.py"
+					],
+					"notes": "",
+					"requirements_touched": [
+						"RQ-0102"
+					],
+					"smoke_checks": [
+						{
+							"command": "pytest -q tests/test_reset.py",
+							"status": "pass"
+						}
+					],
+					"summary": "Implemented password reset endpoint",
+					"task_id": "TASK-0042"
+				},
+				"n": 2,
+				"verdict": {
+					"notes": "",
+					"reasons": [
+						{
+							"check": "tests",
+							"details": "all tests pass"
+						}
+					],
+					"required_changes": [],
+					"requirements_checked": [
+						"RQ-0102"
+					],
+					"requirements_missing": [],
+					"suggested_tests": [],
+					"task_id": "TASK-0042",
+					"verdict": "pass"
+				}
+			}
+		],
+		"summary": {
+			"audit_enabled": true,
+			"audit_gate": "pass",
+			"final_verdict": "pass",
+			"judge_verdict": "pass",
+			"rounds_completed": 2,
+			"run_dir": "/repo/.orchestrator/runs/TASK-0042-20260216-130000",
+			"task_id": "TASK-0042"
+		},
+		"task_ids": [
+			{
+				"file": "",
+				"task_id": "TASK-0042"
+			},
+			{
+				"file": "summary.json",
+				"task_id": "TASK-0042"
+			},
+			{
+				"file": "rounds/round-1/handoff.json",
+				"task_id": "TASK-0042"
+			},
+			{
+				"file": "rounds/round-1/verdict.json",
+				"task_id": "TASK-0042"
+			},
+			{
+				"file": "rounds/round-2/handoff.json",
+				"task_id": "TASK-0042"
+			},
+			{
+				"file": "rounds/round-2/verdict.json",
+				"task_id": "TASK-0042"
+			},
+			{
+				"file": "rounds/round-2/audit.json",
+				"task_id": "TASK-0042"
+			}
+		],
+		"task_ids_agree": true
+	},
+	"evidence": {},
+	"files": {
+		"audit.json": {
+			"doc": "audit",
+			"parsed": false,
+			"present": false,
+			"schema_valid": false,
+			"sha256": null
+		},
+		"handoff.json": {
+			"doc": "handoff",
+			"parsed": false,
+			"present": false,
+			"schema_valid": false,
+			"sha256": null
+		},
+		"rounds/round-1/handoff.json": {
+			"doc": "handoff",
+			"parsed": true,
+			"present": true,
+			"schema_valid": true,
+			"sha256": "0450215de89db29a0b33bf5df508854538912be6103b37579ff947496a4e351b"
+		},
+		"rounds/round-1/verdict.json": {
+			"doc": "verdict",
+			"parsed": true,
+			"present": true,
+			"schema_valid": true,
+			"sha256": "b49a73497ae41c6cff7daa0ca87b9c0d1b177f7a27d010402ec30cbf09497fcb"
+		},
+		"rounds/round-2/audit.json": {
+			"doc": "audit",
+			"parsed": true,
+			"present": true,
+			"schema_valid": true,
+			"sha256": "55c5eead45b5a359deb79a5aea352a6ba2f01c499785629b2cd9ab67fafce316"
+		},
+		"rounds/round-2/handoff.json": {
+			"doc": "handoff",
+			"parsed": true,
+			"present": true,
+			"schema_valid": true,
+			"sha256": "4a2667ea9e77af787dcd885002f15a7df546bc9809e40ea1b57807ff2f6a422a"
+		},
+		"rounds/round-2/verdict.json": {
+			"doc": "verdict",
+			"parsed": true,
+			"present": true,
+			"schema_valid": true,
+			"sha256": "3ce2fa9002ae9266b97c09025dfa85f0508ffa1b18f6fb5d86c7b8e50e72b411"
+		},
+		"summary.json": {
+			"doc": "summary",
+			"parsed": true,
+			"present": true,
+			"schema_valid": true,
+			"sha256": "4433ce01bb4282a05089be67d1977a154601d7e4dadcb79a5495bfe322c96181"
+		},
+		"verdict.json": {
+			"doc": "verdict",
+			"parsed": false,
+			"present": false,
+			"schema_valid": false,
+			"sha256": null
+		}
+	},
+	"history": {
+		"base": null,
+		"checked": false,
+		"new_run": false,
+		"reason": "--base none was given",
+		"violations": []
+	},
+	"params": {
+		"max_iterations": 2
+	},
+	"run": {
+		"dir": "TASK-0042-20260216-130000",
+		"dir_is_run_id": false,
+		"id": "TASK-0042-20260216-130000",
+		"layout": "contract"
+	},
+	"tree": [
+		"rounds/round-1/handoff.json",
+		"rounds/round-1/patch.diff",
+		"rounds/round-1/verdict.json",
+		"rounds/round-2/audit.json",
+		"rounds/round-2/handoff.json",
+		"rounds/round-2/patch.diff",
+		"rounds/round-2/verdict.json",
+		"summary.json"
+	]
+}

@@ -13,8 +13,13 @@ finding(meta, fields) := object.union(fields, {"rule": meta.custom.id})
 
 # --- documents --------------------------------------------------------------
 
-# doc_file maps a key of input.docs to the file it was read from.
-doc_file := {f.doc: path | some path, f in input.files}
+# doc_file maps a key of input.docs to the file it was read from. A key
+# that several files share (one per round of a layout with rounds) is left
+# out: such rules name the file themselves.
+doc_file := {f.doc: path |
+	some path, f in input.files
+	count([p | some p, g in input.files; g.doc == f.doc]) == 1
+}
 
 # filled holds for a string with something other than white space in it.
 filled(x) if {

@@ -26,3 +26,6 @@ all_findings contains f if {
 
 # event builds a gates-ledger event for patches.
 event(t, gate, status, agent, line) := {"time": t, "gate": gate, "status": status, "agent": agent, "note": "", "line": line}
+
+# patch_contract does the same to the two-round contract run.
+patch_contract(ops) := json.patch(fixture.contract_rounds, ops)

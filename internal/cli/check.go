@@ -74,6 +74,8 @@ type checkFlags struct {
 	policies    listFlag
 	timeout     time.Duration
 	debug       bool
+	writeAudit  bool
+	force       bool
 	changed     bool
 	cpuProfile  string
 	memProfile  string
@@ -103,7 +105,7 @@ func newCheckFlagSet(e *env, cf *checkFlags) *flag.FlagSet {
 	fs.StringVar(&cf.format, "format", defaultFormat, "stdout format: "+strings.Join(report.Formats(), ", ")+" (github when GITHUB_ACTIONS=true)")
 	fs.Var(&cf.outputs, "output", "also write FORMAT=PATH (repeatable), atomically")
 	fs.StringVar(&cf.failLevel, "fail-level", "error", "lowest severity that fails a gate: error or warning")
-	fs.StringVar(&cf.layout, "layout", "", "force a layout instead of detecting it (h3a)")
+	fs.StringVar(&cf.layout, "layout", "", "force a layout instead of detecting it (h3a, hybrid-os, stigmergy, contract)")
 	fs.StringVar(&cf.maxJSONSize, "max-json-size", "64MiB", "largest state document parsed (bytes, or with KiB/MiB/GiB)")
 	fs.BoolVar(&cf.timestamp, "timestamp", false, "record the check time in each audit (off: output is byte-for-byte reproducible)")
 	fs.StringVar(&cf.color, "color", "auto", "colour in text output: auto, always or never (NO_COLOR is honoured by auto)")
@@ -113,6 +115,8 @@ func newCheckFlagSet(e *env, cf *checkFlags) *flag.FlagSet {
 	fs.Var(&cf.policies, "policy", "also evaluate the Rego rules in DIR (packages under h3a.user; repeatable)")
 	fs.DurationVar(&cf.timeout, "policy-timeout", policy.DefaultTimeout, "longest policy evaluation per run; past it the run gets a policy finding")
 	fs.BoolVar(&cf.debug, "debug", false, "print the output of print() calls in policies to stderr")
+	fs.BoolVar(&cf.writeAudit, "write-audit", false, "write the checker's audit.json into the last round of each contract run, atomically (the only flag that writes into a run)")
+	fs.BoolVar(&cf.force, "force", false, "with --write-audit: replace an audit.json an auditor wrote")
 	fs.BoolVar(&cf.changed, "changed", false, "check only the runs with a file changed since the base revision (runs deleted since the base are still reported)")
 	fs.Var(&cf.shard, "shard", "check only part `I/N` of the runs (by run id hash), e.g. 2/4; N jobs cover every run once")
 	fs.StringVar(&cf.cpuProfile, "cpuprofile", "", "write a CPU profile of the check to `FILE` (for go tool pprof)")
@@ -219,6 +223,13 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 		if err != nil {
 			return fail(e, fmt.Errorf("writing %s: %w", o.path, err))
 		}
+	}
+	if cf.writeAudit {
+		if err := writeContractAudits(res.Audits, cf.force, e.stderr); err != nil {
+			return fail(e, err)
+		}
+	} else if cf.force {
+		return fail(e, usageError{"--force applies only with --write-audit"})
 	}
 	return exitCode(in.Gate)
 }

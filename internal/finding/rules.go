@@ -172,6 +172,14 @@ var (
 		"Logged artifact deleted since the base",
 		"A file logged in the base EVIDENCE_LOG.md exists at the base but not in head.",
 		"restore the artifact from the base revision (git checkout BASE -- PATH)"}
+	FileRemoved = Rule{"h3a.append_only.file_removed", CategoryAppendOnly, Error,
+		"File of the run deleted since the base",
+		"A file of the run's layout that is optional, or one of a family such as rounds/round-*/verdict.json, exists at the base revision but not in head. (A required file that is missing is h3a.structure.missing_file.)",
+		"restore the file from the base revision (git checkout BASE -- PATH); a run's files are never deleted"}
+	FrozenChanged = Rule{"h3a.append_only.frozen_changed", CategoryAppendOnly, Error,
+		"Committed file changed since the base",
+		"A file that never changes once committed differs from its base version: a contract round's handoff.json, verdict.json or audit.json, or the summary.json of a finished contract run.",
+		"restore the file from the base revision (git checkout BASE -- PATH); a new attempt is a new round"}
 	RunDeleted = Rule{"h3a.append_only.run_deleted", CategoryAppendOnly, Error,
 		"Run deleted since the base",
 		"A run directory that exists at the base revision is gone from the folder that holds runs. Runs are immutable; people archive them, agents never delete them.",
@@ -181,6 +189,19 @@ var (
 		"Run id does not match its directory",
 		"state.json's run_id differs from the name of the run directory.",
 		"a run directory is named by its run id; find out which one is wrong and never reuse a run directory for another run"}
+
+	ContractTaskIDMismatch = Rule{"h3a.traceability.contract_task_id", CategoryTraceability, Error,
+		"Artifact names another task",
+		"In a contract run, task_id is identical in every handoff.json, verdict.json and audit.json of every round, in summary.json and in the run folder's name (<TASK_ID>-<YYYYMMDD-HHMMSS>).",
+		"an artifact with another task's id was copied from another run; regenerate it in this run, never edit the id to make it fit"}
+	ContractSummaryMissing = Rule{"h3a.structure.contract_summary_missing", CategoryStructure, Warning,
+		"Contract run without summary.json",
+		"A contract run with rounds/ has no summary.json: the orchestrator writes it when the loop ends, so a round failed or the loop is still running.",
+		"look at the last round's artifacts to see why the loop stopped; re-run the loop to get a summary"}
+	ContractFileMissing = Rule{"h3a.evidence.contract_file_missing", CategoryEvidence, Warning,
+		"Touched file not in the repository",
+		"A path in the last round's handoff.json files_touched does not exist in the repository that holds the run (<repo>/.orchestrator/runs/<run>), and the round's patch.diff does not delete it. Runs elsewhere are not compared with a repository.",
+		"correct files_touched to the paths the change really touched, or apply the round's patch.diff"}
 
 	WaiverExpired = Rule{"h3a.waiver.expired", CategoryPolicy, Error,
 		"Waiver expired",
@@ -200,9 +221,9 @@ var GoRules = slices.Concat([]Rule{
 	JSONSyntax, YAMLSyntax, DuplicateKey, BOM, InvalidUTF8, SchemaViolation,
 	HashMismatch, MissingArtifact, HashUnverifiable, HashMalformed,
 	PathEscape, AbsolutePath,
-	RunIDMismatch,
+	RunIDMismatch, ContractTaskIDMismatch, ContractSummaryMissing, ContractFileMissing,
 	WaiverExpired, WaiverUnused,
 	HistoryNotCompared, NewRun, EntryRewritten, BadCorrection, GateEventRewritten,
 	EvidenceEntryRewritten, TaskRemoved, TaskReworded, TaskUnticked, CompletionChanged,
-	ArtifactChanged, ArtifactDeleted, RunDeleted,
+	ArtifactChanged, ArtifactDeleted, RunDeleted, FileRemoved, FrozenChanged,
 }, HybridRules, StigmergyRules)

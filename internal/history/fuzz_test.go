@@ -22,7 +22,7 @@ func FuzzCompare(f *testing.F) {
 	head := map[string]string{}
 	for _, r := range Table {
 		if r.Layout != "h3a" {
-			continue // the template is an h3a run
+			continue // the template run is an h3a run
 		}
 		data, err := os.ReadFile(filepath.Join(templateRun, filepath.FromSlash(r.Path)))
 		if err != nil {

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"strings"
 	"sync"
 
 	"github.com/h3a-check/h3a-check/internal/finding"
@@ -29,6 +30,10 @@ import (
 type Base interface {
 	Read(path string) (data []byte, exists bool, err error)
 	Stream(path string, fn func(io.Reader) error) (exists bool, err error)
+	// List gives every file of the run at the base, relative to the run,
+	// so a table entry that names a family of files (a pattern) is
+	// expanded against what the base holds.
+	List() ([]string, error)
 }
 
 // At is the base of the run at dir (relative to the repository's top level,
@@ -92,6 +97,27 @@ func (b *treeBase) Stream(p string, fn func(io.Reader) error) (bool, error) {
 	return b.tree.Stream(b.rev, path.Join(b.prefix, p), fn)
 }
 
+func (b *treeBase) List() ([]string, error) {
+	if err := b.resolve(); err != nil || b.absent {
+		return nil, err
+	}
+	files, err := b.tree.List(b.rev, b.prefix)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, 0, len(files))
+	for _, f := range files {
+		if b.prefix != "" {
+			var ok bool
+			if f, ok = strings.CutPrefix(f, b.prefix+"/"); !ok {
+				continue
+			}
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
 // Head is the run as it is in the working tree.
 type Head struct {
 	Layout string
@@ -128,22 +154,16 @@ func Compare(head Head, base Base, commit string) (Result, error) {
 		if rule.Layout != head.Layout {
 			continue
 		}
-		file, ok := layoutFile(lay, rule.Path)
+		spec, ok := layoutFile(lay, rule.Path)
 		if !ok {
 			return Result{}, fmt.Errorf("history table names %q, which layout %q does not have", rule.Path, head.Layout)
 		}
-		// A pattern is compared file by file, for each file head has.
-		paths := []string{file.Path}
-		if file.IsPattern() {
-			paths = paths[:0]
-			for _, m := range head.Run.Files {
-				if m.Spec.Path == file.Path {
-					paths = append(paths, m.Path)
-				}
-			}
+		files, err := c.expand(spec)
+		if err != nil {
+			return Result{}, err
 		}
-		for _, rel := range paths {
-			p, exists, err := c.pair(file, rel)
+		for _, file := range files {
+			p, exists, err := c.pair(file)
 			if err != nil {
 				return Result{}, err
 			}
@@ -194,28 +214,34 @@ type pair struct {
 // head's. It returns nil when there is nothing to compare: the file is new,
 // is missing in head (already a finding), or one side cannot be parsed (an
 // info finding says so). exists reports whether the base holds the file.
-func (c *comparison) pair(file layout.File, rel string) (p *pair, exists bool, err error) {
-	data, exists, err := c.base.Read(rel)
+func (c *comparison) pair(file layout.File) (p *pair, exists bool, err error) {
+	data, exists, err := c.base.Read(file.Path)
 	if err != nil {
 		if !gitrev.IsFileError(err) {
 			return nil, false, err
 		}
-		c.notEvaluated(rel, "the base version cannot be read: %v", err)
+		c.notEvaluated(file.Path, "the base version cannot be read: %v", err)
 		return nil, true, nil
 	}
 	if !exists {
 		return nil, false, nil
 	}
-	hd := c.head.Run.Docs[rel]
+	hd := c.head.Run.Docs[file.Path]
+	if (hd == nil || !hd.Present) && !(file.Required && !file.IsPattern()) {
+		// A required file that is missing is already an error of its own;
+		// an optional one, or one of a family, would go unnoticed.
+		c.add(finding.FileRemoved.New(file.Path, "%s exists at base %s but not in head; files of a run are never deleted", file.Path, c.commit))
+		return nil, true, nil
+	}
 	if hd == nil || !hd.Present || !hd.Parsed {
 		return nil, true, nil // already an error of its own
 	}
-	p = &pair{path: rel, commit: c.commit}
+	p = &pair{path: file.Path, commit: c.commit}
 	switch file.Kind {
 	case layout.JSON:
 		doc, _ := jsonpos.Parse(data)
 		if doc == nil {
-			c.notEvaluated(rel, "the base version at %s is not valid JSON", c.commit)
+			c.notEvaluated(file.Path, "the base version at %s is not valid JSON", c.commit)
 			return nil, true, nil
 		}
 		p.base.json = doc
@@ -224,13 +250,39 @@ func (c *comparison) pair(file layout.File, rel string) (p *pair, exists bool, e
 	case layout.Markdown:
 		v, _ := file.ParseLedger(data)
 		if v == nil {
-			c.notEvaluated(rel, "the base version at %s cannot be parsed", c.commit)
+			c.notEvaluated(file.Path, "the base version at %s cannot be parsed", c.commit)
 			return nil, true, nil
 		}
 		p.base.ledger = v
 	}
 	p.head = version{json: hd.JSON, lines: hd.Lines, ledger: hd.Ledger}
 	return p, true, nil
+}
+
+// expand lists the files a table entry names: the file itself, or for a
+// pattern every file of the base that matches it (a file only head has is
+// new, with no history).
+func (c *comparison) expand(spec layout.File) ([]layout.File, error) {
+	if !spec.IsPattern() {
+		return []layout.File{spec}, nil
+	}
+	listed, err := c.base.List()
+	if err != nil {
+		if gitrev.IsFileError(err) {
+			c.notEvaluated(spec.Path, "the base's files cannot be listed: %v", err)
+			return nil, nil
+		}
+		return nil, err
+	}
+	var files []layout.File
+	for _, p := range listed {
+		if ok, _ := path.Match(spec.Path, p); ok {
+			f := spec
+			f.Path = p
+			files = append(files, f)
+		}
+	}
+	return files, nil
 }
 
 func (c *comparison) notEvaluated(file, format string, args ...any) {

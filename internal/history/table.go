@@ -1,6 +1,9 @@
 package history
 
 import (
+	"path"
+	"strings"
+
 	"github.com/h3a-check/h3a-check/internal/finding"
 	"github.com/h3a-check/h3a-check/internal/ledger"
 )
@@ -45,6 +48,33 @@ var Table = []FileRule{
 	{Layout: "stigmergy", Path: ".ai/state.json", Check: jsonArray("/history", false)},
 	{Layout: "stigmergy", Path: ".ai/state.json", Check: issuesStayResolved},
 	{Layout: "stigmergy", Path: ".stigmergy/state/current.json", Check: jsonArray("/history", false)},
+
+	// A contract round is written once; the summary once the loop ends.
+	// Rounds only grow: a round file of the base missing in head is
+	// h3a.append_only.file_removed.
+	{Layout: "contract", Path: "summary.json", Check: frozenJSON("summary fields of a finished run never change")},
+	{Layout: "contract", Path: "rounds/round-*/handoff.json", Check: frozenJSON("a committed round never changes; a new attempt is a new round")},
+	{Layout: "contract", Path: "rounds/round-*/verdict.json", Check: frozenJSON("a committed round never changes; a new attempt is a new round")},
+	{Layout: "contract", Path: "rounds/round-*/audit.json", Check: frozenJSON("a committed round never changes; a new attempt is a new round")},
+}
+
+// frozenJSON reports the first difference between a JSON file and its base
+// version: the file never changes once committed.
+func frozenJSON(why string) func(*pair) []finding.Finding {
+	return func(p *pair) []finding.Finding {
+		at, b, h, differs := firstDiff(p.base.json.Value, p.head.json.Value, "")
+		if !differs {
+			return nil
+		}
+		where := at
+		if where == "" {
+			where = "the document"
+		}
+		f := finding.FrozenChanged.New(p.path, "%s changed since base %s at %s: base %s, head %s; %s",
+			p.path, p.commit, where, quoteValue(b), quoteValue(h), why)
+		f.Pointer = at
+		return []finding.Finding{f}
+	}
 }
 
 func h3aLoggedArtifacts(v any) []string {
@@ -60,7 +90,7 @@ func h3aLoggedArtifacts(v any) []string {
 }
 
 // runDetectors tell, per layout, whether dir is a run given the files of a
-// revision, as the layout's Detect does on disk. markers are files whose
+// revision, as the layout's Detect does on disk, in layout.All's order. markers are files whose
 // presence makes dir a candidate.
 var runDetectors = []struct {
 	layout  string
@@ -100,5 +130,19 @@ var runDetectors = []struct {
 		layout:  "stigmergy",
 		markers: []string{".ai/state.json", ".stigmergy/state/current.json"},
 		isRun:   func(string, func(string) bool, func(string) bool) bool { return true },
+	},
+	{
+		layout:  "contract",
+		markers: []string{"handoff.json", "verdict.json", "audit.json", "summary.json"},
+		// Flat artifacts, or summary.json beside rounds/; a round folder is
+		// part of its run, never a run of its own. (A run with rounds/ but
+		// no summary yet is not recognised at the base.)
+		isRun: func(dir string, has, hasUnder func(string) bool) bool {
+			if path.Base(path.Dir(dir)) == "rounds" && strings.HasPrefix(path.Base(dir), "round-") {
+				return false
+			}
+			return has(joinRel(dir, "handoff.json")) || has(joinRel(dir, "verdict.json")) || has(joinRel(dir, "audit.json")) ||
+				hasUnder(joinRel(dir, "rounds"))
+		},
 	},
 }

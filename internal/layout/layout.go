@@ -107,15 +107,25 @@ type Layout interface {
 	Docs(r *Run) map[string]any
 }
 
+// RequirementsKnower is implemented by a layout whose runs say which
+// requirements they cover in documents other than an H3A roadmap; without
+// it, requirements coverage is known when the run has a readable roadmap.
+type RequirementsKnower interface {
+	RequirementsKnown(r *Run) bool
+}
+
 // Noter is a layout that has something to say in the audit's notes about
 // a run, such as which generation of its files it recognised.
 type Noter interface {
 	Notes(r *Run) string
 }
 
-// All lists the layouts in detection order.
+// All lists the layouts in detection order: the first that recognises a
+// folder claims it, so the more specific come first. A contract run is
+// known by common file names (audit.json, verdict.json) that a hybrid-os
+// or stigmergy root may also hold, so it comes last.
 func All() []Layout {
-	return []Layout{H3A{}, Hybrid{}, Stigmergy{}}
+	return []Layout{H3A{}, Hybrid{}, Stigmergy{}, Contract{}}
 }
 
 // Detectors returns All as discovery detectors.

@@ -1,6 +1,8 @@
 package layout
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 )
@@ -38,6 +40,43 @@ func TestH3AFilesAreLiteral(t *testing.T) {
 	for _, f := range (H3A{}).Files() {
 		if f.IsPattern() {
 			t.Errorf("%s is a pattern", f.Path)
+		}
+	}
+}
+
+// TestDetectionOrder: a folder that several layouts would recognise is
+// claimed by the most specific one; a contract artifact name beside a
+// hybrid-os, stigmergy or h3a run does not make it a contract run.
+func TestDetectionOrder(t *testing.T) {
+	const runs = "../../testdata/runs/ok/"
+	for _, tc := range []struct {
+		src, extra, want string
+	}{
+		{"complete/20250929-134215-8b6f8b9a-7c9f-4c5e-8c6a-2f0f0d2e9c1a", "verdict.json", "h3a"},
+		{"hybrid_complete/greeter", "audit.json", "hybrid-os"},
+		{"hybrid_x2/app", "handoff.json", "hybrid-os"},
+		{"stigmergy_complete/greeter", "audit.json", "stigmergy"},
+		{"contract_flat/flat-run", "", "contract"},
+		{"contract_rounds/TASK-0042-20260216-130000", "", "contract"},
+	} {
+		dir := t.TempDir()
+		if err := os.CopyFS(dir, os.DirFS(filepath.FromSlash(runs+tc.src))); err != nil {
+			t.Fatal(err)
+		}
+		if tc.extra != "" {
+			if err := os.WriteFile(filepath.Join(dir, tc.extra), []byte(`{"task_id": "T1"}`), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got := ""
+		for _, l := range All() {
+			if l.Detect(dir) {
+				got = l.ID()
+				break
+			}
+		}
+		if got != tc.want {
+			t.Errorf("%s with %q: detected as %q, want %q", tc.src, tc.extra, got, tc.want)
 		}
 	}
 }

@@ -38,7 +38,10 @@ const (
 )
 
 // goRuleAreas places the traceability rules implemented in Go.
-var goRuleAreas = map[string]string{finding.RunIDMismatch.ID: AreaTaskIDMatch}
+var goRuleAreas = map[string]string{
+	finding.RunIDMismatch.ID:          AreaTaskIDMatch,
+	finding.ContractTaskIDMismatch.ID: AreaTaskIDMatch,
+}
 
 // Traceability derives the audit's traceability results from the findings:
 // "fail" when a rule feeding the area reported an error, "warn" for a

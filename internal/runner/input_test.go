@@ -31,7 +31,7 @@ func inputOf(t *testing.T, dir string) []map[string]any {
 }
 
 // TestInputMatchesSchema: the input of every testdata run, ok and err alike,
-// is what schemas/input.h3a.schema.json documents, so user policies can rely
+// is what schemas/input.<layout>.schema.json documents, so user policies can rely
 // on the schema.
 func TestInputMatchesSchema(t *testing.T) {
 	set, err := schema.Default()
@@ -71,7 +71,7 @@ func TestPolicyFixtures(t *testing.T) {
 	b.WriteString("# Regenerate: go test ./internal/runner -run TestPolicyFixtures -update\n\n")
 	b.WriteString("# METADATA\n# title: Policy inputs of the ok runs\n# description: The unit tests break one thing in these at a time.\n")
 	b.WriteString("package h3a.test.fixture\n")
-	for _, name := range []string{"complete", "fresh"} {
+	for _, name := range []string{"complete", "fresh", "contract_rounds"} {
 		ins := inputOf(t, filepath.Join(testRuns, "ok", name))
 		if len(ins) != 1 {
 			t.Fatalf("ok/%s: %d runs, want 1", name, len(ins))

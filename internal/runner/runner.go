@@ -153,7 +153,7 @@ func Check(ctx context.Context, opts Options) (*Result, error) {
 	}
 	defer hist.close()
 	if len(runs) == 0 && len(hist.deleted) == 0 {
-		return nil, fmt.Errorf("%w in %s: an h3a run directory holds state.json and a state/ folder (ROADMAP.md, CURRENT_TASK.json, GATES_LEDGER.md, EVIDENCE_LOG.md, SESSION_HANDOFF.json); a hybrid-os root holds state.json with v, g, ph, st beside plan_summary.json, registry_summary.json, known_issues.json, logs/, plans/ or registry/ (or a vX.2 state.txt); a stigmergy root holds .ai/state.json or .stigmergy/state/current.json", ErrNoRuns, strings.Join(paths, ", "))
+		return nil, fmt.Errorf("%w in %s: an h3a run directory holds state.json and a state/ folder (ROADMAP.md, CURRENT_TASK.json, GATES_LEDGER.md, EVIDENCE_LOG.md, SESSION_HANDOFF.json); a contract run holds handoff.json, verdict.json or audit.json, flat or in rounds/round-<n>/; a hybrid-os root holds state.json with v, g, ph, st beside plan_summary.json, registry_summary.json, known_issues.json, logs/, plans/ or registry/ (or a vX.2 state.txt); a stigmergy root holds .ai/state.json or .stigmergy/state/current.json", ErrNoRuns, strings.Join(paths, ", "))
 	}
 	if opts.Changed {
 		if runs, err = hist.changedOnly(runs); err != nil {
@@ -340,8 +340,12 @@ func (c *checker) checkRun(ctx context.Context, run rundir.Run) (*audit.Audit, m
 		}
 	}
 	docs, _ := input["docs"].(map[string]any)
+	requirementsKnown := docs["roadmap"] != nil
+	if k, ok := lay.(layout.RequirementsKnower); ok {
+		requirementsKnown = k.RequirementsKnown(s.run)
+	}
 	a.Traceability.TaskIDMatch, a.Traceability.RequirementsCoverage =
-		c.policy.Traceability(s.findings, outcome.Evaluated, docs["roadmap"] != nil)
+		c.policy.Traceability(s.findings, outcome.Evaluated, requirementsKnown)
 	a.Base = hist.base
 	var notEvaluated map[string]string
 	if hist.base == nil {

@@ -39,6 +39,11 @@ const (
 	ExecutorReport  = "executor_report"
 	ValidatorReport = "validator_report"
 
+	ContractHandoff = "contract_handoff"
+	ContractVerdict = "contract_verdict"
+	ContractAudit   = "contract_audit"
+	ContractSummary = "contract_summary"
+
 	HybridState       = "hybrid_state"
 	HybridPlan        = "hybrid_plan"
 	HybridArtifact    = "hybrid_artifact"

@@ -18,11 +18,11 @@ import (
 
 // documentSchemas are the names the contract promises; Names must list exactly
 // these (plus any schema added to package schemas later, see TestLoadExtraSchema).
-var documentSchemas = []string{CurrentTask, ExecutorReport, PlannerReport, SessionHandoff, State, ValidatorReport}
+var documentSchemas = []string{ContractAudit, ContractHandoff, ContractSummary, ContractVerdict, CurrentTask, ExecutorReport, PlannerReport, SessionHandoff, State, ValidatorReport}
 
-// inputSchema documents the policy input, not a run document; it is
-// compiled and offered like the others.
-const inputSchema = "input.h3a"
+// inputSchemas document the policy input of each layout, not a run
+// document; they are compiled and offered like the others.
+var inputSchemas = []string{"input.contract", "input.h3a"}
 
 // layoutSchemas are the document and input schemas of the other layouts;
 // their examples are checked by the content tests like every schema's.
@@ -60,7 +60,7 @@ func TestLoadNamesAndHas(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Load() error: %v", err)
 	}
-	want := append(slices.Concat(documentSchemas, layoutSchemas), inputSchema)
+	want := slices.Concat(documentSchemas, layoutSchemas, inputSchemas)
 	slices.Sort(want)
 	if got := s.Names(); !slices.Equal(got, want) {
 		t.Errorf("Names() = %q, want %q", got, want)
@@ -142,7 +142,7 @@ func TestLoadExtraSchema(t *testing.T) {
 	if !s.Has("input.h3a") {
 		t.Fatalf("Has(input.h3a) = false; names %q", s.Names())
 	}
-	if got, want := len(s.Names()), len(documentSchemas)+len(layoutSchemas)+1; got != want {
+	if got, want := len(s.Names()), len(documentSchemas)+len(layoutSchemas)+len(inputSchemas); got != want {
 		t.Errorf("len(Names()) = %d, want %d (the embedded input.h3a replaced)", got, want)
 	}
 	got := s.Validate("input.h3a", map[string]any{"run": map[string]any{"id": "nope"}})

@@ -1,0 +1,110 @@
+package history
+
+import (
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/h3a-check/h3a-check/internal/jsonpos"
+	"github.com/h3a-check/h3a-check/internal/layout"
+	"github.com/h3a-check/h3a-check/internal/rundir"
+)
+
+// contractHead is a contract run holding docs, parsed as the load stage does.
+func contractHead(docs map[string]string) Head {
+	run := &layout.Run{Dir: "/TASK-1-20260216-130000", Docs: map[string]*rundir.Document{}}
+	for p, data := range docs {
+		doc := &rundir.Document{Path: p, Present: true, Data: []byte(data)}
+		doc.JSON, _ = jsonpos.Parse(doc.Data)
+		doc.Parsed = doc.JSON != nil
+		run.Docs[p] = doc
+	}
+	return Head{Layout: "contract", Run: run, Open: func(string) (io.ReadCloser, bool, error) { return nil, false, nil }}
+}
+
+func TestContractHistory(t *testing.T) {
+	const (
+		verdict1 = `{"task_id": "TASK-1", "verdict": "reject"}`
+		summary  = `{"task_id": "TASK-1", "final_verdict": "reject", "rounds_completed": 1}`
+	)
+	base := map[string]string{
+		"rounds/round-1/verdict.json": verdict1,
+		"rounds/round-1/patch.diff":   "diff\n",
+		"summary.json":                summary,
+	}
+	tests := []struct {
+		name            string
+		head            map[string]string
+		rule, file, ptr string
+		details         string
+	}{
+		{"unchanged, a round added", map[string]string{
+			"rounds/round-1/verdict.json": verdict1,
+			"rounds/round-2/verdict.json": `{"task_id": "TASK-1", "verdict": "pass"}`,
+			"summary.json":                summary,
+		}, "", "", "", ""},
+		{"respaced", map[string]string{
+			"rounds/round-1/verdict.json": strings.ReplaceAll(verdict1, " ", "\n  "),
+			"summary.json":                summary,
+		}, "", "", "", ""},
+		{"verdict rewritten", map[string]string{
+			"rounds/round-1/verdict.json": `{"task_id": "TASK-1", "verdict": "pass"}`,
+			"summary.json":                summary,
+		}, "h3a.append_only.frozen_changed", "rounds/round-1/verdict.json", "/verdict",
+			`rounds/round-1/verdict.json changed since base 0123456789ab at /verdict: base "reject", head "pass"; a committed round never changes`},
+		{"round removed", map[string]string{"summary.json": summary},
+			"h3a.append_only.file_removed", "rounds/round-1/verdict.json", "",
+			`rounds/round-1/verdict.json exists at base 0123456789ab but not in head`},
+		{"summary field changed", map[string]string{
+			"rounds/round-1/verdict.json": verdict1,
+			"summary.json":                `{"task_id": "TASK-1", "final_verdict": "pass", "rounds_completed": 1}`,
+		}, "h3a.append_only.frozen_changed", "summary.json", "/final_verdict",
+			`summary.json changed since base 0123456789ab at /final_verdict: base "reject", head "pass"; summary fields of a finished run never change`},
+		{"summary removed", map[string]string{"rounds/round-1/verdict.json": verdict1},
+			"h3a.append_only.file_removed", "summary.json", "", `summary.json exists at base`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, b := fakeBase(base)
+			res, err := Compare(contractHead(tc.head), b, commit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.rule == "" {
+				if len(res.Findings) != 0 {
+					t.Fatalf("unexpected findings: %+v", res.Findings)
+				}
+				return
+			}
+			if len(res.Findings) != 1 {
+				t.Fatalf("want one %s finding, got %+v", tc.rule, res.Findings)
+			}
+			f := res.Findings[0]
+			if f.Rule != tc.rule || f.File != tc.file || f.Pointer != tc.ptr || !strings.Contains(f.Details, tc.details) {
+				t.Errorf("got %s %q %q\n%s\nwant %s %q %q, details containing\n%s", f.Rule, f.File, f.Pointer, f.Details, tc.rule, tc.file, tc.ptr, tc.details)
+			}
+		})
+	}
+}
+
+func TestContractRunsAt(t *testing.T) {
+	got := RunsAt([]string{
+		"runs/TASK-1-20260216-130000/summary.json",
+		"runs/TASK-1-20260216-130000/rounds/round-1/verdict.json",
+		"runs/flat/handoff.json",
+		"runs/other/summary.json",
+	})
+	want := []RunAt{{Dir: "runs/TASK-1-20260216-130000", Layout: "contract"}, {Dir: "runs/flat", Layout: "contract"}}
+	if len(got) != len(want) {
+		t.Fatalf("RunsAt = %+v, want %+v", got, want)
+	}
+	for _, w := range want {
+		found := false
+		for _, g := range got {
+			found = found || g == w
+		}
+		if !found {
+			t.Errorf("RunsAt = %+v, missing %+v", got, w)
+		}
+	}
+}

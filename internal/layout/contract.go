@@ -1,0 +1,350 @@
+package layout
+
+import (
+	"cmp"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/h3a-check/h3a-check/internal/finding"
+	"github.com/h3a-check/h3a-check/internal/schema"
+)
+
+// Contract is the layout of the artifact contract (artifact-contract.md):
+// a doer's handoff.json, a judge's verdict.json and an auditor's
+// audit.json per round, either flat in the run or in rounds/round-<n>/ as
+// the upstream orchestrator writes them, and the orchestrator's
+// summary.json at the top once the loop ends.
+type Contract struct{}
+
+const contractSummary = "summary.json"
+
+// contractRoles are the per-round artifacts in the order the loop writes them.
+var contractRoles = []struct{ name, schema string }{
+	{"handoff", schema.ContractHandoff},
+	{"verdict", schema.ContractVerdict},
+	{"audit", schema.ContractAudit},
+}
+
+var contractFiles = func() []File {
+	fs := []File{{Path: contractSummary, Kind: JSON, Schema: schema.ContractSummary, DocKey: "summary"}}
+	for _, r := range contractRoles {
+		fs = append(fs, File{Path: r.name + ".json", Kind: JSON, Schema: r.schema, DocKey: r.name})
+	}
+	for _, r := range contractRoles {
+		fs = append(fs, File{Path: "rounds/round-*/" + r.name + ".json", Kind: JSON, Schema: r.schema, DocKey: r.name})
+	}
+	return fs
+}()
+
+func (Contract) ID() string    { return "contract" }
+func (Contract) Files() []File { return contractFiles }
+
+// Detect: a role artifact at the top, or a rounds/round-*/ folder holding
+// one. summary.json alone is too common a name to claim a folder by. A
+// round folder is never a run of its own, so a file named inside one is
+// checked as part of the whole run.
+func (Contract) Detect(dir string) bool {
+	if strings.HasPrefix(filepath.Base(dir), "round-") && filepath.Base(filepath.Dir(dir)) == "rounds" {
+		return false
+	}
+	for _, r := range contractRoles {
+		if isFile(filepath.Join(dir, r.name+".json")) {
+			return true
+		}
+	}
+	rounds, err := os.ReadDir(filepath.Join(dir, "rounds"))
+	if err != nil {
+		return false
+	}
+	for _, e := range rounds {
+		if !e.IsDir() || !strings.HasPrefix(e.Name(), "round-") {
+			continue
+		}
+		for _, r := range contractRoles {
+			if isFile(filepath.Join(dir, "rounds", e.Name(), r.name+".json")) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func isFile(p string) bool {
+	info, err := os.Lstat(p)
+	return err == nil && !info.IsDir()
+}
+
+func (Contract) Evidence(*Run) []EvidenceRef { return nil }
+
+// contractRound is one round of a run: its number (-1 when the folder is
+// not numbered, or for a flat run) and its artifacts by role.
+type contractRound struct {
+	N     int
+	Dir   string // "" for a flat run
+	Files map[string]string
+}
+
+// rounds lists the run's rounds in order: the flat artifacts form one
+// round; round folders are ordered by number.
+func (Contract) rounds(r *Run) []contractRound {
+	byDir := map[string]*contractRound{}
+	var out []*contractRound
+	for _, m := range r.Files {
+		role := strings.TrimSuffix(path.Base(m.Path), ".json")
+		if m.Path == contractSummary {
+			continue
+		}
+		d := r.Docs[m.Path]
+		if d == nil || !d.Present {
+			continue
+		}
+		dir := path.Dir(m.Path)
+		if dir == "." {
+			dir = ""
+		}
+		cr := byDir[dir]
+		if cr == nil {
+			cr = &contractRound{N: -1, Dir: dir, Files: map[string]string{}}
+			if n, err := strconv.Atoi(strings.TrimPrefix(path.Base(dir), "round-")); err == nil && dir != "" {
+				cr.N = n
+			}
+			byDir[dir] = cr
+			out = append(out, cr)
+		}
+		cr.Files[role] = m.Path
+	}
+	slices.SortFunc(out, func(a, b *contractRound) int {
+		if c := cmp.Compare(a.N, b.N); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Dir, b.Dir)
+	})
+	rs := make([]contractRound, len(out))
+	for i, c := range out {
+		rs[i] = *c
+	}
+	return rs
+}
+
+// contractDirName is the orchestrator's run folder name: <TASK_ID>-<YYYYMMDD-HHMMSS>.
+var contractDirName = regexp.MustCompile(`^(.+)-(\d{8}-\d{6})$`)
+
+// taskIDRef is one place a task id is written.
+type taskIDRef struct {
+	File, ID string
+}
+
+// taskIDs lists every task id the run names, folder name first, then the
+// summary, then each round's artifacts in order.
+func (l Contract) taskIDs(r *Run) []taskIDRef {
+	var refs []taskIDRef
+	if m := contractDirName.FindStringSubmatch(filepath.Base(r.Dir)); m != nil {
+		refs = append(refs, taskIDRef{"", m[1]})
+	}
+	if id, ok := jsonString(r, contractSummary, "task_id"); ok {
+		refs = append(refs, taskIDRef{contractSummary, id})
+	}
+	for _, rd := range l.rounds(r) {
+		for _, role := range contractRoles {
+			if p, ok := rd.Files[role.name]; ok {
+				if id, ok := jsonString(r, p, "task_id"); ok {
+					refs = append(refs, taskIDRef{p, id})
+				}
+			}
+		}
+	}
+	return refs
+}
+
+func describeTaskSource(ref taskIDRef) string {
+	if ref.File == "" {
+		return "the run folder name"
+	}
+	return ref.File
+}
+
+func (l Contract) Check(r *Run) []finding.Finding {
+	var fs []finding.Finding
+	refs := l.taskIDs(r)
+	if len(refs) > 0 {
+		want := refs[0]
+		for _, ref := range refs[1:] {
+			if ref.ID == want.ID {
+				continue
+			}
+			f := finding.ContractTaskIDMismatch.New(ref.File, "%s task_id %q differs from %s %q", ref.File, ref.ID, describeTaskSource(want), want.ID)
+			f.Pointer = "/task_id"
+			f.TaskID = want.ID
+			fs = append(fs, f)
+		}
+	}
+	rounds := l.rounds(r)
+	summary := r.Docs[contractSummary]
+	if (summary == nil || !summary.Present) && len(rounds) > 0 && rounds[0].Dir != "" {
+		last := rounds[len(rounds)-1]
+		fs = append(fs, finding.ContractSummaryMissing.New("", "summary.json is missing: the loop did not finish (the last round is %s, holding %s)", last.Dir, roleList(last)))
+	}
+	return append(fs, l.checkFilesTouched(r, rounds)...)
+}
+
+// maxPatchSize bounds the patch.diff read to learn which files a round
+// deletes; a larger one is not read, and its deletions are not known.
+const maxPatchSize = 16 << 20
+
+// checkFilesTouched compares the last round's files_touched with the
+// repository the run belongs to. Only a run where the orchestrator puts it,
+// <repo>/.orchestrator/runs/<run>, names its repository for certain.
+func (Contract) checkFilesTouched(r *Run, rounds []contractRound) []finding.Finding {
+	runs := filepath.Dir(r.Dir)
+	if filepath.Base(runs) != "runs" || filepath.Base(filepath.Dir(runs)) != ".orchestrator" {
+		return nil
+	}
+	repo := filepath.Dir(filepath.Dir(runs))
+	var last *contractRound
+	for i := range rounds {
+		if _, ok := rounds[i].Files["handoff"]; ok {
+			last = &rounds[i]
+		}
+	}
+	if last == nil {
+		return nil
+	}
+	handoff := last.Files["handoff"]
+	d := r.Docs[handoff]
+	if d == nil || !d.Parsed || d.JSON == nil {
+		return nil
+	}
+	m, _ := d.JSON.Value.(map[string]any)
+	touched, _ := m["files_touched"].([]any)
+	patch := path.Join(last.Dir, "patch.diff")
+	var deleted map[string]bool
+	var fs []finding.Finding
+	for i, v := range touched {
+		p, ok := v.(string)
+		if !ok || p == "" || !filepath.IsLocal(filepath.FromSlash(p)) {
+			continue // not a repository path: the schema and other rules speak of it
+		}
+		if _, err := os.Lstat(filepath.Join(repo, filepath.FromSlash(p))); err == nil {
+			continue
+		}
+		if deleted == nil {
+			deleted = deletedIn(filepath.Join(r.Dir, filepath.FromSlash(patch)))
+		}
+		if deleted[p] {
+			continue
+		}
+		f := finding.ContractFileMissing.New(handoff, "files_touched[%d] %q does not exist in the repository (the folder holding .orchestrator/), and %s does not delete it",
+			i, p, patch)
+		f.Pointer = fmt.Sprintf("/files_touched/%d", i)
+		fs = append(fs, f)
+	}
+	return fs
+}
+
+// deletedIn lists the files a unified diff (git diff) deletes; an absent,
+// special or oversized file deletes nothing.
+func deletedIn(patch string) map[string]bool {
+	deleted := map[string]bool{}
+	info, err := os.Lstat(patch)
+	if err != nil || !info.Mode().IsRegular() || info.Size() > maxPatchSize {
+		return deleted
+	}
+	data, err := os.ReadFile(patch)
+	if err != nil {
+		return deleted
+	}
+	var from string
+	for line := range strings.Lines(string(data)) {
+		line = strings.TrimRight(line, "\r\n")
+		switch {
+		case strings.HasPrefix(line, "--- a/"):
+			from = strings.TrimPrefix(line, "--- a/")
+		case line == "+++ /dev/null" && from != "":
+			deleted[from] = true
+		case !strings.HasPrefix(line, "+++ "):
+			from = ""
+		}
+	}
+	return deleted
+}
+
+func roleList(rd contractRound) string {
+	var names []string
+	for _, role := range contractRoles {
+		if _, ok := rd.Files[role.name]; ok {
+			names = append(names, role.name+".json")
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// RequirementsKnown: a round with both a handoff and a verdict says which
+// requirements were touched and which of them were checked.
+func (l Contract) RequirementsKnown(r *Run) bool {
+	for _, rd := range l.rounds(r) {
+		h, v := r.Docs[rd.Files["handoff"]], r.Docs[rd.Files["verdict"]]
+		if h != nil && h.Parsed && v != nil && v.Parsed {
+			return true
+		}
+	}
+	return false
+}
+
+func (l Contract) RunID(r *Run) string { return filepath.Base(r.Dir) }
+
+func (l Contract) TaskID(r *Run) string {
+	if refs := l.taskIDs(r); len(refs) > 0 {
+		return refs[0].ID
+	}
+	return ""
+}
+
+// Docs gives the policies the summary and the rounds in order, each round
+// with its artifacts by role and the files they came from, plus the task
+// ids the checker found and whether they agree (the auditor's own
+// traceability.task_id_match is compared with that).
+func (l Contract) Docs(r *Run) map[string]any {
+	rounds := []any{}
+	for _, rd := range l.rounds(r) {
+		files := map[string]any{}
+		round := map[string]any{"dir": rd.Dir, "files": files}
+		if rd.N >= 0 {
+			round["n"] = rd.N
+		} else {
+			round["n"] = nil
+		}
+		for _, role := range contractRoles {
+			p, ok := rd.Files[role.name]
+			if !ok {
+				round[role.name] = nil
+				continue
+			}
+			files[role.name] = p
+			round[role.name] = r.Docs[p].Value()
+		}
+		rounds = append(rounds, round)
+	}
+	refs := l.taskIDs(r)
+	ids := []any{}
+	agree := true
+	for _, ref := range refs {
+		ids = append(ids, map[string]any{"file": ref.File, "task_id": ref.ID})
+		agree = agree && ref.ID == refs[0].ID
+	}
+	var summary any
+	if d := r.Docs[contractSummary]; d != nil {
+		summary = d.Value()
+	}
+	return map[string]any{
+		"summary":        summary,
+		"rounds":         rounds,
+		"task_ids":       ids,
+		"task_ids_agree": agree,
+	}
+}

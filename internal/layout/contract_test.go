@@ -1,0 +1,130 @@
+package layout
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/h3a-check/h3a-check/internal/jsonpos"
+	"github.com/h3a-check/h3a-check/internal/rundir"
+)
+
+// contractRun loads docs (path -> JSON text) the way the runner does.
+func contractRun(dir string, docs map[string]string) *Run {
+	var present []string
+	for p := range docs {
+		present = append(present, p)
+	}
+	r := &Run{Dir: dir, Files: Expand(Contract{}.Files(), present), Docs: map[string]*rundir.Document{}}
+	for p, text := range docs {
+		d := &rundir.Document{Path: p, Present: true, Data: []byte(text)}
+		d.JSON, _ = jsonpos.Parse(d.Data)
+		d.Parsed = d.JSON != nil
+		r.Docs[p] = d
+	}
+	return r
+}
+
+func TestContractDetect(t *testing.T) {
+	tests := []struct {
+		name  string
+		files []string
+		dir   string // the folder asked about, relative
+		want  bool
+	}{
+		{"flat verdict", []string{"verdict.json"}, ".", true},
+		{"round artifact", []string{"rounds/round-1/handoff.json"}, ".", true},
+		{"summary alone", []string{"summary.json"}, ".", false},
+		{"round folder is no run", []string{"rounds/round-1/handoff.json"}, "rounds/round-1", false},
+		{"unrelated rounds", []string{"rounds/final/handoff.json"}, ".", false},
+		{"verdict is a folder", []string{"verdict.json/x"}, ".", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			for _, f := range tc.files {
+				p := filepath.Join(root, filepath.FromSlash(f))
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte("{}"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if got := (Contract{}).Detect(filepath.Join(root, tc.dir)); got != tc.want {
+				t.Errorf("Detect = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// Rounds are ordered by number, not by name: round-10 comes after round-2.
+func TestContractRoundOrder(t *testing.T) {
+	r := contractRun("/x/TASK-7-20260216-130000", map[string]string{
+		"rounds/round-10/verdict.json": `{"task_id": "TASK-7"}`,
+		"rounds/round-2/verdict.json":  `{"task_id": "TASK-7"}`,
+		"rounds/round-1/handoff.json":  `{"task_id": "TASK-8"}`,
+	})
+	var dirs []string
+	for _, rd := range (Contract{}).rounds(r) {
+		dirs = append(dirs, rd.Dir)
+	}
+	if want := []string{"rounds/round-1", "rounds/round-2", "rounds/round-10"}; !slices.Equal(dirs, want) {
+		t.Errorf("rounds %q, want %q", dirs, want)
+	}
+	fs := (Contract{}).Check(r)
+	var got []string
+	for _, f := range fs {
+		got = append(got, f.Rule+" "+f.File+" "+f.Details)
+	}
+	want := []string{
+		`h3a.traceability.contract_task_id rounds/round-1/handoff.json rounds/round-1/handoff.json task_id "TASK-8" differs from the run folder name "TASK-7"`,
+		`h3a.structure.contract_summary_missing  summary.json is missing: the loop did not finish (the last round is rounds/round-10, holding verdict.json)`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("Check:\n%q\nwant\n%q", got, want)
+	}
+	if docs := (Contract{}).Docs(r); docs["task_ids_agree"] != false {
+		t.Errorf("task_ids_agree = %v, want false", docs["task_ids_agree"])
+	}
+}
+
+func TestDeletedIn(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "patch.diff")
+	patch := "diff --git a/gone.py b/gone.py\ndeleted file mode 100644\n--- a/gone.py\r\n+++ /dev/null\n@@ -1 +0,0 @@\n-x\n" +
+		"diff --git a/kept.py b/kept.py\n--- a/kept.py\n+++ b/kept.py\n@@ -1 +1 @@\n--- a/not-a-header\n+y\n"
+	if err := os.WriteFile(p, []byte(patch), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := deletedIn(p)
+	if !got["gone.py"] || len(got) != 1 {
+		t.Errorf("deletedIn = %v, want only gone.py", got)
+	}
+	if got := deletedIn(filepath.Join(t.TempDir(), "absent")); len(got) != 0 {
+		t.Errorf("absent patch deletes %v", got)
+	}
+}
+
+// FuzzContract: whatever the artifacts hold, the layout neither panics nor
+// loses a finding's file.
+func FuzzContract(f *testing.F) {
+	f.Add([]byte(`{"task_id": "TASK-1", "rounds_completed": 1}`), []byte(`{"task_id": "TASK-1", "files_touched": ["a"]}`), []byte(`{"task_id": 7}`))
+	f.Add([]byte(`[]`), []byte(`null`), []byte(`{"task_id": ""}`))
+	f.Fuzz(func(t *testing.T, summary, handoff, verdict []byte) {
+		r := contractRun("/x/.orchestrator/runs/TASK-1-20260216-130000", map[string]string{
+			"summary.json":                string(summary),
+			"rounds/round-1/handoff.json": string(handoff),
+			"rounds/round-2/verdict.json": string(verdict),
+		})
+		l := Contract{}
+		for _, fd := range l.Check(r) {
+			if fd.Rule == "" || (fd.File == "" && fd.Rule != "h3a.structure.contract_summary_missing") {
+				t.Errorf("finding without rule or file: %+v", fd)
+			}
+		}
+		_ = l.Docs(r)
+		_ = l.TaskID(r)
+		_ = l.RequirementsKnown(r)
+	})
+}

@@ -1,0 +1,2 @@
+def reset(token):
+    return token
