@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"github.com/h3a-check/h3a-check/internal/textdist"
 	"math"
 	"regexp"
 	"slices"
@@ -399,7 +400,7 @@ func tagName(tag, value string) string {
 func suggest(got string, keys []string) string {
 	best, bestDist := "", 3
 	for _, k := range keys {
-		if d := distance(got, k); d < bestDist {
+		if d := textdist.Levenshtein(got, k); d < bestDist {
 			best, bestDist = k, d
 		}
 	}
@@ -407,28 +408,6 @@ func suggest(got string, keys []string) string {
 		return ""
 	}
 	return fmt.Sprintf(" (did you mean %q?)", best)
-}
-
-// distance is the Levenshtein distance between two short strings.
-func distance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur := make([]int, len(rb)+1)
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(rb)]
 }
 
 func sortErrors(es Errors) {

@@ -247,24 +247,6 @@ func TestNearest(t *testing.T) {
 	}
 }
 
-func TestEditDistance(t *testing.T) {
-	tests := []struct {
-		a, b string
-		want int
-	}{
-		{"", "", 0},
-		{"abc", "", 3},
-		{"kitten", "sitting", 3},
-		{"status", "stauts", 2},
-		{"≥95", "≤95", 1},
-	}
-	for _, tt := range tests {
-		if got := editDistance(tt.a, tt.b); got != tt.want {
-			t.Errorf("editDistance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
-		}
-	}
-}
-
 func TestDisplay(t *testing.T) {
 	tests := []struct {
 		v    any

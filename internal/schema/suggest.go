@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"github.com/h3a-check/h3a-check/internal/textdist"
 	"strings"
 )
 
@@ -19,7 +20,7 @@ func nearest(word string, candidates []string) (string, bool) {
 			if len(word) < 3 {
 				continue
 			}
-			d = editDistance(strings.ToLower(word), strings.ToLower(cand))
+			d = textdist.Levenshtein(strings.ToLower(word), strings.ToLower(cand))
 			// One slip in a short word, two in a longer one; more than that
 			// suggests a different word, not a typo.
 			limit := 1
@@ -69,32 +70,4 @@ func fold(s string) string {
 		}
 		return r
 	}, strings.ToLower(s))
-}
-
-// editDistance is the Levenshtein distance between a and b, in runes. Inputs
-// are property names and enum values; past 64 runes they are too long to be
-// typos of each other, which also bounds the work.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	const limit = 64
-	if len(ra) > limit || len(rb) > limit {
-		return max(len(ra), len(rb))
-	}
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }
