@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"io"
@@ -9,14 +10,39 @@ import (
 // JSON prints {"audits": [...], "gate": ..., "tool": ...} with keys sorted
 // at every level, two-space indentation and a final newline, so the same
 // results always give the same bytes.
+//
+// The audits are encoded one at a time, so the memory a report takes does not
+// grow with the number of runs beyond the audits themselves; the bytes are
+// those of encoding the whole document at once ("audits" sorts first).
 func JSON(w io.Writer, in *Input, _ Options) error {
-	doc := map[string]any{"tool": in.Tool, "gate": in.Gate, "audits": in.Audits}
-	b, err := MarshalSorted(doc)
+	bw := bufio.NewWriter(w)
+	bw.WriteString("{\n  \"audits\": [")
+	for i, a := range in.Audits {
+		b, err := MarshalSorted(a)
+		if err != nil {
+			return err
+		}
+		if i > 0 {
+			bw.WriteString(",")
+		}
+		bw.WriteString("\n    ")
+		var ind bytes.Buffer
+		if err := json.Indent(&ind, bytes.TrimSpace(b), "    ", "  "); err != nil {
+			return err
+		}
+		bw.Write(ind.Bytes())
+	}
+	if len(in.Audits) > 0 {
+		bw.WriteString("\n  ")
+	}
+	bw.WriteString("],\n")
+	// The rest of the document, with its opening brace dropped.
+	rest, err := MarshalSorted(map[string]any{"gate": in.Gate, "tool": in.Tool})
 	if err != nil {
 		return err
 	}
-	_, err = w.Write(b)
-	return err
+	bw.Write(bytes.TrimPrefix(rest, []byte("{\n")))
+	return bw.Flush()
 }
 
 // MarshalSorted encodes v as indented JSON with object keys sorted: struct
