@@ -49,6 +49,7 @@ func TestEveryLayoutInOneCall(t *testing.T) {
 		{"ok/hybrid_complete/greeter", "hybrid"},
 		{"ok/hybrid_x2/app", "hybrid-x2"},
 		{"ok/stigmergy_complete/greeter", "stigmergy"},
+		{"ok/gate_state_complete/app", "gate-state"},
 	} {
 		if err := os.CopyFS(filepath.Join(dir, run.dst), os.DirFS(filepath.Join(casesDir, run.src))); err != nil {
 			t.Fatal(err)
@@ -66,6 +67,7 @@ func TestEveryLayoutInOneCall(t *testing.T) {
 	want := []string{
 		"contract-flat contract",
 		"contract/TASK-0042-20260216-130000 contract",
+		"gate-state gate-state",
 		"hybrid hybrid-os",
 		"hybrid-x2 hybrid-os",
 		"runs/20250929-134215-8b6f8b9a-7c9f-4c5e-8c6a-2f0f0d2e9c1a h3a",
