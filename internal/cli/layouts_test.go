@@ -107,3 +107,37 @@ func TestParseContract(t *testing.T) {
 		t.Errorf("round 2: %+v", r2)
 	}
 }
+
+// TestParseGateState: parse shows a gate-state run's pipelines, the
+// sibling documents' names read as the guide's.
+func TestParseGateState(t *testing.T) {
+	code, out, stderr := runMain("parse", filepath.Join(casesDir, "ok", "gate_state_variant", "app"))
+	if code != ExitPass {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var in struct {
+		Run  struct{ Layout string }
+		Docs struct {
+			Pipelines []struct {
+				Prefix   string
+				Pipeline map[string]any
+				Gates    map[string]struct {
+					Path     string
+					Doc      map[string]any
+					Variants []string
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &in); err != nil {
+		t.Fatal(err)
+	}
+	if in.Run.Layout != "gate-state" || len(in.Docs.Pipelines) != 1 || in.Docs.Pipelines[0].Prefix != "demoqa_com-student_registration" {
+		t.Fatalf("parse output: %s", out)
+	}
+	g2 := in.Docs.Pipelines[0].Gates["2"]
+	val, _ := g2.Doc["validation"].(map[string]any)
+	if g2.Doc["agent"] != "DOMAgent" || val["score"] != float64(87) || !slices.Equal(g2.Variants, []string{"agentName", "outputData", "validationResult", "executionTrace"}) {
+		t.Errorf("gate 2: %+v", g2)
+	}
+}

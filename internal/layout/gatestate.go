@@ -203,7 +203,8 @@ func normaliseGate(raw map[string]any) gateDoc {
 				for k, v := range val {
 					scaled[k] = v
 				}
-				scaled["score"] = json.Number(strconv.FormatFloat(score*100, 'g', -1, 64))
+				// rounded so 0.7 reads as 70, not 70.00000000000001
+				scaled["score"] = json.Number(strconv.FormatFloat(math.Round(score*100*1e6)/1e6, 'g', -1, 64))
 				doc["validation"] = scaled
 			}
 		}

@@ -95,10 +95,10 @@ func TestGateStateCurrentGate(t *testing.T) {
 }
 
 func TestGateStateSynonymScore(t *testing.T) {
-	gd := normaliseGate(map[string]any{"validationResult": map[string]any{"score": jsonNumber("0.5")}, "agentName": "A"})
+	gd := normaliseGate(map[string]any{"validationResult": map[string]any{"score": jsonNumber("0.57")}, "agentName": "A"})
 	val, _ := gd.doc["validation"].(map[string]any)
-	if s, _ := jsonFloat(val["score"]); s != 50 || gd.doc["agent"] != "A" {
-		t.Errorf("normalised %+v, want agent A and score 50", gd.doc)
+	if s, _ := jsonFloat(val["score"]); s != 57 || gd.doc["agent"] != "A" {
+		t.Errorf("normalised %+v, want agent A and score 57", gd.doc)
 	}
 	if !slices.Equal(gd.variants, []string{"agentName", "validationResult"}) {
 		t.Errorf("variants %q", gd.variants)
