@@ -31,6 +31,14 @@ var (
 		"SUCCESS pipeline with a gate that did not succeed",
 		"A pipeline whose status is SUCCESS has every gate output SUCCESS.",
 		"set the pipeline's status to PARTIAL or FAILED, or re-run the gate"}
+	GateStateHandoff = Rule{"h3a.gates.gate_state_handoff", CategoryGates, Error,
+		"Gate output the next gate cannot use",
+		"The guide's own agents read the previous gate's output: a SUCCESS or PARTIAL gate 1 of TestCaseDesigner has a non-empty output.testCases, each with testId and non-empty testSteps; a gate 2 of DOMAgent has output.elementMappings, each with locators.primary.",
+		"write the output the next gate reads, or mark the gate FAILED"}
+	GateStateFailedOutput = Rule{"h3a.evidence.gate_state_failed_output", CategoryEvidence, Error,
+		"Failed gate without its output file",
+		"The guide writes a gate's state file even when the gate fails: a FAILED pipeline has the output of its currentGate (gate 5, the final mark, aside).",
+		"write the failed gate's output with status FAILED and its validation issues"}
 	GateStateScore = Rule{"h3a.gates.gate_state_score", CategoryGates, Error,
 		"Gate status disagrees with its score",
 		"A SUCCESS gate has a validation score of at least 70 and passed true; a PARTIAL gate scores below 70; a FAILED gate has passed false.",
@@ -41,4 +49,5 @@ var (
 var GateStateRules = []Rule{
 	GateStateShape, GateStateVariant, GateStateFileName, GateStateCompletedOutput,
 	GateStateGateOrder, GateStateCurrentGate, GateStatePipelineStatus, GateStateScore,
+	GateStateHandoff, GateStateFailedOutput,
 }

@@ -246,6 +246,7 @@ func (l GateState) Check(r *Run) []finding.Finding {
 			c.gateShape(g)
 			c.gateName(p.prefix, g)
 			c.gateScore(g)
+			c.gateHandoff(g)
 		}
 		c.gateOrder(p)
 		if p.doc == nil {
@@ -471,11 +472,62 @@ func (c *gateCheck) pipelineGates(p *gatePipeline) {
 			c.add(finding.GateStateCurrentGate, p.path, "/currentGate", "currentGate is %d but the last completed gate is %s, expected %d or %d", cur, lastText, lo, hi)
 		}
 	}
+	if cur, ok := gateNumber(p.doc["currentGate"]); ok && str(p.doc["status"]) == "FAILED" && cur != gateStateFinal {
+		if _, has := p.gates[cur]; !has {
+			c.add(finding.GateStateFailedOutput, p.path, "/currentGate", "pipeline FAILED at gate %d but %s/%s-gate%d-output.json does not exist", cur, gateStateDir, p.prefix, cur)
+		}
+	}
 	if str(p.doc["status"]) == "SUCCESS" {
 		for _, n := range sortedInts(p.gates) {
 			g := p.gates[n]
 			if st := str(g.doc["status"]); g.doc != nil && st != "SUCCESS" {
 				c.add(finding.GateStatePipelineStatus, p.path, "/status", "pipeline status is SUCCESS but gate %d (%s) has status %s", n, g.path, describeField(g.doc, "status"))
+			}
+		}
+	}
+}
+
+// gateHandoff checks what the guide's next agent reads from a finished gate
+// of the guide's own agents; other agents' outputs are their own business.
+func (c *gateCheck) gateHandoff(g gateDoc) {
+	if st := str(g.doc["status"]); st != "SUCCESS" && st != "PARTIAL" {
+		return
+	}
+	out, ok := g.doc["output"].(map[string]any)
+	if !ok {
+		return // a shape problem
+	}
+	ptr := g.pointer("output")
+	bad := func(at, format string, args ...any) {
+		c.add(finding.GateStateHandoff, g.path, ptr+at, format, args...)
+	}
+	switch {
+	case g.number == 1 && g.doc["agent"] == "TestCaseDesigner":
+		cases, ok := out["testCases"].([]any)
+		if !ok || len(cases) == 0 {
+			bad("", "gate 1 output has testCases %s, expected a non-empty array for gate 2 to map", describeField(out, "testCases"))
+			return
+		}
+		for i, tc := range cases {
+			m, _ := tc.(map[string]any)
+			if id, _ := m["testId"].(string); strings.TrimSpace(id) == "" {
+				bad(fmt.Sprintf("/testCases/%d", i), "test case %d has testId %s, expected a non-empty string", i, describeField(m, "testId"))
+			}
+			if steps, ok := m["testSteps"].([]any); !ok || len(steps) == 0 {
+				bad(fmt.Sprintf("/testCases/%d", i), "test case %d has testSteps %s, expected a non-empty array", i, describeField(m, "testSteps"))
+			}
+		}
+	case g.number == 2 && g.doc["agent"] == "DOMAgent":
+		maps, ok := out["elementMappings"].([]any)
+		if !ok {
+			bad("", "gate 2 output has elementMappings %s, expected an array for gate 3 to use", describeField(out, "elementMappings"))
+			return
+		}
+		for i, em := range maps {
+			m, _ := em.(map[string]any)
+			loc, _ := m["locators"].(map[string]any)
+			if _, ok := loc["primary"].(map[string]any); !ok {
+				bad(fmt.Sprintf("/elementMappings/%d", i), "element mapping %d has no locators.primary object", i)
 			}
 		}
 	}
