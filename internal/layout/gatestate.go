@@ -365,7 +365,10 @@ func namedFor(prefix string, doc map[string]any) (string, bool) {
 			return want, true
 		}
 	}
-	return want, false
+	// The older naming puts a request id, which the document need not
+	// repeat, where domain-feature stands: a prefix that does not start
+	// with the document's domain is taken for one.
+	return want, !strings.HasPrefix(prefix, domain+"-")
 }
 
 func (c *gateCheck) gateName(prefix string, g gateDoc) {

@@ -124,3 +124,24 @@ func FuzzGateStateCheck(f *testing.F) {
 }
 
 func jsonNumber(s string) any { return json.Number(s) }
+
+func TestGateStateNamedFor(t *testing.T) {
+	doc := map[string]any{"metadata": map[string]any{"domain": "shop_com", "feature": "checkout"}}
+	withID := map[string]any{"requestId": "shop_com-req42", "metadata": map[string]any{"domain": "shop_com", "feature": "checkout"}}
+	for _, tc := range []struct {
+		prefix string
+		doc    map[string]any
+		ok     bool
+	}{
+		{"shop_com-checkout", doc, true},
+		{"shop_com-login", doc, false},             // same domain, another feature
+		{"req-7f3a", doc, true},                    // the older request-id naming
+		{"shop_com-req42", withID, true},           // a request id the document names
+		{"shop_com-checkout-v2", doc, false},       // close is not equal
+		{"x", map[string]any{"metadata": 3}, true}, // no metadata: a shape problem, not a name one
+	} {
+		if _, got := namedFor(tc.prefix, tc.doc); got != tc.ok {
+			t.Errorf("namedFor(%q) = %v, want %v", tc.prefix, got, tc.ok)
+		}
+	}
+}
