@@ -144,3 +144,37 @@ secrets contains v if {
 	}
 }
 
+
+# gate_state_docs lists the documents of a gate-state run with their file,
+# and the sibling documents' names the checker read as the guide's, so a
+# pointer names the member as the file writes it.
+gate_state_docs contains d if {
+	input.run.layout == "gate-state"
+	some p in input.docs.pipelines
+	p.pipeline != null
+	d := {"file": p.path, "doc": p.pipeline, "renamed": {}}
+}
+
+gate_state_docs contains d if {
+	input.run.layout == "gate-state"
+	some p in input.docs.pipelines
+	some g in p.gates
+	g.doc != null
+	synonyms := {"agentName": "agent", "outputData": "output", "validationResult": "validation"}
+	d := {"file": g.path, "doc": g.doc, "renamed": {field: variant | some variant in g.variants; field := synonyms[variant]}}
+}
+
+gate_state_pointer(d, path) := lib.pointer(array.concat([d.renamed[path[0]]], array.slice(path, 1, count(path)))) if {
+	count(path) > 0
+	d.renamed[path[0]]
+} else := lib.pointer(path)
+
+secrets contains v if {
+	some d in gate_state_docs
+	walk(d.doc, [path, value])
+	is_string(value)
+	regex.match(any_pattern, value)
+	some kind, pattern in patterns
+	match := regex.find_n(pattern, value, 1)[0]
+	v := {"file": d.file, "pointer": gate_state_pointer(d, path), "msg": shape_msg(kind, match)}
+}

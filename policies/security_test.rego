@@ -73,3 +73,28 @@ test_secrets_in_ledgers if {
 	fs := security.deny with input as inp
 	{[f.file, f.line] | some f in fs} == {["state/GATES_LEDGER.md", 26], ["state/EVIDENCE_LOG.md", 14], ["state/ROADMAP.md", 21]}
 }
+
+gate_state_input(notes) := {
+	"run": {"layout": "gate-state"},
+	"docs": {"pipelines": [{
+		"prefix": "d-f", "path": ".state/d-f-pipeline.json",
+		"pipeline": {"status": "IN_PROGRESS", "metadata": {"domain": "d", "feature": "f"}},
+		"gates": {"1": {
+			"path": ".state/d-f-gate1-output.json",
+			"doc": {"gate": 1, "agent": "A", "output": {"notes": notes}},
+			"variants": ["outputData"],
+		}},
+	}]},
+}
+
+test_gate_state_secret if {
+	fs := security.deny with input as gate_state_input("use AKIAIOSFODNN7EXAMPLE")
+	some f in fs
+	f.file == ".state/d-f-gate1-output.json"
+	f.pointer == "/outputData/notes"
+	startswith(f.msg, "value looks like an AWS access key id: ")
+}
+
+test_gate_state_quiet if {
+	count(security.deny) == 0 with input as gate_state_input("login form mapped")
+}

@@ -49,6 +49,7 @@ func TestEveryLayoutInOneCall(t *testing.T) {
 		{"ok/hybrid_complete/greeter", "hybrid"},
 		{"ok/hybrid_x2/app", "hybrid-x2"},
 		{"ok/stigmergy_complete/greeter", "stigmergy"},
+		{"ok/gate_state_complete/app", "gate-state"},
 	} {
 		if err := os.CopyFS(filepath.Join(dir, run.dst), os.DirFS(filepath.Join(casesDir, run.src))); err != nil {
 			t.Fatal(err)
@@ -66,6 +67,7 @@ func TestEveryLayoutInOneCall(t *testing.T) {
 	want := []string{
 		"contract-flat contract",
 		"contract/TASK-0042-20260216-130000 contract",
+		"gate-state gate-state",
 		"hybrid hybrid-os",
 		"hybrid-x2 hybrid-os",
 		"runs/20250929-134215-8b6f8b9a-7c9f-4c5e-8c6a-2f0f0d2e9c1a h3a",
@@ -103,5 +105,39 @@ func TestParseContract(t *testing.T) {
 	r2 := in.Docs.Rounds[1]
 	if r2.Dir != "rounds/round-2" || r2.Files["audit"] != "rounds/round-2/audit.json" || r2.Verdict["verdict"] != "pass" {
 		t.Errorf("round 2: %+v", r2)
+	}
+}
+
+// TestParseGateState: parse shows a gate-state run's pipelines, the
+// sibling documents' names read as the guide's.
+func TestParseGateState(t *testing.T) {
+	code, out, stderr := runMain("parse", filepath.Join(casesDir, "ok", "gate_state_variant", "app"))
+	if code != ExitPass {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var in struct {
+		Run  struct{ Layout string }
+		Docs struct {
+			Pipelines []struct {
+				Prefix   string
+				Pipeline map[string]any
+				Gates    map[string]struct {
+					Path     string
+					Doc      map[string]any
+					Variants []string
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &in); err != nil {
+		t.Fatal(err)
+	}
+	if in.Run.Layout != "gate-state" || len(in.Docs.Pipelines) != 1 || in.Docs.Pipelines[0].Prefix != "demoqa_com-student_registration" {
+		t.Fatalf("parse output: %s", out)
+	}
+	g2 := in.Docs.Pipelines[0].Gates["2"]
+	val, _ := g2.Doc["validation"].(map[string]any)
+	if g2.Doc["agent"] != "DOMAgent" || val["score"] != float64(87) || !slices.Equal(g2.Variants, []string{"agentName", "outputData", "validationResult", "executionTrace"}) {
+		t.Errorf("gate 2: %+v", g2)
 	}
 }

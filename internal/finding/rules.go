@@ -226,4 +226,4 @@ var GoRules = slices.Concat([]Rule{
 	HistoryNotCompared, NewRun, EntryRewritten, BadCorrection, GateEventRewritten,
 	EvidenceEntryRewritten, TaskRemoved, TaskReworded, TaskUnticked, CompletionChanged,
 	ArtifactChanged, ArtifactDeleted, RunDeleted, FileRemoved, FrozenChanged,
-}, HybridRules, StigmergyRules)
+}, HybridRules, StigmergyRules, GateStateRules)

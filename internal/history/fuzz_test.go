@@ -55,8 +55,9 @@ func FuzzCompare(f *testing.F) {
 // layoutTemplates are example runs of the other layouts, whose files the
 // fuzzer below replaces at the base.
 var layoutTemplates = map[string]string{
-	"hybrid-os": "../../testdata/runs/ok/hybrid_complete/greeter",
-	"stigmergy": "../../testdata/runs/ok/stigmergy_complete/greeter",
+	"hybrid-os":  "../../testdata/runs/ok/hybrid_complete/greeter",
+	"stigmergy":  "../../testdata/runs/ok/stigmergy_complete/greeter",
+	"gate-state": "../../testdata/runs/ok/gate_state_complete/app",
 }
 
 // runOf loads a template run as the runner would, without the runner.
@@ -95,13 +96,13 @@ func runOf(t testing.TB, lay layout.Layout, dir string) *layout.Run {
 	return run
 }
 
-// FuzzCompareLayouts: the history rules of the hybrid-os and stigmergy
-// layouts survive any base version of any of their files.
+// FuzzCompareLayouts: the history rules of the hybrid-os, stigmergy and
+// gate-state layouts survive any base version of any of their files.
 func FuzzCompareLayouts(f *testing.F) {
 	type target struct{ layout, path string }
 	var targets []target
 	heads := map[string]Head{}
-	for _, id := range []string{"hybrid-os", "stigmergy"} {
+	for _, id := range []string{"hybrid-os", "stigmergy", "gate-state"} {
 		lay := layout.ByID(id)
 		run := runOf(f, lay, layoutTemplates[id])
 		heads[id] = Head{Layout: id, Run: run, Open: func(string) (io.ReadCloser, bool, error) { return nil, false, nil }}

@@ -34,12 +34,9 @@ func RunsAt(files []string) []RunAt {
 	for _, f := range files {
 		for _, det := range runDetectors {
 			for _, m := range det.markers {
-				dir, ok := strings.CutSuffix(f, "/"+m)
+				dir, ok := markerDir(f, m)
 				if !ok {
-					if f != m {
-						continue
-					}
-					dir = ""
+					continue
 				}
 				if _, ok := candidates[dir]; !ok && !skipped(dir) && det.isRun(dir, has, hasUnder) {
 					candidates[dir] = det.layout
@@ -55,6 +52,22 @@ func RunsAt(files []string) []RunAt {
 	}
 	slices.SortFunc(runs, func(a, b RunAt) int { return strings.Compare(a.Dir, b.Dir) })
 	return runs
+}
+
+// markerDir returns the folder a file marks as a run: the file is the
+// marker (a literal path, or a path.Match pattern such as
+// ".state/*-pipeline.json") below that folder.
+func markerDir(f, marker string) (string, bool) {
+	parts := strings.Split(f, "/")
+	n := strings.Count(marker, "/") + 1
+	if len(parts) < n {
+		return "", false
+	}
+	tail := strings.Join(parts[len(parts)-n:], "/")
+	if ok, _ := path.Match(marker, tail); !ok {
+		return "", false
+	}
+	return strings.Join(parts[:len(parts)-n], "/"), true
 }
 
 // insideRun reports whether a folder above dir is a run.

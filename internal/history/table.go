@@ -49,6 +49,12 @@ var Table = []FileRule{
 	{Layout: "stigmergy", Path: ".ai/state.json", Check: issuesStayResolved},
 	{Layout: "stigmergy", Path: ".stigmergy/state/current.json", Check: jsonArray("/history", false)},
 
+	// A pipeline records each gate as it completes; a completed gate's
+	// output is what the next gate read, so it never changes (a FAILED
+	// gate's output may be rewritten by a re-run).
+	{Layout: "gate-state", Path: ".state/*-pipeline.json", Check: jsonArray("/completedGates", false)},
+	{Layout: "gate-state", Path: ".state/*-gate*-output.json", Check: completedGateFrozen},
+
 	// A contract round is written once; the summary once the loop ends.
 	// Rounds only grow: a round file of the base missing in head is
 	// h3a.append_only.file_removed.
@@ -56,6 +62,16 @@ var Table = []FileRule{
 	{Layout: "contract", Path: "rounds/round-*/handoff.json", Check: frozenJSON("a committed round never changes; a new attempt is a new round")},
 	{Layout: "contract", Path: "rounds/round-*/verdict.json", Check: frozenJSON("a committed round never changes; a new attempt is a new round")},
 	{Layout: "contract", Path: "rounds/round-*/audit.json", Check: frozenJSON("a committed round never changes; a new attempt is a new round")},
+}
+
+// completedGateFrozen holds a gate output to its base version once the
+// base records the gate as done (status SUCCESS or PARTIAL).
+func completedGateFrozen(p *pair) []finding.Finding {
+	base, _ := p.base.json.Value.(map[string]any)
+	if st, _ := base["status"].(string); st != "SUCCESS" && st != "PARTIAL" {
+		return nil
+	}
+	return frozenJSON("a completed gate's output is what the next gate read; re-run the gate into a new pipeline instead")(p)
 }
 
 // frozenJSON reports the first difference between a JSON file and its base
@@ -129,6 +145,11 @@ var runDetectors = []struct {
 	{
 		layout:  "stigmergy",
 		markers: []string{".ai/state.json", ".stigmergy/state/current.json"},
+		isRun:   func(string, func(string) bool, func(string) bool) bool { return true },
+	},
+	{
+		layout:  "gate-state",
+		markers: []string{".state/*-pipeline.json", ".state/*-gate*-output.json"},
 		isRun:   func(string, func(string) bool, func(string) bool) bool { return true },
 	},
 	{

@@ -123,9 +123,10 @@ type Noter interface {
 // All lists the layouts in detection order: the first that recognises a
 // folder claims it, so the more specific come first. A contract run is
 // known by common file names (audit.json, verdict.json) that a hybrid-os
-// or stigmergy root may also hold, so it comes last.
+// or stigmergy root may also hold, so it comes last; a gate-state run is
+// known by its .state/ folder, which names nothing else.
 func All() []Layout {
-	return []Layout{H3A{}, Hybrid{}, Stigmergy{}, Contract{}}
+	return []Layout{H3A{}, Hybrid{}, Stigmergy{}, GateState{}, Contract{}}
 }
 
 // Detectors returns All as discovery detectors.

@@ -46,7 +46,7 @@ func TestH3AFilesAreLiteral(t *testing.T) {
 
 // TestDetectionOrder: a folder that several layouts would recognise is
 // claimed by the most specific one; a contract artifact name beside a
-// hybrid-os, stigmergy or h3a run does not make it a contract run.
+// hybrid-os, stigmergy, gate-state or h3a run does not make it a contract run.
 func TestDetectionOrder(t *testing.T) {
 	const runs = "../../testdata/runs/ok/"
 	for _, tc := range []struct {
@@ -56,6 +56,7 @@ func TestDetectionOrder(t *testing.T) {
 		{"hybrid_complete/greeter", "audit.json", "hybrid-os"},
 		{"hybrid_x2/app", "handoff.json", "hybrid-os"},
 		{"stigmergy_complete/greeter", "audit.json", "stigmergy"},
+		{"gate_state_complete/app", "audit.json", "gate-state"},
 		{"contract_flat/flat-run", "", "contract"},
 		{"contract_rounds/TASK-0042-20260216-130000", "", "contract"},
 	} {

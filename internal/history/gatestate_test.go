@@ -1,0 +1,76 @@
+package history_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/h3a-check/h3a-check/internal/gitrev/gittest"
+	"github.com/h3a-check/h3a-check/internal/history"
+	"github.com/h3a-check/h3a-check/internal/runner"
+)
+
+// TestGateStateHistory commits the complete gate-state example, changes
+// head and checks it against that commit: completedGates only grows and a
+// completed gate's output never changes.
+func TestGateStateHistory(t *testing.T) {
+	const template = "../../testdata/runs/ok/gate_state_complete/app"
+	const pipeline = ".state/demoqa_com-student_registration-pipeline.json"
+	const gate2 = ".state/demoqa_com-student_registration-gate2-output.json"
+	cases := []struct {
+		name  string
+		file  string
+		edits [][2]string
+		want  string // a substring of the one finding, "" for none
+	}{
+		{name: "unchanged"},
+		{name: "gate added", file: pipeline, edits: [][2]string{{`"currentGate": 2`, `"currentGate": 3`}, {"2\n  ]", "2,\n    3\n  ]"}},
+			want: "gate 3 is completed but"},
+		{name: "completed gate dropped", file: pipeline, edits: [][2]string{{"1,\n    2\n  ]", "1\n  ]"}},
+			want: "[h3a.append_only.entry_rewritten]"},
+		{name: "completed output changed", file: gate2, edits: [][2]string{{`"score": 87`, `"score": 88`}},
+			want: "[h3a.append_only.frozen_changed]"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			g := gittest.Init(t)
+			run := filepath.Join(g.Dir, "app")
+			if err := os.CopyFS(run, os.DirFS(template)); err != nil {
+				t.Fatal(err)
+			}
+			base := g.Commit("base")
+			for _, e := range tc.edits {
+				replace(t, filepath.Join(run, tc.file), e[0], e[1])
+			}
+			res, err := runner.Check(context.Background(), runner.Options{Paths: []string{run}, Getenv: func(string) string { return "" }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, a := range res.Audits {
+				for _, f := range a.Findings {
+					got = append(got, strings.ReplaceAll(fmt.Sprintf("%s: %s: %s [%s]", f.Location(), f.Severity, f.Details, f.Rule), base[:12], "<base>"))
+				}
+			}
+			if tc.want == "" {
+				if len(got) != 0 {
+					t.Fatalf("findings on an unchanged run:\n%s", strings.Join(got, "\n"))
+				}
+				return
+			}
+			if len(got) != 1 || !strings.Contains(got[0], tc.want) {
+				t.Errorf("findings:\n%s\nwant one containing %s", strings.Join(got, "\n"), tc.want)
+			}
+		})
+	}
+}
+
+func TestRunsAtGateState(t *testing.T) {
+	got := history.RunsAt([]string{"proj/app/.state/d-f-pipeline.json", "proj/app/.state/d-f-gate1-output.json", "proj/other/.state/notes.json"})
+	if len(got) != 1 || got[0].Dir != "proj/app" || got[0].Layout != "gate-state" {
+		t.Errorf("RunsAt = %+v, want proj/app as gate-state", got)
+	}
+}

@@ -1,0 +1,537 @@
+package layout
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/h3a-check/h3a-check/internal/finding"
+)
+
+// GateState is the layout of the gate-state management guide: a folder
+// whose .state/ holds, per pipeline, {domain}-{feature}-pipeline.json and
+// one {domain}-{feature}-gate{N}-output.json per gate run (the older
+// naming puts a request id where domain-feature stands). Every pipeline of
+// the folder is checked together, as one run.
+type GateState struct{}
+
+const (
+	gateStateDir = ".state"
+	// gateStateFinal is the orchestrator's completion mark: the guide pushes
+	// it onto completedGates without writing an output for it.
+	gateStateFinal = 5
+	// gateStatePassScore is the score at which a gate counts as SUCCESS.
+	gateStatePassScore = 70
+)
+
+var gateStateFiles = []File{
+	{Path: gateStateDir + "/*-gate*-output.json", Kind: JSON, DocKey: "gates"},
+	{Path: gateStateDir + "/*-pipeline.json", Kind: JSON, DocKey: "pipelines"},
+}
+
+var (
+	gateOutputName   = regexp.MustCompile(`^(.+)-gate(\d+)-output\.json$`)
+	pipelineName     = regexp.MustCompile(`^(.+)-pipeline\.json$`)
+	gateStatuses     = []string{"SUCCESS", "PARTIAL", "FAILED"}
+	pipelineStatuses = []string{"IN_PROGRESS", "SUCCESS", "PARTIAL", "FAILED"}
+	// gateSynonyms are the sibling documents' names for the guide's fields.
+	gateSynonyms = []struct{ variant, field string }{
+		{"agentName", "agent"}, {"outputData", "output"}, {"validationResult", "validation"},
+	}
+)
+
+func (GateState) ID() string    { return "gate-state" }
+func (GateState) Files() []File { return gateStateFiles }
+
+// Detect: a .state/ folder holding a gate output or a pipeline file.
+func (GateState) Detect(dir string) bool {
+	entries, err := os.ReadDir(filepath.Join(dir, gateStateDir))
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		if e.IsDir() {
+			continue
+		}
+		if gateOutputName.MatchString(e.Name()) || pipelineName.MatchString(e.Name()) {
+			return true
+		}
+	}
+	return false
+}
+
+func (GateState) Evidence(*Run) []EvidenceRef { return nil }
+func (GateState) RunID(r *Run) string         { return filepath.Base(r.Dir) }
+func (GateState) TaskID(*Run) string          { return "" }
+
+func (GateState) Notes(r *Run) string {
+	p := gateStatePipelines(r)
+	names := make([]string, 0, len(p))
+	for _, pl := range p {
+		names = append(names, pl.prefix)
+	}
+	return fmt.Sprintf("gate-state pipelines recognised: %s", strings.Join(names, ", "))
+}
+
+// Docs: input.docs.pipelines lists each pipeline by its file prefix, with
+// its pipeline document and its gate outputs by gate number, the
+// synonyms read under the guide's names.
+func (GateState) Docs(r *Run) map[string]any {
+	pipelines := []any{}
+	for _, p := range gateStatePipelines(r) {
+		gates := map[string]any{}
+		for n, g := range p.gates {
+			variants := []any{}
+			for _, v := range g.variants {
+				variants = append(variants, v)
+			}
+			var doc any
+			if g.doc != nil {
+				doc = g.doc
+			}
+			gates[strconv.Itoa(n)] = map[string]any{"path": g.path, "doc": doc, "variants": variants}
+		}
+		var pipeline any
+		if p.doc != nil {
+			pipeline = p.doc
+		}
+		pipelines = append(pipelines, map[string]any{
+			"prefix": p.prefix, "path": p.path, "pipeline": pipeline, "gates": gates,
+		})
+	}
+	return map[string]any{"pipelines": pipelines}
+}
+
+// gateDoc is one gate output as read, with the synonyms it used.
+type gateDoc struct {
+	path     string
+	number   int // from the file name
+	raw      map[string]any
+	doc      map[string]any // synonyms renamed, a 0–1 score scaled to 0–100
+	variants []string
+}
+
+// gatePipeline is the files sharing one name prefix.
+type gatePipeline struct {
+	prefix string
+	path   string // "" when the pipeline file is missing
+	doc    map[string]any
+	gates  map[int]gateDoc
+}
+
+func gateStatePipelines(r *Run) []*gatePipeline {
+	byPrefix := map[string]*gatePipeline{}
+	get := func(prefix string) *gatePipeline {
+		if p, ok := byPrefix[prefix]; ok {
+			return p
+		}
+		p := &gatePipeline{prefix: prefix, gates: map[int]gateDoc{}}
+		byPrefix[prefix] = p
+		return p
+	}
+	for _, m := range r.Files {
+		name := path.Base(m.Path)
+		doc, _ := r.Docs[m.Path].Value().(map[string]any)
+		if g := gateOutputName.FindStringSubmatch(name); g != nil && m.Spec.DocKey == "gates" {
+			n, err := strconv.Atoi(g[2])
+			if err != nil {
+				continue
+			}
+			p := get(g[1])
+			gd := normaliseGate(doc)
+			gd.path, gd.number = m.Path, n
+			p.gates[n] = gd
+			continue
+		}
+		if g := pipelineName.FindStringSubmatch(name); g != nil && m.Spec.DocKey == "pipelines" {
+			p := get(g[1])
+			p.path, p.doc = m.Path, doc
+		}
+	}
+	out := make([]*gatePipeline, 0, len(byPrefix))
+	for _, k := range sortedKeysOf(byPrefix) {
+		out = append(out, byPrefix[k])
+	}
+	return out
+}
+
+func sortedKeysOf[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// normaliseGate reads a sibling document's field names as the guide's,
+// and its 0–1 validationResult score on the guide's 0–100 scale.
+func normaliseGate(raw map[string]any) gateDoc {
+	gd := gateDoc{raw: raw}
+	if raw == nil {
+		return gd
+	}
+	doc := make(map[string]any, len(raw))
+	for k, v := range raw {
+		doc[k] = v
+	}
+	for _, s := range gateSynonyms {
+		v, ok := raw[s.variant]
+		if !ok {
+			continue
+		}
+		gd.variants = append(gd.variants, s.variant)
+		if _, has := raw[s.field]; !has {
+			doc[s.field] = v
+		}
+		delete(doc, s.variant)
+	}
+	if _, ok := raw["executionTrace"]; ok {
+		gd.variants = append(gd.variants, "executionTrace")
+	}
+	if _, ok := raw["validationResult"]; ok {
+		if val, ok := doc["validation"].(map[string]any); ok {
+			if score, ok := jsonFloat(val["score"]); ok && score >= 0 && score <= 1 {
+				scaled := make(map[string]any, len(val))
+				for k, v := range val {
+					scaled[k] = v
+				}
+				// rounded so 0.7 reads as 70, not 70.00000000000001
+				scaled["score"] = json.Number(strconv.FormatFloat(math.Round(score*100*1e6)/1e6, 'g', -1, 64))
+				doc["validation"] = scaled
+			}
+		}
+	}
+	gd.doc = doc
+	return gd
+}
+
+// gateField is where a field of the guide's naming sits in the raw file.
+func (g gateDoc) pointer(field string) string {
+	if _, ok := g.raw[field]; !ok {
+		for _, s := range gateSynonyms {
+			if s.field == field {
+				if _, ok := g.raw[s.variant]; ok {
+					return "/" + s.variant
+				}
+			}
+		}
+	}
+	return "/" + field
+}
+
+type gateCheck struct{ out []finding.Finding }
+
+func (c *gateCheck) add(rule finding.Rule, file, ptr, format string, args ...any) {
+	f := rule.New(file, format, args...)
+	f.Pointer = ptr
+	c.out = append(c.out, f)
+}
+
+func (l GateState) Check(r *Run) []finding.Finding {
+	c := &gateCheck{}
+	for _, p := range gateStatePipelines(r) {
+		for _, n := range sortedInts(p.gates) {
+			g := p.gates[n]
+			if g.doc == nil {
+				continue // missing, unparseable or not an object: reported by the loader
+			}
+			c.gateShape(g)
+			c.gateName(p.prefix, g)
+			c.gateScore(g)
+			c.gateHandoff(g)
+		}
+		c.gateOrder(p)
+		if p.doc == nil {
+			continue
+		}
+		c.pipelineShape(p)
+		c.pipelineGates(p)
+	}
+	return c.out
+}
+
+func sortedInts[V any](m map[int]V) []int {
+	keys := make([]int, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// jsonFloat reads a JSON number, as the parser keeps it (json.Number) or
+// as a float.
+func jsonFloat(v any) (float64, bool) {
+	switch x := v.(type) {
+	case json.Number:
+		f, err := x.Float64()
+		return f, err == nil && !math.IsInf(f, 0)
+	case float64:
+		return x, true
+	}
+	return 0, false
+}
+
+// gateNumber reads a JSON number that must be a whole number.
+func gateNumber(v any) (int, bool) {
+	f, ok := jsonFloat(v)
+	if !ok || f != math.Trunc(f) || f < 0 || f > 1e6 {
+		return 0, false
+	}
+	return int(f), true
+}
+
+func (c *gateCheck) gateShape(g gateDoc) {
+	if len(g.variants) > 0 {
+		c.add(finding.GateStateVariant, g.path, "", "uses %s of the guide's sibling documents, read as the guide's fields", strings.Join(g.variants, ", "))
+	}
+	bad := func(field, format string, args ...any) {
+		c.add(finding.GateStateShape, g.path, g.pointer(field), format, args...)
+	}
+	if _, ok := gateNumber(g.doc["gate"]); !ok {
+		bad("gate", "gate is %s, expected the gate number as a whole number", describeField(g.doc, "gate"))
+	}
+	if _, ok := g.doc["agent"].(string); !ok {
+		bad("agent", "agent is %s, expected the agent's name as a string", describeField(g.doc, "agent"))
+	}
+	if !slices.Contains(gateStatuses, str(g.doc["status"])) {
+		bad("status", "status is %s, expected one of SUCCESS, PARTIAL, FAILED", describeField(g.doc, "status"))
+	}
+	c.metadataShape(g.path, g.doc, "metadata")
+	if _, ok := g.doc["output"].(map[string]any); !ok {
+		bad("output", "output is %s, expected the agent's output as an object", describeField(g.doc, "output"))
+	}
+	val, ok := g.doc["validation"].(map[string]any)
+	if !ok {
+		bad("validation", "validation is %s, expected an object with score, issues and passed", describeField(g.doc, "validation"))
+		return
+	}
+	ptr := g.pointer("validation")
+	if s, ok := jsonFloat(val["score"]); !ok || s < 0 || s > 100 {
+		c.add(finding.GateStateShape, g.path, ptr+"/score", "validation score is %s, expected a number from 0 to 100 (or 0 to 1 in validationResult)", describeField(val, "score"))
+	}
+	if _, ok := val["issues"].([]any); !ok {
+		c.add(finding.GateStateShape, g.path, ptr+"/issues", "validation issues is %s, expected an array", describeField(val, "issues"))
+	}
+	if _, ok := val["passed"].(bool); !ok {
+		c.add(finding.GateStateShape, g.path, ptr+"/passed", "validation passed is %s, expected true or false", describeField(val, "passed"))
+	}
+}
+
+func (c *gateCheck) metadataShape(file string, doc map[string]any, key string) {
+	md, ok := doc[key].(map[string]any)
+	if !ok {
+		c.add(finding.GateStateShape, file, "/"+key, "metadata is %s, expected an object with domain and feature", describeField(doc, key))
+		return
+	}
+	for _, k := range []string{"domain", "feature"} {
+		if _, ok := md[k].(string); !ok {
+			c.add(finding.GateStateShape, file, "/metadata/"+k, "metadata %s is %s, expected a string", k, describeField(md, k))
+		}
+	}
+}
+
+func describeField(m map[string]any, k string) string {
+	v, ok := m[k]
+	if !ok {
+		return "missing"
+	}
+	return describeValue(v)
+}
+
+// namedFor reports whether a file prefix names the document: the guide's
+// {domain}-{feature}, or the older naming's request id.
+func namedFor(prefix string, doc map[string]any) (string, bool) {
+	md, _ := doc["metadata"].(map[string]any)
+	domain, dok := md["domain"].(string)
+	feature, fok := md["feature"].(string)
+	if !dok || !fok {
+		return "", true // reported as a shape problem
+	}
+	want := domain + "-" + feature
+	if prefix == want {
+		return want, true
+	}
+	for _, id := range []any{doc["requestId"], md["requestId"]} {
+		if s, ok := id.(string); ok && s == prefix {
+			return want, true
+		}
+	}
+	// The older naming puts a request id, which the document need not
+	// repeat, where domain-feature stands: a prefix that does not start
+	// with the document's domain is taken for one.
+	return want, !strings.HasPrefix(prefix, domain+"-")
+}
+
+func (c *gateCheck) gateName(prefix string, g gateDoc) {
+	if n, ok := gateNumber(g.doc["gate"]); ok && n != g.number {
+		c.add(finding.GateStateFileName, g.path, g.pointer("gate"), "file is named for gate %d but gate is %d", g.number, n)
+	}
+	if want, ok := namedFor(prefix, g.doc); !ok {
+		c.add(finding.GateStateFileName, g.path, "/metadata", "file is named %q but metadata says domain-feature %q", prefix, want)
+	}
+}
+
+func (c *gateCheck) gateScore(g gateDoc) {
+	val, _ := g.doc["validation"].(map[string]any)
+	score, sok := jsonFloat(val["score"])
+	passed, pok := val["passed"].(bool)
+	ptr := g.pointer("validation")
+	switch str(g.doc["status"]) {
+	case "SUCCESS":
+		if sok && score < gateStatePassScore {
+			c.add(finding.GateStateScore, g.path, ptr+"/score", "status is SUCCESS but validation score is %g, expected at least %d", score, gateStatePassScore)
+		}
+		if pok && !passed {
+			c.add(finding.GateStateScore, g.path, ptr+"/passed", "status is SUCCESS but validation passed is false")
+		}
+	case "PARTIAL":
+		if sok && score >= gateStatePassScore {
+			c.add(finding.GateStateScore, g.path, ptr+"/score", "status is PARTIAL but validation score is %g, expected below %d (or status SUCCESS)", score, gateStatePassScore)
+		}
+	case "FAILED":
+		if pok && passed {
+			c.add(finding.GateStateScore, g.path, ptr+"/passed", "status is FAILED but validation passed is true")
+		}
+	}
+}
+
+// gateOrder: gate N's output needs gate N−1's; gate 1 may follow no gate 0.
+func (c *gateCheck) gateOrder(p *gatePipeline) {
+	for _, n := range sortedInts(p.gates) {
+		if n <= 1 {
+			continue
+		}
+		if _, ok := p.gates[n-1]; !ok {
+			c.add(finding.GateStateGateOrder, p.gates[n].path, "", "gate %d's output exists but gate %d's does not (expected %s-gate%d-output.json)", n, n-1, p.prefix, n-1)
+		}
+	}
+}
+
+func (c *gateCheck) pipelineShape(p *gatePipeline) {
+	if !slices.Contains(pipelineStatuses, str(p.doc["status"])) {
+		c.add(finding.GateStateShape, p.path, "/status", "status is %s, expected one of IN_PROGRESS, SUCCESS, PARTIAL, FAILED", describeField(p.doc, "status"))
+	}
+	if _, ok := gateNumber(p.doc["currentGate"]); !ok {
+		c.add(finding.GateStateShape, p.path, "/currentGate", "currentGate is %s, expected a gate number", describeField(p.doc, "currentGate"))
+	}
+	if arr, ok := p.doc["completedGates"].([]any); !ok {
+		c.add(finding.GateStateShape, p.path, "/completedGates", "completedGates is %s, expected an array of gate numbers", describeField(p.doc, "completedGates"))
+	} else {
+		for i, v := range arr {
+			if _, ok := gateNumber(v); !ok {
+				c.add(finding.GateStateShape, p.path, fmt.Sprintf("/completedGates/%d", i), "completed gate is %s, expected a gate number", describeValue(v))
+			}
+		}
+	}
+	c.metadataShape(p.path, p.doc, "metadata")
+	if want, ok := namedFor(p.prefix, p.doc); !ok {
+		c.add(finding.GateStateFileName, p.path, "/metadata", "file is named %q but metadata says domain-feature %q", p.prefix, want)
+	}
+}
+
+func (c *gateCheck) pipelineGates(p *gatePipeline) {
+	arr, _ := p.doc["completedGates"].([]any)
+	last := -1
+	for i, v := range arr {
+		n, ok := gateNumber(v)
+		if !ok {
+			continue
+		}
+		if n <= last {
+			c.add(finding.GateStateCurrentGate, p.path, fmt.Sprintf("/completedGates/%d", i), "completed gate %d follows gate %d, expected ascending gates without repeats", n, last)
+		}
+		last = max(last, n)
+		if n == gateStateFinal {
+			continue
+		}
+		g, ok := p.gates[n]
+		if !ok {
+			c.add(finding.GateStateCompletedOutput, p.path, fmt.Sprintf("/completedGates/%d", i), "gate %d is completed but %s/%s-gate%d-output.json does not exist", n, gateStateDir, p.prefix, n)
+			continue
+		}
+		if st := str(g.doc["status"]); g.doc != nil && st != "SUCCESS" && st != "PARTIAL" {
+			c.add(finding.GateStateCompletedOutput, p.path, fmt.Sprintf("/completedGates/%d", i), "gate %d is completed but its output's status is %s, expected SUCCESS or PARTIAL", n, describeField(g.doc, "status"))
+		}
+	}
+	if cur, ok := gateNumber(p.doc["currentGate"]); ok {
+		lo, hi := last, last+1
+		if last < 0 {
+			lo, hi = 0, 1
+		}
+		if cur < lo || cur > hi {
+			lastText := strconv.Itoa(last)
+			if last < 0 {
+				lastText = "none"
+			}
+			c.add(finding.GateStateCurrentGate, p.path, "/currentGate", "currentGate is %d but the last completed gate is %s, expected %d or %d", cur, lastText, lo, hi)
+		}
+	}
+	if cur, ok := gateNumber(p.doc["currentGate"]); ok && str(p.doc["status"]) == "FAILED" && cur != gateStateFinal {
+		if _, has := p.gates[cur]; !has {
+			c.add(finding.GateStateFailedOutput, p.path, "/currentGate", "pipeline FAILED at gate %d but %s/%s-gate%d-output.json does not exist", cur, gateStateDir, p.prefix, cur)
+		}
+	}
+	if str(p.doc["status"]) == "SUCCESS" {
+		for _, n := range sortedInts(p.gates) {
+			g := p.gates[n]
+			if st := str(g.doc["status"]); g.doc != nil && st != "SUCCESS" {
+				c.add(finding.GateStatePipelineStatus, p.path, "/status", "pipeline status is SUCCESS but gate %d (%s) has status %s", n, g.path, describeField(g.doc, "status"))
+			}
+		}
+	}
+}
+
+// gateHandoff checks what the guide's next agent reads from a finished gate
+// of the guide's own agents; other agents' outputs are their own business.
+func (c *gateCheck) gateHandoff(g gateDoc) {
+	if st := str(g.doc["status"]); st != "SUCCESS" && st != "PARTIAL" {
+		return
+	}
+	out, ok := g.doc["output"].(map[string]any)
+	if !ok {
+		return // a shape problem
+	}
+	ptr := g.pointer("output")
+	bad := func(at, format string, args ...any) {
+		c.add(finding.GateStateHandoff, g.path, ptr+at, format, args...)
+	}
+	switch {
+	case g.number == 1 && g.doc["agent"] == "TestCaseDesigner":
+		cases, ok := out["testCases"].([]any)
+		if !ok || len(cases) == 0 {
+			bad("", "gate 1 output has testCases %s, expected a non-empty array for gate 2 to map", describeField(out, "testCases"))
+			return
+		}
+		for i, tc := range cases {
+			m, _ := tc.(map[string]any)
+			if id, _ := m["testId"].(string); strings.TrimSpace(id) == "" {
+				bad(fmt.Sprintf("/testCases/%d", i), "test case %d has testId %s, expected a non-empty string", i, describeField(m, "testId"))
+			}
+			if steps, ok := m["testSteps"].([]any); !ok || len(steps) == 0 {
+				bad(fmt.Sprintf("/testCases/%d", i), "test case %d has testSteps %s, expected a non-empty array", i, describeField(m, "testSteps"))
+			}
+		}
+	case g.number == 2 && g.doc["agent"] == "DOMAgent":
+		maps, ok := out["elementMappings"].([]any)
+		if !ok {
+			bad("", "gate 2 output has elementMappings %s, expected an array for gate 3 to use", describeField(out, "elementMappings"))
+			return
+		}
+		for i, em := range maps {
+			m, _ := em.(map[string]any)
+			loc, _ := m["locators"].(map[string]any)
+			if _, ok := loc["primary"].(map[string]any); !ok {
+				bad(fmt.Sprintf("/elementMappings/%d", i), "element mapping %d has no locators.primary object", i)
+			}
+		}
+	}
+}
