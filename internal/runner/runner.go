@@ -143,6 +143,9 @@ func Check(ctx context.Context, opts Options) (*Result, error) {
 	// The schemas compile on another core while the runs are found, read
 	// and hashed; validation waits for them.
 	go schema.Default()
+	// So do the policies, the largest start-up cost of a check: each run
+	// waits for them only when it reaches the policy stage.
+	policies := loadPolicies(ctx, opts)
 	runs, err := rundir.Discover(paths, layout.Detectors(), opts.Layout)
 	if err != nil {
 		return nil, err
@@ -168,12 +171,7 @@ func Check(ctx context.Context, opts Options) (*Result, error) {
 	if opts.Discovered != nil {
 		opts.Discovered(len(runs))
 	}
-	// Compiled once here and shared by every run: each run only evaluates.
-	engine, err := policy.Load(ctx, policy.Options{Dirs: opts.PolicyDirs, Sources: opts.PolicySources, Timeout: opts.PolicyTimeout, Debug: opts.PolicyDebug})
-	if err != nil {
-		return nil, err
-	}
-	c := &checker{opts: opts, policy: engine, hasher: evidence.NewHasher(opts.Workers), hist: hist}
+	c := &checker{opts: opts, policyLoad: policies, hasher: evidence.NewHasher(opts.Workers), hist: hist}
 	defer c.hasher.Close()
 
 	audits := make([]*audit.Audit, len(runs))
@@ -201,6 +199,12 @@ func Check(ctx context.Context, opts Options) (*Result, error) {
 		}()
 	}
 	wg.Wait()
+	// A policy that does not compile stops the check even when every run
+	// stopped before its policy stage.
+	engine, err := policies.wait()
+	if err != nil {
+		return nil, err
+	}
 	if err := c.fatal.get(); err != nil {
 		return nil, err
 	}
@@ -227,12 +231,12 @@ func Check(ctx context.Context, opts Options) (*Result, error) {
 }
 
 type checker struct {
-	opts     Options
-	policy   *policy.Engine
-	hasher   *evidence.Hasher
-	hist     *historyPlan
-	fatal    fatal
-	policies policyMaps
+	opts       Options
+	policyLoad *pendingPolicies
+	hasher     *evidence.Hasher
+	hist       *historyPlan
+	fatal      fatal
+	policies   policyMaps
 }
 
 // policyMaps shares one Policy map among the audits whose area results are
@@ -320,7 +324,11 @@ func (c *checker) checkRun(ctx context.Context, run rundir.Run) (*audit.Audit, m
 	verified := c.finishEvidence(s, pending)
 	hist := c.compareHistory(s, run.Dir)
 	input := c.buildInput(s, pending, hist)
-	outcome := c.policy.Eval(ctx, run.Display, input)
+	engine, err := c.policyLoad.wait()
+	if err != nil {
+		return nil, nil // Check reports the compile error
+	}
+	outcome := engine.Eval(ctx, run.Display, input)
 	s.add(outcome.Findings...)
 
 	c.resolvePositions(s)
@@ -345,7 +353,7 @@ func (c *checker) checkRun(ctx context.Context, run rundir.Run) (*audit.Audit, m
 		requirementsKnown = k.RequirementsKnown(s.run)
 	}
 	a.Traceability.TaskIDMatch, a.Traceability.RequirementsCoverage =
-		c.policy.Traceability(s.findings, outcome.Evaluated, requirementsKnown)
+		engine.Traceability(s.findings, outcome.Evaluated, requirementsKnown)
 	a.Base = hist.base
 	var notEvaluated map[string]string
 	if hist.base == nil {
@@ -354,6 +362,29 @@ func (c *checker) checkRun(ctx context.Context, run rundir.Run) (*audit.Audit, m
 	a.Finish(c.failLevel(), notEvaluated)
 	a.Policy = c.policies.intern(a.Policy)
 	return a, input
+}
+
+// pendingPolicies is the policy engine being compiled in the background.
+type pendingPolicies struct {
+	done   chan struct{}
+	engine *policy.Engine
+	err    error
+}
+
+// loadPolicies starts compiling the shipped and --policy rules.
+func loadPolicies(ctx context.Context, opts Options) *pendingPolicies {
+	p := &pendingPolicies{done: make(chan struct{})}
+	go func() {
+		defer close(p.done)
+		p.engine, p.err = policy.Load(ctx, policy.Options{Dirs: opts.PolicyDirs, Sources: opts.PolicySources, Timeout: opts.PolicyTimeout, Debug: opts.PolicyDebug})
+	}()
+	return p
+}
+
+// wait returns the compiled engine, or why the policies cannot be used.
+func (p *pendingPolicies) wait() (*policy.Engine, error) {
+	<-p.done
+	return p.engine, p.err
 }
 
 // configure applies the user's configuration to the complete findings of a
