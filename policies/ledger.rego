@@ -74,8 +74,9 @@ started_early contains v if {
 	n := lib.event_gates[i]
 	n >= 0
 	n > 0
-	prev := events[last_before(i, n - 1, "PASSED")]
-	lib.time_ns(ev.time) < lib.time_ns(prev.time)
+	k := last_before(i, n - 1, "PASSED")
+	prev := events[k]
+	event_ns[i] < event_ns[k]
 	v := {
 		"msg": sprintf("%s STARTED at %s, earlier than %s PASSED at %s (line %d)", [ev.gate, ev.time, prev.gate, prev.time, prev.line]),
 		"file": ledger_file,
@@ -104,8 +105,9 @@ inverted contains v if {
 	ev.status in outcomes
 	n := lib.event_gates[i]
 	n >= 0
-	start := events[last_before(i, n, "STARTED")]
-	lib.time_ns(ev.time) < lib.time_ns(start.time)
+	k := last_before(i, n, "STARTED")
+	start := events[k]
+	event_ns[i] < event_ns[k]
 	v := {
 		"msg": sprintf("%s %s at %s, earlier than its STARTED event at %s (line %d)", [ev.gate, ev.status, ev.time, start.time, start.line]),
 		"file": ledger_file,
@@ -129,7 +131,7 @@ warn contains f if {
 	some i, ev in events
 	i > 0
 	prev := events[i - 1]
-	lib.time_ns(ev.time) < lib.time_ns(prev.time)
+	event_ns[i] < event_ns[i - 1]
 	not ev.line in flagged_lines
 	f := lib.finding(rego.metadata.rule(), {
 		"msg": sprintf("%s %s at %s is earlier than the event before it (%s %s at %s, line %d)", [ev.gate, ev.status, ev.time, prev.gate, prev.status, prev.time, prev.line]),
@@ -141,14 +143,25 @@ warn contains f if {
 flagged_lines := {v.line | some v in inverted} | {v.line | some v in started_early}
 
 event_before(i, n, status) if {
-	some j, ev in events
+	some j in event_indexes[[n, status]]
 	j < i
-	ev.status == status
-	lib.event_gates[j] == n
 }
 
 # last_before is the index of the last event before index i of gate n with status.
 last_before(i, n, status) := max(found) if {
-	found := {j | some j, ev in events; j < i; ev.status == status; lib.event_gates[j] == n}
+	found := {j | some j in event_indexes[[n, status]]; j < i}
 	count(found) > 0
 }
+
+# event_indexes[[n, status]] holds the indexes of gate n's events with that
+# status: worked out once, so that each event looks up the few that matter
+# instead of scanning every earlier event.
+event_indexes[[n, status]] contains i if {
+	some i, ev in events
+	n := lib.event_gates[i]
+	n >= 0
+	status := ev.status
+}
+
+# event_ns[i] is the time of event i, parsed once; absent when unreadable.
+event_ns := {i: t | some i, ev in events; t := lib.time_ns(ev.time)}

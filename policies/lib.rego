@@ -16,10 +16,13 @@ finding(meta, fields) := object.union(fields, {"rule": meta.custom.id})
 # doc_file maps a key of input.docs to the file it was read from. A key
 # that several files share (one per round of a layout with rounds) is left
 # out: such rules name the file themselves.
-doc_file := {f.doc: path |
-	some path, f in input.files
-	count([p | some p, g in input.files; g.doc == f.doc]) == 1
+doc_file := {key: path |
+	some key, paths in doc_paths
+	count(paths) == 1
+	some path in paths
 }
+
+doc_paths[f.doc] contains path if some path, f in input.files
 
 # filled holds for a string with something other than white space in it.
 filled(x) if {
@@ -258,7 +261,7 @@ clean(p) := trim_prefix(replace(replace(replace(p, `\`, "/"), "/./", "/"), "//",
 is_dir_ref(p) if endswith(p, "/")
 
 # files_under lists the run's files inside folder reference p.
-files_under(p) := [f | some f in items(input.tree); startswith(f, clean(p))]
+files_under(p) := [f | prefix := clean(p); some f in items(input.tree); startswith(f, prefix)]
 
 # evidence_problem explains why path p is not proven evidence; undefined when
 # it is logged, present and its hash verified.
@@ -273,7 +276,9 @@ evidence_problem(p) := "is not logged in state/EVIDENCE_LOG.md" if {
 }
 
 # in_tree holds when the run holds file p.
-in_tree(p) if clean(p) in {f | some f in items(input.tree)}
+in_tree(p) if tree_set[clean(p)]
+
+tree_set := {f | some f in items(input.tree)}
 
 # --- time ---------------------------------------------------------------------
 

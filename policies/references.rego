@@ -5,6 +5,66 @@ package h3a.rules.references
 
 import data.h3a.lib
 
+# ref_paths are the paths the references name, as written. A clean run stops
+# after this cheap pass: the references' positions (refs) are worked out
+# only for paths that break a rule.
+ref_paths contains p if {
+	some step in lib.items(input.docs.state.steps)
+	some p in lib.items(step.artifacts)
+}
+
+ref_paths contains p if {
+	some step in lib.items(input.docs.state.steps)
+	some cmd in lib.items(step.commands_run)
+	p := cmd.artifact
+}
+
+ref_paths contains p if {
+	some step in lib.items(input.docs.state.steps)
+	is_object(step.tdd_evidence)
+	some p in step.tdd_evidence
+}
+
+ref_paths contains p if {
+	some key, list in report_lists
+	some entry in lib.items(input.docs[key][list])
+	some p in lib.items(entry.artifacts)
+}
+
+ref_paths contains p if {
+	some cycle in lib.cycles
+	some phase, field in cycle_outputs
+	p := cycle.tdd_phases[phase][field]
+}
+
+ref_paths contains p if {
+	some verdict in lib.verdicts
+	some field in ["red_evidence", "green_evidence"]
+	p := verdict.verification_results.tdd_compliance[field]
+}
+
+ref_paths contains p if {
+	some verdict in lib.verdicts
+	is_object(verdict.verification_results)
+	some result in verdict.verification_results
+	p := result.report
+}
+
+report_lists := {"planner_report": "reports", "executor_report": "tdd_cycles", "validator_report": "verdicts"}
+
+cycle_outputs := {"red": "failure_output", "green": "test_output", "refactor": "test_output"}
+
+# dir_refs are the folder references; file_refs the clean paths of the others.
+dir_refs := {p | some p in ref_paths; is_string(p); lib.is_dir_ref(p)}
+
+file_refs := {lib.clean(p) | some p in ref_paths; is_string(p); not lib.is_dir_ref(p)}
+
+# unlogged_paths are the files some reference names that no entry logs:
+# set differences, computed by builtins rather than rule by rule.
+unlogged_paths := (file_refs | {f | some d in dir_refs; some f in lib.files_under(d)}) - object.keys(input.evidence)
+
+empty_dirs := {d | some d in dir_refs; lib.filled(d); count(lib.files_under(d)) == 0}
+
 # refs lists every artifact reference in the state documents and reports, with
 # where it is written.
 refs contains r if {
@@ -27,7 +87,7 @@ refs contains r if {
 }
 
 refs contains r if {
-	some key, list in {"planner_report": "reports", "executor_report": "tdd_cycles", "validator_report": "verdicts"}
+	some key, list in report_lists
 	some i, entry in lib.items(input.docs[key][list])
 	some j, p in lib.items(entry.artifacts)
 	r := ref(p, lib.doc_file[key], sprintf("/%s/%d/artifacts/%d", [list, i, j]))
@@ -35,7 +95,7 @@ refs contains r if {
 
 refs contains r if {
 	some i, cycle in lib.cycles
-	some phase, field in {"red": "failure_output", "green": "test_output", "refactor": "test_output"}
+	some phase, field in cycle_outputs
 	r := ref(cycle.tdd_phases[phase][field], lib.doc_file.executor_report, sprintf("/tdd_cycles/%d/tdd_phases/%s/%s", [i, phase, field]))
 }
 
@@ -80,17 +140,19 @@ deny contains f if {
 # unlogged_files lists every file that a reference names and no entry logs, by
 # its clean path: a folder reference names every file under it.
 unlogged_files[p] contains r if {
+	count(unlogged_paths) > 0
 	some r in refs
 	not lib.is_dir_ref(r.path)
 	p := lib.clean(r.path)
-	not input.evidence[p]
+	unlogged_paths[p]
 }
 
 unlogged_files[p] contains r if {
+	count(unlogged_paths) > 0
 	some r in refs
 	lib.is_dir_ref(r.path)
 	some p in lib.files_under(r.path)
-	not input.evidence[p]
+	unlogged_paths[p]
 }
 
 # One finding per file, at its first reference, so one missing entry is one error.
@@ -118,9 +180,9 @@ others_note(n) := sprintf("; %d references name it, this is the first", [n]) if 
 else := ""
 
 unlogged contains v if {
+	count(empty_dirs) > 0
 	some r in refs
-	lib.is_dir_ref(r.path)
-	count(lib.files_under(r.path)) == 0
+	empty_dirs[r.path]
 	v := {"msg": sprintf("folder %q holds no file, so nothing in it can be evidence", [r.path]), "file": r.file, "pointer": r.pointer}
 }
 
@@ -137,15 +199,15 @@ unlogged contains v if {
 #   severity: warning
 #   remediation: log the file with its hash in EVIDENCE_LOG.md, or remove it from artifacts/ if it is not evidence
 warn contains f if {
-	some p in lib.items(input.tree)
-	startswith(p, "artifacts/")
+	some p in artifact_files - object.keys(input.evidence)
 	not startswith(base(p), ".")
-	not input.evidence[p]
 	not unlogged_files[p]
 	f := lib.finding(rego.metadata.rule(), {
 		"msg": sprintf("%q is under artifacts/ but no EVIDENCE_LOG.md entry logs it", [p]),
 		"file": p,
 	})
 }
+
+artifact_files := {p | some p in lib.items(input.tree); startswith(p, "artifacts/")}
 
 base(p) := parts[count(parts) - 1] if parts := split(p, "/")

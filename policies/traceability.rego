@@ -70,6 +70,38 @@ deny contains f if {
 	})
 }
 
+# task_ids are the task ids the documents name: a clean run stops after this
+# cheap pass, and task_refs works out positions only when one is unknown.
+task_ids contains id if {
+	some step in state_steps
+	not step.corrects
+	id := step.task_id
+}
+
+task_ids contains id if {
+	some entry in array.concat(lib.cycles, lib.verdicts)
+	id := entry.task_id
+}
+
+task_ids contains id if {
+	some report in lib.items(input.docs.planner_report.reports)
+	id := report.task_id
+}
+
+task_ids contains id if {
+	some report in lib.items(input.docs.planner_report.reports)
+	some id in lib.items(report.tasks_created)
+}
+
+task_ids contains id if {
+	some entry in lib.items(input.docs.handoff.history)
+	id := entry.task_id
+}
+
+task_ids contains input.docs.handoff.payload.task_id
+
+task_ids contains input.docs.current_task.task_id
+
 # task_refs lists every task id a document names, with where.
 task_refs contains r if {
 	some i, step in state_steps
@@ -129,6 +161,7 @@ task_ref(id, file, pointer) := {"id": id, "file": file, "pointer": pointer} if l
 #     or the document is corrected to name a planned task
 deny contains f if {
 	roadmap != null
+	count(task_ids - lib.roadmap_ids) > 0
 	some r in task_refs
 	not r.id in lib.roadmap_ids
 	f := lib.finding(rego.metadata.rule(), {
