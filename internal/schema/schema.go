@@ -9,8 +9,9 @@
 //
 // A schema may carry the annotation "x-expected": a noun phrase such as
 // "a run id (YYYYMMDD-HHMMSS-<uuid4>, ...)". When a value breaks that schema's
-// pattern, format or length, the message says the value "is not <x-expected>"
-// instead of quoting a regular expression at the reader.
+// pattern, format, length or numeric bounds, the message says the value "is
+// not <x-expected>" instead of quoting a regular expression or a bare bound at
+// the reader.
 package schema
 
 import (
