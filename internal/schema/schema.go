@@ -53,6 +53,9 @@ const (
 	HybridLog         = "hybrid_log"
 
 	StigmergyState = "stigmergy_state"
+
+	GateStateGateOutput = "gate_state_gate_output"
+	GateStatePipeline   = "gate_state_pipeline"
 )
 
 const (
