@@ -1,12 +1,9 @@
 package finding
 
 // The rules of the gate-state layout (a .state/ folder of gate outputs and
-// pipeline files), implemented in Go by the layout.
+// pipeline files), implemented in Go by the layout. The documents' shapes
+// are checked by their schemas (h3a.schema.violation).
 var (
-	GateStateShape = Rule{"h3a.schema.gate_state_shape", CategorySchema, Error,
-		"Gate or pipeline file has the wrong shape",
-		"A gate output needs gate, agent, status (SUCCESS|PARTIAL|FAILED), metadata{domain, feature}, output and validation{score 0–100, issues, passed}; a pipeline needs status (IN_PROGRESS|SUCCESS|PARTIAL|FAILED), currentGate, completedGates and metadata{domain, feature}.",
-		"write the field with the type the state management guide gives it"}
 	GateStateVariant = Rule{"h3a.schema.gate_state_variant", CategorySchema, Info,
 		"Gate output uses a sibling document's field names",
 		"The file uses agentName, outputData, validationResult (0–1 score) or executionTrace, the names of the guide's sibling documents; they are read as agent, output and validation.",
@@ -47,7 +44,7 @@ var (
 
 // GateStateRules lists the gate-state rules for GoRules.
 var GateStateRules = []Rule{
-	GateStateShape, GateStateVariant, GateStateFileName, GateStateCompletedOutput,
+	GateStateVariant, GateStateFileName, GateStateCompletedOutput,
 	GateStateGateOrder, GateStateCurrentGate, GateStatePipelineStatus, GateStateScore,
 	GateStateHandoff, GateStateFailedOutput,
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/h3a-check/h3a-check/internal/finding"
+	"github.com/h3a-check/h3a-check/internal/schema"
 )
 
 // GateState is the layout of the gate-state management guide: a folder
@@ -32,15 +33,13 @@ const (
 )
 
 var gateStateFiles = []File{
-	{Path: gateStateDir + "/*-gate*-output.json", Kind: JSON, DocKey: "gates"},
-	{Path: gateStateDir + "/*-pipeline.json", Kind: JSON, DocKey: "pipelines"},
+	{Path: gateStateDir + "/*-gate*-output.json", Kind: JSON, Schema: schema.GateStateGateOutput, DocKey: "gates"},
+	{Path: gateStateDir + "/*-pipeline.json", Kind: JSON, Schema: schema.GateStatePipeline, DocKey: "pipelines"},
 }
 
 var (
-	gateOutputName   = regexp.MustCompile(`^(.+)-gate(\d+)-output\.json$`)
-	pipelineName     = regexp.MustCompile(`^(.+)-pipeline\.json$`)
-	gateStatuses     = []string{"SUCCESS", "PARTIAL", "FAILED"}
-	pipelineStatuses = []string{"IN_PROGRESS", "SUCCESS", "PARTIAL", "FAILED"}
+	gateOutputName = regexp.MustCompile(`^(.+)-gate(\d+)-output\.json$`)
+	pipelineName   = regexp.MustCompile(`^(.+)-pipeline\.json$`)
 	// gateSynonyms are the sibling documents' names for the guide's fields.
 	gateSynonyms = []struct{ variant, field string }{
 		{"agentName", "agent"}, {"outputData", "output"}, {"validationResult", "validation"},
@@ -243,7 +242,7 @@ func (l GateState) Check(r *Run) []finding.Finding {
 			if g.doc == nil {
 				continue // missing, unparseable or not an object: reported by the loader
 			}
-			c.gateShape(g)
+			c.gateVariant(g)
 			c.gateName(p.prefix, g)
 			c.gateScore(g)
 			c.gateHandoff(g)
@@ -252,7 +251,7 @@ func (l GateState) Check(r *Run) []finding.Finding {
 		if p.doc == nil {
 			continue
 		}
-		c.pipelineShape(p)
+		c.pipelineFileName(p)
 		c.pipelineGates(p)
 	}
 	return c.out
@@ -289,53 +288,11 @@ func gateNumber(v any) (int, bool) {
 	return int(f), true
 }
 
-func (c *gateCheck) gateShape(g gateDoc) {
+// gateVariant names the sibling documents' fields a gate output uses; the
+// shape of every field, under either name, is the schema's to check.
+func (c *gateCheck) gateVariant(g gateDoc) {
 	if len(g.variants) > 0 {
 		c.add(finding.GateStateVariant, g.path, "", "uses %s of the guide's sibling documents, read as the guide's fields", strings.Join(g.variants, ", "))
-	}
-	bad := func(field, format string, args ...any) {
-		c.add(finding.GateStateShape, g.path, g.pointer(field), format, args...)
-	}
-	if _, ok := gateNumber(g.doc["gate"]); !ok {
-		bad("gate", "gate is %s, expected the gate number as a whole number", describeField(g.doc, "gate"))
-	}
-	if _, ok := g.doc["agent"].(string); !ok {
-		bad("agent", "agent is %s, expected the agent's name as a string", describeField(g.doc, "agent"))
-	}
-	if !slices.Contains(gateStatuses, str(g.doc["status"])) {
-		bad("status", "status is %s, expected one of SUCCESS, PARTIAL, FAILED", describeField(g.doc, "status"))
-	}
-	c.metadataShape(g.path, g.doc, "metadata")
-	if _, ok := g.doc["output"].(map[string]any); !ok {
-		bad("output", "output is %s, expected the agent's output as an object", describeField(g.doc, "output"))
-	}
-	val, ok := g.doc["validation"].(map[string]any)
-	if !ok {
-		bad("validation", "validation is %s, expected an object with score, issues and passed", describeField(g.doc, "validation"))
-		return
-	}
-	ptr := g.pointer("validation")
-	if s, ok := jsonFloat(val["score"]); !ok || s < 0 || s > 100 {
-		c.add(finding.GateStateShape, g.path, ptr+"/score", "validation score is %s, expected a number from 0 to 100 (or 0 to 1 in validationResult)", describeField(val, "score"))
-	}
-	if _, ok := val["issues"].([]any); !ok {
-		c.add(finding.GateStateShape, g.path, ptr+"/issues", "validation issues is %s, expected an array", describeField(val, "issues"))
-	}
-	if _, ok := val["passed"].(bool); !ok {
-		c.add(finding.GateStateShape, g.path, ptr+"/passed", "validation passed is %s, expected true or false", describeField(val, "passed"))
-	}
-}
-
-func (c *gateCheck) metadataShape(file string, doc map[string]any, key string) {
-	md, ok := doc[key].(map[string]any)
-	if !ok {
-		c.add(finding.GateStateShape, file, "/"+key, "metadata is %s, expected an object with domain and feature", describeField(doc, key))
-		return
-	}
-	for _, k := range []string{"domain", "feature"} {
-		if _, ok := md[k].(string); !ok {
-			c.add(finding.GateStateShape, file, "/metadata/"+k, "metadata %s is %s, expected a string", k, describeField(md, k))
-		}
 	}
 }
 
@@ -354,7 +311,7 @@ func namedFor(prefix string, doc map[string]any) (string, bool) {
 	domain, dok := md["domain"].(string)
 	feature, fok := md["feature"].(string)
 	if !dok || !fok {
-		return "", true // reported as a shape problem
+		return "", true // the schema reports it
 	}
 	want := domain + "-" + feature
 	if prefix == want {
@@ -416,23 +373,7 @@ func (c *gateCheck) gateOrder(p *gatePipeline) {
 	}
 }
 
-func (c *gateCheck) pipelineShape(p *gatePipeline) {
-	if !slices.Contains(pipelineStatuses, str(p.doc["status"])) {
-		c.add(finding.GateStateShape, p.path, "/status", "status is %s, expected one of IN_PROGRESS, SUCCESS, PARTIAL, FAILED", describeField(p.doc, "status"))
-	}
-	if _, ok := gateNumber(p.doc["currentGate"]); !ok {
-		c.add(finding.GateStateShape, p.path, "/currentGate", "currentGate is %s, expected a gate number", describeField(p.doc, "currentGate"))
-	}
-	if arr, ok := p.doc["completedGates"].([]any); !ok {
-		c.add(finding.GateStateShape, p.path, "/completedGates", "completedGates is %s, expected an array of gate numbers", describeField(p.doc, "completedGates"))
-	} else {
-		for i, v := range arr {
-			if _, ok := gateNumber(v); !ok {
-				c.add(finding.GateStateShape, p.path, fmt.Sprintf("/completedGates/%d", i), "completed gate is %s, expected a gate number", describeValue(v))
-			}
-		}
-	}
-	c.metadataShape(p.path, p.doc, "metadata")
+func (c *gateCheck) pipelineFileName(p *gatePipeline) {
 	if want, ok := namedFor(p.prefix, p.doc); !ok {
 		c.add(finding.GateStateFileName, p.path, "/metadata", "file is named %q but metadata says domain-feature %q", p.prefix, want)
 	}
@@ -498,7 +439,7 @@ func (c *gateCheck) gateHandoff(g gateDoc) {
 	}
 	out, ok := g.doc["output"].(map[string]any)
 	if !ok {
-		return // a shape problem
+		return // the schema reports it
 	}
 	ptr := g.pointer("output")
 	bad := func(at, format string, args ...any) {

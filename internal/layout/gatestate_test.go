@@ -145,3 +145,27 @@ func TestGateStateNamedFor(t *testing.T) {
 		}
 	}
 }
+
+// The shapes are the schema's to check; the rules read what they can of a
+// document that breaks them, and still fire on the parts they understand.
+func TestGateStateRulesReadPastShapeErrors(t *testing.T) {
+	files := map[string][]byte{
+		"d-f-pipeline.json":     []byte(`{"status": 7, "currentGate": 4, "completedGates": [1, "2", 2], "metadata": "d-f"}`),
+		"d-f-gate1-output.json": []byte(`{"gate": "1", "status": "SUCCESS", "metadata": {"domain": "d", "feature": "f"}, "validation": "x"}`),
+		"d-f-gate2-output.json": []byte(`{"gate": 2, "status": "PARTIAL", "agentName": 5, "validationResult": {"score": 0.9, "passed": "no"}}`),
+	}
+	var rules []string
+	for _, f := range (GateState{}).Check(loadGateState(t, files)) {
+		rules = append(rules, f.Rule)
+	}
+	for _, want := range []string{"h3a.gates.gate_state_current_gate", "h3a.gates.gate_state_score", "h3a.schema.gate_state_variant"} {
+		if !slices.Contains(rules, want) {
+			t.Errorf("rule %s did not fire (findings %q)", want, rules)
+		}
+	}
+	for _, r := range rules {
+		if strings.HasPrefix(r, "h3a.schema.") && r != "h3a.schema.gate_state_variant" {
+			t.Errorf("the layout reported shape rule %s, which is the schema's to report", r)
+		}
+	}
+}

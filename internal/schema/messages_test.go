@@ -157,24 +157,16 @@ func TestNonJSONValue(t *testing.T) {
 // Alternatives (anyOf/oneOf) speak once: merged types when every branch
 // rejected the type, else the branch that got furthest into the value.
 func TestAlternativesCollapse(t *testing.T) {
-	fsys := embeddedFiles(t)
-	fsys["alt.schema.json"] = &fstest.MapFile{Data: []byte(`{
-		"$schema": "https://json-schema.org/draft/2020-12/schema",
-		"$id": "https://github.com/h3a-check/h3a-check/schemas/alt.schema.json",
-		"type": "object",
-		"properties": {
-			"plan": {"anyOf": [
-				{"type": "string", "minLength": 1},
-				{"type": "object", "required": ["steps"], "properties": {"steps": {"type": "array"}}}
-			]},
-			"one": {"oneOf": [{"type": "integer"}, {"type": "number", "minimum": 10}]},
-			"when": {"anyOf": [{"type": "null"}, {"$ref": "defs.schema.json#/$defs/timestamp"}]}
-		}
-	}`)}
-	s, err := load(fsys)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := loadWithSchema(t, "alt", `{
+		"plan": {"anyOf": [
+			{"type": "string", "minLength": 1},
+			{"type": "object", "required": ["steps"], "properties": {"steps": {"type": "array"}}}
+		]},
+		"one": {"oneOf": [{"type": "integer"}, {"type": "number", "minimum": 10}]},
+		"when": {"anyOf": [{"type": "null"}, {"$ref": "defs.schema.json#/$defs/timestamp"}]},
+		"either": {"type": "object", "anyOf": [{"required": ["agent"]}, {"required": ["agentName"]}]},
+		"deep": {"anyOf": [{"required": ["a"]}, {"required": ["b"], "properties": {"c": {"type": "string"}}}]}
+	}`)
 	tests := []struct {
 		name  string
 		value string
@@ -194,6 +186,11 @@ func TestAlternativesCollapse(t *testing.T) {
 			[]Violation{{Pointer: "/when", Keyword: "type", Message: `when is a boolean (true), expected a string or null`}}},
 		{"oneOf matches twice", `{"one": 12}`,
 			[]Violation{{Pointer: "/one", Keyword: "oneOf", Message: `one matches more than one allowed shape (alternatives 1 and 2), expected exactly one`}}},
+		{"either of two names missing", `{"either": {"agentname": "A"}}`,
+			[]Violation{{Pointer: "/either/agent", Missing: true, Keyword: "required", Message: `missing required property "agent" or "agentName"`}}},
+		{"either of two names present", `{"either": {"agentName": "A"}}`, nil},
+		{"names merge only when missing is all the branches say", `{"deep": {"c": 1}}`,
+			[]Violation{{Pointer: "/deep/a", Missing: true, Keyword: "required", Message: `missing required property "a"`}}},
 		{"valid", `{"plan": "x", "one": 3, "when": null}`, nil},
 	}
 	for _, tt := range tests {
@@ -204,6 +201,45 @@ func TestAlternativesCollapse(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A bound crossed on a schema with x-expected is told by the phrase, which
+// can name the scale; without one, by the bound.
+func TestBoundPhrase(t *testing.T) {
+	s := loadWithSchema(t, "bound", `{
+		"ratio": {"type": "number", "minimum": 0, "exclusiveMaximum": 1, "x-expected": "a ratio from 0 up to 1"},
+		"count": {"type": "integer", "exclusiveMinimum": 0, "maximum": 9}
+	}`)
+	for _, tt := range []struct{ value, pointer, keyword, message string }{
+		{`{"ratio": -0.5}`, "/ratio", "minimum", `ratio -0.5 is not a ratio from 0 up to 1`},
+		{`{"ratio": 1}`, "/ratio", "exclusiveMaximum", `ratio 1 is not a ratio from 0 up to 1`},
+		{`{"count": 0}`, "/count", "exclusiveMinimum", `count is 0, expected more than 0`},
+		{`{"count": 10}`, "/count", "maximum", `count is 10, expected at most 9`},
+	} {
+		got := s.Validate("bound", decodeJSON(t, []byte(tt.value)))
+		want := []Violation{{Pointer: tt.pointer, Keyword: tt.keyword, Message: tt.message}}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s:\ngot  %+v\nwant %+v", tt.value, got, want)
+		}
+	}
+}
+
+// loadWithSchema loads the embedded schemas and one more, an object schema
+// named name with the given properties.
+func loadWithSchema(t *testing.T, name, properties string) *Set {
+	t.Helper()
+	fsys := embeddedFiles(t)
+	fsys[name+fileSuffix] = &fstest.MapFile{Data: []byte(`{
+		"$schema": "https://json-schema.org/draft/2020-12/schema",
+		"$id": "` + baseURL + name + fileSuffix + `",
+		"type": "object",
+		"properties": ` + properties + `
+	}`)}
+	s, err := load(fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
 
 func TestViolationsAreSortedAndDistinct(t *testing.T) {

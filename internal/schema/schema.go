@@ -9,8 +9,9 @@
 //
 // A schema may carry the annotation "x-expected": a noun phrase such as
 // "a run id (YYYYMMDD-HHMMSS-<uuid4>, ...)". When a value breaks that schema's
-// pattern, format or length, the message says the value "is not <x-expected>"
-// instead of quoting a regular expression at the reader.
+// pattern, format, length or numeric bounds, the message says the value "is
+// not <x-expected>" instead of quoting a regular expression or a bare bound at
+// the reader.
 package schema
 
 import (
@@ -52,6 +53,9 @@ const (
 	HybridLog         = "hybrid_log"
 
 	StigmergyState = "stigmergy_state"
+
+	GateStateGateOutput = "gate_state_gate_output"
+	GateStatePipeline   = "gate_state_pipeline"
 )
 
 const (

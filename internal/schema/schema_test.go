@@ -26,7 +26,7 @@ var inputSchemas = []string{"input.contract", "input.h3a"}
 
 // layoutSchemas are the document and input schemas of the other layouts;
 // their examples are checked by the content tests like every schema's.
-var layoutSchemas = []string{HybridArtifact, HybridKnownIssues, HybridLog, HybridPlan, HybridState, HybridSummary, "input.hybrid-os", StigmergyState, "input.stigmergy", "input.gate-state"}
+var layoutSchemas = []string{HybridArtifact, HybridKnownIssues, HybridLog, HybridPlan, HybridState, HybridSummary, "input.hybrid-os", StigmergyState, "input.stigmergy", GateStateGateOutput, GateStatePipeline, "input.gate-state"}
 
 func mustDefault(t testing.TB) *Set {
 	t.Helper()

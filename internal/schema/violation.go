@@ -107,6 +107,11 @@ func (c *collector) alternatives(e *jsonschema.ValidationError) {
 		}
 		branches = append(branches, sub.found)
 	}
+	if names, ok := onlyMissingMembers(branches, here); ok && len(wantTypes) == 0 {
+		c.add(child(e.InstanceLocation, names[0]), true, "required",
+			"missing required property "+orList(names), nil)
+		return
+	}
 	if len(branches) == 0 {
 		if len(wantTypes) == 0 {
 			keyword := e.ErrorKind.KeywordPath()[0]
@@ -124,6 +129,40 @@ func (c *collector) alternatives(e *jsonschema.ValidationError) {
 		}
 	}
 	c.found = append(c.found, best...)
+}
+
+// onlyMissingMembers reports the member names when every branch only
+// missed one member of the object at depth, as an anyOf of requireds that
+// accepts either of two names does: one message names them all, instead of
+// the first branch speaking as if the others did not exist.
+func onlyMissingMembers(branches [][]finding, depth int) ([]string, bool) {
+	if len(branches) < 2 {
+		return nil, false
+	}
+	var names []string
+	for _, b := range branches {
+		if len(b) != 1 || !b[0].Missing || b[0].Keyword != "required" || b[0].depth != depth+1 {
+			return nil, false
+		}
+		name := b[0].Pointer[strings.LastIndexByte(b[0].Pointer, '/')+1:]
+		name = strings.ReplaceAll(strings.ReplaceAll(name, "~1", "/"), "~0", "~")
+		if !slices.Contains(names, name) {
+			names = append(names, name)
+		}
+	}
+	return names, true
+}
+
+// orList quotes names and joins them: "a", "b" or "c".
+func orList(names []string) string {
+	words := make([]string, len(names))
+	for i, n := range names {
+		words[i] = strconv.Quote(n)
+	}
+	if len(words) == 1 {
+		return words[0]
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }
 
 func onlyTypeMismatchAt(found []finding, depth int) ([]string, bool) {
@@ -227,14 +266,8 @@ func (c *collector) leaf(e *jsonschema.ValidationError) {
 		c.add(at, false, keyword, msg, nil)
 	case *kind.MaxLength:
 		c.add(at, false, keyword, fmt.Sprintf("%s has %d characters, expected at most %d", subj, k.Got, k.Want), nil)
-	case *kind.Minimum:
-		c.add(at, false, keyword, fmt.Sprintf("%s is %s, expected at least %s", subj, display(value), ratString(k.Want)), nil)
-	case *kind.Maximum:
-		c.add(at, false, keyword, fmt.Sprintf("%s is %s, expected at most %s", subj, display(value), ratString(k.Want)), nil)
-	case *kind.ExclusiveMinimum:
-		c.add(at, false, keyword, fmt.Sprintf("%s is %s, expected more than %s", subj, display(value), ratString(k.Want)), nil)
-	case *kind.ExclusiveMaximum:
-		c.add(at, false, keyword, fmt.Sprintf("%s is %s, expected less than %s", subj, display(value), ratString(k.Want)), nil)
+	case *kind.Minimum, *kind.Maximum, *kind.ExclusiveMinimum, *kind.ExclusiveMaximum:
+		c.add(at, false, keyword, boundMessage(subj, value, expected, e.ErrorKind), nil)
 	case *kind.MultipleOf:
 		c.add(at, false, keyword, fmt.Sprintf("%s is %s, expected a multiple of %s", subj, display(value), ratString(k.Want)), nil)
 	case *kind.MinItems:
@@ -260,6 +293,27 @@ func (c *collector) leaf(e *jsonschema.ValidationError) {
 	default:
 		c.add(at, false, keyword, fmt.Sprintf("%s: %s", subj, e.ErrorKind.LocalizedString(printer)), nil)
 	}
+}
+
+// boundMessage says a number is out of range: by the schema's x-expected
+// phrase when it has one, since a scale ("a score from 0 to 1") says more
+// than the bound that was crossed.
+func boundMessage(subj string, value any, expected string, k jsonschema.ErrorKind) string {
+	if expected != "" {
+		return fmt.Sprintf("%s %s is not %s", subj, display(value), expected)
+	}
+	var want string
+	switch k := k.(type) {
+	case *kind.Minimum:
+		want = "at least " + ratString(k.Want)
+	case *kind.Maximum:
+		want = "at most " + ratString(k.Want)
+	case *kind.ExclusiveMinimum:
+		want = "more than " + ratString(k.Want)
+	case *kind.ExclusiveMaximum:
+		want = "less than " + ratString(k.Want)
+	}
+	return fmt.Sprintf("%s is %s, expected %s", subj, display(value), want)
 }
 
 var printer = message.NewPrinter(language.English)
