@@ -17,7 +17,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -96,10 +95,10 @@ type marker struct {
 	pattern int
 }
 
-// markersByFirst lists the markers by their first byte, so the search
-// looks at each byte of a string once; markerPairs holds the first two
-// bytes of every marker, so most bytes are passed over at one look-up.
-var markersByFirst, markerPairs = func() (t [256][]marker, pairs [1 << 16 / 64]uint64) {
+// markersByFirst lists the markers by their first byte; markerTrigrams
+// holds a hash of the first three bytes of every marker (all have three or
+// more), so that most bytes of a string are passed over at one look-up.
+var markersByFirst, markerTrigrams = func() (t [256][]marker, trigrams [1 << 16 / 64]uint64) {
 	for i, p := range patterns {
 		if p.re == nil || len(p.markers) == 0 {
 			panic(fmt.Sprintf("secrets: pattern %q has no marker", p.kind))
@@ -114,44 +113,45 @@ var markersByFirst, markerPairs = func() (t [256][]marker, pairs [1 << 16 / 64]u
 	}
 	for _, ms := range t {
 		for _, m := range ms {
-			pair := uint16(m.text[0])<<8 | uint16(m.text[1])
-			pairs[pair/64] |= 1 << (pair % 64)
+			h := trigramHash(m.text[0], m.text[1], m.text[2])
+			trigrams[h/64] |= 1 << (h % 64)
 		}
 	}
-	return t, pairs
+	return t, trigrams
 }()
+
+// trigramHash maps three lower-case bytes to 16 bits (Fibonacci hashing).
+func trigramHash(a, b, c byte) uint32 {
+	return (uint32(a)<<16 | uint32(b)<<8 | uint32(c)) * 2654435769 >> 16
+}
 
 // suspects returns a bit for every pattern whose markers s holds.
 func suspects(s string) uint32 {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return suspectsLower(foldLower(s))
-		}
+	// Outside ASCII only two characters match an ASCII letter in a
+	// case-insensitive pattern: ſ (long s) matches s and the Kelvin sign
+	// k. Every other byte above ASCII is in no marker.
+	if strings.Contains(s, "ſ") || strings.Contains(s, "\u212a") {
+		s = foldToASCII.Replace(s)
 	}
 	return suspectsLower(s)
 }
 
-// foldLower lower-cases s as (?i) matches: ſ (long s) folds to s and the
-// Kelvin sign to k, which strings.ToLower leaves (or makes) otherwise.
-func foldLower(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r == 'ſ' {
-			return 's'
-		}
-		return unicode.ToLower(r)
-	}, s)
-}
+var foldToASCII = strings.NewReplacer("ſ", "s", "\u212a", "k")
 
-// suspectsLower is suspects for a string that is ASCII or already
-// lower-cased; ASCII letters are lower-cased on the fly.
+// suspectsLower is suspects once ſ and the Kelvin sign are replaced;
+// ASCII letters are lower-cased on the fly.
 func suspectsLower(s string) uint32 {
 	var found uint32
-	for i := 0; i+1 < len(s); i++ {
-		pair := uint16(lowerASCII(s[i]))<<8 | uint16(lowerASCII(s[i+1]))
-		if markerPairs[pair/64]&(1<<(pair%64)) == 0 {
+	// key holds the last three bytes read, lower-cased: the trigram that
+	// starts at i.
+	var key uint32
+	for j := 0; j < len(s); j++ {
+		key = (key<<8 | uint32(lowerTable[s[j]])) & 0xffffff
+		i := j - 2
+		if h := trigramHash(byte(key>>16), byte(key>>8), byte(key)); i < 0 || markerTrigrams[h/64]&(1<<(h%64)) == 0 {
 			continue
 		}
-		for _, m := range markersByFirst[lowerASCII(s[i])] {
+		for _, m := range markersByFirst[key>>16] {
 			if found&(1<<m.pattern) != 0 || !hasPrefixLower(s[i:], m.text) {
 				continue
 			}
@@ -164,12 +164,18 @@ func suspectsLower(s string) uint32 {
 	return found
 }
 
-func lowerASCII(c byte) byte {
-	if 'A' <= c && c <= 'Z' {
-		return c + ('a' - 'A')
+// lowerTable lower-cases ASCII letters and keeps every other byte.
+var lowerTable = func() (t [256]byte) {
+	for i := range t {
+		t[i] = byte(i)
+		if 'A' <= i && i <= 'Z' {
+			t[i] += 'a' - 'A'
+		}
 	}
-	return c
-}
+	return t
+}()
+
+func lowerASCII(c byte) byte { return lowerTable[c] }
 
 // hasPrefixLower reports whether s starts with the lower-case prefix,
 // ASCII case ignored.

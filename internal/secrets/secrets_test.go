@@ -202,7 +202,7 @@ func TestSuspectsCoverMatches(t *testing.T) {
 	for _, s := range []string{
 		"PASSWORD = hunter22", "Client-Secret: abcdef", "ApiKey=abcd1234", "AUTH_TOKEN: qwerty12",
 		"secret\n=\nabcd", "A3TXIOSFODNN7EXAMPLE", "-----BEGIN OPENSSH PRIVATE KEY-----",
-		"paſſwd=abcdefg", "ACCESS-TOKEN:abcd",
+		"paſſwd=abcdefg", "ACCESS-TOKEN:abcd", "auth_to\u212aen = abcdef", "Paß: paſſword=abcd",
 	} {
 		found := suspects(s)
 		for i, p := range patterns {
@@ -219,7 +219,7 @@ func TestSuspectsCoverMatches(t *testing.T) {
 func FuzzScan(f *testing.F) {
 	for _, s := range []string{
 		"key AKIAIOSFODNN7EXAMPLE in use", "-----BEGIN RSA PRIVATE KEY-----", "ghp_0123456789abcdefghijABCDEFGHIJ012345",
-		"password=hunter2hunter2", "SECRET:\tletmein-now", "${DB_PASSWORD}", "пароль", "paſſword=x1234", "",
+		"password=hunter2hunter2", "SECRET:\tletmein-now", "${DB_PASSWORD}", "пароль", "paſſword=x1234", "apike\u212a: k-12345", "",
 	} {
 		f.Add("password", s)
 		f.Add("notes", s)
