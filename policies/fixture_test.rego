@@ -639,6 +639,7 @@ complete := {
 		"id": "20250929-134215-8b6f8b9a-7c9f-4c5e-8c6a-2f0f0d2e9c1a",
 		"layout": "h3a"
 	},
+	"secrets": [],
 	"tree": [
 		"README.md",
 		"artifacts/executor/coverage_delta.json",
@@ -872,6 +873,7 @@ fresh := {
 		"id": "20250929-134215-8b6f8b9a-7c9f-4c5e-8c6a-2f0f0d2e9c1a",
 		"layout": "h3a"
 	},
+	"secrets": [],
 	"tree": [
 		"README.md",
 		"executor_report.json",
@@ -1133,6 +1135,7 @@ contract_rounds := {
 		"id": "TASK-0042-20260216-130000",
 		"layout": "contract"
 	},
+	"secrets": [],
 	"tree": [
 		"rounds/round-1/handoff.json",
 		"rounds/round-1/patch.diff",

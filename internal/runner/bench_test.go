@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -137,6 +138,36 @@ func BenchmarkStageParseLedgers(b *testing.B) {
 				if v, problems := d.file.ParseLedger(d.data); v == nil || len(problems) > 0 {
 					b.Fatalf("%s: %v", d.file.Path, problems)
 				}
+			}
+		}
+	})
+}
+
+// BenchmarkStageSecrets: the credential scan of every parsed JSON
+// document and ledger, as buildInput runs it.
+func BenchmarkStageSecrets(b *testing.B) {
+	eachCorpus(b, func(b *testing.B, c *corpus.Corpus) {
+		run := &layout.Run{Docs: map[string]*rundir.Document{}}
+		var n int64
+		for _, kind := range []layout.Kind{layout.JSON, layout.Markdown} {
+			docs, size := loadCorpus(b, c, kind)
+			n += size
+			for i, d := range docs {
+				doc := &rundir.Document{Path: fmt.Sprintf("%d/%s", i, d.file.Path), Present: true, Parsed: true}
+				if kind == layout.JSON {
+					doc.JSON, _ = jsonpos.Parse(d.data)
+				} else {
+					doc.Ledger, _ = d.file.ParseLedger(d.data)
+				}
+				run.Files = append(run.Files, layout.Match{Spec: d.file, Path: doc.Path})
+				run.Docs[doc.Path] = doc
+			}
+		}
+		b.SetBytes(n)
+		b.ReportAllocs()
+		for b.Loop() {
+			if facts := scanSecrets(run); len(facts) != 0 {
+				b.Fatalf("credentials in the corpus: %v", facts)
 			}
 		}
 	})

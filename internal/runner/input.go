@@ -57,5 +57,6 @@ func (c *checker) buildInput(s *runState, pe *pendingEvidence, hist historyOutco
 		"evidence": ev,
 		"history":  hist.input(),
 		"params":   params,
+		"secrets":  scanSecrets(s.run),
 	}
 }
