@@ -92,11 +92,14 @@ gate_or_none(ev) := n if {
 gate_moves := {"STARTED", "PASSED", "FAILED", "REJECTED", "ESCALATION", "ESCALATED"}
 
 # ledger_latest[n] is the last event that moved gate n, in file order.
-ledger_latest := {n: ledger_events[last] |
-	some n in gate_numbers
-	indexes := [i | some i, g in event_gates; g == n; ledger_events[i].status in gate_moves]
-	count(indexes) > 0
-	last := indexes[count(indexes) - 1]
+ledger_latest := {n: ledger_events[max(indexes)] | some n, indexes in gate_move_indexes}
+
+# gate_move_indexes[n] holds the indexes of the events that moved gate n.
+gate_move_indexes[n] contains i if {
+	some i, ev in ledger_events
+	ev.status in gate_moves
+	n := event_gates[i]
+	n >= 0
 }
 
 # current_task_status and handoff_status are the gate_status of
@@ -265,14 +268,19 @@ files_under(p) := [f | prefix := clean(p); some f in items(input.tree); startswi
 
 # evidence_problem explains why path p is not proven evidence; undefined when
 # it is logged, present and its hash verified.
-evidence_problem(p) := "is not logged in state/EVIDENCE_LOG.md" if {
-	not input.evidence[clean(p)]
-} else := "is logged but resolves to a place outside the run directory" if {
-	not input.evidence[clean(p)].inside_run
+evidence_problem(p) := entry_problem(object.get(input.evidence, clean(p), null))
+
+entry_problem(null) := "is not logged in state/EVIDENCE_LOG.md"
+
+entry_problem(e) := "is logged but resolves to a place outside the run directory" if {
+	e != null
+	not e.inside_run
 } else := "is logged but not present in the run" if {
-	not input.evidence[clean(p)].exists
+	e != null
+	not e.exists
 } else := "is logged but its hash is not verified (see the integrity finding on its EVIDENCE_LOG.md entry)" if {
-	not input.evidence[clean(p)].hash_ok
+	e != null
+	not e.hash_ok
 }
 
 # in_tree holds when the run holds file p.
