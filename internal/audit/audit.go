@@ -76,10 +76,10 @@ type Audit struct {
 	// base revision was in use.
 	TrustWorkingTree bool `json:"trust_working_tree"`
 	// Sources lists where the configuration and policies were read from.
-	Sources   []Source          `json:"sources"`
-	Inputs    map[string]string `json:"inputs"`
-	Counts    finding.Counts    `json:"counts"`
-	Timestamp string            `json:"timestamp,omitempty"`
+	Sources   []Source       `json:"sources"`
+	Inputs    Inputs         `json:"inputs"`
+	Counts    finding.Counts `json:"counts"`
+	Timestamp string         `json:"timestamp,omitempty"`
 }
 
 // DecideGate: fail on any finding at or above failLevel (Error unless the

@@ -4,17 +4,17 @@ import "runtime/debug"
 
 // The garbage collector is given more room when few runs are checked.
 //
-// A check keeps one audit per run (about 3 KiB) for the report and drops
+// A check keeps one audit per run (about 1.5 KiB) for the report and drops
 // the rest of a run when it is done, so with few runs almost nothing stays
 // live and the heap never leaves Go's 4 MiB minimum: on 100 runs of fifty
 // 64 KiB artifacts that is 26 collections in 0.2 s, each with two short
 // stop-the-world pauses that also stop the hashing workers. GOGC=400 lifts
 // the minimum to 16 MiB (6 collections) for a few MiB more memory.
 //
-// With many runs the audits are the heap, and GOGC=400 would let 10,000 of
-// them (35 MiB) grow to 175 MiB; there the default stays, and the check
-// scales linearly from 1,000 runs up. A GOGC or GOMEMLIMIT set in the
-// environment always wins.
+// With many runs the audits are the heap, and GOGC=400 would let the heap
+// of 10,000 runs grow to five times what is live; there the default stays,
+// and the check scales linearly from 1,000 runs up. A GOGC or GOMEMLIMIT set
+// in the environment always wins.
 const (
 	fewRuns     = 500
 	fewRunsGOGC = 400

@@ -225,7 +225,7 @@ func deletedRuns(repo *gitrev.Repo, b gitrev.Base, rel, display string, head map
 		Layout:   layout,
 		Base:     &base,
 		Findings: found,
-		Inputs:   map[string]string{},
+		Inputs:   audit.Inputs{},
 		Notes:    fmt.Sprintf("%d run%s deleted since base %s", len(found), plural(len(found)), gitrev.Short(base)),
 	}, nil
 }

@@ -34,6 +34,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unique"
 
 	"github.com/h3a-check/h3a-check/internal/audit"
 	"github.com/h3a-check/h3a-check/internal/evidence"
@@ -308,7 +309,7 @@ func (c *checker) checkRun(ctx context.Context, run rundir.Run) (*audit.Audit, m
 	if err != nil {
 		a.RunID = filepath.Base(run.Dir)
 		a.Findings = c.configure(run.Dir, []finding.Finding{finding.Unreadable.New("", "cannot open the run directory: %v", err)})
-		a.Inputs = s.inputs
+		a.Inputs = audit.Inputs{}
 		a.Finish(c.failLevel(), nil)
 		return a, nil
 	}
@@ -340,13 +341,19 @@ func (c *checker) checkRun(ctx context.Context, run rundir.Run) (*audit.Audit, m
 		a.TaskID = &id
 	}
 	a.Findings = capPerRule(s.findings, maxFindingsPerRule)
-	a.Inputs = s.inputs
+	if a.Inputs, err = audit.InputsFromHex(s.inputs); err != nil {
+		// The digests are this tool's own hashes: a bad one is a defect,
+		// never something to write into a report.
+		c.fatal.set(fmt.Errorf("run %s: %w", run.Display, err))
+	}
 	a.Notes = fmt.Sprintf("%d of %d logged artifacts verified", verified.ok, verified.total)
 	if n, ok := lay.(layout.Noter); ok {
 		if note := n.Notes(s.run); note != "" {
 			a.Notes = note + "; " + a.Notes
 		}
 	}
+	// Runs of the same shape have the same notes: one copy serves them all.
+	a.Notes = unique.Make(a.Notes).Value()
 	docs, _ := input["docs"].(map[string]any)
 	requirementsKnown := docs["roadmap"] != nil
 	if k, ok := lay.(layout.RequirementsKnower); ok {
@@ -565,12 +572,15 @@ func (c *checker) listRun(s *runState) []string {
 const maxFindingsPerRule = 100
 
 // capPerRule keeps the first max findings of each (file, rule) in report
-// order and replaces the rest by one finding that counts them.
+// order and replaces the rest by one finding that counts them. The result
+// goes into the audit, which outlives the run: it has no spare capacity, and
+// the file names and details that runs share (the same relative paths, the
+// same notes) are one copy for all of them.
 func capPerRule(fs []finding.Finding, max int) []finding.Finding {
 	fs = finding.SortDedupe(fs)
 	type key struct{ file, rule string }
 	seen := map[key]int{}
-	var out []finding.Finding
+	out := make([]finding.Finding, 0, len(fs))
 	var extra []finding.Finding
 	for _, f := range fs {
 		k := key{f.File, f.Rule}
@@ -588,6 +598,13 @@ func capPerRule(fs []finding.Finding, max int) []finding.Finding {
 		n := seen[key{more.File, more.Rule}] - max
 		more.Details = fmt.Sprintf("%d more %s findings in this file are not listed", n, more.Rule)
 		out = append(out, more)
+	}
+	if len(out) < cap(out) {
+		out = append([]finding.Finding(nil), out...)
+	}
+	for i := range out {
+		out[i].File = unique.Make(out[i].File).Value()
+		out[i].Details = unique.Make(out[i].Details).Value()
 	}
 	return out
 }
