@@ -22,6 +22,9 @@ type Repo struct {
 	MaxRead int64
 
 	cat catFile
+
+	keptMu sync.Mutex // held while a kept folder is read, so it is read once
+	kept   map[string]*Folder
 }
 
 // sanitizedEnv is the environment git runs with. Variables that point git
@@ -292,6 +295,7 @@ func (r *Repo) Read(rev, p string) ([]byte, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
+	r.countContent()
 	var data []byte
 	exists, err := r.cat.request(obj, func(h header, body io.Reader) error {
 		if h.typ != "blob" {
@@ -340,6 +344,7 @@ func (r *Repo) Stream(rev, p string, fn func(io.Reader) error) (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	r.countContent()
 	return r.cat.request(obj, func(h header, body io.Reader) error {
 		if h.typ != "blob" {
 			return fmt.Errorf("%s at %s is a %s: %w", p, short(rev), h.typ, ErrNotFile)
@@ -381,11 +386,27 @@ func (r *Repo) Processes() int {
 	return r.cat.started
 }
 
-// Requests reports how many files were asked of the cat-file process.
+// Requests reports how many objects (files, folders) were asked of the
+// cat-file process.
 func (r *Repo) Requests() int {
 	r.cat.mu.Lock()
 	defer r.cat.mu.Unlock()
 	return r.cat.reqs
+}
+
+// Traffic reports how many round trips the cat-file process made (a
+// batch of objects written together and answered together is one) and
+// how many file contents were asked for, as opposed to folders.
+func (r *Repo) Traffic() (exchanges, contents int) {
+	r.cat.mu.Lock()
+	defer r.cat.mu.Unlock()
+	return r.cat.trips, r.cat.contents
+}
+
+func (r *Repo) countContent() {
+	r.cat.mu.Lock()
+	r.cat.contents++
+	r.cat.mu.Unlock()
 }
 
 // Close ends the cat-file process.
