@@ -111,3 +111,38 @@ func render(r Result) string {
 	}
 	return b.String()
 }
+
+// TestListThroughFolders: a run's files at the base are listed through
+// cat-file, level by level, as a file-by-file reader lists them.
+func TestListThroughFolders(t *testing.T) {
+	g := gittest.Init(t)
+	files := map[string]string{"runs/r/state.json": "{}", "runs/r/plans/a/p.json": "{}", "runs/r/plans/b c/ü.json": "{}",
+		"runs/r/logs/log_unit_1.jsonl": "", "runs/r/deep/1/2/3/x": "x", "runs/other/state.json": "{}"}
+	g.Write(files)
+	sha := g.Commit("base")
+	fake := map[string][]byte{}
+	for p, d := range files {
+		fake[p] = []byte(d)
+	}
+	repo, err := gitrev.Open(g.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer repo.Close()
+	got, err := At(repo, sha, "runs/r").List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := At(&gitrev.Fake{Files: map[string]map[string][]byte{sha: fake}}, sha, "runs/r").List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(got, "|") != strings.Join(want, "|") || len(got) != 5 {
+		t.Errorf("through folders %q, file by file %q", got, want)
+	}
+	// TreeID, then one exchange per level: the run, plans logs deep,
+	// plans/a plans/b c deep/1, deep/1/2, deep/1/2/3.
+	if exchanges, _ := repo.Traffic(); exchanges != 1+5 {
+		t.Errorf("%d exchanges, want 6", exchanges)
+	}
+}
