@@ -235,16 +235,17 @@ func (r *Repo) Resolve(rev string) (string, error) {
 	if err := CheckRev(rev); err != nil {
 		return "", err
 	}
-	// cat-file -e answers "is it here" without the noise of rev-parse, and
-	// tells a missing object (exit 1 or 128) from a broken repository.
-	if _, err := gitOutput(r.Root, "cat-file", "-e", rev+"^{commit}"); err != nil {
-		if c := exitCode(err); c != 1 && c != 128 {
-			return "", err
-		}
-		return "", &MissingCommitError{Rev: rev, Shallow: r.shallow()}
-	}
-	sha, err := gitOutput(r.Root, "rev-parse", "--verify", "--quiet", rev+"^{commit}")
+	// One exchange with the shared cat-file process answers both "is it
+	// here" and "which commit", where two git processes used to.
+	var sha string
+	exists, err := r.cat.request(rev+"^{commit}", func(h header, _ io.Reader) error {
+		sha = h.oid
+		return nil
+	})
 	if err != nil {
+		return "", err
+	}
+	if !exists {
 		return "", &MissingCommitError{Rev: rev, Shallow: r.shallow()}
 	}
 	return sha, nil

@@ -187,7 +187,8 @@ func TestTrustWorkingTreeRecorded(t *testing.T) {
 
 // TestHistoryReadsOnlyWhatChanged: a file whose bytes are the base's (the
 // same git object name) is not read from the base; only a file that
-// changed is. The folder holding the runs is read once; then each run
+// changed is. The base commit is resolved and the folder holding the runs
+// read once; then each run
 // costs one exchange with cat-file for its folders, plus one for the
 // contents that differ.
 func TestHistoryReadsOnlyWhatChanged(t *testing.T) {
@@ -233,8 +234,8 @@ func TestHistoryReadsOnlyWhatChanged(t *testing.T) {
 	if got := contents; got != 1 {
 		t.Errorf("%d file contents read from the base, want 1 (the changed gate events log)", got)
 	}
-	if got := exchanges; got != 1+len(ids)+1 {
-		t.Errorf("%d exchanges with cat-file, want %d (the runs' folder, one per run, one more for the changed run)", got, 1+len(ids)+1)
+	if got := exchanges; got != 2+len(ids)+1 {
+		t.Errorf("%d exchanges with cat-file, want %d (the base commit, the runs' folder, one per run, one more for the changed run)", got, 2+len(ids)+1)
 	}
 	if repo.Processes() != 1 {
 		t.Errorf("%d cat-file processes, want 1", repo.Processes())
