@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -354,28 +355,37 @@ func (r *Repo) Stream(rev, p string, fn func(io.Reader) error) (bool, error) {
 	})
 }
 
-// List returns the files (blobs and symbolic links) under dir at rev. It
-// costs one process, so callers list a whole folder once.
+// List returns the files (blobs and symbolic links) under dir at rev, in
+// byte order, nothing when rev has no folder there. The folders are read
+// through the shared cat-file process, one exchange per level of
+// folders, rather than by a git process per call.
 func (r *Repo) List(rev, dir string) ([]string, error) {
 	if err := CheckRev(rev); err != nil {
 		return nil, err
 	}
-	args := []string{"ls-tree", "-r", "-z", "--name-only", "--full-tree", rev}
-	if d := path.Clean("/" + dir)[1:]; d != "" {
-		args = append(args, "--", d+"/")
-	}
-	cmd := gitCommand(r.Root, args...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &limitWriter{w: &errb, n: 4096}
-	if err := cmd.Run(); err != nil {
-		return nil, &commandError{args: args, err: err, stderr: strings.TrimSpace(errb.String())}
-	}
 	var files []string
-	for _, f := range bytes.Split(out.Bytes(), []byte{0}) {
-		if len(f) > 0 {
-			files = append(files, string(f))
+	for level := []string{path.Clean("/" + dir)[1:]}; len(level) > 0; {
+		folders, err := r.Folders(rev, level)
+		if err != nil {
+			return nil, err
 		}
+		var next []string
+		for i, f := range folders {
+			if f == nil {
+				continue
+			}
+			for name, e := range f.Entries {
+				switch p := path.Join(level[i], name); {
+				case e.Mode == 0o40000:
+					next = append(next, p)
+				case e.IsFile():
+					files = append(files, p)
+				}
+			}
+		}
+		level = next
 	}
+	slices.Sort(files)
 	return files, nil
 }
 

@@ -15,7 +15,6 @@ import (
 	"fmt"
 	"io"
 	"path"
-	"slices"
 	"strings"
 	"sync"
 
@@ -260,9 +259,6 @@ func (b *treeBase) List() ([]string, error) {
 	if err := b.resolve(); err != nil || b.absent {
 		return nil, err
 	}
-	if fr, ok := b.tree.(folderReader); ok && b.prefix == "" {
-		return walk(fr, b.rev)
-	}
 	files, err := b.tree.List(b.rev, b.prefix)
 	if err != nil {
 		return nil, err
@@ -278,36 +274,6 @@ func (b *treeBase) List() ([]string, error) {
 		out = append(out, f)
 	}
 	return out, nil
-}
-
-// walk lists the files under the tree root through the shared cat-file
-// process, one exchange per level of folders, rather than starting a git
-// process per run.
-func walk(fr folderReader, root string) ([]string, error) {
-	var files []string
-	for level := []string{""}; len(level) > 0; {
-		folders, err := fr.Folders(root, level)
-		if err != nil {
-			return nil, err
-		}
-		var next []string
-		for i, f := range folders {
-			if f == nil {
-				continue
-			}
-			for name, e := range f.Entries {
-				switch p := path.Join(level[i], name); {
-				case e.Mode == 0o40000:
-					next = append(next, p)
-				case e.IsFile():
-					files = append(files, p)
-				}
-			}
-		}
-		level = next
-	}
-	slices.Sort(files)
-	return files, nil
 }
 
 // Head is the run as it is in the working tree.

@@ -187,8 +187,7 @@ func TestTrustWorkingTreeRecorded(t *testing.T) {
 
 // TestHistoryReadsOnlyWhatChanged: a file whose bytes are the base's (the
 // same git object name) is not read from the base; only a file that
-// changed is. The base commit is resolved and the folder holding the runs
-// read once; then each run
+// changed is. The folder holding the runs is read once; then each run
 // costs one exchange with cat-file for its folders, plus one for the
 // contents that differ.
 func TestHistoryReadsOnlyWhatChanged(t *testing.T) {
@@ -234,8 +233,12 @@ func TestHistoryReadsOnlyWhatChanged(t *testing.T) {
 	if got := contents; got != 1 {
 		t.Errorf("%d file contents read from the base, want 1 (the changed gate events log)", got)
 	}
-	if got := exchanges; got != 2+len(ids)+1 {
-		t.Errorf("%d exchanges with cat-file, want %d (the base commit, the runs' folder, one per run, one more for the changed run)", got, 2+len(ids)+1)
+	// The base commit; the runs at the base, listed for deleted ones, one
+	// exchange per level of folders (runs/, the runs, state/ and
+	// artifacts/, the artifacts' subfolders); the folder holding the runs;
+	// one per run; one more for the changed run.
+	if want := 1 + 4 + 1 + len(ids) + 1; exchanges != want {
+		t.Errorf("%d exchanges with cat-file, want %d", exchanges, want)
 	}
 	if repo.Processes() != 1 {
 		t.Errorf("%d cat-file processes, want 1", repo.Processes())
