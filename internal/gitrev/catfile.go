@@ -12,8 +12,9 @@ import (
 	"sync"
 )
 
-// catFile is one `git cat-file --batch` process. Requests are serialised:
-// each one writes "<object>\n" and reads the whole answer before the next.
+// catFile is one `git cat-file --batch` process. Exchanges are serialised:
+// each one writes one or more "<object>\n" lines and reads every answer
+// before the next exchange starts.
 type catFile struct {
 	dir string
 
@@ -25,6 +26,10 @@ type catFile struct {
 	broken  error // set once the pipe is out of step; every later call fails with it
 	started int   // processes started (for tests and benchmarks)
 	reqs    int
+	trips   int // exchanges: one round trip each, however many objects
+	// contents counts file contents asked for (Read, Stream, Blobs), as
+	// opposed to folders and object names.
+	contents int
 }
 
 // header is the first line of an answer: "<oid> <type> <size>".
@@ -62,47 +67,104 @@ func (c *catFile) start() error {
 // (nil when the object is missing). body may stop early: the rest of the
 // content is discarded so that the next answer starts where it should.
 func (c *catFile) request(object string, body func(h header, r io.Reader) error) (exists bool, err error) {
-	if strings.ContainsAny(object, "\n\r\x00") {
-		return false, fmt.Errorf("path %q contains a line break or NUL, which git cat-file --batch cannot read", object)
+	var found bool
+	err = c.requestAll([]string{object}, func(_ int, h header, r io.Reader) error {
+		found = true
+		return body(h, r)
+	})
+	return found, err
+}
+
+// maxAhead bounds the request lines written before their answers are read.
+// Between exchanges the process has consumed every earlier line, so a write
+// this size fits in an empty pipe and cannot block on a process that is
+// itself blocked writing answers nobody reads yet.
+const maxAhead = 16 << 10
+
+// requestAll sends every object name and then reads the answers in order,
+// so that a batch costs one round trip instead of one per object. body is
+// called for each object found, with its index in objects; a missing
+// object gets no call. An error from body concerns its own object: the
+// other answers are still read, and the first such error is returned
+// (with the pipe still usable). Any other error breaks the pipe.
+func (c *catFile) requestAll(objects []string, body func(i int, h header, r io.Reader) error) error {
+	for _, object := range objects {
+		if strings.ContainsAny(object, "\n\r\x00") {
+			return fmt.Errorf("path %q contains a line break or NUL, which git cat-file --batch cannot read", object)
+		}
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.broken != nil {
-		return false, c.broken
+		return c.broken
 	}
 	if err := c.start(); err != nil {
 		c.broken = err
-		return false, err
+		return err
 	}
-	c.reqs++
-	if _, err := io.WriteString(c.stdin, object+"\n"); err != nil {
-		return false, c.fail(fmt.Errorf("writing to git cat-file: %w", err))
+	var first error
+	var lines []byte
+	for from := 0; from < len(objects); {
+		lines = lines[:0]
+		to := from
+		for to < len(objects) && (to == from || len(lines)+len(objects[to])+1 <= maxAhead) {
+			lines = append(lines, objects[to]...)
+			lines = append(lines, '\n')
+			to++
+		}
+		c.reqs += to - from
+		c.trips++
+		if _, err := c.stdin.Write(lines); err != nil {
+			return c.fail(fmt.Errorf("writing to git cat-file: %w", err))
+		}
+		for i := from; i < to; i++ {
+			err := c.answer(objects[i], func(h header, r io.Reader) error { return body(i, h, r) })
+			if errors.Is(err, errBroken) {
+				return c.broken
+			}
+			if err != nil && first == nil {
+				first = err
+			}
+		}
+		from = to
 	}
+	return first
+}
+
+// errBroken marks an error after which the pipe was closed (c.broken says why).
+var errBroken = errors.New("git cat-file pipe broken")
+
+// answer reads the answer to object and hands its content to body.
+func (c *catFile) answer(object string, body func(h header, r io.Reader) error) error {
 	line, err := c.stdout.ReadString('\n')
 	if err != nil {
-		return false, c.fail(fmt.Errorf("reading from git cat-file: %w", err))
+		c.fail(fmt.Errorf("reading from git cat-file: %w", err))
+		return errBroken
 	}
 	line = strings.TrimSuffix(line, "\n")
 	h, ok := parseHeader(line)
 	if !ok {
 		switch {
 		case line == object+" missing":
-			return false, nil
+			return nil
 		case line == object+" ambiguous":
-			return false, fmt.Errorf("%q is ambiguous in this repository", object)
+			return fmt.Errorf("%q is ambiguous in this repository", object)
 		}
-		return false, c.fail(fmt.Errorf("unexpected answer from git cat-file for %q: %q", object, line))
+		c.fail(fmt.Errorf("unexpected answer from git cat-file for %q: %q", object, line))
+		return errBroken
 	}
 	content := io.LimitReader(c.stdout, h.size)
 	berr := body(h, content)
 	// Whatever body left unread, and the LF after the content, must go.
 	if _, err := io.Copy(io.Discard, content); err != nil {
-		return true, c.fail(fmt.Errorf("reading %q from git cat-file: %w", object, err))
+		c.fail(fmt.Errorf("reading %q from git cat-file: %w", object, err))
+		return errBroken
 	}
 	if b, err := c.stdout.ReadByte(); err != nil || b != '\n' {
-		return true, c.fail(fmt.Errorf("git cat-file answer for %q is not terminated by a line feed", object))
+		c.fail(fmt.Errorf("git cat-file answer for %q is not terminated by a line feed", object))
+		return errBroken
 	}
-	return true, berr
+	return berr
 }
 
 // fail marks the pipe unusable: after a partial answer the next one cannot

@@ -4,6 +4,10 @@
 // A repository is read through one long-lived `git cat-file --batch`
 // process, shared by every run of a check and safe for concurrent use: the
 // cost of reading a file is a round trip on a pipe, not a process start.
+// Folders and Blobs send many requests before reading the answers, so a
+// run's files cost one round trip, and a folder's entries name each file's
+// content, so a file identical to the working copy (same BlobID) is never
+// read at all.
 // A base that is not in the clone (a shallow checkout) is an error with the
 // remedy in its message, never mistaken for "the file is new".
 //

@@ -265,6 +265,10 @@ func TestResolve(t *testing.T) {
 			t.Errorf("%s: %q %v, want %q", tc.rev, got, err, tc.want)
 		}
 	}
+	// Answered by the shared process, not a git process per question.
+	if exchanges, _ := repo.Traffic(); repo.Processes() != 1 || exchanges != len(tests)-1 {
+		t.Errorf("%d processes, %d exchanges; want 1 and %d", repo.Processes(), exchanges, len(tests)-1)
+	}
 }
 
 func TestChooseBase(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -22,6 +23,9 @@ type Repo struct {
 	MaxRead int64
 
 	cat catFile
+
+	keptMu sync.Mutex // held while a kept folder is read, so it is read once
+	kept   map[string]*Folder
 }
 
 // sanitizedEnv is the environment git runs with. Variables that point git
@@ -232,16 +236,17 @@ func (r *Repo) Resolve(rev string) (string, error) {
 	if err := CheckRev(rev); err != nil {
 		return "", err
 	}
-	// cat-file -e answers "is it here" without the noise of rev-parse, and
-	// tells a missing object (exit 1 or 128) from a broken repository.
-	if _, err := gitOutput(r.Root, "cat-file", "-e", rev+"^{commit}"); err != nil {
-		if c := exitCode(err); c != 1 && c != 128 {
-			return "", err
-		}
-		return "", &MissingCommitError{Rev: rev, Shallow: r.shallow()}
-	}
-	sha, err := gitOutput(r.Root, "rev-parse", "--verify", "--quiet", rev+"^{commit}")
+	// One exchange with the shared cat-file process answers both "is it
+	// here" and "which commit", where two git processes used to.
+	var sha string
+	exists, err := r.cat.request(rev+"^{commit}", func(h header, _ io.Reader) error {
+		sha = h.oid
+		return nil
+	})
 	if err != nil {
+		return "", err
+	}
+	if !exists {
 		return "", &MissingCommitError{Rev: rev, Shallow: r.shallow()}
 	}
 	return sha, nil
@@ -292,6 +297,7 @@ func (r *Repo) Read(rev, p string) ([]byte, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
+	r.countContent()
 	var data []byte
 	exists, err := r.cat.request(obj, func(h header, body io.Reader) error {
 		if h.typ != "blob" {
@@ -340,6 +346,7 @@ func (r *Repo) Stream(rev, p string, fn func(io.Reader) error) (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	r.countContent()
 	return r.cat.request(obj, func(h header, body io.Reader) error {
 		if h.typ != "blob" {
 			return fmt.Errorf("%s at %s is a %s: %w", p, short(rev), h.typ, ErrNotFile)
@@ -348,28 +355,37 @@ func (r *Repo) Stream(rev, p string, fn func(io.Reader) error) (bool, error) {
 	})
 }
 
-// List returns the files (blobs and symbolic links) under dir at rev. It
-// costs one process, so callers list a whole folder once.
+// List returns the files (blobs and symbolic links) under dir at rev, in
+// byte order, nothing when rev has no folder there. The folders are read
+// through the shared cat-file process, one exchange per level of
+// folders, rather than by a git process per call.
 func (r *Repo) List(rev, dir string) ([]string, error) {
 	if err := CheckRev(rev); err != nil {
 		return nil, err
 	}
-	args := []string{"ls-tree", "-r", "-z", "--name-only", "--full-tree", rev}
-	if d := path.Clean("/" + dir)[1:]; d != "" {
-		args = append(args, "--", d+"/")
-	}
-	cmd := gitCommand(r.Root, args...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &limitWriter{w: &errb, n: 4096}
-	if err := cmd.Run(); err != nil {
-		return nil, &commandError{args: args, err: err, stderr: strings.TrimSpace(errb.String())}
-	}
 	var files []string
-	for _, f := range bytes.Split(out.Bytes(), []byte{0}) {
-		if len(f) > 0 {
-			files = append(files, string(f))
+	for level := []string{path.Clean("/" + dir)[1:]}; len(level) > 0; {
+		folders, err := r.Folders(rev, level)
+		if err != nil {
+			return nil, err
 		}
+		var next []string
+		for i, f := range folders {
+			if f == nil {
+				continue
+			}
+			for name, e := range f.Entries {
+				switch p := path.Join(level[i], name); {
+				case e.Mode == 0o40000:
+					next = append(next, p)
+				case e.IsFile():
+					files = append(files, p)
+				}
+			}
+		}
+		level = next
 	}
+	slices.Sort(files)
 	return files, nil
 }
 
@@ -381,11 +397,27 @@ func (r *Repo) Processes() int {
 	return r.cat.started
 }
 
-// Requests reports how many files were asked of the cat-file process.
+// Requests reports how many objects (files, folders) were asked of the
+// cat-file process.
 func (r *Repo) Requests() int {
 	r.cat.mu.Lock()
 	defer r.cat.mu.Unlock()
 	return r.cat.reqs
+}
+
+// Traffic reports how many round trips the cat-file process made (a
+// batch of objects written together and answered together is one) and
+// how many file contents were asked for, as opposed to folders.
+func (r *Repo) Traffic() (exchanges, contents int) {
+	r.cat.mu.Lock()
+	defer r.cat.mu.Unlock()
+	return r.cat.trips, r.cat.contents
+}
+
+func (r *Repo) countContent() {
+	r.cat.mu.Lock()
+	r.cat.contents++
+	r.cat.mu.Unlock()
 }
 
 // Close ends the cat-file process.

@@ -47,6 +47,14 @@ type treeIDer interface {
 	TreeID(rev, dir string) (oid string, exists bool, err error)
 }
 
+// folderReader is a Tree that reads folders and contents by object name in
+// batches, one round trip for many (gitrev.Repo).
+type folderReader interface {
+	Folders(rev string, dirs []string) ([]*gitrev.Folder, error)
+	KeptFolder(commit, dir string) (*gitrev.Folder, error)
+	Blobs(rev string, oids, names []string) ([]gitrev.Blob, error)
+}
+
 type treeBase struct {
 	tree        gitrev.Tree
 	commit, dir string
@@ -56,6 +64,17 @@ type treeBase struct {
 	prefix string
 	absent bool // the run's folder does not exist at the base
 	err    error
+	// known holds the files settled by prepare, by path relative to the
+	// run; other files are read one by one.
+	known map[string]baseFile
+}
+
+// baseFile is what prepare learnt of one file at the base.
+type baseFile struct {
+	exists bool
+	same   bool   // identical to the head's bytes: never read
+	data   []byte // the content, when it differs from head
+	err    error  // concerns this file only
 }
 
 // resolve reads files through the run folder's own tree when the reader
@@ -83,11 +102,150 @@ func (b *treeBase) resolve() error {
 	return b.err
 }
 
+// prepare settles the base version of files (relative to the run) in two
+// round trips whatever their number: one reads the folders that hold them,
+// which names each file's content; the other reads the contents that
+// differ from head (head[path] is the head's bytes, nil when head has no
+// parsed version to compare, so only existence matters). A file whose
+// content has the name of head's bytes is identical and is not read.
+// Readers that cannot do this read file by file later, as before.
+func (b *treeBase) prepare(files []string, head map[string][]byte) error {
+	fr, ok := b.tree.(folderReader)
+	if !ok {
+		return nil
+	}
+	ran := false
+	b.once.Do(func() {
+		ran = true
+		b.err = b.prepareFrom(fr, files, head)
+	})
+	if !ran {
+		return nil // already resolved file by file
+	}
+	return b.err
+}
+
+func (b *treeBase) prepareFrom(fr folderReader, files []string, head map[string][]byte) error {
+	b.rev, b.prefix = b.commit, b.dir
+	// The run's folder is found in the folder that holds it, read once for
+	// all its runs; then the run's folders are read from the run's own
+	// tree, which git searches without walking the big folder again.
+	root, rootDir := b.commit, b.dir
+	if b.dir != "" {
+		parent, name := path.Split(b.dir)
+		holder, err := fr.KeptFolder(b.commit, strings.TrimSuffix(parent, "/"))
+		switch {
+		case gitrev.IsFileError(err):
+			// An outsized folder: search from the commit.
+		case err != nil:
+			return err
+		case holder == nil:
+			b.absent = true
+			return nil
+		default:
+			e, ok := holder.Entries[name]
+			if !ok || e.Mode != 0o40000 {
+				b.absent = true // nothing, or a file where the run's folder is
+				return nil
+			}
+			root, rootDir = e.OID, ""
+		}
+	}
+	// The run's folder first: its absence means no run at the base.
+	dirs, index := []string{rootDir}, map[string]int{"": 0}
+	for _, f := range files {
+		d := path.Dir(f)
+		if d == "." {
+			d = ""
+		}
+		if _, ok := index[d]; !ok {
+			index[d] = len(dirs)
+			dirs = append(dirs, path.Join(rootDir, d))
+		}
+	}
+	folders, err := fr.Folders(root, dirs)
+	if gitrev.IsFileError(err) {
+		return nil // an outsized folder: read file by file
+	}
+	if err != nil {
+		return err
+	}
+	if folders[0] == nil {
+		b.absent = true
+		return nil
+	}
+	b.rev, b.prefix = folders[0].OID, ""
+	b.known = map[string]baseFile{}
+	var oids, names, reads []string
+	for _, f := range files {
+		if _, done := b.known[f]; done {
+			continue
+		}
+		d := path.Dir(f)
+		if d == "." {
+			d = ""
+		}
+		folder := folders[index[d]]
+		var e gitrev.Entry
+		found := false
+		if folder != nil {
+			e, found = folder.Entries[path.Base(f)]
+		}
+		switch {
+		case !found:
+			b.known[f] = baseFile{}
+		case !e.IsFile():
+			kind := "tree"
+			if e.Mode == 0o160000 {
+				kind = "commit" // a submodule, as git's own answer names it
+			}
+			b.known[f] = baseFile{exists: true, err: fmt.Errorf("%s at %s is a %s: %w", f, gitrev.Short(b.commit), kind, gitrev.ErrNotFile)}
+		case head[f] == nil:
+			b.known[f] = baseFile{exists: true}
+		case gitrev.BlobID(head[f], len(e.OID)) == e.OID:
+			b.known[f] = baseFile{exists: true, same: true}
+		default:
+			b.known[f] = baseFile{exists: true}
+			oids, names, reads = append(oids, e.OID), append(names, f), append(reads, f)
+		}
+	}
+	if len(oids) == 0 {
+		return nil
+	}
+	blobs, err := fr.Blobs(b.commit, oids, names)
+	if err != nil {
+		return err
+	}
+	for i, f := range reads {
+		bf := baseFile{exists: blobs[i].Exists, data: blobs[i].Data, err: blobs[i].Err}
+		if !bf.exists && bf.err == nil {
+			// The folder named it, the object store does not have it: a
+			// broken or partial clone, not a new file.
+			return fmt.Errorf("%s at %s: object %s is missing from the repository", f, gitrev.Short(b.commit), oids[i])
+		}
+		b.known[f] = bf
+	}
+	return nil
+}
+
 func (b *treeBase) Read(p string) ([]byte, bool, error) {
 	if err := b.resolve(); err != nil || b.absent {
 		return nil, false, err
 	}
 	return b.tree.Read(b.rev, path.Join(b.prefix, p))
+}
+
+// lookup is what prepare settled about p; ok is false when p was not
+// prepared (then Read reads it).
+func (b *treeBase) lookup(p string) (baseFile, bool) {
+	if err := b.resolve(); err != nil {
+		return baseFile{}, false
+	}
+	if b.absent {
+		return baseFile{}, true
+	}
+	k, ok := b.known[p]
+	return k, ok
 }
 
 func (b *treeBase) Stream(p string, fn func(io.Reader) error) (bool, error) {
@@ -131,6 +289,20 @@ type Head struct {
 	Sums map[string]string
 }
 
+// parsedBytes maps each of paths that head holds parsed to its bytes.
+func (h Head) parsedBytes(paths []string) map[string][]byte {
+	out := make(map[string][]byte, len(paths))
+	if h.Run == nil {
+		return out
+	}
+	for _, p := range paths {
+		if d := h.Run.Docs[p]; d != nil && d.Present && d.Parsed && d.Data != nil {
+			out[p] = d.Data
+		}
+	}
+	return out
+}
+
 // Result is the comparison of one run with its base.
 type Result struct {
 	// New is true when the run does not exist at the base: nothing was
@@ -149,7 +321,12 @@ func Compare(head Head, base Base, commit string) (Result, error) {
 		return Result{}, fmt.Errorf("unknown layout %q", head.Layout)
 	}
 	c := &comparison{head: head, base: base, commit: gitrev.Short(commit)}
-	found := false
+	type work struct {
+		rule  FileRule
+		files []layout.File
+	}
+	var todo []work
+	var paths []string
 	for _, rule := range Table {
 		if rule.Layout != head.Layout {
 			continue
@@ -162,7 +339,20 @@ func Compare(head Head, base Base, commit string) (Result, error) {
 		if err != nil {
 			return Result{}, err
 		}
-		for _, file := range files {
+		todo = append(todo, work{rule, files})
+		for _, f := range files {
+			paths = append(paths, f.Path)
+		}
+	}
+	if tb, ok := base.(*treeBase); ok {
+		if err := tb.prepare(paths, head.parsedBytes(paths)); err != nil {
+			return Result{}, err
+		}
+	}
+	found := false
+	for _, w := range todo {
+		rule := w.rule
+		for _, file := range w.files {
 			p, exists, err := c.pair(file)
 			if err != nil {
 				return Result{}, err
@@ -215,7 +405,17 @@ type pair struct {
 // is missing in head (already a finding), or one side cannot be parsed (an
 // info finding says so). exists reports whether the base holds the file.
 func (c *comparison) pair(file layout.File) (p *pair, exists bool, err error) {
-	data, exists, err := c.base.Read(file.Path)
+	var data []byte
+	same, settled := false, false
+	if tb, ok := c.base.(*treeBase); ok {
+		var k baseFile
+		if k, settled = tb.lookup(file.Path); settled {
+			data, exists, err, same = k.data, k.exists, k.err, k.same
+		}
+	}
+	if !settled {
+		data, exists, err = c.base.Read(file.Path)
+	}
 	if err != nil {
 		if !gitrev.IsFileError(err) {
 			return nil, false, err
@@ -237,6 +437,13 @@ func (c *comparison) pair(file layout.File) (p *pair, exists bool, err error) {
 		return nil, true, nil // already an error of its own
 	}
 	p = &pair{path: file.Path, commit: c.commit}
+	p.head = version{json: hd.JSON, lines: hd.Lines, ledger: hd.Ledger}
+	if same {
+		// The base holds head's very bytes, which the same parsers made
+		// into head's documents: compare those rather than parse again.
+		p.base = p.head
+		return p, true, nil
+	}
 	switch file.Kind {
 	case layout.JSON:
 		doc, _ := jsonpos.Parse(data)
@@ -255,7 +462,6 @@ func (c *comparison) pair(file layout.File) (p *pair, exists bool, err error) {
 		}
 		p.base.ledger = v
 	}
-	p.head = version{json: hd.JSON, lines: hd.Lines, ledger: hd.Ledger}
 	return p, true, nil
 }
 

@@ -184,3 +184,63 @@ func TestTrustWorkingTreeRecorded(t *testing.T) {
 		t.Error("--trust-working-tree not recorded in the audit")
 	}
 }
+
+// TestHistoryReadsOnlyWhatChanged: a file whose bytes are the base's (the
+// same git object name) is not read from the base; only a file that
+// changed is. The folder holding the runs is read once; then each run
+// costs one exchange with cat-file for its folders, plus one for the
+// contents that differ.
+func TestHistoryReadsOnlyWhatChanged(t *testing.T) {
+	g := gittest.Init(t)
+	runs := filepath.Join(g.Dir, "runs")
+	ids := []string{exampleID, strings.Replace(exampleID, "2f0f0d2e9c1a", "000000000001", 1), strings.Replace(exampleID, "2f0f0d2e9c1a", "000000000002", 1)}
+	for _, id := range ids {
+		dir := filepath.Join(runs, id)
+		copyExample(t, dir)
+		// No logged artifacts: their hashes are compared apart from the
+		// history files.
+		os.WriteFile(filepath.Join(dir, "state", "EVIDENCE_LOG.md"), []byte("# H3A Evidence Log\n\n## Artifact Index\n"), 0o644)
+	}
+	g.Commit("runs")
+	ledger := filepath.Join(runs, ids[1], "state", "GATES_LEDGER.md")
+	data, err := os.ReadFile(ledger)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(ledger, append(data, "[2025-09-30T09:00:00Z] G3_production_ready - STARTED - system - deploy checks\n"...), 0o644)
+
+	var loc gitrev.Locator
+	defer loc.Close()
+	res, err := Check(context.Background(), Options{Paths: []string{runs}, Getenv: noEnv, Locator: &loc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range res.Audits {
+		if a.Base == nil {
+			t.Fatalf("%s: history not compared", a.Run)
+		}
+		for _, f := range a.Findings {
+			if f.Category == finding.CategoryAppendOnly {
+				t.Errorf("%s: %s %s", a.Run, f.Rule, f.Details)
+			}
+		}
+	}
+	repo, err := loc.Repo(g.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exchanges, contents := repo.Traffic()
+	if got := contents; got != 1 {
+		t.Errorf("%d file contents read from the base, want 1 (the changed gate events log)", got)
+	}
+	// The base commit; the runs at the base, listed for deleted ones, one
+	// exchange per level of folders (runs/, the runs, state/ and
+	// artifacts/, the artifacts' subfolders); the folder holding the runs;
+	// one per run; one more for the changed run.
+	if want := 1 + 4 + 1 + len(ids) + 1; exchanges != want {
+		t.Errorf("%d exchanges with cat-file, want %d", exchanges, want)
+	}
+	if repo.Processes() != 1 {
+		t.Errorf("%d cat-file processes, want 1", repo.Processes())
+	}
+}
