@@ -49,7 +49,13 @@ func (r *Repo) Folders(rev string, dirs []string) ([]*Folder, error) {
 			objects[i] = rev + ":" + c
 		}
 	}
-	out := make([]*Folder, len(dirs))
+	return r.trees(rev, objects, dirs)
+}
+
+// trees reads tree objects in one exchange; dirs[i] names objects[i] in
+// messages. An object that is not a tree gives a nil folder.
+func (r *Repo) trees(rev string, objects, dirs []string) ([]*Folder, error) {
+	out := make([]*Folder, len(objects))
 	err := r.cat.requestAll(objects, func(i int, h header, body io.Reader) error {
 		if h.typ != "tree" {
 			return nil // a file or submodule where a folder was expected: no folder

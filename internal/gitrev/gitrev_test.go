@@ -429,3 +429,29 @@ func TestTreeID(t *testing.T) {
 		t.Errorf("a file as a folder: %v", err)
 	}
 }
+
+// TestListNamesSubfoldersByObject: List asks for each subfolder by its
+// tree's object name, not by its path. By path, git would search every
+// folder on the way again for each one (the folder holding a thousand runs
+// once per run), and a folder whose name holds a line break could not be
+// asked for at all.
+func TestListNamesSubfoldersByObject(t *testing.T) {
+	g := gittest.Init(t)
+	g.Write(map[string]string{
+		"runs/a\nb/state.json": "{}",
+		"runs/c/d/e.txt":       "e",
+	})
+	base := g.Commit("base")
+	repo, err := gitrev.Open(g.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer repo.Close()
+	files, err := repo.List(base, "runs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(files, "|"); got != "runs/a\nb/state.json|runs/c/d/e.txt" {
+		t.Errorf("list: %q", got)
+	}
+}

@@ -364,12 +364,16 @@ func (r *Repo) List(rev, dir string) ([]string, error) {
 		return nil, err
 	}
 	var files []string
-	for level := []string{path.Clean("/" + dir)[1:]}; len(level) > 0; {
-		folders, err := r.Folders(rev, level)
+	level := []string{path.Clean("/" + dir)[1:]}
+	folders, err := r.Folders(rev, level)
+	for len(folders) > 0 {
 		if err != nil {
 			return nil, err
 		}
-		var next []string
+		// Subfolders are asked for by their tree's object name: asked for
+		// by path, git would search every folder on the way again, the
+		// big one holding the runs once per run.
+		var next, ids []string
 		for i, f := range folders {
 			if f == nil {
 				continue
@@ -378,12 +382,14 @@ func (r *Repo) List(rev, dir string) ([]string, error) {
 				switch p := path.Join(level[i], name); {
 				case e.Mode == 0o40000:
 					next = append(next, p)
+					ids = append(ids, e.OID)
 				case e.IsFile():
 					files = append(files, p)
 				}
 			}
 		}
 		level = next
+		folders, err = r.trees(rev, ids, next)
 	}
 	slices.Sort(files)
 	return files, nil
