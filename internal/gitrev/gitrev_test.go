@@ -454,4 +454,9 @@ func TestListNamesSubfoldersByObject(t *testing.T) {
 	if got := strings.Join(files, "|"); got != "runs/a\nb/state.json|runs/c/d/e.txt" {
 		t.Errorf("list: %q", got)
 	}
+	// Named by path, that folder cannot be asked for: an error, never an
+	// empty listing that would read as "no run at the base".
+	if files, err := repo.List(base, "runs/a\nb"); err == nil {
+		t.Errorf("list of a folder named with a line break: %q and no error", files)
+	}
 }

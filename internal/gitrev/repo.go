@@ -366,9 +366,12 @@ func (r *Repo) List(rev, dir string) ([]string, error) {
 	var files []string
 	level := []string{path.Clean("/" + dir)[1:]}
 	folders, err := r.Folders(rev, level)
-	for len(folders) > 0 {
+	for {
 		if err != nil {
 			return nil, err
+		}
+		if len(folders) == 0 {
+			break
 		}
 		// Subfolders are asked for by their tree's object name: asked for
 		// by path, git would search every folder on the way again, the
