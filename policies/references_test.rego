@@ -1,5 +1,6 @@
 package h3a.tests.references
 
+import data.h3a.lib
 import data.h3a.rules.references
 import data.h3a.test
 import data.h3a.test.fixture
@@ -76,4 +77,21 @@ test_unlogged_file if {
 	f.rule == "h3a.evidence.unlogged_file"
 	f.file == "artifacts/executor/scratch.log"
 	f.msg == "\"artifacts/executor/scratch.log\" is under artifacts/ but no EVIDENCE_LOG.md entry logs it"
+}
+
+# Every place refs locates is also read by the cheap pass (ref_paths): a
+# place added to refs only would never be found unlogged. Each place in
+# turn gets a path of its own, which the cheap pass must see.
+test_cheap_pass_reads_every_positioned_place if {
+	places := {[key, r.pointer] |
+		some r in references.refs
+		some key, file in lib.doc_file
+		file == r.file
+	} with input as fixture.complete
+	count(places) >= 10
+	every place in places {
+		[key, pointer] := place
+		inp := test.patch([{"op": "replace", "path": sprintf("/docs/%s%s", [key, pointer]), "value": "zz/only-here.txt"}])
+		"zz/only-here.txt" in references.ref_paths with input as inp
+	}
 }

@@ -1,5 +1,6 @@
 package h3a.tests.traceability
 
+import data.h3a.lib
 import data.h3a.rules.traceability
 import data.h3a.test
 import data.h3a.test.fixture
@@ -146,4 +147,21 @@ test_unreadable_reports_are_not_guessed if {
 		{"op": "replace", "path": "/docs/planner_report", "value": null},
 	])
 	count(traceability.deny) == 0 with input as inp
+}
+
+# Every place task_refs locates is also read by the cheap pass (task_ids):
+# a place added to task_refs only would never be found unknown. Each place
+# in turn gets an id of its own, which the cheap pass must see.
+test_cheap_pass_reads_every_positioned_task_id if {
+	places := {[key, r.pointer] |
+		some r in traceability.task_refs
+		some key, file in lib.doc_file
+		file == r.file
+	} with input as fixture.complete
+	count(places) >= 5
+	every place in places {
+		[key, pointer] := place
+		inp := test.patch([{"op": "replace", "path": sprintf("/docs/%s%s", [key, pointer]), "value": "T-ONLY-HERE"}])
+		"T-ONLY-HERE" in traceability.task_ids with input as inp
+	}
 }
