@@ -1,0 +1,424 @@
+package regoplan
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/ir"
+	"github.com/open-policy-agent/opa/v1/topdown"
+	"github.com/open-policy-agent/opa/v1/topdown/builtins"
+)
+
+// What a block's run ends with, besides a break index (0 or more): the
+// block ran to its end, a function returned, or the evaluation stopped
+// with an error (in state.err).
+const (
+	completed = -1
+	returned  = -2
+	aborted   = -3
+)
+
+// cancelEvery is how many statements run between two looks at the
+// context: often enough to stop within microseconds, rarely enough to cost
+// nothing measurable.
+const cancelEvery = 1024
+
+// Eval evaluates every plan of the program over input, with an empty data
+// document. It returns each plan's result set, in the order of Plans: the
+// values the plan added, for a rule entrypoint one object {"result": v}.
+// builtinErrs are the errors of built-ins that made their call undefined.
+// err is a conflict (two values for one complete rule or object key), a
+// cancelled or expired context, or a plan this interpreter cannot run; it
+// is a *topdown.Error, so topdown.IsCancel and its Code apply.
+func (p *Program) Eval(ctx context.Context, input *ast.Term) (results [][]*ast.Term, builtinErrs []*topdown.Error, err error) {
+	s := &state{
+		ctx:   ctx,
+		data:  ast.NewTerm(ast.NewObject()),
+		memo:  make([]*ast.Term, len(p.funcs)),
+		known: make([]bool, len(p.funcs)),
+	}
+	cancel := topdown.NewCancel()
+	stop := context.AfterFunc(ctx, cancel.Cancel)
+	defer stop()
+	s.bctx = topdown.BuiltinContext{Context: ctx, Cancel: cancel, Cache: builtins.Cache{}}
+	s.collect = func(t *ast.Term) error {
+		if s.out == nil {
+			s.out = t
+		}
+		return nil
+	}
+	defer func() {
+		// A plan or built-in that fails in a way nothing above foresaw
+		// must end this run's evaluation, not the process.
+		if r := recover(); r != nil {
+			results, builtinErrs = nil, nil
+			err = &topdown.Error{Code: topdown.InternalErr, Message: fmt.Sprintf("policy evaluation failed unexpectedly: %v", r)}
+		}
+	}()
+
+	results = make([][]*ast.Term, len(p.plans))
+	for i, pl := range p.plans {
+		fr := make([]*ast.Term, max(pl.nlocals, int(ir.Data)+1))
+		fr[ir.Input], fr[ir.Data] = input, s.data
+		s.results = nil
+		for _, b := range pl.blocks {
+			r := s.run(b, fr)
+			if r == aborted {
+				return nil, nil, s.err
+			}
+			if r > 0 || r == returned {
+				break
+			}
+		}
+		results[i] = s.results
+	}
+	return results, s.builtinErrs, nil
+}
+
+type state struct {
+	ctx         context.Context
+	data        *ast.Term
+	memo        []*ast.Term // by function id: the value of a rule
+	known       []bool      // by function id: memo holds its value (nil: undefined)
+	results     []*ast.Term
+	builtinErrs []*topdown.Error
+	err         error
+	retval      *ast.Term
+	steps       int
+	bctx        topdown.BuiltinContext
+	collect     func(*ast.Term) error // a built-in's output callback, made once
+	out         *ast.Term             // what collect received
+}
+
+func (s *state) fail(loc *ast.Location, code, format string, args ...any) int {
+	s.err = &topdown.Error{Code: code, Message: fmt.Sprintf(format, args...), Location: loc}
+	return aborted
+}
+
+func read(o operand, fr []*ast.Term) *ast.Term {
+	if o.term != nil {
+		return o.term
+	}
+	return fr[o.local]
+}
+
+// run executes one block and says how it ended: completed, returned,
+// aborted, or the index of a break (0 when a statement was undefined),
+// counted from this block.
+func (s *state) run(b *block, fr []*ast.Term) int {
+	for i := range b.stmts {
+		st := &b.stmts[i]
+		if s.steps++; s.steps%cancelEvery == 0 && s.ctx.Err() != nil {
+			return s.fail(nil, topdown.CancelErr, "policy evaluation cancelled: %v", s.ctx.Err())
+		}
+		switch st.op {
+		case opAssignVar:
+			fr[st.target] = read(st.a, fr)
+		case opAssignVarOnce:
+			v := read(st.a, fr)
+			if cur := fr[st.target]; cur != nil && v != nil && !cur.Equal(v) {
+				return s.fail(st.loc, topdown.ConflictErr, "complete rules must not produce multiple outputs")
+			}
+			fr[st.target] = v
+		case opAssignInt, opMakeNumber:
+			fr[st.target] = st.term
+		case opResetLocal:
+			fr[st.target] = nil
+		case opCallFunc, opCallBuiltin:
+			var v *ast.Term
+			r := completed
+			if st.op == opCallFunc {
+				v, r = s.call(st, fr)
+			} else {
+				v, r = s.callBuiltin(st, fr)
+			}
+			if r == aborted {
+				return aborted
+			}
+			if v == nil {
+				return 0
+			}
+			fr[st.target] = v
+		case opDot:
+			v := dot(read(st.a, fr), read(st.b, fr))
+			if v == nil {
+				return 0
+			}
+			fr[st.target] = v
+		case opLen:
+			n, ok := length(read(st.a, fr))
+			if !ok {
+				return 0
+			}
+			fr[st.target] = ast.InternedTerm(n)
+		case opEqual, opNotEqual:
+			a, b := read(st.a, fr), read(st.b, fr)
+			if a == nil || b == nil || a.Equal(b) != (st.op == opEqual) {
+				return 0
+			}
+		case opIsArray:
+			if v := read(st.a, fr); v == nil || !isArray(v) {
+				return 0
+			}
+		case opIsObject:
+			if v := read(st.a, fr); v == nil || !isObject(v) {
+				return 0
+			}
+		case opIsSet:
+			if v := read(st.a, fr); v == nil || !isSet(v) {
+				return 0
+			}
+		case opIsDefined:
+			if fr[st.target] == nil {
+				return 0
+			}
+		case opIsUndefined:
+			if fr[st.target] != nil {
+				return 0
+			}
+		case opMakeNull:
+			fr[st.target] = ast.NullTerm()
+		case opMakeArray:
+			fr[st.target] = ast.NewTerm(ast.NewArrayWithCapacity(st.index))
+		case opMakeObject:
+			fr[st.target] = ast.NewTerm(ast.NewObject())
+		case opMakeSet:
+			fr[st.target] = ast.NewTerm(ast.NewSet())
+		case opArrayAppend:
+			coll, v := fr[st.target], read(st.a, fr)
+			arr, ok := value[*ast.Array](coll)
+			if !ok || v == nil {
+				return s.malformed(st, "append to", coll, v)
+			}
+			coll.Value = arr.Append(v)
+		case opObjectInsert, opObjectInsertOnce:
+			coll, k, v := fr[st.target], read(st.a, fr), read(st.b, fr)
+			obj, ok := value[ast.Object](coll)
+			if !ok || k == nil || v == nil {
+				return s.malformed(st, "insert into", coll, v)
+			}
+			if st.op == opObjectInsertOnce {
+				if cur := obj.Get(k); cur != nil && !cur.Equal(v) {
+					return s.fail(st.loc, topdown.ConflictErr, "object keys must be unique")
+				}
+			}
+			obj.Insert(k, v)
+		case opObjectMerge:
+			a, okA := value[ast.Object](fr[st.a.local])
+			b, okB := value[ast.Object](fr[st.b.local])
+			if !okA || !okB {
+				return s.fail(st.loc, topdown.ConflictErr, "object merge of a non-object value")
+			}
+			merged, ok := a.Merge(b)
+			if !ok {
+				return s.fail(st.loc, topdown.ConflictErr, "object merge conflict")
+			}
+			fr[st.target] = ast.NewTerm(merged)
+		case opSetAdd:
+			coll, v := fr[st.target], read(st.a, fr)
+			set, ok := value[ast.Set](coll)
+			if !ok || v == nil {
+				return s.malformed(st, "add to", coll, v)
+			}
+			set.Add(v)
+		case opBlock:
+			for _, sub := range st.blocks {
+				r := s.run(sub, fr)
+				if r == completed || r == 0 {
+					continue
+				}
+				if r < 0 {
+					return r
+				}
+				return r - 1
+			}
+		case opBreak:
+			return st.index
+		case opScan:
+			if r := s.scan(st, fr); r != completed {
+				return r
+			}
+		case opNot:
+			switch r := s.run(st.blocks[0], fr); {
+			case r == completed:
+				return 0 // the negated body held: not holds not
+			case r == 0:
+				// the negated body was undefined: go on
+			case r < 0:
+				return r
+			default:
+				return r - 1
+			}
+		case opReturn:
+			s.retval = fr[st.target]
+			return returned
+		case opResultSetAdd:
+			s.results = append(s.results, fr[st.target])
+		case opNop:
+		}
+	}
+	return completed
+}
+
+// scan runs the body once per element of a collection. The body runs
+// inside a loop inside a block: a break of 0 from it goes on with the next
+// element, a break of 1 leaves the scan, more leaves blocks around it.
+func (s *state) scan(st *stmt, fr []*ast.Term) int {
+	src := fr[st.a.local]
+	if src == nil {
+		return completed
+	}
+	body, key, val := st.blocks[0], st.target, st.local2
+	code := completed
+	step := func(k, v *ast.Term) (stop bool) {
+		fr[key], fr[val] = k, v
+		switch r := s.run(body, fr); {
+		case r == completed || r == 0:
+			return false
+		case r == 1:
+			return true
+		case r < 0:
+			code = r
+		default:
+			code = r - 2
+		}
+		return true
+	}
+	switch coll := src.Value.(type) {
+	case *ast.Array:
+		for i := range coll.Len() {
+			if step(ast.InternedTerm(i), coll.Elem(i)) {
+				break
+			}
+		}
+	case ast.Object:
+		coll.Until(step)
+	case ast.Set:
+		coll.Until(func(x *ast.Term) bool { return step(x, x) })
+	}
+	return code
+}
+
+// call runs a planned function. A function of input and data alone (a rule
+// without arguments) has one value per evaluation, so it runs once.
+func (s *state) call(st *stmt, fr []*ast.Term) (*ast.Term, int) {
+	fn := st.fn
+	if fn.memo && s.known[fn.id] {
+		return s.memo[fn.id], completed
+	}
+	callee := make([]*ast.Term, fn.nlocals)
+	for i, a := range st.args {
+		v := read(a, fr)
+		if v == nil {
+			return nil, completed
+		}
+		callee[fn.params[i]] = v
+	}
+	var result *ast.Term
+	for _, b := range fn.blocks {
+		r := s.run(b, callee)
+		if r == aborted {
+			return nil, aborted
+		}
+		if r == returned {
+			result = s.retval
+			break
+		}
+		if r > 0 {
+			result = callee[fn.ret]
+			break
+		}
+	}
+	if fn.memo {
+		s.memo[fn.id], s.known[fn.id] = result, true
+	}
+	return result, completed
+}
+
+func (s *state) callBuiltin(st *stmt, fr []*ast.Term) (*ast.Term, int) {
+	args := make([]*ast.Term, len(st.args))
+	for i, a := range st.args {
+		if args[i] = read(a, fr); args[i] == nil {
+			return nil, completed
+		}
+	}
+	s.out = nil
+	s.bctx.Location = st.loc
+	err := st.builtin.impl(s.bctx, args, s.collect)
+	if err == nil {
+		return s.out, completed
+	}
+	var halt topdown.Halt
+	if errors.As(err, &halt) {
+		s.err = halt.Err
+		return nil, aborted
+	}
+	var te *topdown.Error
+	if !errors.As(err, &te) {
+		te = &topdown.Error{Code: topdown.BuiltinErr, Message: st.builtin.name + ": " + err.Error(), Location: st.loc}
+	}
+	s.builtinErrs = append(s.builtinErrs, te)
+	return nil, completed
+}
+
+func (s *state) malformed(st *stmt, what string, coll, v *ast.Term) int {
+	return s.fail(st.loc, topdown.InternalErr, "the policy plan tried to %s %s with %s", what, describe(coll), describe(v))
+}
+
+func describe(t *ast.Term) string {
+	if t == nil {
+		return "an undefined value"
+	}
+	return ast.ValueName(t.Value)
+}
+
+func value[T ast.Value](t *ast.Term) (T, bool) {
+	var zero T
+	if t == nil {
+		return zero, false
+	}
+	v, ok := t.Value.(T)
+	return v, ok
+}
+
+func isArray(t *ast.Term) bool  { _, ok := t.Value.(*ast.Array); return ok }
+func isObject(t *ast.Term) bool { _, ok := t.Value.(ast.Object); return ok }
+func isSet(t *ast.Term) bool    { _, ok := t.Value.(ast.Set); return ok }
+
+// dot looks key up in src: an object's value, an array's element, a set's
+// member. Anything else, or a missing key, is undefined (nil).
+func dot(src, key *ast.Term) *ast.Term {
+	if src == nil || key == nil {
+		return nil
+	}
+	switch v := src.Value.(type) {
+	case ast.Object:
+		return v.Get(key)
+	case *ast.Array:
+		return v.Get(key)
+	case ast.Set:
+		if v.Contains(key) {
+			return key
+		}
+	}
+	return nil
+}
+
+func length(t *ast.Term) (int, bool) {
+	if t == nil {
+		return 0, false
+	}
+	switch v := t.Value.(type) {
+	case *ast.Array:
+		return v.Len(), true
+	case ast.Object:
+		return v.Len(), true
+	case ast.Set:
+		return v.Len(), true
+	case ast.String:
+		return len([]rune(string(v))), true
+	}
+	return 0, false
+}
