@@ -5,10 +5,22 @@ import (
 	"testing"
 )
 
-// BenchmarkCompileShipped is the start-up cost of a check without --policy
-// folders: parse, compile (without the checking stages) and prepare.
-// BenchmarkLoad is the same with every stage, as the tests compile.
+// BenchmarkLinkShipped is the start-up cost of the policy stage of a check
+// without --policy folders: linking the shipped rules' generated plan.
+func BenchmarkLinkShipped(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := linkShipped(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCompileShipped is what the shipped rules cost to parse, compile
+// (without the checking stages) and prepare when OPA evaluates them: with
+// --debug, and with --policy folders before their own files are added.
 func BenchmarkCompileShipped(b *testing.B) {
+	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := compile(context.Background(), Options{}); err != nil {
 			b.Fatal(err)

@@ -2,6 +2,7 @@ package policy_test
 
 import (
 	"context"
+	"io"
 	"reflect"
 	"testing"
 
@@ -9,17 +10,41 @@ import (
 	"github.com/h3a-check/h3a-check/internal/runner"
 )
 
-// TestShippedPoliciesPassEveryCompilerCheck holds the shipped rules to a
-// strict compile with every stage, which a check skips the checking stages
-// of; and proves the faster compile evaluates every testdata run to the
-// same findings.
-func TestShippedPoliciesPassEveryCompilerCheck(t *testing.T) {
+// planAndCompiled returns the engine a check uses for the shipped rules
+// (their plan, generated at build time) and the reference it must agree
+// with: the rules parsed and compiled with every check and evaluated by
+// OPA's evaluator.
+func planAndCompiled(tb testing.TB) (plan, compiled *policy.Engine) {
+	tb.Helper()
 	ctx := context.Background()
-	full, err := policy.Load(ctx, policy.Options{Strict: true})
+	compiled, err := policy.Load(ctx, policy.Options{Strict: true})
 	if err != nil {
-		t.Fatalf("strict compile with every stage: %v", err)
+		tb.Fatalf("strict compile with every stage: %v", err)
 	}
-	fast, err := policy.Load(ctx, policy.Options{})
+	plan, err = policy.Load(ctx, policy.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return plan, compiled
+}
+
+func sameOutcome(tb testing.TB, got, want policy.Outcome) {
+	tb.Helper()
+	if !reflect.DeepEqual(got, want) {
+		tb.Fatalf("the shipped plan gives\n%+v\nwhere OPA's evaluator gives\n%+v", got, want)
+	}
+}
+
+// TestShippedPlanMatchesCompiledPolicies evaluates every testdata run with
+// the three ways the shipped rules are run: their plan (a check without
+// user policies), the compile a check with --debug uses (which skips the
+// checking stages for the shipped rules) and the strict compile with every
+// stage; all three must give the same findings. The strict compile also
+// holds the shipped rules to every compiler check.
+func TestShippedPlanMatchesCompiledPolicies(t *testing.T) {
+	ctx := context.Background()
+	plan, full := planAndCompiled(t)
+	debug, err := policy.Load(ctx, policy.Options{Debug: io.Discard})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,18 +52,22 @@ func TestShippedPoliciesPassEveryCompilerCheck(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	evaluated := 0
+	evaluated, found := 0, 0
 	for i, in := range res.Inputs {
 		if in == nil {
 			continue
 		}
-		want, got := full.Eval(ctx, "full", in), fast.Eval(ctx, "fast", in)
-		if !reflect.DeepEqual(want, got) {
-			t.Errorf("%s: the check's compile gives\n%+v\nwhere the full compile gives\n%+v", res.Audits[i].Run, got, want)
+		want := full.Eval(ctx, "full", in)
+		if got := plan.Eval(ctx, "plan", in); !reflect.DeepEqual(want, got) {
+			t.Errorf("%s: the plan gives\n%+v\nwhere the full compile gives\n%+v", res.Audits[i].Run, got, want)
+		}
+		if got := debug.Eval(ctx, "debug", in); !reflect.DeepEqual(want, got) {
+			t.Errorf("%s: the --debug compile gives\n%+v\nwhere the full compile gives\n%+v", res.Audits[i].Run, got, want)
 		}
 		evaluated++
+		found += len(want.Findings)
 	}
-	if evaluated < 50 {
-		t.Fatalf("only %d runs evaluated; expected every testdata run", evaluated)
+	if evaluated < 50 || found < 50 {
+		t.Fatalf("only %d runs evaluated, %d findings; expected every testdata run and its findings", evaluated, found)
 	}
 }

@@ -42,6 +42,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/topdown/print"
 
 	"github.com/h3a-check/h3a-check/internal/finding"
+	"github.com/h3a-check/h3a-check/internal/regoplan"
 )
 
 // DefaultTimeout bounds the policy evaluation of one run.
@@ -75,7 +76,8 @@ type Engine struct {
 // compiled is the part of an engine that depends only on the policy files.
 type compiled struct {
 	query    rego.PreparedEvalQuery
-	bindings []binding // query variable → rule set it reads
+	program  *regoplan.Program // the shipped rules' plan, used instead of query when set
+	bindings []binding         // query variable → rule set it reads
 	rules    map[string]*RuleInfo
 }
 
@@ -95,15 +97,16 @@ var (
 
 // Load compiles the shipped policies and those of opts.Dirs and prepares the
 // query. An error is a *CompileError naming file:line of every problem.
-// Without user folders or debug output the compiled shipped policies are
-// shared by every caller of the process.
+// Without user folders, debug output or strict mode nothing is compiled:
+// the shipped policies come planned at build time (shipped_plan.go), are
+// linked once and shared by every caller of the process.
 func Load(ctx context.Context, opts Options) (*Engine, error) {
 	timeout := opts.Timeout
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
 	if len(opts.Dirs) == 0 && opts.Debug == nil && !opts.Strict {
-		defaultOnce.Do(func() { defaultCompiled, defaultErr = compile(context.Background(), opts) })
+		defaultOnce.Do(func() { defaultCompiled, defaultErr = linkShipped() })
 		if defaultErr != nil {
 			return nil, defaultErr
 		}
@@ -249,6 +252,9 @@ func (e *Engine) Eval(ctx context.Context, run string, input map[string]any) Out
 	}
 	ctx, cancel := context.WithTimeout(context.WithValue(ctx, runKey{}, run), e.timeout)
 	defer cancel()
+	if e.program != nil {
+		return e.evalPlan(ctx, value)
+	}
 	var builtinErrs []topdown.Error
 	rs, err := e.query.Eval(ctx, rego.EvalParsedInput(value), rego.EvalBuiltinErrorList(&builtinErrs))
 	if err != nil {

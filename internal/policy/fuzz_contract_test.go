@@ -21,7 +21,8 @@ var contractPlaces = [][]any{
 
 // FuzzContractPolicies puts an arbitrary JSON value in place of one
 // document of a contract run (or of its rounds): the shipped rules must
-// evaluate cleanly, as FuzzShippedPolicies requires for an h3a run.
+// evaluate cleanly, as FuzzShippedPolicies requires for an h3a run, and
+// their plan must give what OPA's evaluator gives.
 func FuzzContractPolicies(f *testing.F) {
 	res, err := runner.Check(context.Background(), runner.Options{Paths: []string{"../../testdata/runs/ok/contract_rounds"}, KeepInputs: true})
 	if err != nil || len(res.Inputs) != 1 {
@@ -40,10 +41,7 @@ func FuzzContractPolicies(f *testing.F) {
 			f.Add(uint8(i), []byte(seed))
 		}
 	}
-	e, err := policy.Load(context.Background(), policy.Options{})
-	if err != nil {
-		f.Fatal(err)
-	}
+	e, reference := planAndCompiled(f)
 	f.Fuzz(func(t *testing.T, which uint8, doc []byte) {
 		dec := json.NewDecoder(bytes.NewReader(doc))
 		dec.UseNumber()
@@ -64,6 +62,7 @@ func FuzzContractPolicies(f *testing.F) {
 		}
 		parent.(map[string]any)[place[len(place)-1].(string)] = v
 		out := e.Eval(context.Background(), "fuzz", in)
+		sameOutcome(t, out, reference.Eval(context.Background(), "fuzz", in))
 		if !out.Evaluated {
 			t.Fatalf("not evaluated: %+v", out.Findings)
 		}

@@ -21,7 +21,9 @@ var jsonDocs = []string{"current_task", "executor_report", "handoff", "planner_r
 // of the complete run and requires the shipped rules to evaluate cleanly:
 // no builtin error, no evaluation error, no malformed element. A rule that
 // trips over a document breaking its schema would otherwise report
-// "could not evaluate" instead of its finding.
+// "could not evaluate" instead of its finding. The plan the checker
+// evaluates must give exactly what OPA's evaluator gives on the compiled
+// rules.
 func FuzzShippedPolicies(f *testing.F) {
 	base := completeInput(f)
 	runDir := "../../testdata/runs/ok/complete/20250929-134215-8b6f8b9a-7c9f-4c5e-8c6a-2f0f0d2e9c1a"
@@ -47,10 +49,7 @@ func FuzzShippedPolicies(f *testing.F) {
 			f.Add(uint8(i), []byte(seed))
 		}
 	}
-	e, err := policy.Load(context.Background(), policy.Options{})
-	if err != nil {
-		f.Fatal(err)
-	}
+	e, reference := planAndCompiled(f)
 	f.Fuzz(func(t *testing.T, which uint8, doc []byte) {
 		dec := json.NewDecoder(bytes.NewReader(doc))
 		dec.UseNumber()
@@ -61,6 +60,7 @@ func FuzzShippedPolicies(f *testing.F) {
 		in := clone(t, base)
 		in["docs"].(map[string]any)[jsonDocs[int(which)%len(jsonDocs)]] = v
 		out := e.Eval(context.Background(), "fuzz", in)
+		sameOutcome(t, out, reference.Eval(context.Background(), "fuzz", in))
 		if !out.Evaluated {
 			t.Fatalf("not evaluated: %+v", out.Findings)
 		}

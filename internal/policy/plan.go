@@ -1,0 +1,83 @@
+package policy
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/h3a-check/h3a-check/internal/finding"
+	"github.com/h3a-check/h3a-check/internal/regoplan"
+)
+
+//go:generate go run ./plangen
+
+// Entrypoints names the plan entrypoints that evaluate these rules: one per
+// package and kind, such as "h3a/rules/gates/deny", in the order of the
+// query's bindings.
+func Entrypoints(rules []*RuleInfo) []string {
+	byID := make(map[string]*RuleInfo, len(rules))
+	for _, r := range rules {
+		byID[r.ID] = r
+	}
+	bindings := queryBindings(byID)
+	out := make([]string, len(bindings))
+	for i, b := range bindings {
+		out[i] = strings.ReplaceAll(b.pkg, ".", "/") + "/" + b.kind
+	}
+	return out
+}
+
+// linkShipped makes the engine of the shipped rules from the plan generated
+// from them, without parsing or compiling Rego.
+func linkShipped() (*compiled, error) {
+	prog, err := regoplan.Link(shippedPlan)
+	if err != nil {
+		return nil, &CompileError{Problems: []string{err.Error()}}
+	}
+	rules := make(map[string]*RuleInfo, len(shippedRules))
+	for _, r := range shippedRules {
+		rules[r.ID] = r
+	}
+	if got, want := prog.Plans(), Entrypoints(shippedRules); !slices.Equal(got, want) {
+		return nil, &CompileError{Problems: []string{fmt.Sprintf("the shipped plan has entrypoints %v, its rules need %v: run go generate ./internal/policy", got, want)}}
+	}
+	return &compiled{program: prog, bindings: queryBindings(rules), rules: rules}, nil
+}
+
+// evalPlan evaluates the linked plan: each entrypoint's single result is
+// {"result": the rule set}, an empty result set an empty rule set.
+func (e *Engine) evalPlan(ctx context.Context, input ast.Value) Outcome {
+	results, builtinErrs, err := e.program.Eval(ctx, ast.NewTerm(input))
+	if err != nil {
+		return Outcome{Findings: []finding.Finding{e.evalFailure(ctx, err)}}
+	}
+	var out []finding.Finding
+	for _, be := range builtinErrs {
+		out = append(out, builtinFinding(*be))
+	}
+	for i, b := range e.bindings {
+		var set any = []any{}
+		switch rs := results[i]; len(rs) {
+		case 0:
+		case 1:
+			obj, ok := rs[0].Value.(ast.Object)
+			v := obj.Get(ast.InternedTerm("result"))
+			if !ok || v == nil {
+				out = append(out, EvalError.New("", "the plan of data.%s.%s gave %v, expected {\"result\": ...}; no rule result is known", b.pkg, b.kind, rs[0]))
+				return Outcome{Findings: out}
+			}
+			if set, err = ast.JSON(v.Value); err != nil {
+				out = append(out, EvalError.New("", "the value of data.%s.%s could not be read: %v", b.pkg, b.kind, err))
+				return Outcome{Findings: out}
+			}
+		default:
+			out = append(out, EvalError.New("", "the plan of data.%s.%s gave %d results, expected 1; no rule result is known", b.pkg, b.kind, len(rs)))
+			return Outcome{Findings: out}
+		}
+		out = append(out, e.elements(b, set)...)
+	}
+	return Outcome{Findings: out, Evaluated: true}
+}
