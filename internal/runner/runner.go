@@ -141,15 +141,16 @@ func Check(ctx context.Context, opts Options) (*Result, error) {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
-	// The schemas compile on another core while the runs are found, read
-	// and hashed; validation waits for them.
-	go schema.Default()
-	// So do the policies, the largest start-up cost of a check: each run
-	// waits for them only when it reaches the policy stage.
+	// The policies load while the runs are found, read and hashed: each
+	// run waits for them only when it reaches the policy stage.
 	policies := loadPolicies(ctx, opts)
 	runs, err := rundir.Discover(paths, layout.Detectors(), opts.Layout)
 	if err != nil {
 		return nil, err
+	}
+	// So do the schemas of the layouts found, and only those.
+	if schemas, err := schema.Default(); err == nil {
+		schemas.Prepare(schemaNames(runs)...)
 	}
 	hist, err := planHistory(opts, paths, runs)
 	if err != nil {
@@ -229,6 +230,24 @@ func Check(ctx context.Context, opts Options) (*Result, error) {
 	}
 	res.Inputs = inputs
 	return res, nil
+}
+
+// schemaNames lists the schemas of the layouts of runs.
+func schemaNames(runs []rundir.Run) []string {
+	var names []string
+	seen := map[string]bool{}
+	for _, run := range runs {
+		if seen[run.Layout] {
+			continue
+		}
+		seen[run.Layout] = true
+		for _, f := range layout.ByID(run.Layout).Files() {
+			if f.Schema != "" && !slices.Contains(names, f.Schema) {
+				names = append(names, f.Schema)
+			}
+		}
+	}
+	return names
 }
 
 type checker struct {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/h3a-check/h3a-check/schemas"
 )
 
 type corpusDoc struct {
@@ -120,12 +122,85 @@ func BenchmarkValidateInvalid(b *testing.B) {
 	}
 }
 
-// BenchmarkLoad measures the start-up cost of compiling every schema.
+// BenchmarkCompileH3A measures what a check of h3a runs compiles at start:
+// the six document schemas of the layout, on one goroutine.
+func BenchmarkCompileH3A(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		s, err := newSet(schemas.FS)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, name := range []string{State, CurrentTask, SessionHandoff, PlannerReport, ExecutorReport, ValidatorReport} {
+			if _, err := s.compiled(s.byName[name]); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// BenchmarkLoad measures compiling every schema, which Load does.
 func BenchmarkLoad(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := Load(); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// A fresh set compiles each schema on first use, from many goroutines at
+// once and while Prepare compiles in the background, and gives the same
+// answers as a set compiled up front (run with -race).
+func TestCompileOnFirstUseConcurrently(t *testing.T) {
+	full, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs := corpus(t)
+	want := make([][]Violation, len(docs))
+	for i, d := range docs {
+		want[i] = full.Validate(d.schema, d.doc)
+	}
+	fresh, err := newSet(schemas.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh.Prepare(fresh.Names()...)
+	var wg sync.WaitGroup
+	errs := make(chan string, len(docs))
+	for i, d := range docs {
+		wg.Go(func() {
+			if got := fresh.Validate(d.schema, d.doc); !reflect.DeepEqual(got, want[i]) {
+				errs <- d.file
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for file := range errs {
+		t.Errorf("%s: a fresh set compiling on first use gives other violations than a compiled one", file)
+	}
+}
+
+// Validating against one schema compiles that schema alone (and what it
+// refers to), not the schemas of other layouts.
+func TestOnlyUsedSchemasCompile(t *testing.T) {
+	s, err := newSet(schemas.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Validate(State, map[string]any{})
+	for name, e := range s.byName {
+		if compiled := e.sch != nil; compiled != (name == State) {
+			t.Errorf("after validating a state document, %s compiled: %v", name, compiled)
+		}
+	}
+	s.Prepare(HybridState, "no such schema")
+	if sch, err := s.compiled(s.byName[HybridState]); sch == nil || err != nil { // waits for Prepare
+		t.Fatalf("prepared %s: %v", HybridState, err)
+	}
+	if s.byName[StigmergyState].sch != nil {
+		t.Errorf("%s compiled, though neither used nor prepared", StigmergyState)
 	}
 }

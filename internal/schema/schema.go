@@ -1,11 +1,11 @@
-// Package schema compiles the embedded JSON Schemas of H3A documents once and
-// validates decoded JSON against them, turning the validator's error tree into
-// one Violation per problem, with a message written for the person who has to
-// fix the file.
+// Package schema compiles the embedded JSON Schemas of run documents, each
+// once and on first use, and validates decoded JSON against them, turning
+// the validator's error tree into one Violation per problem, with a message
+// written for the person who has to fix the file.
 //
-// Every *.schema.json file in package schemas is compiled, so a schema added
+// Every *.schema.json file in package schemas is offered, so a schema added
 // there later is picked up without code changes. defs.schema.json holds shared
-// definitions only and is compiled but not offered as a document schema.
+// definitions only and is not offered as a document schema.
 //
 // A schema may carry the annotation "x-expected": a noun phrase such as
 // "a run id (YYYYMMDD-HHMMSS-<uuid4>, ...)". When a value breaks that schema's
@@ -17,11 +17,9 @@ package schema
 import (
 	"bytes"
 	"cmp"
-	"errors"
 	"fmt"
 	"io/fs"
 	"maps"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -70,28 +68,60 @@ const (
 	expectedKeyword = "x-expected"
 )
 
-// Set holds the compiled document schemas by name. It is immutable after Load
-// and safe for concurrent use.
+// Set holds the document schemas by name. A schema is compiled the first
+// time a document is validated against it: a check compiles the schemas of
+// the layouts it meets, not every embedded one. It is safe for concurrent
+// use.
 type Set struct {
-	byName map[string]*jsonschema.Schema
+	fsys fs.FS
+	// byName maps a document schema's name to its entry; it is not changed
+	// after the set is made.
+	byName map[string]*entry
+
+	// compilers compile the schemas, each a fixed share of them; a
+	// compiler is not safe for concurrent use and keeps what it compiled,
+	// so shared definitions are compiled once per compiler. Two let a
+	// check's first schemas compile on two cores.
+	compilers []*compiler
+
 	// expected maps a schema location (URL + "#" + JSON pointer, as the
-	// validator reports it) to that schema's x-expected phrase.
-	expected map[string]string
+	// validator reports it) to that schema's x-expected phrase; it grows as
+	// schema files are loaded.
+	expectedMu sync.RWMutex
+	expected   map[string]string
 }
 
-// Load compiles every embedded *.schema.json once (draft 2020-12 by default,
-// formats asserted). References resolve only among the embedded files: the
-// loader reaches neither a file system nor the network.
+// entry is one document schema, compiled once on first use.
+type entry struct {
+	file     string
+	compiler *compiler
+	once     sync.Once
+	sch      *jsonschema.Schema
+	err      error
+}
+
+type compiler struct {
+	mu sync.Mutex
+	c  *jsonschema.Compiler
+}
+
+// compilerCount is how many compilers share a set's schemas.
+const compilerCount = 2
+
+// Load compiles every embedded *.schema.json (draft 2020-12 by default,
+// formats asserted) and reports the first schema that does not compile.
+// References resolve only among the embedded files: the loader reaches
+// neither a file system nor the network.
 func Load() (*Set, error) {
 	return load(schemas.FS)
 }
 
-// Default returns a process-wide Set compiled on first use.
+// Default returns the process-wide Set, whose schemas compile on first use.
 func Default() (*Set, error) {
 	return defaultSet()
 }
 
-var defaultSet = sync.OnceValues(Load)
+var defaultSet = sync.OnceValues(func() (*Set, error) { return newSet(schemas.FS) })
 
 // Has reports whether name is a document schema of the set.
 func (s *Set) Has(name string) bool {
@@ -109,14 +139,20 @@ func (s *Set) Names() []string {
 // schema; otherwise one Violation per problem, sorted by Pointer then Message.
 // Safe for concurrent use.
 func (s *Set) Validate(name string, v any) []Violation {
-	sch, ok := s.byName[name]
+	e, ok := s.byName[name]
 	if !ok {
 		return []Violation{{
 			Keyword: "schema",
 			Message: fmt.Sprintf("no schema named %q, expected one of %s", name, quoteList(s.Names(), 0)),
 		}}
 	}
-	err := sch.Validate(v)
+	sch, err := s.compiled(e)
+	if err != nil {
+		// The embedded schemas are compiled by the tests, so this is a
+		// defect of the build; the document is still not passed.
+		return []Violation{{Keyword: "schema", Message: fmt.Sprintf("document could not be validated: %v", err)}}
+	}
+	err = sch.Validate(v)
 	if err == nil {
 		return nil
 	}
@@ -129,7 +165,26 @@ func (s *Set) Validate(name string, v any) []Violation {
 	return s.violations(verr, v)
 }
 
+// load makes a set of the *.schema.json files of fsys and compiles every
+// one, so that a broken schema is reported now.
 func load(fsys fs.FS) (*Set, error) {
+	s, err := newSet(fsys)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := s.compilers[0].compile(sharedDefs + fileSuffix); err != nil {
+		return nil, err
+	}
+	for _, name := range s.Names() {
+		if _, err := s.compiled(s.byName[name]); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// newSet lists the schema files of fsys; nothing is read or compiled yet.
+func newSet(fsys fs.FS) (*Set, error) {
 	files, err := fs.Glob(fsys, "*"+fileSuffix)
 	if err != nil {
 		return nil, fmt.Errorf("list schema files: %w", err)
@@ -137,42 +192,29 @@ func load(fsys fs.FS) (*Set, error) {
 	if len(files) == 0 {
 		return nil, fmt.Errorf("no %s files found", "*"+fileSuffix)
 	}
-	var defs, docs []string
+	s := &Set{fsys: fsys, byName: map[string]*entry{}, expected: map[string]string{}}
+	for range compilerCount {
+		c := jsonschema.NewCompiler()
+		c.DefaultDraft(jsonschema.Draft2020)
+		c.AssertFormat()
+		c.UseLoader(embeddedLoader{s})
+		s.compilers = append(s.compilers, &compiler{c: c})
+	}
+	// Dealt largest first, so that the compilers' shares are about equal
+	// in size within a layout as well as overall.
+	var docs []string
 	for _, file := range files {
-		if strings.TrimSuffix(file, fileSuffix) == sharedDefs {
-			defs = append(defs, file)
-		} else {
+		if strings.TrimSuffix(file, fileSuffix) != sharedDefs {
 			docs = append(docs, file)
 		}
 	}
-
-	// Compiling is a third of a typical run's check, and the start of every
-	// check waits for it; with two cores, two compilers that each take half
-	// of the document schemas (and the shared definitions) halve the wait.
-	groups := splitBySize(fsys, docs, min(runtime.GOMAXPROCS(0), 2))
-	parts := make([]*Set, len(groups))
-	errs := make([]error, len(groups))
-	var wg sync.WaitGroup
-	for i, group := range groups {
-		wg.Go(func() { parts[i], errs[i] = compileGroup(fsys, append(slices.Clip(defs), group...)) })
+	for i, file := range bySizeDescending(fsys, docs) {
+		s.byName[strings.TrimSuffix(file, fileSuffix)] = &entry{file: file, compiler: s.compilers[i%compilerCount]}
 	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return nil, err
-	}
-	set := &Set{byName: map[string]*jsonschema.Schema{}, expected: map[string]string{}}
-	for _, part := range parts {
-		maps.Copy(set.byName, part.byName)
-		maps.Copy(set.expected, part.expected)
-	}
-	return set, nil
+	return s, nil
 }
 
-// splitBySize deals files into n groups of about equal size in bytes,
-// largest first; a file that cannot be read goes anywhere (compiling it
-// reports the problem).
-func splitBySize(fsys fs.FS, files []string, n int) [][]string {
-	n = max(1, min(n, len(files)))
+func bySizeDescending(fsys fs.FS, files []string) []string {
 	size := map[string]int64{}
 	for _, f := range files {
 		if info, err := fs.Stat(fsys, f); err == nil {
@@ -180,54 +222,77 @@ func splitBySize(fsys fs.FS, files []string, n int) [][]string {
 		}
 	}
 	sorted := slices.Clone(files)
-	slices.SortStableFunc(sorted, func(a, b string) int { return cmp.Compare(size[b], size[a]) })
-	groups := make([][]string, n)
-	total := make([]int64, n)
-	for _, f := range sorted {
-		i := slices.Index(total, slices.Min(total))
-		groups[i] = append(groups[i], f)
-		total[i] += size[f]
-	}
-	return groups
+	slices.SortStableFunc(sorted, func(a, b string) int { return cmp.Or(cmp.Compare(size[b], size[a]), strings.Compare(a, b)) })
+	return sorted
 }
 
-// compileGroup compiles files with one compiler (draft 2020-12 by
-// default, formats asserted). References resolve only among the files of
-// the group: the loader reaches neither a file system nor the network.
-func compileGroup(fsys fs.FS, files []string) (*Set, error) {
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.AssertFormat()
-	// An empty scheme table makes every URL that was not added below fail to
-	// load, so a stray remote $ref is a compile error, never a download.
-	c.UseLoader(jsonschema.SchemeURLLoader{})
+// Prepare compiles the named schemas in the background, each compiler its
+// share on its own goroutine, so that validating against them later need
+// not wait. Unknown names are ignored.
+func (s *Set) Prepare(names ...string) {
+	for _, c := range s.compilers {
+		var mine []*entry
+		for _, name := range names {
+			if e, ok := s.byName[name]; ok && e.compiler == c {
+				mine = append(mine, e)
+			}
+		}
+		if len(mine) > 0 {
+			go func() {
+				for _, e := range mine {
+					_, _ = s.compiled(e)
+				}
+			}()
+		}
+	}
+}
 
-	set := &Set{byName: map[string]*jsonschema.Schema{}, expected: map[string]string{}}
-	for _, file := range files {
-		data, err := fs.ReadFile(fsys, file)
-		if err != nil {
-			return nil, fmt.Errorf("read schema %s: %w", file, err)
-		}
-		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
-		if err != nil {
-			return nil, fmt.Errorf("parse schema %s: %w", file, err)
-		}
-		url := baseURL + file
-		if err := c.AddResource(url, doc); err != nil {
-			return nil, fmt.Errorf("add schema %s: %w", file, err)
-		}
-		collectExpected(url, "", doc, set.expected)
+func (s *Set) compiled(e *entry) (*jsonschema.Schema, error) {
+	e.once.Do(func() { e.sch, e.err = e.compiler.compile(e.file) })
+	return e.sch, e.err
+}
+
+func (c *compiler) compile(file string) (*jsonschema.Schema, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	sch, err := c.c.Compile(baseURL + file)
+	if err != nil {
+		return nil, fmt.Errorf("compile schema %s: %w", file, err)
 	}
-	for _, file := range files {
-		sch, err := c.Compile(baseURL + file)
-		if err != nil {
-			return nil, fmt.Errorf("compile schema %s: %w", file, err)
-		}
-		if name := strings.TrimSuffix(file, fileSuffix); name != sharedDefs {
-			set.byName[name] = sch
-		}
+	return sch, nil
+}
+
+// expectedAt returns the x-expected phrase of the schema at a location.
+func (s *Set) expectedAt(location string) string {
+	s.expectedMu.RLock()
+	defer s.expectedMu.RUnlock()
+	return s.expected[location]
+}
+
+// embeddedLoader gives the compiler the set's files, each as it is first
+// referred to, and records their x-expected phrases. Any other URL fails to
+// load, so a stray remote $ref is a compile error, never a download.
+type embeddedLoader struct{ s *Set }
+
+func (l embeddedLoader) Load(url string) (any, error) {
+	file, ok := strings.CutPrefix(url, baseURL)
+	if !ok || strings.Contains(file, "/") || !strings.HasSuffix(file, fileSuffix) {
+		return nil, fmt.Errorf("%s is not an embedded schema: references resolve only among the schemas shipped with h3a-check", url)
 	}
-	return set, nil
+	data, err := fs.ReadFile(l.s.fsys, file)
+	if err != nil {
+		return nil, fmt.Errorf("read schema %s: %w", file, err)
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("parse schema %s: %w", file, err)
+	}
+	found := map[string]string{}
+	collectExpected(url, "", doc, found)
+	l.s.expectedMu.Lock()
+	maps.Copy(l.s.expected, found)
+	l.s.expectedMu.Unlock()
+	return doc, nil
 }
 
 // collectExpected records the x-expected phrase of every subschema of doc,

@@ -208,7 +208,7 @@ func (c *collector) leaf(e *jsonschema.ValidationError) {
 	at := e.InstanceLocation
 	subj := c.subject(at)
 	value, _ := lookup(c.doc, at)
-	expected := c.set.expected[e.SchemaURL]
+	expected := c.set.expectedAt(e.SchemaURL)
 	keyword := "schema"
 	if path := e.ErrorKind.KeywordPath(); len(path) > 0 {
 		keyword = path[0]
