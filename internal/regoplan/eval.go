@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/ir"
@@ -86,6 +87,7 @@ type state struct {
 	builtinErrs []*topdown.Error
 	err         error
 	retval      *ast.Term
+	stack       []*ast.Term // the locals of the functions being called
 	steps       int
 	bctx        topdown.BuiltinContext
 	collect     func(*ast.Term) error // a built-in's output callback, made once
@@ -308,7 +310,8 @@ func (s *state) call(st *stmt, fr []*ast.Term) (*ast.Term, int) {
 	if fn.memo && s.known[fn.id] {
 		return s.memo[fn.id], completed
 	}
-	callee := make([]*ast.Term, fn.nlocals)
+	callee := s.push(fn.nlocals)
+	defer s.pop(len(callee))
 	for i, a := range st.args {
 		v := read(a, fr)
 		if v == nil {
@@ -337,8 +340,31 @@ func (s *state) call(st *stmt, fr []*ast.Term) (*ast.Term, int) {
 	return result, completed
 }
 
+// push gives a called function its locals, all undefined, from a stack
+// that an evaluation reuses from call to call. Growing the stack leaves the
+// frames of the callers in the old array, where they stay valid.
+func (s *state) push(n int) []*ast.Term {
+	base := len(s.stack)
+	if cap(s.stack)-base < n {
+		s.stack = slices.Grow(s.stack, max(n, cap(s.stack)))
+	}
+	s.stack = s.stack[:base+n]
+	return s.stack[base : base+n : base+n]
+}
+
+// pop releases the last n locals, cleared so the stack beyond its length
+// is always undefined and holds no values alive.
+func (s *state) pop(n int) {
+	top := len(s.stack) - n
+	clear(s.stack[top:])
+	s.stack = s.stack[:top]
+}
+
 func (s *state) callBuiltin(st *stmt, fr []*ast.Term) (*ast.Term, int) {
-	args := make([]*ast.Term, len(st.args))
+	// The operands live on the locals' stack: a built-in reads them and
+	// keeps none of the slice.
+	args := s.push(len(st.args))
+	defer s.pop(len(args))
 	for i, a := range st.args {
 		if args[i] = read(a, fr); args[i] == nil {
 			return nil, completed
