@@ -39,7 +39,13 @@ else := []
 # pointer renders a path (as walk() yields it) as an RFC 6901 JSON pointer.
 pointer(path) := concat("", [sprintf("/%s", [escape_token(tok)]) | some tok in path])
 
-escape_token(tok) := replace(replace(tok, "~", "~0"), "/", "~1") if is_string(tok)
+# (replace builds a string replacer on every call, so a token without "~"
+# or "/", which is nearly every one, is returned as it is.)
+escape_token(tok) := tok if {
+	is_string(tok)
+	not contains(tok, "~")
+	not contains(tok, "/")
+} else := replace(replace(tok, "~", "~0"), "/", "~1") if is_string(tok)
 
 else := sprintf("%v", [tok])
 
@@ -259,7 +265,14 @@ passing_verdict_statuses := {"pass", "pass_with_notes"}
 
 # clean normalises a reference the way the checker normalises evidence-log
 # paths, so that "./artifacts/x" and "artifacts/x" are one file.
-clean(p) := trim_prefix(replace(replace(replace(p, `\`, "/"), "/./", "/"), "//", "/"), "./")
+# A reference that needs none of it, nearly every one, is returned as it is:
+# replace builds a string replacer on every call.
+clean(p) := p if {
+	not contains(p, `\`)
+	not contains(p, "/./")
+	not contains(p, "//")
+	not startswith(p, "./")
+} else := trim_prefix(replace(replace(replace(p, `\`, "/"), "/./", "/"), "//", "/"), "./")
 
 is_dir_ref(p) if endswith(p, "/")
 

@@ -35,6 +35,8 @@ test_clean if {
 	lib.clean("./artifacts//x.txt") == "artifacts/x.txt"
 	lib.clean(`artifacts\executor\a.txt`) == "artifacts/executor/a.txt"
 	lib.clean("artifacts/./x") == "artifacts/x"
+	lib.clean("artifacts/x.txt") == "artifacts/x.txt"
+	lib.clean(".artifacts/x") == ".artifacts/x"
 }
 
 test_time_ns if {
@@ -59,6 +61,7 @@ test_items if {
 
 test_pointer_escapes if {
 	lib.pointer(["steps", 0, "a/b~c"]) == "/steps/0/a~1b~0c"
+	lib.pointer(["steps", 0, "a~b", "plain"]) == "/steps/0/a~0b/plain"
 }
 
 test_doc_file if {
