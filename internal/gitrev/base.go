@@ -38,10 +38,14 @@ func ChooseBase(repo *Repo, asked string, getenv func(string) string) (Base, err
 		if ok {
 			return pullRequestBase(repo, prBase)
 		}
-		if !repo.HasCommits() {
+		sha, exists, err := repo.head()
+		if err != nil {
+			return Base{}, err
+		}
+		if !exists {
 			return Base{Skip: "the repository at " + repo.Root + " has no commit yet"}, nil
 		}
-		asked = "HEAD"
+		return Base{Commit: sha, From: "HEAD"}, nil
 	}
 	sha, err := repo.Resolve(asked)
 	if err != nil {

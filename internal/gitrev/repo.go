@@ -193,16 +193,21 @@ func findDotGit(dir string) string {
 }
 
 func openAt(dir string) (*Repo, error) {
-	inside, err := gitOutput(dir, "rev-parse", "--is-inside-work-tree")
+	// One process answers both questions in a work tree, the common case;
+	// --show-toplevel fails anywhere else, and only then is the first
+	// question asked alone, to tell "not a work tree" from a broken
+	// repository.
+	out, err := gitOutput(dir, "rev-parse", "--is-inside-work-tree", "--show-toplevel")
 	if err != nil {
+		inside, err2 := gitOutput(dir, "rev-parse", "--is-inside-work-tree")
+		if err2 == nil && inside != "true" {
+			return nil, fmt.Errorf("%s is %w", dir, ErrNotWorkTree)
+		}
 		return nil, fmt.Errorf("cannot read the git repository at %s: %w", dir, err)
 	}
-	if inside != "true" {
+	inside, top, _ := strings.Cut(out, "\n")
+	if inside != "true" || top == "" {
 		return nil, fmt.Errorf("%s is %w", dir, ErrNotWorkTree)
-	}
-	top, err := gitOutput(dir, "rev-parse", "--show-toplevel")
-	if err != nil {
-		return nil, fmt.Errorf("cannot read the git repository at %s: %w", dir, err)
 	}
 	if r, err := filepath.EvalSymlinks(top); err == nil {
 		top = r
@@ -257,11 +262,15 @@ func (r *Repo) shallow() bool {
 	return err == nil && out == "true"
 }
 
-// HasCommits reports whether HEAD names a commit (false in a repository
-// where nothing was committed yet).
-func (r *Repo) HasCommits() bool {
-	_, err := gitOutput(r.Root, "rev-parse", "--verify", "--quiet", "HEAD^{commit}")
-	return err == nil
+// head resolves HEAD to its commit; exists is false when nothing was
+// committed yet. It asks the cat-file process that reads the base next,
+// rather than a git process of its own.
+func (r *Repo) head() (sha string, exists bool, err error) {
+	exists, err = r.cat.request("HEAD^{commit}", func(h header, _ io.Reader) error {
+		sha = h.oid
+		return nil
+	})
+	return sha, exists, err
 }
 
 // MergeBase returns the best common ancestor of two commits; found is false

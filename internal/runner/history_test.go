@@ -104,10 +104,11 @@ func TestHistoryNotCompared(t *testing.T) {
 
 	tests := []struct {
 		name, path, base, reason string
+		catFiles                 int // processes: the one that finds no HEAD
 	}{
-		{"base none", filepath.Join(g.Dir, "runs"), "none", "--base none was given"},
-		{"not a work tree", filepath.Join(outside, "runs"), "", "not inside a git work tree"},
-		{"no commit yet", filepath.Join(g.Dir, "runs"), "", "has no commit yet"},
+		{"base none", filepath.Join(g.Dir, "runs"), "none", "--base none was given", 0},
+		{"not a work tree", filepath.Join(outside, "runs"), "", "not inside a git work tree", 0},
+		{"no commit yet", filepath.Join(g.Dir, "runs"), "", "has no commit yet", 1},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -132,8 +133,8 @@ func TestHistoryNotCompared(t *testing.T) {
 			if a.Base != nil || a.Policy["append_only"] != audit.AreaNotEvaluated || a.Gate != audit.Pass {
 				t.Errorf("base %v, policy %q, gate %s", a.Base, a.Policy["append_only"], a.Gate)
 			}
-			if res.CatFileProcesses != 0 {
-				t.Errorf("%d cat-file processes without a base", res.CatFileProcesses)
+			if res.CatFileProcesses != tc.catFiles {
+				t.Errorf("%d cat-file processes without a base, want %d", res.CatFileProcesses, tc.catFiles)
 			}
 		})
 	}
