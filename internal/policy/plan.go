@@ -63,9 +63,11 @@ func (e *Engine) evalPlan(ctx context.Context, input ast.Value) Outcome {
 		switch rs := results[i]; len(rs) {
 		case 0:
 		case 1:
-			obj, ok := rs[0].Value.(ast.Object)
-			v := obj.Get(ast.InternedTerm("result"))
-			if !ok || v == nil {
+			var v *ast.Term
+			if obj, ok := rs[0].Value.(ast.Object); ok {
+				v = obj.Get(ast.InternedTerm("result"))
+			}
+			if v == nil {
 				out = append(out, EvalError.New("", "the plan of data.%s.%s gave %v, expected {\"result\": ...}; no rule result is known", b.pkg, b.kind, rs[0]))
 				return Outcome{Findings: out}
 			}
