@@ -51,26 +51,42 @@ func FuzzShippedPolicies(f *testing.F) {
 	}
 	e, reference := planAndCompiled(f)
 	f.Fuzz(func(t *testing.T, which uint8, doc []byte) {
-		dec := json.NewDecoder(bytes.NewReader(doc))
-		dec.UseNumber()
-		var v any
-		if dec.Decode(&v) != nil {
-			t.Skip()
-		}
+		v := decodeOrSkip(t, doc)
 		in := clone(t, base)
 		in["docs"].(map[string]any)[jsonDocs[int(which)%len(jsonDocs)]] = v
-		out := e.Eval(context.Background(), "fuzz", in)
-		sameOutcome(t, out, reference.Eval(context.Background(), "fuzz", in))
-		if !out.Evaluated {
-			t.Fatalf("not evaluated: %+v", out.Findings)
-		}
-		for _, fd := range out.Findings {
-			switch fd.Rule {
-			case policy.BuiltinError.ID, policy.BadResult.ID, policy.EvalError.ID:
-				t.Fatalf("%s: %s", fd.Rule, fd.Details)
-			}
-		}
+		evaluatesCleanly(t, e, reference, in)
 	})
+}
+
+// decodeOrSkip reads a fuzzed document as JSON, numbers exact; an input
+// that is not JSON is skipped.
+func decodeOrSkip(t *testing.T, doc []byte) any {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(doc))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		t.Skip()
+	}
+	return v
+}
+
+// evaluatesCleanly requires the shipped rules to evaluate in, with no
+// built-in error, evaluation error or malformed element, and their plan to
+// give exactly what OPA's evaluator gives.
+func evaluatesCleanly(t *testing.T, plan, reference *policy.Engine, in map[string]any) {
+	t.Helper()
+	out := plan.Eval(context.Background(), "fuzz", in)
+	sameOutcome(t, out, reference.Eval(context.Background(), "fuzz", in))
+	if !out.Evaluated {
+		t.Fatalf("not evaluated: %+v", out.Findings)
+	}
+	for _, fd := range out.Findings {
+		switch fd.Rule {
+		case policy.BuiltinError.ID, policy.BadResult.ID, policy.EvalError.ID:
+			t.Fatalf("%s: %s", fd.Rule, fd.Details)
+		}
+	}
 }
 
 func completeInput(tb testing.TB) map[string]any {
