@@ -1,16 +1,11 @@
 package history_test
 
 import (
-	"context"
-	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/h3a-check/h3a-check/internal/gitrev/gittest"
 	"github.com/h3a-check/h3a-check/internal/history"
-	"github.com/h3a-check/h3a-check/internal/runner"
 )
 
 // TestGateStateHistory commits the complete gate-state example, changes
@@ -36,25 +31,11 @@ func TestGateStateHistory(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			g := gittest.Init(t)
-			run := filepath.Join(g.Dir, "app")
-			if err := os.CopyFS(run, os.DirFS(template)); err != nil {
-				t.Fatal(err)
-			}
-			base := g.Commit("base")
-			for _, e := range tc.edits {
-				replace(t, filepath.Join(run, tc.file), e[0], e[1])
-			}
-			res, err := runner.Check(context.Background(), runner.Options{Paths: []string{run}, Getenv: func(string) string { return "" }})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got []string
-			for _, a := range res.Audits {
-				for _, f := range a.Findings {
-					got = append(got, strings.ReplaceAll(fmt.Sprintf("%s: %s: %s [%s]", f.Location(), f.Severity, f.Details, f.Rule), base[:12], "<base>"))
+			got := findingsAfterEdit(t, template, "app", func(run string) {
+				for _, e := range tc.edits {
+					replace(t, filepath.Join(run, tc.file), e[0], e[1])
 				}
-			}
+			})
 			if tc.want == "" {
 				if len(got) != 0 {
 					t.Fatalf("findings on an unchanged run:\n%s", strings.Join(got, "\n"))

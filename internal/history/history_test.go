@@ -111,16 +111,10 @@ func TestJSONArrays(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if tc.rule == "" {
-				if len(res.Findings) != 0 {
-					t.Fatalf("unexpected findings: %+v", res.Findings)
-				}
+			f, ok := soleFinding(t, res.Findings, tc.rule)
+			if !ok {
 				return
 			}
-			if len(res.Findings) != 1 {
-				t.Fatalf("want one %s finding, got %+v", tc.rule, res.Findings)
-			}
-			f := res.Findings[0]
 			if f.Rule != tc.rule || f.Pointer != tc.pointer || f.File != "state.json" || !strings.Contains(f.Details, tc.details) {
 				t.Errorf("got %s %q %q\n%s\nwant %s %q, details containing\n%s", f.Rule, f.File, f.Pointer, f.Details, tc.rule, tc.pointer, tc.details)
 			}
@@ -393,4 +387,20 @@ func TestRunsAt(t *testing.T) {
 	if got := RunsAt([]string{"state.json", "state/ROADMAP.md", "sub/state/ROADMAP.md"}); len(got) != 1 || got[0].Dir != "" {
 		t.Errorf("a run at the top level: %+v", got)
 	}
+}
+
+// soleFinding fails the test unless findings is empty (rule "") or holds
+// exactly one finding, of rule; ok says whether there is one to look at.
+func soleFinding(t *testing.T, findings []finding.Finding, rule string) (f finding.Finding, ok bool) {
+	t.Helper()
+	if rule == "" {
+		if len(findings) != 0 {
+			t.Fatalf("unexpected findings: %+v", findings)
+		}
+		return finding.Finding{}, false
+	}
+	if len(findings) != 1 {
+		t.Fatalf("want one %s finding, got %+v", rule, findings)
+	}
+	return findings[0], true
 }

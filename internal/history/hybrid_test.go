@@ -47,25 +47,11 @@ func TestHybridHistory(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			g := gittest.Init(t)
-			run := filepath.Join(g.Dir, "greeter")
-			if err := os.CopyFS(run, os.DirFS(template)); err != nil {
-				t.Fatal(err)
-			}
-			base := g.Commit("base")
-			if tc.edit != nil {
-				tc.edit(t, run)
-			}
-			res, err := runner.Check(context.Background(), runner.Options{Paths: []string{run}, Getenv: func(string) string { return "" }})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got []string
-			for _, a := range res.Audits {
-				for _, f := range a.Findings {
-					got = append(got, strings.ReplaceAll(fmt.Sprintf("%s: %s: %s [%s]", f.Location(), f.Severity, f.Details, f.Rule), base[:12], "<base>"))
+			got := findingsAfterEdit(t, template, "greeter", func(run string) {
+				if tc.edit != nil {
+					tc.edit(t, run)
 				}
-			}
+			})
 			if len(got) != len(tc.want) {
 				t.Fatalf("got %d findings, want %d:\n%s", len(got), len(tc.want), strings.Join(got, "\n"))
 			}
@@ -76,6 +62,32 @@ func TestHybridHistory(t *testing.T) {
 			}
 		})
 	}
+}
+
+// findingsAfterEdit commits a copy of template, named name, to a fresh
+// repository, lets edit change the copy, checks it against that commit and
+// returns each finding as "location: severity: details [rule]", with the
+// base commit written <base>.
+func findingsAfterEdit(t *testing.T, template, name string, edit func(run string)) []string {
+	t.Helper()
+	g := gittest.Init(t)
+	run := filepath.Join(g.Dir, name)
+	if err := os.CopyFS(run, os.DirFS(template)); err != nil {
+		t.Fatal(err)
+	}
+	base := g.Commit("base")
+	edit(run)
+	res, err := runner.Check(context.Background(), runner.Options{Paths: []string{run}, Getenv: func(string) string { return "" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, a := range res.Audits {
+		for _, f := range a.Findings {
+			got = append(got, strings.ReplaceAll(fmt.Sprintf("%s: %s: %s [%s]", f.Location(), f.Severity, f.Details, f.Rule), base[:12], "<base>"))
+		}
+	}
+	return got
 }
 
 func replace(t *testing.T, file, old, new string) {

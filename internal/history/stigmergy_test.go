@@ -1,15 +1,9 @@
 package history_test
 
 import (
-	"context"
-	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/h3a-check/h3a-check/internal/gitrev/gittest"
-	"github.com/h3a-check/h3a-check/internal/runner"
 )
 
 // TestStigmergyHistory commits the complete stigmergy example, changes
@@ -40,25 +34,11 @@ func TestStigmergyHistory(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			g := gittest.Init(t)
-			run := filepath.Join(g.Dir, "greeter")
-			if err := os.CopyFS(run, os.DirFS(template)); err != nil {
-				t.Fatal(err)
-			}
-			base := g.Commit("base")
-			for _, e := range tc.edits {
-				replace(t, filepath.Join(run, state), e[0], e[1])
-			}
-			res, err := runner.Check(context.Background(), runner.Options{Paths: []string{run}, Getenv: func(string) string { return "" }})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got []string
-			for _, a := range res.Audits {
-				for _, f := range a.Findings {
-					got = append(got, strings.ReplaceAll(fmt.Sprintf("%s: %s: %s [%s]", f.Location(), f.Severity, f.Details, f.Rule), base[:12], "<base>"))
+			got := findingsAfterEdit(t, template, "greeter", func(run string) {
+				for _, e := range tc.edits {
+					replace(t, filepath.Join(run, state), e[0], e[1])
 				}
-			}
+			})
 			n := len(tc.want)
 			if n > 1 && tc.want[0] == ".ai/state.json:" {
 				n = 1 // prefix and suffix of one finding
