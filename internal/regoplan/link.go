@@ -273,24 +273,19 @@ func (l *linker) stmt(s ir.Stmt) (stmt, error) {
 		out stmt
 		err error
 	)
-	// ops collects the operands in order and keeps the first error.
-	ops := func(dst ...*operand) func(...ir.Operand) {
-		return func(src ...ir.Operand) {
-			for i := range src {
-				if err != nil {
-					return
-				}
-				*dst[i], err = l.operand(src[i])
-			}
+	// setOperand links one operand into dst; the first error is kept.
+	setOperand := func(dst *operand, src ir.Operand) {
+		if err == nil {
+			*dst, err = l.operand(src)
 		}
 	}
 	switch s := s.(type) {
 	case *ir.AssignVarStmt:
 		out = stmt{op: opAssignVar, target: l.local(s.Target)}
-		ops(&out.a)(s.Source)
+		setOperand(&out.a, s.Source)
 	case *ir.AssignVarOnceStmt:
 		out = stmt{op: opAssignVarOnce, target: l.local(s.Target), loc: l.location(&s.Location)}
-		ops(&out.a)(s.Source)
+		setOperand(&out.a, s.Source)
 	case *ir.AssignIntStmt:
 		out = stmt{op: opAssignInt, target: l.local(s.Target), term: ast.InternedTerm(int(s.Value))}
 	case *ir.ResetLocalStmt:
@@ -298,7 +293,7 @@ func (l *linker) stmt(s ir.Stmt) (stmt, error) {
 	case *ir.CallStmt:
 		out = stmt{target: l.local(s.Result), loc: l.location(&s.Location), args: make([]operand, len(s.Args))}
 		for i := range s.Args {
-			ops(&out.args[i])(s.Args[i])
+			setOperand(&out.args[i], s.Args[i])
 		}
 		if fn, ok := l.funcs[s.Func]; ok {
 			out.op, out.fn = opCallFunc, fn
@@ -312,25 +307,28 @@ func (l *linker) stmt(s ir.Stmt) (stmt, error) {
 		}
 	case *ir.DotStmt:
 		out = stmt{op: opDot, target: l.local(s.Target)}
-		ops(&out.a, &out.b)(s.Source, s.Key)
+		setOperand(&out.a, s.Source)
+		setOperand(&out.b, s.Key)
 	case *ir.LenStmt:
 		out = stmt{op: opLen, target: l.local(s.Target)}
-		ops(&out.a)(s.Source)
+		setOperand(&out.a, s.Source)
 	case *ir.EqualStmt:
 		out = stmt{op: opEqual}
-		ops(&out.a, &out.b)(s.A, s.B)
+		setOperand(&out.a, s.A)
+		setOperand(&out.b, s.B)
 	case *ir.NotEqualStmt:
 		out = stmt{op: opNotEqual}
-		ops(&out.a, &out.b)(s.A, s.B)
+		setOperand(&out.a, s.A)
+		setOperand(&out.b, s.B)
 	case *ir.IsArrayStmt:
 		out = stmt{op: opIsArray}
-		ops(&out.a)(s.Source)
+		setOperand(&out.a, s.Source)
 	case *ir.IsObjectStmt:
 		out = stmt{op: opIsObject}
-		ops(&out.a)(s.Source)
+		setOperand(&out.a, s.Source)
 	case *ir.IsSetStmt:
 		out = stmt{op: opIsSet}
-		ops(&out.a)(s.Source)
+		setOperand(&out.a, s.Source)
 	case *ir.IsDefinedStmt:
 		out = stmt{op: opIsDefined, target: l.local(s.Source)}
 	case *ir.IsUndefinedStmt:
@@ -356,18 +354,20 @@ func (l *linker) stmt(s ir.Stmt) (stmt, error) {
 		out = stmt{op: opMakeSet, target: l.local(s.Target)}
 	case *ir.ArrayAppendStmt:
 		out = stmt{op: opArrayAppend, target: l.local(s.Array)}
-		ops(&out.a)(s.Value)
+		setOperand(&out.a, s.Value)
 	case *ir.ObjectInsertStmt:
 		out = stmt{op: opObjectInsert, target: l.local(s.Object)}
-		ops(&out.a, &out.b)(s.Key, s.Value)
+		setOperand(&out.a, s.Key)
+		setOperand(&out.b, s.Value)
 	case *ir.ObjectInsertOnceStmt:
 		out = stmt{op: opObjectInsertOnce, target: l.local(s.Object), loc: l.location(&s.Location)}
-		ops(&out.a, &out.b)(s.Key, s.Value)
+		setOperand(&out.a, s.Key)
+		setOperand(&out.b, s.Value)
 	case *ir.ObjectMergeStmt:
 		out = stmt{op: opObjectMerge, target: l.local(s.Target), a: operand{local: l.local(s.A)}, b: operand{local: l.local(s.B)}, loc: l.location(&s.Location)}
 	case *ir.SetAddStmt:
 		out = stmt{op: opSetAdd, target: l.local(s.Set)}
-		ops(&out.a)(s.Value)
+		setOperand(&out.a, s.Value)
 	case *ir.BlockStmt:
 		out = stmt{op: opBlock}
 		out.blocks, err = l.blocks(s.Blocks)
