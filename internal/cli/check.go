@@ -105,7 +105,7 @@ func newCheckFlagSet(e *env, cf *checkFlags) *flag.FlagSet {
 	fs.StringVar(&cf.format, "format", defaultFormat, "stdout format: "+strings.Join(report.Formats(), ", ")+" (github when GITHUB_ACTIONS=true)")
 	fs.Var(&cf.outputs, "output", "also write FORMAT=PATH (repeatable), atomically")
 	fs.StringVar(&cf.failLevel, "fail-level", "error", "lowest severity that fails a gate: error or warning")
-	fs.StringVar(&cf.layout, "layout", "", "force a layout instead of detecting it (h3a, hybrid-os, stigmergy, contract)")
+	fs.StringVar(&cf.layout, "layout", "", "force a layout instead of detecting it ("+strings.Join(layoutIDList(), ", ")+"); a PATH without its defining files is exit 2")
 	fs.StringVar(&cf.maxJSONSize, "max-json-size", "64MiB", "largest state document parsed (bytes, or with KiB/MiB/GiB)")
 	fs.BoolVar(&cf.timestamp, "timestamp", false, "record the check time in each audit (off: output is byte-for-byte reproducible)")
 	fs.StringVar(&cf.color, "color", "auto", "colour in text output: auto, always or never (NO_COLOR is honoured by auto)")
@@ -187,6 +187,9 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 	runsFound, restoreGC := tuneGC(e)
 	defer restoreGC()
 	opts.Discovered = runsFound
+	for _, o := range cf.outputs {
+		opts.Reports = append(opts.Reports, o.path)
+	}
 	res, err := runner.Check(ctx, opts)
 	if perr := stopProfiles(); perr != nil {
 		return fail(e, perr)

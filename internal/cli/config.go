@@ -178,10 +178,19 @@ func similarRules(id string) []string {
 
 func layoutIDs() string {
 	var ids []string
-	for _, l := range layout.All() {
-		ids = append(ids, quote(l.ID()))
+	for _, id := range layoutIDList() {
+		ids = append(ids, quote(id))
 	}
 	return strings.Join(ids, ", ")
+}
+
+// layoutIDList names every layout, in detection order.
+func layoutIDList() []string {
+	var ids []string
+	for _, l := range layout.All() {
+		ids = append(ids, l.ID())
+	}
+	return ids
 }
 
 // repoRoot finds the repository root that GitHub and SARIF paths are

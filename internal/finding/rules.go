@@ -64,6 +64,10 @@ var (
 		"Run directory not named by its run id",
 		"A run outside a runs/ folder whose directory name is not a run id; the name cannot be checked against state.json.",
 		"keep runs under runs/<run-id>/ so their names can be verified"}
+	NestedRun = Rule{"h3a.structure.nested_run", CategoryStructure, Error,
+		"Run holds another run",
+		"A run directory holds another run below it. Each run is checked on its own, but a run inside another blurs which files belong to which run, and a folder made to look like a run must never hide the runs below it.",
+		"move the inner run out to a folder of runs (runs/<run-id>/); if the outer folder is not a run, remove the file that makes it look like one"}
 	MalformedRecord = Rule{"h3a.structure.malformed_record", CategoryStructure, Error,
 		"Malformed ledger record",
 		"A line in ROADMAP.md, GATES_LEDGER.md or EVIDENCE_LOG.md looks like a record but does not follow the record format, so the checker cannot use it.",
@@ -217,7 +221,7 @@ var (
 // prints them after sorting by id.
 var GoRules = slices.Concat([]Rule{
 	MissingFile, NotRegular, SymlinkLoop, TooLarge, Unreadable, TmpLeftover,
-	RunDirName, RunDirNameLoose, MalformedRecord, NotEvaluated,
+	RunDirName, RunDirNameLoose, NestedRun, MalformedRecord, NotEvaluated,
 	JSONSyntax, YAMLSyntax, DuplicateKey, BOM, InvalidUTF8, SchemaViolation,
 	HashMismatch, MissingArtifact, HashUnverifiable, HashMalformed,
 	PathEscape, AbsolutePath,

@@ -82,12 +82,15 @@ func TestContractHistory(t *testing.T) {
 }
 
 func TestContractRunsAt(t *testing.T) {
-	got := RunsAt([]string{
+	got := runsAtFiles(t,
 		"runs/TASK-1-20260216-130000/summary.json",
 		"runs/TASK-1-20260216-130000/rounds/round-1/verdict.json",
-		"runs/flat/handoff.json",
-		"runs/other/summary.json",
-	})
+		"runs/flat/handoff.json", "runs/flat/verdict.json",
+		"runs/other/summary.json",             // a summary alone is no run
+		"runs/lone/audit.json",                // nor an audit alone
+		"runs/doer-only/handoff.json",         // nor a handoff without its verdict
+		"runs/unnumbered/rounds/final/a.json", // nor a rounds/ folder without round-<n>
+	)
 	want := []RunAt{{Dir: "runs/TASK-1-20260216-130000", Layout: "contract"}, {Dir: "runs/flat", Layout: "contract"}}
 	if len(got) != len(want) {
 		t.Fatalf("RunsAt = %+v, want %+v", got, want)

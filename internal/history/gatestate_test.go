@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/h3a-check/h3a-check/internal/gitrev"
 	"github.com/h3a-check/h3a-check/internal/history"
 )
 
@@ -50,7 +51,10 @@ func TestGateStateHistory(t *testing.T) {
 }
 
 func TestRunsAtGateState(t *testing.T) {
-	got := history.RunsAt([]string{"proj/app/.state/d-f-pipeline.json", "proj/app/.state/d-f-gate1-output.json", "proj/other/.state/notes.json"})
+	got, err := history.RunsAt(gitrev.NewFilesFS([]string{"proj/app/.state/d-f-pipeline.json", "proj/app/.state/d-f-gate1-output.json", "proj/other/.state/notes.json"}, nil), "")
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(got) != 1 || got[0].Dir != "proj/app" || got[0].Layout != "gate-state" {
 		t.Errorf("RunsAt = %+v, want proj/app as gate-state", got)
 	}

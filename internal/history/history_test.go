@@ -366,27 +366,38 @@ func TestTableNamesLayoutFiles(t *testing.T) {
 func TestRunsAt(t *testing.T) {
 	files := []string{
 		"runs/a/state.json", "runs/a/state/ROADMAP.md",
-		"runs/a/artifacts/copy/state/ROADMAP.md",          // inside a run: not a run
+		"runs/a/artifacts/copy/state/ROADMAP.md",          // inside a run: found too
 		"runs/b c/state/EVIDENCE_LOG.md",                  // one state file is enough
-		"runs/b c/x/state/GATES_LEDGER.md",                // nested in "b c"
+		"runs/b c/x/state/GATES_LEDGER.md",                // nested in "b c": found too
 		"runs/b/state/SESSION_HANDOFF.json",               // sorts after "b c"
 		"runs/only-state-json/state.json",                 // no state/ folder
 		"runs/node_modules/pkg/state/ROADMAP.md",          // tooling
 		"runs/ünï/state.json", "runs/ünï/state/notes.txt", // state/ beside state.json
 	}
 	var dirs []string
-	for _, r := range RunsAt(files) {
+	for _, r := range runsAtFiles(t, files...) {
 		if r.Layout != "h3a" {
 			t.Errorf("%s: layout %q", r.Dir, r.Layout)
 		}
 		dirs = append(dirs, r.Dir)
 	}
-	if got, want := strings.Join(dirs, "|"), "runs/a|runs/b|runs/b c|runs/ünï"; got != want {
+	if got, want := strings.Join(dirs, "|"), "runs/a|runs/a/artifacts/copy|runs/b|runs/b c|runs/b c/x|runs/ünï"; got != want {
 		t.Errorf("RunsAt = %q, want %q", got, want)
 	}
-	if got := RunsAt([]string{"state.json", "state/ROADMAP.md", "sub/state/ROADMAP.md"}); len(got) != 1 || got[0].Dir != "" {
-		t.Errorf("a run at the top level: %+v", got)
+	if got := runsAtFiles(t, "state.json", "state/ROADMAP.md", "sub/state/ROADMAP.md"); len(got) != 2 || got[0].Dir != "" || got[1].Dir != "sub" {
+		t.Errorf("a run at the top level, and one inside it: %+v", got)
 	}
+}
+
+// runsAtFiles finds the runs among a revision's files, as the history
+// stage does on a base's listing.
+func runsAtFiles(t *testing.T, files ...string) []RunAt {
+	t.Helper()
+	runs, err := RunsAt(gitrev.NewFilesFS(files, nil), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return runs
 }
 
 // soleFinding fails the test unless findings is empty (rule "") or holds

@@ -1,9 +1,6 @@
 package history
 
 import (
-	"path"
-	"strings"
-
 	"github.com/h3a-check/h3a-check/internal/finding"
 	"github.com/h3a-check/h3a-check/internal/ledger"
 )
@@ -23,7 +20,7 @@ type FileRule struct {
 }
 
 // Table is the rule set, one entry per file kind. Another layout joins with
-// one entry per append-only file (and a run detector in runDetectors).
+// one entry per append-only file.
 var Table = []FileRule{
 	{Layout: "h3a", Path: "state.json", Check: jsonArray("/steps", true)},
 	{Layout: "h3a", Path: "state/SESSION_HANDOFF.json", Check: jsonArray("/history", false)},
@@ -103,67 +100,4 @@ func h3aLoggedArtifacts(v any) []string {
 		out = append(out, e.Path)
 	}
 	return out
-}
-
-// runDetectors tell, per layout, whether dir is a run given the files of a
-// revision, as the layout's Detect does on disk, in layout.All's order. markers are files whose
-// presence makes dir a candidate.
-var runDetectors = []struct {
-	layout  string
-	markers []string
-	isRun   func(dir string, has func(string) bool, hasUnder func(string) bool) bool
-}{
-	{
-		layout: "h3a",
-		markers: []string{"state.json", "state/ROADMAP.md", "state/CURRENT_TASK.json", "state/GATES_LEDGER.md",
-			"state/EVIDENCE_LOG.md", "state/SESSION_HANDOFF.json"},
-		// A state/ folder beside state.json, or any of the five state files.
-		isRun: func(dir string, has, hasUnder func(string) bool) bool {
-			return hasUnder(joinRel(dir, "state"))
-		},
-	},
-	{
-		layout:  "hybrid-os",
-		markers: []string{"state.json", "state.txt"},
-		// As layout.Hybrid.Detect, without reading content: no state/
-		// folder, and the v1.4 registries or logs, or vX.2 control files.
-		isRun: func(dir string, has, hasUnder func(string) bool) bool {
-			if hasUnder(joinRel(dir, "state")) {
-				return false
-			}
-			if has(joinRel(dir, "state.txt")) {
-				return true
-			}
-			for _, p := range []string{"plan_summary.json", "registry_summary.json", "known_issues.json"} {
-				if has(joinRel(dir, p)) {
-					return true
-				}
-			}
-			return hasUnder(joinRel(dir, "logs")) || hasUnder(joinRel(dir, "plans")) || hasUnder(joinRel(dir, "registry"))
-		},
-	},
-	{
-		layout:  "stigmergy",
-		markers: []string{".ai/state.json", ".stigmergy/state/current.json"},
-		isRun:   func(string, func(string) bool, func(string) bool) bool { return true },
-	},
-	{
-		layout:  "gate-state",
-		markers: []string{".state/*-pipeline.json", ".state/*-gate*-output.json"},
-		isRun:   func(string, func(string) bool, func(string) bool) bool { return true },
-	},
-	{
-		layout:  "contract",
-		markers: []string{"handoff.json", "verdict.json", "audit.json", "summary.json"},
-		// Flat artifacts, or summary.json beside rounds/; a round folder is
-		// part of its run, never a run of its own. (A run with rounds/ but
-		// no summary yet is not recognised at the base.)
-		isRun: func(dir string, has, hasUnder func(string) bool) bool {
-			if path.Base(path.Dir(dir)) == "rounds" && strings.HasPrefix(path.Base(dir), "round-") {
-				return false
-			}
-			return has(joinRel(dir, "handoff.json")) || has(joinRel(dir, "verdict.json")) || has(joinRel(dir, "audit.json")) ||
-				hasUnder(joinRel(dir, "rounds"))
-		},
-	},
 }

@@ -3,6 +3,7 @@ package layout
 import (
 	"cmp"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -45,40 +46,40 @@ var contractFiles = func() []File {
 func (Contract) ID() string    { return "contract" }
 func (Contract) Files() []File { return contractFiles }
 
-// Detect: a role artifact at the top, or a rounds/round-*/ folder holding
-// one. summary.json alone is too common a name to claim a folder by. A
-// round folder is never a run of its own, so a file named inside one is
-// checked as part of the whole run.
-func (Contract) Detect(dir string) bool {
-	if strings.HasPrefix(filepath.Base(dir), "round-") && filepath.Base(filepath.Dir(dir)) == "rounds" {
+// Detect: the contract's defining structure, a rounds/round-<n>/ folder
+// or a doer's handoff.json together with a judge's verdict.json. A lone
+// audit.json or summary.json claims nothing: both are common names (a
+// report of this checker saved beside runs is one), and a file must never
+// turn a folder of runs into one run and hide those below it. A round
+// folder is never a run of its own, so a file named inside one is checked
+// as part of the whole run.
+func (Contract) Detect(fsys fs.FS, dir string) bool {
+	if contractRoundName.MatchString(path.Base(dir)) && path.Base(path.Dir(dir)) == "rounds" {
 		return false
 	}
-	for _, r := range contractRoles {
-		if isFile(filepath.Join(dir, r.name+".json")) {
-			return true
-		}
+	if isFile(fsys, dir, "handoff.json") && isFile(fsys, dir, "verdict.json") {
+		return true
 	}
-	rounds, err := os.ReadDir(filepath.Join(dir, "rounds"))
+	if !isDir(fsys, dir, "rounds") {
+		return false
+	}
+	rounds, err := fs.ReadDir(fsys, path.Join(dir, "rounds"))
 	if err != nil {
 		return false
 	}
-	for _, e := range rounds {
-		if !e.IsDir() || !strings.HasPrefix(e.Name(), "round-") {
-			continue
-		}
-		for _, r := range contractRoles {
-			if isFile(filepath.Join(dir, "rounds", e.Name(), r.name+".json")) {
-				return true
-			}
-		}
-	}
-	return false
+	return slices.ContainsFunc(rounds, func(e fs.DirEntry) bool {
+		return e.IsDir() && contractRoundName.MatchString(e.Name())
+	})
 }
 
-func isFile(p string) bool {
-	info, err := os.Lstat(p)
-	return err == nil && !info.IsDir()
+func (l Contract) Forced(fsys fs.FS, dir string) bool { return l.Detect(fsys, dir) }
+
+func (Contract) Defined() string {
+	return "a contract run holds rounds/round-<n>/ folders, or handoff.json together with verdict.json"
 }
+
+// contractRoundName is a round folder's name: round-<n>.
+var contractRoundName = regexp.MustCompile(`^round-[0-9]+$`)
 
 func (Contract) Evidence(*Run) []EvidenceRef { return nil }
 

@@ -33,12 +33,18 @@ func TestContractDetect(t *testing.T) {
 		dir   string // the folder asked about, relative
 		want  bool
 	}{
-		{"flat verdict", []string{"verdict.json"}, ".", true},
+		{"flat handoff and verdict", []string{"handoff.json", "verdict.json"}, ".", true},
+		{"flat verdict alone", []string{"verdict.json"}, ".", false},
+		{"flat handoff alone", []string{"handoff.json"}, ".", false},
+		{"audit alone (a saved report)", []string{"audit.json"}, ".", false},
+		{"audit and summary", []string{"audit.json", "summary.json"}, ".", false},
 		{"round artifact", []string{"rounds/round-1/handoff.json"}, ".", true},
+		{"round folder, any file", []string{"rounds/round-12/notes.txt"}, ".", true},
 		{"summary alone", []string{"summary.json"}, ".", false},
-		{"round folder is no run", []string{"rounds/round-1/handoff.json"}, "rounds/round-1", false},
+		{"round folder is no run", []string{"rounds/round-1/handoff.json", "rounds/round-1/verdict.json"}, "rounds/round-1", false},
 		{"unrelated rounds", []string{"rounds/final/handoff.json"}, ".", false},
-		{"verdict is a folder", []string{"verdict.json/x"}, ".", false},
+		{"unnumbered round", []string{"rounds/round-x/handoff.json"}, ".", false},
+		{"verdict is a folder", []string{"handoff.json", "verdict.json/x"}, ".", false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -52,7 +58,7 @@ func TestContractDetect(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if got := (Contract{}).Detect(filepath.Join(root, tc.dir)); got != tc.want {
+			if got := (Contract{}).Detect(os.DirFS(root), tc.dir); got != tc.want {
 				t.Errorf("Detect = %v, want %v", got, tc.want)
 			}
 		})

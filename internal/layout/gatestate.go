@@ -3,8 +3,8 @@ package layout
 import (
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"math"
-	"os"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -50,8 +50,11 @@ func (GateState) ID() string    { return "gate-state" }
 func (GateState) Files() []File { return gateStateFiles }
 
 // Detect: a .state/ folder holding a gate output or a pipeline file.
-func (GateState) Detect(dir string) bool {
-	entries, err := os.ReadDir(filepath.Join(dir, gateStateDir))
+func (GateState) Detect(fsys fs.FS, dir string) bool {
+	if !isDir(fsys, dir, gateStateDir) {
+		return false
+	}
+	entries, err := fs.ReadDir(fsys, path.Join(dir, gateStateDir))
 	if err != nil {
 		return false
 	}
@@ -64,6 +67,12 @@ func (GateState) Detect(dir string) bool {
 		}
 	}
 	return false
+}
+
+func (l GateState) Forced(fsys fs.FS, dir string) bool { return l.Detect(fsys, dir) }
+
+func (GateState) Defined() string {
+	return "a gate-state run holds .state/ with <domain>-<feature>-gate<N>-output.json or <domain>-<feature>-pipeline.json files"
 }
 
 func (GateState) Evidence(*Run) []EvidenceRef { return nil }

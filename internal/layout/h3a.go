@@ -1,7 +1,7 @@
 package layout
 
 import (
-	"os"
+	"io/fs"
 	"path/filepath"
 
 	"github.com/h3a-check/h3a-check/internal/finding"
@@ -44,17 +44,26 @@ func (H3A) Files() []File { return h3aFiles }
 // Detect: a state/ folder holding any of the five state files, or a
 // state.json beside a state/ folder. Both are needed loosely so that a run
 // with a missing state file is still found and reported, not skipped.
-func (H3A) Detect(dir string) bool {
-	info, err := os.Lstat(filepath.Join(dir, "state"))
-	if err != nil || !info.IsDir() {
+func (H3A) Detect(fsys fs.FS, dir string) bool {
+	if !isDir(fsys, dir, "state") {
 		return false
 	}
 	for _, p := range []string{h3aState, h3aRoadmap, h3aCurrentTask, h3aGatesLedger, h3aEvidenceLog, h3aSessionHandoff} {
-		if _, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(p))); err == nil {
+		if exists(fsys, dir, p) {
 			return true
 		}
 	}
 	return false
+}
+
+// Forced: with the layout forced, state.json or the state/ folder is
+// enough; what else is missing is reported by the check.
+func (H3A) Forced(fsys fs.FS, dir string) bool {
+	return exists(fsys, dir, h3aState) || isDir(fsys, dir, "state")
+}
+
+func (H3A) Defined() string {
+	return "an h3a run holds state.json and a state/ folder (ROADMAP.md, CURRENT_TASK.json, GATES_LEDGER.md, EVIDENCE_LOG.md, SESSION_HANDOFF.json)"
 }
 
 func (H3A) Evidence(r *Run) []EvidenceRef {

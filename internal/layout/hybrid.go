@@ -3,7 +3,7 @@ package layout
 import (
 	"encoding/json"
 	"fmt"
-	"os"
+	"io/fs"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -64,48 +64,30 @@ func (Hybrid) Files() []File { return hybridFiles }
 // Detect: state.json holding the short keys v, g, ph, st beside any of the
 // other v1.4 files; or a state.txt holding v, g and st (vX.2). A state/
 // folder makes it an H3A run, never this.
-func (Hybrid) Detect(dir string) bool {
-	exists := func(p string) bool {
-		_, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(p)))
-		return err == nil
-	}
-	if exists("state") {
+func (Hybrid) Detect(fsys fs.FS, dir string) bool {
+	if exists(fsys, dir, "state") {
 		return false
 	}
-	if exists(hybridState) && hasKeys(filepath.Join(dir, hybridState), "v", "g", "ph", "st") {
+	if hasKeys(fsys, dir, hybridState, "v", "g", "ph", "st") {
 		for _, p := range []string{hybridPlanSummary, hybridRegSummary, hybridKnownIssues, "logs", "plans", "registry"} {
-			if exists(p) {
+			if exists(fsys, dir, p) {
 				return true
 			}
 		}
 	}
 	// A vX.2 snapshot may hold state.txt alone; its keys say what it is.
-	return exists(hybridX2State) && hasKeys(filepath.Join(dir, hybridX2State), "v", "g", "st")
+	return hasKeys(fsys, dir, hybridX2State, "v", "g", "st")
 }
 
-// hasKeys reports whether the JSON object in file p has every key. It
-// reads at most 1 MiB: enough for any real state, and a detector must not
-// be made to read a huge file.
-func hasKeys(p string, keys ...string) bool {
-	f, err := os.Open(p)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil || !info.Mode().IsRegular() || info.Size() > 1<<20 {
-		return false
-	}
-	var m map[string]json.RawMessage
-	if json.NewDecoder(f).Decode(&m) != nil {
-		return false
-	}
-	for _, k := range keys {
-		if _, ok := m[k]; !ok {
-			return false
-		}
-	}
-	return true
+// Forced: with the layout forced, a state.json or state.txt is enough,
+// whatever it holds (the check reports what is wrong with it), unless a
+// state/ folder makes the folder an H3A run.
+func (Hybrid) Forced(fsys fs.FS, dir string) bool {
+	return !exists(fsys, dir, "state") && (exists(fsys, dir, hybridState) || exists(fsys, dir, hybridX2State))
+}
+
+func (Hybrid) Defined() string {
+	return "a hybrid-os root holds state.json with v, g, ph, st beside plan_summary.json, registry_summary.json, known_issues.json, logs/, plans/ or registry/ (or a vX.2 state.txt)"
 }
 
 // Generation names which generation of the layout a run follows.

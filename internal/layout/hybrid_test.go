@@ -58,7 +58,7 @@ func TestHybridDetect(t *testing.T) {
 		{"../../testdata/runs/ok/complete/20250929-134215-8b6f8b9a-7c9f-4c5e-8c6a-2f0f0d2e9c1a", false},
 		{"../../testdata/runs/ok/hybrid_complete/greeter/plans", false},
 	} {
-		if got := (Hybrid{}).Detect(tc.dir); got != tc.want {
+		if got := (Hybrid{}).Detect(os.DirFS(tc.dir), "."); got != tc.want {
 			t.Errorf("Detect(%s) = %v, want %v", tc.dir, got, tc.want)
 		}
 	}

@@ -50,34 +50,38 @@ func TestH3AFilesAreLiteral(t *testing.T) {
 func TestDetectionOrder(t *testing.T) {
 	const runs = "../../testdata/runs/ok/"
 	for _, tc := range []struct {
-		src, extra, want string
+		src   string
+		extra bool // add a flat contract run's handoff.json and verdict.json
+		want  string
 	}{
-		{"complete/20250929-134215-8b6f8b9a-7c9f-4c5e-8c6a-2f0f0d2e9c1a", "verdict.json", "h3a"},
-		{"hybrid_complete/greeter", "audit.json", "hybrid-os"},
-		{"hybrid_x2/app", "handoff.json", "hybrid-os"},
-		{"stigmergy_complete/greeter", "audit.json", "stigmergy"},
-		{"gate_state_complete/app", "audit.json", "gate-state"},
-		{"contract_flat/flat-run", "", "contract"},
-		{"contract_rounds/TASK-0042-20260216-130000", "", "contract"},
+		{"complete/20250929-134215-8b6f8b9a-7c9f-4c5e-8c6a-2f0f0d2e9c1a", true, "h3a"},
+		{"hybrid_complete/greeter", true, "hybrid-os"},
+		{"hybrid_x2/app", true, "hybrid-os"},
+		{"stigmergy_complete/greeter", true, "stigmergy"},
+		{"gate_state_complete/app", true, "gate-state"},
+		{"contract_flat/flat-run", false, "contract"},
+		{"contract_rounds/TASK-0042-20260216-130000", false, "contract"},
 	} {
 		dir := t.TempDir()
 		if err := os.CopyFS(dir, os.DirFS(filepath.FromSlash(runs+tc.src))); err != nil {
 			t.Fatal(err)
 		}
-		if tc.extra != "" {
-			if err := os.WriteFile(filepath.Join(dir, tc.extra), []byte(`{"task_id": "T1"}`), 0o644); err != nil {
-				t.Fatal(err)
+		if tc.extra {
+			for _, name := range []string{"handoff.json", "verdict.json"} {
+				if err := os.WriteFile(filepath.Join(dir, name), []byte(`{"task_id": "T1"}`), 0o644); err != nil {
+					t.Fatal(err)
+				}
 			}
 		}
 		got := ""
 		for _, l := range All() {
-			if l.Detect(dir) {
+			if l.Detect(os.DirFS(dir), ".") {
 				got = l.ID()
 				break
 			}
 		}
 		if got != tc.want {
-			t.Errorf("%s with %q: detected as %q, want %q", tc.src, tc.extra, got, tc.want)
+			t.Errorf("%s (contract files added: %v): detected as %q, want %q", tc.src, tc.extra, got, tc.want)
 		}
 	}
 }

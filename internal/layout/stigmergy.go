@@ -2,7 +2,7 @@ package layout
 
 import (
 	"fmt"
-	"os"
+	"io/fs"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -63,13 +63,17 @@ func (Stigmergy) ID() string    { return "stigmergy" }
 func (Stigmergy) Files() []File { return stigmergyFiles }
 
 // Detect: .ai/state.json or the engine's .stigmergy/state/current.json.
-func (Stigmergy) Detect(dir string) bool {
-	for _, p := range []string{stigmergyState, stigmergyEngineState} {
-		if info, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(p))); err == nil && !info.IsDir() {
-			return true
-		}
-	}
-	return false
+func (Stigmergy) Detect(fsys fs.FS, dir string) bool {
+	// The folder is asked about first: a search lists it already, so a
+	// folder without .ai/ or .stigmergy/ costs no further look.
+	return isDir(fsys, dir, ".ai") && isFile(fsys, dir, stigmergyState) ||
+		isDir(fsys, dir, ".stigmergy") && isFile(fsys, dir, stigmergyEngineState)
+}
+
+func (l Stigmergy) Forced(fsys fs.FS, dir string) bool { return l.Detect(fsys, dir) }
+
+func (Stigmergy) Defined() string {
+	return "a stigmergy root holds .ai/state.json or .stigmergy/state/current.json"
 }
 
 // stateFile is the ledger a run keeps: .ai/state.json when present.

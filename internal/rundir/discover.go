@@ -7,16 +7,27 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 )
 
-// Detector recognises the runs of one layout.
+// Detector recognises the runs of one layout. Detection works over an
+// fs.FS, so the same code recognises runs on disk and in a revision of a
+// repository; dir is a slash path inside fsys ("." for its top).
 type Detector interface {
 	ID() string
-	// Detect reports whether dir (absolute) is the root of a run of this layout.
-	Detect(dir string) bool
+	// Detect reports whether dir is the root of a run of this layout, by
+	// the layout's defining structure.
+	Detect(fsys fs.FS, dir string) bool
+	// Forced reports whether dir holds enough of that structure to be
+	// checked as a run when the layout is forced (--layout): a run broken
+	// beyond recognition is still checked, an unrelated folder is not.
+	Forced(fsys fs.FS, dir string) bool
+	// Defined says what makes a folder a run of this layout, for messages.
+	Defined() string
 }
 
 // Run is one run directory found by discovery.
@@ -24,18 +35,39 @@ type Run struct {
 	Dir     string // absolute and clean
 	Display string // as the user would write it: relative to the PATH it came from
 	Layout  string
+	// Holds lists the runs found below this one, relative to it with
+	// forward slashes. A run never holds another: each is checked on its
+	// own, and the holder gets an error finding for each.
+	Holds []string
 }
 
 // skipDirs are never searched for runs: they hold tooling, not runs.
 var skipDirs = map[string]bool{".git": true, "node_modules": true, "vendor": true}
 
+// SkipDir reports whether a folder of this name is never searched for runs.
+func SkipDir(name string) bool { return skipDirs[name] }
+
+// ForcedLayoutError is a forced layout (--layout, or the configuration's
+// layout) on a path that holds nothing of that layout: checking it would
+// pass a folder that was never a run.
+type ForcedLayoutError struct {
+	Layout, Path, Defined string
+}
+
+func (e *ForcedLayoutError) Error() string {
+	return fmt.Sprintf("layout %q is forced, but %s holds no %s run and is inside none: %s", e.Layout, e.Path, e.Layout, e.Defined)
+}
+
 // Discover maps each path to the runs it names: a run directory, a folder
-// holding runs at any depth, or a file or folder inside a run. Results are
-// sorted by directory and each run appears once. If forced is not empty only
-// that layout is detected, and a directory given directly that holds no run
-// is taken as a run of that layout, so a run broken beyond recognition is
-// still checked. A path that cannot be read is an error; a path holding no
-// run is not (the caller decides what an empty result means).
+// holding runs at any depth, or a file or folder inside a run. Every run
+// below a searched folder is found, whatever lies beside or above it: a
+// run is searched too, and the runs it holds are listed in its Holds.
+// Results are sorted by directory and each run appears once. If forced is
+// not empty only that layout is detected, and a directory given directly
+// that holds no run of it is still taken as one when it has enough of the
+// layout's structure (Detector.Forced); otherwise the path is a
+// *ForcedLayoutError. A path that cannot be read is an error; a path
+// holding no run is not (the caller decides what an empty result means).
 func Discover(paths []string, detectors []Detector, forced string) ([]Run, error) {
 	if forced != "" {
 		var only []Detector
@@ -66,27 +98,38 @@ func Discover(paths []string, detectors []Detector, forced string) ([]Run, error
 		if err != nil {
 			return nil, fmt.Errorf("cannot read %s: %w", p, unwrapPathError(err))
 		}
-		switch {
-		case !info.IsDir():
-			if dir, layout, ok := enclosingRun(filepath.Dir(abs), detectors); ok {
-				add(dir, layout)
+		fsys, name := diskFS(abs)
+		if !info.IsDir() {
+			if dir, layout, ok := enclosingRun(fsys, path.Dir(name), detectors); ok {
+				add(fromFS(abs, name, dir), layout)
 			}
-		default:
-			if layout, ok := detect(abs, detectors); ok {
-				add(abs, layout)
-				break
+			continue
+		}
+		runs, err := Search(fsys, name, detectors)
+		var unreadable *UnreadableError
+		if errors.As(err, &unreadable) {
+			return nil, fmt.Errorf("cannot read %s, so a run inside it could be missed: %w (check a folder that can be read)",
+				displayFrom(p, abs, fromFS(abs, name, unreadable.Dir)), unreadable.Err)
+		}
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range runs {
+			add(fromFS(abs, name, r.Dir), r.Layout)
+		}
+		if len(found) > n0 {
+			continue
+		}
+		if dir, layout, ok := enclosingRun(fsys, name, detectors); ok {
+			add(fromFS(abs, name, dir), layout)
+			continue
+		}
+		if forced != "" {
+			d := detectors[0]
+			if !d.Forced(fsys, name) {
+				return nil, &ForcedLayoutError{Layout: forced, Path: p, Defined: d.Defined()}
 			}
-			if err := searchRuns(abs, detectors, add); err != nil {
-				return nil, err
-			}
-			if len(found) > n0 {
-				break
-			}
-			if dir, layout, ok := enclosingRun(filepath.Dir(abs), detectors); ok {
-				add(dir, layout)
-			} else if forced != "" {
-				add(abs, forced)
-			}
+			add(abs, forced)
 		}
 	}
 	runs := make([]Run, 0, len(found))
@@ -94,7 +137,48 @@ func Discover(paths []string, detectors []Detector, forced string) ([]Run, error
 		runs = append(runs, Run{Dir: dir, Display: display[dir], Layout: layout})
 	}
 	slices.SortFunc(runs, func(a, b Run) int { return strings.Compare(a.Dir, b.Dir) })
+	linkHolders(runs)
 	return runs, nil
+}
+
+// linkHolders fills each run's Holds from the sorted list: the runs below
+// a run follow it.
+func linkHolders(runs []Run) {
+	for i := range runs {
+		prefix := runs[i].Dir + string(filepath.Separator)
+		if strings.HasSuffix(runs[i].Dir, string(filepath.Separator)) {
+			prefix = runs[i].Dir
+		}
+		for _, r := range runs[i+1:] {
+			rest, ok := strings.CutPrefix(r.Dir, prefix)
+			if !ok {
+				continue
+			}
+			runs[i].Holds = append(runs[i].Holds, filepath.ToSlash(rest))
+		}
+	}
+}
+
+// diskFS gives the file system holding abs and abs's name in it: the
+// volume's top, so that detection can look above a path as well as below.
+func diskFS(abs string) (fs.FS, string) {
+	vol := filepath.VolumeName(abs)
+	top := vol + string(filepath.Separator)
+	rel := strings.TrimPrefix(filepath.ToSlash(strings.TrimPrefix(abs, vol)), "/")
+	if rel == "" {
+		rel = "."
+	}
+	return os.DirFS(top), rel
+}
+
+// fromFS turns a name found in the file system of abs (whose name there is
+// absName) back into an absolute path.
+func fromFS(abs, absName, name string) string {
+	if name == absName {
+		return abs
+	}
+	vol := filepath.VolumeName(abs)
+	return filepath.Join(vol+string(filepath.Separator), filepath.FromSlash(name))
 }
 
 // displayFrom names dir the way the user named arg: relative paths stay
@@ -118,54 +202,111 @@ func detectorIDs(ds []Detector) string {
 	return strings.Join(ids, ", ")
 }
 
-func detect(dir string, detectors []Detector) (string, bool) {
+func detect(fsys fs.FS, dir string, detectors []Detector) (string, bool) {
 	for _, d := range detectors {
-		if d.Detect(dir) {
+		if d.Detect(fsys, dir) {
 			return d.ID(), true
 		}
 	}
 	return "", false
 }
 
-// searchRuns walks below root (not following symbolic links) and records
-// every run; it does not descend into a run, whose artifacts may hold
-// anything, including copies of other runs.
-func searchRuns(root string, detectors []Detector, add func(dir, layout string)) error {
-	return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if p == root {
-				return fmt.Errorf("cannot read %s: %w", root, unwrapPathError(err))
-			}
-			if d != nil && d.IsDir() {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if !d.IsDir() {
-			return nil
-		}
-		if p != root && skipDirs[d.Name()] {
-			return fs.SkipDir
-		}
-		if layout, ok := detect(p, detectors); ok {
-			add(p, layout)
-			return fs.SkipDir
-		}
-		return nil
-	})
+// Found is a run found by Search: its folder in the searched file system
+// and its layout.
+type Found struct {
+	Dir, Layout string
 }
 
+// Search finds every run at or below root (a slash path in fsys, "." for
+// its top), sorted by folder. It does not follow links, and it skips the
+// folders SkipDir names; it does search inside runs, since a run that
+// holds another must not hide it. A folder that cannot be read is an
+// error: a run could be inside it.
+func Search(fsys fs.FS, root string, detectors []Detector) ([]Found, error) {
+	var out []Found
+	var walk func(dir string) error
+	walk = func(dir string) error {
+		entries, err := fs.ReadDir(fsys, dir)
+		if err != nil {
+			return &UnreadableError{Dir: dir, Err: unwrapPathError(err)}
+		}
+		if layout, ok := detect(listedFS{FS: fsys, dir: dir, entries: entries}, dir, detectors); ok {
+			out = append(out, Found{Dir: dir, Layout: layout})
+		}
+		for _, e := range entries {
+			if !e.IsDir() || skipDirs[e.Name()] {
+				continue
+			}
+			if err := walk(path.Join(dir, e.Name())); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := walk(root); err != nil {
+		return nil, err
+	}
+	slices.SortFunc(out, func(a, b Found) int { return strings.Compare(a.Dir, b.Dir) })
+	return out, nil
+}
+
+// listedFS answers Lstat about the entries of one folder from the listing
+// the search has just read, so that detecting a layout in a folder that
+// holds none costs no system call. Anything else goes to the file system.
+type listedFS struct {
+	fs.FS
+	dir     string
+	entries []fs.DirEntry // sorted by name, as fs.ReadDir gives them
+}
+
+var _ fs.ReadLinkFS = listedFS{}
+
+func (l listedFS) Lstat(name string) (fs.FileInfo, error) {
+	if path.Dir(name) != l.dir || name == l.dir {
+		return fs.Lstat(l.FS, name)
+	}
+	base := path.Base(name)
+	i, found := slices.BinarySearchFunc(l.entries, base, func(e fs.DirEntry, n string) int { return strings.Compare(e.Name(), n) })
+	if !found {
+		return nil, &fs.PathError{Op: "lstat", Path: name, Err: fs.ErrNotExist}
+	}
+	return entryInfo{l.entries[i]}, nil
+}
+
+func (l listedFS) ReadLink(name string) (string, error) { return fs.ReadLink(l.FS, name) }
+
+// entryInfo is what a listing knows of an entry: its name and type. Its
+// size and time are unknown (zero); detection asks only for the type.
+type entryInfo struct{ e fs.DirEntry }
+
+func (i entryInfo) Name() string       { return i.e.Name() }
+func (i entryInfo) Size() int64        { return 0 }
+func (i entryInfo) Mode() fs.FileMode  { return i.e.Type() }
+func (i entryInfo) ModTime() time.Time { return time.Time{} }
+func (i entryInfo) IsDir() bool        { return i.e.IsDir() }
+func (i entryInfo) Sys() any           { return nil }
+
+// UnreadableError is a folder Search could not list.
+type UnreadableError struct {
+	Dir string // in the searched file system
+	Err error
+}
+
+func (e *UnreadableError) Error() string {
+	return fmt.Sprintf("cannot read folder %s: %v", e.Dir, e.Err)
+}
+func (e *UnreadableError) Unwrap() error { return e.Err }
+
 // enclosingRun finds the nearest ancestor of dir (dir included) that is a run.
-func enclosingRun(dir string, detectors []Detector) (string, string, bool) {
+func enclosingRun(fsys fs.FS, dir string, detectors []Detector) (string, string, bool) {
 	for {
-		if layout, ok := detect(dir, detectors); ok {
+		if layout, ok := detect(fsys, dir, detectors); ok {
 			return dir, layout, true
 		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
+		if dir == "." {
 			return "", "", false
 		}
-		dir = parent
+		dir = path.Dir(dir)
 	}
 }
 

@@ -1,34 +1,43 @@
 package rundir
 
 import (
+	"errors"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
-// markerDetector recognises a directory holding a file named RUN.
+// markerDetector recognises a directory holding a file named RUN; forced,
+// a directory holding a file named MAYBE is enough.
 type markerDetector struct{}
 
 func (markerDetector) ID() string { return "marker" }
-func (markerDetector) Detect(dir string) bool {
-	_, err := os.Lstat(filepath.Join(dir, "RUN"))
+func (markerDetector) Detect(fsys fs.FS, dir string) bool {
+	_, err := fs.Lstat(fsys, path.Join(dir, "RUN"))
 	return err == nil
 }
+func (d markerDetector) Forced(fsys fs.FS, dir string) bool {
+	_, err := fs.Lstat(fsys, path.Join(dir, "MAYBE"))
+	return err == nil || d.Detect(fsys, dir)
+}
+func (markerDetector) Defined() string { return "a marker run holds RUN" }
 
 func TestDiscover(t *testing.T) {
 	root := t.TempDir()
-	for _, d := range []string{"runs/b", "runs/a", "deep/x/y/run", "runs/a/artifacts/nested", ".git/r", "plain"} {
+	for _, d := range []string{"runs/b", "runs/a", "deep/x/y/run", "runs/a/artifacts/nested", ".git/r", "node_modules/m/run", "plain", "broken"} {
 		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
-	for _, d := range []string{"runs/b", "runs/a", "deep/x/y/run", "runs/a/artifacts/nested", ".git/r"} {
-		if err := os.WriteFile(filepath.Join(root, d, "RUN"), nil, 0o644); err != nil {
+	for _, f := range []string{"runs/b/RUN", "runs/a/RUN", "deep/x/y/run/RUN", "runs/a/artifacts/nested/RUN", ".git/r/RUN", "node_modules/m/run/RUN", "broken/MAYBE", "runs/a/artifacts/f.txt"} {
+		if err := os.WriteFile(filepath.Join(root, f), nil, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	os.WriteFile(filepath.Join(root, "runs/a/artifacts/f.txt"), nil, 0o644)
 	ds := []Detector{markerDetector{}}
 	rel := func(runs []Run) []string {
 		var out []string
@@ -43,11 +52,12 @@ func TestDiscover(t *testing.T) {
 		paths []string
 		want  []string
 	}{
-		{"folder of runs, nested, sorted, not inside runs, not .git", []string{root}, []string{"deep/x/y/run", "runs/a", "runs/b"}},
+		{"folder of runs, at any depth, inside runs too, not .git or node_modules", []string{root}, []string{"deep/x/y/run", "runs/a", "runs/a/artifacts/nested", "runs/b"}},
 		{"a run", []string{filepath.Join(root, "runs/b")}, []string{"runs/b"}},
+		{"a run holding a run", []string{filepath.Join(root, "runs/a")}, []string{"runs/a", "runs/a/artifacts/nested"}},
 		{"files inside a run collapse", []string{filepath.Join(root, "runs/a/RUN"), filepath.Join(root, "runs/a/artifacts/f.txt")}, []string{"runs/a"}},
 		{"a folder inside a run", []string{filepath.Join(root, "runs/a/artifacts")}, []string{"runs/a/artifacts/nested"}},
-		{"duplicates collapse", []string{filepath.Join(root, "runs"), filepath.Join(root, "runs/a")}, []string{"runs/a", "runs/b"}},
+		{"duplicates collapse", []string{filepath.Join(root, "runs"), filepath.Join(root, "runs/a")}, []string{"runs/a", "runs/a/artifacts/nested", "runs/b"}},
 		{"nothing", []string{filepath.Join(root, "plain")}, nil},
 	}
 	for _, tc := range tests {
@@ -61,15 +71,45 @@ func TestDiscover(t *testing.T) {
 			}
 		})
 	}
+	runs, err := Discover([]string{filepath.Join(root, "runs")}, ds, "")
+	if err != nil || len(runs) != 3 || !slices.Equal(runs[0].Holds, []string{"artifacts/nested"}) || runs[1].Holds != nil || runs[2].Holds != nil {
+		t.Errorf("the outer run must list the run it holds: %+v %v", runs, err)
+	}
 	if _, err := Discover([]string{filepath.Join(root, "nope")}, ds, ""); err == nil || !IsNotExist(err) {
 		t.Errorf("missing path: err %v", err)
 	}
-	runs, err := Discover([]string{filepath.Join(root, "plain")}, ds, "marker")
+	runs, err = Discover([]string{filepath.Join(root, "broken")}, ds, "marker")
 	if err != nil || len(runs) != 1 {
-		t.Errorf("forced layout takes the directory as a run: %v %v", runs, err)
+		t.Errorf("a forced layout takes a directory with some of its structure as a run: %v %v", runs, err)
+	}
+	var forced *ForcedLayoutError
+	if _, err := Discover([]string{filepath.Join(root, "plain")}, ds, "marker"); !errors.As(err, &forced) || !strings.Contains(err.Error(), "a marker run holds RUN") {
+		t.Errorf("a forced layout on a folder without its structure: err %v, want a ForcedLayoutError naming what is missing", err)
 	}
 	if _, err := Discover([]string{root}, ds, "other"); err == nil {
 		t.Error("unknown forced layout accepted")
+	}
+}
+
+// TestDiscoverUnreadableFolder: a folder that cannot be listed could hold
+// a run, so the search stops with an error naming it instead of passing
+// over it.
+func TestDiscoverUnreadableFolder(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root reads every folder")
+	}
+	root := t.TempDir()
+	locked := filepath.Join(root, "runs", "locked")
+	if err := os.MkdirAll(filepath.Join(locked, "r"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(locked, 0); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chmod(locked, 0o755)
+	_, err := Discover([]string{filepath.Join(root, "runs")}, []Detector{markerDetector{}}, "")
+	if err == nil || !strings.Contains(err.Error(), "locked") {
+		t.Errorf("err %v, want one naming the unreadable folder", err)
 	}
 }
 

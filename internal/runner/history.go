@@ -3,6 +3,7 @@ package runner
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -14,7 +15,6 @@ import (
 	"github.com/h3a-check/h3a-check/internal/finding"
 	"github.com/h3a-check/h3a-check/internal/gitrev"
 	"github.com/h3a-check/h3a-check/internal/history"
-	"github.com/h3a-check/h3a-check/internal/layout"
 	"github.com/h3a-check/h3a-check/internal/rundir"
 )
 
@@ -104,7 +104,7 @@ func planHistory(opts Options, paths []string, runs []rundir.Run) (*historyPlan,
 			headRuns[repo][rel] = true
 		}
 	}
-	for _, p := range holdingFolders(paths, opts.Layout) {
+	for _, p := range holdingFolders(paths) {
 		repo, b, rel, err := baseOf(p.abs)
 		if err != nil {
 			hp.close()
@@ -142,18 +142,13 @@ func (hp *historyPlan) catFileProcesses() int {
 
 type folder struct{ abs, display string }
 
-// holdingFolders are the PATHs searched for runs: folders that are not a run
-// and not inside one. Only there can a run have gone missing.
-func holdingFolders(paths []string, forced string) []folder {
-	var dets []rundir.Detector
-	for _, d := range layout.Detectors() {
-		if forced == "" || d.ID() == forced {
-			dets = append(dets, d)
-		}
-	}
-	detect := func(dir string) bool {
-		return slices.ContainsFunc(dets, func(d rundir.Detector) bool { return d.Detect(dir) })
-	}
+// maxDetectRead is more than run detection reads of a file at the base.
+const maxDetectRead = 1<<20 + 1
+
+// holdingFolders are the folders among the PATHs: only there can a run
+// have gone missing. A folder that is a run, or inside one, is one too,
+// since a run may hold another and a folder can be made to look like a run.
+func holdingFolders(paths []string) []folder {
 	var out []folder
 	seen := map[string]bool{}
 	for _, p := range paths {
@@ -164,20 +159,8 @@ func holdingFolders(paths []string, forced string) []folder {
 		if info, err := os.Stat(abs); err != nil || !info.IsDir() {
 			continue
 		}
-		inRun := false
-		for d := abs; ; d = filepath.Dir(d) {
-			if detect(d) {
-				inRun = true
-				break
-			}
-			if filepath.Dir(d) == d {
-				break
-			}
-		}
-		if !inRun {
-			seen[abs] = true
-			out = append(out, folder{abs: abs, display: filepath.ToSlash(p)})
-		}
+		seen[abs] = true
+		out = append(out, folder{abs: abs, display: filepath.ToSlash(p)})
 	}
 	return out
 }
@@ -189,17 +172,28 @@ func deletedRuns(repo *gitrev.Repo, b gitrev.Base, rel, display string, head map
 	if err != nil {
 		return nil, err
 	}
+	// Detection reads at most the start of a file (a hybrid-os state's keys).
+	atBase, err := history.RunsAt(gitrev.NewFilesFS(files, func(name string) (data []byte, err error) {
+		_, err = repo.Stream(b.Commit, name, func(r io.Reader) error {
+			data, err = io.ReadAll(io.LimitReader(r, maxDetectRead))
+			return err
+		})
+		return data, err
+	}), rel)
+	if err != nil {
+		return nil, err
+	}
 	var found []finding.Finding
 	layouts := map[string]bool{}
-	for _, r := range history.RunsAt(files) {
+	for _, r := range atBase {
 		run := r.Dir
 		if head[run] {
 			continue
 		}
 		layouts[r.Layout] = true
-		name := run
-		if rel != "" {
-			name = run[len(rel)+1:]
+		name := "."
+		if run != rel {
+			name = strings.TrimPrefix(run[len(rel):], "/")
 		}
 		state := "is gone"
 		if info, err := os.Stat(filepath.Join(repo.Root, filepath.FromSlash(run))); err == nil && info.IsDir() {

@@ -245,3 +245,37 @@ func TestHistoryReadsOnlyWhatChanged(t *testing.T) {
 		t.Errorf("%d cat-file processes, want 1", repo.Processes())
 	}
 }
+
+// TestDeletedRunBehindAFakeRun: a change that deletes a run and makes the
+// folder that held it look like a run (a contract run's two files) is
+// still reported: deleted runs are looked for under every folder searched,
+// run or not, and at the base a run inside a run is found too.
+func TestDeletedRunBehindAFakeRun(t *testing.T) {
+	g := gittest.Init(t)
+	copyExample(t, filepath.Join(g.Dir, "runs", exampleID))
+	copyExample(t, filepath.Join(g.Dir, "runs", "held", exampleID))
+	g.Write(map[string]string{"runs/held/handoff.json": `{"task_id": "T1"}`, "runs/held/verdict.json": `{"task_id": "T1"}`})
+	g.Commit("runs, one inside a contract run")
+	g.Remove("runs/" + exampleID)
+	g.Remove("runs/held/" + exampleID)
+	g.Write(map[string]string{"runs/handoff.json": `{"task_id": "T1"}`, "runs/verdict.json": `{"task_id": "T1"}`})
+	res, err := Check(context.Background(), Options{Paths: []string{filepath.Join(g.Dir, "runs")}, Getenv: noEnv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var deleted []string
+	for _, a := range res.Audits {
+		for _, f := range a.Findings {
+			if f.Rule == finding.RunDeleted.ID {
+				deleted = append(deleted, f.Details)
+			}
+		}
+	}
+	all := strings.Join(deleted, "\n")
+	if len(deleted) != 2 || !strings.Contains(all, `run "held/`+exampleID+`"`) || !strings.Contains(all, `run "`+exampleID+`"`) {
+		t.Errorf("deleted runs reported: %q, want both", deleted)
+	}
+	if res.Gate() != audit.Fail {
+		t.Errorf("gate %s, want fail", res.Gate())
+	}
+}

@@ -105,6 +105,9 @@ type Options struct {
 	// Shard keeps only the runs of one part of the discovered runs (the
 	// zero Shard keeps all). A shard holding none of them is no error.
 	Shard Shard
+	// Reports are the files the caller will write reports to (--output):
+	// one inside a run would become part of the run, so Check refuses it.
+	Reports []string
 	// Discovered, when set, is told how many runs will be checked, before
 	// the first one is (the CLI sizes the garbage collector by it).
 	Discovered func(runs int)
@@ -148,6 +151,9 @@ func Check(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := reportsOutsideRuns(opts.Reports, runs); err != nil {
+		return nil, err
+	}
 	// So do the schemas of the layouts found, and only those.
 	if schemas, err := schema.Default(); err == nil {
 		schemas.Prepare(schemaNames(runs)...)
@@ -158,7 +164,7 @@ func Check(ctx context.Context, opts Options) (*Result, error) {
 	}
 	defer hist.close()
 	if len(runs) == 0 && len(hist.deleted) == 0 {
-		return nil, fmt.Errorf("%w in %s: an h3a run directory holds state.json and a state/ folder (ROADMAP.md, CURRENT_TASK.json, GATES_LEDGER.md, EVIDENCE_LOG.md, SESSION_HANDOFF.json); a contract run holds handoff.json, verdict.json or audit.json, flat or in rounds/round-<n>/; a hybrid-os root holds state.json with v, g, ph, st beside plan_summary.json, registry_summary.json, known_issues.json, logs/, plans/ or registry/ (or a vX.2 state.txt); a stigmergy root holds .ai/state.json or .stigmergy/state/current.json", ErrNoRuns, strings.Join(paths, ", "))
+		return nil, fmt.Errorf("%w in %s: %s", ErrNoRuns, strings.Join(paths, ", "), layoutsDefined())
 	}
 	if opts.Changed {
 		if runs, err = hist.changedOnly(runs); err != nil {
@@ -230,6 +236,33 @@ func Check(ctx context.Context, opts Options) (*Result, error) {
 	}
 	res.Inputs = inputs
 	return res, nil
+}
+
+// reportsOutsideRuns refuses a report path inside a run: the report would
+// be read as one of the run's files by the next check.
+func reportsOutsideRuns(reports []string, runs []rundir.Run) error {
+	for _, p := range reports {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return err
+		}
+		for _, r := range runs {
+			if rel, err := filepath.Rel(r.Dir, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+				return fmt.Errorf("--output %s is inside the run %s: the report would become one of the run's files; write it outside the run directories", p, r.Display)
+			}
+		}
+	}
+	return nil
+}
+
+// layoutsDefined says what makes a folder a run, layout by layout, for the
+// message that no run was found.
+func layoutsDefined() string {
+	var defs []string
+	for _, l := range layout.All() {
+		defs = append(defs, l.Defined())
+	}
+	return strings.Join(defs, "; ")
 }
 
 // schemaNames lists the schemas of the layouts of runs.
@@ -335,6 +368,9 @@ func (c *checker) checkRun(ctx context.Context, run rundir.Run) (*audit.Audit, m
 	defer root.Close()
 	s.root = root
 
+	for _, inner := range run.Holds {
+		s.add(finding.NestedRun.New("", "the run holds another run at %q; each is checked on its own, but a run never holds another", inner))
+	}
 	s.tree = c.listRun(s)
 	s.run.Files = layout.Expand(lay.Files(), s.tree)
 	c.load(s)

@@ -1,0 +1,131 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestNoFileHidesRuns: a file dropped beside or above runs never turns the
+// folder holding them into one run and hides the runs below it. The
+// failing run (a hash mismatch) is found and fails in every case, whether
+// the dropped files make a run or not.
+func TestNoFileHidesRuns(t *testing.T) {
+	var clean bytes.Buffer
+	if code := Main([]string{"--format", "json", "--base", "none", filepath.Join(casesDir, "ok", "complete")}, nil, &clean, &bytes.Buffer{}); code != ExitPass {
+		t.Fatalf("the clean run's report: exit %d", code)
+	}
+	report := clean.String() // what --output json=audit.json writes
+	const verdict = `{"task_id": "T1", "verdict": "pass"}`
+	tests := []struct {
+		name   string
+		files  map[string]string // dropped into the repository
+		path   string            // what is checked
+		holder string            // a run that holds the failing one, when the files make one
+	}{
+		{"the checker's report saved in runs/", map[string]string{"runs/audit.json": report}, "runs", ""},
+		{"the checker's report saved at the root", map[string]string{"audit.json": report}, ".", ""},
+		{"a summary in runs/", map[string]string{"runs/summary.json": `{"task_id": "T1"}`}, "runs", ""},
+		{"an audit and a summary in runs/", map[string]string{"runs/audit.json": report, "runs/summary.json": `{"task_id": "T1"}`}, "runs", ""},
+		{"a lone handoff in runs/", map[string]string{"runs/handoff.json": verdict}, "runs", ""},
+		{"a contract run made of runs/", map[string]string{"runs/handoff.json": verdict, "runs/verdict.json": verdict}, "runs", "runs"},
+		{"an h3a run made of the root", map[string]string{"state.json": "{}", "state/ROADMAP.md": "# Roadmap\n"}, ".", "."},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := configRepo(t, "hash_mismatch", "")
+			for name, content := range tc.files {
+				p := filepath.Join(dir, filepath.FromSlash(name))
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			code, audits, stderr := jsonReport(t, "--base", "none", tc.path)
+			if code != ExitFail {
+				t.Fatalf("exit %d, want 1: %s\n%s", code, stderr, wantText(code, audits))
+			}
+			if !hasRule(audits, "h3a.integrity.hash_mismatch", "test_output_green.txt") {
+				t.Errorf("the failing run was not checked:\n%s", wantText(code, audits))
+			}
+			held := hasRule(audits, "h3a.structure.nested_run", runID)
+			if held != (tc.holder != "") {
+				t.Errorf("nested_run finding %v, want %v:\n%s", held, tc.holder != "", wantText(code, audits))
+			}
+		})
+	}
+}
+
+// TestForcedLayoutNeedsItsFiles: forcing a layout on a folder that holds
+// none of its defining files is exit 2 naming what is missing, never a
+// pass of a folder that was never a run. A run of that layout is still
+// checked when forced.
+func TestForcedLayoutNeedsItsFiles(t *testing.T) {
+	dir := configRepo(t, "hash_mismatch", "")
+	for _, layout := range []string{"contract", "gate-state", "stigmergy", "hybrid-os"} {
+		t.Run(layout, func(t *testing.T) {
+			for _, args := range [][]string{{"--layout", layout, "runs"}, {"--layout", layout, "runs/" + runID}} {
+				var out, errb bytes.Buffer
+				code := Main(append([]string{"--base", "none"}, args...), nil, &out, &errb)
+				if code != ExitError {
+					t.Fatalf("%v: exit %d, want 2\n%s", args, code, out.String())
+				}
+				if !strings.Contains(errb.String(), "holds no "+layout+" run") || !strings.Contains(errb.String(), " holds ") {
+					t.Errorf("%v: stderr does not say what is missing: %s", args, errb.String())
+				}
+			}
+		})
+	}
+	t.Run("from the configuration", func(t *testing.T) {
+		if err := os.WriteFile(filepath.Join(dir, ".h3a-check.yaml"), []byte("layout: contract\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		defer os.Remove(filepath.Join(dir, ".h3a-check.yaml"))
+		var errb bytes.Buffer
+		if code := Main([]string{"--base", "none", "runs"}, nil, &bytes.Buffer{}, &errb); code != ExitError {
+			t.Fatalf("exit %d, want 2: %s", code, errb.String())
+		}
+	})
+	t.Run("a run of the forced layout", func(t *testing.T) {
+		code, audits, stderr := jsonReport(t, "--base", "none", "--layout", "h3a", "runs")
+		if code != ExitFail || len(audits) != 1 {
+			t.Fatalf("exit %d with %d audits, want 1 with one: %s", code, len(audits), stderr)
+		}
+	})
+	t.Run("an h3a run broken beyond recognition", func(t *testing.T) {
+		broken := filepath.Join(dir, "broken")
+		if err := os.MkdirAll(broken, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(broken, "state.json"), []byte("{"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, audits, stderr := jsonReport(t, "--base", "none", "--layout", "h3a", "broken")
+		if code != ExitFail || !hasRule(audits, "h3a.structure.missing_file", "") {
+			t.Fatalf("exit %d, want 1 with the missing files reported: %s\n%s", code, stderr, wantText(code, audits))
+		}
+	})
+}
+
+// TestOutputNeverInsideARun: a report written into a run would be read as
+// one of its files by the next check, so --output refuses such a path and
+// writes nothing.
+func TestOutputNeverInsideARun(t *testing.T) {
+	configRepo(t, "hash_mismatch", "")
+	inside := filepath.Join("runs", runID, "h3a-report.json")
+	var errb bytes.Buffer
+	code := Main([]string{"--base", "none", "--output", "json=" + inside, "runs"}, nil, &bytes.Buffer{}, &errb)
+	if code != ExitError || !strings.Contains(errb.String(), "is inside the run") {
+		t.Fatalf("exit %d, want 2 naming the run: %s", code, errb.String())
+	}
+	if _, err := os.Stat(inside); !os.IsNotExist(err) {
+		t.Errorf("the report was written into the run: %v", err)
+	}
+	if code := Main([]string{"--base", "none", "--output", "json=h3a-report.json", "runs"}, nil, &bytes.Buffer{}, &bytes.Buffer{}); code != ExitFail {
+		t.Errorf("a report beside the runs: exit %d, want 1", code)
+	}
+}

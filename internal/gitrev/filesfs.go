@@ -1,0 +1,157 @@
+package gitrev
+
+import (
+	"bytes"
+	"io"
+	"io/fs"
+	"path"
+	"slices"
+	"time"
+)
+
+// FilesFS is a read-only fs.FS over a listing of a revision's files
+// (slash paths, as a Lister gives them): its folders are implied by the
+// names, and a file's content is read on demand. It lets code that works
+// on folders, such as run detection, run on a revision as it runs on disk.
+// Every listed name is a regular file: git keeps a link as a file whose
+// content is the link's target.
+type FilesFS struct {
+	files map[string]bool
+	dirs  map[string][]string // folder -> sorted child names ("." for the top)
+	read  func(name string) ([]byte, error)
+}
+
+var (
+	_ fs.StatFS    = (*FilesFS)(nil)
+	_ fs.ReadDirFS = (*FilesFS)(nil)
+)
+
+// NewFilesFS builds the file system of files; read returns a file's
+// content (nil read: every file reads as empty).
+func NewFilesFS(files []string, read func(name string) ([]byte, error)) *FilesFS {
+	f := &FilesFS{files: make(map[string]bool, len(files)), dirs: map[string][]string{".": nil}, read: read}
+	for _, name := range files {
+		name = path.Clean("/" + name)[1:]
+		if name == "" || f.files[name] {
+			continue
+		}
+		f.files[name] = true
+		for child := name; ; {
+			parent := path.Dir(child)
+			_, known := f.dirs[parent]
+			f.dirs[parent] = append(f.dirs[parent], path.Base(child))
+			if known || parent == "." {
+				break
+			}
+			child = parent
+		}
+	}
+	for d, children := range f.dirs {
+		slices.Sort(children)
+		f.dirs[d] = slices.Compact(children)
+	}
+	return f
+}
+
+func (f *FilesFS) Stat(name string) (fs.FileInfo, error) {
+	if !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: "stat", Path: name, Err: fs.ErrInvalid}
+	}
+	if f.files[name] {
+		return listedInfo{name: path.Base(name)}, nil
+	}
+	if _, ok := f.dirs[name]; ok {
+		return listedInfo{name: path.Base(name), dir: true}, nil
+	}
+	return nil, &fs.PathError{Op: "stat", Path: name, Err: fs.ErrNotExist}
+}
+
+func (f *FilesFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	if !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: "readdir", Path: name, Err: fs.ErrInvalid}
+	}
+	children, ok := f.dirs[name]
+	if !ok {
+		return nil, &fs.PathError{Op: "readdir", Path: name, Err: fs.ErrNotExist}
+	}
+	entries := make([]fs.DirEntry, len(children))
+	for i, c := range children {
+		_, isDir := f.dirs[path.Join(name, c)]
+		entries[i] = fs.FileInfoToDirEntry(listedInfo{name: c, dir: isDir})
+	}
+	return entries, nil
+}
+
+func (f *FilesFS) Open(name string) (fs.File, error) {
+	info, err := f.Stat(name)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	}
+	if info.IsDir() {
+		entries, err := f.ReadDir(name)
+		if err != nil {
+			return nil, err
+		}
+		return &listedDir{info: info.(listedInfo), entries: entries}, nil
+	}
+	var data []byte
+	if f.read != nil {
+		if data, err = f.read(name); err != nil {
+			return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+		}
+	}
+	return &listedFile{info: listedInfo{name: path.Base(name), size: int64(len(data))}, r: bytes.NewReader(data)}, nil
+}
+
+type listedInfo struct {
+	name string
+	size int64
+	dir  bool
+}
+
+func (i listedInfo) Name() string { return i.name }
+func (i listedInfo) Size() int64  { return i.size }
+func (i listedInfo) Mode() fs.FileMode {
+	if i.dir {
+		return fs.ModeDir | 0o555
+	}
+	return 0o444
+}
+func (i listedInfo) ModTime() time.Time { return time.Time{} }
+func (i listedInfo) IsDir() bool        { return i.dir }
+func (i listedInfo) Sys() any           { return nil }
+
+type listedFile struct {
+	info listedInfo
+	r    *bytes.Reader
+}
+
+func (f *listedFile) Stat() (fs.FileInfo, error) { return f.info, nil }
+func (f *listedFile) Read(p []byte) (int, error) { return f.r.Read(p) }
+func (f *listedFile) Close() error               { return nil }
+
+type listedDir struct {
+	info    listedInfo
+	entries []fs.DirEntry
+	off     int
+}
+
+func (d *listedDir) Stat() (fs.FileInfo, error) { return d.info, nil }
+func (d *listedDir) Read([]byte) (int, error) {
+	return 0, &fs.PathError{Op: "read", Path: d.info.name, Err: fs.ErrInvalid}
+}
+func (d *listedDir) Close() error { return nil }
+
+func (d *listedDir) ReadDir(n int) ([]fs.DirEntry, error) {
+	rest := d.entries[d.off:]
+	if n <= 0 {
+		d.off = len(d.entries)
+		return rest, nil
+	}
+	if len(rest) == 0 {
+		return nil, io.EOF
+	}
+	k := min(n, len(rest))
+	d.off += k
+	return rest[:k], nil
+}

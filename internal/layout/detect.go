@@ -1,0 +1,75 @@
+package layout
+
+import (
+	"encoding/json"
+	"io"
+	"io/fs"
+	"path"
+)
+
+// Detection runs over an fs.FS so that one piece of code recognises runs
+// wherever they are: on disk (os.DirFS) and in a revision of a repository
+// (the history stage lists the base's tree). dir is a slash path inside
+// the file system, "." for its top. Links are never followed: a run's
+// defining files are what the folder itself holds.
+
+// entryMode is the type of dir/name without following a link; ok is false
+// when nothing is there.
+func entryMode(fsys fs.FS, dir, name string) (fs.FileMode, bool) {
+	info, err := fs.Lstat(fsys, path.Join(dir, name))
+	if err != nil {
+		return 0, false
+	}
+	return info.Mode().Type(), true
+}
+
+// exists reports whether anything (a file, a folder, a link) is at dir/name.
+func exists(fsys fs.FS, dir, name string) bool {
+	_, ok := entryMode(fsys, dir, name)
+	return ok
+}
+
+// isDir reports whether dir/name is a folder (not a link to one).
+func isDir(fsys fs.FS, dir, name string) bool {
+	m, ok := entryMode(fsys, dir, name)
+	return ok && m.IsDir()
+}
+
+// isFile reports whether dir/name is something other than a folder.
+func isFile(fsys fs.FS, dir, name string) bool {
+	m, ok := entryMode(fsys, dir, name)
+	return ok && !m.IsDir()
+}
+
+// maxDetectRead bounds what detection reads of a file: enough for any real
+// state document, and a detector must not be made to read a huge file.
+const maxDetectRead = 1 << 20
+
+// hasKeys reports whether dir/name is a regular file holding a JSON object
+// with every key. A FIFO or device is never opened, so it cannot stall
+// detection.
+func hasKeys(fsys fs.FS, dir, name string, keys ...string) bool {
+	m, ok := entryMode(fsys, dir, name)
+	if !ok || !m.IsRegular() {
+		return false
+	}
+	f, err := fsys.Open(path.Join(dir, name))
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxDetectRead+1))
+	if err != nil || len(data) > maxDetectRead {
+		return false
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(data, &obj) != nil {
+		return false
+	}
+	for _, k := range keys {
+		if _, ok := obj[k]; !ok {
+			return false
+		}
+	}
+	return true
+}
