@@ -110,8 +110,8 @@ func newCheckFlagSet(e *env, cf *checkFlags) *flag.FlagSet {
 	fs.BoolVar(&cf.timestamp, "timestamp", false, "record the check time in each audit (off: output is byte-for-byte reproducible)")
 	fs.StringVar(&cf.color, "color", "auto", "colour in text output: auto, always or never (NO_COLOR is honoured by auto)")
 	fs.IntVar(&cf.workers, "workers", 0, "parallel runs and hashing workers (0: one per CPU)")
-	fs.StringVar(&cf.base, "base", "", "revision the append-only files are compared with, or none (default: HEAD inside a git work tree; in GitHub Actions on pull_request, the merge base with the pull request's base)")
-	fs.BoolVar(&cf.trustWT, "trust-working-tree", false, "read repository-local policies and configuration from the working tree even when a base revision is in use (for the change that edits them)")
+	fs.StringVar(&cf.base, "base", "", "revision the append-only files are compared with, and the rules read from, or none (default: HEAD inside a git work tree; in GitHub Actions on pull_request, pull_request_target or merge_group, the merge base with the target branch)")
+	fs.BoolVar(&cf.trustWT, "trust-working-tree", false, "read repository-local policies and configuration from the working tree even in CI or with --base (for the change that edits them)")
 	fs.Var(&cf.policies, "policy", "also evaluate the Rego rules in DIR (packages under h3a.user; repeatable)")
 	fs.DurationVar(&cf.timeout, "policy-timeout", policy.DefaultTimeout, "longest policy evaluation per run; past it the run gets a policy finding")
 	fs.BoolVar(&cf.debug, "debug", false, "print the output of print() calls in policies to stderr")
@@ -146,11 +146,8 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 	}
 	var locator gitrev.Locator
 	defer locator.Close()
-	boundary, err := configBoundary(&locator, &cf, e.getenv)
-	if err != nil {
-		return fail(e, err)
-	}
-	cfg, cfgSource, err := loadConfig(cf.config, boundary, e.stderr)
+	boundary := trust.New(&locator, cf.base, e.getenv, cf.trustWT)
+	cfg, cfgSource, err := loadConfig(cf.config, boundary)
 	if err != nil {
 		return fail(e, err)
 	}
@@ -166,15 +163,16 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 	if cf.debug {
 		opts.PolicyDebug = e.stderr
 	}
-	if err := trustPolicyDirs(&locator, &cf, e, &opts); err != nil {
+	if cfgSource != nil {
+		opts.Sources = append(opts.Sources, auditSource(*cfgSource))
+		opts.RuleChanges = append(opts.RuleChanges, ruleChanges(*cfgSource)...)
+	}
+	if err := trustPolicyDirs(boundary, &opts); err != nil {
 		return fail(e, err)
 	}
 	opts.Params, opts.Severity, opts.Waivers = configured.Params, configured.Severity, configured.Waivers
 	opts.Getenv = e.getenv
 	opts.Locator = &locator
-	if cfgSource != nil {
-		opts.Sources = append(opts.Sources, auditSource(*cfgSource))
-	}
 	stdoutWriter, err := report.Lookup(cf.format)
 	if err != nil {
 		return fail(e, usageError{err.Error()})
@@ -262,51 +260,22 @@ func checkBaseFlag(base string) error {
 	return nil
 }
 
-// configBoundary decides where the configuration file is read from.
-func configBoundary(l *gitrev.Locator, cf *checkFlags, getenv func(string) string) (trust.Boundary, error) {
-	path := cf.config
-	if path == "" {
-		path = config.DefaultFile
-	}
-	return boundaryFor(l, path, filepath.Dir(path), cf, getenv)
-}
-
-// boundaryFor resolves the trust boundary of the repository holding dir. A
-// base that this repository cannot provide matters only when there is a
-// file or folder at path to protect; then the check cannot go on (fail
-// closed).
-func boundaryFor(l *gitrev.Locator, path, dir string, cf *checkFlags, getenv func(string) string) (trust.Boundary, error) {
-	b, err := trust.Resolve(l, dir, cf.base, getenv, cf.trustWT)
-	if err == nil {
-		return b, nil
-	}
-	if _, statErr := os.Lstat(path); statErr != nil {
-		return trust.Boundary{}, nil
-	}
-	return b, fmt.Errorf("cannot decide where to read %s from: %w", path, err)
-}
-
 // trustPolicyDirs reads every --policy folder through the trust boundary:
-// with a base in use, a repository-local folder is read as it is at the
-// base, so a change cannot delete or weaken the rule that would catch it.
-// A folder that exists only in the working tree is left out with a
-// warning; one that exists nowhere is an error.
-func trustPolicyDirs(l *gitrev.Locator, cf *checkFlags, e *env, opts *runner.Options) error {
+// when the working tree is the change under review, a repository-local
+// folder is read as it is at the base, so a change cannot delete or
+// weaken the rule that would catch it. A folder that exists only in the
+// working tree is left out (with a finding that says the change adds
+// rules); one that exists nowhere is an error.
+func trustPolicyDirs(b trust.Boundary, opts *runner.Options) error {
 	dirs := opts.PolicyDirs
 	opts.PolicyDirs = nil
 	for _, d := range dirs {
-		b, err := boundaryFor(l, d, d, cf, e.getenv)
-		if err != nil {
-			return err
-		}
 		fsys, src, exists, err := b.Dir(d)
 		if err != nil {
 			return fmt.Errorf("--policy %s: %w", d, err)
 		}
-		for _, w := range src.Warnings() {
-			fmt.Fprintf(e.stderr, "%s: warning: %s\n", Name, w)
-		}
 		opts.Sources = append(opts.Sources, auditSource(src))
+		opts.RuleChanges = append(opts.RuleChanges, ruleChanges(src)...)
 		if !exists {
 			if len(src.Ignored) > 0 {
 				continue
@@ -322,6 +291,25 @@ func trustPolicyDirs(l *gitrev.Locator, cf *checkFlags, e *env, opts *runner.Opt
 		}
 	}
 	return nil
+}
+
+// ruleChanges turns what the working tree holds differently from the base
+// into findings a reviewer sees, each on the file that differs.
+func ruleChanges(s trust.Source) []finding.Finding {
+	var out []finding.Finding
+	wd, _ := os.Getwd()
+	for _, c := range s.Changes {
+		file := filepath.ToSlash(c.Path)
+		if filepath.IsAbs(c.Path) && wd != "" {
+			if rel, err := filepath.Rel(wd, c.Path); err == nil {
+				file = filepath.ToSlash(rel) // the audit's run is the working directory
+			}
+		}
+		f := finding.RulesChanged.New(file, "%s %s: the change under review edits the rules that judge it, so they were read from base %s; the change's version applies once it is merged (or with --trust-working-tree)",
+			c.Path, c.What, gitrev.Short(s.Commit))
+		out = append(out, f)
+	}
+	return out
 }
 
 func auditSource(s trust.Source) audit.Source {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path"
@@ -21,11 +20,11 @@ import (
 )
 
 // loadConfig reads --config FILE, or config.DefaultFile in the working
-// directory, through the trust boundary: with a base revision in use it is
-// read as it is at the base, so a change under review cannot loosen the
-// configuration that judges it. The configuration is nil when there is
-// none; the source is nil when there was nothing to read at all.
-func loadConfig(explicit string, b trust.Boundary, stderr io.Writer) (*config.Config, *trust.Source, error) {
+// directory, through the trust boundary: when the working tree is the
+// change under review it is read as it is at the base, so a change cannot
+// loosen the configuration that judges it. The configuration is nil when
+// there is none; the source is nil when there was nothing to read at all.
+func loadConfig(explicit string, b trust.Boundary) (*config.Config, *trust.Source, error) {
 	path := explicit
 	if path == "" {
 		path = config.DefaultFile
@@ -34,14 +33,11 @@ func loadConfig(explicit string, b trust.Boundary, stderr io.Writer) (*config.Co
 	if err != nil {
 		return nil, nil, fmt.Errorf("cannot read the configuration file: %w", err)
 	}
-	for _, w := range src.Warnings() {
-		fmt.Fprintf(stderr, "%s: warning: %s\n", Name, w)
-	}
 	if !exists {
 		if explicit != "" && len(src.Ignored) == 0 {
 			return nil, nil, fmt.Errorf("cannot read the configuration file %s: it does not exist", explicit)
 		}
-		if len(src.Ignored) > 0 {
+		if len(src.Ignored) > 0 || len(src.Changes) > 0 {
 			return nil, &src, nil
 		}
 		return nil, nil, nil

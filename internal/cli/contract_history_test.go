@@ -58,6 +58,7 @@ func TestContractHistory(t *testing.T) {
 			repo.Write(map[string]string{"src/reset.py": "def reset(token): ...\n", "tests/test_reset.py": "def test_reset(): ...\n"})
 			base := repo.Commit("run")
 			tc.edit(run)
+			t.Chdir(repo.Dir) // --base names a commit of this repository: its configuration is read there
 			_, audits, stderr := checkJSON(t, "--base="+base, run)
 			if len(audits) != 1 {
 				t.Fatalf("%d audits: %s", len(audits), stderr)

@@ -2,10 +2,14 @@ package cli
 
 import (
 	"bytes"
+	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/h3a-check/h3a-check/internal/gitrev/gittest"
 )
 
 // TestNoFileHidesRuns: a file dropped beside or above runs never turns the
@@ -128,4 +132,101 @@ func TestOutputNeverInsideARun(t *testing.T) {
 	if code := Main([]string{"--base", "none", "--output", "json=h3a-report.json", "runs"}, nil, &bytes.Buffer{}, &bytes.Buffer{}); code != ExitFail {
 		t.Errorf("a report beside the runs: exit %d, want 1", code)
 	}
+}
+
+// TestEventTrustsTheTarget: on pull_request, pull_request_target and
+// merge_group the rules and configuration come from the tip of the branch
+// the change lands on, not from where the change forked: a change forked
+// before its target gained a severity override is judged by it. History
+// is still compared with the change's own diff (the merge base).
+func TestEventTrustsTheTarget(t *testing.T) {
+	g := gittest.Init(t)
+	src := filepath.Join(casesDir, "err", "ledger_time_backwards", runID)
+	abs, _ := filepath.Abs(src)
+	if err := os.CopyFS(filepath.Join(g.Dir, "runs", runID), os.DirFS(abs)); err != nil {
+		t.Fatal(err)
+	}
+	fork := g.Commit("runs; the ledger's warning passes by default")
+	g.Git("checkout", "-q", "-b", "change")
+	g.Write(map[string]string{"notes.txt": "the change\n"})
+	g.Commit("the change, forked before main hardened the rules")
+	g.Git("checkout", "-q", "main")
+	g.Write(map[string]string{".h3a-check.yaml": "severity:\n  h3a.gates.ledger_time_backwards: error\n"})
+	target := g.Commit("main: time running backwards is an error")
+	g.Git("checkout", "-q", "change")
+	t.Chdir(g.Dir)
+
+	event := filepath.Join(t.TempDir(), "event.json")
+	os.WriteFile(event, []byte(`{"pull_request": {"base": {"sha": "`+target+`"}}, "merge_group": {"base_sha": "`+target+`"}}`), 0o644)
+	for _, name := range []string{"pull_request", "pull_request_target", "merge_group"} {
+		t.Run(name, func(t *testing.T) {
+			vars := map[string]string{"CI": "true", "GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": name, "GITHUB_EVENT_PATH": event}
+			var out, errb bytes.Buffer
+			code := run(context.Background(), []string{"--format", "json", "runs"}, &env{stdout: &out, stderr: &errb, getenv: func(k string) string { return vars[k] }})
+			if code != ExitFail {
+				t.Fatalf("exit %d, want 1 (the target's configuration makes the warning an error): %s\n%s", code, errb.String(), out.String())
+			}
+			var doc struct{ Audits []*auditT }
+			if err := json.Unmarshal(out.Bytes(), &doc); err != nil || len(doc.Audits) == 0 {
+				t.Fatalf("%v\n%s", err, out.String())
+			}
+			if a := doc.Audits[0]; a.Base == nil || *a.Base != fork {
+				t.Errorf("history base %v, want the merge base %s", a.Base, fork)
+			}
+			// The change did not touch the configuration: it only lacks
+			// what the target gained since, which is no edit of its own.
+			if len(doc.Audits) != 1 {
+				t.Errorf("%d audits, want the run's alone (no rules_changed):\n%s", len(doc.Audits), out.String())
+			}
+		})
+	}
+}
+
+// TestLocalRulesAreYours: outside CI and without --base, a policy folder or
+// a configuration not committed yet is the person's own and is used, so a
+// broken policy or a mistyped key is exit 2 at once, never a pass. In CI
+// the same working tree is a change under review: its rules are not used,
+// and each is a finding on its file.
+func TestLocalRulesAreYours(t *testing.T) {
+	dir := configRepo(t, "hash_mismatch", "")
+	g := gittest.At(t, dir)
+	g.Git("init", "-q")
+	g.Git("add", "-A")
+	g.Commit("runs")
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		args  []string
+	}{
+		{"a broken policy", map[string]string{"team/broken.rego": "package h3a.user.team\n\ndeny contains f if {\n"}, []string{"--policy", "team"}},
+		{"a mistyped key", map[string]string{".h3a-check.yaml": "fail-levle: warning\n"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g.Write(tc.files)
+			defer func() {
+				for name := range tc.files {
+					os.RemoveAll(filepath.Join(dir, strings.Split(name, "/")[0]))
+				}
+			}()
+			args := append(append([]string{"--format", "json"}, tc.args...), "runs")
+			var out, errb bytes.Buffer
+			if code := Main(args, nil, &out, &errb); code != ExitError {
+				t.Errorf("local: exit %d, want 2: %s", code, errb.String())
+			}
+			t.Setenv("CI", "true")
+			code, audits, stderr := jsonReport(t, append(tc.args, "runs")...)
+			if code != ExitFail || !hasRule(audits, "h3a.security.rules_changed", "is only in the working tree") {
+				t.Errorf("CI: exit %d, want 1 with the change to the rules reported: %s\n%s", code, stderr, wantText(code, audits))
+			}
+		})
+	}
+	t.Run("a policy folder in neither place", func(t *testing.T) {
+		for _, ci := range []string{"", "true"} {
+			t.Setenv("CI", ci)
+			var errb bytes.Buffer
+			if code := Main([]string{"--policy", "nowhere", "runs"}, nil, &bytes.Buffer{}, &errb); code != ExitError || !strings.Contains(errb.String(), "does not exist") {
+				t.Errorf("CI=%q: exit %d, want 2: %s", ci, code, errb.String())
+			}
+		}
+	})
 }

@@ -43,6 +43,7 @@ func TestShallowCloneBase(t *testing.T) {
 	clone := filepath.Join(t.TempDir(), "clone")
 	origin.Git("clone", "-q", "--depth", "1", "file://"+origin.Dir, clone)
 	runs := filepath.Join(clone, "runs")
+	t.Chdir(clone) // --base names a commit of this clone: its configuration is read there too
 
 	code, stdout, stderr := runMain("--base", first, runs)
 	if code != ExitError {

@@ -7,11 +7,12 @@ import (
 
 // TestMain clears what the environment of a CI runner would change: the
 // default format follows GITHUB_ACTIONS, the github format writes to the
-// files GITHUB_OUTPUT and GITHUB_STEP_SUMMARY name, and on a pull_request
+// files GITHUB_OUTPUT and GITHUB_STEP_SUMMARY name, on a pull_request
 // event the default base would be the pull request's, which a shallow
-// clone may not hold.
+// clone may not hold, and in CI (CI or GITHUB_ACTIONS set) rules and
+// configuration are read from the base. A test that wants CI says so.
 func TestMain(m *testing.M) {
-	for _, k := range []string{"GITHUB_ACTIONS", "GITHUB_OUTPUT", "GITHUB_STEP_SUMMARY", "GITHUB_WORKSPACE", "GITHUB_EVENT_NAME", "NO_COLOR"} {
+	for _, k := range []string{"CI", "GITHUB_ACTIONS", "GITHUB_OUTPUT", "GITHUB_STEP_SUMMARY", "GITHUB_WORKSPACE", "GITHUB_EVENT_NAME", "NO_COLOR"} {
 		os.Unsetenv(k)
 	}
 	os.Exit(m.Run())

@@ -16,7 +16,7 @@ func runParse(ctx context.Context, args []string, e *env) int {
 		return fail(e, usageError{"parse takes one run directory"})
 	}
 	// The configuration's params are part of the input a policy sees.
-	cfg, _, err := loadConfig("", trust.Boundary{}, e.stderr)
+	cfg, _, err := loadConfig("", trust.Boundary{})
 	if err != nil {
 		return fail(e, err)
 	}

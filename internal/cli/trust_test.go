@@ -12,12 +12,14 @@ import (
 	"github.com/h3a-check/h3a-check/internal/gitrev/gittest"
 )
 
-// TestConfigReadFromBase: a change that breaks an artifact and adds a
-// waiver for it in its own .h3a-check.yaml is judged by the configuration
+// TestConfigReadFromBase: in CI, a change that breaks an artifact and adds
+// a waiver for it in its own .h3a-check.yaml is judged by the configuration
 // at the base, so the waiver does not apply; --trust-working-tree (for the
 // change that edits the configuration on purpose) uses it, and says so.
+// Outside CI without --base the working tree is the person's own.
 func TestConfigReadFromBase(t *testing.T) {
 	gittest.Isolate(t)
+	t.Setenv("CI", "true")
 	dir := configRepo(t, "hash_mismatch", "")
 	repo := gittest.At(t, dir)
 	repo.Git("init", "-q")
@@ -32,13 +34,20 @@ func TestConfigReadFromBase(t *testing.T) {
 		wantCode int
 		origin   string
 		waived   bool
+		ci       bool
 	}{
-		{"base in use: the working tree's waiver is not read", []string{"runs"}, ExitFail, "base", false},
-		{"--trust-working-tree reads it", []string{"--trust-working-tree", "runs"}, ExitPass, "working-tree", true},
-		{"--base none has no base to read from", []string{"--base", "none", "runs"}, ExitPass, "working-tree", true},
+		{"CI: the working tree's waiver is not read", []string{"runs"}, ExitFail, "base", false, true},
+		{"CI, --base none: the rules still come from the base", []string{"--base", "none", "runs"}, ExitFail, "base", false, true},
+		{"CI, --trust-working-tree reads it", []string{"--trust-working-tree", "runs"}, ExitPass, "working-tree", true, true},
+		{"local, --base HEAD: the working tree's waiver is not read", []string{"--base", "HEAD", "runs"}, ExitFail, "base", false, false},
+		{"local: the working tree is the person's own", []string{"runs"}, ExitPass, "working-tree", true, false},
+		{"local, --base none", []string{"--base", "none", "runs"}, ExitPass, "working-tree", true, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			if !tc.ci {
+				t.Setenv("CI", "")
+			}
 			code, audits, stderr := jsonReport(t, tc.args...)
 			if code != tc.wantCode {
 				t.Fatalf("exit %d, want %d: %s", code, tc.wantCode, stderr)
@@ -54,10 +63,11 @@ func TestConfigReadFromBase(t *testing.T) {
 	}
 }
 
-// TestConfigOnlyInHead: a configuration the base does not have is ignored
-// with a warning naming the way to use it on purpose.
+// TestConfigOnlyInHead: in CI, a configuration the base does not have is
+// not used, and the report says so as a finding on the file.
 func TestConfigOnlyInHead(t *testing.T) {
 	gittest.Isolate(t)
+	t.Setenv("CI", "true")
 	dir := configRepo(t, "hash_mismatch", "")
 	repo := gittest.At(t, dir)
 	repo.Git("init", "-q")
@@ -70,8 +80,8 @@ func TestConfigOnlyInHead(t *testing.T) {
 	if code != ExitFail {
 		t.Fatalf("exit %d, want 1 (the waiver must not apply): %s", code, errb.String())
 	}
-	if !strings.Contains(errb.String(), ".h3a-check.yaml exists only in the working tree") || !strings.Contains(errb.String(), "--trust-working-tree") {
-		t.Errorf("no warning about the ignored configuration: %q", errb.String())
+	if !strings.Contains(out.String(), ".h3a-check.yaml: warning: .h3a-check.yaml is only in the working tree (a file): the change under review edits the rules") || !strings.Contains(out.String(), "[h3a.security.rules_changed]") {
+		t.Errorf("no finding about the configuration the change adds:\n%s", out.String())
 	}
 	if !strings.Contains(out.String(), "read: .h3a-check.yaml from base") {
 		t.Errorf("the text report does not say where the configuration came from:\n%s", out.String())
@@ -97,11 +107,12 @@ deny contains f if {
 }
 `
 
-// TestPolicyReadFromBase: a change that deletes a repository policy and
-// breaks the rule it held is still caught, because the policy folder is
-// read as it is at the base.
+// TestPolicyReadFromBase: in CI, a change that deletes a repository policy
+// and breaks the rule it held is still caught, because the policy folder
+// is read as it is at the base.
 func TestPolicyReadFromBase(t *testing.T) {
 	gittest.Isolate(t)
+	t.Setenv("CI", "true")
 	// Start from a passing run: the ok example (found before configRepo
 	// changes the working directory).
 	src, _ := filepath.Glob(filepath.Join(casesDir, "ok", "complete", "*-*"))

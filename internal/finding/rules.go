@@ -207,6 +207,10 @@ var (
 		"A path in the last round's handoff.json files_touched does not exist in the repository that holds the run (<repo>/.orchestrator/runs/<run>), and the round's patch.diff does not delete it. Runs elsewhere are not compared with a repository.",
 		"correct files_touched to the paths the change really touched, or apply the round's patch.diff"}
 
+	RulesChanged = Rule{"h3a.security.rules_changed", CategorySecurity, Warning,
+		"The change edits the rules that judge it",
+		"In CI or with --base, the configuration file and repository policy folders are read from the base revision, since the working tree is the change under review. This file differs in the working tree (edited, added, deleted, or replaced by a link or a folder): its version at the base was used, and the change's version applies once the change is merged.",
+		"review the change to the rules on its own; it applies once merged (a maintainer may check it with --trust-working-tree)"}
 	WaiverExpired = Rule{"h3a.waiver.expired", CategoryPolicy, Error,
 		"Waiver expired",
 		"A waiver in the configuration file is past its expiry date. It no longer accepts anything: the findings it covered count again.",
@@ -226,7 +230,7 @@ var GoRules = slices.Concat([]Rule{
 	HashMismatch, MissingArtifact, HashUnverifiable, HashMalformed,
 	PathEscape, AbsolutePath,
 	RunIDMismatch, ContractTaskIDMismatch, ContractSummaryMissing, ContractFileMissing,
-	WaiverExpired, WaiverUnused,
+	WaiverExpired, WaiverUnused, RulesChanged,
 	HistoryNotCompared, NewRun, EntryRewritten, BadCorrection, GateEventRewritten,
 	EvidenceEntryRewritten, TaskRemoved, TaskReworded, TaskUnticked, CompletionChanged,
 	ArtifactChanged, ArtifactDeleted, RunDeleted, FileRemoved, FrozenChanged,

@@ -17,6 +17,7 @@ import (
 // content is the link's target.
 type FilesFS struct {
 	files map[string]bool
+	sizes map[string]int64    // when the content is known up front
 	dirs  map[string][]string // folder -> sorted child names ("." for the top)
 	read  func(name string) ([]byte, error)
 }
@@ -53,12 +54,25 @@ func NewFilesFS(files []string, read func(name string) ([]byte, error)) *FilesFS
 	return f
 }
 
+// MemFS is a FilesFS over contents already read: name → content.
+func MemFS(files map[string][]byte) *FilesFS {
+	names := make([]string, 0, len(files))
+	sizes := make(map[string]int64, len(files))
+	for n, data := range files {
+		names = append(names, n)
+		sizes[path.Clean("/" + n)[1:]] = int64(len(data))
+	}
+	f := NewFilesFS(names, func(name string) ([]byte, error) { return files[name], nil })
+	f.sizes = sizes
+	return f
+}
+
 func (f *FilesFS) Stat(name string) (fs.FileInfo, error) {
 	if !fs.ValidPath(name) {
 		return nil, &fs.PathError{Op: "stat", Path: name, Err: fs.ErrInvalid}
 	}
 	if f.files[name] {
-		return listedInfo{name: path.Base(name)}, nil
+		return listedInfo{name: path.Base(name), size: f.sizes[name]}, nil
 	}
 	if _, ok := f.dirs[name]; ok {
 		return listedInfo{name: path.Base(name), dir: true}, nil
@@ -76,8 +90,9 @@ func (f *FilesFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	}
 	entries := make([]fs.DirEntry, len(children))
 	for i, c := range children {
-		_, isDir := f.dirs[path.Join(name, c)]
-		entries[i] = fs.FileInfoToDirEntry(listedInfo{name: c, dir: isDir})
+		full := path.Join(name, c)
+		_, isDir := f.dirs[full]
+		entries[i] = fs.FileInfoToDirEntry(listedInfo{name: c, dir: isDir, size: f.sizes[full]})
 	}
 	return entries, nil
 }

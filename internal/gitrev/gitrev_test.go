@@ -301,39 +301,46 @@ func TestChooseBase(t *testing.T) {
 	}
 	defer repo.Close()
 	event := filepath.Join(t.TempDir(), "event.json")
-	os.WriteFile(event, []byte(`{"pull_request": {"base": {"sha": "`+mainTip+`"}}}`), 0o644)
+	os.WriteFile(event, []byte(`{"pull_request": {"base": {"sha": "`+mainTip+`"}}, "merge_group": {"base_sha": "`+mainTip+`"}}`), 0o644)
 	actions := func(name string) func(string) string {
 		return func(k string) string {
 			return map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": name, "GITHUB_EVENT_PATH": event}[k]
 		}
 	}
+	// History is compared with the change's own diff (the merge base);
+	// rules come from the tip of the branch the change lands on.
 	tests := []struct {
-		name, asked string
-		getenv      func(string) string
-		commit      string
+		name, asked    string
+		getenv         func(string) string
+		history, rules string
 	}{
-		{"default is HEAD", "", noEnv, head},
-		{"explicit", "main", noEnv, mainTip},
-		{"none", "none", actions("pull_request"), ""},
-		{"pull request: merge base", "", actions("pull_request"), fork},
-		{"push event: HEAD", "", actions("push"), head},
-		{"explicit wins over the event", "HEAD", actions("pull_request"), head},
+		{"default is HEAD", "", noEnv, head, head},
+		{"explicit", "main", noEnv, mainTip, mainTip},
+		{"none: no history, rules from the event's target", "none", actions("pull_request"), "", mainTip},
+		{"pull_request", "", actions("pull_request"), fork, mainTip},
+		{"pull_request_target", "", actions("pull_request_target"), fork, mainTip},
+		{"merge_group", "", actions("merge_group"), fork, mainTip},
+		{"push event: HEAD", "", actions("push"), head, head},
+		{"explicit wins over the event", "HEAD", actions("pull_request"), head, head},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			b, err := gitrev.ChooseBase(repo, tc.asked, tc.getenv)
-			if err != nil || b.Commit != tc.commit {
-				t.Errorf("%+v %v, want commit %s", b, err, tc.commit)
+			if err != nil || b.Commit != tc.history {
+				t.Errorf("history: %+v %v, want commit %s", b, err, tc.history)
 			}
 			if b.Commit == "" && b.Skip == "" {
 				t.Error("no commit and no reason")
 			}
+			r, err := gitrev.ChooseRulesBase(repo, tc.asked, tc.getenv)
+			if err != nil || r.Commit != tc.rules || r.From == "" {
+				t.Errorf("rules: %+v %v, want commit %s", r, err, tc.rules)
+			}
 		})
 	}
-	_ = head
 }
 
-func TestPullRequestBase(t *testing.T) {
+func TestReadEvent(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, content string) string {
 		p := filepath.Join(dir, name)
@@ -341,6 +348,7 @@ func TestPullRequestBase(t *testing.T) {
 		return p
 	}
 	sha := strings.Repeat("a1", 20)
+	pr := write("good.json", `{"pull_request":{"base":{"sha":"`+sha+`"}}}`)
 	tests := []struct {
 		name, event, path string
 		want              string
@@ -349,9 +357,12 @@ func TestPullRequestBase(t *testing.T) {
 	}{
 		{"not actions", "", "", "", false, ""},
 		{"push", "push", "", "", false, ""},
-		{"good", "pull_request", write("good.json", `{"pull_request":{"base":{"sha":"`+sha+`"}}}`), sha, true, ""},
+		{"pull_request", "pull_request", pr, sha, true, ""},
+		{"pull_request_target", "pull_request_target", pr, sha, true, ""},
+		{"merge_group", "merge_group", write("mg.json", `{"merge_group":{"base_sha":"`+sha+`","head_sha":"`+strings.Repeat("b2", 20)+`"}}`), sha, true, ""},
+		{"merge_group without base_sha", "merge_group", pr, "", false, "no merge_group.base_sha"},
 		{"no path", "pull_request", "", "", false, "GITHUB_EVENT_PATH is not set"},
-		{"unreadable", "pull_request", filepath.Join(dir, "missing.json"), "", false, "cannot read the pull_request event"},
+		{"unreadable", "pull_request_target", filepath.Join(dir, "missing.json"), "", false, "cannot read the pull_request_target event"},
 		{"not json", "pull_request", write("bad.json", `{`), "", false, "not valid JSON"},
 		{"no sha", "pull_request", write("nosha.json", `{"pull_request":{"base":{}}}`), "", false, "no pull_request.base.sha"},
 		{"short sha", "pull_request", write("short.json", `{"pull_request":{"base":{"sha":"abc"}}}`), "", false, "no pull_request.base.sha"},
@@ -362,15 +373,15 @@ func TestPullRequestBase(t *testing.T) {
 			if tc.event != "" {
 				env["GITHUB_ACTIONS"] = "true"
 			}
-			got, ok, err := gitrev.PullRequestBase(func(k string) string { return env[k] })
+			got, ok, err := gitrev.ReadEvent(func(k string) string { return env[k] })
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {
 					t.Fatalf("err %v, want %q", err, tc.err)
 				}
 				return
 			}
-			if err != nil || ok != tc.ok || got != tc.want {
-				t.Errorf("%q %v %v", got, ok, err)
+			if err != nil || ok != tc.ok || got.Target != tc.want {
+				t.Errorf("%+v %v %v", got, ok, err)
 			}
 		})
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path"
@@ -367,44 +368,16 @@ func (r *Repo) Stream(rev, p string, fn func(io.Reader) error) (bool, error) {
 // List returns the files (blobs and symbolic links) under dir at rev, in
 // byte order, nothing when rev has no folder there. The folders are read
 // through the shared cat-file process, one exchange per level of
-// folders, rather than by a git process per call.
+// folders, rather than by a git process per call; subfolders are asked
+// for by their tree's object name: asked for by path, git would search
+// every folder on the way again, the big one holding the runs once per
+// run.
 func (r *Repo) List(rev, dir string) ([]string, error) {
-	if err := CheckRev(rev); err != nil {
+	entries, err := r.ListEntries(rev, dir)
+	if err != nil {
 		return nil, err
 	}
-	var files []string
-	level := []string{path.Clean("/" + dir)[1:]}
-	folders, err := r.Folders(rev, level)
-	for {
-		if err != nil {
-			return nil, err
-		}
-		if len(folders) == 0 {
-			break
-		}
-		// Subfolders are asked for by their tree's object name: asked for
-		// by path, git would search every folder on the way again, the
-		// big one holding the runs once per run.
-		var next, ids []string
-		for i, f := range folders {
-			if f == nil {
-				continue
-			}
-			for name, e := range f.Entries {
-				switch p := path.Join(level[i], name); {
-				case e.Mode == 0o40000:
-					next = append(next, p)
-					ids = append(ids, e.OID)
-				case e.IsFile():
-					files = append(files, p)
-				}
-			}
-		}
-		level = next
-		folders, err = r.trees(rev, ids, next)
-	}
-	slices.Sort(files)
-	return files, nil
+	return slices.Sorted(maps.Keys(entries)), nil
 }
 
 // Processes reports how many cat-file processes this repository started:

@@ -75,7 +75,11 @@ func painter(color bool) func(code, s string) string {
 
 // textRun prints one run: its heading, its findings and its gate line.
 func textRun(bw *bufio.Writer, a *audit.Audit, paint func(code, s string) string) {
-	fmt.Fprintf(bw, "%s %s\n", paint(ansiBold, a.Run), paint(ansiDim, fmt.Sprintf("(layout %s, run %s)", a.Layout, a.RunID)))
+	if h := heading(a); h != "" {
+		fmt.Fprintf(bw, "%s %s\n", paint(ansiBold, a.Run), paint(ansiDim, h))
+	} else {
+		fmt.Fprintf(bw, "%s\n", paint(ansiBold, a.Run))
+	}
 	for _, f := range a.Findings {
 		loc := runRelative(a.Run, f)
 		if f.IsWaived() {
@@ -89,6 +93,23 @@ func textRun(bw *bufio.Writer, a *audit.Audit, paint func(code, s string) string
 		}
 	}
 	fmt.Fprintf(bw, "  %s %s — %s; %s\n", paint(ansiBold, "gate:"), paint(gateColour(a.Gate), a.Gate), countsText(a.Counts), a.Notes)
+}
+
+// heading says what an audit is about: a run's layout and id, or what is
+// known of them (a folder that lost runs; the audit of the rules
+// themselves, whose notes say what it is).
+func heading(a *audit.Audit) string {
+	var parts []string
+	if a.Layout != "" {
+		parts = append(parts, "layout "+a.Layout)
+	}
+	if a.RunID != "" {
+		parts = append(parts, "run "+a.RunID)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
 }
 
 func addCounts(a, b finding.Counts) finding.Counts {

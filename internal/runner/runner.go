@@ -105,6 +105,10 @@ type Options struct {
 	// Shard keeps only the runs of one part of the discovered runs (the
 	// zero Shard keeps all). A shard holding none of them is no error.
 	Shard Shard
+	// RuleChanges are findings about the rules and configuration themselves
+	// (the change under review edits them), reported in an audit of their
+	// own whose run is ".", files relative to the working directory.
+	RuleChanges []finding.Finding
 	// Reports are the files the caller will write reports to (--output):
 	// one inside a run would become part of the run, so Check refuses it.
 	Reports []string
@@ -173,8 +177,11 @@ func Check(ctx context.Context, opts Options) (*Result, error) {
 	}
 	runs = opts.Shard.Select(runs)
 	deleted := hist.deleted
+	if len(opts.RuleChanges) > 0 {
+		deleted = append(deleted, rulesAudit(opts.RuleChanges))
+	}
 	if !opts.Shard.All() && opts.Shard.Index != 1 {
-		deleted = nil // the first shard reports deleted runs, so each is reported once
+		deleted = nil // the first shard reports deleted runs and rule changes, so each is reported once
 	}
 	if opts.Discovered != nil {
 		opts.Discovered(len(runs))
@@ -236,6 +243,18 @@ func Check(ctx context.Context, opts Options) (*Result, error) {
 	}
 	res.Inputs = inputs
 	return res, nil
+}
+
+// rulesAudit holds the findings about the rules themselves: they concern
+// no run, so they get an audit of their own, as deleted runs do.
+func rulesAudit(fs []finding.Finding) *audit.Audit {
+	fs = finding.SortDedupe(slices.Clone(fs))
+	return &audit.Audit{
+		Run:      ".",
+		Findings: fs,
+		Inputs:   audit.Inputs{},
+		Notes:    fmt.Sprintf("the change edits %d file%s of the rules and configuration that judge it", len(fs), plural(len(fs))),
+	}
 }
 
 // reportsOutsideRuns refuses a report path inside a run: the report would

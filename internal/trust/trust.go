@@ -1,17 +1,23 @@
-// Package trust decides where repository-local policy directories and the
+// Package trust decides where repository-local policy folders and the
 // configuration file are read from.
 //
-// On a pull request the run directories are the change under review, and so
-// are policies/ and .h3a-check.yaml in the same tree: a change could weaken
-// the rules that judge it. So when a base revision is in use, they are read
-// as they are at the base; what exists only in the working tree is ignored,
-// with a warning that says so. --trust-working-tree (for the change that
-// edits the policies themselves) reads the working tree instead, and is
-// recorded. Policies embedded in the binary are always trusted and never
-// pass through here.
+// Whose working tree is this? On a machine where nothing says otherwise
+// (not in CI, no --base), it is the person's own: their rules and
+// configuration are read as they are, committed or not. In CI, or when a
+// base revision is named with --base, the working tree is the change
+// under review, and so are policies/ and .h3a-check.yaml in it: a change
+// could weaken the rules that judge it. Then they are read from the base
+// revision's tree, by path, as git objects: whatever the working tree
+// holds at that path (a link, a folder, nothing) never changes which
+// objects are read, and what the working tree holds differently is
+// reported as a Change a reviewer sees. --trust-working-tree (for the
+// change that edits the rules on purpose) reads the working tree anyway,
+// and is recorded. Policies embedded in the binary are always trusted and
+// never pass through here.
 package trust
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -21,6 +27,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/h3a-check/h3a-check/internal/gitrev"
 )
@@ -34,42 +41,55 @@ const (
 	WorkingTree Origin = "working-tree"
 )
 
-// Boundary is the trust decision of one check. The zero Boundary has no
-// base: everything is read from the working tree.
+// Boundary is the trust decision of one check. The zero Boundary reads
+// the working tree.
 type Boundary struct {
-	Tree   gitrev.Tree // reads the base; nil when no base is in use
-	Root   string      // the repository's top level, absolute
-	Commit string      // the base commit; "" when no base is in use
-	// TrustWorkingTree reads the working tree even when a base is in use.
-	TrustWorkingTree bool
+	fromBase bool   // read repository-local rules from a base revision
+	reason   string // why, for the audit and the text report
+	locator  *gitrev.Locator
+	asked    string
+	getenv   func(string) string
+	bases    *baseCache
 }
 
-// Resolve builds the boundary for paths inside dir's repository, with the
-// same base the runs are compared with: asked is the --base value. Outside
-// a git work tree, or with --base none, there is no base.
-func Resolve(l *gitrev.Locator, dir, asked string, getenv func(string) string, trustWorkingTree bool) (Boundary, error) {
-	b := Boundary{TrustWorkingTree: trustWorkingTree}
-	if asked == gitrev.None {
-		return b, nil
-	}
-	repo, err := l.Repo(dir)
-	if errors.Is(err, gitrev.ErrNotWorkTree) {
-		return b, nil
-	}
-	if err != nil {
-		return b, err
-	}
-	base, err := gitrev.ChooseBase(repo, asked, getenv)
-	if err != nil {
-		return b, err
-	}
-	if base.Commit != "" {
-		b.Tree, b.Root, b.Commit = repo, repo.Root, base.Commit
-	}
-	return b, nil
+type baseCache struct {
+	mu    sync.Mutex
+	bases map[*gitrev.Repo]rulesAndDiff
 }
 
-// Source records where one policy directory or configuration file was read
+// InCI reports whether the environment says the check runs in CI: CI or
+// GITHUB_ACTIONS set (to anything but "false" or "0").
+func InCI(getenv func(string) string) bool {
+	set := func(k string) bool {
+		v := strings.ToLower(strings.TrimSpace(getenv(k)))
+		return v != "" && v != "false" && v != "0"
+	}
+	return set("CI") || set("GITHUB_ACTIONS")
+}
+
+// New decides where this check reads repository-local rules from. asked
+// is the --base of the command line (never one from the configuration
+// file being decided about).
+func New(l *gitrev.Locator, asked string, getenv func(string) string, trustWorkingTree bool) Boundary {
+	b := Boundary{locator: l, asked: asked, getenv: getenv, bases: &baseCache{}}
+	switch {
+	case trustWorkingTree:
+		b.reason = "--trust-working-tree"
+	case InCI(getenv):
+		b.fromBase, b.reason = true, "read from the base revision: in CI the working tree is the change under review"
+	case asked != "" && asked != gitrev.None:
+		b.fromBase, b.reason = true, "read from the base revision: --base "+asked+" was given"
+	default:
+		b.reason = "not in CI and no --base given: the working tree is your own"
+	}
+	return b
+}
+
+// FromBase reports whether repository-local rules are read from a base
+// revision.
+func (b Boundary) FromBase() bool { return b.fromBase }
+
+// Source records where one policy folder or configuration file was read
 // from, for audit.json and the text report.
 type Source struct {
 	Path   string `json:"path"`
@@ -79,6 +99,17 @@ type Source struct {
 	// tree and were not used; "." when Path itself is such a file or folder.
 	Ignored []string `json:"ignored,omitempty"`
 	Reason  string   `json:"reason"`
+	// Changes are the differences between what was read from the base and
+	// what the working tree holds: the change under review edits the rules,
+	// and its edits apply once it is merged.
+	Changes []Change `json:"-"`
+}
+
+// Change is one difference between a rule or configuration file at the
+// base and in the working tree.
+type Change struct {
+	Path string // as the user would write it: the source's Path joined with the file
+	What string // lower-case, says what differs, e.g. "is only in the working tree"
 }
 
 // String is the text report's line: `policies/: base 1a2b3c4d5e6f (…)`.
@@ -90,85 +121,276 @@ func (s Source) String() string {
 	return fmt.Sprintf("%s: %s (%s)", s.Path, where, s.Reason)
 }
 
-// Warnings are what the check prints, one per ignored file, lower-case and
-// saying how to use the file on purpose.
-func (s Source) Warnings() []string {
-	var out []string
-	for _, f := range s.Ignored {
-		name := s.Path
-		if f != "." {
-			name = path.Join(filepath.ToSlash(s.Path), f)
-		}
-		out = append(out, fmt.Sprintf("%s exists only in the working tree, not at base %s: ignored, so that a change under review cannot change the rules that judge it (pass --trust-working-tree to use it)",
-			name, gitrev.Short(s.Commit)))
-	}
-	return out
+// target is where a path is read from: the working tree, or a repository
+// and commit with the path relative to its top.
+type target struct {
+	repo   *gitrev.Repo
+	commit string // the rules are read from this commit
+	// since is the commit the change under review is compared with to
+	// tell what it edits: the history's base (on a pull request, the merge
+	// base), or commit when the history has none.
+	since  string
+	rel    string
+	reason string // when the working tree is read although a base is asked for
 }
 
-// decide returns the repository-relative path to read from the base, or
-// the reason the working tree is read instead.
-func (b Boundary) decide(p string) (rel string, useBase bool, reason string, err error) {
-	switch {
-	case b.Commit == "" || b.Tree == nil:
-		return "", false, "no base revision in use", nil
-	case b.TrustWorkingTree:
-		return "", false, "--trust-working-tree", nil
+// locate finds the base that p is read from. With no base in use, or
+// outside any git work tree, the target has no repo.
+func (b Boundary) locate(p string) (target, error) {
+	if !b.fromBase {
+		return target{}, nil
 	}
-	abs, err := filepath.Abs(p)
+	repo, rel, err := b.locator.RepoOf(p)
+	if errors.Is(err, gitrev.ErrNotWorkTree) {
+		return target{reason: "not inside a git work tree, so there is no base to read from"}, nil
+	}
 	if err != nil {
-		return "", false, "", err
+		return target{}, err
 	}
-	if real, err := filepath.EvalSymlinks(abs); err == nil {
-		abs = real
-	} else if real, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
-		abs = filepath.Join(real, filepath.Base(abs)) // the file may exist only at the base
+	if rel == "" {
+		return target{}, fmt.Errorf("%s is the top of the repository, not a file or folder in it", p)
 	}
-	r, err := filepath.Rel(b.Root, abs)
-	if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
-		return "", false, "outside the repository of the base", nil
+	bases, err := b.bases.get(repo, func() (rulesAndDiff, error) {
+		rules, err := gitrev.ChooseRulesBase(repo, b.asked, b.getenv)
+		if err != nil {
+			return rulesAndDiff{}, err
+		}
+		diff, err := gitrev.ChooseBase(repo, b.asked, b.getenv)
+		if err != nil {
+			return rulesAndDiff{}, err
+		}
+		return rulesAndDiff{rules, diff}, nil
+	})
+	if err != nil {
+		return target{}, fmt.Errorf("cannot decide where to read %s from: %w", p, err)
 	}
-	if r == "." {
-		r = ""
+	if bases.rules.Commit == "" {
+		return target{reason: bases.rules.Skip}, nil
 	}
-	return filepath.ToSlash(r), true, "read from the base revision: the working tree is the change under review", nil
+	t := target{repo: repo, commit: bases.rules.Commit, since: bases.diff.Commit, rel: rel}
+	if t.since == "" {
+		t.since = t.commit
+	}
+	return t, nil
 }
+
+// rulesAndDiff are a repository's two bases: the rules revision, and the
+// revision the change is compared with.
+type rulesAndDiff struct{ rules, diff gitrev.Base }
+
+func (c *baseCache) get(repo *gitrev.Repo, choose func() (rulesAndDiff, error)) (rulesAndDiff, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if b, ok := c.bases[repo]; ok {
+		return b, nil
+	}
+	b, err := choose()
+	if err != nil {
+		return b, err
+	}
+	if c.bases == nil {
+		c.bases = map[*gitrev.Repo]rulesAndDiff{}
+	}
+	c.bases[repo] = b
+	return b, nil
+}
+
+// MaxFileSize bounds a configuration or policy file, at the base and in
+// the working tree alike.
+const MaxFileSize = 1 << 20
+
+// maxPolicyFiles bounds the files of one policy folder.
+const maxPolicyFiles = 10000
 
 // File reads a configuration file at p. exists is false when there is
-// nothing to use (the caller falls back to its defaults): the file is
-// absent, or exists only in the working tree while a base is in use (then
-// src.Ignored says so, and src.Warnings() should be printed).
+// nothing to use (the caller falls back to its defaults, or refuses an
+// explicit file): nothing at p where it is read from. At a base, a link
+// or a folder at p, or a link on the way to it, is an error: the base's
+// rules must be readable as a file, never silently missing.
 func (b Boundary) File(p string) (data []byte, src Source, exists bool, err error) {
 	src = Source{Path: p}
-	rel, useBase, reason, err := b.decide(p)
+	t, err := b.locate(p)
 	if err != nil {
 		return nil, src, false, err
 	}
-	src.Reason = reason
-	if !useBase {
-		src.Origin = WorkingTree
+	if t.repo == nil {
+		src.Origin, src.Reason = WorkingTree, b.reasonFor(t)
 		data, err := readRegular(p)
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, src, false, nil
 		}
 		return data, src, err == nil, err
 	}
-	src.Origin, src.Commit = Base, b.Commit
-	data, exists, err = b.Tree.Read(b.Commit, rel)
+	src.Origin, src.Commit, src.Reason = Base, t.commit, b.reason
+	data, found, err := readFileAt(t, t.commit)
+	if err != nil {
+		return nil, src, false, fmt.Errorf("%s: %w", p, err)
+	}
+	wt := workingFile(t.repo.Root, t.rel)
+	since, sinceFound := data, found
+	if t.since != t.commit {
+		// What the change edits is told against its own base; content
+		// that is not a plain file there differs from any file.
+		if since, sinceFound, err = readFileAt(t, t.since); err != nil {
+			since, sinceFound = nil, true
+		}
+	}
+	if what := compareFile(sinceFound, since, wt); what != "" {
+		src.Changes = []Change{{Path: p, What: what}}
+	}
+	if !found && wt.kind != absent {
+		src.Ignored = []string{"."}
+	}
+	return data, src, found, nil
+}
+
+// readFileAt reads the file at t.rel in commit: found is false when
+// nothing is there; a link, a folder, or a link on the way is an error.
+func readFileAt(t target, commit string) (data []byte, found bool, err error) {
+	e, found, err := t.repo.Lookup(commit, t.rel)
+	if err != nil || !found {
+		return nil, false, errAt(err, commit)
+	}
+	data, err = readBlob(t.repo, commit, t.rel, e)
+	return data, err == nil, err
+}
+
+func errAt(err error, commit string) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("at base %s: %w", gitrev.Short(commit), err)
+}
+
+// reasonFor says why the working tree is read.
+func (b Boundary) reasonFor(t target) string {
+	if t.reason != "" {
+		return t.reason
+	}
+	if b.reason == "" {
+		return "no base revision in use"
+	}
+	return b.reason
+}
+
+// readBlob reads a regular file's content at a base; any other entry (a
+// link, a folder, a submodule) is an error.
+func readBlob(repo *gitrev.Repo, commit, rel string, e gitrev.Entry) ([]byte, error) {
+	at := gitrev.Short(commit)
+	switch {
+	case e.Mode == gitrev.ModeLink:
+		return nil, fmt.Errorf("is a symbolic link at base %s; a rule or configuration file must be a regular file", at)
+	case e.Mode == gitrev.ModeFolder:
+		return nil, fmt.Errorf("is a folder at base %s, not a file", at)
+	case e.Mode&0o170000 != 0o100000:
+		return nil, fmt.Errorf("is not a regular file at base %s (mode %o)", at, e.Mode)
+	}
+	data, ok, err := repo.Read(commit, rel)
+	switch {
+	case err != nil:
+		return nil, err
+	case !ok:
+		return nil, fmt.Errorf("vanished from base %s while it was read", at)
+	case len(data) > MaxFileSize:
+		return nil, fmt.Errorf("is larger than %d bytes at base %s", MaxFileSize, at)
+	}
+	return data, nil
+}
+
+// Dir gives the policy folder at p as a file system. exists is false when
+// the folder is absent where it is read from. At a base, a link or a file
+// at p, a link on the way to it, or a link inside it is an error.
+func (b Boundary) Dir(p string) (fsys fs.FS, src Source, exists bool, err error) {
+	src = Source{Path: p}
+	t, err := b.locate(p)
 	if err != nil {
 		return nil, src, false, err
 	}
-	if !exists {
-		if _, err := os.Stat(p); err == nil {
+	if t.repo == nil {
+		src.Origin, src.Reason = WorkingTree, b.reasonFor(t)
+		info, err := os.Stat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, src, false, nil
+		}
+		if err != nil {
+			return nil, src, false, err
+		}
+		if !info.IsDir() {
+			return nil, src, false, fmt.Errorf("%s is not a folder", p)
+		}
+		return os.DirFS(p), src, true, nil
+	}
+	src.Origin, src.Commit, src.Reason = Base, t.commit, b.reason
+	base, found, err := readDirAt(t, t.commit)
+	if err != nil {
+		return nil, src, false, fmt.Errorf("%s %w", p, err)
+	}
+	since, sinceFound := base, found
+	if t.since != t.commit {
+		if since, sinceFound, err = readDirAt(t, t.since); err != nil {
+			since, sinceFound = nil, true
+		}
+	}
+	wt := workingFolder(t.repo.Root, t.rel)
+	for _, c := range compareFolder(sinceFound, since, wt) {
+		name := filepath.ToSlash(p)
+		if c.file != "." {
+			name = path.Join(name, c.file)
+		}
+		src.Changes = append(src.Changes, Change{Path: name, What: c.what})
+	}
+	for name := range wt {
+		if _, ok := base[name]; !ok && found && name != "." {
+			src.Ignored = append(src.Ignored, name)
+		}
+	}
+	slices.Sort(src.Ignored)
+	if !found {
+		present := len(wt) > 0
+		if top, ok := wt["."]; ok {
+			present = top.kind != absent
+		}
+		if present {
 			src.Ignored = []string{"."}
 		}
 		return nil, src, false, nil
 	}
-	return data, src, true, nil
+	return gitrev.MemFS(base), src, true, nil
 }
 
-// MaxFileSize bounds a configuration file read from the working tree, like
-// the base reader bounds what it reads.
-const MaxFileSize = 1 << 20
+// readDirAt reads every file of the folder at t.rel in commit, by its path
+// relative to the folder: found is false when nothing is there; a link or
+// a file there, a link on the way, or a link inside is an error.
+func readDirAt(t target, commit string) (files map[string][]byte, found bool, err error) {
+	at := gitrev.Short(commit)
+	e, found, err := t.repo.Lookup(commit, t.rel)
+	if err != nil || !found {
+		return nil, false, errAt(err, commit)
+	}
+	switch {
+	case e.Mode == gitrev.ModeLink:
+		return nil, false, fmt.Errorf("is a symbolic link at base %s; a policy folder must be a folder", at)
+	case e.Mode != gitrev.ModeFolder:
+		return nil, false, fmt.Errorf("is a file at base %s, not a policy folder", at)
+	}
+	entries, err := t.repo.ListEntries(commit, t.rel)
+	if err != nil {
+		return nil, false, errAt(err, commit)
+	}
+	if len(entries) > maxPolicyFiles {
+		return nil, false, fmt.Errorf("holds %d files at base %s, more than %d", len(entries), at, maxPolicyFiles)
+	}
+	files = map[string][]byte{}
+	for full, fe := range entries {
+		name := strings.TrimPrefix(full, t.rel+"/")
+		data, err := readBlob(t.repo, commit, full, fe)
+		if err != nil {
+			return nil, false, fmt.Errorf("%s: %w", name, err)
+		}
+		files[name] = data
+	}
+	return files, true, nil
+}
 
 // readRegular reads a regular file of at most MaxFileSize bytes; a FIFO or
 // device is refused before it is opened for reading.
@@ -195,73 +417,183 @@ func readRegular(p string) ([]byte, error) {
 	return data, nil
 }
 
-// Dir gives the policy directory at p as a file system. exists is false
-// when the directory is absent (at the base, when one is in use). Files
-// that only the working tree has are listed in src.Ignored.
-func (b Boundary) Dir(p string) (fsys fs.FS, src Source, exists bool, err error) {
-	src = Source{Path: p}
-	rel, useBase, reason, err := b.decide(p)
-	if err != nil {
-		return nil, src, false, err
-	}
-	src.Reason = reason
-	if !useBase {
-		src.Origin = WorkingTree
-		info, err := os.Stat(p)
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, src, false, nil
-		}
-		if err != nil {
-			return nil, src, false, err
-		}
-		if !info.IsDir() {
-			return nil, src, false, fmt.Errorf("%s is not a directory", p)
-		}
-		return os.DirFS(p), src, true, nil
-	}
-	src.Origin, src.Commit = Base, b.Commit
-	files, err := b.Tree.List(b.Commit, rel)
-	if err != nil {
-		return nil, src, false, err
-	}
-	mem := memFS{}
-	for _, f := range files {
-		data, ok, err := b.Tree.Read(b.Commit, f)
-		if err != nil {
-			return nil, src, false, err
-		}
-		if ok {
-			mem[strings.TrimPrefix(f, rel+"/")] = data
-		}
-	}
-	src.Ignored = onlyInWorkingTree(p, mem)
-	if len(files) == 0 {
-		return nil, src, false, nil
-	}
-	return mem, src, true, nil
+// entryKind is what the working tree holds at a path, found without
+// following a link.
+type entryKind int
+
+const (
+	absent entryKind = iota
+	regular
+	folder
+	link    // the path itself is a link
+	through // a folder on the way to the path is a link, or a file
+	other   // a FIFO, socket or device
+	tooBig
+	unreadable
+)
+
+// wtEntry is one path of the working tree, with the content of a regular
+// file.
+type wtEntry struct {
+	kind entryKind
+	data []byte
+	at   string // for through: the element that is not a folder
 }
 
-// onlyInWorkingTree lists the files under dir on disk that the base does not
-// have.
-func onlyInWorkingTree(dir string, base memFS) []string {
-	var out []string
-	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return nil
-		}
-		rel, err := filepath.Rel(dir, p)
+// workingFile describes the working tree at rel under root, following no
+// link, and reads a regular file there.
+func workingFile(root, rel string) wtEntry {
+	cur := root
+	parts := strings.Split(rel, "/")
+	for i, el := range parts {
+		cur = filepath.Join(cur, el)
+		info, err := os.Lstat(cur)
 		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return wtEntry{kind: absent}
+			}
+			return wtEntry{kind: unreadable}
+		}
+		if i < len(parts)-1 {
+			if !info.IsDir() {
+				return wtEntry{kind: through, at: strings.Join(parts[:i+1], "/")}
+			}
+			continue
+		}
+		switch m := info.Mode(); {
+		case m&fs.ModeSymlink != 0:
+			return wtEntry{kind: link}
+		case m.IsDir():
+			return wtEntry{kind: folder}
+		case !m.IsRegular():
+			return wtEntry{kind: other}
+		case info.Size() > MaxFileSize:
+			return wtEntry{kind: tooBig}
+		}
+		data, err := readRegular(cur)
+		if err != nil {
+			return wtEntry{kind: unreadable}
+		}
+		return wtEntry{kind: regular, data: data}
+	}
+	return wtEntry{kind: absent}
+}
+
+// compareFile says how the working tree's entry differs from the base's
+// file ("" when it does not).
+func compareFile(atBase bool, base []byte, wt wtEntry) string {
+	switch {
+	case !atBase && wt.kind == absent:
+		return ""
+	case !atBase:
+		return "is only in the working tree (" + kindText(wt) + ")"
+	case wt.kind == regular && bytes.Equal(wt.data, base):
+		return ""
+	case wt.kind == regular:
+		return "is edited in the working tree"
+	case wt.kind == absent:
+		return "is deleted in the working tree"
+	}
+	return "is replaced in the working tree by " + kindText(wt)
+}
+
+func kindText(wt wtEntry) string {
+	switch wt.kind {
+	case regular:
+		return "a file"
+	case folder:
+		return "a folder"
+	case link:
+		return "a symbolic link"
+	case through:
+		return "a path through " + wt.at + ", which is a symbolic link or a file"
+	case other:
+		return "a special file"
+	case tooBig:
+		return fmt.Sprintf("a file over %d bytes", MaxFileSize)
+	case unreadable:
+		return "something that cannot be read"
+	}
+	return "nothing"
+}
+
+// workingFolder lists the working tree's folder at rel under root: each
+// file below it by its path relative to the folder, with "." standing for
+// the folder itself when it is not one.
+func workingFolder(root, rel string) map[string]wtEntry {
+	top := workingFile(root, rel)
+	if top.kind != folder {
+		return map[string]wtEntry{".": top}
+	}
+	dir := filepath.Join(root, filepath.FromSlash(rel))
+	out := map[string]wtEntry{}
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if len(out) > maxPolicyFiles {
+			return fs.SkipAll
+		}
+		r, rerr := filepath.Rel(dir, p)
+		if rerr != nil || r == "." {
 			return nil
 		}
-		rel = filepath.ToSlash(rel)
-		if _, ok := base[rel]; !ok {
-			out = append(out, rel)
+		r = filepath.ToSlash(r)
+		if err != nil {
+			out[r] = wtEntry{kind: unreadable}
+			return nil
 		}
+		if d.IsDir() {
+			return nil
+		}
+		out[r] = workingFile(dir, r)
 		return nil
 	})
-	if len(base) == 0 && len(out) > 0 {
-		return []string{"."}
+	return out
+}
+
+type folderChange struct {
+	file string // relative to the folder; "." for the folder itself
+	what string
+}
+
+// maxChanges bounds the differences listed for one folder.
+const maxChanges = 20
+
+// compareFolder lists how the working tree's folder differs from the
+// base's files, file by file, sorted.
+func compareFolder(atBase bool, base map[string][]byte, wt map[string]wtEntry) []folderChange {
+	if top, ok := wt["."]; ok {
+		if !atBase {
+			if top.kind == absent {
+				return nil
+			}
+			return []folderChange{{file: ".", what: "is only in the working tree (" + kindText(top) + ")"}}
+		}
+		if top.kind == absent {
+			return []folderChange{{file: ".", what: "is deleted in the working tree"}}
+		}
+		return []folderChange{{file: ".", what: "is replaced in the working tree by " + kindText(top)}}
 	}
-	slices.Sort(out)
+	if !atBase {
+		return []folderChange{{file: ".", what: "is only in the working tree"}}
+	}
+	var out []folderChange
+	for name, data := range base {
+		e, ok := wt[name]
+		if !ok {
+			e = wtEntry{kind: absent}
+		}
+		if what := compareFile(true, data, e); what != "" {
+			out = append(out, folderChange{file: name, what: what})
+		}
+	}
+	for name, e := range wt {
+		if _, ok := base[name]; !ok {
+			out = append(out, folderChange{file: name, what: compareFile(false, nil, e)})
+		}
+	}
+	slices.SortFunc(out, func(a, b folderChange) int { return strings.Compare(a.file, b.file) })
+	if len(out) > maxChanges {
+		rest := len(out) - maxChanges
+		out = append(out[:maxChanges], folderChange{file: ".", what: fmt.Sprintf("has %d more files that differ from the base", rest)})
+	}
 	return out
 }
