@@ -117,10 +117,14 @@ func (f Finding) Location() string {
 	return fmt.Sprintf("%s:%d:%d", f.File, f.Line, f.Column)
 }
 
-// Compare orders findings by file, position, rule, pointer and details, so
-// output is stable whatever order the stages finished in.
+// Compare orders findings root causes first (a file that cannot be read or
+// parsed, a record that does not parse: what makes other findings
+// follow), then by file, position, rule, pointer and details, so output
+// is stable whatever order the stages finished in and the cause is read
+// before its effects.
 func Compare(a, b Finding) int {
 	return cmp.Or(
+		cmp.Compare(rank(a), rank(b)),
 		cmp.Compare(a.File, b.File),
 		cmp.Compare(a.Line, b.Line),
 		cmp.Compare(a.Column, b.Column),
@@ -133,6 +137,24 @@ func Compare(a, b Finding) int {
 		cmp.Compare(a.Waived.Source, b.Waived.Source),
 	)
 }
+
+// rank is 0 for a root cause, 1 for anything else.
+func rank(f Finding) int {
+	if rootCauses[f.Rule] {
+		return 0
+	}
+	return 1
+}
+
+// rootCauses are the rules whose finding leaves a document, or a record
+// of it, unusable: checks that needed it then report what is missing.
+var rootCauses = func() map[string]bool {
+	m := map[string]bool{}
+	for _, r := range []Rule{MissingFile, NotRegular, SymlinkLoop, TooLarge, Unreadable, MalformedRecord, JSONSyntax, YAMLSyntax, InvalidUTF8} {
+		m[r.ID] = true
+	}
+	return m
+}()
 
 // SortDedupe sorts findings and drops exact duplicates (two stages, or two
 // references to one file, can report the same fact).

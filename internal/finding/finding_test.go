@@ -52,3 +52,17 @@ func TestSortDedupeKeepsWaivedApart(t *testing.T) {
 		t.Errorf("SortDedupe = %+v", got)
 	}
 }
+
+// TestRootCauseFirst: a record that does not parse is listed before what
+// it causes elsewhere (an artifact no entry logs, a gate without its
+// evidence), whatever the files' names; the rest keeps file order.
+func TestRootCauseFirst(t *testing.T) {
+	effect := Finding{Rule: "h3a.evidence.unlogged_file", File: "artifacts/a.txt", Severity: Warning}
+	gate := Finding{Rule: "h3a.evidence.required_artifact", File: "state.json", Line: 16, Severity: Error}
+	cause := MalformedRecord.New("state/EVIDENCE_LOG.md", "the path must be in backticks")
+	cause.Line = 19
+	got := SortDedupe([]Finding{effect, gate, cause})
+	if got[0].Rule != MalformedRecord.ID || got[1] != effect || got[2] != gate {
+		t.Errorf("order %s, %s, %s; want the malformed record first, then by file", got[0].Rule, got[1].Rule, got[2].Rule)
+	}
+}

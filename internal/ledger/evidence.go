@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"fmt"
 	"strings"
 )
 
@@ -26,7 +27,11 @@ type Entry struct {
 const entryGrammar = "expected \"- `<path>` - [hash:<hex>] - <time> - <description>\""
 
 // ParseEvidenceLog reads every list item whose content starts with a
-// backticked path, anywhere outside code and comments.
+// backticked path, anywhere outside code and comments. A line that is
+// not such an item but carries what only an entry carries (a hash field,
+// or a list item with a bare hex hash between " - " separators) was meant
+// as one: it is a problem at its line, never silently not an entry, since
+// its artifact would then go unverified.
 func ParseEvidenceLog(data []byte) (*EvidenceLog, []Problem) {
 	doc := scan(data)
 	ev := &EvidenceLog{Sections: doc.sections, Entries: []Entry{}}
@@ -35,21 +40,87 @@ func ParseEvidenceLog(data []byte) (*EvidenceLog, []Problem) {
 		if l.code || l.level > 0 {
 			continue
 		}
-		if e, ok := parseEntry(doc, l); ok {
+		e, ok := parseEntry(doc, l)
+		switch {
+		case ok:
 			ev.Entries = append(ev.Entries, e)
+		case !isEntryCandidate(l.text):
+			if off, why := looksLikeEntry(l.text); why != "" {
+				doc.problem(l.num, column(l.text, off), "malformed evidence entry: %s, %s", entryGrammar, why)
+			}
 		}
 	}
 	return ev, doc.sortedProblems()
+}
+
+// isEntryCandidate reports whether parseEntry reads s as an entry (and
+// reports it when malformed): a list item whose content starts with a
+// backtick.
+func isEntryCandidate(s string) bool {
+	start, ok := listItem(s)
+	return ok && start < len(s) && s[start] == '`'
+}
+
+// looksLikeEntry says why a line that is not an entry candidate was meant
+// as one ("" when it was not): it holds a hash field ("[hash:" or
+// "[sha256:" and hex digits) outside inline code, or it is a list item
+// whose " - " separated fields hold a bare hash of 8 to 64 hex digits.
+// Prose, and a hash field quoted in backticks, stay allowed.
+func looksLikeEntry(s string) (off int, why string) {
+	start, isItem := listItem(s)
+	if at := hashFieldOutsideCode(s); at >= 0 {
+		if !isItem {
+			return 0, "a line holding a hash field that is not a list item (an entry starts with \"- \")"
+		}
+		return start, fmt.Sprintf("the path must be in backticks (found %s)", snippet(splitDash(s[start:], start, 2)[0].text))
+	}
+	if !isItem {
+		return 0, ""
+	}
+	for _, f := range splitDash(s[start:], start, 4)[1:] {
+		if isHashToken(f.text) && len(strings.TrimSuffix(strings.TrimSuffix(f.text, "..."), "…")) >= 16 {
+			return f.off, fmt.Sprintf("the hash must be written \"[hash:%s]\" and the path in backticks", f.text)
+		}
+	}
+	return 0, ""
+}
+
+// hashFieldOutsideCode returns the offset of "[hash:<hex>" or
+// "[sha256:<hex>" (any case, spaces allowed after the colon) in s outside
+// inline code spans, or -1.
+func hashFieldOutsideCode(s string) int {
+	inCode := false
+	for i := 0; i < len(s); i++ {
+		switch {
+		case s[i] == '`':
+			inCode = !inCode
+		case s[i] == '[' && !inCode:
+			rest := s[i+1:]
+			for _, prefix := range []string{"hash:", "sha256:"} {
+				if hasPrefixFoldASCII(rest, prefix) {
+					hex := strings.TrimLeft(rest[len(prefix):], " \t")
+					n := 0
+					for n < len(hex) && isHexDigit(hex[n]) {
+						n++
+					}
+					if n >= 4 {
+						return i
+					}
+				}
+			}
+		}
+	}
+	return -1
 }
 
 // parseEntry reads a list item starting with a backtick; ok is false for
 // other lines and for malformed entries (which become problems).
 func parseEntry(doc *document, l line) (Entry, bool) {
 	s := l.text
-	start, ok := listItem(s)
-	if !ok || start >= len(s) || s[start] != '`' {
+	if !isEntryCandidate(s) {
 		return Entry{}, false
 	}
+	start, _ := listItem(s)
 	bad := func(off int, format string, args ...any) (Entry, bool) {
 		doc.problem(l.num, column(s, off), "malformed evidence entry: "+format, args...)
 		return Entry{}, false

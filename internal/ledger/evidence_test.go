@@ -193,14 +193,38 @@ func TestParseEvidenceLogEntries(t *testing.T) {
 			problems: []Problem{{1, 40, "malformed evidence entry: " + entryExpect + ", missing the description field"}},
 		},
 		{name: "bold label before the path", line: "- **OWASP LLM Top-10:** `artifacts/validator/security_scan.json`"},
-		{name: "not a list item", line: "`a` - [hash:abcdef12] - t - d"},
+		{
+			name:     "not a list item",
+			line:     "`a` - [hash:abcdef12] - t - d",
+			problems: []Problem{{1, 1, "malformed evidence entry: " + entryExpect + `, a line holding a hash field that is not a list item (an entry starts with "- ")`}},
+		},
 		{
 			name: "ordered list item",
 			line: "10) `a` - [hash:abcdef12] - t - d",
 			want: &Entry{Path: "a", Hash: "abcdef12", Time: "t", Description: "d", PathColumn: 6, HashColumn: 17},
 		},
-		{name: "number without a list marker", line: "10 `a` - [hash:abcdef12] - t - d"},
-		{name: "bullet without a space", line: "-`a` - [hash:abcdef12] - t - d"},
+		{
+			name:     "number without a list marker",
+			line:     "10 `a` - [hash:abcdef12] - t - d",
+			problems: []Problem{{1, 1, "malformed evidence entry: " + entryExpect + `, a line holding a hash field that is not a list item (an entry starts with "- ")`}},
+		},
+		{
+			name:     "bullet without a space",
+			line:     "-`a` - [hash:abcdef12] - t - d",
+			problems: []Problem{{1, 1, "malformed evidence entry: " + entryExpect + `, a line holding a hash field that is not a list item (an entry starts with "- ")`}},
+		},
+		{
+			name:     "path without backticks",
+			line:     "- artifacts/executor/test_output_green.txt - [hash:e4f6c1d92a8b3f57] - 2025-09-29T14:30:00Z - GREEN phase",
+			problems: []Problem{{1, 3, "malformed evidence entry: " + entryExpect + `, the path must be in backticks (found "artifacts/executor/test_output_green.txt")`}},
+		},
+		{
+			name:     "bare hash without backticks",
+			line:     "* artifacts/x.txt - e4f6c1d92a8b3f57 - 2025-09-29T14:30:00Z - GREEN phase",
+			problems: []Problem{{1, 21, "malformed evidence entry: " + entryExpect + `, the hash must be written "[hash:e4f6c1d92a8b3f57]" and the path in backticks`}},
+		},
+		{name: "prose quoting the format", line: "- Each entry reads `- <path> - [hash:a3f5c8d21f4e9b76] - <time>`, one per artifact"},
+		{name: "prose with a short hex word", line: "- Coverage - beef - up 5%"},
 		{name: "thematic break", line: "---"},
 		{name: "commented out", line: "<!-- - `a` - [hash:abcdef12] - t - d -->"},
 	}

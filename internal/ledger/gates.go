@@ -65,12 +65,32 @@ func ParseGatesLedger(data []byte) (*GatesLedger, []Problem) {
 		if !in[i] || l.fence || l.level > 0 {
 			continue
 		}
+		before := doc.problemCount()
 		if e, ok := parseEvent(doc, l); ok {
 			g.Events = append(g.Events, e)
+		} else if doc.problemCount() == before && looksLikeEvent(l.text) {
+			doc.problem(l.num, column(l.text, len(l.text)-len(strings.TrimLeft(l.text, " \t"))),
+				"malformed gate event: %s, missing the \"[<time>]\" the line must start with", eventGrammar)
 		}
 	}
 	g.Table = gateTable(doc)
 	return g, doc.sortedProblems()
+}
+
+// looksLikeEvent reports whether a line of the events log that does not
+// start with "[" was meant as an event: it holds a gate id and an
+// upper-case status between " - " separators ("G1_implementation -
+// PASSED - "), which no prose of the log does. Dropped silently, the event
+// would vanish from the gate's story.
+func looksLikeEvent(s string) bool {
+	fields := splitDash(s, 0, 5)
+	for k := 0; k+1 < len(fields); k++ {
+		words := strings.Fields(fields[k].text)
+		if len(words) > 0 && isGateID(words[len(words)-1]) && isStatusWord(fields[k+1].text) && len(fields[k+1].text) >= 4 {
+			return true
+		}
+	}
+	return false
 }
 
 // parseEvent reads a line starting with "[" (or a list item holding one); ok

@@ -102,6 +102,16 @@ func TestParseGatesLedgerEvents(t *testing.T) {
 			eventsLine: 0,
 		},
 		{
+			name: "an event that lost its bracketed time is a problem, never silently no event",
+			doc: md("### Gate Events Log", "2025-09-29T14:05:30Z G0_planning - PASSED - planner - ok", "- G1 - STARTED - executor - go",
+				"The G0 gate - see the table above - was quick", "Gates pass - in order - as the framework says"),
+			eventsLine: 1,
+			problems: []Problem{
+				{2, 1, "malformed gate event: " + eventExpect + `, missing the "[<time>]" the line must start with`},
+				{3, 1, "malformed gate event: " + eventExpect + `, missing the "[<time>]" the line must start with`},
+			},
+		},
+		{
 			name:       "the note keeps its own separators; the note may be missing",
 			doc:        md("### Gate Events Log", "[t] G0 - PASSED - planner - a - b - c", "[t] G0 - PASSED - planner", "1. [t] G0 - PASSED - planner -   "),
 			eventsLine: 1,

@@ -174,6 +174,9 @@ func nonBlankLines(n int) string {
 // ledger cannot grow the report without bound; the rest are counted.
 const MaxProblems = 200
 
+// problemCount is how many problems were reported so far, listed or not.
+func (d *document) problemCount() int { return len(d.problems) + d.unlisted }
+
 func (d *document) problem(line, col int, format string, args ...any) {
 	if len(d.problems) >= MaxProblems {
 		d.unlisted++

@@ -43,11 +43,47 @@ func ParseRoadmap(data []byte) (*Roadmap, []Problem) {
 		if !in[i] || l.code || l.level > 0 {
 			continue
 		}
+		before := doc.problemCount()
 		if t, ok := parseTask(doc, l); ok {
 			r.Tasks = append(r.Tasks, t)
+		} else if doc.problemCount() == before {
+			if off, why := looksLikeTask(l.text); why != "" {
+				doc.problem(l.num, column(l.text, off), "malformed task: %s, %s", taskGrammar, why)
+			}
 		}
 	}
 	return r, doc.sortedProblems()
+}
+
+// looksLikeTask says why a line of the task queue that is not a checkbox
+// item was meant as a task ("" when it was not): a list item starting
+// with a task id and a colon has lost its checkbox; a checkbox followed
+// by a task id outside a list item has lost its bullet. Either would
+// otherwise drop the task from the queue without a word.
+func looksLikeTask(s string) (off int, why string) {
+	if i, ok := listItem(s); ok && startsWithTaskID(s[i:]) {
+		return i, "missing the checkbox \"[ ]\" or \"[x]\" before the task id"
+	}
+	t := strings.TrimLeft(s, " \t-*+")
+	for _, box := range []string{"[ ]", "[x]", "[X]"} {
+		if rest, ok := strings.CutPrefix(t, box); ok && startsWithTaskID(strings.TrimLeft(rest, " \t")) {
+			return len(s) - len(t), "a task is a list item: \"- \" and a space before the checkbox"
+		}
+	}
+	return 0, ""
+}
+
+// startsWithTaskID reports whether s starts with a task id such as "T001"
+// followed by a colon.
+func startsWithTaskID(s string) bool {
+	if len(s) < 2 || s[0] != 'T' || !isDigit(s[1]) {
+		return false
+	}
+	n := 1
+	for n < len(s) && (isDigit(s[n]) || isASCIILetter(s[n]) || strings.IndexByte("_.-", s[n]) >= 0) {
+		n++
+	}
+	return strings.HasPrefix(strings.TrimLeft(s[n:], " \t"), ":")
 }
 
 // parseTask reads a checkbox line; ok is false for lines that are not

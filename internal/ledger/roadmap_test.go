@@ -146,7 +146,17 @@ func TestParseRoadmapTasks(t *testing.T) {
 		},
 		{
 			name: "links, plain bullets and prose in the queue are not checkbox lines",
-			doc:  md("### Task Queue", "- [docs](x.md)", "- [long label] T001: x", "- plain", "[ ] T002: not a list item", "---"),
+			doc:  md("### Task Queue", "- [docs](x.md)", "- [long label] T001: x", "- plain", "- Tasks are listed below: one per line", "---"),
+		},
+		{
+			name: "a task that lost its bullet or its checkbox is a problem, never silently no task",
+			doc:  md("### Task Queue", "[ ] T002: not a list item", "-[x] T003: no space after the bullet", "- T004: no checkbox", "  * [X]T005: no space after the box"),
+			problems: []Problem{
+				{2, 1, `malformed task: ` + taskExpect + `, a task is a list item: "- " and a space before the checkbox`},
+				{3, 2, `malformed task: ` + taskExpect + `, a task is a list item: "- " and a space before the checkbox`},
+				{4, 3, `malformed task: ` + taskExpect + `, missing the checkbox "[ ]" or "[x]" before the task id`},
+			},
+			want: []Task{{ID: "T005", Text: "no space after the box", Done: true, Line: 5}},
 		},
 		{
 			name: "a long description is quoted in short",
