@@ -172,6 +172,14 @@ var (
 		"Logged artifact changed since the base",
 		"A file logged in the base EVIDENCE_LOG.md has different content in head. A logged artifact never changes, even when its log line is rewritten to match; only line endings may differ.",
 		"restore the artifact from the base revision (git checkout BASE -- PATH); write new evidence to a new file and log it"}
+	ArtifactRelogged = Rule{"h3a.append_only.artifact_relogged", CategoryAppendOnly, Warning,
+		"Logged artifact rewritten and logged again",
+		"A file logged in the base EVIDENCE_LOG.md has different content in head, and a new evidence entry logs the new content. Re-running a step may rewrite its output, so this is no error, but a reviewer must see it.",
+		"say in the change why the step was re-run; where the old output is evidence of its own, write the new output to a new file instead"}
+	ArtifactLFSPointer = Rule{"h3a.append_only.artifact_lfs_pointer", CategoryAppendOnly, Error,
+		"Logged artifact replaced by a Git LFS pointer",
+		"A file logged in the base EVIDENCE_LOG.md was committed with its content and is now a Git LFS pointer, though .gitattributes at the base does not track the path with LFS: the content it stands for is not in the repository, whatever hash the pointer claims.",
+		"restore the artifact from the base revision (git checkout BASE -- PATH); to move artifacts to LFS, track them in .gitattributes first, in a change of its own"}
 	ArtifactDeleted = Rule{"h3a.append_only.artifact_deleted", CategoryAppendOnly, Error,
 		"Logged artifact deleted since the base",
 		"A file logged in the base EVIDENCE_LOG.md exists at the base but not in head.",
@@ -233,5 +241,5 @@ var GoRules = slices.Concat([]Rule{
 	WaiverExpired, WaiverUnused, RulesChanged,
 	HistoryNotCompared, NewRun, EntryRewritten, BadCorrection, GateEventRewritten,
 	EvidenceEntryRewritten, TaskRemoved, TaskReworded, TaskUnticked, CompletionChanged,
-	ArtifactChanged, ArtifactDeleted, RunDeleted, FileRemoved, FrozenChanged,
+	ArtifactChanged, ArtifactRelogged, ArtifactLFSPointer, ArtifactDeleted, RunDeleted, FileRemoved, FrozenChanged,
 }, HybridRules, StigmergyRules, GateStateRules)

@@ -10,6 +10,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/h3a-check/h3a-check/internal/evidence"
 	"github.com/h3a-check/h3a-check/internal/finding"
 	"github.com/h3a-check/h3a-check/internal/gitrev"
 	"github.com/h3a-check/h3a-check/internal/layout"
@@ -23,14 +24,8 @@ import (
 // layout's own documents are skipped: they change under their own rules.
 func (c *comparison) artifacts(logged []string, log *pair) error {
 	lay := layout.ByID(c.head.Layout)
-	headLines := map[string]int{}
-	if hl, ok := log.head.ledger.(*ledger.EvidenceLog); ok {
-		for _, e := range hl.Entries {
-			if clean, p := rundir.CleanRef(e.Path); p == nil && headLines[clean] == 0 {
-				headLines[clean] = e.Line
-			}
-		}
-	}
+	baseEntries := entriesByPath(log.base.ledger)
+	headEntries := entriesByPath(log.head.ledger)
 	done := map[string]bool{}
 	for _, l := range logged {
 		clean, prob := rundir.CleanRef(l)
@@ -38,10 +33,14 @@ func (c *comparison) artifacts(logged []string, log *pair) error {
 			continue // a bad reference is the integrity check's finding
 		}
 		done[clean] = true
-		at := func(rule finding.Rule, format string, args ...any) {
+		at := func(line int, rule finding.Rule, format string, args ...any) {
 			f := rule.New(log.path, "%s", fmt.Sprintf(format, args...))
-			f.Line = headLines[clean]
+			f.Line = line
 			c.add(f)
+		}
+		firstLine := 0
+		if es := headEntries[clean]; len(es) > 0 {
+			firstLine = es[0].Line
 		}
 		var base digest
 		exists, err := c.base.Stream(clean, func(r io.Reader) error {
@@ -67,16 +66,83 @@ func (c *comparison) artifacts(logged []string, log *pair) error {
 		switch {
 		case errors.As(err, &refused):
 			// Refused by confinement: the integrity check reports why.
+			continue
 		case err != nil:
 			c.notEvaluated(log.path, "logged artifact %q cannot be read in head: %v", clean, err)
+			continue
 		case !exists:
-			at(finding.ArtifactDeleted, "logged artifact %q exists at base %s and is gone; logged artifacts are never deleted", clean, c.commit)
-		case !base.same(head):
-			at(finding.ArtifactChanged, "logged artifact %q changed since base %s: base sha256 %s, head %s; a logged artifact never changes",
-				clean, c.commit, base.raw[:16], head.raw[:16])
+			at(firstLine, finding.ArtifactDeleted, "logged artifact %q exists at base %s and is gone; logged artifacts are never deleted", clean, c.commit)
+			continue
 		}
+		if head.lfsOID != "" && base.lfsOID == "" {
+			tracked, err := c.lfsTracked(clean)
+			if err != nil {
+				return err
+			}
+			if !tracked {
+				at(lastLine(headEntries[clean]), finding.ArtifactLFSPointer, "logged artifact %q was committed at base %s with its content (sha256 %s) and is now a Git LFS pointer (to sha256 %s), but .gitattributes at the base does not track it with LFS: the content is not in the repository",
+					clean, c.commit, base.raw[:16], head.lfsOID[:16])
+				continue
+			}
+		}
+		if base.same(head) {
+			continue
+		}
+		if e, ok := relogged(baseEntries[clean], headEntries[clean], head); ok {
+			at(e.Line, finding.ArtifactRelogged, "logged artifact %q was rewritten and logged again since base %s: base sha256 %s, head %s; a re-run step may rewrite its output, but say why in the change",
+				clean, c.commit, base.raw[:16], head.raw[:16])
+			continue
+		}
+		at(firstLine, finding.ArtifactChanged, "logged artifact %q changed since base %s: base sha256 %s, head %s; a logged artifact never changes",
+			clean, c.commit, base.raw[:16], head.raw[:16])
 	}
 	return nil
+}
+
+// entriesByPath groups an evidence log's entries by their cleaned path,
+// in log order.
+func entriesByPath(v any) map[string][]ledger.Entry {
+	out := map[string][]ledger.Entry{}
+	log, ok := v.(*ledger.EvidenceLog)
+	if !ok {
+		return out
+	}
+	for _, e := range log.Entries {
+		if clean, p := rundir.CleanRef(e.Path); p == nil {
+			out[clean] = append(out[clean], e)
+		}
+	}
+	return out
+}
+
+// relogged finds the entry that logs a rewritten artifact again: head
+// holds more entries for it than the base, and the last one's hash is the
+// new content's. The base's entries themselves are the evidence log's own
+// append-only rule.
+func relogged(base, head []ledger.Entry, d digest) (ledger.Entry, bool) {
+	if len(head) <= len(base) {
+		return ledger.Entry{}, false
+	}
+	last := head[len(head)-1]
+	return last, evidence.ParseToken(last.Hash).Matches(d.raw)
+}
+
+func lastLine(es []ledger.Entry) int {
+	if len(es) == 0 {
+		return 0
+	}
+	return es[len(es)-1].Line
+}
+
+// lfsTracked reports whether .gitattributes at the base gives the run's
+// file p the LFS filter, so that a pointer in its place is what a checkout
+// without LFS holds.
+func (c *comparison) lfsTracked(p string) (bool, error) {
+	files, top, err := c.base.Attributes(p)
+	if err != nil {
+		return false, err
+	}
+	return lfsTracked(files, top), nil
 }
 
 func (c *comparison) headDigest(p string) (digest, bool, error) {

@@ -34,6 +34,10 @@ type Base interface {
 	// so a table entry that names a family of files (a pattern) is
 	// expanded against what the base holds.
 	List() ([]string, error)
+	// Attributes gives the .gitattributes files that apply to a file of
+	// the run at the base, from the repository's top down to the file's
+	// folder, and the file's path relative to the top.
+	Attributes(path string) (files []AttrFile, top string, err error)
 }
 
 // At is the base of the run at dir (relative to the repository's top level,
@@ -253,6 +257,21 @@ func (b *treeBase) Stream(p string, fn func(io.Reader) error) (bool, error) {
 		return false, err
 	}
 	return b.tree.Stream(b.rev, path.Join(b.prefix, p), fn)
+}
+
+func (b *treeBase) Attributes(p string) ([]AttrFile, string, error) {
+	top := path.Join(b.dir, p)
+	var out []AttrFile
+	for _, dir := range attrDirs(top) {
+		data, exists, err := b.tree.Read(b.commit, path.Join(dir, ".gitattributes"))
+		if err != nil && !gitrev.IsFileError(err) {
+			return nil, top, err
+		}
+		if exists && err == nil {
+			out = append(out, AttrFile{Dir: dir, Data: data})
+		}
+	}
+	return out, top, nil
 }
 
 func (b *treeBase) List() ([]string, error) {

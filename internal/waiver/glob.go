@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"path"
 	"strings"
+
+	"github.com/h3a-check/h3a-check/internal/pathglob"
 )
 
 // A path pattern is slash-separated and relative. Each segment is a
@@ -50,54 +52,8 @@ func CheckRulePattern(p string) error {
 }
 
 // matchPath reports whether the slash-separated name matches pattern.
-func matchPath(pattern, name string) bool {
-	return globSegments(strings.Split(pattern, "/"), segments(name), false)
-}
+func matchPath(pattern, name string) bool { return pathglob.Match(pattern, name) }
 
 // coversDir reports whether pattern can match dir itself or something
 // below it: the run a waiver is about.
-func coversDir(pattern, dir string) bool {
-	return globSegments(strings.Split(pattern, "/"), segments(dir), true)
-}
-
-// segments splits a clean slash path; "." (the base itself) has none.
-func segments(name string) []string {
-	if name == "." || name == "" {
-		return nil
-	}
-	return strings.Split(name, "/")
-}
-
-// globSegments matches pattern segments against name segments by dynamic
-// programming over (pattern, name) positions, so a pattern with many "**"
-// stays linear in the product of the lengths. With prefix set, the name
-// may stop anywhere in the pattern: it names a directory that something
-// matching the rest of the pattern could lie below.
-func globSegments(pat, name []string, prefix bool) bool {
-	// reach[j] means: pat[:i] can consume name[:j].
-	reach := make([]bool, len(name)+1)
-	reach[0] = true
-	for i := 0; i < len(pat); i++ {
-		if prefix && reach[len(name)] {
-			return true
-		}
-		next := make([]bool, len(name)+1)
-		if pat[i] == "**" {
-			seen := false
-			for j := range reach {
-				seen = seen || reach[j]
-				next[j] = seen
-			}
-		} else {
-			for j := 0; j < len(name); j++ {
-				if reach[j] {
-					if ok, _ := path.Match(pat[i], name[j]); ok {
-						next[j+1] = true
-					}
-				}
-			}
-		}
-		reach = next
-	}
-	return reach[len(name)]
-}
+func coversDir(pattern, dir string) bool { return pathglob.Covers(pattern, dir) }
