@@ -1,0 +1,307 @@
+package e2e
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The fail-closed matrix: runs that fail under the rules the repository
+// holds, combined with each way a change under review could weaken those
+// rules, checked by the built binary in real repositories as CI checks a
+// pull request. No combination may pass: each run's own gate stays fail
+// (exit 1), or the check refuses to run (exit 2). Never exit 0.
+
+// failingRuns fail under the base's rules, each through another kind of
+// check. They sit in one repository, each in a folder of its own.
+var failingRuns = []struct {
+	folder, kind, errCase string
+	branchMain            bool // run made on main, which the team policy refuses
+}{
+	{folder: "integrity", kind: "err", errCase: "hash_mismatch"},        // a logged artifact edited after logging (Go)
+	{folder: "gates", kind: "err", errCase: "gate_order"},               // a gate skipped (shipped Rego)
+	{folder: "retries", kind: "err", errCase: "over_limit"},             // retries over the limit (shipped Rego)
+	{folder: "config", kind: "err", errCase: "ledger_time_backwards"},   // a warning the base's fail-level makes fail
+	{folder: "team", kind: "ok", errCase: "complete", branchMain: true}, // the base's team policy
+}
+
+// The rules the base holds.
+const (
+	baseConfig = "fail-level: warning\npolicies: [policies/team]\n"
+	teamRule   = `package h3a.user.team
+
+import data.h3a.lib
+
+# METADATA
+# title: Run made on main
+# description: Runs come from feature branches.
+# custom:
+#   id: h3a.user.team.main_branch
+#   remediation: run the agents on a feature branch
+deny contains f if {
+	input.docs.state.meta.branch == "main"
+	f := lib.finding(rego.metadata.rule(), {"msg": "run made on main", "file": "state.json", "pointer": "/meta/branch"})
+}
+`
+	// lenientRule is a policy that never fires: a folder of it checks nothing.
+	lenientRule = `package h3a.user.team
+
+import data.h3a.lib
+
+# METADATA
+# title: Never
+# description: Never fires.
+# custom:
+#   id: h3a.user.team.never
+deny contains f if {
+	false
+	f := lib.finding(rego.metadata.rule(), {"msg": "never"})
+}
+`
+	everyWaiver = `fail-level: error
+waivers:
+  - rule: "h3a.*"
+    path: "runs/**"
+    reason: accepted in this change
+    expires: 2999-12-31
+`
+	lowSeverities = `fail-level: error
+severity:
+  h3a.integrity.hash_mismatch: info
+  h3a.gates.order: info
+  h3a.retries.over_limit: info
+  h3a.gates.ledger_time_backwards: info
+  h3a.user.team.main_branch: info
+`
+)
+
+// weakening is one change a pull request can make to get a green result.
+type weakening struct {
+	name  string
+	apply func(t *testing.T, repo string)
+	args  []string // instead of "runs"
+}
+
+var weakenings = []weakening{
+	{name: "none", apply: func(*testing.T, string) {}},
+	{name: "a waiver added", apply: writeFiles(map[string]string{".h3a-check.yaml": everyWaiver})},
+	{name: "severities lowered", apply: writeFiles(map[string]string{".h3a-check.yaml": lowSeverities})},
+	{name: "the team rule deleted", apply: removeAll("policies/team/main_branch.rego")},
+	{name: "the configuration a link to .git/HEAD", apply: symlink(".h3a-check.yaml", ".git/HEAD")},
+	{name: "the configuration a link to a lenient file", apply: func(t *testing.T, repo string) {
+		writeFiles(map[string]string{"lenient.yaml": everyWaiver})(t, repo)
+		symlink(".h3a-check.yaml", "lenient.yaml")(t, repo)
+	}},
+	{name: "the configuration deleted", apply: removeAll(".h3a-check.yaml")},
+	{name: "the configuration renamed", apply: rename(".h3a-check.yaml", "h3a-check.yaml.old")},
+	{name: "the policy folder a link to a lenient folder", apply: func(t *testing.T, repo string) {
+		writeFiles(map[string]string{"lenient/never.rego": lenientRule})(t, repo)
+		removeAll("policies/team")(t, repo)
+		symlink("policies/team", "../lenient")(t, repo)
+	}},
+	{name: "the policy folder deleted", apply: removeAll("policies")},
+	{name: "the policy folder renamed", apply: rename("policies", "rules")},
+	{name: "a report dropped at the root", apply: dropReport("audit.json"), args: []string{"."}},
+	{name: "a report dropped in runs/", apply: dropReport("runs/audit.json")},
+	{name: "a layout forced by flag", apply: func(*testing.T, string) {}, args: []string{"--layout", "contract", "runs"}},
+	{name: "a layout forced by the configuration", apply: writeFiles(map[string]string{".h3a-check.yaml": "layout: contract\n"})},
+}
+
+func TestFailClosedMatrix(t *testing.T) {
+	for _, w := range weakenings {
+		t.Run("uncommitted in CI/"+w.name, func(t *testing.T) {
+			t.Parallel()
+			repo := baseRepo(t)
+			w.apply(t, repo)
+			checkStaysFailing(t, repo, []string{"CI=true"}, w.args)
+		})
+		t.Run("pull request/"+w.name, func(t *testing.T) {
+			t.Parallel()
+			repo := baseRepo(t)
+			target := git(t, repo, "rev-parse", "HEAD")
+			git(t, repo, "checkout", "-q", "-b", "change")
+			w.apply(t, repo)
+			git(t, repo, "add", "-A")
+			git(t, repo, "commit", "-q", "--allow-empty", "-m", "the change: "+w.name)
+			checkStaysFailing(t, repo, eventEnv(t, "pull_request", target), w.args)
+		})
+	}
+	// A change forked before its target branch gained the rules is judged
+	// by them, whichever event names the target.
+	for _, event := range []string{"pull_request", "pull_request_target", "merge_group"} {
+		t.Run("fork point/"+event, func(t *testing.T) {
+			t.Parallel()
+			repo := newRepo(t)
+			writeRuns(t, repo)
+			fork := commitAll(t, repo, "runs, before the rules")
+			writeFiles(map[string]string{".h3a-check.yaml": baseConfig, "policies/team/main_branch.rego": teamRule})(t, repo)
+			target := commitAll(t, repo, "the rules")
+			git(t, repo, "checkout", "-q", "-b", "change", fork)
+			writeFiles(map[string]string{"notes.txt": "the change\n"})(t, repo)
+			commitAll(t, repo, "the change, forked before the rules")
+			checkStaysFailing(t, repo, eventEnv(t, event, target), nil)
+		})
+	}
+}
+
+// baseRepo is a repository whose last commit holds the failing runs and
+// the rules that fail them.
+func baseRepo(t *testing.T) string {
+	t.Helper()
+	repo := newRepo(t)
+	writeRuns(t, repo)
+	writeFiles(map[string]string{".h3a-check.yaml": baseConfig, "policies/team/main_branch.rego": teamRule})(t, repo)
+	commitAll(t, repo, "runs and rules")
+	return repo
+}
+
+func writeRuns(t *testing.T, repo string) {
+	t.Helper()
+	for _, r := range failingRuns {
+		run := filepath.Join(repo, "runs", r.folder, runID)
+		copyCase(t, r.kind, r.errCase, run)
+		if r.branchMain {
+			p := filepath.Join(run, "state.json")
+			b, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, bytes.Replace(b, []byte(`"feature/jwt-auth"`), []byte(`"main"`), 1), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// eventEnv is the environment of a GitHub Actions job for event, whose
+// target branch is at target.
+func eventEnv(t *testing.T, event, target string) []string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "event.json")
+	doc := fmt.Sprintf(`{"pull_request": {"base": {"sha": %q}}, "merge_group": {"base_sha": %q}}`, target, target)
+	if err := os.WriteFile(p, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return []string{"CI=true", "GITHUB_ACTIONS=true", "GITHUB_EVENT_NAME=" + event, "GITHUB_EVENT_PATH=" + p}
+}
+
+// checkStaysFailing runs the binary in repo and requires exit 2, or exit
+// 1 with every failing run's own gate fail.
+func checkStaysFailing(t *testing.T, repo string, env, args []string) {
+	t.Helper()
+	if args == nil {
+		args = []string{"runs"}
+	}
+	cmd := exec.Command(binary, append([]string{"--format", "json", "--color", "never"}, args...)...)
+	cmd.Dir = repo
+	cmd.Env = append(gitEnv(t), env...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	switch code {
+	case 2:
+		return // refused to check: fail closed
+	case 1:
+	default:
+		t.Fatalf("exit %d, want 1 or 2 (never a pass)\nstderr: %s\nstdout: %s", code, errb.String(), out.String())
+	}
+	var doc struct {
+		Audits []struct {
+			Run, Gate string
+		} `json:"audits"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+		t.Fatalf("stdout is not JSON: %v\n%s", err, out.String())
+	}
+	for _, r := range failingRuns {
+		want := "runs/" + r.folder + "/" + runID
+		found := false
+		for _, a := range doc.Audits {
+			if strings.TrimPrefix(a.Run, "./") == want {
+				found = true
+				if a.Gate != "fail" {
+					t.Errorf("%s: gate %s, want fail", want, a.Gate)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s was not checked\n%s", want, out.String())
+		}
+	}
+}
+
+func writeFiles(files map[string]string) func(*testing.T, string) {
+	return func(t *testing.T, repo string) {
+		t.Helper()
+		for name, content := range files {
+			p := filepath.Join(repo, filepath.FromSlash(name))
+			if err := os.RemoveAll(p); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+func removeAll(name string) func(*testing.T, string) {
+	return func(t *testing.T, repo string) {
+		t.Helper()
+		if err := os.RemoveAll(filepath.Join(repo, filepath.FromSlash(name))); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func rename(from, to string) func(*testing.T, string) {
+	return func(t *testing.T, repo string) {
+		t.Helper()
+		if err := os.Rename(filepath.Join(repo, from), filepath.Join(repo, to)); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func symlink(name, target string) func(*testing.T, string) {
+	return func(t *testing.T, repo string) {
+		t.Helper()
+		p := filepath.Join(repo, filepath.FromSlash(name))
+		if err := os.RemoveAll(p); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(filepath.FromSlash(target), p); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// dropReport writes, at name, the report of a clean run as --output
+// json=FILE writes it.
+func dropReport(name string) func(*testing.T, string) {
+	return func(t *testing.T, repo string) {
+		t.Helper()
+		src := filepath.Join(moduleRoot, "testdata", "runs", "ok", "complete")
+		cmd := exec.Command(binary, "--format", "json", "--base", "none", src)
+		cmd.Env = gitEnv(t)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("the clean run's report: %v", err)
+		}
+		writeFiles(map[string]string{name: string(out)})(t, repo)
+	}
+}
