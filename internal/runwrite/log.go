@@ -1,0 +1,259 @@
+package runwrite
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/h3a-check/h3a-check/internal/evidence"
+	"github.com/h3a-check/h3a-check/internal/layout"
+	"github.com/h3a-check/h3a-check/internal/ledger"
+	"github.com/h3a-check/h3a-check/internal/rundir"
+)
+
+// EvidenceLogPath is the evidence log, relative to the run.
+const EvidenceLogPath = "state/EVIDENCE_LOG.md"
+
+// SpecHashDigits is how many hex digits of the SHA-256 the specification
+// logs ("first 16 chars of SHA-256 hex digest").
+const SpecHashDigits = 16
+
+// MaxLogSize bounds the evidence log that Log reads to check the append.
+const MaxLogSize = 64 << 20
+
+// DefaultLockWait is how long Log waits for another writer's lock on the
+// evidence log before it gives up.
+const DefaultLockWait = 30 * time.Second
+
+// LogOptions is one artifact to log.
+type LogOptions struct {
+	Run         string    // the run directory
+	File        string    // the artifact, as a path from the working directory (or absolute)
+	Description string    // one line of text
+	Full        bool      // log all 64 hex digits instead of the specification's 16
+	Now         time.Time // the entry's time
+	LockWait    time.Duration
+}
+
+// Logged is the entry Log appended.
+type Logged struct {
+	Entry ledger.Entry // Line is the entry's line in the log
+	Text  string       // the line as written, without its line ending
+}
+
+// Log hashes opts.File and appends its entry to the run's evidence log,
+// under an exclusive lock on the log and flushed to disk before it
+// returns. It refuses a file outside the run, a symbolic link (on the way
+// or at the end), a folder or any other non-regular file, a missing file,
+// the log itself, and a description that is not one line of text. It
+// never rewrites a byte of the log: the entry is appended at its end.
+func Log(opts LogOptions) (Logged, error) {
+	desc, err := checkDescription(opts.Description)
+	if err != nil {
+		return Logged{}, err
+	}
+	runAbs, err := filepath.Abs(opts.Run)
+	if err != nil {
+		return Logged{}, err
+	}
+	if !(layout.H3A{}).Detect(os.DirFS(runAbs), ".") {
+		return Logged{}, fmt.Errorf("%q is not an h3a run: expected state.json and a state/ folder (h3a-check init makes one)", opts.Run)
+	}
+	rel, err := artifactPath(opts.Run, runAbs, opts.File)
+	if err != nil {
+		return Logged{}, err
+	}
+	root, err := os.OpenRoot(runAbs)
+	if err != nil {
+		return Logged{}, err
+	}
+	defer root.Close()
+	sum, err := hashArtifact(root, runAbs, rel, opts.File)
+	if err != nil {
+		return Logged{}, err
+	}
+	digits := SpecHashDigits
+	if opts.Full {
+		digits = len(sum.Hex)
+	}
+	entry := ledger.Entry{Path: rel, Hash: sum.Hex[:digits], Time: opts.Now.UTC().Format("2006-01-02T15:04:05Z"), Description: desc}
+	if _, err := ledger.FormatEvidenceEntry(entry); err != nil {
+		return Logged{}, err
+	}
+	wait := opts.LockWait
+	if wait <= 0 {
+		wait = DefaultLockWait
+	}
+	return appendEntry(root, runAbs, entry, wait)
+}
+
+// checkDescription trims the description and refuses what cannot be one
+// line of an entry: nothing, invalid UTF-8, a line break or any other
+// control character (a line or paragraph separator included).
+func checkDescription(d string) (string, error) {
+	d = strings.TrimSpace(d)
+	if d == "" {
+		return "", errors.New("the description is empty: say what the artifact shows, e.g. \"GREEN phase (all tests passing)\"")
+	}
+	if !utf8.ValidString(d) {
+		return "", errors.New("the description is not valid UTF-8")
+	}
+	if i, r := controlChar(d); i >= 0 {
+		return "", fmt.Errorf("the description holds the control character %U at byte %d; an entry is one line of plain text", r, i)
+	}
+	return d, nil
+}
+
+func controlChar(s string) (int, rune) {
+	for i, r := range s {
+		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
+			return i, r
+		}
+	}
+	return -1, 0
+}
+
+// artifactPath turns file (a path from the working directory) into its
+// path relative to the run, slash-separated, as the checker will read it.
+func artifactPath(run, runAbs, file string) (string, error) {
+	fileAbs, err := filepath.Abs(file)
+	if err != nil {
+		return "", err
+	}
+	rel, err := filepath.Rel(runAbs, fileAbs)
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		msg := fmt.Sprintf("%q is outside the run %q; only files inside the run directory can be logged", file, run)
+		if hint := runRelativeHint(runAbs, run, file); hint != "" {
+			msg += hint
+		}
+		return "", errors.New(msg)
+	}
+	rel = filepath.ToSlash(rel)
+	if i, r := controlChar(rel); i >= 0 {
+		return "", fmt.Errorf("%q holds the control character %U; rename the file to log it", file, r)
+	}
+	if clean, p := rundir.CleanRef(rel); p != nil || clean != rel {
+		return "", fmt.Errorf("%q would be read back by the checker as another path; rename the file to log it", file)
+	}
+	if rel == EvidenceLogPath {
+		return "", fmt.Errorf("%q is the evidence log itself, which changes with every entry; log artifacts, not the log", file)
+	}
+	return rel, nil
+}
+
+// runRelativeHint suggests the path from the working directory when file
+// names an existing file relative to the run, the other reading an agent
+// may have meant.
+func runRelativeHint(runAbs, run, file string) string {
+	if filepath.IsAbs(file) {
+		return ""
+	}
+	if info, err := os.Lstat(filepath.Join(runAbs, file)); err == nil && !info.IsDir() {
+		return fmt.Sprintf(" (FILE is a path from the working directory: did you mean %q?)", filepath.Join(run, file))
+	}
+	return ""
+}
+
+// hashArtifact hashes the regular file at rel, refusing a symbolic link
+// anywhere on the way from the run, and reading the very file it looked
+// at: the file is opened through the run's os.Root and compared with
+// what lstat saw.
+func hashArtifact(root *os.Root, runAbs, rel, file string) (evidence.Sum, error) {
+	parts := strings.Split(rel, "/")
+	var info fs.FileInfo
+	for i := range parts {
+		cur := filepath.Join(append([]string{runAbs}, parts[:i+1]...)...)
+		var err error
+		info, err = os.Lstat(cur)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return evidence.Sum{}, fmt.Errorf("%q does not exist", file)
+		case err != nil:
+			return evidence.Sum{}, fmt.Errorf("cannot read %q: %w", file, err)
+		case info.Mode()&fs.ModeSymlink != 0:
+			return evidence.Sum{}, fmt.Errorf("%q is a symbolic link (%q); log the file it points to, inside the run", file, strings.Join(parts[:i+1], "/"))
+		case i < len(parts)-1 && !info.IsDir():
+			return evidence.Sum{}, fmt.Errorf("%q does not exist: %q is not a folder", file, strings.Join(parts[:i+1], "/"))
+		}
+	}
+	if info.IsDir() {
+		return evidence.Sum{}, fmt.Errorf("%q is a folder; log each file in it", file)
+	}
+	if !info.Mode().IsRegular() {
+		return evidence.Sum{}, fmt.Errorf("%q is not a regular file", file)
+	}
+	f, err := root.Open(filepath.FromSlash(rel))
+	if err != nil {
+		return evidence.Sum{}, fmt.Errorf("cannot open %q: %w", file, err)
+	}
+	defer f.Close()
+	if opened, err := f.Stat(); err != nil || !os.SameFile(opened, info) {
+		return evidence.Sum{}, fmt.Errorf("%q changed while it was being logged; try again", file)
+	}
+	sum, err := evidence.HashReader(f)
+	if err != nil {
+		return evidence.Sum{}, fmt.Errorf("cannot read %q: %w", file, err)
+	}
+	return sum, nil
+}
+
+// appendEntry appends entry to the evidence log under an exclusive lock,
+// after checking on the log's current bytes that the parser will read it
+// as the log's new last entry, and syncs the log before returning.
+func appendEntry(root *os.Root, runAbs string, entry ledger.Entry, wait time.Duration) (Logged, error) {
+	native := filepath.FromSlash(EvidenceLogPath)
+	info, err := os.Lstat(filepath.Join(runAbs, native))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return Logged{}, fmt.Errorf("the run has no %s (h3a-check init makes one)", EvidenceLogPath)
+	case err != nil:
+		return Logged{}, err
+	case !info.Mode().IsRegular():
+		return Logged{}, fmt.Errorf("%s is not a regular file (a symbolic link or a folder); the evidence log must be a file of the run", EvidenceLogPath)
+	}
+	f, err := root.OpenFile(native, os.O_RDWR|os.O_APPEND, 0)
+	if err != nil {
+		return Logged{}, err
+	}
+	defer f.Close()
+	if opened, err := f.Stat(); err != nil || !os.SameFile(opened, info) {
+		return Logged{}, fmt.Errorf("%s changed while it was being opened; try again", EvidenceLogPath)
+	}
+	unlock, err := lockFile(f, wait)
+	if err != nil {
+		return Logged{}, fmt.Errorf("locking %s: %w", EvidenceLogPath, err)
+	}
+	defer unlock()
+
+	data, err := io.ReadAll(io.LimitReader(f, MaxLogSize+1))
+	if err != nil {
+		return Logged{}, fmt.Errorf("reading %s: %w", EvidenceLogPath, err)
+	}
+	if len(data) > MaxLogSize {
+		return Logged{}, fmt.Errorf("%s is over %d MiB, the most log reads", EvidenceLogPath, MaxLogSize>>20)
+	}
+	add, err := ledger.AppendEvidenceEntry(data, entry)
+	if err != nil {
+		return Logged{}, fmt.Errorf("%s: %w", EvidenceLogPath, err)
+	}
+	if _, err := f.Write(add); err != nil {
+		return Logged{}, fmt.Errorf("appending to %s: %w", EvidenceLogPath, err)
+	}
+	if err := f.Sync(); err != nil {
+		return Logged{}, fmt.Errorf("flushing %s: %w", EvidenceLogPath, err)
+	}
+	entry.Line = bytes.Count(data, []byte("\n")) + bytes.Count(add, []byte("\n"))
+	text := strings.TrimRight(string(add), "\r\n")
+	if i := strings.LastIndexByte(text, '\n'); i >= 0 {
+		text = text[i+1:]
+	}
+	return Logged{Entry: entry, Text: text}, nil
+}
