@@ -55,36 +55,81 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 const usage = `usage:
   h3a-check [check] [flags] [PATH...]   check runs (PATH defaults to ".")
+  h3a-check init [--task-brief TEXT] [--runs DIR]
+                                        make a fresh h3a run in DIR (default runs) and print its path
+  h3a-check log [--full] RUN FILE DESCRIPTION
+                                        hash FILE and append its entry to RUN's evidence log
   h3a-check test [--coverage] [--threshold N] [DIR...]
                                         run the Rego unit tests (shipped + DIR policies)
   h3a-check rules [--policy DIR]        list every rule: id, category, severity, title
   h3a-check explain [--policy DIR] RULE one rule's documentation and remediation
   h3a-check parse RUN                   print the policy input document of a run
+  h3a-check completion bash|zsh|fish    print a shell completion script
   h3a-check version
 
 Run "h3a-check check -h" for the check flags.
 Exit codes: 0 every gate pass, 1 some gate fail, 3 some gate needs a human, 2 could not check.
 `
 
+// subcommand is one command of the command line. This list is the one
+// place a command is named: dispatch and the shell completions read it.
+type subcommand struct {
+	name string
+	run  func(context.Context, []string, *env) int
+	// flags builds the command's flag set, whose flags the completions
+	// offer; nil when the command takes none.
+	flags func(*env) *flag.FlagSet
+	// args says what the arguments after the flags are, for completions.
+	args argKind
+}
+
+type argKind int
+
+const (
+	argNone   argKind = iota
+	argPaths          // files and folders
+	argRule           // a rule id
+	argShells         // a shell name
+)
+
+// subcommands is a function, not a variable, because completion reads it.
+func subcommands() []subcommand {
+	return []subcommand{
+		{name: "check", run: runCheck, args: argPaths, flags: func(e *env) *flag.FlagSet { return newCheckFlagSet(e, new(checkFlags)) }},
+		{name: "init", run: runInit, flags: func(e *env) *flag.FlagSet { return newInitFlagSet(e, new(initFlags)) }},
+		{name: "log", run: runLog, args: argPaths, flags: func(e *env) *flag.FlagSet { return newLogFlagSet(e, new(bool)) }},
+		{name: "test", run: runTest, args: argPaths, flags: func(e *env) *flag.FlagSet { return newTestFlagSet(e, new(testFlags)) }},
+		{name: "rules", run: runRules, flags: func(e *env) *flag.FlagSet { return newCatalogFlagSet("rules", e, new(listFlag)) }},
+		{name: "explain", run: runExplain, args: argRule, flags: func(e *env) *flag.FlagSet { return newCatalogFlagSet("explain", e, new(listFlag)) }},
+		{name: "parse", run: runParse, args: argPaths},
+		{name: "completion", run: runCompletion, args: argShells},
+		{name: "version", run: runVersion},
+		{name: "help", run: runHelp},
+	}
+}
+
+func runVersion(_ context.Context, _ []string, e *env) int {
+	fmt.Fprintf(e.stdout, "%s %s\n", Name, Version())
+	return ExitPass
+}
+
+func runHelp(_ context.Context, _ []string, e *env) int {
+	fmt.Fprint(e.stdout, usage)
+	return ExitPass
+}
+
 func run(ctx context.Context, args []string, e *env) int {
 	if len(args) > 0 {
 		switch args[0] {
-		case "check":
-			return runCheck(ctx, args[1:], e)
-		case "rules":
-			return runRules(ctx, args[1:], e)
-		case "explain":
-			return runExplain(ctx, args[1:], e)
-		case "test":
-			return runTest(ctx, args[1:], e)
-		case "parse":
-			return runParse(ctx, args[1:], e)
-		case "version", "--version":
-			fmt.Fprintf(e.stdout, "%s %s\n", Name, Version())
-			return ExitPass
-		case "help", "-h", "-help", "--help":
-			fmt.Fprint(e.stdout, usage)
-			return ExitPass
+		case "--version":
+			return runVersion(ctx, nil, e)
+		case "-h", "-help", "--help":
+			return runHelp(ctx, nil, e)
+		}
+		for _, c := range subcommands() {
+			if c.name == args[0] {
+				return c.run(ctx, args[1:], e)
+			}
 		}
 	}
 	return runCheck(ctx, args, e)

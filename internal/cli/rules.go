@@ -68,13 +68,18 @@ var shippedRules = sync.OnceValue(func() []finding.Rule {
 	return rules
 })
 
+// newCatalogFlagSet is the flag set of rules and explain: --policy DIR.
+func newCatalogFlagSet(name string, e *env, dirs *listFlag) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Var(dirs, "policy", "also list the rules in DIR (repeatable)")
+	return fs
+}
+
 // parseCatalogFlags reads --policy DIR for rules and explain.
 func parseCatalogFlags(name string, args []string, e *env) ([]string, []string, error) {
 	var dirs listFlag
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	fs.Var(&dirs, "policy", "also list the rules in DIR (repeatable)")
-	rest, err := parseInterspersed(fs, args)
+	rest, err := parseInterspersed(newCatalogFlagSet(name, e, &dirs), args)
 	return dirs, rest, err
 }
 

@@ -12,31 +12,39 @@ import (
 	"github.com/h3a-check/h3a-check/internal/policy"
 )
 
+type testFlags struct {
+	dirs      listFlag
+	coverage  bool
+	threshold float64
+	verbose   bool
+}
+
+func newTestFlagSet(e *env, tf *testFlags) *flag.FlagSet {
+	fs := flag.NewFlagSet("test", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Var(&tf.dirs, "policy", "a folder of user policies and their *_test.rego files (repeatable; same as a DIR argument)")
+	fs.BoolVar(&tf.coverage, "coverage", false, "report which policy lines the tests reach")
+	fs.Float64Var(&tf.threshold, "threshold", 0, "fail when coverage is below this percentage (implies --coverage)")
+	fs.BoolVar(&tf.verbose, "verbose", false, "list every test, not only failures")
+	fs.Usage = func() {
+		fmt.Fprintf(e.stderr, "usage: h3a-check test [--coverage] [--threshold N] [--verbose] [DIR...]\n\nRuns the test_ rules of the shipped policies and of each DIR.\n\nflags:\n")
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
 // runTest runs the Rego unit tests of the shipped policies and of every DIR
 // (and --policy DIR) with OPA's tester. Exit 0: every test passed and the
 // coverage threshold, if any, is met; 1: a test failed or coverage is
 // short; 2: the tests could not run.
 func runTest(ctx context.Context, args []string, e *env) int {
-	var (
-		dirs      listFlag
-		coverage  bool
-		threshold float64
-		verbose   bool
-	)
-	fs := flag.NewFlagSet("test", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	fs.Var(&dirs, "policy", "a folder of user policies and their *_test.rego files (repeatable; same as a DIR argument)")
-	fs.BoolVar(&coverage, "coverage", false, "report which policy lines the tests reach")
-	fs.Float64Var(&threshold, "threshold", 0, "fail when coverage is below this percentage (implies --coverage)")
-	fs.BoolVar(&verbose, "verbose", false, "list every test, not only failures")
-	fs.Usage = func() {
-		fmt.Fprintf(e.stderr, "usage: h3a-check test [--coverage] [--threshold N] [--verbose] [DIR...]\n\nRuns the test_ rules of the shipped policies and of each DIR.\n\nflags:\n")
-		fs.PrintDefaults()
-	}
+	var tf testFlags
+	fs := newTestFlagSet(e, &tf)
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
 		return flagExit(err)
 	}
+	dirs, coverage, threshold, verbose := tf.dirs, tf.coverage, tf.threshold, tf.verbose
 	if threshold < 0 || threshold > 100 {
 		return fail(e, usageError{fmt.Sprintf("--threshold %g: expected a percentage from 0 to 100", threshold)})
 	}

@@ -1,0 +1,89 @@
+package cli
+
+import (
+	"context"
+	"crypto/rand"
+	"flag"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/h3a-check/h3a-check/internal/runwrite"
+)
+
+type initFlags struct {
+	brief string
+	runs  string
+}
+
+func newInitFlagSet(e *env, f *initFlags) *flag.FlagSet {
+	fs := flag.NewFlagSet("init", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.StringVar(&f.brief, "task-brief", "", "the task brief written into the roadmap (default: a placeholder for the planner)")
+	fs.StringVar(&f.runs, "runs", "runs", "the folder that receives the run (made when missing)")
+	fs.Usage = func() {
+		fmt.Fprintf(e.stderr, "usage: h3a-check init [--task-brief TEXT] [--runs DIR]\n\nMakes a fresh h3a run in DIR and prints its path.\n\nflags:\n")
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// runInit makes a fresh run as the specification's initialiser does and
+// prints its path, so that a script can take it: run=$(h3a-check init).
+func runInit(ctx context.Context, args []string, e *env) int {
+	var f initFlags
+	rest, err := parseInterspersed(newInitFlagSet(e, &f), args)
+	if err != nil {
+		return flagExit(err)
+	}
+	if len(rest) > 0 {
+		return fail(e, usageError{fmt.Sprintf("init takes no arguments, got %q; the brief goes in --task-brief", rest[0])})
+	}
+	if f.runs == "" || strings.ContainsFunc(f.runs, isControl) {
+		return fail(e, usageError{fmt.Sprintf("--runs %q: expected a folder name", f.runs)})
+	}
+	dir, err := runwrite.Init(runwrite.InitOptions{
+		RunsDir: f.runs, Brief: f.brief, Now: time.Now(), Random: rand.Reader, Meta: runwrite.GitMeta(ctx, f.runs),
+	})
+	if err != nil {
+		return fail(e, err)
+	}
+	fmt.Fprintln(e.stdout, dir)
+	return ExitPass
+}
+
+func newLogFlagSet(e *env, full *bool) *flag.FlagSet {
+	fs := flag.NewFlagSet("log", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.BoolVar(full, "full", false, fmt.Sprintf("log all 64 hex digits of the SHA-256 (default: the first %d, as the specification does)", runwrite.SpecHashDigits))
+	fs.Usage = func() {
+		fmt.Fprintf(e.stderr, "usage: h3a-check log [--full] RUN FILE DESCRIPTION\n\nHashes FILE (a path from the working directory, inside RUN) and appends its entry to RUN's state/EVIDENCE_LOG.md.\n\nflags:\n")
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// runLog appends one evidence entry and prints it with its place in the
+// log, file:line: entry.
+func runLog(_ context.Context, args []string, e *env) int {
+	var full bool
+	rest, err := parseInterspersed(newLogFlagSet(e, &full), args)
+	if err != nil {
+		return flagExit(err)
+	}
+	if len(rest) != 3 {
+		return fail(e, usageError{fmt.Sprintf("log takes RUN FILE DESCRIPTION (%d arguments given); quote a description of several words", len(rest))})
+	}
+	if strings.ContainsFunc(rest[0], isControl) {
+		return fail(e, usageError{fmt.Sprintf("RUN %q: expected a folder name without control characters", rest[0])})
+	}
+	logged, err := runwrite.Log(runwrite.LogOptions{Run: rest[0], File: rest[1], Description: rest[2], Full: full, Now: time.Now()})
+	if err != nil {
+		return fail(e, err)
+	}
+	fmt.Fprintf(e.stdout, "%s:%d: %s\n", filepath.ToSlash(filepath.Join(rest[0], filepath.FromSlash(runwrite.EvidenceLogPath))), logged.Entry.Line, logged.Text)
+	return ExitPass
+}
+
+func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }
