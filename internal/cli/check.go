@@ -77,6 +77,7 @@ type checkFlags struct {
 	writeAudit  bool
 	force       bool
 	changed     bool
+	staged      bool
 	cpuProfile  string
 	memProfile  string
 	shard       shardFlag
@@ -118,6 +119,7 @@ func newCheckFlagSet(e *env, cf *checkFlags) *flag.FlagSet {
 	fs.BoolVar(&cf.writeAudit, "write-audit", false, "write the checker's audit.json into the last round of each contract run, atomically (the only flag that writes into a run)")
 	fs.BoolVar(&cf.force, "force", false, "with --write-audit: replace an audit.json an auditor wrote")
 	fs.BoolVar(&cf.changed, "changed", false, "check only the runs with a file changed since the base revision (runs deleted since the base are still reported)")
+	fs.BoolVar(&cf.staged, "staged", false, "check what a commit of the index would record, against HEAD: only the runs with a staged change, and the runs it deletes (the pre-commit hook's mode)")
 	fs.Var(&cf.shard, "shard", "check only part `I/N` of the runs (by run id hash), e.g. 2/4; N jobs cover every run once")
 	fs.StringVar(&cf.cpuProfile, "cpuprofile", "", "write a CPU profile of the check to `FILE` (for go tool pprof)")
 	fs.StringVar(&cf.memProfile, "memprofile", "", "write a memory profile to `FILE` when the check ends (for go tool pprof)")
@@ -143,6 +145,12 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 	// line, never one from the file it is about to read.
 	if err := checkBaseFlag(cf.base); err != nil {
 		return fail(e, err)
+	}
+	if cf.staged {
+		if err := stagedOnly(fs, &cf); err != nil {
+			return fail(e, err)
+		}
+		e = e.withoutEvent()
 	}
 	var locator gitrev.Locator
 	defer locator.Close()
@@ -199,6 +207,8 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 		// Only --changed or a shard can leave nothing: the runs exist,
 		// and they are unchanged or other jobs check them.
 		switch {
+		case cf.staged:
+			fmt.Fprintf(e.stderr, "%s: no staged change touches a run; nothing to check\n", Name)
 		case cf.changed && cf.shard.All():
 			fmt.Fprintf(e.stderr, "%s: no run has a file changed since the base; nothing to check\n", Name)
 		case cf.changed:
@@ -233,6 +243,35 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 		return fail(e, usageError{"--force applies only with --write-audit"})
 	}
 	return exitCode(in.Gate)
+}
+
+// stagedOnly checks the flags that --staged excludes. A staged check
+// compares with HEAD, so --base is refused and a configuration file's base
+// is kept from applying (the flag counts as given); an empty base means
+// HEAD, or no comparison before the first commit.
+func stagedOnly(fs *flag.FlagSet, cf *checkFlags) error {
+	switch {
+	case cf.base != "":
+		return usageError{fmt.Sprintf("--staged compares the index with HEAD; --base %q cannot be used with it", cf.base)}
+	case cf.changed:
+		return usageError{"--changed and --staged choose the runs differently; use one of them"}
+	}
+	return fs.Set("base", "")
+}
+
+// withoutEvent hides the GitHub Actions event from the choice of base, for
+// a staged check: it compares with HEAD wherever it runs (pre-commit also
+// runs in CI, on pull_request events).
+func (e *env) withoutEvent() *env {
+	c := *e
+	getenv := e.getenv
+	c.getenv = func(k string) string {
+		if k == "GITHUB_EVENT_NAME" || k == "GITHUB_EVENT_PATH" {
+			return ""
+		}
+		return getenv(k)
+	}
+	return &c
 }
 
 // reportOptions gives the formats what they need beyond the results: the
@@ -329,7 +368,7 @@ func exitCode(gate string) int {
 func (cf *checkFlags) options(paths []string) (runner.Options, error) {
 	opts := runner.Options{
 		Paths: paths, Layout: cf.layout, Workers: cf.workers,
-		ToolName: Name, ToolVersion: Version(), Shard: cf.shard.Shard, Changed: cf.changed,
+		ToolName: Name, ToolVersion: Version(), Shard: cf.shard.Shard, Changed: cf.changed, Staged: cf.staged,
 		Base: cf.base, TrustWorkingTree: cf.trustWT,
 	}
 	if err := checkBaseFlag(cf.base); err != nil {

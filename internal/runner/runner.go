@@ -102,6 +102,13 @@ type Options struct {
 	// Changed keeps only the runs with a file changed between the base and
 	// the working tree (runs without a base are kept).
 	Changed bool
+	// Staged checks what a commit of the index would record, against
+	// HEAD: only the runs holding a staged change (a file added, changed
+	// or deleted) under the paths, and the runs the commit deletes. A run
+	// whose working tree differs from the index is an error. A commit
+	// that touches no run checks nothing and is no error. The caller sets
+	// Base to HEAD.
+	Staged bool
 	// Shard keeps only the runs of one part of the discovered runs (the
 	// zero Shard keeps all). A shard holding none of them is no error.
 	Shard Shard
@@ -148,6 +155,25 @@ func Check(ctx context.Context, opts Options) (*Result, error) {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
+	var staged *stagedScope
+	if opts.Staged {
+		if opts.Locator == nil {
+			opts.Locator = &gitrev.Locator{}
+			defer opts.Locator.Close()
+		}
+		getenv := opts.Getenv
+		if getenv == nil {
+			getenv = os.Getenv
+		}
+		var err error
+		if staged, err = findStaged(opts.Locator, paths, getenv); err != nil {
+			return nil, err
+		}
+		if len(staged.paths) == 0 {
+			return &Result{}, nil
+		}
+		paths = staged.paths
+	}
 	// The policies load while the runs are found, read and hashed: each
 	// run waits for them only when it reaches the policy stage.
 	policies := loadPolicies(ctx, opts)
@@ -167,11 +193,23 @@ func Check(ctx context.Context, opts Options) (*Result, error) {
 		return nil, err
 	}
 	defer hist.close()
+	if staged != nil && len(runs) == 0 && len(hist.deleted) == 0 {
+		// The staged files lie outside every run.
+		if _, err := policies.wait(); err != nil {
+			return nil, err
+		}
+		return &Result{}, nil
+	}
 	if len(runs) == 0 && len(hist.deleted) == 0 {
 		return nil, fmt.Errorf("%w in %s: %s", ErrNoRuns, strings.Join(paths, ", "), layoutsDefined())
 	}
 	if opts.Changed {
 		if runs, err = hist.changedOnly(runs); err != nil {
+			return nil, err
+		}
+	}
+	if staged != nil {
+		if runs, err = staged.keep(hist, runs); err != nil {
 			return nil, err
 		}
 	}

@@ -1,0 +1,176 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/h3a-check/h3a-check/internal/gitrev/gittest"
+)
+
+const (
+	completeID = "20250929-134215-8b6f8b9a-7c9f-4c5e-8c6a-2f0f0d2e9c1a"
+	otherID    = "20250930-101500-3f1c2b8e-4d5a-4b6c-9e7f-1a2b3c4d5e6f"
+	greenRel   = "artifacts/executor/test_output_green.txt"
+)
+
+// stagedRepo is a repository with two committed runs under runs/: the
+// complete example and a copy whose logged artifact was broken in a commit
+// that skipped the hook, which a staged check must not look at unless a
+// staged change touches it. The working directory is the top level, as
+// for a hook.
+func stagedRepo(t *testing.T) *gittest.Repo {
+	t.Helper()
+	g := gittest.Init(t)
+	src := filepath.Join(casesDir, "ok", "complete", completeID)
+	for _, id := range []string{completeID, otherID} {
+		if err := os.CopyFS(filepath.Join(g.Dir, "runs", id), os.DirFS(src)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g.Write(map[string]string{"runs/" + otherID + "/" + greenRel: "broken after logging\n"})
+	g.Commit("two runs")
+	t.Chdir(g.Dir)
+	return g
+}
+
+// runStaged runs "check --staged" in the working directory with the
+// environment given (on top of the process's).
+func runStaged(t *testing.T, vars map[string]string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	e := &env{stdout: &out, stderr: &errb, getenv: func(k string) string {
+		if v, ok := vars[k]; ok {
+			return v
+		}
+		return os.Getenv(k)
+	}}
+	code := run(context.Background(), append([]string{"check", "--staged"}, args...), e)
+	return code, out.String(), errb.String()
+}
+
+func TestStaged(t *testing.T) {
+	complete := "runs/" + completeID
+	tests := []struct {
+		name   string
+		change func(g *gittest.Repo)
+		code   int
+		want   []string // in stdout or stderr
+		not    []string
+	}{
+		{"nothing staged", func(*gittest.Repo) {}, ExitPass, []string{"no staged change touches a run"}, []string{otherID}},
+		{"a file outside every run", func(g *gittest.Repo) {
+			g.Write(map[string]string{"NOTES.md": "notes\n"})
+			g.Git("add", "NOTES.md")
+		}, ExitPass, []string{"no staged change touches a run"}, []string{otherID}},
+		{"a change inside one run checks that run only", func(g *gittest.Repo) {
+			g.Write(map[string]string{complete + "/README.md": "edited\n"})
+			g.Git("add", "-A")
+		}, ExitPass, []string{"1 run checked", completeID}, []string{otherID}},
+		{"a deleted logged artifact", func(g *gittest.Repo) {
+			g.Git("rm", "-q", complete+"/"+greenRel)
+		}, ExitFail, []string{"[h3a.integrity.missing_artifact]", "[h3a.append_only.artifact_deleted]"}, []string{otherID}},
+		{"a deleted run", func(g *gittest.Repo) {
+			g.Git("rm", "-q", "-r", complete)
+		}, ExitFail, []string{`run "` + completeID + `" exists at base`, "[h3a.append_only.run_deleted]"}, nil},
+		{"an artifact removed from the index only", func(g *gittest.Repo) {
+			g.Git("rm", "-q", "--cached", complete+"/"+greenRel)
+		}, ExitError, []string{"the working tree differs from what the commit records", `"` + greenRel + `"`}, nil},
+		{"a file changed after git add", func(g *gittest.Repo) {
+			g.Write(map[string]string{complete + "/README.md": "staged\n"})
+			g.Git("add", "-A")
+			g.Write(map[string]string{complete + "/README.md": "changed again\n"})
+		}, ExitError, []string{`"README.md"`, "git add"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := stagedRepo(t)
+			tt.change(g)
+			code, stdout, stderr := runStaged(t, nil)
+			if code != tt.code {
+				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.code, stdout, stderr)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(stdout+stderr, w) {
+					t.Errorf("output lacks %q:\n%s%s", w, stdout, stderr)
+				}
+			}
+			for _, w := range tt.not {
+				if strings.Contains(stdout+stderr, w) {
+					t.Errorf("output mentions %q:\n%s%s", w, stdout, stderr)
+				}
+			}
+		})
+	}
+}
+
+// TestStagedReadsTheHookIndex: "git commit -a" hands the hook a temporary
+// index in GIT_INDEX_FILE; the deletion staged there is what the commit
+// records, though the repository's own index does not hold it.
+func TestStagedReadsTheHookIndex(t *testing.T) {
+	g := stagedRepo(t)
+	own := filepath.Join(g.Dir, ".git", "index")
+	data, err := os.ReadFile(own)
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := filepath.Join(g.Dir, ".git", "next-index.lock")
+	if err := os.WriteFile(next, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GIT_INDEX_FILE", next)
+	g.Git("rm", "-q", "runs/"+completeID+"/"+greenRel)
+	os.Unsetenv("GIT_INDEX_FILE")
+	for _, index := range []string{next, ".git/next-index.lock"} {
+		code, stdout, stderr := runStaged(t, map[string]string{"GIT_INDEX_FILE": index})
+		if code != ExitFail || !strings.Contains(stdout, "[h3a.integrity.missing_artifact]") {
+			t.Errorf("GIT_INDEX_FILE=%s: exit %d, want 1 with the deleted artifact\n%s%s", index, code, stdout, stderr)
+		}
+	}
+	// The repository's own index stages nothing: that check would pass.
+	if code, _, stderr := runStaged(t, map[string]string{"GIT_INDEX_FILE": ""}); code != ExitPass || !strings.Contains(stderr, "no staged change") {
+		t.Errorf("the repository's own index: exit %d, %s", code, stderr)
+	}
+}
+
+// TestStagedComparesWithHEAD: neither a pull request event nor the
+// configuration's base changes what a staged check compares with, and
+// --base and --changed are refused beside --staged.
+func TestStagedComparesWithHEAD(t *testing.T) {
+	g := stagedRepo(t)
+	g.Write(map[string]string{".h3a-check.yaml": "base: 0000000000000000000000000000000000000000\n"})
+	g.Commit("a configuration with a base the clone lacks")
+	event := filepath.Join(t.TempDir(), "event.json")
+	if err := os.WriteFile(event, []byte(`{"pull_request": {"base": {"sha": "1111111111111111111111111111111111111111"}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g.Write(map[string]string{"runs/" + completeID + "/README.md": "edited\n"})
+	g.Git("add", "-A")
+	code, stdout, stderr := runStaged(t, map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": "pull_request", "GITHUB_EVENT_PATH": event}, "--format", "text")
+	if code != ExitPass || !strings.Contains(stdout, "1 run checked") {
+		t.Fatalf("exit %d, want 0\n%s%s", code, stdout, stderr)
+	}
+	for _, args := range [][]string{{"--base", "HEAD~1"}, {"--changed"}} {
+		if code, _, stderr := runStaged(t, nil, args...); code != ExitError || !strings.Contains(stderr, "--staged") {
+			t.Errorf("--staged %v: exit %d, %s", args, code, stderr)
+		}
+	}
+}
+
+// TestStagedFirstCommit: before the first commit every staged run is
+// checked, without history.
+func TestStagedFirstCommit(t *testing.T) {
+	g := gittest.Init(t)
+	if err := os.CopyFS(filepath.Join(g.Dir, "runs", completeID), os.DirFS(filepath.Join(casesDir, "ok", "complete", completeID))); err != nil {
+		t.Fatal(err)
+	}
+	g.Git("add", "-A")
+	t.Chdir(g.Dir)
+	code, stdout, stderr := runStaged(t, nil)
+	if code != ExitPass || !strings.Contains(stdout, "has no commit yet [h3a.append_only.not_compared]") {
+		t.Errorf("exit %d\n%s%s", code, stdout, stderr)
+	}
+}
