@@ -55,11 +55,38 @@ func writeHookConfig(t *testing.T, repo, hookRepo, rev, hookID string) {
 	}
 }
 
+// otherRunID names a second run in the hook tests: one committed broken
+// past the hook, which no commit that leaves it alone may be blamed for.
+const otherRunID = "20250930-101500-3f1c2b8e-4d5a-4b6c-9e7f-1a2b3c4d5e6f"
+
+// commitRefused commits what is staged and expects the hook to refuse it
+// with each of want on screen, HEAD staying where it was; it then resets
+// the repository to HEAD.
+func commitRefused(t *testing.T, repo string, env []string, msg string, want ...string) {
+	t.Helper()
+	before := git(t, repo, "rev-parse", "HEAD")
+	out, code := runIn(t, repo, env, "git", "commit", "-m", msg)
+	t.Logf("hook output for %q:\n%s", msg, out)
+	if code == 0 {
+		t.Fatalf("%q went through:\n%s", msg, out)
+	}
+	for _, w := range append([]string{"Failed"}, want...) {
+		if !strings.Contains(out, w) {
+			t.Errorf("%q: hook output lacks %q:\n%s", msg, w, out)
+		}
+	}
+	if head := git(t, repo, "rev-parse", "HEAD"); head != before {
+		t.Errorf("HEAD moved to %s although the hook failed", head)
+	}
+	git(t, repo, "reset", "-q", "--hard")
+}
+
 // TestPreCommitHook: the real pre-commit builds the h3a-check hook from a
 // snapshot of this checkout (language: golang) and runs it on every
-// commit: a good commit goes through, one that breaks a run's evidence is
-// refused with the finding on screen, and a commit outside any run does
-// not run the hook.
+// commit. A good commit goes through; one that breaks a run's evidence,
+// deletes a logged artifact or deletes a run is refused with the finding
+// on screen; a commit outside any run goes through without a look at the
+// runs it leaves alone, even a broken one.
 func TestPreCommitHook(t *testing.T) {
 	preCommit := mustHave(t, "pre-commit")
 	hookRepo, rev := snapshotModule(t)
@@ -77,7 +104,6 @@ func TestPreCommitHook(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "Passed") {
 		t.Fatalf("good commit: exit %d\n%s", code, out)
 	}
-	good := git(t, repo, "rev-parse", "HEAD")
 
 	breakArtifact(t, run)
 	// A second staged file in the same run: still one check of the run.
@@ -85,35 +111,33 @@ func TestPreCommitHook(t *testing.T) {
 		t.Fatal(err)
 	}
 	git(t, repo, "add", "-A")
-	out, code = runIn(t, repo, env, "git", "commit", "-m", "edit a logged artifact")
-	t.Logf("hook output:\n%s", out)
-	if code == 0 {
-		t.Fatalf("a commit breaking the evidence went through:\n%s", out)
-	}
-	for _, want := range []string{"Failed", "runs/" + runID + "/state/EVIDENCE_LOG.md:19:54: error:", "[h3a.integrity.hash_mismatch]", "fix: re-run the step"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("hook output lacks %q:\n%s", want, out)
-		}
-	}
-	if strings.Count(out, "(layout h3a, run "+runID+")") != 1 {
-		t.Errorf("the run must be checked once, whatever the number of staged files in it:\n%s", out)
-	}
-	if head := git(t, repo, "rev-parse", "HEAD"); head != good {
-		t.Errorf("HEAD moved to %s although the hook failed", head)
-	}
+	commitRefused(t, repo, env, "edit a logged artifact",
+		"runs/"+runID+"/state/EVIDENCE_LOG.md:19:54: error:", "[h3a.integrity.hash_mismatch]", "fix: re-run the step")
 
-	git(t, repo, "reset", "-q", "--hard")
+	git(t, repo, "rm", "-q", "runs/"+runID+"/artifacts/executor/test_output_green.txt")
+	commitRefused(t, repo, env, "delete a logged artifact", "[h3a.integrity.missing_artifact]", "[h3a.append_only.artifact_deleted]")
+
+	git(t, repo, "rm", "-q", "-r", "runs/"+runID)
+	commitRefused(t, repo, env, "delete a run", runID+`" exists at base`, "[h3a.append_only.run_deleted]")
+
+	// A broken run committed past the hook, then a commit elsewhere.
+	other := filepath.Join(repo, "runs", otherRunID)
+	copyCase(t, "ok", "complete", other)
+	breakArtifact(t, other)
+	git(t, repo, "add", "-A")
+	git(t, repo, "commit", "-q", "--no-verify", "-m", "a broken run, past the hook")
 	if err := os.WriteFile(filepath.Join(repo, "NOTES.md"), []byte("not a run\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	git(t, repo, "add", "NOTES.md")
 	out, code = runIn(t, repo, env, "git", "commit", "-m", "notes")
-	if code != 0 || !strings.Contains(out, "Skipped") {
-		t.Errorf("a commit outside any run: exit %d, want the hook skipped\n%s", code, out)
+	if code != 0 || !strings.Contains(out, "Passed") || strings.Contains(out, otherRunID) {
+		t.Errorf("a commit outside any run: exit %d, want it through without a check of the runs\n%s", code, out)
 	}
 }
 
-// TestPreCommitSystemHook: h3a-check-system runs a binary already on PATH.
+// TestPreCommitSystemHook: h3a-check-system runs a binary already on PATH,
+// and sees a commit that deletes a run.
 func TestPreCommitSystemHook(t *testing.T) {
 	preCommit := mustHave(t, "pre-commit")
 	hookRepo, rev := snapshotModule(t)
@@ -122,11 +146,19 @@ func TestPreCommitSystemHook(t *testing.T) {
 	run := filepath.Join(repo, "runs", runID)
 	copyCase(t, "ok", "complete", run)
 	commitAll(t, repo, "base")
+	env := preCommitEnv(t, filepath.Dir(binary))
+
 	breakArtifact(t, run)
 	git(t, repo, "add", "-A")
-	env := preCommitEnv(t, filepath.Dir(binary))
 	out, code := runIn(t, repo, env, preCommit, "run")
 	if code != 1 || !strings.Contains(out, "[h3a.integrity.hash_mismatch]") {
 		t.Errorf("exit %d, want 1 with the hash mismatch on screen:\n%s", code, out)
 	}
+	git(t, repo, "reset", "-q", "--hard")
+
+	if out, code := runIn(t, repo, env, preCommit, "install"); code != 0 {
+		t.Fatalf("pre-commit install: exit %d\n%s", code, out)
+	}
+	git(t, repo, "rm", "-q", "-r", "runs/"+runID)
+	commitRefused(t, repo, env, "delete a run", "[h3a.append_only.run_deleted]")
 }
