@@ -285,8 +285,14 @@ func TestActionScripts(t *testing.T) {
 		if s.Run != "" {
 			scripts = append(scripts, s)
 		}
-		if strings.HasPrefix(s.Uses, "actions/setup-go@") && (s.With["cache-dependency-path"] == "" || s.With["go-version-file"] == "") {
-			t.Errorf("setup-go must take the Go version and cache key from the action's own go.mod and go.sum: %v", s.With)
+		if strings.HasPrefix(s.Uses, "actions/setup-go@") {
+			if s.With["cache-dependency-path"] == "" || s.With["go-version-file"] == "" {
+				t.Errorf("setup-go must take the Go version and cache key from the action's own go.mod and go.sum: %v", s.With)
+			}
+			// A release binary needs no Go.
+			if s.If != "inputs.version == ''" {
+				t.Errorf("setup-go runs under %q, want only when no version is given (inputs.version == '')", s.If)
+			}
 		}
 	}
 	for name := range a.Inputs {

@@ -81,6 +81,7 @@ type action struct {
 type step struct {
 	Name  string            `yaml:"name"`
 	ID    string            `yaml:"id"`
+	If    string            `yaml:"if"`
 	Uses  string            `yaml:"uses"`
 	Shell string            `yaml:"shell"`
 	Env   map[string]string `yaml:"env"`
