@@ -203,3 +203,34 @@ func shellWords(words []string) string {
 	}
 	return strings.Join(q, " ")
 }
+
+// TestUsageNamesEverySubcommand: the usage text and the README's Usage
+// block name every subcommand of the list the command line dispatches on.
+func TestUsageNamesEverySubcommand(t *testing.T) {
+	b, err := os.ReadFile(readme)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(b)
+	start := strings.Index(text, "\n## Usage\n\n```\n")
+	if start < 0 {
+		t.Fatal("README.md has no Usage block")
+	}
+	block := text[start+len("\n## Usage\n\n```\n"):]
+	block = block[:strings.Index(block, "```")]
+	for _, c := range subcommands() {
+		name := c.name
+		switch name {
+		case "help":
+			continue
+		case "check":
+			name = "[check]" // the default command
+		}
+		if !strings.Contains(usage, "h3a-check "+name) {
+			t.Errorf("the usage text does not name %q", c.name)
+		}
+		if !strings.Contains(block, "h3a-check "+name) {
+			t.Errorf("README.md's Usage block does not name %q", c.name)
+		}
+	}
+}

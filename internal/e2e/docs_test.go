@@ -1,8 +1,11 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -10,24 +13,76 @@ import (
 )
 
 // TestREADMEShowsTheExamples: the workflow and the hook configuration in
-// the README are the example files, verbatim: CI lints the workflow with
-// actionlint, and TestHookDefinitions checks the hooks the configuration
-// names.
+// the README and the getting-started guide are the example files,
+// verbatim: CI lints the workflow with actionlint, and TestHookDefinitions
+// checks the hooks the configuration names.
 func TestREADMEShowsTheExamples(t *testing.T) {
-	readme, err := os.ReadFile(filepath.Join(moduleRoot, "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range []string{"docs/examples/pull-request.yml", "docs/examples/pre-commit-config.yaml"} {
-		b, err := os.ReadFile(filepath.Join(moduleRoot, filepath.FromSlash(f)))
+	for _, doc := range []string{"README.md", "docs/getting-started.md"} {
+		text, err := os.ReadFile(filepath.Join(moduleRoot, filepath.FromSlash(doc)))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !strings.Contains(string(readme), "```yaml\n"+string(b)+"```") {
-			t.Errorf("README.md does not show %s verbatim in a yaml block", f)
+		for _, f := range []string{"docs/examples/pull-request.yml", "docs/examples/pre-commit-config.yaml"} {
+			b, err := os.ReadFile(filepath.Join(moduleRoot, filepath.FromSlash(f)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(text), "```yaml\n"+string(b)+"```") {
+				t.Errorf("%s does not show %s verbatim in a yaml block", doc, f)
+			}
 		}
 	}
 }
+
+var (
+	shellBlock = regexp.MustCompile("(?s)```sh\n(.*?)```")
+	exitStatus = regexp.MustCompile(`^(.*?)\s*# exit status ([0-9]+)$`)
+)
+
+// TestGettingStarted runs every sh block of docs/getting-started.md, in
+// order, in one shell in an empty folder, with the built h3a-check on
+// PATH. Every command must succeed, except a line ending in "# exit status
+// N", which must exit N. So the guide's first run (init, log, check, the
+// staged check of the hook) stays true.
+func TestGettingStarted(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join(moduleRoot, "docs", "getting-started.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var script strings.Builder
+	script.WriteString("set -euo pipefail\n")
+	for _, m := range shellBlock.FindAllStringSubmatch(string(doc), -1) {
+		for _, line := range strings.Split(strings.TrimRight(m[1], "\n"), "\n") {
+			fmt.Fprintf(&script, "echo %s\n", shellQuote("$ "+line))
+			if e := exitStatus.FindStringSubmatch(line); e != nil {
+				fmt.Fprintf(&script, "set +e\n%s\ncode=$?\nset -e\n[ \"$code\" -eq %s ] || { echo \"exit status $code, the guide says %s\"; exit 1; }\n", e[1], e[2], e[2])
+				continue
+			}
+			script.WriteString(line + "\n")
+		}
+	}
+	for _, want := range []string{"h3a-check init", "h3a-check log", "h3a-check \"$run\"", "h3a-check check --staged"} {
+		if !strings.Contains(script.String(), want) {
+			t.Errorf("the guide runs no %q", want)
+		}
+	}
+	env := gitEnv(t)
+	for i, kv := range env {
+		if strings.HasPrefix(kv, "PATH=") {
+			env[i] = "PATH=" + filepath.Dir(binary) + string(os.PathListSeparator) + strings.TrimPrefix(kv, "PATH=")
+		}
+	}
+	cmd := exec.Command("bash", "--noprofile", "--norc", "-c", script.String())
+	cmd.Dir = t.TempDir()
+	cmd.Env = env
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("the guide's commands failed: %v\n%s", err, out)
+	}
+	t.Logf("%s", out)
+}
+
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 type hook struct {
 	ID            string `yaml:"id"`

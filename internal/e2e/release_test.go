@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -299,5 +300,76 @@ func TestGoreleaserPinned(t *testing.T) {
 	}
 	if want := "github.com/goreleaser/goreleaser/v2@" + string(pinned[1]); !bytes.Contains(workflow, []byte(want)) {
 		t.Errorf("release.yml does not install %s, the version .ci/run checks with", want)
+	}
+}
+
+var indentedShell = regexp.MustCompile("(?s)\n( *)```sh\n(.*?)\n *```")
+
+// TestREADMEInstall: the README's Install section is true. Its go install
+// names this module's command, and its release block, run against a
+// release served on the loopback interface, downloads, verifies and
+// installs a binary that runs.
+func TestREADMEInstall(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join(moduleRoot, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(readme)
+	start := strings.Index(text, "\n## Install\n")
+	if start < 0 {
+		t.Fatal("README.md has no Install section")
+	}
+	section := text[start:]
+	section = section[:strings.Index(section[1:], "\n## ")+1]
+	gomod, err := os.ReadFile(filepath.Join(moduleRoot, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	module := strings.TrimSpace(strings.TrimPrefix(strings.SplitN(string(gomod), "\n", 2)[0], "module "))
+	if !strings.Contains(section, "go install "+module+"/cmd/h3a-check@latest") {
+		t.Errorf("the Install section does not say go install %s/cmd/h3a-check@latest", module)
+	}
+	if _, err := os.Stat(filepath.Join(moduleRoot, "cmd", "h3a-check", "main.go")); err != nil {
+		t.Error(err)
+	}
+	for _, want := range []string{"completion bash", "completion zsh", "completion fish", "h3a-check-system", "version: v"} {
+		if !strings.Contains(section, want) {
+			t.Errorf("the Install section does not mention %q", want)
+		}
+	}
+
+	if runtime.GOOS != "linux" {
+		t.Skip("the release block is run on Linux (sha256sum)")
+	}
+	m := indentedShell.FindStringSubmatch(section)
+	if m == nil || !strings.Contains(m[2], releaseURL) {
+		t.Fatalf("the Install section has no sh block fetching from %s", releaseURL)
+	}
+	var lines []string
+	for _, l := range strings.Split(m[2], "\n") {
+		lines = append(lines, strings.TrimPrefix(l, m[1]))
+	}
+	block := strings.Join(lines, "\n")
+	version := regexp.MustCompile(`(?m)^version=(v[0-9.]+)$`).FindStringSubmatch(block)
+	if version == nil {
+		t.Fatalf("the block sets no version:\n%s", block)
+	}
+	real, err := os.ReadFile(binary)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string][]byte{"h3a-check_linux_amd64": real, "h3a-check_darwin_arm64": []byte("another platform\n")}
+	files["checksums.txt"] = checksums(files)
+	srv := newFakeRelease(t, version[1], files)
+	home := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(home, ".local", "bin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("bash", "--noprofile", "--norc", "-euo", "pipefail", "-c", strings.Replace(block, releaseURL, srv.base, 1))
+	cmd.Dir = t.TempDir()
+	cmd.Env = baseEnv("HOME="+home, "PATH="+filepath.Join(home, ".local", "bin")+string(os.PathListSeparator)+os.Getenv("PATH"))
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "h3a-check_linux_amd64: OK") || !strings.Contains(string(out), "h3a-check ") {
+		t.Fatalf("the README's release block: %v\n%s", err, out)
 	}
 }
