@@ -61,6 +61,9 @@ func FuzzParseToken(f *testing.F) {
 		if tok.Hex != strings.ToLower(tok.Hex) || !isHex(tok.Hex) {
 			t.Fatalf("Hex = %q, want lower-case hex digits only", tok.Hex)
 		}
+		if tok.Ellipsis != "" && (!tok.Verifiable || strings.Trim(tok.Ellipsis, ".…") != "") {
+			t.Fatalf("Ellipsis %q on %+v: only a verifiable token carries one, and only dots or \"…\"", tok.Ellipsis, tok)
+		}
 		if tok.Reason != "" && !strings.HasPrefix(tok.Reason, "hash ") {
 			t.Fatalf("Reason %q does not start with \"hash \"", tok.Reason)
 		}

@@ -18,14 +18,19 @@ const (
 type Token struct {
 	Raw        string
 	Hex        string // normalised lower-case hex digits, "" if none
-	Verifiable bool   // 16..64 hex digits, no elision
+	Verifiable bool   // 16..64 hex digits
 	Reason     string // why the token cannot be verified; "" when Verifiable
-	Malformed  bool   // not hex at all / empty (vs merely too short, too long or elided)
+	Malformed  bool   // not hex at all / empty (vs merely too short or too long)
+	// Ellipsis is a trailing "..." or "…" as written after the digits of a
+	// verifiable token: the digits are all there and are verified, but the
+	// log drifted from the spec's form.
+	Ellipsis string
 }
 
 // ParseToken accepts "a3f5c8d21f4e9b76", "sha256:<hex>", "SHA256:<hex>",
-// upper-case hex, surrounding spaces; 16..64 hex digits are verifiable; fewer
-// than 16 or a trailing "..." or "…" is not (Reason says why).
+// upper-case hex, surrounding spaces; 16..64 hex digits are verifiable, with
+// or without a trailing "..." or "…" (kept in Ellipsis); fewer than 16 are
+// not, ellipsis or not (Reason says why).
 //
 // More than 64 hex digits is neither verifiable nor malformed: it is hex, most
 // likely a digest of another algorithm, and cannot be checked against SHA-256.
@@ -52,14 +57,14 @@ func ParseToken(raw string) Token {
 	}
 	t.Hex = strings.ToLower(digits)
 	switch n := len(t.Hex); {
-	case ellipsis != "":
-		t.Reason = fmt.Sprintf("hash %s is elided with %q; log the full %d+ hex digits", quoted, ellipsis, minVerifiableDigits)
+	case n < minVerifiableDigits && ellipsis != "":
+		t.Reason = fmt.Sprintf("hash %s has %s before its %q; at least %d are needed to verify it", quoted, countDigits(n), ellipsis, minVerifiableDigits)
 	case n < minVerifiableDigits:
 		t.Reason = fmt.Sprintf("hash %s has %s; at least %d are needed to verify it", quoted, countDigits(n), minVerifiableDigits)
 	case n > maxDigestDigits:
 		t.Reason = fmt.Sprintf("hash %s has %s; a SHA-256 digest has only %d", quoted, countDigits(n), maxDigestDigits)
 	default:
-		t.Verifiable = true
+		t.Verifiable, t.Ellipsis = true, ellipsis
 	}
 	return t
 }

@@ -19,6 +19,7 @@ func TestParseToken(t *testing.T) {
 		verifiable bool
 		malformed  bool
 		reason     string
+		ellipsis   string
 	}{
 		{name: "16 hex digits as the spec logs them", raw: hex16, hex: hex16, verifiable: true},
 		{name: "64 hex digits", raw: abcDigest, hex: abcDigest, verifiable: true},
@@ -48,16 +49,28 @@ func TestParseToken(t *testing.T) {
 			reason: `hash "` + abcDigest + `0" has 65 hex digits; a SHA-256 digest has only 64`,
 		},
 		{
-			name: "elided with three dots", raw: "a3f5c8d21f4e9b76...", hex: "a3f5c8d21f4e9b76",
-			reason: `hash "a3f5c8d21f4e9b76..." is elided with "..."; log the full 16+ hex digits`,
+			name: "16 hex digits and three dots are verifiable", raw: "a3f5c8d21f4e9b76...", hex: "a3f5c8d21f4e9b76",
+			verifiable: true, ellipsis: "...",
 		},
 		{
-			name: "elided with an ellipsis character", raw: "a3f5c8d21f4e9b76…", hex: "a3f5c8d21f4e9b76",
-			reason: `hash "a3f5c8d21f4e9b76…" is elided with "…"; log the full 16+ hex digits`,
+			name: "16 hex digits and an ellipsis character are verifiable", raw: "a3f5c8d21f4e9b76…", hex: "a3f5c8d21f4e9b76",
+			verifiable: true, ellipsis: "…",
 		},
 		{
-			name: "short and elided reports the elision", raw: "sha256:a3f5 ...", hex: "a3f5",
-			reason: `hash "sha256:a3f5 ..." is elided with "..."; log the full 16+ hex digits`,
+			name: "64 hex digits and three dots", raw: "sha256:" + abcDigest + "...", hex: abcDigest,
+			verifiable: true, ellipsis: "...",
+		},
+		{
+			name: "15 hex digits and three dots are too few", raw: hex16[:15] + "...", hex: hex16[:15],
+			reason: `hash "ba7816bf8f01cfe..." has 15 hex digits before its "..."; at least 16 are needed to verify it`,
+		},
+		{
+			name: "short and elided names both", raw: "sha256:a3f5 ...", hex: "a3f5",
+			reason: `hash "sha256:a3f5 ..." has 4 hex digits before its "..."; at least 16 are needed to verify it`,
+		},
+		{
+			name: "65 hex digits and three dots are still too many", raw: abcDigest + "0...", hex: abcDigest + "0",
+			reason: `hash "` + abcDigest + `0..." has 65 hex digits; a SHA-256 digest has only 64`,
 		},
 		{
 			name: "a trailing period is not an elision", raw: hex16 + ".", malformed: true,
@@ -92,7 +105,7 @@ func TestParseToken(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := ParseToken(tt.raw)
-			want := Token{Raw: tt.raw, Hex: tt.hex, Verifiable: tt.verifiable, Malformed: tt.malformed, Reason: tt.reason}
+			want := Token{Raw: tt.raw, Hex: tt.hex, Verifiable: tt.verifiable, Malformed: tt.malformed, Reason: tt.reason, Ellipsis: tt.ellipsis}
 			if got != want {
 				t.Errorf("ParseToken(%q)\n got %+v\nwant %+v", tt.raw, got, want)
 			}
@@ -126,7 +139,9 @@ func TestTokenMatches(t *testing.T) {
 		{name: "digits from the middle of the digest", token: ParseToken(abcDigest[8:24]), sum: abcDigest, want: false},
 		{name: "last digit of 64 differs", token: ParseToken(abcDigest[:63] + "e"), sum: abcDigest, want: false},
 		{name: "8 digits never match", token: ParseToken(abcDigest[:8]), sum: abcDigest, want: false},
-		{name: "elided never matches", token: ParseToken(hex16 + "..."), sum: abcDigest, want: false},
+		{name: "16 digits and an ellipsis match", token: ParseToken(hex16 + "..."), sum: abcDigest, want: true},
+		{name: "16 digits and an ellipsis still compare", token: ParseToken(hex16[:15] + "b..."), sum: abcDigest, want: false},
+		{name: "short and elided never matches", token: ParseToken(hex16[:12] + "..."), sum: abcDigest, want: false},
 		{name: "65 digits never match", token: ParseToken(abcDigest + "0"), sum: abcDigest + "0", want: false},
 		{name: "non-hex never matches", token: ParseToken("xyz"), sum: abcDigest, want: false},
 		{name: "empty never matches", token: ParseToken(""), sum: abcDigest, want: false},

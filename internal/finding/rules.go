@@ -112,8 +112,12 @@ var (
 		"restore the artifact, or re-run the step that produces it and log it again"}
 	HashUnverifiable = Rule{"h3a.integrity.hash_unverifiable", CategoryIntegrity, Warning,
 		"Logged hash too short to verify",
-		"The logged hash has fewer than 16 hex digits or is elided with \"...\"; the entry is not counted as verified.",
+		"The logged hash has fewer than 16 hex digits (with or without a trailing \"...\"), or more than a SHA-256 digest's 64; the entry is not counted as verified. h3a-state-specification.md, EVIDENCE_LOG.md update protocol: \"Hash format: First 16 chars of SHA-256 hex digest\".",
 		"log at least the first 16 hex digits of the SHA-256 (sha256sum FILE | cut -c1-16)"}
+	HashEllipsis = Rule{"h3a.integrity.hash_ellipsis", CategoryIntegrity, Warning,
+		"Logged hash ends with an ellipsis",
+		"The logged hash carries the 16 (or more) hex digits the spec asks for, followed by \"...\" or \"…\". The digits are verified as usual; the ellipsis is drift from the spec's form [hash:<16 hex>]. h3a-state-specification.md, EVIDENCE_LOG.md update protocol: \"Hash format: First 16 chars of SHA-256 hex digest\".",
+		"write the hash without the trailing ellipsis: [hash:<first 16 hex digits>]"}
 	HashMalformed = Rule{"h3a.integrity.hash_malformed", CategoryIntegrity, Error,
 		"Logged hash malformed",
 		"The hash field of an EVIDENCE_LOG.md entry is empty or not hexadecimal.",
@@ -235,7 +239,7 @@ var GoRules = slices.Concat([]Rule{
 	MissingFile, NotRegular, SymlinkLoop, TooLarge, Unreadable, TmpLeftover,
 	RunDirName, RunDirNameLoose, NestedRun, MalformedRecord, NotEvaluated,
 	JSONSyntax, YAMLSyntax, DuplicateKey, BOM, InvalidUTF8, SchemaViolation,
-	HashMismatch, MissingArtifact, HashUnverifiable, HashMalformed,
+	HashMismatch, MissingArtifact, HashUnverifiable, HashEllipsis, HashMalformed,
 	PathEscape, AbsolutePath,
 	RunIDMismatch, ContractTaskIDMismatch, ContractSummaryMissing, ContractFileMissing,
 	WaiverExpired, WaiverUnused, RulesChanged,

@@ -53,6 +53,12 @@ func (c *checker) startEvidence(s *runState) *pendingEvidence {
 			f.Line, f.Column = ref.Line, ref.HashColumn
 			s.add(f)
 		}
+		if tok.Ellipsis != "" {
+			f := finding.HashEllipsis.New(ref.LogFile, "hash %q ends with %q after its %d hex digits; the digits are verified, but the spec writes the hash without it (entry for %q)",
+				ref.Hash, tok.Ellipsis, len(tok.Hex), ref.Path)
+			f.Line, f.Column = ref.Line, ref.HashColumn
+			s.add(f)
+		}
 		a := byPath[clean]
 		if a == nil {
 			a = &loggedArtifact{path: clean}
