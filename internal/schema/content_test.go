@@ -9,6 +9,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/h3a-check/h3a-check/internal/status"
 	"github.com/h3a-check/h3a-check/schemas"
 )
 
@@ -166,11 +167,17 @@ func TestSharedDefinitionsFollowTheSpecification(t *testing.T) {
 		def  string
 		want []string
 	}{
-		{"taskStatus", []string{"awaiting_planner", "ready_for_execution", "in_progress", "awaiting_validation", "validation", "complete", "failed", "remediation_needed", "escalation_required"}},
 		{"gateValue", []string{"pending", "not_started", "in_progress", "passed", "failed"}},
 		{"gateName", []string{"G0_planning", "G1_implementation", "G2_validation", "G3_production_ready"}},
-		{"verdictStatus", []string{"pass", "pass_with_notes", "fail", "escalation"}},
 		{"checkStatus", []string{"pass", "fail", "partial", "not_applicable"}},
+	}
+	// A status field with a meaning for each spelling accepts exactly the
+	// spellings the status package maps.
+	for _, f := range status.Fields {
+		enums = append(enums, struct {
+			def  string
+			want []string
+		}{f.Def, f.Spellings()})
 	}
 	for _, tt := range enums {
 		var got []string
