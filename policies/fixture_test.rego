@@ -630,6 +630,25 @@ complete := {
 		"reason": "--base none was given",
 		"violations": []
 	},
+	"meanings": {
+		"handoff_verdict": null,
+		"task": {
+			"notes": false,
+			"outcome": "pass",
+			"remediation_due": false,
+			"started": true,
+			"status": "complete"
+		},
+		"verdicts": [
+			{
+				"notes": false,
+				"outcome": "pass",
+				"remediation_due": false,
+				"started": false,
+				"status": "pass"
+			}
+		]
+	},
 	"params": {
 		"max_iterations": 2
 	},
@@ -863,6 +882,17 @@ fresh := {
 		"new_run": false,
 		"reason": "--base none was given",
 		"violations": []
+	},
+	"meanings": {
+		"handoff_verdict": null,
+		"task": {
+			"notes": false,
+			"outcome": "open",
+			"remediation_due": false,
+			"started": false,
+			"status": "awaiting_planner"
+		},
+		"verdicts": []
 	},
 	"params": {
 		"max_iterations": 2

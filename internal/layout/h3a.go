@@ -8,6 +8,7 @@ import (
 	"github.com/h3a-check/h3a-check/internal/ledger"
 	"github.com/h3a-check/h3a-check/internal/rundir"
 	"github.com/h3a-check/h3a-check/internal/schema"
+	"github.com/h3a-check/h3a-check/internal/status"
 )
 
 // H3A is the layout of h3a-state-specification.md: state.json and three
@@ -15,12 +16,13 @@ import (
 type H3A struct{}
 
 const (
-	h3aState          = "state.json"
-	h3aRoadmap        = "state/ROADMAP.md"
-	h3aCurrentTask    = "state/CURRENT_TASK.json"
-	h3aGatesLedger    = "state/GATES_LEDGER.md"
-	h3aEvidenceLog    = "state/EVIDENCE_LOG.md"
-	h3aSessionHandoff = "state/SESSION_HANDOFF.json"
+	h3aState           = "state.json"
+	h3aRoadmap         = "state/ROADMAP.md"
+	h3aCurrentTask     = "state/CURRENT_TASK.json"
+	h3aGatesLedger     = "state/GATES_LEDGER.md"
+	h3aEvidenceLog     = "state/EVIDENCE_LOG.md"
+	h3aSessionHandoff  = "state/SESSION_HANDOFF.json"
+	h3aValidatorReport = "validator_report.json"
 )
 
 var h3aFiles = []File{
@@ -29,7 +31,7 @@ var h3aFiles = []File{
 	{Path: h3aSessionHandoff, Kind: JSON, Schema: schema.SessionHandoff, Required: true, DocKey: "handoff"},
 	{Path: "planner_report.json", Kind: JSON, Schema: schema.PlannerReport, Required: true, DocKey: "planner_report"},
 	{Path: "executor_report.json", Kind: JSON, Schema: schema.ExecutorReport, Required: true, DocKey: "executor_report"},
-	{Path: "validator_report.json", Kind: JSON, Schema: schema.ValidatorReport, Required: true, DocKey: "validator_report"},
+	{Path: h3aValidatorReport, Kind: JSON, Schema: schema.ValidatorReport, Required: true, DocKey: "validator_report"},
 	{Path: h3aRoadmap, Kind: Markdown, Required: true, DocKey: "roadmap",
 		ParseLedger: func(b []byte) (any, []ledger.Problem) { return ledger.ParseRoadmap(b) }},
 	{Path: h3aGatesLedger, Kind: Markdown, Required: true, DocKey: "gates_ledger",
@@ -137,6 +139,25 @@ func (H3A) Docs(r *Run) map[string]any {
 	return docs
 }
 
+// Meanings gives the meaning of every status the documents define more
+// than one spelling for: each validator verdict's status (in verdict
+// order), the H3 handoff's payload.verdict and CURRENT_TASK.json status.
+// A value that is no spelling of its field is null; its schema reports it.
+func (H3A) Meanings(r *Run) map[string]any {
+	verdicts := []any{}
+	if vs, ok := jsonValue(r, h3aValidatorReport, "verdicts").([]any); ok {
+		for _, v := range vs {
+			m, _ := v.(map[string]any)
+			verdicts = append(verdicts, status.Verdict.Input(m["status"]))
+		}
+	}
+	return map[string]any{
+		"verdicts":        verdicts,
+		"handoff_verdict": status.Verdict.Input(jsonValue(r, h3aSessionHandoff, "payload", "verdict")),
+		"task":            status.Task.Input(jsonValue(r, h3aCurrentTask, "status")),
+	}
+}
+
 func roadmapInput(m *ledger.Roadmap) map[string]any {
 	sections := make([]any, 0, len(m.Sections))
 	for _, s := range m.Sections {
@@ -190,18 +211,24 @@ func ledgerOf[T any](r *Run, path string) (T, bool) {
 
 // jsonString walks keys in a parsed JSON document and returns a non-empty string.
 func jsonString(r *Run, path string, keys ...string) (string, bool) {
+	s, ok := jsonValue(r, path, keys...).(string)
+	return s, ok && s != ""
+}
+
+// jsonValue walks keys in a parsed JSON document; nil when a key is absent
+// or the document is missing or unparsed.
+func jsonValue(r *Run, path string, keys ...string) any {
 	d := r.Docs[path]
 	if d == nil || !d.Parsed || d.JSON == nil {
-		return "", false
+		return nil
 	}
 	v := d.JSON.Value
 	for _, k := range keys {
 		m, ok := v.(map[string]any)
 		if !ok {
-			return "", false
+			return nil
 		}
 		v = m[k]
 	}
-	s, ok := v.(string)
-	return s, ok && s != ""
+	return v
 }

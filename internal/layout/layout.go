@@ -107,6 +107,13 @@ type Layout interface {
 	Docs(r *Run) map[string]any
 }
 
+// StatusMeanings is a layout whose documents hold status values that the
+// status package maps to a meaning; Meanings gives input.meanings, so rules
+// reason over what a status means rather than how it is spelt.
+type StatusMeanings interface {
+	Meanings(r *Run) map[string]any
+}
+
 // RequirementsKnower is implemented by a layout whose runs say which
 // requirements they cover in documents other than an H3A roadmap; without
 // it, requirements coverage is known when the run has a readable roadmap.

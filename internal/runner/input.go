@@ -4,6 +4,7 @@ import (
 	"maps"
 	"path/filepath"
 
+	"github.com/h3a-check/h3a-check/internal/layout"
 	"github.com/h3a-check/h3a-check/internal/rundir"
 )
 
@@ -44,7 +45,7 @@ func (c *checker) buildInput(s *runState, pe *pendingEvidence, hist historyOutco
 		tree[i] = p
 	}
 	dir := filepath.Base(s.run.Dir)
-	return map[string]any{
+	in := map[string]any{
 		"run": map[string]any{
 			"id":            s.lay.RunID(s.run),
 			"layout":        s.lay.ID(),
@@ -59,4 +60,8 @@ func (c *checker) buildInput(s *runState, pe *pendingEvidence, hist historyOutco
 		"params":   params,
 		"secrets":  scanSecrets(s.run),
 	}
+	if m, ok := s.lay.(layout.StatusMeanings); ok {
+		in["meanings"] = m.Meanings(s.run)
+	}
+	return in
 }

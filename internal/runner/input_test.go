@@ -123,3 +123,43 @@ func inputLayout(in map[string]any) string {
 	id, _ := run["layout"].(string)
 	return id
 }
+
+// TestInputMeanings: input.meanings gives what each status spelling means,
+// index for index with the verdicts, and only for the h3a layout.
+func TestInputMeanings(t *testing.T) {
+	src, err := filepath.Glob(filepath.Join(testRuns, "ok", "complete", "*-*"))
+	if err != nil || len(src) != 1 {
+		t.Fatalf("complete run not found: %v %v", src, err)
+	}
+	run := filepath.Join(t.TempDir(), filepath.Base(src[0]))
+	if err := os.CopyFS(run, os.DirFS(src[0])); err != nil {
+		t.Fatal(err)
+	}
+	edit := func(file, old, new string) {
+		t.Helper()
+		p := filepath.Join(run, filepath.FromSlash(file))
+		b, err := os.ReadFile(p)
+		if err != nil || !bytes.Contains(b, []byte(old)) {
+			t.Fatalf("%s lacks %q (%v)", file, old, err)
+		}
+		if err := os.WriteFile(p, bytes.Replace(b, []byte(old), []byte(new), 1), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	edit("validator_report.json", `"status": "pass",`, `"status": "needs_remediation",`)
+	edit("state/SESSION_HANDOFF.json", `"payload": {`, `"payload": {"verdict": "escalation_required",`)
+	edit("state/CURRENT_TASK.json", `"status": "complete"`, `"status": "done"`)
+	in := inputOf(t, run)[0]
+	got, _ := json.Marshal(in["meanings"])
+	want := `{"handoff_verdict":{"notes":false,"outcome":"escalation","remediation_due":false,"started":false,"status":"escalation_required"},` +
+		`"task":null,` +
+		`"verdicts":[{"notes":false,"outcome":"fail","remediation_due":true,"started":false,"status":"needs_remediation"}]}`
+	if string(got) != want {
+		t.Errorf("meanings = %s\nwant       %s", got, want)
+	}
+	for _, other := range inputOf(t, filepath.Join(testRuns, "ok", "stigmergy_complete")) {
+		if _, ok := other["meanings"]; ok {
+			t.Errorf("a stigmergy run's input has meanings: %v", other["meanings"])
+		}
+	}
+}
