@@ -258,8 +258,8 @@ coverage_value(x) := to_number(trim_prefix(trim_suffix(s, "%"), "+")) if {
 # METADATA
 # title: G2 passed without its exit criteria
 # description: >-
-#   G2 passed needs a validator_report.json verdict for the current task with status pass
-#   or pass_with_notes, and a G2 PASSED event in GATES_LEDGER.md. (The security scan and
+#   G2 passed needs a validator_report.json verdict for the current task whose status
+#   means a pass (pass or pass_with_notes), and a G2 PASSED event in GATES_LEDGER.md. (The security scan and
 #   mutation report: h3a.evidence.required_artifact.)
 # custom:
 #   id: h3a.evidence.g2_exit_criteria
@@ -282,14 +282,17 @@ g2_gaps contains v if {
 
 g2_gaps contains v if {
 	i := lib.current_verdict
-	status := lib.verdicts[i].status
-	not status in lib.passing_verdict_statuses
+	not lib.verdict_passes(i)
 	v := {
-		"msg": sprintf("G2_validation is passed but the verdict for %s has status %q, expected \"pass\" or \"pass_with_notes\"", [task_name, status]),
+		"msg": sprintf("G2_validation is passed but the verdict for %s has %s, expected a passing status (pass or pass_with_notes)", [task_name, lib.describe_verdict_status(i)]),
 		"file": lib.doc_file.validator_report,
-		"pointer": sprintf("/verdicts/%d/status", [i]),
+		"pointer": verdict_status_pointer(i),
 	}
 }
+
+verdict_status_pointer(i) := sprintf("/verdicts/%d/status", [i]) if lib.has_status(lib.verdicts[i])
+
+else := sprintf("/verdicts/%d", [i])
 
 g2_gaps contains v if {
 	some v in ledger_gaps(2)

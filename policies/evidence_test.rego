@@ -177,10 +177,35 @@ test_coverage_not_decreased if {
 # --- G2 -----------------------------------------------------------------------
 
 test_g2_verdict_not_passing if {
-	inp := test.patch([{"op": "replace", "path": "/docs/validator_report/verdicts/0/status", "value": "fail"}])
+	inp := test.patch(test.verdict_status(0, "fail"))
 	[f] := test.of(evidence.deny, g2) with input as inp
-	f.msg == "G2_validation is passed but the verdict for task \"T001\" has status \"fail\", expected \"pass\" or \"pass_with_notes\""
+	f.msg == "G2_validation is passed but the verdict for task \"T001\" has status \"fail\" (a failure, remediation due), expected a passing status (pass or pass_with_notes)"
 	f.pointer == "/verdicts/0/status"
+}
+
+# Every spelling is judged by its meaning: the two passing ones pass G2, the
+# others (and a status no document defines) do not.
+test_g2_verdict_statuses_by_meaning if {
+	every s in ["pass", "pass_with_notes"] {
+		count(test.of(evidence.deny, g2)) == 0 with input as test.patch(test.verdict_status(0, s))
+	}
+	every s in ["fail", "needs_remediation", "escalation", "escalation_required", "passed"] {
+		count(test.of(evidence.deny, g2)) == 1 with input as test.patch(test.verdict_status(0, s))
+	}
+	[f] := test.of(evidence.deny, g2) with input as test.patch(test.verdict_status(0, "escalation_required"))
+	f.msg == "G2_validation is passed but the verdict for task \"T001\" has status \"escalation_required\" (an escalation to a human), expected a passing status (pass or pass_with_notes)"
+	[g] := test.of(evidence.deny, g2) with input as test.patch(test.verdict_status(0, "passed"))
+	g.msg == "G2_validation is passed but the verdict for task \"T001\" has status \"passed\", which no document defines, expected a passing status (pass or pass_with_notes)"
+}
+
+test_g2_verdict_without_status if {
+	inp := test.patch([
+		{"op": "remove", "path": "/docs/validator_report/verdicts/0/status"},
+		{"op": "replace", "path": "/meanings/verdicts/0", "value": null},
+	])
+	[f] := test.of(evidence.deny, g2) with input as inp
+	f.msg == "G2_validation is passed but the verdict for task \"T001\" has status missing, which no document defines, expected a passing status (pass or pass_with_notes)"
+	f.pointer == "/verdicts/0"
 }
 
 test_g2_no_verdict_and_no_event if {

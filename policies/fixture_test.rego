@@ -1177,3 +1177,116 @@ contract_rounds := {
 		"summary.json"
 	]
 }
+
+# status_meanings[def][spelling], by the schema definition of each status field.
+status_meanings := {
+	"taskStatus": {
+		"awaiting_planner": {
+			"notes": false,
+			"outcome": "open",
+			"remediation_due": false,
+			"started": false,
+			"status": "awaiting_planner"
+		},
+		"awaiting_validation": {
+			"notes": false,
+			"outcome": "open",
+			"remediation_due": false,
+			"started": true,
+			"status": "awaiting_validation"
+		},
+		"complete": {
+			"notes": false,
+			"outcome": "pass",
+			"remediation_due": false,
+			"started": true,
+			"status": "complete"
+		},
+		"escalation_required": {
+			"notes": false,
+			"outcome": "escalation",
+			"remediation_due": false,
+			"started": true,
+			"status": "escalation_required"
+		},
+		"failed": {
+			"notes": false,
+			"outcome": "fail",
+			"remediation_due": false,
+			"started": true,
+			"status": "failed"
+		},
+		"in_progress": {
+			"notes": false,
+			"outcome": "open",
+			"remediation_due": false,
+			"started": true,
+			"status": "in_progress"
+		},
+		"ready_for_execution": {
+			"notes": false,
+			"outcome": "open",
+			"remediation_due": false,
+			"started": false,
+			"status": "ready_for_execution"
+		},
+		"remediation_needed": {
+			"notes": false,
+			"outcome": "fail",
+			"remediation_due": true,
+			"started": true,
+			"status": "remediation_needed"
+		},
+		"validation": {
+			"notes": false,
+			"outcome": "open",
+			"remediation_due": false,
+			"started": true,
+			"status": "validation"
+		}
+	},
+	"verdictStatus": {
+		"escalation": {
+			"notes": false,
+			"outcome": "escalation",
+			"remediation_due": false,
+			"started": false,
+			"status": "escalation"
+		},
+		"escalation_required": {
+			"notes": false,
+			"outcome": "escalation",
+			"remediation_due": false,
+			"started": false,
+			"status": "escalation_required"
+		},
+		"fail": {
+			"notes": false,
+			"outcome": "fail",
+			"remediation_due": true,
+			"started": false,
+			"status": "fail"
+		},
+		"needs_remediation": {
+			"notes": false,
+			"outcome": "fail",
+			"remediation_due": true,
+			"started": false,
+			"status": "needs_remediation"
+		},
+		"pass": {
+			"notes": false,
+			"outcome": "pass",
+			"remediation_due": false,
+			"started": false,
+			"status": "pass"
+		},
+		"pass_with_notes": {
+			"notes": true,
+			"outcome": "pass",
+			"remediation_due": false,
+			"started": false,
+			"status": "pass_with_notes"
+		}
+	}
+}

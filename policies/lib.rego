@@ -259,6 +259,54 @@ limit := n if {
 	is_number(n)
 } else := input.params.max_iterations
 
+# --- statuses -----------------------------------------------------------------
+
+# What a status means comes from input.meanings, worked out by the checker
+# from its one status mapping (README lists it): the three documents spell
+# some statuses in more than one way, so rules test the meaning, never a
+# spelling.
+
+# verdict_meaning(i) is what the status of verdict i means; undefined for a
+# status no document defines.
+verdict_meaning(i) := m if {
+	m := input.meanings.verdicts[i]
+	m != null
+}
+
+# verdict_passes(i) holds for a passing verdict (pass, pass_with_notes).
+verdict_passes(i) if verdict_meaning(i).outcome == "pass"
+
+# task_meaning is what CURRENT_TASK.json status means.
+task_meaning := m if {
+	m := input.meanings.task
+	m != null
+}
+
+# describe_verdict_status(i) quotes verdict i's status and says what it means.
+describe_verdict_status(i) := sprintf("status %q (%s)", [m.status, outcome_words[m.outcome]]) if {
+	m := verdict_meaning(i)
+} else := sprintf("status %s, which no document defines", [written_status(verdicts[i])])
+
+outcome_words := {
+	"open": "not decided",
+	"pass": "a pass",
+	"fail": "a failure, remediation due",
+	"escalation": "an escalation to a human",
+}
+
+written_status(x) := sprintf("%q", [x.status]) if is_string(x.status)
+
+else := "missing" if not has_status(x)
+
+else := sprintf("%v", [x.status])
+
+has_status(x) if {
+	is_object(x)
+	"status" in object.keys(x)
+}
+
+# passing_verdict_statuses: the passing spellings as they were before the
+# status mapping; kept for user rules, the shipped rules use verdict_passes.
 passing_verdict_statuses := {"pass", "pass_with_notes"}
 
 # --- paths and evidence -------------------------------------------------------

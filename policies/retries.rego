@@ -56,10 +56,11 @@ else := {}
 # METADATA
 # title: Escalation needs a human
 # description: >-
-#   The gate needs a human when CURRENT_TASK.json status is escalation_required, when a
-#   failed task or gate is at iteration_count >= the limit, or when the last verdict's
-#   status is escalation, unless a human decision is recorded after it: a GATES_LEDGER.md
-#   event by agent "human" later than the last FAILED or ESCALATION event.
+#   The gate needs a human when CURRENT_TASK.json status means an escalation
+#   (escalation_required), when a failed task (failed, remediation_needed) or gate is at
+#   iteration_count >= the limit, or when the last verdict's status means an escalation
+#   (escalation, escalation_required), unless a human decision is recorded after it: a
+#   GATES_LEDGER.md event by agent "human" later than the last FAILED or ESCALATION event.
 # custom:
 #   id: h3a.retries.escalation
 #   category: retries
@@ -78,12 +79,12 @@ gate := {"gate": sprintf("G%d", [lib.current_task_status.parsed.gate])} if lib.c
 else := {}
 
 escalations contains v if {
-	ct.status == "escalation_required"
-	v := {"msg": "the task's status is escalation_required: a human must decide how to go on", "file": lib.doc_file.current_task, "pointer": "/status"}
+	lib.task_meaning.outcome == "escalation"
+	v := {"msg": sprintf("the task's status is %s: a human must decide how to go on", [ct.status]), "file": lib.doc_file.current_task, "pointer": "/status"}
 }
 
 escalations contains v if {
-	ct.status in {"failed", "remediation_needed"}
+	lib.task_meaning.outcome == "fail"
 	is_number(ct.iteration_count)
 	ct.iteration_count >= lib.limit
 	v := {
@@ -107,8 +108,9 @@ escalations contains v if {
 
 escalations contains v if {
 	i := lib.current_verdict
-	lib.verdicts[i].status == "escalation"
-	v := {"msg": "the last verdict's status is escalation: a human must decide how to go on", "file": lib.doc_file.validator_report, "pointer": sprintf("/verdicts/%d/status", [i])}
+	m := lib.verdict_meaning(i)
+	m.outcome == "escalation"
+	v := {"msg": sprintf("the last verdict's status is %s: a human must decide how to go on", [m.status]), "file": lib.doc_file.validator_report, "pointer": sprintf("/verdicts/%d/status", [i])}
 }
 
 setbacks := {"FAILED", "ESCALATION", "ESCALATED", "REJECTED"}
@@ -124,8 +126,9 @@ human_decision if {
 # METADATA
 # title: Remediation needed without a plan
 # description: >-
-#   CURRENT_TASK.json status remediation_needed needs a remediation_plan in the task's
-#   last validator verdict.
+#   A verdict whose status means a failure with remediation due (fail, needs_remediation)
+#   has a remediation_plan, and so has the task's last verdict when CURRENT_TASK.json
+#   status is remediation_needed.
 # custom:
 #   id: h3a.retries.no_remediation_plan
 #   category: retries
@@ -134,19 +137,36 @@ human_decision if {
 #     the validator writes a specific remediation_plan (what to fix, how to show it is
 #     fixed) in the verdict that sent the task back
 deny contains f if {
-	ct.status == "remediation_needed"
 	some v in missing_plan
-	f := lib.finding(rego.metadata.rule(), object.union(task, v))
+	f := lib.finding(rego.metadata.rule(), v)
 }
 
 missing_plan contains v if {
-	i := lib.current_verdict
+	some i, verdict in lib.verdicts
+	m := lib.verdict_meaning(i)
+	m.remediation_due
 	not verdict_has_plan(i)
-	v := {
-		"msg": "the task's status is remediation_needed but its last verdict has no remediation_plan",
+	v := object.union(verdict_task(verdict), {
+		"msg": sprintf("verdict %d has status %q, which sends the task back for remediation, but no remediation_plan", [i, m.status]),
 		"file": lib.doc_file.validator_report,
 		"pointer": plan_pointer(i),
-	}
+	})
+}
+
+verdict_task(verdict) := {"task_id": verdict.task_id} if lib.filled(verdict.task_id)
+
+else := {}
+
+missing_plan contains v if {
+	lib.task_meaning.remediation_due
+	i := lib.current_verdict
+	not lib.verdict_meaning(i).remediation_due # reported above when it has no plan
+	not verdict_has_plan(i)
+	v := object.union(task, {
+		"msg": sprintf("the task's status is %s but its last verdict has no remediation_plan", [ct.status]),
+		"file": lib.doc_file.validator_report,
+		"pointer": plan_pointer(i),
+	})
 }
 
 plan_pointer(i) := sprintf("/verdicts/%d/remediation_plan", [i]) if {
@@ -157,12 +177,13 @@ plan_pointer(i) := sprintf("/verdicts/%d/remediation_plan", [i]) if {
 else := sprintf("/verdicts/%d", [i])
 
 missing_plan contains v if {
+	lib.task_meaning.remediation_due
 	not lib.current_verdict
-	v := {
-		"msg": "the task's status is remediation_needed but validator_report.json has no verdict for it, so no remediation_plan",
+	v := object.union(task, {
+		"msg": sprintf("the task's status is %s but validator_report.json has no verdict for it, so no remediation_plan", [ct.status]),
 		"file": lib.doc_file.current_task,
 		"pointer": "/status",
-	}
+	})
 }
 
 # verdict_has_plan wraps the ref: "not f(undefined)" is undefined in Rego.

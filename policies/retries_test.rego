@@ -43,7 +43,7 @@ escalated(ops) := [f | some f in fs] if {
 }
 
 test_escalation_required if {
-	[f] := escalated([{"op": "replace", "path": "/docs/current_task/status", "value": "escalation_required"}])
+	[f] := escalated(test.task_status("escalation_required"))
 	f.rule == "h3a.retries.escalation"
 	f.needs_human == true
 	f.gate == "G2"
@@ -52,10 +52,9 @@ test_escalation_required if {
 }
 
 test_escalation_failed_at_the_limit if {
-	[f] := escalated([
-		{"op": "replace", "path": "/docs/current_task/status", "value": "failed"},
+	[f] := escalated(array.concat(test.task_status("failed"), [
 		{"op": "replace", "path": "/docs/current_task/iteration_count", "value": 2},
-	])
+	]))
 	f.msg == "the task is \"failed\" after 2 of 2 iterations: a human must decide how to go on"
 }
 
@@ -69,79 +68,111 @@ test_escalation_failed_gate_at_the_limit if {
 }
 
 test_escalation_verdict if {
-	[f] := escalated([{"op": "replace", "path": "/docs/validator_report/verdicts/0/status", "value": "escalation"}])
+	[f] := escalated(test.verdict_status(0, "escalation"))
 	f.pointer == "/verdicts/0/status"
+	f.msg == "the last verdict's status is escalation: a human must decide how to go on"
+}
+
+test_escalation_required_verdict if {
+	[f] := escalated(test.verdict_status(0, "escalation_required"))
+	f.pointer == "/verdicts/0/status"
+	f.msg == "the last verdict's status is escalation_required: a human must decide how to go on"
+}
+
+test_remediation_needed_at_the_limit if {
+	[f] := escalated(array.concat(test.task_status("remediation_needed"), [
+		{"op": "replace", "path": "/docs/current_task/iteration_count", "value": 2},
+		{"op": "replace", "path": "/docs/validator_report/verdicts/0/remediation_plan", "value": "add the missing expiry test"},
+	]))
+	f.msg == "the task is \"remediation_needed\" after 2 of 2 iterations: a human must decide how to go on"
 }
 
 test_failed_below_the_limit_is_a_retry if {
-	fs := escalated([{"op": "replace", "path": "/docs/current_task/status", "value": "failed"}])
+	fs := escalated(test.task_status("failed"))
 	count(fs) == 0
 }
 
 test_human_decision_after_the_setback if {
-	fs := escalated([
-		{"op": "replace", "path": "/docs/current_task/status", "value": "escalation_required"},
+	fs := escalated(array.concat(test.task_status("escalation_required"), [
 		{"op": "add", "path": "/docs/gates_ledger/events/-", "value": test.event("2025-09-29T15:10:00Z", "G2_validation", "FAILED", "validator", 32)},
 		{"op": "add", "path": "/docs/gates_ledger/events/-", "value": test.event("2025-09-29T16:00:00Z", "G2_validation", "DECIDED", "Human", 33)},
-	])
+	]))
 	count(fs) == 0
 }
 
 test_human_decision_before_the_setback_does_not_count if {
-	fs := escalated([
-		{"op": "replace", "path": "/docs/current_task/status", "value": "escalation_required"},
+	fs := escalated(array.concat(test.task_status("escalation_required"), [
 		{"op": "add", "path": "/docs/gates_ledger/events/-", "value": test.event("2025-09-29T15:05:00Z", "G2_validation", "DECIDED", "human", 32)},
 		{"op": "add", "path": "/docs/gates_ledger/events/-", "value": test.event("2025-09-29T15:10:00Z", "G2_validation", "ESCALATION", "validator", 33)},
-	])
+	]))
 	count(fs) == 1
 }
 
 test_remediation_without_plan if {
-	inp := test.patch([{"op": "replace", "path": "/docs/current_task/status", "value": "remediation_needed"}])
+	inp := test.patch(test.task_status("remediation_needed"))
 	[f] := test.of(retries.deny, "h3a.retries.no_remediation_plan") with input as inp
 	f.pointer == "/verdicts/0/remediation_plan"
 	f.task_id == "T001"
 }
 
 test_remediation_without_plan_member if {
-	inp := test.patch([
-		{"op": "replace", "path": "/docs/current_task/status", "value": "remediation_needed"},
+	inp := test.patch(array.concat(test.task_status("remediation_needed"), [
 		{"op": "remove", "path": "/docs/validator_report/verdicts/0/remediation_plan"},
-	])
+	]))
 	[f] := test.of(retries.deny, "h3a.retries.no_remediation_plan") with input as inp
 	f.pointer == "/verdicts/0"
 }
 
 test_remediation_plans if {
 	every plan in ["re-run mutation tests after adding assertions", ["add a test for expiry"], {"steps": ["x"]}] {
-		inp := test.patch([
-			{"op": "replace", "path": "/docs/current_task/status", "value": "remediation_needed"},
+		inp := test.patch(array.concat(test.task_status("remediation_needed"), [
 			{"op": "replace", "path": "/docs/validator_report/verdicts/0/remediation_plan", "value": plan},
-		])
+		]))
 		count(test.of(retries.deny, "h3a.retries.no_remediation_plan")) == 0 with input as inp
 	}
 	every plan in ["  ", [], {}, 5, false] {
-		inp := test.patch([
-			{"op": "replace", "path": "/docs/current_task/status", "value": "remediation_needed"},
+		inp := test.patch(array.concat(test.task_status("remediation_needed"), [
 			{"op": "replace", "path": "/docs/validator_report/verdicts/0/remediation_plan", "value": plan},
-		])
+		]))
 		count(test.of(retries.deny, "h3a.retries.no_remediation_plan")) == 1 with input as inp
 	}
 }
 
+# A verdict that sends the task back owes a plan whatever the task says, in
+# either spelling; a task that says so is not reported a second time.
+test_failing_verdict_without_plan if {
+	every st in ["fail", "needs_remediation"] {
+		[f] := test.of(retries.deny, "h3a.retries.no_remediation_plan") with input as test.patch(test.verdict_status(0, st))
+		f.msg == sprintf("verdict 0 has status %q, which sends the task back for remediation, but no remediation_plan", [st])
+		f.pointer == "/verdicts/0/remediation_plan"
+		f.task_id == "T001"
+	}
+	inp := test.patch(array.concat(test.verdict_status(0, "needs_remediation"), test.task_status("remediation_needed")))
+	count(test.of(retries.deny, "h3a.retries.no_remediation_plan")) == 1 with input as inp
+}
+
+test_failing_verdict_with_plan if {
+	inp := test.patch(array.concat(test.verdict_status(0, "needs_remediation"), [
+		{"op": "replace", "path": "/docs/validator_report/verdicts/0/remediation_plan", "value": "add the missing expiry test"},
+	]))
+	count(test.of(retries.deny, "h3a.retries.no_remediation_plan")) == 0 with input as inp
+}
+
+test_escalating_verdict_owes_no_plan if {
+	count(test.of(retries.deny, "h3a.retries.no_remediation_plan")) == 0 with input as test.patch(test.verdict_status(0, "escalation_required"))
+}
+
 test_remediation_without_any_verdict if {
-	inp := test.patch([
-		{"op": "replace", "path": "/docs/current_task/status", "value": "remediation_needed"},
+	inp := test.patch(array.concat(test.task_status("remediation_needed"), [
 		{"op": "replace", "path": "/docs/validator_report/verdicts", "value": []},
-	])
+	]))
 	[f] := test.of(retries.deny, "h3a.retries.no_remediation_plan") with input as inp
 	f.file == "state/CURRENT_TASK.json"
 }
 
 test_escalation_without_a_readable_gate_status if {
-	[f] := escalated([
-		{"op": "replace", "path": "/docs/current_task/status", "value": "escalation_required"},
+	[f] := escalated(array.concat(test.task_status("escalation_required"), [
 		{"op": "replace", "path": "/docs/current_task/gate_status", "value": "done"},
-	])
+	]))
 	not f.gate
 }

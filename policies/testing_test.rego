@@ -29,3 +29,22 @@ event(t, gate, status, agent, line) := {"time": t, "gate": gate, "status": statu
 
 # patch_contract does the same to the two-round contract run.
 patch_contract(ops) := json.patch(fixture.contract_rounds, ops)
+
+# verdict_status(i, s) sets the status of verdict i and its meaning, as the
+# checker gives it (null for a spelling no document defines).
+verdict_status(i, s) := [
+	{"op": "replace", "path": sprintf("/docs/validator_report/verdicts/%d/status", [i]), "value": s},
+	{"op": "replace", "path": sprintf("/meanings/verdicts/%d", [i]), "value": object.get(fixture.status_meanings.verdictStatus, s, null)},
+]
+
+# task_status(s) sets CURRENT_TASK.json status and its meaning.
+task_status(s) := [
+	{"op": "replace", "path": "/docs/current_task/status", "value": s},
+	{"op": "replace", "path": "/meanings/task", "value": object.get(fixture.status_meanings.taskStatus, s, null)},
+]
+
+# add_verdict(v) appends verdict v with the meaning of its status.
+add_verdict(v) := [
+	{"op": "add", "path": "/docs/validator_report/verdicts/-", "value": v},
+	{"op": "add", "path": "/meanings/verdicts/-", "value": object.get(fixture.status_meanings.verdictStatus, v.status, null)},
+]

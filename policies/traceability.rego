@@ -241,8 +241,6 @@ deny contains f if {
 	f := lib.finding(rego.metadata.rule(), v)
 }
 
-started := {"in_progress", "awaiting_validation", "validation", "complete", "failed", "remediation_needed", "escalation_required"}
-
 dependency_gaps contains v if {
 	some j, dep in lib.items(input.docs.current_task.dependencies)
 	lib.filled(dep)
@@ -252,7 +250,7 @@ dependency_gaps contains v if {
 
 dependency_gaps contains v if {
 	input.docs.validator_report != null
-	input.docs.current_task.status in started
+	lib.task_meaning.started
 	some j, dep in lib.items(input.docs.current_task.dependencies)
 	dep in lib.roadmap_ids
 	not complete(dep)
@@ -276,14 +274,14 @@ complete(id) if {
 complete(id) if has_passing_verdict(id)
 
 has_passing_verdict(id) if {
-	some verdict in lib.verdicts
+	some i, verdict in lib.verdicts
 	verdict.task_id == id
-	verdict.status in lib.passing_verdict_statuses
+	lib.verdict_passes(i)
 }
 
 # METADATA
 # title: Task marked done without a passing verdict
-# description: A ROADMAP.md task marked done ([x]) has a validator verdict with status pass or pass_with_notes.
+# description: A ROADMAP.md task marked done ([x]) has a validator verdict whose status means a pass (pass or pass_with_notes).
 # custom:
 #   id: h3a.traceability.done_without_verdict
 #   category: traceability

@@ -110,21 +110,17 @@ test_dependency_done if {
 }
 
 test_dependency_passed_by_a_verdict if {
-	inp := test.patch(array.concat(roadmap_with_t000(false), [
-		{"op": "add", "path": "/docs/validator_report/verdicts/0", "value": {"task_id": "T000", "status": "pass_with_notes"}},
-	]))
+	inp := test.patch(array.concat(roadmap_with_t000(false), test.add_verdict({"task_id": "T000", "status": "pass_with_notes"})))
 	count(test.of(traceability.deny, "h3a.traceability.dependency_incomplete")) == 0 with input as inp
 }
 
 test_dependency_before_work_starts if {
-	inp := test.patch(array.concat(roadmap_with_t000(false), [
-		{"op": "replace", "path": "/docs/current_task/status", "value": "ready_for_execution"},
-	]))
+	inp := test.patch(array.concat(roadmap_with_t000(false), test.task_status("ready_for_execution")))
 	count(test.of(traceability.deny, "h3a.traceability.dependency_incomplete")) == 0 with input as inp
 }
 
 test_done_without_verdict if {
-	inp := test.patch([{"op": "replace", "path": "/docs/validator_report/verdicts/0/status", "value": "fail"}])
+	inp := test.patch(test.verdict_status(0, "needs_remediation"))
 	[f] := test.of(traceability.deny, "h3a.traceability.done_without_verdict") with input as inp
 	f.file == "state/ROADMAP.md"
 	f.line == 21
@@ -132,10 +128,7 @@ test_done_without_verdict if {
 }
 
 test_open_task_needs_no_verdict if {
-	inp := test.patch([
-		{"op": "replace", "path": "/docs/validator_report/verdicts/0/status", "value": "fail"},
-		{"op": "replace", "path": "/docs/roadmap/tasks/0/done", "value": false},
-	])
+	inp := test.patch(array.concat(test.verdict_status(0, "fail"), [{"op": "replace", "path": "/docs/roadmap/tasks/0/done", "value": false}]))
 	count(test.of(traceability.deny, "h3a.traceability.done_without_verdict")) == 0 with input as inp
 }
 

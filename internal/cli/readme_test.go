@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/h3a-check/h3a-check/internal/policy"
+	"github.com/h3a-check/h3a-check/internal/status"
 )
 
 const (
@@ -39,26 +40,65 @@ func policyRuleTable(t *testing.T) string {
 // TestReadmePolicyRules: the README's table of policy rules is the one the
 // metadata gives.
 func TestReadmePolicyRules(t *testing.T) {
+	readmeSection(t, rulesStart, rulesEnd, policyRuleTable(t), "TestReadmePolicyRules")
+}
+
+// TestReadmeStatusMeanings: the README lists the status mapping the checker
+// uses, spelling by spelling.
+func TestReadmeStatusMeanings(t *testing.T) {
+	readmeSection(t, "<!-- status-meanings:start -->\n", "<!-- status-meanings:end -->", statusMeaningTable(), "TestReadmeStatusMeanings")
+}
+
+// statusMeaningTable renders internal/status as a Markdown table.
+func statusMeaningTable() string {
+	var b strings.Builder
+	b.WriteString("| field | value | means | defined by |\n|---|---|---|---|\n")
+	for _, f := range status.Fields {
+		for _, v := range f.Values {
+			fmt.Fprintf(&b, "| %s | `%s` | %s | %s |\n", strings.Join(f.Where, ", "), v.Spelling, describeMeaning(v.Meaning), v.Source)
+		}
+	}
+	return b.String()
+}
+
+func describeMeaning(m status.Meaning) string {
+	words := "`" + string(m.Outcome) + "`"
+	switch {
+	case m.Notes:
+		words += " with notes"
+	case m.RemediationDue:
+		words += ", remediation plan due"
+	}
+	if m.Started {
+		words += ", started"
+	}
+	return words
+}
+
+// readmeSection compares the README's text between the start and end
+// markers with want, and rewrites it with -update.
+func readmeSection(t *testing.T, start, end, want, test string) {
+	t.Helper()
 	b, err := os.ReadFile(readme)
 	if err != nil {
 		t.Fatal(err)
 	}
 	text := string(b)
-	i, j := strings.Index(text, rulesStart), strings.Index(text, rulesEnd)
+	i, j := strings.Index(text, start), strings.Index(text, end)
 	if i < 0 || j < i {
-		t.Fatalf("README.md lacks the %q ... %q markers", strings.TrimSpace(rulesStart), rulesEnd)
+		t.Fatalf("README.md lacks the %q ... %q markers", strings.TrimSpace(start), end)
 	}
-	got, want := text[i+len(rulesStart):j], policyRuleTable(t)
+	got := text[i+len(start) : j]
 	if got == want {
 		return
 	}
 	if *update {
-		if err := os.WriteFile(readme, []byte(text[:i+len(rulesStart)]+want+text[j:]), 0o644); err != nil {
+		if err := os.WriteFile(readme, []byte(text[:i+len(start)]+want+text[j:]), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
-	t.Errorf("README.md policy rule table is stale: go test ./internal/cli -run TestReadmePolicyRules -update\n--- want\n%s--- got\n%s", want, got)
+	t.Errorf("README.md is stale: go test ./internal/cli -run %s -update\n--- want\n%s--- got\n%s", test, want, got)
 }
 
 // TestEveryPolicyRuleHasAnErrCase: each shipped rule has an err case whose

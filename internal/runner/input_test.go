@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/h3a-check/h3a-check/internal/schema"
+	"github.com/h3a-check/h3a-check/internal/status"
 )
 
 var update = flag.Bool("update", false, "rewrite generated files")
@@ -87,6 +88,21 @@ func TestPolicyFixtures(t *testing.T) {
 		}
 		fmt.Fprintf(&b, "\n%s := %s\n", name, doc)
 	}
+	// What each status spelling means, as input.meanings gives it, so a
+	// test that changes a status changes its meaning the checker's way.
+	meanings := map[string]map[string]any{}
+	for _, f := range status.Fields {
+		m := map[string]any{}
+		for _, sp := range f.Spellings() {
+			m[sp] = f.Input(sp)
+		}
+		meanings[f.Def] = m
+	}
+	doc, err := json.MarshalIndent(meanings, "", "\t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(&b, "\n# status_meanings[def][spelling], by the schema definition of each status field.\nstatus_meanings := %s\n", doc)
 	const path = "../../policies/fixture_test.rego"
 	if *update {
 		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
@@ -160,6 +176,41 @@ func TestInputMeanings(t *testing.T) {
 	for _, other := range inputOf(t, filepath.Join(testRuns, "ok", "stigmergy_complete")) {
 		if _, ok := other["meanings"]; ok {
 			t.Errorf("a stigmergy run's input has meanings: %v", other["meanings"])
+		}
+	}
+}
+
+// TestEveryStatusSpellingHasAnOKCase: each spelling the status mapping
+// accepts is the status of some run under testdata/runs/ok, which the
+// checker passes without a finding (TestOKRuns in internal/cli).
+func TestEveryStatusSpellingHasAnOKCase(t *testing.T) {
+	seen := map[string]bool{}
+	dirs, err := filepath.Glob(filepath.Join(testRuns, "ok", "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range dirs {
+		if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+			continue
+		}
+		for _, in := range inputOf(t, dir) {
+			m, _ := in["meanings"].(map[string]any)
+			verdicts, _ := m["verdicts"].([]any)
+			for _, v := range append(verdicts, m["handoff_verdict"]) {
+				if v, ok := v.(map[string]any); ok {
+					seen[status.Verdict.Def+" "+v["status"].(string)] = true
+				}
+			}
+			if v, ok := m["task"].(map[string]any); ok {
+				seen[status.Task.Def+" "+v["status"].(string)] = true
+			}
+		}
+	}
+	for _, f := range status.Fields {
+		for _, s := range f.Spellings() {
+			if !seen[f.Def+" "+s] {
+				t.Errorf("no ok case under %s has the %s %q", filepath.Join(testRuns, "ok"), f.Name, s)
+			}
 		}
 	}
 }

@@ -75,7 +75,7 @@ var Verdict = Field{
 		{"escalation", Meaning{Outcome: Escalation},
 			gateSpec + ", Validation Status Types: \"ESCALATION: 2 iterations exhausted, human review needed\""},
 		{"escalation_required", Meaning{Outcome: Escalation},
-			gateSpec + ", Escalation Process: \"Validator sets `status: \\\"escalation_required\\\"` in `validator_report.json`\""},
+			gateSpec + ", Escalation Process: \"Validator sets `status: \"escalation_required\"` in `validator_report.json`\""},
 	},
 }
 
