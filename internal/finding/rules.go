@@ -196,6 +196,10 @@ var (
 		"Committed file changed since the base",
 		"A file that never changes once committed differs from its base version: a contract round's handoff.json, verdict.json or audit.json, or the summary.json of a finished contract run.",
 		"restore the file from the base revision (git checkout BASE -- PATH); a new attempt is a new round"}
+	IterationCountLowered = Rule{"h3a.append_only.iteration_count_lowered", CategoryAppendOnly, Error,
+		"Iteration count lowered without a human decision",
+		"state/CURRENT_TASK.json iteration_count is lower in head than at the base for the same task_id, and GATES_LEDGER.md gained no event by agent \"human\" since the base. gate_framework.md, Escalation Process, allows the reset only after human review: \"4. Human reviews and provides guidance [...] 6. Reset `iteration_count = 0` and retry\"; otherwise the count of attempts only grows (Iteration Limits: \"Max 2 iterations per gate before escalation\"). A new task_id starts its own count.",
+		"restore iteration_count from the base revision; if a human reviewed the failed attempts and decided on a retry, record that decision as a GATES_LEDGER.md event by agent \"human\" in the same change as the reset"}
 	RunDeleted = Rule{"h3a.append_only.run_deleted", CategoryAppendOnly, Error,
 		"Run deleted since the base",
 		"A run directory that exists at the base revision is gone from the folder that holds runs. Runs are immutable; people archive them, agents never delete them.",
@@ -245,5 +249,5 @@ var GoRules = slices.Concat([]Rule{
 	WaiverExpired, WaiverUnused, RulesChanged,
 	HistoryNotCompared, NewRun, EntryRewritten, BadCorrection, GateEventRewritten,
 	EvidenceEntryRewritten, TaskRemoved, TaskReworded, TaskUnticked, CompletionChanged,
-	ArtifactChanged, ArtifactRelogged, ArtifactLFSPointer, ArtifactDeleted, RunDeleted, FileRemoved, FrozenChanged,
+	ArtifactChanged, ArtifactRelogged, ArtifactLFSPointer, ArtifactDeleted, RunDeleted, FileRemoved, FrozenChanged, IterationCountLowered,
 }, HybridRules, StigmergyRules, GateStateRules)

@@ -339,7 +339,7 @@ func Compare(head Head, base Base, commit string) (Result, error) {
 	if lay == nil {
 		return Result{}, fmt.Errorf("unknown layout %q", head.Layout)
 	}
-	c := &comparison{head: head, base: base, commit: gitrev.Short(commit)}
+	c := &comparison{head: head, base: base, commit: gitrev.Short(commit), compared: map[string]compared{}}
 	type work struct {
 		rule  FileRule
 		files []layout.File
@@ -376,6 +376,7 @@ func Compare(head Head, base Base, commit string) (Result, error) {
 			if err != nil {
 				return Result{}, err
 			}
+			c.compared[file.Path] = compared{p, exists}
 			found = found || exists
 			if p == nil {
 				continue
@@ -401,6 +402,16 @@ type comparison struct {
 	base     Base
 	commit   string // abbreviated
 	findings []finding.Finding
+	// compared holds each file paired so far, so that a later rule can
+	// read what an earlier file gained since the base.
+	compared map[string]compared
+}
+
+// compared is one file's pairing: p is nil when there was nothing to
+// compare, exists tells whether the base holds the file.
+type compared struct {
+	p      *pair
+	exists bool
 }
 
 func (c *comparison) add(fs ...finding.Finding) { c.findings = append(c.findings, fs...) }
@@ -417,6 +428,7 @@ type pair struct {
 	path       string
 	commit     string
 	base, head version
+	c          *comparison // the run's comparison, for rules that read another file
 }
 
 // pair reads and parses the base version of file and pairs it with the
@@ -455,7 +467,7 @@ func (c *comparison) pair(file layout.File) (p *pair, exists bool, err error) {
 	if hd == nil || !hd.Present || !hd.Parsed {
 		return nil, true, nil // already an error of its own
 	}
-	p = &pair{path: file.Path, commit: c.commit}
+	p = &pair{path: file.Path, commit: c.commit, c: c}
 	p.head = version{json: hd.JSON, lines: hd.Lines, ledger: hd.Ledger}
 	if same {
 		// The base holds head's very bytes, which the same parsers made

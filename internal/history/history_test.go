@@ -415,3 +415,72 @@ func soleFinding(t *testing.T, findings []finding.Finding, rule string) (f findi
 	}
 	return findings[0], true
 }
+
+func TestIterationCount(t *testing.T) {
+	task := func(id string, n string) string {
+		return `{"task_id": ` + id + `, "status": "in_progress", "iteration_count": ` + n + `}`
+	}
+	const ledgerBase = "## Gate Events Log\n" +
+		"[2025-09-29T15:00:00Z] G2_validation - FAILED - validator - first\n" +
+		"[2025-09-29T16:00:00Z] G2_validation - FAILED - validator - second\n"
+	human := ledgerBase + "[2025-09-29T16:30:00Z] G2_validation - DECIDED - Human - retry with the clarified goal\n"
+	tests := []struct {
+		name                   string
+		baseTask, headTask     string
+		baseLedger, headLedger string // "" = no ledger on that side
+		want                   string // "" = no finding
+	}{
+		{"count grows", task(`"T001"`, "1"), task(`"T001"`, "2"), ledgerBase, ledgerBase, ""},
+		{"count unchanged", task(`"T001"`, "2"), task(`"T001"`, "2.0"), ledgerBase, ledgerBase, ""},
+		{"lowered without a decision", task(`"T001"`, "2"), task(`"T001"`, "0"), ledgerBase, ledgerBase,
+			`iteration_count of task "T001" went down from 2 at base 0123456789ab to 0 in head with no human decision recorded in between`},
+		{"lowered by one", task(`"T001"`, "2"), task(`"T001"`, "1"), ledgerBase, ledgerBase, "went down from 2 at base 0123456789ab to 1 in head"},
+		{"lowered after a human decision", task(`"T001"`, "2"), task(`"T001"`, "0"), ledgerBase, human, ""},
+		{"the decision was already there at the base", task(`"T001"`, "2"), task(`"T001"`, "0"), human, human, "went down from 2"},
+		{"the same decision appended again counts as appended", task(`"T001"`, "2"), task(`"T001"`, "0"), human,
+			human + "[2025-09-29T16:30:00Z] G2_validation - DECIDED - Human - retry with the clarified goal\n", ""},
+		{"a human event moved up is no decision", task(`"T001"`, "2"), task(`"T001"`, "0"),
+			ledgerBase + "[2025-09-29T16:30:00Z] G2_validation - DECIDED - human - go on\n",
+			"## Gate Events Log\n[2025-09-29T16:30:00Z] G2_validation - DECIDED - human - go on\n" +
+				"[2025-09-29T15:00:00Z] G2_validation - FAILED - validator - first\n" +
+				"[2025-09-29T16:00:00Z] G2_validation - FAILED - validator - second\n", "went down from 2"},
+		{"decision by another agent", task(`"T001"`, "2"), task(`"T001"`, "0"), ledgerBase,
+			ledgerBase + "[2025-09-29T16:30:00Z] G2_validation - DECIDED - validator - retry\n", "went down from 2"},
+		{"ledger new since the base, with the decision", task(`"T001"`, "2"), task(`"T001"`, "0"), "", human, ""},
+		{"no ledger in head", task(`"T001"`, "2"), task(`"T001"`, "0"), ledgerBase, "", "went down from 2"},
+		{"a new task starts its own count", task(`"T001"`, "2"), task(`"T002"`, "0"), ledgerBase, ledgerBase, ""},
+		{"no task yet on either side", task("null", "1"), task("null", "0"), ledgerBase, ledgerBase, `iteration_count of the task went down from 1`},
+		{"malformed task ids are compared safely", task(`{"id": 1}`, "2"), task(`{"id": 1}`, "0"), ledgerBase, ledgerBase, "went down from 2"},
+		{"count not a number", task(`"T001"`, `"2"`), task(`"T001"`, "0"), ledgerBase, ledgerBase, ""},
+		{"a huge exponent is read cheaply", task(`"T001"`, "1e999999999"), task(`"T001"`, "0"), ledgerBase, ledgerBase, "went down from 1e999999999"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			baseFiles := map[string]string{"state/CURRENT_TASK.json": tc.baseTask}
+			headFiles := map[string]string{"state/CURRENT_TASK.json": tc.headTask}
+			if tc.baseLedger != "" {
+				baseFiles["state/GATES_LEDGER.md"] = tc.baseLedger
+			}
+			if tc.headLedger != "" {
+				headFiles["state/GATES_LEDGER.md"] = tc.headLedger
+			}
+			_, b := fakeBase(baseFiles)
+			res, err := Compare(memHead(t, headFiles, nil), b, commit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []finding.Finding
+			for _, f := range res.Findings {
+				if f.Rule == finding.IterationCountLowered.ID {
+					got = append(got, f)
+				}
+			}
+			switch {
+			case tc.want == "" && len(got) != 0:
+				t.Errorf("unexpected finding: %+v", got)
+			case tc.want != "" && (len(got) != 1 || !strings.Contains(got[0].Details, tc.want) || got[0].Pointer != "/iteration_count" || got[0].File != "state/CURRENT_TASK.json"):
+				t.Errorf("got %+v, want one finding at state/CURRENT_TASK.json /iteration_count saying %q", got, tc.want)
+			}
+		})
+	}
+}

@@ -27,9 +27,12 @@ var Table = []FileRule{
 	{Layout: "h3a", Path: "planner_report.json", Check: jsonArray("/reports", false)},
 	{Layout: "h3a", Path: "executor_report.json", Check: jsonArray("/tdd_cycles", false)},
 	{Layout: "h3a", Path: "validator_report.json", Check: jsonArray("/verdicts", false)},
-	{Layout: "h3a", Path: "state/GATES_LEDGER.md", Check: gateEvents},
+	{Layout: "h3a", Path: h3aGatesLedger, Check: gateEvents},
 	{Layout: "h3a", Path: "state/EVIDENCE_LOG.md", Check: evidenceEntries, Artifacts: h3aLoggedArtifacts},
 	{Layout: "h3a", Path: "state/ROADMAP.md", Check: roadmapTasks},
+	// After the gates ledger: a lowered iteration_count is allowed only
+	// with a human decision among the events the ledger gained.
+	{Layout: "h3a", Path: h3aCurrentTask, Check: iterationCount},
 
 	{Layout: "hybrid-os", Path: "state.json", Check: versionsGrow(finding.Error, "v", "g")},
 	{Layout: "hybrid-os", Path: "plan_summary.json", Check: versionsGrow(finding.Error, "v")},

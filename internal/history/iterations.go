@@ -1,0 +1,112 @@
+package history
+
+import (
+	"encoding/json"
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/h3a-check/h3a-check/internal/finding"
+	"github.com/h3a-check/h3a-check/internal/ledger"
+)
+
+const (
+	h3aCurrentTask = "state/CURRENT_TASK.json"
+	h3aGatesLedger = "state/GATES_LEDGER.md"
+)
+
+// iterationCount: CURRENT_TASK.json iteration_count counts the attempts at
+// a task, so it goes down only when a human reset it after reviewing the
+// failed attempts (gate_framework.md, Escalation Process). A human decision
+// is an event by agent "human" that the gates ledger gained since the base;
+// a new task_id starts its own count.
+func iterationCount(p *pair) []finding.Finding {
+	base, _ := p.base.json.Value.(map[string]any)
+	head, _ := p.head.json.Value.(map[string]any)
+	baseN, ok1 := number(base["iteration_count"])
+	headN, ok2 := number(head["iteration_count"])
+	if !ok1 || !ok2 || headN >= baseN {
+		return nil
+	}
+	// (Strings only: a malformed task_id may be an object, which == cannot
+	// compare.)
+	baseTask, _ := base["task_id"].(string)
+	headTask, _ := head["task_id"].(string)
+	if baseTask != headTask {
+		return nil
+	}
+	if p.c.humanDecisionSinceBase() {
+		return nil
+	}
+	task := "the task"
+	if headTask != "" {
+		task = "task " + quoteValue(headTask)
+	}
+	f := finding.IterationCountLowered.New(p.path,
+		"iteration_count of %s went down from %s at base %s to %s in head with no human decision recorded in between "+
+			"(GATES_LEDGER.md gained no event by agent \"human\"); attempts are reset only after a human reviewed them",
+		task, quoteValue(base["iteration_count"]), p.commit, quoteValue(head["iteration_count"]))
+	f.Pointer = "/iteration_count"
+	return []finding.Finding{f}
+}
+
+// number reads a JSON number. A float is exact for any count of attempts,
+// and unlike an exact reading it costs nothing for "1e999999999" (which
+// reads as +Inf).
+func number(v any) (float64, bool) {
+	n, ok := v.(json.Number)
+	if !ok {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(string(n), 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return 0, false
+	}
+	return f, true
+}
+
+// humanDecisionSinceBase reports whether the head's gates ledger holds an
+// event by agent "human" that its base version does not. It is false when
+// that cannot be shown: no parsed ledger in head, or a base ledger that
+// could not be read or parsed.
+func (c *comparison) humanDecisionSinceBase() bool {
+	d := c.head.Run.Docs[h3aGatesLedger]
+	if d == nil || !d.Parsed {
+		return false
+	}
+	head, ok := d.Ledger.(*ledger.GatesLedger)
+	if !ok {
+		return false
+	}
+	var base []ledger.Event
+	switch cmp, ok := c.compared[h3aGatesLedger]; {
+	case !ok:
+		return false
+	case cmp.p != nil:
+		b, ok := cmp.p.base.ledger.(*ledger.GatesLedger)
+		if !ok {
+			return false
+		}
+		base = b.Events
+	case cmp.exists:
+		return false // the base version could not be compared
+	}
+	// Events are matched as records, once each, so that an event moved
+	// or copied is not new.
+	left := map[ledger.Event]int{}
+	for _, e := range base {
+		e.Line = 0
+		left[e]++
+	}
+	for _, e := range head.Events {
+		e.Line = 0
+		if left[e] > 0 {
+			left[e]--
+			continue
+		}
+		if strings.EqualFold(e.Agent, "human") {
+			return true
+		}
+	}
+	return false
+}
