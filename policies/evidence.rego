@@ -21,8 +21,11 @@ else := object.union({"gate": sprintf("G%d", [n])}, v)
 # description: >-
 #   G0 passed needs: a ROADMAP.md "Overall Strategy" section and a task queue with at least
 #   one task; CURRENT_TASK.json with task_id, goal, tdd_plan red, green and refactor and at
-#   least three definition-of-done items; a planner_report.json report; a G0 PASSED
-#   event in GATES_LEDGER.md.
+#   least three definition-of-done items; a planner_report.json report; a G0 PASSED event in
+#   GATES_LEDGER.md. gate_framework.md, G0 Exit Criteria: "Strategic plan documented", "Task
+#   decomposed", "Current task defined", "TDD plan created", "Definition of Done specified |
+#   CURRENT_TASK.json has ≥3 measurable DoD criteria", "Planner report generated", "Gate
+#   logged".
 # custom:
 #   id: h3a.evidence.g0_exit_criteria
 #   category: evidence
@@ -104,10 +107,13 @@ ledger_gaps(n) := {v |
 # METADATA
 # title: G1 passed without its exit criteria
 # description: >-
-#   G1 passed needs an executor_report.json TDD cycle for the current task that names
-#   its RED and GREEN test outputs and addresses every definition-of-done item of
-#   CURRENT_TASK.json, and a G1 PASSED event in GATES_LEDGER.md. (The artifacts
-#   themselves: h3a.evidence.required_artifact; their times: h3a.evidence.tdd_order.)
+#   G1 passed needs an executor_report.json TDD cycle for the current task that names its
+#   RED and GREEN test outputs and addresses every definition-of-done item of
+#   CURRENT_TASK.json, and a G1 PASSED event in GATES_LEDGER.md. (The artifacts themselves:
+#   h3a.evidence.required_artifact; their times: h3a.evidence.tdd_order.) gate_framework.md,
+#   G1 Exit Criteria: "RED phase documented", "GREEN phase documented", "DoD checklist
+#   addressed | All DoD items from CURRENT_TASK checked", "Executor report generated", "Gate
+#   logged".
 # custom:
 #   id: h3a.evidence.g1_exit_criteria
 #   category: evidence
@@ -180,8 +186,10 @@ g1_gaps contains v if {
 # METADATA
 # title: TDD phases out of order
 # description: >-
-#   G1 passed needs the current TDD cycle's RED time before its GREEN time, and the
-#   GREEN time before the REFACTOR time when a refactor is recorded with a time.
+#   G1 passed needs the current TDD cycle's RED time before its GREEN time, and the GREEN
+#   time before the REFACTOR time when a refactor is recorded with a time.
+#   gate_framework.md, G1 TDD Non-Negotiables: "GREEN phase MUST follow RED - Chronological
+#   order matters"; G1 Purpose: "TDD execution (RED→GREEN→REFACTOR)".
 # custom:
 #   id: h3a.evidence.tdd_order
 #   category: evidence
@@ -228,7 +236,10 @@ else := sprintf("/tdd_cycles/%d/tdd_phases", [lib.current_cycle])
 
 # METADATA
 # title: Coverage decreased
-# description: G1 passed needs the current TDD cycle's coverage_delta not to be negative.
+# description: >-
+#   G1 passed needs the current TDD cycle's coverage_delta not to be negative.
+#   gate_framework.md, G1 TDD Non-Negotiables: "Coverage MUST NOT decrease - Absolute
+#   minimum requirement".
 # custom:
 #   id: h3a.evidence.coverage_decreased
 #   category: evidence
@@ -258,9 +269,12 @@ coverage_value(x) := to_number(trim_prefix(trim_suffix(s, "%"), "+")) if {
 # METADATA
 # title: G2 passed without its exit criteria
 # description: >-
-#   G2 passed needs a validator_report.json verdict for the current task whose status
-#   means a pass (pass or pass_with_notes), and a G2 PASSED event in GATES_LEDGER.md. (The security scan and
-#   mutation report: h3a.evidence.required_artifact.)
+#   G2 passed needs a validator_report.json verdict for the current task whose status means
+#   a pass (pass or pass_with_notes), and a G2 PASSED event in GATES_LEDGER.md. (The
+#   security scan and mutation report: h3a.evidence.required_artifact.) gate_framework.md,
+#   G2 Exit Criteria: "Validator report generated", "Gate logged"; G2 Verification Commands:
+#   "jq -e '.verdicts[-1].status == "pass"'"; Validation Status Types: "PASS",
+#   "PASS_WITH_NOTES".
 # custom:
 #   id: h3a.evidence.g2_exit_criteria
 #   category: evidence
@@ -303,16 +317,21 @@ g2_gaps contains v if {
 # description: >-
 #   In every validator verdict: tests passed + failed + skipped equals total; tests with
 #   status pass have failed 0; a dod_checklist with status pass has met equal to total.
+#   Numbers that contradict their own status are conflicting signals for a human to resolve,
+#   not a gate the specification fails: handoff_contracts.md, H3 Common Handoff Failures:
+#   "Conflicting signals | Verdict "pass" but critical DoD unmet | Human reviews"; the
+#   gate framework allows "All DoD criteria met OR exceptions justified" (G2 Exit Criteria).
+#   So it is a warning that asks for a human.
 # custom:
 #   id: h3a.evidence.verdict_numbers
 #   category: evidence
-#   severity: error
+#   severity: warning
 #   remediation: >-
 #     re-run the verification and copy the numbers from the tool output; a verdict whose
 #     numbers do not add up cannot be trusted
-deny contains f if {
+warn contains f if {
 	some v in number_gaps
-	f := lib.finding(rego.metadata.rule(), v)
+	f := lib.finding(rego.metadata.rule(), object.union(v, {"needs_human": true}))
 }
 
 number_gaps contains v if {
@@ -363,34 +382,45 @@ else := {}
 # METADATA
 # title: G3 passed without its exit criteria
 # description: >-
-#   G3 passed needs state.json meta.ci_green true and meta.dirty false. (G2 passed:
+#   G3 passed with state.json meta.ci_green not true or meta.dirty not false. (G2 passed:
 #   h3a.gates.order; the checklist and rollback plan: h3a.evidence.required_artifact.)
+#   gate_framework.md, G3 Exit Criteria: "Git clean | No uncommitted changes (or
+#   documented)"; "CI passing | CI pipeline green (if available)". Both allow what the run's
+#   documents cannot show (documented changes, no CI), and meta is captured when the run
+#   starts, so this is a warning.
 # custom:
 #   id: h3a.evidence.g3_exit_criteria
 #   category: evidence
-#   severity: error
+#   severity: warning
 #   remediation: >-
 #     commit every change and let CI go green, then record meta.ci_green true and
 #     meta.dirty false before G3 is set to passed
-deny contains f if {
+warn contains f if {
 	3 in lib.claimed_passed
 	meta := input.docs.state.meta
 	some field, want in {"ci_green": true, "dirty": false}
 	meta[field] != want
 	f := lib.finding(rego.metadata.rule(), element(3, {
-		"msg": sprintf("G3_production_ready is passed but state.json meta.%s is %v, expected %v", [field, meta[field], want]),
+		"msg": sprintf("G3_production_ready is passed but state.json meta.%s is %v, expected %v, or a human's confirmation that %s", [field, meta[field], want, g3_exceptions[field]]),
 		"file": lib.doc_file.state,
 		"pointer": sprintf("/meta/%s", [field]),
+		"needs_human": true,
 	}))
 }
+
+# g3_exceptions are what the G3 exit criteria accept instead.
+g3_exceptions := {"ci_green": "no CI is available", "dirty": "the uncommitted changes are documented"}
 
 # METADATA
 # title: Gate evidence missing, unlogged or unverified
 # description: >-
-#   Every artifact a passed gate requires is present, logged in EVIDENCE_LOG.md and its
-#   hash verified: G1 the RED and GREEN test outputs and coverage_delta.json; G2
+#   Every artifact a passed gate requires is present, logged in EVIDENCE_LOG.md and its hash
+#   verified: G1 the RED and GREEN test outputs and coverage_delta.json; G2
 #   security_scan.json and mutation_report.txt; G3 pre_deploy_checklist.md and
 #   rollback_plan.md. The path is the one the reports name, else the specification's.
+#   gate_framework.md, Core Principle: "No artifact = No progress"; Evidence Protocol,
+#   Artifact Requirements by Gate; G3 Entry Criteria: "All artifacts logged", "Hash
+#   verification | All artifact hashes in EVIDENCE_LOG match actual files".
 # custom:
 #   id: h3a.evidence.required_artifact
 #   category: evidence

@@ -9,9 +9,11 @@ import data.h3a.lib
 # title: Gate passed out of order
 # description: >-
 #   No gate is passed unless every earlier gate is: G2 passed needs G0 and G1 passed.
-#   Checked in state.json gates and in the latest GATES_LEDGER.md event of each gate.
-#   A gate_status such as "G2_passed" implies every earlier gate, so CURRENT_TASK.json
-#   and SESSION_HANDOFF.json are held to the order by h3a.gates.sources_disagree.
+#   Checked in state.json gates and in the latest GATES_LEDGER.md event of each gate. A
+#   gate_status such as "G2_passed" implies every earlier gate, so CURRENT_TASK.json and
+#   SESSION_HANDOFF.json are held to the order by h3a.gates.sources_disagree.
+#   gate_framework.md, Purpose: each gate "cannot be skipped"; Entry Criteria of G1, G2 and
+#   G3: "G0 passed", "G1 passed", "G2 passed".
 # custom:
 #   id: h3a.gates.order
 #   category: gates
@@ -71,9 +73,11 @@ describe_latest(m) := sprintf("the latest event of the earlier gate G%d is %s (l
 # description: >-
 #   state.json gates, the latest GATES_LEDGER.md events, CURRENT_TASK.json gate_status and
 #   SESSION_HANDOFF.json gate_status must agree on the last passed gate. Each source is
-#   compared with the first present of that list, and a disagreement names both places.
-#   Only the last passed gate is compared: the handoff is written at hand-over time,
-#   so it may lag behind a gate that is merely in progress.
+#   compared with the first present of that list, and a disagreement names both places. Only
+#   the last passed gate is compared: the handoff is written at hand-over time, so it may
+#   lag behind a gate that is merely in progress. h3a-state-specification.md, "State Files
+#   (Single Source of Truth)"; handoff_contracts.md, Handoff Rejection Protocol: "Gate
+#   status incorrect (e.g., G0 not passed before H1)".
 # custom:
 #   id: h3a.gates.sources_disagree
 #   category: gates

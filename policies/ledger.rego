@@ -14,7 +14,12 @@ outcomes := {"PASSED", "FAILED"}
 
 # METADATA
 # title: Gate outcome without a start
-# description: A PASSED or FAILED event of a gate needs an earlier STARTED event of the same gate.
+# description: >-
+#   A PASSED or FAILED event of a gate needs an earlier STARTED event of the same gate.
+#   gate_framework.md, Gate Lifecycle & State Machine: "G0_pending ──→ G0_in_progress ──→
+#   G0_passed" (a gate passes or fails from in progress); h3a-state-specification.md,
+#   GATES_LEDGER.md update protocol: "Agents append to "Gate Events Log" on status
+#   changes".
 # custom:
 #   id: h3a.gates.ledger_unstarted
 #   category: gates
@@ -39,8 +44,9 @@ deny contains f if {
 # METADATA
 # title: Gate started before the previous gate passed
 # description: >-
-#   G(n) STARTED needs an earlier G(n-1) PASSED event, and its time must not be before
-#   the time of the last such event.
+#   G(n) STARTED needs an earlier G(n-1) PASSED event, and its time must not be before the
+#   time of the last such event. gate_framework.md, G1 Entry Criteria: "G0 passed |
+#   GATES_LEDGER.md shows G0_planning PASSED" (and G2's "G1 passed", G3's "G2 passed").
 # custom:
 #   id: h3a.gates.ledger_started_early
 #   category: gates
@@ -87,7 +93,11 @@ started_early contains v if {
 
 # METADATA
 # title: Gate outcome earlier than its start
-# description: A PASSED or FAILED time earlier than the time of the STARTED event it ends.
+# description: >-
+#   A PASSED or FAILED time earlier than the time of the STARTED event it ends.
+#   gate_framework.md, Gate Lifecycle & State Machine: "G0_in_progress ──→ G0_passed";
+#   h3a-state-specification.md, GATES_LEDGER.md update protocol: "Use ISO 8601 timestamps
+#   with UTC timezone".
 # custom:
 #   id: h3a.gates.ledger_time_inverted
 #   category: gates
@@ -119,9 +129,12 @@ inverted contains v if {
 # METADATA
 # title: Ledger time goes backwards
 # description: >-
-#   An event's time is earlier than the time of the event before it, where the two are
-#   not a start and outcome of one gate or consecutive gates (those are errors of their own).
-#   Real logs are not always in time order, so this is a warning.
+#   An event's time is earlier than the time of the event before it, where the two are not a
+#   start and outcome of one gate or consecutive gates (those are errors of their own). Real
+#   logs are not always in time order, and the specification asks only that events be
+#   appended, so this is a warning. h3a-state-specification.md, GATES_LEDGER.md update
+#   protocol: "Agents append to "Gate Events Log" on status changes"; "Never delete
+#   history".
 # custom:
 #   id: h3a.gates.ledger_time_backwards
 #   category: gates

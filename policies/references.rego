@@ -121,10 +121,13 @@ ref(p, file, pointer) := {"path": p, "file": file, "pointer": pointer} if lib.fi
 # title: Referenced artifact not logged
 # description: >-
 #   Every artifact that a document points at (state.json steps' artifacts, commands_run
-#   artifacts and tdd_evidence; report artifacts, failure_output, test_output, red and
-#   green evidence and report paths) is logged in EVIDENCE_LOG.md. A folder reference
-#   such as "artifacts/executor/" means every file under it. Whether a logged file is
-#   present and unchanged is the integrity check's part.
+#   artifacts and tdd_evidence; report artifacts, failure_output, test_output, red and green
+#   evidence and report paths) is logged in EVIDENCE_LOG.md. A folder reference such as
+#   "artifacts/executor/" means every file under it. Whether a logged file is present and
+#   unchanged is the integrity check's part. h3a-state-specification.md, EVIDENCE_LOG.md:
+#   "Authoritative index of all artifacts with SHA-256 hashes"; update protocol: "Agents
+#   append entries when creating artifacts"; gate_framework.md, Evidence Protocol: "All
+#   artifacts in EVIDENCE_LOG.md must include SHA-256 hash".
 # custom:
 #   id: h3a.evidence.unlogged_reference
 #   category: evidence
@@ -189,10 +192,12 @@ unlogged contains v if {
 # METADATA
 # title: Artifact file not logged
 # description: >-
-#   A file under artifacts/ that no EVIDENCE_LOG.md entry logs and no document names:
-#   either evidence that was never logged or a stray file. (A file that a document names
-#   is an error of h3a.evidence.unlogged_reference instead.) Hidden files (.gitkeep) are
-#   ignored.
+#   A file under artifacts/ that no EVIDENCE_LOG.md entry logs and no document names: either
+#   evidence that was never logged or a stray file. (A file that a document names is an
+#   error of h3a.evidence.unlogged_reference instead.) Hidden files (.gitkeep) are ignored.
+#   h3a-state-specification.md, EVIDENCE_LOG.md update protocol: "Agents append entries when
+#   creating artifacts"; a file nothing names may be no artifact at all, so this is a
+#   warning.
 # custom:
 #   id: h3a.evidence.unlogged_file
 #   category: evidence

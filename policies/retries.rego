@@ -14,6 +14,7 @@ ct := input.docs.current_task
 # description: >-
 #   iteration_count in CURRENT_TASK.json or in an executor cycle is greater than the limit:
 #   CURRENT_TASK.json max_iterations, else params.max_iterations (default 2).
+#   gate_framework.md, Iteration Limits: "Max 2 iterations per gate before escalation".
 # custom:
 #   id: h3a.retries.over_limit
 #   category: retries
@@ -61,6 +62,9 @@ else := {}
 #   iteration_count >= the limit, or when the last verdict's status means an escalation
 #   (escalation, escalation_required), unless a human decision is recorded after it: a
 #   GATES_LEDGER.md event by agent "human" later than the last FAILED or ESCALATION event.
+#   gate_framework.md, Escalation Protocol: "Gate failed 2 times (iteration_count = 2)",
+#   "Human reviews and provides guidance"; h3a-state-specification.md, GATES_LEDGER.md
+#   Escalation Protocol: "Action: Human review required".
 # custom:
 #   id: h3a.retries.escalation
 #   category: retries
@@ -306,8 +310,10 @@ human_decision if {
 # title: Remediation needed without a plan
 # description: >-
 #   A verdict whose status means a failure with remediation due (fail, needs_remediation)
-#   has a remediation_plan, and so has the task's last verdict when CURRENT_TASK.json
-#   status is remediation_needed.
+#   has a remediation_plan, and so has the task's last verdict when CURRENT_TASK.json status
+#   is remediation_needed. handoff_contracts.md, H3 Validator's Obligations: "Remediation
+#   plan (if failed) | validator_report.json → remediation_plan"; gate_framework.md,
+#   Validation Status Types: "FAIL: Blocking issues found, remediation required".
 # custom:
 #   id: h3a.retries.no_remediation_plan
 #   category: retries

@@ -12,9 +12,12 @@ state_steps := lib.items(input.docs.state.steps)
 # METADATA
 # title: Report or handoff names another run
 # description: >-
-#   run_id in SESSION_HANDOFF.json and in the three reports equals the run directory's
-#   name (state.json's own run_id: h3a.traceability.run_id_mismatch). When the directory
-#   is not named by a run id, they must equal state.json's run_id instead.
+#   run_id in SESSION_HANDOFF.json and in the three reports equals the run directory's name
+#   (state.json's own run_id: h3a.traceability.run_id_mismatch). When the directory is not
+#   named by a run id, they must equal state.json's run_id instead.
+#   h3a-state-specification.md, Directory Structure: "Every H3A run creates an immutable,
+#   self-contained directory" ("runs/<run-id>/"); a document with another run's id was
+#   copied from that run.
 # custom:
 #   id: h3a.traceability.report_run_id
 #   category: traceability
@@ -47,7 +50,12 @@ base(p) := parts[count(parts) - 1] if parts := split(p, "/")
 
 # METADATA
 # title: Current task and handoff name different tasks
-# description: CURRENT_TASK.json task_id equals SESSION_HANDOFF.json payload.task_id when both are set.
+# description: >-
+#   CURRENT_TASK.json task_id equals SESSION_HANDOFF.json payload.task_id when both are set.
+#   h3a-state-specification.md, "State Files (Single Source of Truth)": CURRENT_TASK.json is
+#   the "Active task being executed", and the handoff payload hands that task over
+#   (files_to_review "state/CURRENT_TASK.json"); handoff_contracts.md, Handoff Rejection
+#   Protocol: "Verification checklist fails".
 # custom:
 #   id: h3a.traceability.task_id_mismatch
 #   category: traceability
@@ -148,9 +156,11 @@ task_ref(id, file, pointer) := {"id": id, "file": file, "pointer": pointer} if l
 # METADATA
 # title: Task not in the roadmap
 # description: >-
-#   Every task id in state.json steps, executor cycles, validator verdicts, planner
-#   reports, the handoff and CURRENT_TASK.json is in the ROADMAP.md task queue.
-#   Correction steps (with "corrects") are exempt.
+#   Every task id in state.json steps, executor cycles, validator verdicts, planner reports,
+#   the handoff and CURRENT_TASK.json is in the ROADMAP.md task queue. Correction steps
+#   (with "corrects") are exempt. h3a-state-specification.md, ROADMAP.md update protocol:
+#   "Planner appends tasks as decomposition evolves"; gate_framework.md, G0 Exit Criteria:
+#   "Task decomposed | ROADMAP.md has numbered task list (T001, T002, ...)".
 # custom:
 #   id: h3a.traceability.unknown_task
 #   category: traceability
@@ -178,7 +188,11 @@ else := " (it lists no task)"
 
 # METADATA
 # title: Verdict without an executor cycle
-# description: Every validator verdict is about a task that has an executor_report.json TDD cycle.
+# description: >-
+#   Every validator verdict is about a task that has an executor_report.json TDD cycle.
+#   gate_framework.md, G2 Entry Criteria: "G1 passed", "Executor report exists";
+#   handoff_contracts.md, H2 Executor's Obligations: "Execution report |
+#   executor_report.json | TDD cycle documented, DoD checked".
 # custom:
 #   id: h3a.traceability.verdict_without_cycle
 #   category: traceability
@@ -202,7 +216,11 @@ deny contains f if {
 
 # METADATA
 # title: Executor cycle without a plan
-# description: Every executor_report.json TDD cycle is about a task that a planner_report.json report created (tasks_created).
+# description: >-
+#   Every executor_report.json TDD cycle is about a task that a planner_report.json report
+#   created (tasks_created). handoff_contracts.md, H1 Planner's Obligations: "Planning
+#   report | planner_report.json | File exists with task_id entry"; gate_framework.md, G1
+#   Entry Criteria: "G0 passed".
 # custom:
 #   id: h3a.traceability.cycle_without_plan
 #   category: traceability
@@ -228,7 +246,10 @@ deny contains f if {
 # title: Dependency missing or not complete
 # description: >-
 #   Every dependency of CURRENT_TASK.json is in the ROADMAP.md task queue, and is complete
-#   (marked done, or a passing verdict) before the task is in progress or later.
+#   (marked done, or a passing verdict) before the task is in progress or later (its status
+#   means started). gate_framework.md, G0 Entry Criteria: "Previous task complete (if any)";
+#   handoff_contracts.md, H1 Executor's Assumptions: "No blocking dependencies (or
+#   documented in CURRENT_TASK.json)".
 # custom:
 #   id: h3a.traceability.dependency_incomplete
 #   category: traceability
@@ -281,7 +302,11 @@ has_passing_verdict(id) if {
 
 # METADATA
 # title: Task marked done without a passing verdict
-# description: A ROADMAP.md task marked done ([x]) has a validator verdict whose status means a pass (pass or pass_with_notes).
+# description: >-
+#   A ROADMAP.md task marked done ([x]) has a validator verdict whose status means a pass
+#   (pass or pass_with_notes). h3a-state-specification.md, Task Lifecycle: "[PASS] →
+#   complete (G2_passed)"; ROADMAP.md update protocol: "Executor marks tasks complete with
+#   timestamps".
 # custom:
 #   id: h3a.traceability.done_without_verdict
 #   category: traceability
@@ -304,7 +329,10 @@ deny contains f if {
 
 # METADATA
 # title: Correction points at nothing
-# description: A state.json correction step's "corrects" names the task_id of an existing, non-correction step.
+# description: >-
+#   A state.json correction step's "corrects" names the task_id of an existing,
+#   non-correction step. h3a-state-specification.md, state.json update protocol:
+#   "Corrections add a new step with corrects: <task_id>".
 # custom:
 #   id: h3a.traceability.dangling_correction
 #   category: traceability

@@ -66,3 +66,24 @@ func TestRootCauseFirst(t *testing.T) {
 		t.Errorf("order %s, %s, %s; want the malformed record first, then by file", got[0].Rule, got[1].Rule, got[2].Rule)
 	}
 }
+
+// h3aRules are the Go rules that enforce a sentence of the H3A documents
+// (the other Go rules guard the checker itself: confinement, parsing,
+// schemas, waivers, the history comparison's own notes).
+var h3aRules = []Rule{
+	HashMismatch, MissingArtifact, HashUnverifiable, HashEllipsis, HashMalformed,
+	TmpLeftover, RunDirName, RunIDMismatch,
+	EntryRewritten, BadCorrection, GateEventRewritten, EvidenceEntryRewritten,
+	TaskRemoved, TaskReworded, TaskUnticked, CompletionChanged, IterationCountLowered,
+}
+
+// TestH3ARulesCiteTheirBasis: each of them names the document and section it
+// enforces.
+func TestH3ARulesCiteTheirBasis(t *testing.T) {
+	for _, r := range h3aRules {
+		if !strings.Contains(r.Description, "h3a-state-specification.md, ") && !strings.Contains(r.Description, "gate_framework.md, ") &&
+			!strings.Contains(r.Description, "handoff_contracts.md, ") {
+			t.Errorf("%s: the description names no H3A document and section: %q", r.ID, r.Description)
+		}
+	}
+}

@@ -54,11 +54,11 @@ var (
 		"check permissions and that the file is not being written"}
 	TmpLeftover = Rule{"h3a.structure.tmp_leftover", CategoryStructure, Error,
 		"Interrupted atomic write",
-		"A *.tmp file is left in the run: an atomic write (temp file + rename) was interrupted, so the file beside it may be stale.",
+		"A *.tmp file is left in the run: an atomic write (temp file + rename) was interrupted, so the file beside it may be stale. h3a-state-specification.md, Error Handling, Corrupted JSON: \"Check for .tmp file (interrupted write)\", then \"raise RuntimeError\".",
 		"find out which write was interrupted, re-run that step, then delete the .tmp file"}
 	RunDirName = Rule{"h3a.structure.run_dir_name", CategoryStructure, Error,
 		"Run directory misnamed",
-		"A run under a runs/ folder must be named YYYYMMDD-HHMMSS-<uuid4> with a real UTC date and time and a version-4 UUID.",
+		"A run under a runs/ folder must be named YYYYMMDD-HHMMSS-<uuid4> with a real UTC date and time and a version-4 UUID. h3a-state-specification.md, Run Identifier Format: \"<YYYYMMDD>-<HHMMSS>-<uuid4>\".",
 		"rename the directory to the run id recorded in state.json"}
 	RunDirNameLoose = Rule{"h3a.structure.run_dir_name_loose", CategoryStructure, Warning,
 		"Run directory not named by its run id",
@@ -104,11 +104,11 @@ var (
 
 	HashMismatch = Rule{"h3a.integrity.hash_mismatch", CategoryIntegrity, Error,
 		"Artifact hash mismatch",
-		"The SHA-256 of a logged artifact does not start with the hash in its last EVIDENCE_LOG.md entry: the artifact changed after it was logged.",
+		"The SHA-256 of a logged artifact does not start with the hash in its last EVIDENCE_LOG.md entry: the artifact changed after it was logged. h3a-state-specification.md, Hash Verification: \"Detect artifact tampering or corruption\"; Error Handling, Hash Mismatch: \"raise IntegrityError\".",
 		"re-run the step and log the new artifact; never edit a logged artifact"}
 	MissingArtifact = Rule{"h3a.integrity.missing_artifact", CategoryIntegrity, Error,
 		"Logged artifact missing",
-		"An EVIDENCE_LOG.md entry names a file that does not exist in the run.",
+		"An EVIDENCE_LOG.md entry names a file that does not exist in the run. gate_framework.md, G3 Entry Criteria: \"All artifacts logged\"; Troubleshooting: \"If artifacts truly missing, revert gate to FAILED and re-run\".",
 		"restore the artifact, or re-run the step that produces it and log it again"}
 	HashUnverifiable = Rule{"h3a.integrity.hash_unverifiable", CategoryIntegrity, Warning,
 		"Logged hash too short to verify",
@@ -120,7 +120,7 @@ var (
 		"write the hash without the trailing ellipsis: [hash:<first 16 hex digits>]"}
 	HashMalformed = Rule{"h3a.integrity.hash_malformed", CategoryIntegrity, Error,
 		"Logged hash malformed",
-		"The hash field of an EVIDENCE_LOG.md entry is empty or not hexadecimal.",
+		"The hash field of an EVIDENCE_LOG.md entry is empty or not hexadecimal. h3a-state-specification.md, EVIDENCE_LOG.md update protocol: \"Hash format: First 16 chars of SHA-256 hex digest\".",
 		"log the first 16 (or more) hex digits of the file's SHA-256"}
 
 	PathEscape = Rule{"h3a.security.path_escape", CategorySecurity, Error,
@@ -142,35 +142,35 @@ var (
 		"nothing to do; the next change to the run is compared with this version"}
 	EntryRewritten = Rule{"h3a.append_only.entry_rewritten", CategoryAppendOnly, Error,
 		"Append-only entry rewritten",
-		"An append-only JSON array (state.json steps[], SESSION_HANDOFF history[], planner reports[], executor tdd_cycles[], validator verdicts[]) no longer starts with its base version: an entry that existed at the base was changed, removed or reordered. New entries may only be appended.",
+		"An append-only JSON array (state.json steps[], SESSION_HANDOFF history[], planner reports[], executor tdd_cycles[], validator verdicts[]) no longer starts with its base version: an entry that existed at the base was changed, removed or reordered. New entries may only be appended. h3a-state-specification.md, Append-Only Pattern: \"Never delete or rewrite history in state.json\"; SESSION_HANDOFF.json: \"Agent appends to history[]\"; Directory Structure: \"Every H3A run creates an immutable, self-contained directory\".",
 		"restore the entries from the base revision (git show BASE:PATH) and append a new entry instead; in state.json amend an entry with a correction step {\"corrects\": \"<task_id>\", \"reason\": …}"}
 	BadCorrection = Rule{"h3a.append_only.bad_correction", CategoryAppendOnly, Error,
 		"Correction names no earlier entry",
-		"A state.json step with \"corrects\" is the only way to amend history, and it must name the task_id of an earlier step; this one names none.",
+		"A state.json step with \"corrects\" is the only way to amend history, and it must name the task_id of an earlier step; this one names none. h3a-state-specification.md, state.json update protocol: \"Corrections add a new step with corrects: <task_id>\".",
 		"set \"corrects\" to the task_id of the step being corrected"}
 	GateEventRewritten = Rule{"h3a.append_only.gate_event_rewritten", CategoryAppendOnly, Error,
 		"Gate event rewritten",
-		"The gate events log of GATES_LEDGER.md no longer starts with its base events: an event that existed at the base was changed, removed or reordered. Events may only be appended.",
+		"The gate events log of GATES_LEDGER.md no longer starts with its base events: an event that existed at the base was changed, removed or reordered. Events may only be appended. h3a-state-specification.md, GATES_LEDGER.md update protocol: \"Never delete history\"; Append-Only Pattern: \"Never delete or rewrite history in state.json or GATES_LEDGER.md\".",
 		"restore the events from the base revision and append a new event (e.g. \"FAILED\" then a later \"PASSED\") instead of editing an old one"}
 	EvidenceEntryRewritten = Rule{"h3a.append_only.evidence_entry_rewritten", CategoryAppendOnly, Error,
 		"Evidence entry rewritten",
-		"An EVIDENCE_LOG.md entry that existed at the base is gone, changed (path, hash, time or description) or out of order. Entries may only be added.",
+		"An EVIDENCE_LOG.md entry that existed at the base is gone, changed (path, hash, time or description) or out of order. Entries may only be added. h3a-state-specification.md, EVIDENCE_LOG.md update protocol: \"Never delete entries (immutable audit log)\".",
 		"restore the entry from the base revision; log a new artifact with a new entry"}
 	TaskRemoved = Rule{"h3a.append_only.task_removed", CategoryAppendOnly, Error,
 		"Roadmap task removed",
-		"A ROADMAP.md task that existed at the base is no longer in the task queue.",
+		"A ROADMAP.md task that existed at the base is no longer in the task queue. h3a-state-specification.md, ROADMAP.md update protocol: \"Never delete history, only add completion markers\".",
 		"restore the task line from the base revision; tasks are never deleted, only completed"}
 	TaskReworded = Rule{"h3a.append_only.task_reworded", CategoryAppendOnly, Error,
 		"Roadmap task reworded",
-		"The description of a ROADMAP.md task differs from its base version.",
+		"The description of a ROADMAP.md task differs from its base version. h3a-state-specification.md, ROADMAP.md update protocol: \"Never delete history, only add completion markers\".",
 		"restore the task's wording from the base revision; add a new task for new scope"}
 	TaskUnticked = Rule{"h3a.append_only.task_unticked", CategoryAppendOnly, Error,
 		"Completed task unticked",
-		"A ROADMAP.md task marked [x] at the base is [ ] in head: completion marks are never taken back.",
+		"A ROADMAP.md task marked [x] at the base is [ ] in head: completion marks are never taken back. h3a-state-specification.md, ROADMAP.md update protocol: \"Never delete history, only add completion markers\".",
 		"restore the [x]; if the work turned out incomplete, add a new task for the rework"}
 	CompletionChanged = Rule{"h3a.append_only.completion_changed", CategoryAppendOnly, Error,
 		"Task completion time changed",
-		"The \"(Completed: <time>)\" of a ROADMAP.md task differs from its base version or was removed.",
+		"The \"(Completed: <time>)\" of a ROADMAP.md task differs from its base version or was removed. h3a-state-specification.md, ROADMAP.md update protocol: \"Executor marks tasks complete with timestamps\"; \"Never delete history\".",
 		"restore the completion time from the base revision"}
 	ArtifactChanged = Rule{"h3a.append_only.artifact_changed", CategoryAppendOnly, Error,
 		"Logged artifact changed since the base",
@@ -207,7 +207,7 @@ var (
 
 	RunIDMismatch = Rule{"h3a.traceability.run_id_mismatch", CategoryTraceability, Error,
 		"Run id does not match its directory",
-		"state.json's run_id differs from the name of the run directory.",
+		"state.json's run_id differs from the name of the run directory. h3a-state-specification.md, Directory Structure: \"runs/<run-id>/\", and state.json \"run_id\".",
 		"a run directory is named by its run id; find out which one is wrong and never reuse a run directory for another run"}
 
 	ContractTaskIDMismatch = Rule{"h3a.traceability.contract_task_id", CategoryTraceability, Error,

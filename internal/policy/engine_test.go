@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -105,6 +106,38 @@ func TestShippedRulesHaveMetadata(t *testing.T) {
 	}
 	if len(ids) != len(rules) {
 		t.Errorf("%d metadata blocks with an id, %d rules: every block must sit right above its rule", len(ids), len(rules))
+	}
+}
+
+// h3aPackages hold the rules of the h3a layout (the contract layout's and
+// the credential scan of every layout live in other packages).
+var h3aPackages = []string{
+	"h3a.rules.gates", "h3a.rules.ledger", "h3a.rules.evidence",
+	"h3a.rules.references", "h3a.rules.retries", "h3a.rules.traceability",
+}
+
+// h3aDocuments are the documents an h3a rule may cite as its basis.
+var h3aDocuments = []string{"h3a-state-specification.md", "gate_framework.md", "handoff_contracts.md"}
+
+// TestH3ARulesCiteTheirBasis: every rule of the h3a layout says in its
+// description which document (and section) it enforces, and each of the
+// h3a packages has rules, so a renamed package cannot slip past the test.
+func TestH3ARulesCiteTheirBasis(t *testing.T) {
+	e := load(t, Options{})
+	perPackage := map[string]int{}
+	for _, r := range e.Rules() {
+		if !slices.Contains(h3aPackages, r.Package) {
+			continue
+		}
+		perPackage[r.Package]++
+		if !slices.ContainsFunc(h3aDocuments, func(doc string) bool { return strings.Contains(r.Description, doc+", ") }) {
+			t.Errorf("%s (%s): the description names none of %q followed by its section", r.ID, r.Location, h3aDocuments)
+		}
+	}
+	for _, pkg := range h3aPackages {
+		if perPackage[pkg] == 0 {
+			t.Errorf("package %s has no rule", pkg)
+		}
 	}
 }
 
