@@ -100,7 +100,9 @@ func runRules(ctx context.Context, args []string, e *env) int {
 	for _, r := range rules {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.ID, r.Category, r.Severity, r.Title)
 	}
-	tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return fail(e, fmt.Errorf("writing the rule list: %w", err))
+	}
 	return ExitPass
 }
 

@@ -129,8 +129,10 @@ func (s *state) run(b *block, fr []*ast.Term) int {
 		case opResetLocal:
 			fr[st.target] = nil
 		case opCallFunc, opCallBuiltin:
-			var v *ast.Term
-			r := completed
+			var (
+				v *ast.Term
+				r int
+			)
 			if st.op == opCallFunc {
 				v, r = s.call(st, fr)
 			} else {

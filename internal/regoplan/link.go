@@ -104,7 +104,7 @@ type operand struct {
 // stmt is one linked statement; which fields matter depends on op.
 type stmt struct {
 	op      opcode
-	a, b, c operand // sources: value, key, object...
+	a, b    operand // sources: value and key, or the two operands compared
 	target  int     // local written, or the collection local added to
 	local2  int     // a second local (scan value, merge operand)
 	index   int     // break index; capacity of a new array

@@ -188,7 +188,7 @@ func marshalWant(t *testing.T, vs []wantViolation) []byte {
 func toWant(vs []Violation) []wantViolation {
 	out := []wantViolation{}
 	for _, v := range vs {
-		out = append(out, wantViolation{Pointer: v.Pointer, Missing: v.Missing, Keyword: v.Keyword, Message: v.Message})
+		out = append(out, wantViolation(v))
 	}
 	return out
 }

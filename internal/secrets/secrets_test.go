@@ -14,14 +14,6 @@ func notes(s string) map[string]any {
 	return map[string]any{"steps": []any{map[string]any{"notes": "fine"}, map[string]any{"notes": s}}}
 }
 
-func kinds(hits []Hit) []string {
-	var out []string
-	for _, h := range hits {
-		out = append(out, h.Kind)
-	}
-	return out
-}
-
 // TestEveryShape: each pattern catches its credential, at the string's
 // pointer, and only that kind.
 func TestEveryShape(t *testing.T) {
