@@ -33,7 +33,7 @@ func Entrypoints(rules []*RuleInfo) []string {
 // linkShipped makes the engine of the shipped rules from the plan generated
 // from them, without parsing or compiling Rego.
 func linkShipped() (*compiled, error) {
-	prog, err := regoplan.Link(shippedPlan)
+	prog, err := regoplan.Link(shippedPlan, Capabilities())
 	if err != nil {
 		return nil, &CompileError{Problems: []string{err.Error()}}
 	}

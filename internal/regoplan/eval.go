@@ -33,10 +33,21 @@ const cancelEvery = 1024
 // err is a conflict (two values for one complete rule or object key), a
 // cancelled or expired context, or a plan this interpreter cannot run; it
 // is a *topdown.Error, so topdown.IsCancel and its Code apply.
+//
+// A nil input is refused: every rule reading input would be undefined,
+// and a policy whose rules are all undefined passes everything.
 func (p *Program) Eval(ctx context.Context, input *ast.Term) (results [][]*ast.Term, builtinErrs []*topdown.Error, err error) {
+	if input == nil {
+		return nil, nil, &topdown.Error{Code: topdown.InternalErr, Message: "no input document given: every rule reading input would be undefined, so nothing is evaluated"}
+	}
+	return p.eval(ctx, input, ast.NewTerm(ast.NewObject()))
+}
+
+// eval is Eval with a data document, and with input undefined when nil.
+func (p *Program) eval(ctx context.Context, input, data *ast.Term) (results [][]*ast.Term, builtinErrs []*topdown.Error, err error) {
 	s := &state{
 		ctx:   ctx,
-		data:  ast.NewTerm(ast.NewObject()),
+		data:  data,
 		memo:  make([]*ast.Term, len(p.funcs)),
 		known: make([]bool, len(p.funcs)),
 	}
@@ -48,6 +59,10 @@ func (p *Program) Eval(ctx context.Context, input *ast.Term) (results [][]*ast.T
 		if s.out == nil {
 			s.out = t
 		}
+		return nil
+	}
+	s.collectAll = func(t *ast.Term) error {
+		s.outs = append(s.outs, t)
 		return nil
 	}
 	defer func() {
@@ -92,6 +107,8 @@ type state struct {
 	bctx        topdown.BuiltinContext
 	collect     func(*ast.Term) error // a built-in's output callback, made once
 	out         *ast.Term             // what collect received
+	collectAll  func(*ast.Term) error // a relation's output callback
+	outs        []*ast.Term           // what collectAll received
 }
 
 func (s *state) fail(loc *ast.Location, code, format string, args ...any) int {
@@ -374,8 +391,14 @@ func (s *state) callBuiltin(st *stmt, fr []*ast.Term) (*ast.Term, int) {
 	}
 	s.out = nil
 	s.bctx.Location = st.loc
-	err := st.builtin.impl(s.bctx, args, s.collect)
-	if err == nil {
+	var err error
+	if st.builtin.relation {
+		// Every output is a value the plan scans: the call gives them all.
+		s.outs = nil
+		if err = st.builtin.impl(s.bctx, args, s.collectAll); err == nil {
+			return ast.ArrayTerm(s.outs...), completed
+		}
+	} else if err = st.builtin.impl(s.bctx, args, s.collect); err == nil {
 		return s.out, completed
 	}
 	var halt topdown.Halt

@@ -15,7 +15,14 @@
 // OPA's own implementations (topdown.GetBuiltin), so they give the same
 // values and the same errors as the top-down evaluator; an error inside a
 // built-in makes the call undefined and is reported with the evaluation,
-// as OPA does without strict built-in errors.
+// as OPA does without strict built-in errors. A relation built-in (walk),
+// whose call yields many outputs, gives the array of every output, which
+// the plan then scans, as the WebAssembly target does.
+//
+// Only the built-ins of the capabilities given to Link are linked: a plan
+// that calls any other one is refused with the location of the call, so a
+// built-in the checker leaves out (a clock, randomness, the network) can
+// never run, whatever plan is given.
 package regoplan
 
 import (
@@ -117,22 +124,41 @@ type stmt struct {
 }
 
 type builtinFunc struct {
-	name string
-	impl topdown.BuiltinFunc
+	name     string
+	impl     topdown.BuiltinFunc
+	relation bool   // the call's value is the array of every output
+	refused  string // why this built-in cannot be linked, when it cannot
 }
 
 // LinkError is a plan this interpreter cannot run: a statement it does not
 // know, a call to a function the plan does not define, a built-in OPA does
-// not implement.
-type LinkError struct{ Msg string }
+// not implement or the capabilities leave out. Location, when known, is the
+// rule's place in its policy file.
+type LinkError struct {
+	Msg      string
+	Location *ast.Location
+}
 
-func (e *LinkError) Error() string { return "linking the policy plan: " + e.Msg }
+func (e *LinkError) Error() string {
+	if e.Location != nil && e.Location.File != "" {
+		return fmt.Sprintf("linking the policy plan: %s:%d: %s", e.Location.File, e.Location.Row, e.Msg)
+	}
+	return "linking the policy plan: " + e.Msg
+}
 
 // Link resolves a plan for evaluation. Every plan in p becomes an
-// entrypoint, evaluated in order by Eval.
-func Link(p *ir.Policy) (*Program, error) {
+// entrypoint, evaluated in order by Eval. Only the built-ins of caps can be
+// called; a call to any other is refused.
+func Link(p *ir.Policy, caps *ast.Capabilities) (*Program, error) {
+	if caps == nil {
+		return nil, &LinkError{Msg: "no capabilities given: the built-ins a plan may call must be named"}
+	}
 	if p.Static == nil || p.Plans == nil || p.Funcs == nil {
-		return nil, &LinkError{"the plan has no static data, plans or functions"}
+		return nil, &LinkError{Msg: "the plan has no static data, plans or functions"}
+	}
+	allowed := make(map[string]*ast.Builtin, len(caps.Builtins))
+	for _, b := range caps.Builtins {
+		allowed[b.Name] = b
 	}
 	l := &linker{
 		strings:  make([]*ast.Term, len(p.Static.Strings)),
@@ -146,12 +172,21 @@ func Link(p *ir.Policy) (*Program, error) {
 	for _, f := range p.Static.Files {
 		l.prog.files = append(l.prog.files, f.Value)
 	}
+	// A declared built-in that cannot be linked is refused where it is
+	// called, so the message names the rule.
 	for _, b := range p.Static.BuiltinFuncs {
-		impl := topdown.GetBuiltin(b.Name)
-		if impl == nil {
-			return nil, &LinkError{fmt.Sprintf("built-in %s is not implemented", b.Name)}
+		bf := &builtinFunc{name: b.Name}
+		decl, ok := allowed[b.Name]
+		switch {
+		case !ok:
+			bf.refused = fmt.Sprintf("built-in %s is not allowed: the checker's capabilities leave it out (no network, environment, clock or randomness)", b.Name)
+		default:
+			bf.impl, bf.relation = topdown.GetBuiltin(b.Name), decl.Relation
+			if bf.impl == nil {
+				bf.refused = fmt.Sprintf("built-in %s is not implemented", b.Name)
+			}
 		}
-		l.builtins[b.Name] = &builtinFunc{name: b.Name, impl: impl}
+		l.builtins[b.Name] = bf
 	}
 	// Functions first, so that a call can point at any of them.
 	for i, f := range p.Funcs.Funcs {
@@ -251,13 +286,13 @@ func (l *linker) operand(o ir.Operand) (operand, error) {
 		return operand{local: l.local(v)}, nil
 	case ir.StringIndex:
 		if int(v) < 0 || int(v) >= len(l.strings) {
-			return operand{}, &LinkError{fmt.Sprintf("string constant %d is out of range", v)}
+			return operand{}, &LinkError{Msg: fmt.Sprintf("string constant %d is out of range", v)}
 		}
 		return operand{term: l.strings[v]}, nil
 	case ir.Bool:
 		return operand{term: ast.BooleanTerm(bool(v))}, nil
 	}
-	return operand{}, &LinkError{fmt.Sprintf("unknown operand %v", o.Value)}
+	return operand{}, &LinkError{Msg: fmt.Sprintf("unknown operand %v", o.Value)}
 }
 
 func (l *linker) location(loc *ir.Location) *ast.Location {
@@ -298,12 +333,15 @@ func (l *linker) stmt(s ir.Stmt) (stmt, error) {
 		if fn, ok := l.funcs[s.Func]; ok {
 			out.op, out.fn = opCallFunc, fn
 			if len(s.Args) != len(fn.params) {
-				return stmt{}, &LinkError{fmt.Sprintf("%s is called with %d arguments, it takes %d", s.Func, len(s.Args), len(fn.params))}
+				return stmt{}, &LinkError{Msg: fmt.Sprintf("%s is called with %d arguments, it takes %d", s.Func, len(s.Args), len(fn.params))}
 			}
 		} else if b, ok := l.builtins[s.Func]; ok {
+			if b.refused != "" {
+				return stmt{}, &LinkError{Msg: b.refused, Location: out.loc}
+			}
 			out.op, out.builtin = opCallBuiltin, b
 		} else {
-			return stmt{}, &LinkError{fmt.Sprintf("call to %s, which is neither a planned function nor a declared built-in", s.Func)}
+			return stmt{}, &LinkError{Msg: fmt.Sprintf("call to %s, which is neither a planned function nor a declared built-in", s.Func), Location: out.loc}
 		}
 	case *ir.DotStmt:
 		out = stmt{op: opDot, target: l.local(s.Target)}
@@ -339,11 +377,11 @@ func (l *linker) stmt(s ir.Stmt) (stmt, error) {
 		out = stmt{op: opMakeNumber, target: l.local(s.Target), term: ast.IntNumberTerm(int(s.Value))}
 	case *ir.MakeNumberRefStmt:
 		if s.Index < 0 || s.Index >= len(l.strings) {
-			return stmt{}, &LinkError{fmt.Sprintf("number constant %d is out of range", s.Index)}
+			return stmt{}, &LinkError{Msg: fmt.Sprintf("number constant %d is out of range", s.Index)}
 		}
 		raw := string(l.strings[s.Index].Value.(ast.String))
 		if _, err := strconv.ParseFloat(raw, 64); errors.Is(err, strconv.ErrSyntax) {
-			return stmt{}, &LinkError{fmt.Sprintf("number constant %q is not a number", raw)}
+			return stmt{}, &LinkError{Msg: fmt.Sprintf("number constant %q is not a number", raw)}
 		}
 		out = stmt{op: opMakeNumber, target: l.local(s.Target), term: ast.NumberTerm(json.Number(raw))}
 	case *ir.MakeArrayStmt:
@@ -392,7 +430,11 @@ func (l *linker) stmt(s ir.Stmt) (stmt, error) {
 	default:
 		// WithStmt and CallDynamicStmt: the shipped policies need neither,
 		// and a plan that does is refused here rather than run wrongly.
-		return stmt{}, &LinkError{fmt.Sprintf("statement %T is not supported", s)}
+		var loc *ast.Location
+		if ls, ok := s.(interface{ GetLocation() *ir.Location }); ok {
+			loc = l.location(ls.GetLocation())
+		}
+		return stmt{}, &LinkError{Msg: fmt.Sprintf("statement %T is not supported", s), Location: loc}
 	}
 	if err != nil {
 		return stmt{}, err

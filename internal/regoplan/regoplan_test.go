@@ -17,6 +17,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/rego"
 	"github.com/open-policy-agent/opa/v1/topdown"
 
+	"github.com/h3a-check/h3a-check/internal/policy"
 	"github.com/h3a-check/h3a-check/internal/regoplan"
 )
 
@@ -47,9 +48,10 @@ func planModule(t testing.TB, src string, rules ...string) *ir.Policy {
 	return &p
 }
 
+// link plans and links a module with the checker's capabilities.
 func link(t testing.TB, src string, rules ...string) *regoplan.Program {
 	t.Helper()
-	prog, err := regoplan.Link(planModule(t, src, rules...))
+	prog, err := regoplan.Link(planModule(t, src, rules...), policy.Capabilities())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,6 +177,11 @@ total := sum([x | some x in input.xs; is_number(x)])`},
 		{"object building", []string{"merged", "keys"}, `
 merged := object.union({"a": 1, "b": {"c": 1}}, {"b": {"d": 2}})
 keys := {k | some k, _ in input.obj}`},
+		{"relations yield every output", []string{"paths", "numbers", "walks", "flat"}, `
+paths := {p | walk(input.obj, [p, _])}
+numbers := {[p, v] | walk(input, [p, v]); is_number(v)}
+walks if walk(input.obj)
+flat := count([1 | walk(input.xs, _)])`},
 		{"break out of nested blocks", []string{"any_a", "first_a"}, `
 any_a if "a" in input.xs
 first_a := i if { some i, x in input.xs; x == "a"; not earlier(i) }
@@ -263,17 +270,54 @@ func TestPlanErrors(t *testing.T) {
 // refused when linked, not evaluated wrongly.
 func TestLinkRefuses(t *testing.T) {
 	p := planModule(t, "package test\nf := input.x\np if { f == 1 with input.x as 1 }", "p")
-	_, err := regoplan.Link(p)
+	_, err := regoplan.Link(p, policy.Capabilities())
 	var le *regoplan.LinkError
 	if !errors.As(err, &le) || !strings.Contains(err.Error(), "WithStmt") {
 		t.Fatalf("err = %v, want a LinkError naming WithStmt", err)
 	}
 	p = planModule(t, "package test\np := 1", "p")
+	if _, err := regoplan.Link(p, nil); err == nil {
+		t.Fatal("a plan was linked without capabilities")
+	}
 	p.Funcs.Funcs[0].Blocks[0].Stmts = append(p.Funcs.Funcs[0].Blocks[0].Stmts, &ir.CallStmt{Func: "no.such.builtin"})
-	if _, err := regoplan.Link(p); !errors.As(err, &le) || !strings.Contains(err.Error(), "no.such.builtin") {
+	if _, err := regoplan.Link(p, policy.Capabilities()); !errors.As(err, &le) || !strings.Contains(err.Error(), "no.such.builtin") {
 		t.Fatalf("err = %v, want a LinkError naming the call", err)
 	}
-	if _, err := regoplan.Link(&ir.Policy{}); err == nil {
+	if _, err := regoplan.Link(&ir.Policy{}, policy.Capabilities()); err == nil {
 		t.Fatal("an empty plan was linked")
+	}
+}
+
+// TestLinkRefusesBuiltinsOutsideTheCapabilities: a plan may declare any
+// built-in OPA has; only those of the capabilities given are linked, and a
+// call to another is refused at the rule that makes it.
+func TestLinkRefusesBuiltinsOutsideTheCapabilities(t *testing.T) {
+	for _, call := range []string{"time.now_ns()", `io.jwt.decode_verify("x", {"secret": "s"})`, "rand.intn(\"seed\", 10)", `opa.runtime()`} {
+		name := call[:strings.IndexByte(call, '(')]
+		src := "package test\n\nok := 1\n\np := " + call + "\n"
+		p := planModule(t, src, "ok", "p")
+		if _, err := regoplan.Link(p, ast.CapabilitiesForThisVersion()); err != nil {
+			t.Fatalf("%s: OPA's own capabilities refused: %v", name, err)
+		}
+		_, err := regoplan.Link(p, policy.Capabilities())
+		var le *regoplan.LinkError
+		if !errors.As(err, &le) || le.Location == nil || le.Location.Row != 5 || !strings.HasSuffix(le.Location.File, "test.rego") ||
+			!strings.Contains(le.Msg, name+" is not allowed") {
+			t.Errorf("%s: err = %v, want a LinkError at test.rego:5 saying it is not allowed", name, err)
+		}
+	}
+}
+
+// TestEvalRefusesNoInput: without an input document every rule reading it
+// would be undefined, which a caller would read as "nothing found".
+func TestEvalRefusesNoInput(t *testing.T) {
+	prog := link(t, "package test\np contains 1 if not input.ok", "p")
+	results, _, err := prog.Eval(context.Background(), nil)
+	var te *topdown.Error
+	if !errors.As(err, &te) || results != nil {
+		t.Fatalf("Eval(nil) = %v, %v; want no results and an error", results, err)
+	}
+	if _, _, err := prog.Eval(context.Background(), ast.MustParseTerm(`{}`)); err != nil {
+		t.Fatal(err)
 	}
 }
