@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/ir"
@@ -138,7 +139,7 @@ func (s *state) run(b *block, fr []*ast.Term) int {
 		case opAssignVarOnce:
 			v := read(st.a, fr)
 			if cur := fr[st.target]; cur != nil && v != nil && !cur.Equal(v) {
-				return s.fail(st.loc, topdown.ConflictErr, "complete rules must not produce multiple outputs")
+				return s.fail(st.loc, topdown.ConflictErr, "%s", conflict(st.fn))
 			}
 			fr[st.target] = v
 		case opAssignInt, opMakeNumber:
@@ -227,16 +228,7 @@ func (s *state) run(b *block, fr []*ast.Term) int {
 			}
 			obj.Insert(k, v)
 		case opObjectMerge:
-			a, okA := value[ast.Object](fr[st.a.local])
-			b, okB := value[ast.Object](fr[st.b.local])
-			if !okA || !okB {
-				return s.fail(st.loc, topdown.ConflictErr, "object merge of a non-object value")
-			}
-			merged, ok := a.Merge(b)
-			if !ok {
-				return s.fail(st.loc, topdown.ConflictErr, "object merge conflict")
-			}
-			fr[st.target] = ast.NewTerm(merged)
+			fr[st.target] = merge(fr[st.a.local], fr[st.b.local])
 		case opSetAdd:
 			coll, v := fr[st.target], read(st.a, fr)
 			set, ok := value[ast.Set](coll)
@@ -331,12 +323,11 @@ func (s *state) call(st *stmt, fr []*ast.Term) (*ast.Term, int) {
 	}
 	callee := s.push(fn.nlocals)
 	defer s.pop(len(callee))
+	// An undefined argument is passed as undefined: the planner passes the
+	// input local to every rule, and a rule that does not read input is
+	// defined without one.
 	for i, a := range st.args {
-		v := read(a, fr)
-		if v == nil {
-			return nil, completed
-		}
-		callee[fn.params[i]] = v
+		callee[fn.params[i]] = read(a, fr)
 	}
 	var result *ast.Term
 	for _, b := range fn.blocks {
@@ -432,6 +423,51 @@ func value[T ast.Value](t *ast.Term) (T, bool) {
 	}
 	v, ok := t.Value.(T)
 	return v, ok
+}
+
+// conflict is OPA's message for two values of one rule or function, fn
+// being where they met (nil outside any rule).
+func conflict(fn *function) string {
+	if fn == nil {
+		return "complete rules must not produce multiple outputs"
+	}
+	// A planned function is named g<N>.<the rule's path>.
+	path := fn.name
+	if _, rest, ok := strings.Cut(path, "."); ok && strings.HasPrefix(path, "g") {
+		path = rest
+	}
+	if fn.memo {
+		return "rule " + path + " produced conflicting values"
+	}
+	return "function " + path + " produced conflicting values for the same inputs"
+}
+
+// merge joins a base document (a) with the virtual document planned at the
+// same path (b), as the plan's reference implementation does: objects
+// merge key by key, and where the two disagree otherwise the base value
+// stands; an undefined base gives the virtual document.
+func merge(a, b *ast.Term) *ast.Term {
+	if a == nil {
+		return b
+	}
+	objA, okA := a.Value.(ast.Object)
+	objB, okB := value[ast.Object](b)
+	if !okA || !okB {
+		return a
+	}
+	out := ast.NewObject()
+	objA.Foreach(func(k, v *ast.Term) {
+		if other := objB.Get(k); other != nil {
+			v = merge(v, other)
+		}
+		out.Insert(k, v)
+	})
+	objB.Foreach(func(k, v *ast.Term) {
+		if objA.Get(k) == nil {
+			out.Insert(k, v)
+		}
+	})
+	return ast.NewTerm(out)
 }
 
 func isArray(t *ast.Term) bool  { _, ok := t.Value.(*ast.Array); return ok }

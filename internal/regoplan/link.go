@@ -117,7 +117,7 @@ type stmt struct {
 	index   int     // break index; capacity of a new array
 	term    *ast.Term
 	blocks  []*block
-	fn      *function
+	fn      *function // the function called; for a conflict, the one it is in
 	builtin *builtinFunc
 	args    []operand
 	loc     *ast.Location
@@ -199,6 +199,7 @@ func Link(p *ir.Policy, caps *ast.Capabilities) (*Program, error) {
 	}
 	for i, f := range p.Funcs.Funcs {
 		fn := l.prog.funcs[i]
+		l.fn = fn
 		l.maxLocal = fn.ret
 		for _, prm := range fn.params {
 			l.maxLocal = max(l.maxLocal, prm)
@@ -209,6 +210,7 @@ func Link(p *ir.Policy, caps *ast.Capabilities) (*Program, error) {
 		}
 		fn.blocks, fn.nlocals = blocks, l.maxLocal+1
 	}
+	l.fn = nil
 	for _, pl := range p.Plans.Plans {
 		l.maxLocal = int(ir.Data)
 		blocks, err := l.blocks(pl.Blocks)
@@ -230,6 +232,7 @@ func (p *Program) Plans() []string {
 }
 
 type linker struct {
+	fn       *function // the function being linked; nil in a plan
 	strings  []*ast.Term
 	funcs    map[string]*function
 	builtins map[string]*builtinFunc
@@ -319,7 +322,7 @@ func (l *linker) stmt(s ir.Stmt) (stmt, error) {
 		out = stmt{op: opAssignVar, target: l.local(s.Target)}
 		setOperand(&out.a, s.Source)
 	case *ir.AssignVarOnceStmt:
-		out = stmt{op: opAssignVarOnce, target: l.local(s.Target), loc: l.location(&s.Location)}
+		out = stmt{op: opAssignVarOnce, target: l.local(s.Target), loc: l.location(&s.Location), fn: l.fn}
 		setOperand(&out.a, s.Source)
 	case *ir.AssignIntStmt:
 		out = stmt{op: opAssignInt, target: l.local(s.Target), term: ast.InternedTerm(int(s.Value))}

@@ -225,8 +225,9 @@ func TestPlanErrors(t *testing.T) {
 		prog := link(t, "package test\np := x if { some x in input.xs }", "p")
 		_, _, err := prog.Eval(context.Background(), ast.MustParseTerm(`{"xs": [1, 2]}`))
 		var te *topdown.Error
-		if !errors.As(err, &te) || te.Code != topdown.ConflictErr || te.Location == nil || te.Location.Row == 0 {
-			t.Fatalf("err = %#v, want a conflict error with a location", err)
+		if !errors.As(err, &te) || te.Code != topdown.ConflictErr || te.Location == nil || te.Location.Row == 0 ||
+			te.Message != "rule data.test.p produced conflicting values" {
+			t.Fatalf("err = %#v, want a conflict error naming the rule, with a location", err)
 		}
 		if _, _, err := prog.Eval(context.Background(), ast.MustParseTerm(`{"xs": [1, 1]}`)); err != nil {
 			t.Fatalf("one value twice is no conflict: %v", err)
