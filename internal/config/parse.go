@@ -398,13 +398,8 @@ func tagName(tag, value string) string {
 
 // suggest names the known key closest to a misspelt one.
 func suggest(got string, keys []string) string {
-	best, bestDist := "", 3
-	for _, k := range keys {
-		if d := textdist.Levenshtein(got, k); d < bestDist {
-			best, bestDist = k, d
-		}
-	}
-	if best == "" {
+	best, ok := textdist.Nearest(got, keys)
+	if !ok {
 		return ""
 	}
 	return fmt.Sprintf(" (did you mean %q?)", best)

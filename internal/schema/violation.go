@@ -14,6 +14,8 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
+
+	"github.com/h3a-check/h3a-check/internal/textdist"
 )
 
 // Violation is one problem found by schema validation.
@@ -344,7 +346,7 @@ func (c *collector) missingMessage(parent []string, name string) string {
 				keys = append(keys, key)
 			}
 		}
-		if near, ok := nearest(name, keys); ok {
+		if near, ok := textdist.Nearest(name, keys); ok {
 			msg += fmt.Sprintf(" (is %q a misspelling?)", near)
 		}
 	}
@@ -367,7 +369,7 @@ func enumMessage(subj string, value any, allowed []any) string {
 				candidates = append(candidates, as)
 			}
 		}
-		if near, ok := nearest(s, candidates); ok {
+		if near, ok := textdist.Nearest(s, candidates); ok {
 			msg += fmt.Sprintf(" (did you mean %q?)", near)
 		}
 	}

@@ -27,3 +27,29 @@ func TestLevenshtein(t *testing.T) {
 		}
 	}
 }
+
+func TestNearest(t *testing.T) {
+	tests := []struct {
+		word       string
+		candidates []string
+		want       string
+		ok         bool
+	}{
+		{"PASSED", []string{"pass", "passed", "failed"}, "passed", true},
+		{"passed", []string{"pass", "fail"}, "pass", true},
+		{"in-progress", []string{"in_progress", "pending"}, "in_progress", true},
+		{"taskId", []string{"task_id", "agent"}, "task_id", true},
+		{"stauts", []string{"status"}, "status", true},
+		{"G1", []string{"G0_planning", "G1_implementation"}, "G1_implementation", true},
+		{"G", []string{"G0_planning", "G1_implementation"}, "", false},
+		{"done", []string{"pending", "passed", "failed"}, "", false},
+		{"cmd", []string{"command"}, "", false},
+		{"", []string{"a"}, "", false},
+	}
+	for _, tt := range tests {
+		got, ok := Nearest(tt.word, tt.candidates)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("Nearest(%q, %q) = %q, %v; want %q, %v", tt.word, tt.candidates, got, ok, tt.want, tt.ok)
+		}
+	}
+}

@@ -1,14 +1,12 @@
-package schema
+package textdist
 
-import (
-	"github.com/h3a-check/h3a-check/internal/textdist"
-	"strings"
-)
+import "strings"
 
-// nearest returns the candidate that word most likely is a slip of: the same
-// up to case and separators, or within a small edit distance. It returns false
-// when no candidate is close enough to be worth suggesting.
-func nearest(word string, candidates []string) (string, bool) {
+// Nearest returns the candidate that word most likely is a slip of: the same
+// up to case and separators, or within a small edit distance, or else the
+// only candidate word is the start of. It returns false when no candidate is
+// close enough to be worth suggesting.
+func Nearest(word string, candidates []string) (string, bool) {
 	best, bestDist := "", -1
 	for _, cand := range candidates {
 		if cand == word {
@@ -20,7 +18,7 @@ func nearest(word string, candidates []string) (string, bool) {
 			if len(word) < 3 {
 				continue
 			}
-			d = textdist.Levenshtein(strings.ToLower(word), strings.ToLower(cand))
+			d = Levenshtein(strings.ToLower(word), strings.ToLower(cand))
 			// One slip in a short word, two in a longer one; more than that
 			// suggests a different word, not a typo.
 			limit := 1
