@@ -6,6 +6,8 @@
 #   must not contradict their own content, every touched requirement must be traced,
 #   and the summary must follow from the last round. Every rule is guarded by the
 #   layout, so it never fires on another layout's runs.
+# schemas:
+#   - input: schema.input.contract
 package h3a.rules.contract
 
 import data.h3a.lib

@@ -3,6 +3,8 @@
 # description: >-
 #   A gate that any record claims as passed is held to the exit criteria of
 #   gate_framework.md that can be checked mechanically.
+# schemas:
+#   - input: schema.input.h3a
 package h3a.rules.evidence
 
 import data.h3a.lib

@@ -1,6 +1,8 @@
 # METADATA
 # title: Gate order and agreement
 # description: Gates pass in order, and every place that records how far the gates have got agrees.
+# schemas:
+#   - input: schema.input.h3a
 package h3a.rules.gates
 
 import data.h3a.lib

@@ -1,6 +1,8 @@
 # METADATA
 # title: Gates ledger semantics
 # description: The GATES_LEDGER.md events tell a possible story; STARTED comes first, in order and in time.
+# schemas:
+#   - input: schema.input.h3a
 package h3a.rules.ledger
 
 import data.h3a.lib

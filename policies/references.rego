@@ -1,6 +1,8 @@
 # METADATA
 # title: Artifact references
 # description: Every artifact a document points at is logged in EVIDENCE_LOG.md, and every file under artifacts/ is logged.
+# schemas:
+#   - input: schema.input.h3a
 package h3a.rules.references
 
 import data.h3a.lib

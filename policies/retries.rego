@@ -3,6 +3,8 @@
 # description: >-
 #   A task is retried at most max_iterations times (default 2, from params when
 #   CURRENT_TASK.json has none); past that a human decides.
+# schemas:
+#   - input: schema.input.h3a
 package h3a.rules.retries
 
 import data.h3a.lib

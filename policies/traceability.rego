@@ -1,6 +1,8 @@
 # METADATA
 # title: Traceability
 # description: Run ids and task ids agree across documents, and every piece of work traces back to a planned task.
+# schemas:
+#   - input: schema.input.h3a
 package h3a.rules.traceability
 
 import data.h3a.lib

@@ -64,6 +64,10 @@ func TestPolicyExitCodeTwo(t *testing.T) {
 		{"rules with a bad folder", []string{"rules", "--policy", filepath.Join(userPolicies, "hijack")}, "not allowed"},
 		{"test threshold", []string{"test", "--threshold", "101"}, "--threshold 101: expected a percentage"},
 		{"rules with an argument", []string{"rules", "gates"}, "rules takes no arguments"},
+		{"unknown input field", []string{"--base", "none", "--policy", filepath.Join(userPolicies, "typo"), dir},
+			`typo/team.rego:12:26: unknown input field "gaol" in input.docs.current_task.gaol`},
+		{"test with an unknown input field", []string{"test", filepath.Join(userPolicies, "typo")},
+			`typo/team.rego:12:26: unknown input field "gaol" in input.docs.current_task.gaol`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

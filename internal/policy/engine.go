@@ -133,11 +133,15 @@ func compile(ctx context.Context, opts Options) (*compiled, error) {
 	if len(problems) > 0 {
 		return nil, &CompileError{Problems: problems}
 	}
-	c := newCompiler(caps, opts.Debug != nil, opts.Strict)
-	if len(opts.Dirs) == 0 && !opts.Strict {
-		// The shipped rules alone: the tests hold them to every check of
-		// a strict compile (TestShippedPoliciesPassEveryCompilerCheck), so
-		// a check need not repeat them.
+	// The shipped rules alone: the tests and the plan's generator hold them
+	// to every check of a strict, typed compile, so a check need not repeat
+	// them.
+	shippedOnly := len(opts.Dirs) == 0 && !opts.Strict
+	c, err := newCompiler(caps, opts.Debug != nil, opts.Strict, !shippedOnly)
+	if err != nil {
+		return nil, err
+	}
+	if shippedOnly {
 		c = c.WithSkipStages(shippedChecksDone...)
 	}
 	c.Compile(sortedModules(mods, false))
@@ -179,14 +183,24 @@ var shippedChecksDone = []ast.StageID{
 	ast.StageRewriteTestRulesForTracing,
 }
 
-func newCompiler(caps *ast.Capabilities, printing, strict bool) *ast.Compiler {
+// newCompiler makes the compiler of a policy compile. When typed, the
+// policies are type-checked against the input schemas (see inputtypes.go):
+// a field that no layout's input has does not compile.
+func newCompiler(caps *ast.Capabilities, printing, strict, typed bool) (*ast.Compiler, error) {
 	c := ast.NewCompiler().
 		WithCapabilities(caps).
 		WithDefaultRegoVersion(ast.RegoV1).
 		WithEnablePrintStatements(printing).
 		WithStrict(strict)
+	if typed {
+		types, err := loadInputTypes()
+		if err != nil {
+			return nil, &CompileError{Problems: []string{err.Error()}}
+		}
+		c = c.WithSchemas(types.set).WithUseTypeCheckAnnotations(true)
+	}
 	c.SetErrorLimit(0)
-	return c
+	return c, nil
 }
 
 // queryBindings gives one query variable to every package's deny and warn

@@ -30,6 +30,9 @@ var (
 // folder they live in in the repository.
 const shippedDir = "policies"
 
+// shippedFS holds the shipped policies; tests put altered copies here.
+var shippedFS fs.FS = policies.FS
+
 // CompileError lists every problem that keeps the policies from being used,
 // each starting with file:line. The checker cannot check without its rules,
 // so this is exit code 2, never a finding.
@@ -101,7 +104,7 @@ func parseAll(dirs []string, sources map[string]fs.FS, withTests bool, caps *ast
 			mods = append(mods, &module{file: display(p), parsed: parsed[i].module, user: user, test: isTestFile(p), dir: dir})
 		}
 	}
-	add(policies.FS, func(p string) string { return path.Join(shippedDir, p) }, false, "")
+	add(shippedFS, func(p string) string { return path.Join(shippedDir, p) }, false, "")
 	for _, dir := range dirs {
 		if fsys, ok := sources[dir]; ok {
 			add(fsys, func(p string) string { return filepath.Join(dir, filepath.FromSlash(p)) }, true, dir)
@@ -165,6 +168,9 @@ func astProblems(err error) []string {
 }
 
 func astProblem(e *ast.Error) string {
+	if msg, ok := unknownInputField(e); ok {
+		return msg
+	}
 	loc := ""
 	if e.Location != nil {
 		loc = fmt.Sprintf("%s:%d: ", e.Location.File, e.Location.Row)

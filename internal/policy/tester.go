@@ -63,8 +63,12 @@ func RunTests(ctx context.Context, opts TestOptions) (*TestReport, error) {
 		timeout = 5 * time.Second
 	}
 	all := sortedModules(mods, true)
+	compiler, err := newCompiler(caps, true, opts.Strict, true)
+	if err != nil {
+		return nil, err
+	}
 	runner := tester.NewRunner().
-		SetCompiler(newCompiler(caps, true, opts.Strict)).
+		SetCompiler(compiler).
 		SetModules(all).
 		CapturePrintOutput(true).
 		SetTimeout(timeout).
