@@ -60,7 +60,7 @@ const usage = `usage:
   h3a-check log [--full] RUN FILE DESCRIPTION
                                         hash FILE and append its entry to RUN's evidence log
   h3a-check test [--coverage] [--threshold N] [DIR...]
-                                        run the Rego unit tests (shipped + DIR policies)
+                                        run the Rego unit tests of DIR (none: the shipped ones)
   h3a-check rules [--policy DIR]        list every rule: id, category, severity, title
   h3a-check explain [--policy DIR] RULE one rule's documentation and remediation
   h3a-check parse RUN                   print the policy input document of a run

@@ -63,6 +63,7 @@ func TestPolicyExitCodeTwo(t *testing.T) {
 		{"test with a bad folder", []string{"test", filepath.Join(userPolicies, "hijack")}, "package h3a.rules.gates is not allowed"},
 		{"rules with a bad folder", []string{"rules", "--policy", filepath.Join(userPolicies, "hijack")}, "not allowed"},
 		{"test threshold", []string{"test", "--threshold", "101"}, "--threshold 101: expected a percentage"},
+		{"test a folder without tests", []string{"test", filepath.Join(userPolicies, "debug")}, "no test found in " + filepath.Join(userPolicies, "debug")},
 		{"rules with an argument", []string{"rules", "gates"}, "rules takes no arguments"},
 		{"unknown input field", []string{"--base", "none", "--policy", filepath.Join(userPolicies, "typo"), dir},
 			`typo/team.rego:12:26: unknown input field "gaol" in input.docs.current_task.gaol`},
@@ -117,19 +118,29 @@ func TestDebugPrintsToStderr(t *testing.T) {
 }
 
 func TestTestCommand(t *testing.T) {
+	failing := filepath.Join(userPolicies, "failing", "team_test.rego")
 	tests := []struct {
 		name   string
 		args   []string
 		code   int
 		stdout []string
+		absent []string
 	}{
-		{"shipped", []string{"test", "--threshold", "90"}, ExitPass, []string{"0 failed", "threshold 90%"}},
+		{"shipped", []string{"test", "--threshold", "90"}, ExitPass, []string{"0 failed", "threshold 90%"}, nil},
+		// A folder's tests and lines only: the shipped ones are neither run
+		// nor measured, though the folder's rules import them.
 		{"verbose with a user folder", []string{"test", "--verbose", "--coverage", filepath.Join(userPolicies, "team")}, ExitPass,
-			[]string{"PASS  " + filepath.Join(userPolicies, "team", "team_test.rego") + ":9: h3a.user.team_test.test_main_is_flagged", "coverage 100.0% " + filepath.Join(userPolicies, "team", "team.rego")}},
+			[]string{"PASS  " + filepath.Join(userPolicies, "team", "team_test.rego") + ":9: h3a.user.team_test.test_main_is_flagged",
+				"coverage 100.0% " + filepath.Join(userPolicies, "team", "team.rego"), "2 tests, 2 passed, 0 failed", "coverage 100.0% of the policy lines"},
+			[]string{" policies/", "h3a.rules.", "policies/lib.rego"}},
 		{"failing user test", []string{"test", "--policy", filepath.Join(userPolicies, "failing")}, ExitFail,
-			[]string{"FAIL  " + filepath.Join(userPolicies, "failing", "team_test.rego") + ":5: h3a.user.team_test.test_expects_the_wrong_thing", "branch under test: main", "1 failed"}},
-		{"coverage below the threshold", []string{"test", "--threshold", "100", filepath.Join(userPolicies, "debug")}, ExitFail,
-			[]string{"below the threshold", "debug.rego (not reached: lines"}},
+			[]string{"FAIL  " + failing + ":5: h3a.user.team_test.test_expects_the_wrong_thing\n" +
+				"      " + failing + ":7: failed here:\n" +
+				"      \tcount(team.warn) == 0 with input as",
+				`{{"file": "state.json", "msg": "branch \"main\" is not a feat`,
+				"branch under test: main", "1 tests, 0 passed, 1 failed"}, nil},
+		{"coverage below the threshold", []string{"test", "--threshold", "100", filepath.Join(userPolicies, "partial")}, ExitFail,
+			[]string{"below the threshold", filepath.Join(userPolicies, "partial", "team.rego") + " (not reached: lines"}, []string{" policies/", "team_test.rego"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -140,6 +151,11 @@ func TestTestCommand(t *testing.T) {
 			for _, want := range tc.stdout {
 				if !strings.Contains(stdout, want) {
 					t.Errorf("stdout does not mention %q:\n%s", want, stdout)
+				}
+			}
+			for _, not := range tc.absent {
+				if strings.Contains(stdout, not) {
+					t.Errorf("stdout mentions %q:\n%s", not, stdout)
 				}
 			}
 		})

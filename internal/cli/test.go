@@ -27,16 +27,16 @@ func newTestFlagSet(e *env, tf *testFlags) *flag.FlagSet {
 	fs.Float64Var(&tf.threshold, "threshold", 0, "fail when coverage is below this percentage (implies --coverage)")
 	fs.BoolVar(&tf.verbose, "verbose", false, "list every test, not only failures")
 	fs.Usage = func() {
-		fmt.Fprintf(e.stderr, "usage: h3a-check test [--coverage] [--threshold N] [--verbose] [DIR...]\n\nRuns the test_ rules of the shipped policies and of each DIR.\n\nflags:\n")
+		fmt.Fprintf(e.stderr, "usage: h3a-check test [--coverage] [--threshold N] [--verbose] [DIR...]\n\nRuns the test_ rules of each DIR and measures DIR's rules (the shipped rules stay importable);\nwithout DIR, those of the shipped policies.\n\nflags:\n")
 		fs.PrintDefaults()
 	}
 	return fs
 }
 
-// runTest runs the Rego unit tests of the shipped policies and of every DIR
-// (and --policy DIR) with OPA's tester. Exit 0: every test passed and the
-// coverage threshold, if any, is met; 1: a test failed or coverage is
-// short; 2: the tests could not run.
+// runTest runs the Rego unit tests of every DIR (and --policy DIR), or of
+// the shipped policies when none is given, with OPA's tester. Exit 0:
+// every test passed and the coverage threshold, if any, is met; 1: a test
+// failed or coverage is short; 2: the tests could not run.
 func runTest(ctx context.Context, args []string, e *env) int {
 	var tf testFlags
 	fs := newTestFlagSet(e, &tf)
@@ -64,6 +64,11 @@ func runTest(ctx context.Context, args []string, e *env) int {
 			fmt.Fprintf(e.stdout, "ERROR %s: %v\n", where, r.Error)
 		case r.Fail:
 			fmt.Fprintf(e.stdout, "FAIL  %s\n", where)
+			for _, line := range strings.Split(r.Explanation, "\n") {
+				if line != "" {
+					fmt.Fprintf(e.stdout, "      %s\n", line)
+				}
+			}
 		case r.Skip:
 			if verbose {
 				fmt.Fprintf(e.stdout, "SKIP  %s\n", where)
