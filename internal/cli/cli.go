@@ -61,7 +61,9 @@ const usage = `usage:
                                         hash FILE and append its entry to RUN's evidence log
   h3a-check test [--coverage] [--threshold N] [DIR...]
                                         run the Rego unit tests of DIR (none: the shipped ones)
-  h3a-check rules [--policy DIR]        list every rule: id, category, severity, title
+  h3a-check rules [--policy DIR] [--format text|json]
+                                        list every rule: id, category, severity, title
+                                        (json: every field, and where the rule is defined)
   h3a-check explain [--policy DIR] RULE one rule's documentation and remediation
   h3a-check parse RUN                   print the policy input document of a run
   h3a-check completion bash|zsh|fish    print a shell completion script
@@ -99,8 +101,8 @@ func subcommands() []subcommand {
 		{name: "init", run: runInit, flags: func(e *env) *flag.FlagSet { return newInitFlagSet(e, new(initFlags)) }},
 		{name: "log", run: runLog, args: argPaths, flags: func(e *env) *flag.FlagSet { return newLogFlagSet(e, new(bool)) }},
 		{name: "test", run: runTest, args: argPaths, flags: func(e *env) *flag.FlagSet { return newTestFlagSet(e, new(testFlags)) }},
-		{name: "rules", run: runRules, flags: func(e *env) *flag.FlagSet { return newCatalogFlagSet("rules", e, new(listFlag)) }},
-		{name: "explain", run: runExplain, args: argRule, flags: func(e *env) *flag.FlagSet { return newCatalogFlagSet("explain", e, new(listFlag)) }},
+		{name: "rules", run: runRules, flags: func(e *env) *flag.FlagSet { return newCatalogFlagSet("rules", e, new(catalogFlags)) }},
+		{name: "explain", run: runExplain, args: argRule, flags: func(e *env) *flag.FlagSet { return newCatalogFlagSet("explain", e, new(catalogFlags)) }},
 		{name: "parse", run: runParse, args: argPaths},
 		{name: "completion", run: runCompletion, args: argShells},
 		{name: "version", run: runVersion},

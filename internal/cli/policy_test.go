@@ -1,12 +1,13 @@
 package cli
 
 import (
-	"github.com/h3a-check/h3a-check/internal/finding"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/h3a-check/h3a-check/internal/finding"
 	"github.com/h3a-check/h3a-check/internal/report"
 )
 
@@ -179,6 +180,42 @@ func TestRulesListPolicyRules(t *testing.T) {
 	code, _, stderr := runMain("explain", "escalation")
 	if code != ExitError || !strings.Contains(stderr, "did you mean h3a.retries.escalation?") {
 		t.Errorf("explain near miss: exit %d, %q", code, stderr)
+	}
+}
+
+// TestRulesJSON: rules --format json gives every rule of the table, with
+// every field and where it is defined, user rules included.
+func TestRulesJSON(t *testing.T) {
+	dir := filepath.Join(userPolicies, "team")
+	code, out, stderr := runMain("rules", "--format", "json", "--policy", dir)
+	if code != ExitPass {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var got struct {
+		Rules []map[string]string `json:"rules"`
+		Tool  map[string]string   `json:"tool"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	_, table, _ := runMain("rules", "--policy", dir)
+	if rows := strings.Count(table, "\n") - 1; len(got.Rules) != rows || got.Tool["name"] != Name {
+		t.Errorf("%d rules in JSON, %d in the table; tool %v", len(got.Rules), rows, got.Tool)
+	}
+	byID := map[string]map[string]string{}
+	for _, r := range got.Rules {
+		byID[r["id"]] = r
+	}
+	team := byID["h3a.user.team.feature_branch"]
+	if team["severity"] != "warning" || team["category"] != "policy" || team["remediation"] != "run the agents on a feature/<topic> branch" ||
+		!strings.HasPrefix(filepath.ToSlash(team["defined"]), filepath.ToSlash(dir)+"/team.rego:13") {
+		t.Errorf("user rule = %v", team)
+	}
+	if r := byID["h3a.integrity.hash_mismatch"]; r["defined"] != "built in" || r["title"] == "" || r["description"] == "" {
+		t.Errorf("Go rule = %v", r)
+	}
+	if code, _, stderr := runMain("rules", "--format", "sarif"); code != ExitError || !strings.Contains(stderr, `--format "sarif": rules are listed as "text" or "json"`) {
+		t.Errorf("rules --format sarif: exit %d, %q", code, stderr)
 	}
 }
 

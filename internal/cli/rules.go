@@ -10,8 +10,10 @@ import (
 	"sync"
 	"text/tabwriter"
 
+	"github.com/h3a-check/h3a-check/internal/audit"
 	"github.com/h3a-check/h3a-check/internal/finding"
 	"github.com/h3a-check/h3a-check/internal/policy"
+	"github.com/h3a-check/h3a-check/internal/report"
 )
 
 // catalogEntry is one rule the checker can report and where it is defined.
@@ -68,32 +70,75 @@ var shippedRules = sync.OnceValue(func() []finding.Rule {
 	return rules
 })
 
-// newCatalogFlagSet is the flag set of rules and explain: --policy DIR.
-func newCatalogFlagSet(name string, e *env, dirs *listFlag) *flag.FlagSet {
+// catalogFlags are the flags of rules and explain.
+type catalogFlags struct {
+	dirs   listFlag
+	format string // rules only
+}
+
+// newCatalogFlagSet is the flag set of rules and explain: --policy DIR,
+// and for rules --format text|json.
+func newCatalogFlagSet(name string, e *env, cf *catalogFlags) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
-	fs.Var(dirs, "policy", "also list the rules in DIR (repeatable)")
+	fs.Var(&cf.dirs, "policy", "also list the rules in DIR (repeatable)")
+	if name == "rules" {
+		fs.StringVar(&cf.format, "format", "text", "text (a table) or json (every field of every rule, for tools)")
+	}
 	return fs
 }
 
-// parseCatalogFlags reads --policy DIR for rules and explain.
-func parseCatalogFlags(name string, args []string, e *env) ([]string, []string, error) {
-	var dirs listFlag
-	rest, err := parseInterspersed(newCatalogFlagSet(name, e, &dirs), args)
-	return dirs, rest, err
+// parseCatalogFlags reads the flags of rules and explain.
+func parseCatalogFlags(name string, args []string, e *env) (catalogFlags, []string, error) {
+	var cf catalogFlags
+	rest, err := parseInterspersed(newCatalogFlagSet(name, e, &cf), args)
+	return cf, rest, err
+}
+
+// ruleJSON is one rule of "rules --format json".
+type ruleJSON struct {
+	ID          string `json:"id"`
+	Category    string `json:"category"`
+	Severity    string `json:"severity"`
+	Title       string `json:"title"`
+	Description string `json:"description"`
+	Remediation string `json:"remediation"`
+	Defined     string `json:"defined"` // "built in", or the policy file:line
 }
 
 func runRules(ctx context.Context, args []string, e *env) int {
-	dirs, rest, err := parseCatalogFlags("rules", args, e)
+	cf, rest, err := parseCatalogFlags("rules", args, e)
 	if err != nil {
 		return flagExit(err)
 	}
+	dirs, format := cf.dirs, cf.format
 	if len(rest) > 0 {
-		return fail(e, usageError{"rules takes no arguments besides --policy DIR"})
+		return fail(e, usageError{"rules takes no arguments besides --policy DIR and --format text|json"})
+	}
+	if format != "text" && format != "json" {
+		return fail(e, usageError{fmt.Sprintf("--format %q: rules are listed as \"text\" or \"json\"", format)})
 	}
 	rules, err := catalog(ctx, dirs)
 	if err != nil {
 		return fail(e, err)
+	}
+	if format == "json" {
+		out := struct {
+			Rules []ruleJSON `json:"rules"`
+			Tool  audit.Tool `json:"tool"`
+		}{Tool: audit.Tool{Name: Name, Version: Version()}, Rules: []ruleJSON{}}
+		for _, r := range rules {
+			out.Rules = append(out.Rules, ruleJSON{ID: r.ID, Category: string(r.Category), Severity: r.Severity.String(),
+				Title: r.Title, Description: r.Description, Remediation: r.Remediation, Defined: r.source})
+		}
+		b, err := report.MarshalSorted(out)
+		if err != nil {
+			return fail(e, err)
+		}
+		if _, err := e.stdout.Write(b); err != nil {
+			return fail(e, fmt.Errorf("writing the rule list: %w", err))
+		}
+		return ExitPass
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tCATEGORY\tSEVERITY\tTITLE")
@@ -107,14 +152,14 @@ func runRules(ctx context.Context, args []string, e *env) int {
 }
 
 func runExplain(ctx context.Context, args []string, e *env) int {
-	dirs, rest, err := parseCatalogFlags("explain", args, e)
+	cf, rest, err := parseCatalogFlags("explain", args, e)
 	if err != nil {
 		return flagExit(err)
 	}
 	if len(rest) != 1 {
 		return fail(e, usageError{"explain takes one rule id, e.g. h3a-check explain h3a.integrity.hash_mismatch"})
 	}
-	rules, err := catalog(ctx, dirs)
+	rules, err := catalog(ctx, cf.dirs)
 	if err != nil {
 		return fail(e, err)
 	}
