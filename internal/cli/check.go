@@ -438,7 +438,11 @@ func (cf *checkFlags) useColor(e *env) bool {
 	if e.getenv("NO_COLOR") != "" || e.getenv("TERM") == "dumb" {
 		return false
 	}
-	f, ok := e.stdout.(*os.File)
+	out := e.stdout
+	if w, ok := out.(*writeErr); ok {
+		out = w.w
+	}
+	f, ok := out.(*os.File)
 	if !ok {
 		return false
 	}

@@ -9,10 +9,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"runtime/debug"
 	"strings"
+	"syscall"
 
 	"github.com/h3a-check/h3a-check/internal/config"
+	"github.com/h3a-check/h3a-check/internal/textdist"
 )
 
 // Exit codes. A flag never changes what a code means.
@@ -50,6 +53,10 @@ type env struct {
 
 // Main runs the command line and returns the exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	// A reader that goes away (h3a-check parse RUN | head) makes the next
+	// write fail with EPIPE, which is exit 2 like any failed write, instead
+	// of the process being killed by SIGPIPE.
+	signal.Ignore(syscall.SIGPIPE)
 	return run(context.Background(), args, &env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv})
 }
 
@@ -121,20 +128,68 @@ func runHelp(_ context.Context, _ []string, e *env) int {
 }
 
 func run(ctx context.Context, args []string, e *env) int {
-	if len(args) > 0 {
-		switch args[0] {
-		case "--version":
-			return runVersion(ctx, nil, e)
-		case "-h", "-help", "--help":
-			return runHelp(ctx, nil, e)
+	out := &writeErr{w: e.stdout}
+	e.stdout = out
+	code := dispatch(ctx, args, e)
+	if out.err != nil {
+		// What was asked for did not arrive: a check whose report is lost
+		// is no check. (A command that failed has said why already.)
+		if code != ExitError {
+			fmt.Fprintf(e.stderr, "%s: writing to stdout failed: %v\n", Name, out.err)
 		}
-		for _, c := range subcommands() {
-			if c.name == args[0] {
-				return c.run(ctx, args[1:], e)
+		return ExitError
+	}
+	return code
+}
+
+// dispatch runs the subcommand that args name. A first argument that names
+// none is a PATH to check; one that is a slip of a name (and no file) is
+// reported as an unknown subcommand, with the nearest one.
+func dispatch(ctx context.Context, args []string, e *env) int {
+	if len(args) == 0 {
+		return runCheck(ctx, args, e)
+	}
+	switch args[0] {
+	case "--version":
+		return runVersion(ctx, nil, e)
+	case "-h", "-help", "--help":
+		return runHelp(ctx, nil, e)
+	}
+	cmds := subcommands()
+	names := make([]string, len(cmds))
+	for i, c := range cmds {
+		if c.name == args[0] {
+			return c.run(ctx, args[1:], e)
+		}
+		names[i] = c.name
+	}
+	if !strings.HasPrefix(args[0], "-") {
+		if _, err := os.Lstat(args[0]); err != nil {
+			if near, ok := textdist.Nearest(args[0], names); ok {
+				return fail(e, usageError{fmt.Sprintf("unknown subcommand %q: did you mean %q? (subcommands: %s; a PATH to check must exist)",
+					args[0], near, strings.Join(names, ", "))})
 			}
 		}
 	}
 	return runCheck(ctx, args, e)
+}
+
+// writeErr passes writes on and keeps the first error: a report that could
+// not be written is exit 2, whichever command wrote it.
+type writeErr struct {
+	w   io.Writer
+	err error
+}
+
+func (w *writeErr) Write(p []byte) (int, error) {
+	if w.err != nil {
+		return 0, w.err
+	}
+	n, err := w.w.Write(p)
+	if err != nil {
+		w.err = err
+	}
+	return n, err
 }
 
 // parseInterspersed parses flags wherever they stand among the positional

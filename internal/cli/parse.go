@@ -35,6 +35,8 @@ func runParse(ctx context.Context, args []string, e *env) int {
 	if err != nil {
 		return fail(e, err)
 	}
-	e.stdout.Write(b)
+	if _, err := e.stdout.Write(b); err != nil {
+		return fail(e, fmt.Errorf("writing the policy input: %w", err))
+	}
 	return ExitPass
 }

@@ -18,7 +18,11 @@ func Nearest(word string, candidates []string) (string, bool) {
 			if len(word) < 3 {
 				continue
 			}
-			d = Levenshtein(strings.ToLower(word), strings.ToLower(cand))
+			lw, lc := strings.ToLower(word), strings.ToLower(cand)
+			d = Levenshtein(lw, lc)
+			if d == 2 && swapped(lw, lc) {
+				d = 1 // "tset" for "test" is one slip, not two
+			}
 			// One slip in a short word, two in a longer one; more than that
 			// suggests a different word, not a typo.
 			limit := 1
@@ -68,4 +72,19 @@ func fold(s string) string {
 		}
 		return r
 	}, strings.ToLower(s))
+}
+
+// swapped reports whether a and b differ only by two neighbouring runes
+// written the other way round.
+func swapped(a, b string) bool {
+	ra, rb := []rune(a), []rune(b)
+	if len(ra) != len(rb) {
+		return false
+	}
+	for i := range ra {
+		if ra[i] != rb[i] {
+			return i+1 < len(ra) && ra[i] == rb[i+1] && ra[i+1] == rb[i] && string(ra[i+2:]) == string(rb[i+2:])
+		}
+	}
+	return false
 }
