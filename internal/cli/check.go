@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -123,22 +122,16 @@ func newCheckFlagSet(e *env, cf *checkFlags) *flag.FlagSet {
 	fs.Var(&cf.shard, "shard", "check only part `I/N` of the runs (by run id hash), e.g. 2/4; N jobs cover every run once")
 	fs.StringVar(&cf.cpuProfile, "cpuprofile", "", "write a CPU profile of the check to `FILE` (for go tool pprof)")
 	fs.StringVar(&cf.memProfile, "memprofile", "", "write a memory profile to `FILE` when the check ends (for go tool pprof)")
-	fs.Usage = func() {
-		fmt.Fprintf(e.stderr, "usage: h3a-check [check] [flags] [PATH...]\n\nPATH is a run directory, a folder holding runs, or a file inside a run.\n\nflags:\n")
-		fs.PrintDefaults()
-	}
+	fs.Usage = flagUsage(e, fs, "usage: h3a-check [check] [flags] [PATH...]\n\nPATH is a run directory, a folder holding runs, or a file inside a run.\n\n")
 	return fs
 }
 
 func runCheck(ctx context.Context, args []string, e *env) int {
 	var cf checkFlags
 	fs := newCheckFlagSet(e, &cf)
-	paths, err := parseInterspersed(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		return ExitPass
-	}
-	if err != nil {
-		return ExitError // the flag package has printed the problem and the usage
+	paths, code, stop := parseFlags("check", fs, args, e)
+	if stop {
+		return code
 	}
 	// The configuration (and the policies) of a change under review are read
 	// as they are at the base: the boundary uses the --base of the command

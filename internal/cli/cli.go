@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"regexp"
 	"runtime/debug"
 	"strings"
 	"syscall"
@@ -215,6 +216,87 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 		args = args[1:]
 	}
 	return append(positional, rest...), nil
+}
+
+// parseFlags parses a subcommand's flags wherever they stand among its
+// arguments. -h prints the flag set's usage to stderr; a flag that is
+// unknown, lacks its value or has a bad one is one line of stderr naming
+// the nearest known flag, not the flag package's message and flag list.
+// stop is set when the command ends there, with code.
+func parseFlags(cmd string, fs *flag.FlagSet, args []string, e *env) (rest []string, code int, stop bool) {
+	usage := fs.Usage
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	rest, err := parseInterspersed(fs, args)
+	switch {
+	case err == nil:
+		return rest, ExitPass, false
+	case errors.Is(err, flag.ErrHelp):
+		fs.SetOutput(e.stderr)
+		usage()
+		return nil, ExitPass, true
+	}
+	fmt.Fprintf(e.stderr, "%s: %s (run \"%s %s -h\" for the flags)\n", Name, flagProblem(fs, err), Name, cmd)
+	return nil, ExitError, true
+}
+
+// flagUsage is a flag set's usage: intro, then the flags as printFlags
+// lists them.
+func flagUsage(e *env, fs *flag.FlagSet, intro string) func() {
+	return func() {
+		fmt.Fprint(e.stderr, intro)
+		printFlags(e.stderr, fs)
+	}
+}
+
+var (
+	reUndefinedFlag = regexp.MustCompile(`^flag provided but not defined: -+(.*)$`)
+	reFlagNeedsArg  = regexp.MustCompile(`^flag needs an argument: -+(.*)$`)
+	reBadFlagValue  = regexp.MustCompile(`^invalid (?:boolean )?value (".*") for flag -+(\S+): (.*)$`)
+)
+
+// flagProblem says what is wrong with a flag in this tool's terms.
+func flagProblem(fs *flag.FlagSet, err error) string {
+	msg := err.Error()
+	if m := reUndefinedFlag.FindStringSubmatch(msg); m != nil {
+		var names []string
+		fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+		if near, ok := textdist.Nearest(m[1], names); ok {
+			return fmt.Sprintf("unknown flag --%s: did you mean --%s?", m[1], near)
+		}
+		return fmt.Sprintf("unknown flag --%s", m[1])
+	}
+	if m := reFlagNeedsArg.FindStringSubmatch(msg); m != nil {
+		return fmt.Sprintf("--%s needs a value", m[1])
+	}
+	if m := reBadFlagValue.FindStringSubmatch(msg); m != nil {
+		if strings.Contains(m[3], m[1]) {
+			return fmt.Sprintf("--%s: %s", m[2], m[3]) // the reason quotes the value
+		}
+		return fmt.Sprintf("--%s %s: %s", m[2], m[1], m[3])
+	}
+	return msg
+}
+
+// printFlags lists the flags as they are written: --name VALUE, with
+// what each does and its default.
+func printFlags(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprintln(w, "flags:")
+	fs.VisitAll(func(f *flag.Flag) {
+		value, usage := flag.UnquoteUsage(f)
+		head := "  --" + f.Name
+		if value != "" {
+			head += " " + value
+		}
+		switch def := f.DefValue; {
+		case def == "" || def == "false" || def == "0" || def == "0s":
+		case strings.HasSuffix(fmt.Sprintf("%T", f.Value), "stringValue"):
+			usage += fmt.Sprintf(" (default %q)", def)
+		default:
+			usage += fmt.Sprintf(" (default %s)", def)
+		}
+		fmt.Fprintf(w, "%s\n    \t%s\n", head, strings.ReplaceAll(usage, "\n", "\n    \t"))
+	})
 }
 
 // usageError is reported with exit code 2 and a pointer to -h.

@@ -32,7 +32,7 @@ func TestExitCodeTwo(t *testing.T) {
 		{"missing path", []string{filepath.Join(empty, "nope")}, "cannot read"},
 		{"unknown format", []string{"--format", "xml", casesDir}, `unknown format "xml"`},
 		{"bad output spec", []string{"--output", "json", casesDir}, "expected FORMAT=PATH"},
-		{"unknown flag", []string{"--frobnicate", casesDir}, "flag provided but not defined"},
+		{"unknown flag", []string{"--frobnicate", casesDir}, "unknown flag --frobnicate"},
 		{"bad fail level", []string{"--fail-level", "info", casesDir}, `--fail-level "info"`},
 		{"bad size", []string{"--max-json-size", "lots", casesDir}, "is not a size"},
 		{"unknown layout", []string{"--layout", "nope", casesDir}, `unknown layout "nope"`},

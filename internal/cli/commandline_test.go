@@ -74,3 +74,52 @@ func TestFailedStdoutIsExitTwo(t *testing.T) {
 		})
 	}
 }
+
+// TestFlagProblemsAreOneLine: a mistyped flag, a flag without its value or
+// with a bad one is one line naming the flag as it is written (--name) and
+// the nearest known one, not the flag package's message and flag list.
+func TestFlagProblemsAreOneLine(t *testing.T) {
+	run := filepath.Join(casesDir, "ok", "complete")
+	const checkHint = ` (run "h3a-check check -h" for the flags)`
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--fromat", "json", run}, "unknown flag --fromat: did you mean --format?" + checkHint},
+		{[]string{"-fromat", "json", run}, "unknown flag --fromat: did you mean --format?" + checkHint},
+		{[]string{run, "--fromat=json"}, "unknown flag --fromat: did you mean --format?" + checkHint},
+		{[]string{"check", "--polcy", "x", run}, "unknown flag --polcy: did you mean --policy?" + checkHint},
+		{[]string{"--frobnicate", run}, "unknown flag --frobnicate" + checkHint},
+		{[]string{run, "--format"}, "--format needs a value" + checkHint},
+		{[]string{"--workers", "many", run}, `--workers "many": parse error` + checkHint},
+		{[]string{"--shard", "x", run}, `--shard: shard "x": expected I/N, e.g. 2/4 for the second of four parts` + checkHint},
+		{[]string{"test", "--coverag"}, `unknown flag --coverag: did you mean --coverage? (run "h3a-check test -h" for the flags)`},
+		{[]string{"rules", "--fromat", "json"}, `unknown flag --fromat: did you mean --format? (run "h3a-check rules -h" for the flags)`},
+		{[]string{"explain", "--polcy", "x", "h3a.gates.order"}, `unknown flag --polcy: did you mean --policy? (run "h3a-check explain -h" for the flags)`},
+		{[]string{"init", "--task-breif", "x"}, `unknown flag --task-breif: did you mean --task-brief? (run "h3a-check init -h" for the flags)`},
+		{[]string{"log", "--ful", "run", "file", "why"}, `unknown flag --ful: did you mean --full? (run "h3a-check log -h" for the flags)`},
+	}
+	for _, tc := range tests {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			code, stdout, stderr := runMain(tc.args...)
+			if want := "h3a-check: " + tc.want + "\n"; code != ExitError || stderr != want || stdout != "" {
+				t.Errorf("exit %d, stderr %q; want 2 and %q", code, stderr, want)
+			}
+		})
+	}
+}
+
+// TestHelpListsFlagsAsWritten: -h lists the flags with two dashes, as the
+// README and every message write them.
+func TestHelpListsFlagsAsWritten(t *testing.T) {
+	for _, cmd := range []string{"check", "init", "log", "test", "rules", "explain"} {
+		code, _, stderr := runMain(cmd, "-h")
+		if code != ExitPass || !strings.HasPrefix(stderr, "usage: h3a-check ") || !strings.Contains(stderr, "\nflags:\n  --") || strings.Contains(stderr, "\n  -"+"p") {
+			t.Errorf("%s -h: exit %d\n%s", cmd, code, stderr)
+		}
+	}
+	_, _, stderr := runMain("check", "-h")
+	if !strings.Contains(stderr, "  --format string\n") || !strings.Contains(stderr, `(default "text")`) || !strings.Contains(stderr, "  --policy-timeout duration\n") {
+		t.Errorf("check -h:\n%s", stderr)
+	}
+}

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"slices"
@@ -82,17 +81,19 @@ func newCatalogFlagSet(name string, e *env, cf *catalogFlags) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	fs.Var(&cf.dirs, "policy", "also list the rules in DIR (repeatable)")
+	intro := "usage: h3a-check explain [--policy DIR] RULE\n\nDocuments one rule: what it checks and how to fix what it finds.\n\n"
 	if name == "rules" {
 		fs.StringVar(&cf.format, "format", "text", "text (a table) or json (every field of every rule, for tools)")
+		intro = "usage: h3a-check rules [--policy DIR] [--format text|json]\n\nLists every rule: id, category, severity and title.\n\n"
 	}
+	fs.Usage = flagUsage(e, fs, intro)
 	return fs
 }
 
 // parseCatalogFlags reads the flags of rules and explain.
-func parseCatalogFlags(name string, args []string, e *env) (catalogFlags, []string, error) {
-	var cf catalogFlags
-	rest, err := parseInterspersed(newCatalogFlagSet(name, e, &cf), args)
-	return cf, rest, err
+func parseCatalogFlags(name string, args []string, e *env) (cf catalogFlags, rest []string, code int, stop bool) {
+	rest, code, stop = parseFlags(name, newCatalogFlagSet(name, e, &cf), args, e)
+	return cf, rest, code, stop
 }
 
 // ruleJSON is one rule of "rules --format json".
@@ -107,9 +108,9 @@ type ruleJSON struct {
 }
 
 func runRules(ctx context.Context, args []string, e *env) int {
-	cf, rest, err := parseCatalogFlags("rules", args, e)
-	if err != nil {
-		return flagExit(err)
+	cf, rest, code, stop := parseCatalogFlags("rules", args, e)
+	if stop {
+		return code
 	}
 	dirs, format := cf.dirs, cf.format
 	if len(rest) > 0 {
@@ -152,9 +153,9 @@ func runRules(ctx context.Context, args []string, e *env) int {
 }
 
 func runExplain(ctx context.Context, args []string, e *env) int {
-	cf, rest, err := parseCatalogFlags("explain", args, e)
-	if err != nil {
-		return flagExit(err)
+	cf, rest, code, stop := parseCatalogFlags("explain", args, e)
+	if stop {
+		return code
 	}
 	if len(rest) != 1 {
 		return fail(e, usageError{"explain takes one rule id, e.g. h3a-check explain h3a.integrity.hash_mismatch"})
@@ -189,12 +190,4 @@ func runExplain(ctx context.Context, args []string, e *env) int {
 	}
 	fmt.Fprintf(e.stderr, "%s: %s\n", Name, msg)
 	return ExitError
-}
-
-// flagExit maps a flag parsing error: -h is not a failure.
-func flagExit(err error) int {
-	if errors.Is(err, flag.ErrHelp) {
-		return ExitPass
-	}
-	return ExitError // the flag package has printed the problem and the usage
 }

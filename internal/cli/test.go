@@ -26,10 +26,7 @@ func newTestFlagSet(e *env, tf *testFlags) *flag.FlagSet {
 	fs.BoolVar(&tf.coverage, "coverage", false, "report which policy lines the tests reach")
 	fs.Float64Var(&tf.threshold, "threshold", 0, "fail when coverage is below this percentage (implies --coverage)")
 	fs.BoolVar(&tf.verbose, "verbose", false, "list every test, not only failures")
-	fs.Usage = func() {
-		fmt.Fprintf(e.stderr, "usage: h3a-check test [--coverage] [--threshold N] [--verbose] [DIR...]\n\nRuns the test_ rules of each DIR and measures DIR's rules (the shipped rules stay importable);\nwithout DIR, those of the shipped policies.\n\nflags:\n")
-		fs.PrintDefaults()
-	}
+	fs.Usage = flagUsage(e, fs, "usage: h3a-check test [--coverage] [--threshold N] [--verbose] [DIR...]\n\nRuns the test_ rules of each DIR and measures DIR's rules (the shipped rules stay importable);\nwithout DIR, those of the shipped policies.\n\n")
 	return fs
 }
 
@@ -39,10 +36,9 @@ func newTestFlagSet(e *env, tf *testFlags) *flag.FlagSet {
 // failed or coverage is short; 2: the tests could not run.
 func runTest(ctx context.Context, args []string, e *env) int {
 	var tf testFlags
-	fs := newTestFlagSet(e, &tf)
-	rest, err := parseInterspersed(fs, args)
-	if err != nil {
-		return flagExit(err)
+	rest, code, stop := parseFlags("test", newTestFlagSet(e, &tf), args, e)
+	if stop {
+		return code
 	}
 	dirs, coverage, threshold, verbose := tf.dirs, tf.coverage, tf.threshold, tf.verbose
 	if threshold < 0 || threshold > 100 {
@@ -88,7 +84,7 @@ func runTest(ctx context.Context, args []string, e *env) int {
 	}
 	failed := rep.Failed()
 	fmt.Fprintf(e.stdout, "%d tests, %d passed, %d failed\n", len(rep.Results), len(rep.Results)-failed, failed)
-	code := ExitPass
+	code = ExitPass
 	if failed > 0 {
 		code = ExitFail
 	}

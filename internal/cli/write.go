@@ -22,10 +22,7 @@ func newInitFlagSet(e *env, f *initFlags) *flag.FlagSet {
 	fs.SetOutput(e.stderr)
 	fs.StringVar(&f.brief, "task-brief", "", "the task brief written into the roadmap (default: a placeholder for the planner)")
 	fs.StringVar(&f.runs, "runs", "runs", "the folder that receives the run (made when missing)")
-	fs.Usage = func() {
-		fmt.Fprintf(e.stderr, "usage: h3a-check init [--task-brief TEXT] [--runs DIR]\n\nMakes a fresh h3a run in DIR and prints its path.\n\nflags:\n")
-		fs.PrintDefaults()
-	}
+	fs.Usage = flagUsage(e, fs, "usage: h3a-check init [--task-brief TEXT] [--runs DIR]\n\nMakes a fresh h3a run in DIR and prints its path.\n\n")
 	return fs
 }
 
@@ -33,9 +30,9 @@ func newInitFlagSet(e *env, f *initFlags) *flag.FlagSet {
 // prints its path, so that a script can take it: run=$(h3a-check init).
 func runInit(ctx context.Context, args []string, e *env) int {
 	var f initFlags
-	rest, err := parseInterspersed(newInitFlagSet(e, &f), args)
-	if err != nil {
-		return flagExit(err)
+	rest, code, stop := parseFlags("init", newInitFlagSet(e, &f), args, e)
+	if stop {
+		return code
 	}
 	if len(rest) > 0 {
 		return fail(e, usageError{fmt.Sprintf("init takes no arguments, got %q; the brief goes in --task-brief", rest[0])})
@@ -57,10 +54,7 @@ func newLogFlagSet(e *env, full *bool) *flag.FlagSet {
 	fs := flag.NewFlagSet("log", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	fs.BoolVar(full, "full", false, fmt.Sprintf("log all 64 hex digits of the SHA-256 (default: the first %d, as the specification does)", runwrite.SpecHashDigits))
-	fs.Usage = func() {
-		fmt.Fprintf(e.stderr, "usage: h3a-check log [--full] RUN FILE DESCRIPTION\n\nHashes FILE (a path from the working directory, inside RUN) and appends its entry to RUN's state/EVIDENCE_LOG.md.\n\nflags:\n")
-		fs.PrintDefaults()
-	}
+	fs.Usage = flagUsage(e, fs, "usage: h3a-check log [--full] RUN FILE DESCRIPTION\n\nHashes FILE (a path from the working directory, inside RUN) and appends its entry to RUN's state/EVIDENCE_LOG.md.\n\n")
 	return fs
 }
 
@@ -68,9 +62,9 @@ func newLogFlagSet(e *env, full *bool) *flag.FlagSet {
 // log, file:line: entry.
 func runLog(_ context.Context, args []string, e *env) int {
 	var full bool
-	rest, err := parseInterspersed(newLogFlagSet(e, &full), args)
-	if err != nil {
-		return flagExit(err)
+	rest, code, stop := parseFlags("log", newLogFlagSet(e, &full), args, e)
+	if stop {
+		return code
 	}
 	if len(rest) != 3 {
 		return fail(e, usageError{fmt.Sprintf("log takes RUN FILE DESCRIPTION (%d arguments given); quote a description of several words", len(rest))})
