@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/h3a-check/h3a-check/internal/finding"
 	"github.com/h3a-check/h3a-check/internal/layout"
 	"github.com/h3a-check/h3a-check/internal/runner"
+	"github.com/h3a-check/h3a-check/internal/textdist"
 	"github.com/h3a-check/h3a-check/internal/trust"
 	"github.com/h3a-check/h3a-check/internal/waiver"
 )
@@ -42,7 +44,7 @@ func loadConfig(explicit string, b trust.Boundary) (*config.Config, *trust.Sourc
 		}
 		return nil, nil, nil
 	}
-	cfg, err := config.Parse(path, data)
+	cfg, err := config.Parse(path, data, configChecks)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -87,11 +89,7 @@ func applyConfig(fset *flag.FlagSet, cfg *config.Config, args []string, opts *ru
 		}
 		return nil
 	}
-	if l := cfg.Layout; l.Set() && !set["layout"] && layout.ByID(l.Value) == nil {
-		errs = append(errs, cfg.Errorf(l, "layout %q: expected one of %s", l.Value, layoutIDs()))
-	} else {
-		bind("layout", "layout", one(cfg.Layout), false)
-	}
+	bind("layout", "layout", one(cfg.Layout), false)
 	bind("fail-level", "fail-level", one(cfg.FailLevel), false)
 	bind("base", "base", one(cfg.Base), false)
 	bind("policies", "policy", cfg.Policies, true)
@@ -100,15 +98,7 @@ func applyConfig(fset *flag.FlagSet, cfg *config.Config, args []string, opts *ru
 		opts.Severity = map[string]finding.Severity{}
 	}
 	for _, o := range cfg.Severity {
-		if err := checkRuleID(o.Rule.Value, false); err != "" {
-			errs = append(errs, cfg.Errorf(o.Rule, "severity: %s", err))
-		}
 		opts.Severity[o.Rule.Value] = o.Severity
-	}
-	for i, w := range cfg.Waivers {
-		if err := checkRuleID(w.Rule.Value, true); err != "" {
-			errs = append(errs, cfg.Errorf(w.Rule, "waiver %d: %s", i+1, err))
-		}
 	}
 	if len(errs) > 0 {
 		return nil, errs
@@ -129,32 +119,77 @@ func applyConfig(fset *flag.FlagSet, cfg *config.Config, args []string, opts *ru
 	return paths, nil
 }
 
+// configChecks are the checks of the configuration file that need the
+// command's knowledge: its rules and layouts. They run while the file is
+// read, so every problem of the file is reported at once.
+var configChecks = config.Checks{RuleID: checkRuleID, Layout: checkLayout}
+
+func checkLayout(id string) string {
+	if layout.ByID(id) != nil {
+		return ""
+	}
+	msg := fmt.Sprintf("layout %q: expected one of %s", id, layoutIDs())
+	var ids []string
+	for _, l := range layout.All() {
+		ids = append(ids, l.ID())
+	}
+	if near, ok := textdist.Nearest(id, ids); ok {
+		msg += fmt.Sprintf(" (did you mean %q?)", near)
+	}
+	return msg
+}
+
 // checkRuleID says what is wrong with a rule id named in the
-// configuration, or "". Only ids in the checker's own namespace can be
-// checked: user policies (h3a.user.*, or any other prefix) are loaded
-// later and may name anything.
+// configuration, or "", naming the nearest valid id. Only ids in the
+// checker's own namespace can be checked: user policies (h3a.user.*, or
+// any other prefix) are loaded later and may name anything.
 func checkRuleID(id string, pattern bool) string {
 	if !strings.HasPrefix(id, "h3a.") || strings.HasPrefix(id, "h3a.user.") {
 		return ""
 	}
+	var ids []string
+	for _, r := range shippedRules() {
+		ids = append(ids, r.ID)
+	}
 	if pattern && strings.ContainsAny(id, "*?[") {
-		for _, r := range shippedRules() {
-			if ok, _ := path.Match(id, r.ID); ok {
+		for _, r := range ids {
+			if ok, _ := path.Match(id, r); ok {
 				return ""
 			}
 		}
-		return "rule pattern " + quote(id) + " matches no rule; \"h3a-check rules\" lists them"
-	}
-	for _, r := range shippedRules() {
-		if r.ID == id {
-			return ""
+		msg := "rule pattern " + quote(id) + " matches no rule"
+		if near, ok := textdist.Nearest(id, rulePatterns(ids)); ok {
+			return msg + "; did you mean " + quote(near) + "?"
 		}
+		return msg + "; \"h3a-check rules\" lists them"
+	}
+	if slices.Contains(ids, id) {
+		return ""
 	}
 	msg := "no rule " + quote(id)
+	if near, ok := textdist.Nearest(id, ids); ok {
+		return msg + "; did you mean " + quote(near) + "?"
+	}
 	if near := similarRules(id); len(near) > 0 {
 		return msg + "; did you mean " + strings.Join(near, ", ") + "?"
 	}
 	return msg + "; \"h3a-check rules\" lists them"
+}
+
+// rulePatterns are the patterns a waiver can name a group of rules by: each
+// rule id's prefixes up to a dot, followed by "*" (h3a.integrity.*).
+func rulePatterns(ids []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, id := range ids {
+		for i := range len(id) {
+			if id[i] == '.' && !seen[id[:i+1]] {
+				seen[id[:i+1]] = true
+				out = append(out, id[:i+1]+"*")
+			}
+		}
+	}
+	return out
 }
 
 func quote(s string) string { return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"` }

@@ -187,6 +187,41 @@ func TestConfigErrors(t *testing.T) {
 	}
 }
 
+// TestConfigEveryProblemAtOnce: a file with problems of every kind (YAML
+// keys, values, rule ids of severity and waivers, the layout) gets all of
+// them in one run, in file order, each with the nearest valid name.
+func TestConfigEveryProblemAtOnce(t *testing.T) {
+	configRepo(t, "hash_mismatch", `layout: h3b
+fail-level: fatal
+severity:
+  h3a.integrity.hash_mismatc: warning
+  h3a.gates.order: loud
+waivers:
+  - rule: h3a.integrty.*
+    path: runs/*
+    reason: vendor tool
+    expires: 2025-13-01
+  - rule: h3a.evidence.required_artifcat
+    path: runs/*
+    reason: same
+    expires: 2999-01-01
+waiver: []
+`)
+	code, stdout, stderr := runMain("runs")
+	want := `h3a-check: .h3a-check.yaml:1:9: layout "h3b": expected one of "h3a", "hybrid-os", "stigmergy", "gate-state", "contract" (did you mean "h3a"?)
+h3a-check: .h3a-check.yaml:2:13: fail-level "fatal": expected "error" or "warning"
+h3a-check: .h3a-check.yaml:4:3: severity: no rule "h3a.integrity.hash_mismatc"; did you mean "h3a.integrity.hash_mismatch"?
+h3a-check: .h3a-check.yaml:5:20: severity of "h3a.gates.order": unknown severity "loud": expected one of "error", "warning", "info"
+h3a-check: .h3a-check.yaml:7:11: waiver 1: rule pattern "h3a.integrty.*" matches no rule; did you mean "h3a.integrity.*"?
+h3a-check: .h3a-check.yaml:10:14: waiver 1: expires "2025-13-01": expected a date as YYYY-MM-DD
+h3a-check: .h3a-check.yaml:11:11: waiver 2: no rule "h3a.evidence.required_artifcat"; did you mean "h3a.evidence.required_artifact"?
+h3a-check: .h3a-check.yaml:15: unknown key "waiver": expected one of paths, layout, base, policies, params, severity, fail-level, waivers (did you mean "waivers"?)
+`
+	if code != ExitError || stderr != want || stdout != "" {
+		t.Errorf("exit %d, stderr\n%s\nwant 2 and\n%s", code, stderr, want)
+	}
+}
+
 // TestUserRuleIDsAccepted: ids outside the checker's namespace belong to
 // user policies, which load later; the configuration cannot judge them.
 func TestUserRuleIDsAccepted(t *testing.T) {
@@ -199,7 +234,7 @@ func TestUserRuleIDsAccepted(t *testing.T) {
 // TestApplyConfigMissingFlag: a key whose flag this build lacks is an
 // error at the key, never ignored.
 func TestApplyConfigMissingFlag(t *testing.T) {
-	cfg, err := config.Parse("c.yaml", []byte("base: origin/main\npolicies: [p]\nlayout: h3a\n"))
+	cfg, err := config.Parse("c.yaml", []byte("base: origin/main\npolicies: [p]\nlayout: h3a\n"), config.Checks{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,7 +251,7 @@ func TestApplyConfigMissingFlag(t *testing.T) {
 	// With the flags present, values reach them; policy paths are
 	// resolved against the file's directory, and a flag given on the
 	// command line wins.
-	cfg, _ = config.Parse(filepath.Join("conf", "c.yaml"), []byte("base: origin/main\npolicies: [p, /abs]\n"))
+	cfg, _ = config.Parse(filepath.Join("conf", "c.yaml"), []byte("base: origin/main\npolicies: [p, /abs]\n"), config.Checks{})
 	var base string
 	var policies []string
 	fset = flag.NewFlagSet("check", flag.ContinueOnError)

@@ -132,7 +132,7 @@ func (es Errors) Error() string {
 }
 
 // Load reads and checks the file at path.
-func Load(path string) (*Config, error) {
+func Load(path string, checks Checks) (*Config, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read the configuration file: %w", err)
@@ -148,14 +148,26 @@ func Load(path string) (*Config, error) {
 	if len(data) > MaxSize {
 		return nil, &Error{File: path, Msg: fmt.Sprintf("larger than %d bytes: expected a small YAML file", MaxSize)}
 	}
-	return Parse(path, data)
+	return Parse(path, data, checks)
+}
+
+// Checks are what only the command knows: which rule ids and layouts
+// exist. Each says what is wrong with a value, or ""; a nil check accepts
+// every value.
+type Checks struct {
+	// RuleID judges a rule id of severity: (pattern false) or the rule of
+	// a waiver, which may be a pattern such as h3a.integrity.* (true).
+	RuleID func(id string, pattern bool) string
+	// Layout judges the layout: value.
+	Layout func(id string) string
 }
 
 // Parse checks data as the configuration file named file. Every problem is
-// reported, in file order, as Errors.
-func Parse(file string, data []byte) (cfg *Config, err error) {
+// reported, in file order, as Errors: those of the YAML, of each value, and
+// the rule ids and layout that checks refuses, all at once.
+func Parse(file string, data []byte, checks Checks) (cfg *Config, err error) {
 	cfg = &Config{File: file}
-	p := &parser{cfg: cfg}
+	p := &parser{cfg: cfg, checks: checks}
 	defer func() {
 		// The YAML library is not trusted to reject every malformed input
 		// gracefully; a panic there is this file's problem, not a crash.

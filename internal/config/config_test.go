@@ -39,7 +39,7 @@ waivers:
 `
 
 func TestParseFull(t *testing.T) {
-	c, err := Parse("cfg/.h3a-check.yaml", []byte(full))
+	c, err := Parse("cfg/.h3a-check.yaml", []byte(full), Checks{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func values(ss []Str) []string {
 
 func TestParseEmpty(t *testing.T) {
 	for _, in := range []string{"", "# nothing yet\n", "---\n"} {
-		c, err := Parse("c.yaml", []byte(in))
+		c, err := Parse("c.yaml", []byte(in), Checks{})
 		if err != nil || c == nil || len(c.Paths)+len(c.Waivers)+len(c.Severity) != 0 || c.Layout.Set() {
 			t.Errorf("%q: %+v, %v", in, c, err)
 		}
@@ -177,7 +177,7 @@ func TestParseErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			c, err := Parse("c.yaml", []byte(tc.in))
+			c, err := Parse("c.yaml", []byte(tc.in), Checks{})
 			var es Errors
 			if !errors.As(err, &es) {
 				t.Fatalf("got %+v, %v; want errors", c, err)
@@ -203,7 +203,7 @@ func TestLoad(t *testing.T) {
 	if err := os.WriteFile(big, []byte("# "+strings.Repeat("x", MaxSize)+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if c, err := Load(good); err != nil || c.Layout.Value != "h3a" || c.File != good {
+	if c, err := Load(good, Checks{}); err != nil || c.Layout.Value != "h3a" || c.File != good {
 		t.Errorf("Load(good) = %+v, %v", c, err)
 	}
 	tests := []struct{ path, want string }{
@@ -212,7 +212,7 @@ func TestLoad(t *testing.T) {
 		{big, "larger than 1048576 bytes"},
 	}
 	for _, tc := range tests {
-		if _, err := Load(tc.path); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := Load(tc.path, Checks{}); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("Load(%s) = %v, want an error mentioning %q", tc.path, err, tc.want)
 		}
 	}
@@ -220,11 +220,11 @@ func TestLoad(t *testing.T) {
 
 func TestParamsLimits(t *testing.T) {
 	deep := "params:\n  a: " + strings.Repeat("[", 40) + strings.Repeat("]", 40) + "\n"
-	if _, err := Parse("c.yaml", []byte(deep)); err == nil || !strings.Contains(err.Error(), "too large or too deeply nested") {
+	if _, err := Parse("c.yaml", []byte(deep), Checks{}); err == nil || !strings.Contains(err.Error(), "too large or too deeply nested") {
 		t.Errorf("deep params: %v", err)
 	}
 	wide := "params:\n  a: [" + strings.Repeat("1,", 20000) + "1]\n"
-	if _, err := Parse("c.yaml", []byte(wide)); err == nil || !strings.Contains(err.Error(), "too large") {
+	if _, err := Parse("c.yaml", []byte(wide), Checks{}); err == nil || !strings.Contains(err.Error(), "too large") {
 		t.Errorf("wide params: %v", err)
 	}
 }
@@ -236,7 +236,7 @@ func FuzzParse(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		c, err := Parse("c.yaml", data)
+		c, err := Parse("c.yaml", data, Checks{})
 		if (c == nil) == (err == nil) {
 			t.Fatalf("Parse returned config %v and error %v: want exactly one", c, err)
 		}

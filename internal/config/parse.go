@@ -52,6 +52,7 @@ const (
 
 type parser struct {
 	cfg    *Config
+	checks Checks
 	errs   Errors
 	params int // nodes converted so far
 }
@@ -74,6 +75,11 @@ func (p *parser) check(raw *rawConfig) {
 	}
 	if raw.Layout.Line > 0 && p.nonEmpty("layout", raw.Layout) {
 		c.Layout = Str(raw.Layout)
+		if p.checks.Layout != nil {
+			if msg := p.checks.Layout(raw.Layout.Value); msg != "" {
+				p.errorf(raw.Layout.Line, raw.Layout.Column, "%s", msg)
+			}
+		}
 	}
 	if raw.Base.Line > 0 && p.nonEmpty("base", raw.Base) {
 		c.Base = Str(raw.Base)
@@ -118,6 +124,11 @@ func (p *parser) checkSeverity(n *yaml.Node) {
 			continue
 		}
 		seen[k.Value] = k.Line
+		if p.checks.RuleID != nil {
+			if msg := p.checks.RuleID(k.Value, false); msg != "" {
+				p.errorf(k.Line, k.Column, "severity: %s", msg)
+			}
+		}
 		if v.Kind != yaml.ScalarNode {
 			p.errorf(v.Line, v.Column, "severity of %q: expected \"error\", \"warning\" or \"info\", got %s", k.Value, kindName(v))
 			continue
@@ -182,6 +193,10 @@ func (p *parser) checkWaiver(num int, n *yaml.Node) {
 	if required("rule") {
 		if err := waiver.CheckRulePattern(w.Rule.Value); err != nil {
 			p.errorf(w.Rule.Line, w.Rule.Column, "waiver %d: %v", num, err)
+		} else if p.checks.RuleID != nil {
+			if msg := p.checks.RuleID(w.Rule.Value, true); msg != "" {
+				p.errorf(w.Rule.Line, w.Rule.Column, "waiver %d: %s", num, msg)
+			}
 		}
 	}
 	if required("path") {
