@@ -37,7 +37,7 @@ func rawSchemas(t *testing.T) map[string]map[string]any {
 
 func TestSchemaHeaders(t *testing.T) {
 	raw := rawSchemas(t)
-	for _, name := range append(slices.Concat(documentSchemas, layoutSchemas, inputSchemas), sharedDefs) {
+	for _, name := range append(slices.Concat(documentSchemas, layoutSchemas, inputSchemas, toolSchemas), sharedDefs) {
 		file := name + fileSuffix
 		doc, ok := raw[file]
 		if !ok {

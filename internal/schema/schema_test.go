@@ -24,6 +24,10 @@ var documentSchemas = []string{ContractAudit, ContractHandoff, ContractSummary, 
 // document; they are compiled and offered like the others.
 var inputSchemas = []string{"input.contract", "input.h3a"}
 
+// toolSchemas describe files of h3a-check itself: the configuration file,
+// which editors validate with it.
+var toolSchemas = []string{"config"}
+
 // layoutSchemas are the document and input schemas of the other layouts;
 // their examples are checked by the content tests like every schema's.
 var layoutSchemas = []string{HybridArtifact, HybridKnownIssues, HybridLog, HybridPlan, HybridState, HybridSummary, "input.hybrid-os", StigmergyState, "input.stigmergy", GateStateGateOutput, GateStatePipeline, "input.gate-state"}
@@ -60,7 +64,7 @@ func TestLoadNamesAndHas(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Load() error: %v", err)
 	}
-	want := slices.Concat(documentSchemas, layoutSchemas, inputSchemas)
+	want := slices.Concat(documentSchemas, layoutSchemas, inputSchemas, toolSchemas)
 	slices.Sort(want)
 	if got := s.Names(); !slices.Equal(got, want) {
 		t.Errorf("Names() = %q, want %q", got, want)
@@ -142,7 +146,7 @@ func TestLoadExtraSchema(t *testing.T) {
 	if !s.Has("input.h3a") {
 		t.Fatalf("Has(input.h3a) = false; names %q", s.Names())
 	}
-	if got, want := len(s.Names()), len(documentSchemas)+len(layoutSchemas)+len(inputSchemas); got != want {
+	if got, want := len(s.Names()), len(documentSchemas)+len(layoutSchemas)+len(inputSchemas)+len(toolSchemas); got != want {
 		t.Errorf("len(Names()) = %d, want %d (the embedded input.h3a replaced)", got, want)
 	}
 	got := s.Validate("input.h3a", map[string]any{"run": map[string]any{"id": "nope"}})
