@@ -125,3 +125,63 @@ func TestBaseFlagUsage(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 }
+
+// TestHistoryRemediationsNameTheBase: a history finding's remediation is
+// the git command to run, with the base commit and the path of what it is
+// about (the artifact, not the log line that names it; the run for a
+// deleted run), as the working directory reaches it.
+func TestHistoryRemediationsNameTheBase(t *testing.T) {
+	origin := gittest.Init(t)
+	src, err := filepath.Glob(filepath.Join(casesDir, "ok", "complete", "*-*"))
+	if err != nil || len(src) != 1 {
+		t.Fatalf("complete run not found: %v", err)
+	}
+	id := filepath.Base(src[0])
+	for _, name := range []string{id, "20250929-134215-0b6f8b9a-7c9f-4c5e-8c6a-2f0f0d2e9c1a"} {
+		if err := os.CopyFS(filepath.Join(origin.Dir, "runs", name), os.DirFS(src[0])); err != nil {
+			t.Fatal(err)
+		}
+	}
+	base := origin.Commit("runs")
+	short := base[:12]
+	artifact := filepath.Join(origin.Dir, "runs", id, "artifacts", "executor", "test_output_green.txt")
+	if err := os.WriteFile(artifact, []byte("rewritten\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(filepath.Join(origin.Dir, "runs", "20250929-134215-0b6f8b9a-7c9f-4c5e-8c6a-2f0f0d2e9c1a")); err != nil {
+		t.Fatal(err)
+	}
+	ledger := filepath.Join(origin.Dir, "runs", id, "state", "GATES_LEDGER.md")
+	data, _ := os.ReadFile(ledger)
+	os.WriteFile(ledger, bytes.Replace(data, []byte("G0_planning - STARTED"), []byte("G0_planning - BEGUN"), 1), 0o644)
+	t.Chdir(origin.Dir)
+	var out, errb bytes.Buffer
+	Main([]string{"--format", "json", "--base", base, "runs"}, nil, &out, &errb)
+	var doc struct {
+		Audits []struct {
+			Findings []struct{ Rule, Remediation string } `json:"findings"`
+		} `json:"audits"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+		t.Fatalf("%v: %s", err, errb.String())
+	}
+	got := map[string]string{}
+	for _, a := range doc.Audits {
+		for _, f := range a.Findings {
+			got[f.Rule] = f.Remediation
+		}
+	}
+	want := map[string]string{
+		"h3a.append_only.artifact_changed": "restore the artifact from the base revision (git checkout " + short + " -- " +
+			filepath.Join("runs", id, "artifacts", "executor", "test_output_green.txt") + "); write new evidence to a new file and log it",
+		"h3a.append_only.run_deleted": "restore the run (git checkout " + short + " -- " +
+			filepath.Join("runs", "20250929-134215-0b6f8b9a-7c9f-4c5e-8c6a-2f0f0d2e9c1a") + "); if a person archived it on purpose, review and land that change on its own",
+		"h3a.append_only.gate_event_rewritten": "restore the events from the base revision (git show " + short + ":runs/" + id +
+			"/state/GATES_LEDGER.md shows them) and append a new event (e.g. \"FAILED\" then a later \"PASSED\") instead of editing an old one",
+	}
+	for rule, w := range want {
+		if got[rule] != w {
+			t.Errorf("%s remediation\n%q\nwant\n%q", rule, got[rule], w)
+		}
+	}
+}

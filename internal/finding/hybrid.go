@@ -58,11 +58,11 @@ var (
 	HybridVersionDecreased = Rule{"h3a.append_only.hybrid_version_decreased", CategoryAppendOnly, Error,
 		"Version went down since the base",
 		"Under the optimistic lock every write raises v, and g only grows; a lower v or g than at the base means a write was lost or a file was overwritten with an older copy.",
-		"restore the newer file from the base revision and replay the later change on top of it"}
+		"restore the newer file from the base revision (git show BASE:PATH shows it) and replay the later change on top of it"}
 	HybridLogShrunk = Rule{"h3a.append_only.hybrid_log_shrunk", CategoryAppendOnly, Error,
 		"Log unit rewritten",
 		"A log unit that existed at the base no longer starts with its base lines: log entries were changed or removed. Log units only grow.",
-		"restore the unit from the base revision; append new entries instead"}
+		"restore the unit from the base revision (git checkout BASE -- PATH); append new entries instead"}
 )
 
 // HybridRules lists the hybrid-os rules for GoRules.

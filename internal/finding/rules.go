@@ -143,7 +143,7 @@ var (
 	EntryRewritten = Rule{"h3a.append_only.entry_rewritten", CategoryAppendOnly, Error,
 		"Append-only entry rewritten",
 		"An append-only JSON array (state.json steps[], SESSION_HANDOFF history[], planner reports[], executor tdd_cycles[], validator verdicts[]) no longer starts with its base version: an entry that existed at the base was changed, removed or reordered. New entries may only be appended. h3a-state-specification.md, Append-Only Pattern: \"Never delete or rewrite history in state.json\"; SESSION_HANDOFF.json: \"Agent appends to history[]\"; Directory Structure: \"Every H3A run creates an immutable, self-contained directory\".",
-		"restore the entries from the base revision (git show BASE:PATH) and append a new entry instead; in state.json amend an entry with a correction step {\"corrects\": \"<task_id>\", \"reason\": …}"}
+		"restore the entries from the base revision (git show BASE:PATH shows them) and append a new entry instead; in state.json amend an entry with a correction step {\"corrects\": \"<task_id>\", \"reason\": …}"}
 	BadCorrection = Rule{"h3a.append_only.bad_correction", CategoryAppendOnly, Error,
 		"Correction names no earlier entry",
 		"A state.json step with \"corrects\" is the only way to amend history, and it must name the task_id of an earlier step; this one names none. h3a-state-specification.md, state.json update protocol: \"Corrections add a new step with corrects: <task_id>\".",
@@ -151,19 +151,19 @@ var (
 	GateEventRewritten = Rule{"h3a.append_only.gate_event_rewritten", CategoryAppendOnly, Error,
 		"Gate event rewritten",
 		"The gate events log of GATES_LEDGER.md no longer starts with its base events: an event that existed at the base was changed, removed or reordered. Events may only be appended. h3a-state-specification.md, GATES_LEDGER.md update protocol: \"Never delete history\"; Append-Only Pattern: \"Never delete or rewrite history in state.json or GATES_LEDGER.md\".",
-		"restore the events from the base revision and append a new event (e.g. \"FAILED\" then a later \"PASSED\") instead of editing an old one"}
+		"restore the events from the base revision (git show BASE:PATH shows them) and append a new event (e.g. \"FAILED\" then a later \"PASSED\") instead of editing an old one"}
 	EvidenceEntryRewritten = Rule{"h3a.append_only.evidence_entry_rewritten", CategoryAppendOnly, Error,
 		"Evidence entry rewritten",
 		"An EVIDENCE_LOG.md entry that existed at the base is gone, changed (path, hash, time or description) or out of order. Entries may only be added. h3a-state-specification.md, EVIDENCE_LOG.md update protocol: \"Never delete entries (immutable audit log)\".",
-		"restore the entry from the base revision; log a new artifact with a new entry"}
+		"restore the entry from the base revision (git show BASE:PATH shows it); log a new artifact with a new entry"}
 	TaskRemoved = Rule{"h3a.append_only.task_removed", CategoryAppendOnly, Error,
 		"Roadmap task removed",
 		"A ROADMAP.md task that existed at the base is no longer in the task queue. h3a-state-specification.md, ROADMAP.md update protocol: \"Never delete history, only add completion markers\".",
-		"restore the task line from the base revision; tasks are never deleted, only completed"}
+		"restore the task line from the base revision (git show BASE:PATH shows it); tasks are never deleted, only completed"}
 	TaskReworded = Rule{"h3a.append_only.task_reworded", CategoryAppendOnly, Error,
 		"Roadmap task reworded",
 		"The description of a ROADMAP.md task differs from its base version. h3a-state-specification.md, ROADMAP.md update protocol: \"Never delete history, only add completion markers\".",
-		"restore the task's wording from the base revision; add a new task for new scope"}
+		"restore the task's wording from the base revision (git show BASE:PATH shows it); add a new task for new scope"}
 	TaskUnticked = Rule{"h3a.append_only.task_unticked", CategoryAppendOnly, Error,
 		"Completed task unticked",
 		"A ROADMAP.md task marked [x] at the base is [ ] in head: completion marks are never taken back. h3a-state-specification.md, ROADMAP.md update protocol: \"Never delete history, only add completion markers\".",
@@ -171,7 +171,7 @@ var (
 	CompletionChanged = Rule{"h3a.append_only.completion_changed", CategoryAppendOnly, Error,
 		"Task completion time changed",
 		"The \"(Completed: <time>)\" of a ROADMAP.md task differs from its base version or was removed. h3a-state-specification.md, ROADMAP.md update protocol: \"Executor marks tasks complete with timestamps\"; \"Never delete history\".",
-		"restore the completion time from the base revision"}
+		"restore the completion time from the base revision (git show BASE:PATH shows it)"}
 	ArtifactChanged = Rule{"h3a.append_only.artifact_changed", CategoryAppendOnly, Error,
 		"Logged artifact changed since the base",
 		"A file logged in the base EVIDENCE_LOG.md has different content in head. A logged artifact never changes, even when its log line is rewritten to match; only line endings may differ.",
@@ -199,7 +199,7 @@ var (
 	IterationCountLowered = Rule{"h3a.append_only.iteration_count_lowered", CategoryAppendOnly, Error,
 		"Iteration count lowered without a human decision",
 		"state/CURRENT_TASK.json iteration_count is lower in head than at the base for the same task_id, and GATES_LEDGER.md gained no event by agent \"human\" since the base. gate_framework.md, Escalation Process, allows the reset only after human review: \"4. Human reviews and provides guidance [...] 6. Reset `iteration_count = 0` and retry\"; otherwise the count of attempts only grows (Iteration Limits: \"Max 2 iterations per gate before escalation\"). A new task_id starts its own count.",
-		"restore iteration_count from the base revision; if a human reviewed the failed attempts and decided on a retry, record that decision as a GATES_LEDGER.md event by agent \"human\" in the same change as the reset"}
+		"restore iteration_count from the base revision (git show BASE:PATH shows it); if a human reviewed the failed attempts and decided on a retry, record that decision as a GATES_LEDGER.md event by agent \"human\" in the same change as the reset"}
 	RunDeleted = Rule{"h3a.append_only.run_deleted", CategoryAppendOnly, Error,
 		"Run deleted since the base",
 		"A run directory that exists at the base revision is gone from the folder that holds runs. Runs are immutable; people archive them, agents never delete them.",

@@ -36,6 +36,7 @@ func (c *comparison) artifacts(logged []string, log *pair) error {
 		at := func(line int, rule finding.Rule, format string, args ...any) {
 			f := rule.New(log.path, "%s", fmt.Sprintf(format, args...))
 			f.Line = line
+			f.Remediation = c.restore(f.Remediation, clean) // the artifact, not the log
 			c.add(f)
 		}
 		firstLine := 0

@@ -306,6 +306,10 @@ type Head struct {
 	// Sums holds the SHA-256 (hex) of files already hashed, by path, so an
 	// unchanged artifact is not read twice.
 	Sums map[string]string
+	// Dir is the run's folder as reports name it, RepoDir its folder from
+	// the repository's top level: a finding's remediation names the git
+	// command that restores its file by them (see Restore).
+	Dir, RepoDir string
 }
 
 // parsedBytes maps each of paths that head holds parsed to its bytes.
@@ -414,7 +418,18 @@ type compared struct {
 	exists bool
 }
 
-func (c *comparison) add(fs ...finding.Finding) { c.findings = append(c.findings, fs...) }
+// add keeps findings, their remediations naming the base commit and the
+// finding's file (an artifact's finding fills in the artifact first).
+func (c *comparison) add(fs ...finding.Finding) {
+	for i := range fs {
+		fs[i].Remediation = c.restore(fs[i].Remediation, fs[i].File)
+	}
+	c.findings = append(c.findings, fs...)
+}
+
+func (c *comparison) restore(remediation, target string) string {
+	return Restore(remediation, c.commit, c.head.Dir, c.head.RepoDir, target)
+}
 
 // version is one side of a file: its parsed JSON or ledger.
 type version struct {

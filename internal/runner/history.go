@@ -201,8 +201,10 @@ func deletedRuns(repo *gitrev.Repo, b gitrev.Base, rel, display string, head map
 		} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			state = "cannot be read: " + err.Error()
 		}
-		found = append(found, finding.RunDeleted.New("", "run %q exists at base %s and %s; runs are immutable: people archive them, agents never delete them",
-			name, gitrev.Short(b.Commit), state))
+		f := finding.RunDeleted.New("", "run %q exists at base %s and %s; runs are immutable: people archive them, agents never delete them",
+			name, gitrev.Short(b.Commit), state)
+		f.Remediation = history.Restore(f.Remediation, gitrev.Short(b.Commit), display, rel, name)
+		found = append(found, f)
 	}
 	if len(found) == 0 {
 		return nil, nil
@@ -273,7 +275,8 @@ func (f *fatal) get() error {
 }
 
 // compareHistory is stage 5: the run's append-only files against the base.
-func (c *checker) compareHistory(s *runState, dir string) historyOutcome {
+// display is the run's folder as reports name it.
+func (c *checker) compareHistory(s *runState, dir, display string) historyOutcome {
 	rb := c.hist.runs[dir]
 	if rb.skip != "" || rb.repo == nil {
 		reason := rb.skip
@@ -283,7 +286,7 @@ func (c *checker) compareHistory(s *runState, dir string) historyOutcome {
 		s.add(finding.HistoryNotCompared.New("", "history not compared: %s", reason))
 		return historyOutcome{reason: reason}
 	}
-	head := history.Head{Layout: s.lay.ID(), Run: s.run, Open: history.OpenIn(s.root), Sums: s.inputs}
+	head := history.Head{Layout: s.lay.ID(), Run: s.run, Open: history.OpenIn(s.root), Sums: s.inputs, Dir: display, RepoDir: rb.rel}
 	res, err := history.Compare(head, history.At(rb.repo, rb.base.Commit, rb.rel), rb.base.Commit)
 	if err != nil {
 		c.fatal.set(fmt.Errorf("reading the base %s of %s: %w", gitrev.Short(rb.base.Commit), dir, err))

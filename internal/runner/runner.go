@@ -435,7 +435,7 @@ func (c *checker) checkRun(ctx context.Context, run rundir.Run) (*audit.Audit, m
 	c.validateSchemas(s)
 	s.add(lay.Check(s.run)...)
 	verified := c.finishEvidence(s, pending)
-	hist := c.compareHistory(s, run.Dir)
+	hist := c.compareHistory(s, run.Dir, run.Display)
 	input := c.buildInput(s, pending, hist)
 	engine, err := c.policyLoad.wait()
 	if err != nil {
