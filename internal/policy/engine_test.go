@@ -260,7 +260,8 @@ func evalUser(t *testing.T, src string, opts Options) Outcome {
 func TestUserRuleFindings(t *testing.T) {
 	src := rule("deny", "#   id: h3a.user.team.always", `	f := lib.finding(rego.metadata.rule(), {"msg": "always", "file": "state.json", "pointer": "/run_id", "gate": "G1", "task_id": "T001"})`) +
 		rule("warn", "#   id: h3a.user.team.soft\n#   category: evidence\n#   remediation: do it", `	f := lib.finding(rego.metadata.rule(), {"msg": "soft", "file": "state/GATES_LEDGER.md", "line": 4, "column": 2, "needs_human": true})`) +
-		rule("warn", "#   id: h3a.user.team.loud\n#   severity: error", `	f := lib.finding(rego.metadata.rule(), {"msg": "loud"})`)
+		rule("warn", "#   id: h3a.user.team.loud\n#   severity: error", `	f := lib.finding(rego.metadata.rule(), {"msg": "loud"})`) +
+		rule("warn", "#   id: h3a.user.team.own_fix\n#   remediation: the general advice", `	f := lib.finding(rego.metadata.rule(), {"msg": "fixable", "remediation": " add T002 to ROADMAP.md "})`)
 	out := evalUser(t, src, Options{})
 	if !out.Evaluated {
 		t.Fatalf("not evaluated: %+v", out.Findings)
@@ -271,6 +272,8 @@ func TestUserRuleFindings(t *testing.T) {
 		"h3a.user.team.soft": {Rule: "h3a.user.team.soft", Category: finding.CategoryEvidence, Severity: finding.Warning,
 			File: "state/GATES_LEDGER.md", Line: 4, Column: 2, Details: "soft", Remediation: "do it", NeedsHuman: true},
 		"h3a.user.team.loud": {Rule: "h3a.user.team.loud", Category: finding.CategoryPolicy, Severity: finding.Error, Details: "loud"},
+		"h3a.user.team.own_fix": {Rule: "h3a.user.team.own_fix", Category: finding.CategoryPolicy, Severity: finding.Warning,
+			Details: "fixable", Remediation: "add T002 to ROADMAP.md"},
 	}
 	if len(out.Findings) != len(want) {
 		t.Fatalf("%d findings, want %d: %+v", len(out.Findings), len(want), out.Findings)
@@ -298,6 +301,8 @@ func TestBadResults(t *testing.T) {
 		{"file not text", `	f := lib.finding(rego.metadata.rule(), {"msg": "x", "file": 3})`, `"file" is the number 3, expected a string`},
 		{"pointer without slash", `	f := lib.finding(rego.metadata.rule(), {"msg": "x", "pointer": "run_id"})`, `"pointer" "run_id" is not a JSON pointer`},
 		{"needs_human not bool", `	f := lib.finding(rego.metadata.rule(), {"msg": "x", "needs_human": "yes"})`, `"needs_human" is the string "yes"`},
+		{"remediation not text", `	f := lib.finding(rego.metadata.rule(), {"msg": "x", "remediation": ["a"]})`, `"remediation" is an array, expected a string`},
+		{"empty remediation", `	f := lib.finding(rego.metadata.rule(), {"msg": "x", "remediation": " "})`, `"remediation" is empty`},
 		{"another rule's id", `	_ := rego.metadata.rule()
 	f := {"msg": "x", "rule": "h3a.gates.order"}`, `names rule "h3a.gates.order", which is a deny rule of package h3a.rules.gates`},
 		{"unknown id", `	_ := rego.metadata.rule()

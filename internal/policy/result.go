@@ -11,7 +11,7 @@ import (
 )
 
 // elementFields are the fields an element may carry besides its rule id.
-var elementFields = []string{"msg", "file", "pointer", "line", "column", "gate", "task_id", "needs_human"}
+var elementFields = []string{"msg", "file", "pointer", "line", "column", "gate", "task_id", "needs_human", "remediation"}
 
 // elements turns one package's deny or warn set into findings; an element
 // that breaks the contract becomes a BadResult finding instead.
@@ -113,6 +113,18 @@ func setField(f *finding.Finding, key string, v any) string {
 		return str(&f.Gate)
 	case "task_id":
 		return str(&f.TaskID)
+	case "remediation":
+		// What to do about this finding, with its own values; the rule's
+		// custom.remediation is the general advice it replaces.
+		var s string
+		if why := str(&s); why != "" {
+			return why
+		}
+		if strings.TrimSpace(s) == "" {
+			return "\"remediation\" is empty: leave it out to use the rule's custom.remediation"
+		}
+		f.Remediation = strings.TrimSpace(s)
+		return ""
 	case "needs_human":
 		b, ok := v.(bool)
 		if !ok {
