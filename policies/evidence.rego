@@ -44,27 +44,45 @@ deny contains f if {
 g0_gaps contains v if {
 	sections := {lower(trim_space(s)) | some s in lib.items(input.docs.roadmap.sections)}
 	not "overall strategy" in sections
-	v := {"msg": "G0_planning is passed but ROADMAP.md has no \"Overall Strategy\" section", "file": lib.doc_file.roadmap}
+	v := {
+		"msg": "G0_planning is passed but ROADMAP.md has no \"Overall Strategy\" section",
+		"file": lib.doc_file.roadmap,
+		"remediation": g0_fix("add an \"## Overall Strategy\" section to ROADMAP.md: how the task will be done"),
+	}
 }
 
 g0_gaps contains v if {
 	input.docs.roadmap != null
 	count(lib.items(input.docs.roadmap.tasks)) == 0
-	v := {"msg": "G0_planning is passed but the ROADMAP.md task queue lists no task (expected \"- [ ] T001: <description>\")", "file": lib.doc_file.roadmap}
+	v := {
+		"msg": "G0_planning is passed but the ROADMAP.md task queue lists no task (expected \"- [ ] T001: <description>\")",
+		"file": lib.doc_file.roadmap,
+		"remediation": g0_fix("add the task to the ROADMAP.md task queue as \"- [ ] T001: <description>\""),
+	}
 }
 
 g0_gaps contains v if {
 	ct != null
 	some field in ["task_id", "goal"]
 	not task_field_filled(field)
-	v := {"msg": sprintf("G0_planning is passed but CURRENT_TASK.json %s is empty", [field]), "file": lib.doc_file.current_task, "pointer": sprintf("/%s", [field])}
+	v := {
+		"msg": sprintf("G0_planning is passed but CURRENT_TASK.json %s is empty", [field]),
+		"file": lib.doc_file.current_task,
+		"pointer": sprintf("/%s", [field]),
+		"remediation": g0_fix(sprintf("write the task's %s into CURRENT_TASK.json", [field])),
+	}
 }
 
 g0_gaps contains v if {
 	ct != null
 	some phase in ["red", "green", "refactor"]
 	not plan_filled(phase)
-	v := {"msg": sprintf("G0_planning is passed but CURRENT_TASK.json tdd_plan.%s is empty", [phase]), "file": lib.doc_file.current_task, "pointer": tdd_plan_pointer(phase)}
+	v := {
+		"msg": sprintf("G0_planning is passed but CURRENT_TASK.json tdd_plan.%s is empty", [phase]),
+		"file": lib.doc_file.current_task,
+		"pointer": tdd_plan_pointer(phase),
+		"remediation": g0_fix(sprintf("write the %s step of the TDD plan into CURRENT_TASK.json tdd_plan.%s", [phase, phase])),
+	}
 }
 
 # Negating a function whose argument is an undefined ref is itself undefined
@@ -82,13 +100,23 @@ g0_gaps contains v if {
 	ct != null
 	n := count(lib.items(ct.definition_of_done))
 	n < 3
-	v := {"msg": sprintf("G0_planning is passed but CURRENT_TASK.json lists %d definition-of-done item(s), at least 3 expected", [n]), "file": lib.doc_file.current_task, "pointer": "/definition_of_done"}
+	v := {
+		"msg": sprintf("G0_planning is passed but CURRENT_TASK.json lists %d definition-of-done item(s), at least 3 expected", [n]),
+		"file": lib.doc_file.current_task,
+		"pointer": "/definition_of_done",
+		"remediation": g0_fix(sprintf("add %d more definition-of-done item(s) to CURRENT_TASK.json definition_of_done", [3 - n])),
+	}
 }
 
 g0_gaps contains v if {
 	input.docs.planner_report != null
 	count(lib.items(input.docs.planner_report.reports)) == 0
-	v := {"msg": "G0_planning is passed but planner_report.json holds no report", "file": lib.doc_file.planner_report, "pointer": "/reports"}
+	v := {
+		"msg": "G0_planning is passed but planner_report.json holds no report",
+		"file": lib.doc_file.planner_report,
+		"pointer": "/reports",
+		"remediation": g0_fix("the planner records its report (tasks_created, artifacts) in planner_report.json reports"),
+	}
 }
 
 g0_gaps contains v if {
@@ -103,8 +131,13 @@ ledger_gaps(n) := {v |
 		"msg": sprintf("%s is passed but GATES_LEDGER.md has no %s PASSED event", [lib.gate_names[n], lib.gate_names[n]]),
 		"file": lib.doc_file.gates_ledger,
 		"line": input.docs.gates_ledger.events_line,
+		"remediation": sprintf("once its exit criteria hold, append \"[<UTC time>] %s - PASSED - <agent> - <evidence>\" to GATES_LEDGER.md; until then the gate is not passed, so set it back to in_progress in every record", [lib.gate_names[n]]),
 	}
 }
+
+# g0_fix is the remediation of a missing G0 exit criterion: what to add,
+# and that G0 is not passed until it is there.
+g0_fix(add) := sprintf("%s; until then G0 is not passed, so set it back to in_progress in every record", [add])
 
 # METADATA
 # title: G1 passed without its exit criteria

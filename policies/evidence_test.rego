@@ -34,6 +34,11 @@ test_g0_roadmap_sections_and_tasks if {
 		f.file == "state/ROADMAP.md"
 		f.gate == "G0"
 	}
+	fixes := {f.remediation | some f in fs}
+	fixes == {
+		"add an \"## Overall Strategy\" section to ROADMAP.md: how the task will be done; until then G0 is not passed, so set it back to in_progress in every record",
+		"add the task to the ROADMAP.md task queue as \"- [ ] T001: <description>\"; until then G0 is not passed, so set it back to in_progress in every record",
+	}
 }
 
 test_g0_current_task_fields if {
@@ -47,6 +52,10 @@ test_g0_current_task_fields if {
 	pointers == {"/goal", "/tdd_plan/refactor", "/definition_of_done"}
 	some f in fs
 	f.msg == "G0_planning is passed but CURRENT_TASK.json lists 2 definition-of-done item(s), at least 3 expected"
+	fixes := {f.pointer: f.remediation | some f in fs}
+	startswith(fixes["/goal"], "write the task's goal into CURRENT_TASK.json; until then G0 is not passed")
+	startswith(fixes["/tdd_plan/refactor"], "write the refactor step of the TDD plan into CURRENT_TASK.json tdd_plan.refactor; ")
+	startswith(fixes["/definition_of_done"], "add 1 more definition-of-done item(s) to CURRENT_TASK.json definition_of_done; ")
 }
 
 test_g0_tdd_plan_not_an_object if {
@@ -67,6 +76,9 @@ test_g0_planner_report_and_ledger if {
 	msgs := {f.msg | some f in fs}
 	"G0_planning is passed but planner_report.json holds no report" in msgs
 	"G0_planning is passed but GATES_LEDGER.md has no G0_planning PASSED event" in msgs
+	fixes := {f.remediation | some f in fs}
+	"the planner records its report (tasks_created, artifacts) in planner_report.json reports; until then G0 is not passed, so set it back to in_progress in every record" in fixes
+	"once its exit criteria hold, append \"[<UTC time>] G0_planning - PASSED - <agent> - <evidence>\" to GATES_LEDGER.md; until then the gate is not passed, so set it back to in_progress in every record" in fixes
 }
 
 # A claim from a gate_status alone is held to the criteria too.
