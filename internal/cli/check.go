@@ -162,7 +162,7 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 		return fail(e, err)
 	}
 	if cf.debug {
-		opts.PolicyDebug = e.stderr
+		opts.PolicyDebug = printWriter{e.stderr}
 	}
 	if cfgSource != nil {
 		opts.Sources = append(opts.Sources, auditSource(*cfgSource))
@@ -215,7 +215,13 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 	slices.SortFunc(rules, func(a, b finding.Rule) int { return strings.Compare(a.ID, b.ID) })
 	in := &report.Input{Tool: audit.Tool{Name: Name, Version: Version()}, Gate: res.Gate(), Audits: res.Audits, Rules: rules}
 	ropts := cf.reportOptions(ctx, e)
-	if err := stdoutWriter(e.stdout, in, ropts); err != nil {
+	stdoutOpts := ropts
+	// Under GitHub Actions stdout is the step's log: the text report is
+	// written where workflow commands are stopped (the github format stops
+	// them around each run; json, sarif and junit hold no line a runner
+	// reads as a command).
+	stdoutOpts.StopCommands = e.getenv("GITHUB_ACTIONS") == "true"
+	if err := stdoutWriter(e.stdout, in, stdoutOpts); err != nil {
 		return fail(e, fmt.Errorf("writing the report: %w", err))
 	}
 	ropts.Color = false

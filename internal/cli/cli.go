@@ -129,6 +129,12 @@ func runHelp(_ context.Context, _ []string, e *env) int {
 }
 
 func run(ctx context.Context, args []string, e *env) int {
+	if e.stderr == nil {
+		e.stderr = io.Discard
+	}
+	stderr := newStderrWriter(e.stderr, e.getenv)
+	defer stderr.flush()
+	e.stderr = stderr
 	out := &writeErr{w: e.stdout}
 	e.stdout = out
 	code := dispatch(ctx, args, e)

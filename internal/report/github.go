@@ -99,12 +99,12 @@ func GitHub(w io.Writer, in *Input, opts Options) error {
 func githubLog(bw *bufio.Writer, wf workflow, in *Input, opts Options) error {
 	token := opts.StopToken
 	if token == "" {
-		token = newStopToken()
+		token = NewStopToken()
 	}
 	plain := painter(false)
 	var total finding.Counts
 	for _, a := range in.Audits {
-		title := fmt.Sprintf("h3a-check %s: gate %s (%s)", a.Run, a.Gate, countsText(a.Counts))
+		title := fmt.Sprintf("h3a-check %s: gate %s (%s)", Escape(a.Run), a.Gate, countsText(a.Counts))
 		if err := wf.command("group", title, nil); err != nil {
 			return err
 		}
@@ -159,10 +159,10 @@ func annotate(wf workflow, in *Input, opts Options) error {
 }
 
 func annotation(run string, f finding.Finding, opts Options) (map[string]string, string) {
-	props := map[string]string{"title": f.Rule}
-	msg := f.Details
+	props := map[string]string{"title": Escape(f.Rule)}
+	msg := Escape(f.Details)
 	if f.File != "" {
-		props["file"] = opts.repoPath(run, f.File)
+		props["file"] = Escape(opts.repoPath(run, f.File))
 		if f.Line > 0 {
 			props["line"] = strconv.Itoa(f.Line)
 			if f.Column > 0 {
@@ -170,10 +170,10 @@ func annotation(run string, f finding.Finding, opts Options) (map[string]string,
 			}
 		}
 	} else {
-		msg = run + ": " + msg
+		msg = Escape(run) + ": " + msg
 	}
 	if f.Remediation != "" {
-		msg += "\nfix: " + f.Remediation
+		msg += "\nfix: " + Escape(f.Remediation)
 	}
 	return props, msg
 }
@@ -201,7 +201,9 @@ func githubOutputs(wf workflow, in *Input, opts Options) error {
 	return nil
 }
 
-func newStopToken() string {
+// NewStopToken returns a token for a stop-commands region that no checked
+// file can predict, so none can end the region early.
+func NewStopToken() string {
 	b := make([]byte, 16)
 	rand.Read(b) // never fails (crypto/rand)
 	return "h3a-check-" + hex.EncodeToString(b)

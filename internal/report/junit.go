@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"encoding/xml"
 	"fmt"
 	"io"
@@ -70,15 +71,17 @@ func JUnit(w io.Writer, in *Input, _ Options) error {
 		doc.Tests += s.Tests
 		doc.Failures += s.Failures
 	}
-	if _, err := io.WriteString(w, xml.Header); err != nil {
-		return err
-	}
-	enc := xml.NewEncoder(w)
+	var buf bytes.Buffer
+	buf.WriteString(xml.Header)
+	enc := xml.NewEncoder(&buf)
 	enc.Indent("", "  ")
 	if err := enc.Encode(doc); err != nil {
 		return err
 	}
-	_, err := io.WriteString(w, "\n")
+	buf.WriteString("\n")
+	// "##[" starts a GitHub Actions command anywhere on a line; as a
+	// character reference it reads the same to an XML parser.
+	_, err := w.Write(bytes.ReplaceAll(buf.Bytes(), []byte("##["), []byte("##&#91;")))
 	return err
 }
 
@@ -87,29 +90,31 @@ func junitSuiteOf(a *audit.Audit, rules []finding.Rule) junitSuite {
 	for _, f := range a.Findings {
 		byRule[f.Rule] = append(byRule[f.Rule], f)
 	}
+	run := Escape(a.Run)
 	s := junitSuite{
-		Name: a.Run,
+		Name: run,
 		Time: "0",
 		Properties: []junitProperty{
-			{"gate", a.Gate}, {"layout", a.Layout}, {"run_id", a.RunID},
+			{"gate", a.Gate}, {"layout", Escape(a.Layout)}, {"run_id", Escape(a.RunID)},
 		},
 	}
 	for _, r := range rules {
-		c := junitCase{Name: r.ID, Classname: a.Run, Time: "0"}
+		c := junitCase{Name: Escape(r.ID), Classname: run, Time: "0"}
 		var out []string
 		for _, f := range byRule[r.ID] {
-			loc := runRelative(a.Run, f)
+			loc := EscapeLine(runRelative(a.Run, f))
+			details := Escape(f.Details)
 			if f.Severity == finding.Error && !f.IsWaived() {
-				text := loc + ": " + f.Details
+				text := loc + ": " + details
 				if f.Remediation != "" {
-					text += "\nfix: " + f.Remediation
+					text += "\nfix: " + Escape(f.Remediation)
 				}
-				c.Failures = append(c.Failures, junitFailure{Message: f.Details, Type: f.Severity.String(), Text: text})
+				c.Failures = append(c.Failures, junitFailure{Message: details, Type: f.Severity.String(), Text: text})
 				continue
 			}
-			line := fmt.Sprintf("%s: %s: %s", loc, f.Severity, f.Details)
+			line := fmt.Sprintf("%s: %s: %s", loc, f.Severity, details)
 			if f.IsWaived() {
-				line += fmt.Sprintf(" (waived until %s: %s)", f.Waived.Expires, f.Waived.Reason)
+				line += Escape(fmt.Sprintf(" (waived until %s: %s)", f.Waived.Expires, f.Waived.Reason))
 			}
 			out = append(out, line)
 		}
@@ -121,16 +126,25 @@ func junitSuiteOf(a *audit.Audit, rules []finding.Rule) junitSuite {
 		}
 		s.Cases = append(s.Cases, c)
 	}
-	gate := junitCase{Name: gateCase, Classname: a.Run, Time: "0"}
+	gate := junitCase{Name: gateCase, Classname: run, Time: "0"}
 	if a.Gate != audit.Pass {
 		gate.Failures = []junitFailure{{
 			Message: "gate " + a.Gate,
 			Type:    a.Gate,
-			Text:    fmt.Sprintf("gate %s: %s\n%s", a.Gate, countsText(a.Counts), strings.Join(a.RequiredActions, "\n")),
+			Text:    fmt.Sprintf("gate %s: %s\n%s", a.Gate, countsText(a.Counts), escapeEach(a.RequiredActions, "\n")),
 		}}
 		s.Failures++
 	}
 	s.Cases = append(s.Cases, gate)
 	s.Tests = len(s.Cases)
 	return s
+}
+
+// escapeEach escapes each element and joins them with sep.
+func escapeEach(elems []string, sep string) string {
+	out := make([]string, len(elems))
+	for i, e := range elems {
+		out[i] = Escape(e)
+	}
+	return strings.Join(out, sep)
 }

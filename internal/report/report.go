@@ -42,6 +42,10 @@ type Options struct {
 	// StopToken suspends workflow commands while the github format prints
 	// text from the checked files; it must be unpredictable to them.
 	StopToken string
+	// StopCommands writes the text format inside one stop-commands region:
+	// stdout under GitHub Actions, where a line of the report must not be
+	// read as a workflow command.
+	StopCommands bool
 }
 
 // Writer renders one format.

@@ -474,7 +474,7 @@ func TestMDCell(t *testing.T) {
 	for in, want := range map[string]string{
 		"a|b":                    `a\|b`,
 		"<script>x</script> & y": "&lt;script&gt;x&lt;/script&gt; &amp; y",
-		"line\nbreak\r\n":        "line break  ",
+		"line\nbreak\r\n":        `line\\nbreak\\r\\n`,
 		"*bold* _em_ [l](u) `c`": `\*bold\* \_em\_ \[l\](u) \` + "`c\\`",
 	} {
 		if got := mdCell(in); got != want {

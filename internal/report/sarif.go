@@ -153,15 +153,15 @@ func sarifRuleOf(r finding.Rule) sarifRule {
 	rule := sarifRule{
 		ID:                   r.ID,
 		Name:                 ruleName(r.ID),
-		ShortDescription:     sarifText{Text: title},
-		FullDescription:      sarifText{Text: description},
+		ShortDescription:     sarifText{Text: Escape(title)},
+		FullDescription:      sarifText{Text: Escape(description)},
 		DefaultConfiguration: sarifRuleLevel{Level: sarifLevel(r.Severity)},
 		Properties:           map[string]any{"category": string(r.Category), "tags": []string{string(r.Category)}},
 	}
 	if r.Remediation != "" {
 		rule.Help = &sarifHelp{
-			Text:     r.Remediation,
-			Markdown: r.Remediation + "\n\nRun `h3a-check explain " + r.ID + "` for the full documentation.",
+			Text:     Escape(r.Remediation),
+			Markdown: Escape(r.Remediation) + "\n\nRun `h3a-check explain " + Escape(r.ID) + "` for the full documentation.",
 		}
 	}
 	return rule
@@ -195,7 +195,7 @@ func sarifResultOf(run string, f finding.Finding, ruleIndex int, opts Options) s
 		RuleID:     f.Rule,
 		RuleIndex:  ruleIndex,
 		Level:      sarifLevel(f.Severity),
-		Message:    sarifText{Text: sentence(f.Details)},
+		Message:    sarifText{Text: sentence(Escape(f.Details))},
 		Locations:  []sarifLocation{{PhysicalLocation: loc}},
 		Properties: props,
 	}
@@ -203,7 +203,7 @@ func sarifResultOf(run string, f finding.Finding, ruleIndex int, opts Options) s
 		res.Suppressions = []sarifSuppression{{
 			Kind:          "external",
 			Status:        "accepted",
-			Justification: f.Waived.Reason + " (waiver " + f.Waived.Source + ", until " + f.Waived.Expires + ")",
+			Justification: Escape(f.Waived.Reason + " (waiver " + f.Waived.Source + ", until " + f.Waived.Expires + ")"),
 		}}
 	}
 	return res

@@ -173,17 +173,16 @@ func gateBadge(gate string) string {
 	return mdCell(gate)
 }
 
-// mdCell makes text safe in a Markdown table cell: one line, no HTML, no
-// table or emphasis syntax, and bounded in length.
+// mdCell makes text safe in a Markdown table cell: escaped, one line, no
+// HTML, no table or emphasis syntax, and bounded in length.
 func mdCell(s string) string {
+	s = Escape(s)
 	if utf8.RuneCountInString(s) > summaryCell {
 		s = string([]rune(s)[:summaryCell]) + "…"
 	}
 	var b strings.Builder
 	for _, r := range s {
 		switch r {
-		case '\r', '\n', '\t':
-			b.WriteByte(' ')
 		case '&':
 			b.WriteString("&amp;")
 		case '<':

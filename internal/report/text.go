@@ -23,27 +23,10 @@ const (
 
 // Text prints, per run, one line per finding as
 // `path:line:col: severity: message [rule]` with its remediation beneath,
-// then a summary line for the run, and an overall line at the end.
+// then a summary line for the run, and an overall line at the end. With
+// Options.StopCommands the whole report is one stop-commands region.
 func Text(w io.Writer, in *Input, opts Options) error {
-	bw := bufio.NewWriter(w)
-	paint := painter(opts.Color)
-	var total finding.Counts
-	for i, a := range in.Audits {
-		if i > 0 {
-			fmt.Fprintln(bw)
-		}
-		textRun(bw, a, paint)
-		total = addCounts(total, a.Counts)
-	}
-	if len(in.Audits) > 0 && len(in.Audits[0].Sources) > 0 {
-		fmt.Fprintln(bw)
-		for _, src := range in.Audits[0].Sources {
-			fmt.Fprintf(bw, "%s %s\n", paint(ansiDim, "read:"), sourceText(src))
-		}
-	}
-	fmt.Fprintf(bw, "\n%s %s — %d run%s checked; %s\n", paint(ansiBold, "overall:"), paint(gateColour(in.Gate), in.Gate),
-		len(in.Audits), plural(len(in.Audits)), countsText(total))
-	return bw.Flush()
+	return writeAll(newTextStream(w, opts), in)
 }
 
 // sourceText says where a configuration file or policy directory came
@@ -74,25 +57,31 @@ func painter(color bool) func(code, s string) string {
 }
 
 // textRun prints one run: its heading, its findings and its gate line.
+//
+// Everything taken from the run (its folder, its run id, file names,
+// details, notes) and from the policies (rule ids, remediations) is
+// escaped, and the run's folder, which starts lines, cannot start a
+// workflow command.
 func textRun(bw *bufio.Writer, a *audit.Audit, paint func(code, s string) string) {
 	if h := heading(a); h != "" {
-		fmt.Fprintf(bw, "%s %s\n", paint(ansiBold, a.Run), paint(ansiDim, h))
+		fmt.Fprintf(bw, "%s %s\n", paint(ansiBold, EscapeLine(a.Run)), paint(ansiDim, Escape(h)))
 	} else {
-		fmt.Fprintf(bw, "%s\n", paint(ansiBold, a.Run))
+		fmt.Fprintf(bw, "%s\n", paint(ansiBold, EscapeLine(a.Run)))
 	}
 	for _, f := range a.Findings {
-		loc := runRelative(a.Run, f)
+		loc := EscapeLine(runRelative(a.Run, f))
+		rule := paint(ansiDim, "["+Escape(f.Rule)+"]")
 		if f.IsWaived() {
-			fmt.Fprintf(bw, "  %s: %s: %s %s\n", loc, paint(ansiDim, f.Severity.String()+" (waived)"), f.Details, paint(ansiDim, "["+f.Rule+"]"))
-			fmt.Fprintf(bw, "      %s %s (until %s, %s)\n", paint(ansiDim, "waived:"), f.Waived.Reason, f.Waived.Expires, f.Waived.Source)
+			fmt.Fprintf(bw, "  %s: %s: %s %s\n", loc, paint(ansiDim, f.Severity.String()+" (waived)"), Escape(f.Details), rule)
+			fmt.Fprintf(bw, "      %s %s\n", paint(ansiDim, "waived:"), Escape(fmt.Sprintf("%s (until %s, %s)", f.Waived.Reason, f.Waived.Expires, f.Waived.Source)))
 			continue
 		}
-		fmt.Fprintf(bw, "  %s: %s: %s %s\n", loc, paint(severityColour(f.Severity), f.Severity.String()), f.Details, paint(ansiDim, "["+f.Rule+"]"))
+		fmt.Fprintf(bw, "  %s: %s: %s %s\n", loc, paint(severityColour(f.Severity), f.Severity.String()), Escape(f.Details), rule)
 		if f.Remediation != "" && f.Severity != finding.Info {
-			fmt.Fprintf(bw, "      %s %s\n", paint(ansiCyan, "fix:"), f.Remediation)
+			fmt.Fprintf(bw, "      %s %s\n", paint(ansiCyan, "fix:"), Escape(f.Remediation))
 		}
 	}
-	fmt.Fprintf(bw, "  %s %s — %s; %s\n", paint(ansiBold, "gate:"), paint(gateColour(a.Gate), a.Gate), countsText(a.Counts), a.Notes)
+	fmt.Fprintf(bw, "  %s %s — %s; %s\n", paint(ansiBold, "gate:"), paint(gateColour(a.Gate), a.Gate), countsText(a.Counts), Escape(a.Notes))
 }
 
 // heading says what an audit is about: a run's layout and id, or what is

@@ -1,0 +1,159 @@
+package report
+
+import (
+	"bytes"
+	"strings"
+	"unicode/utf8"
+)
+
+// Escape shows, as an escape, every character of s that a terminal or a
+// log viewer would act on instead of showing: C0 controls (tab and line
+// breaks included), DEL, C1 controls, the line and paragraph separators
+// U+2028 and U+2029, the bidirectional embeddings, overrides and isolates
+// (U+202A–U+202E, U+2066–U+2069), and bytes that are not UTF-8. They
+// become \t, \n, \r, \x1b, \u0085, \u202e, \xff; everything else, a
+// backslash included, stays as it is.
+//
+// Every byte a report, a message on stderr or the GitHub log takes from a
+// checked file, a file name or a policy goes through Escape: a run cannot
+// rewrite the line that judges it, hide what follows, or start a line of
+// its own.
+func Escape(s string) string {
+	i := unsafeAt(s)
+	if i < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 16)
+	b.WriteString(s[:i])
+	for i < len(s) {
+		c := s[i]
+		if c >= 0x20 && c < utf8.RuneSelf && c != 0x7f {
+			b.WriteByte(c)
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case c == '\t':
+			b.WriteString(`\t`)
+		case c == '\n':
+			b.WriteString(`\n`)
+		case c == '\r':
+			b.WriteString(`\r`)
+		case c < utf8.RuneSelf || r == utf8.RuneError && size == 1:
+			b.WriteString(`\x`)
+			b.WriteByte(hexDigits[c>>4])
+			b.WriteByte(hexDigits[c&15])
+		case unsafeRune(r):
+			b.WriteString(`\u`)
+			for shift := 12; shift >= 0; shift -= 4 {
+				b.WriteByte(hexDigits[r>>shift&15])
+			}
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+const hexDigits = "0123456789abcdef"
+
+// unsafeAt is the index of the first byte Escape changes, or -1.
+func unsafeAt(s string) int {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c < utf8.RuneSelf && c != 0x7f {
+			i++
+			continue
+		}
+		if c < utf8.RuneSelf {
+			return i
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 || unsafeRune(r) {
+			return i
+		}
+		i += size
+	}
+	return -1
+}
+
+// unsafeRune reports the characters above ASCII that Escape shows escaped.
+func unsafeRune(r rune) bool {
+	return r >= 0x80 && r <= 0x9f || // C1 controls: 0x9b is CSI in 8-bit terminals
+		r == 0x2028 || r == 0x2029 || // line and paragraph separators
+		r >= 0x202a && r <= 0x202e || // bidirectional embeddings and overrides
+		r >= 0x2066 && r <= 0x2069 // bidirectional isolates
+}
+
+// EscapeLine escapes s for the start of a line: besides Escape, a leading
+// "::" or "##[" (after spaces) loses its meaning as a GitHub Actions
+// workflow command, its first character shown as \x3a or \x23. Text that
+// begins a line of a report or of stderr goes through it.
+func EscapeLine(s string) string {
+	s = Escape(s)
+	rest := strings.TrimLeft(s, " ")
+	if strings.HasPrefix(rest, "::") || strings.HasPrefix(rest, "##[") {
+		lead := len(s) - len(rest)
+		return s[:lead] + `\x` + string(hexDigits[rest[0]>>4]) + string(hexDigits[rest[0]&15]) + rest[1:]
+	}
+	return s
+}
+
+// SafeJSON rewrites encoded JSON so that none of the characters Escape
+// shows escaped appears raw, and neither does "##[", the start of a
+// GitHub Actions command anywhere on a line: they become \u escapes,
+// which decode to the same values. encoding/json already escapes C0
+// controls, U+2028 and U+2029, and replaces bytes that are not UTF-8; DEL,
+// C1 controls and the bidirectional characters it leaves raw. Outside
+// strings JSON holds none of these, so rewriting the bytes is safe.
+func SafeJSON(b []byte) []byte {
+	if !needsSafeJSON(b) {
+		return b
+	}
+	out := make([]byte, 0, len(b)+32)
+	for i := 0; i < len(b); {
+		c := b[i]
+		if c == '#' && bytes.HasPrefix(b[i:], []byte("##[")) {
+			out = append(out, `##\u005b`...)
+			i += 3
+			continue
+		}
+		if c < utf8.RuneSelf && c != 0x7f {
+			out = append(out, c)
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		if c == 0x7f || unsafeRune(r) {
+			out = append(out, `\u`...)
+			for shift := 12; shift >= 0; shift -= 4 {
+				out = append(out, hexDigits[r>>shift&15])
+			}
+		} else {
+			out = append(out, b[i:i+size]...)
+		}
+		i += size
+	}
+	return out
+}
+
+func needsSafeJSON(b []byte) bool {
+	if bytes.Contains(b, []byte("##[")) || bytes.IndexByte(b, 0x7f) >= 0 {
+		return true
+	}
+	for i := 0; i < len(b); {
+		if b[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		if unsafeRune(r) {
+			return true
+		}
+		i += size
+	}
+	return false
+}
