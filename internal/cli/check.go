@@ -4,7 +4,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -13,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/h3a-check/h3a-check/internal/atomicfile"
 	"github.com/h3a-check/h3a-check/internal/audit"
 	"github.com/h3a-check/h3a-check/internal/config"
 	"github.com/h3a-check/h3a-check/internal/finding"
@@ -227,10 +227,7 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 	ropts.Color = false
 	for _, o := range cf.outputs {
 		w, _ := report.Lookup(o.format)
-		err := report.WriteFileAtomic(o.path, func(out io.Writer) error {
-			return w(out, in, ropts)
-		})
-		if err != nil {
+		if err := writeReportFile(o.path, w, in, ropts); err != nil {
 			return fail(e, fmt.Errorf("writing %s: %w", o.path, err))
 		}
 	}
@@ -271,6 +268,19 @@ func (e *env) withoutEvent() *env {
 		return getenv(k)
 	}
 	return &c
+}
+
+// writeReportFile writes a report into path atomically.
+func writeReportFile(path string, w report.Writer, in *report.Input, opts report.Options) error {
+	f, err := atomicfile.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := w(f, in, opts); err != nil {
+		f.Abort()
+		return err
+	}
+	return f.Commit()
 }
 
 // reportOptions gives the formats what they need beyond the results: the

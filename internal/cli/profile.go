@@ -3,24 +3,27 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"os"
 	"runtime"
 	"runtime/pprof"
+
+	"github.com/h3a-check/h3a-check/internal/atomicfile"
 )
 
 // startProfiles starts a CPU profile into cpuPath (if set) and returns the
 // function that stops it and writes a heap profile into memPath (if set).
 // Both files are for `go tool pprof`; they never change the check or its exit
-// code, except that a profile that cannot be written is a tool error.
+// code, except that a profile that cannot be written is a tool error. They
+// are written as reports are (atomicfile): a symbolic link planted at the
+// path is replaced, never followed.
 func startProfiles(cpuPath, memPath string) (stop func() error, err error) {
-	var cpu *os.File
+	var cpu *atomicfile.File
 	if cpuPath != "" {
-		cpu, err = os.Create(cpuPath)
+		cpu, err = atomicfile.Create(cpuPath)
 		if err != nil {
 			return nil, fmt.Errorf("--cpuprofile: %w", err)
 		}
 		if err := pprof.StartCPUProfile(cpu); err != nil {
-			cpu.Close()
+			cpu.Abort()
 			return nil, fmt.Errorf("--cpuprofile: %w", err)
 		}
 	}
@@ -28,7 +31,7 @@ func startProfiles(cpuPath, memPath string) (stop func() error, err error) {
 		var errs []error
 		if cpu != nil {
 			pprof.StopCPUProfile()
-			if err := cpu.Close(); err != nil {
+			if err := cpu.Commit(); err != nil {
 				errs = append(errs, fmt.Errorf("--cpuprofile: %w", err))
 			}
 		}
@@ -40,7 +43,7 @@ func startProfiles(cpuPath, memPath string) (stop func() error, err error) {
 }
 
 func writeHeapProfile(path string) error {
-	f, err := os.Create(path)
+	f, err := atomicfile.Create(path)
 	if err != nil {
 		return fmt.Errorf("--memprofile: %w", err)
 	}
@@ -48,9 +51,10 @@ func writeHeapProfile(path string) error {
 	// (the audits), not garbage that happened not to be collected yet;
 	// allocation totals are in the profile either way.
 	runtime.GC()
-	err = pprof.Lookup("allocs").WriteTo(f, 0)
-	if cerr := f.Close(); err == nil {
-		err = cerr
+	if err = pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+		f.Abort()
+	} else {
+		err = f.Commit()
 	}
 	if err != nil {
 		return fmt.Errorf("--memprofile: %w", err)

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/h3a-check/h3a-check/internal/atomicfile"
 	"github.com/h3a-check/h3a-check/internal/audit"
 	"github.com/h3a-check/h3a-check/internal/finding"
 	"github.com/h3a-check/h3a-check/internal/report"
@@ -103,73 +104,136 @@ func newContractAudit(a *audit.Audit) contractAudit {
 	return out
 }
 
-// lastRoundDir is where the auditor of a contract run writes: the
-// highest-numbered rounds/round-<n>/ folder, or the run itself when it has
-// no rounds. A symbolic link is never followed out of the run.
-func lastRoundDir(run string) (string, error) {
-	ents, err := os.ReadDir(filepath.Join(run, "rounds"))
+// roundDocs are the documents that make a rounds/round-<n>/ folder a
+// round: an empty or unrelated folder is not one.
+var roundDocs = []string{"handoff.json", "verdict.json", "audit.json"}
+
+// lastRound is where the auditor of a contract run writes, relative to
+// the run: the highest-numbered rounds/round-<n>/ folder holding a round's
+// documents, or "." when the run has no such folder. Two folders of that
+// number (round-2 and round-02) are an error, and so is a symbolic link
+// where the round would be: the checker writes into a run only through
+// real folders.
+func lastRound(run *os.Root) (string, error) {
+	info, err := run.Lstat("rounds")
 	if errors.Is(err, fs.ErrNotExist) {
-		return run, nil
+		return ".", nil
 	}
 	if err != nil {
 		return "", err
 	}
-	best, bestN := "", -1
+	if !info.IsDir() {
+		if info.Mode()&fs.ModeSymlink != 0 {
+			return "", fmt.Errorf("rounds is a symbolic link; the checker writes into a run only through real folders")
+		}
+		return ".", nil
+	}
+	d, err := run.Open("rounds")
+	if err != nil {
+		return "", err
+	}
+	ents, err := d.ReadDir(-1)
+	d.Close()
+	if err != nil {
+		return "", err
+	}
+	var best []string
+	bestN := -1
 	for _, e := range ents {
-		n, err := strconv.Atoi(strings.TrimPrefix(e.Name(), "round-"))
-		if !e.IsDir() || !strings.HasPrefix(e.Name(), "round-") || err != nil || n <= bestN {
+		digits, ok := strings.CutPrefix(e.Name(), "round-")
+		n, err := strconv.Atoi(digits)
+		if !ok || err != nil || n < 0 || strings.Trim(digits, "0123456789") != "" {
 			continue
 		}
-		best, bestN = e.Name(), n
+		if e.Type()&fs.ModeSymlink != 0 {
+			return "", fmt.Errorf("rounds/%s is a symbolic link; the checker writes into a run only through real folders", e.Name())
+		}
+		if !e.IsDir() || !holdsRound(run, "rounds/"+e.Name()) {
+			continue
+		}
+		switch {
+		case n > bestN:
+			best, bestN = []string{e.Name()}, n
+		case n == bestN:
+			best = append(best, e.Name())
+		}
 	}
-	if best == "" {
-		return run, nil
+	switch {
+	case len(best) == 0:
+		return ".", nil
+	case len(best) > 1:
+		return "", fmt.Errorf("rounds/%s are the same round %d: rename one so that the last round is clear", strings.Join(best, " and rounds/"), bestN)
 	}
-	return filepath.Join(run, "rounds", best), nil
+	return "rounds/" + best[0], nil
+}
+
+// holdsRound reports whether dir holds one of a round's documents.
+func holdsRound(run *os.Root, dir string) bool {
+	for _, name := range roundDocs {
+		if info, err := run.Lstat(dir + "/" + name); err == nil && !info.IsDir() {
+			return true
+		}
+	}
+	return false
 }
 
 // writeContractAudits writes the checker's audit.json into the last round
 // of every contract run (other layouts have no auditor file). An existing
 // audit.json written by an auditor is replaced only with force; one the
-// checker wrote is always replaced.
+// checker wrote is always replaced. Nothing is written through a symbolic
+// link, and a leftover of an interrupted earlier write is removed.
 func writeContractAudits(audits []*audit.Audit, force bool, stderr io.Writer) error {
 	for _, a := range audits {
 		if a.Layout != "contract" {
 			continue
 		}
-		dir, err := lastRoundDir(a.Run)
+		target, err := writeContractAudit(a, force)
 		if err != nil {
 			return fmt.Errorf("--write-audit: %w", err)
-		}
-		target := filepath.Join(dir, "audit.json")
-		if info, err := os.Lstat(target); err == nil {
-			if !info.Mode().IsRegular() {
-				return fmt.Errorf("--write-audit: %s is not a regular file; it is left alone", target)
-			}
-			if !force && !writtenByChecker(target) {
-				return fmt.Errorf("--write-audit: %s was written by an auditor; refusing to overwrite it (pass --force to replace it)", target)
-			}
-		}
-		data, err := json.MarshalIndent(newContractAudit(a), "", "  ")
-		if err != nil {
-			return err
-		}
-		err = report.WriteFileAtomic(target, func(w io.Writer) error {
-			_, err := w.Write(append(data, '\n'))
-			return err
-		})
-		if err != nil {
-			return fmt.Errorf("--write-audit: writing %s: %w", target, err)
 		}
 		fmt.Fprintf(stderr, "%s: wrote %s (gate %s)\n", Name, target, a.Gate)
 	}
 	return nil
 }
 
-// writtenByChecker reports whether the audit.json at p carries the
+func writeContractAudit(a *audit.Audit, force bool) (string, error) {
+	run, err := os.OpenRoot(a.Run)
+	if err != nil {
+		return "", err
+	}
+	defer run.Close()
+	dir, err := lastRound(run)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", a.Run, err)
+	}
+	target := filepath.Join(a.Run, filepath.FromSlash(dir), "audit.json")
+	round, err := run.OpenRoot(dir)
+	if err != nil {
+		return "", err
+	}
+	defer round.Close()
+	if info, err := round.Lstat("audit.json"); err == nil {
+		if !info.Mode().IsRegular() {
+			return "", fmt.Errorf("%s is not a regular file; it is left alone", target)
+		}
+		if !force && !writtenByChecker(round) {
+			return "", fmt.Errorf("%s was written by an auditor; refusing to overwrite it (pass --force to replace it)", target)
+		}
+	}
+	data, err := json.MarshalIndent(newContractAudit(a), "", "  ")
+	if err != nil {
+		return "", err
+	}
+	if err := atomicfile.WriteIn(round, "audit.json", append(report.SafeJSON(data), '\n')); err != nil {
+		return "", fmt.Errorf("writing %s: %w", target, err)
+	}
+	return target, nil
+}
+
+// writtenByChecker reports whether the audit.json in dir carries the
 // checker's generator key.
-func writtenByChecker(p string) bool {
-	data, err := os.ReadFile(p)
+func writtenByChecker(dir *os.Root) bool {
+	data, err := dir.ReadFile("audit.json")
 	if err != nil {
 		return false
 	}

@@ -56,6 +56,10 @@ var (
 		"Interrupted atomic write",
 		"A *.tmp file is left in the run: an atomic write (temp file + rename) was interrupted, so the file beside it may be stale. h3a-state-specification.md, Error Handling, Corrupted JSON: \"Check for .tmp file (interrupted write)\", then \"raise RuntimeError\".",
 		"find out which write was interrupted, re-run that step, then delete the .tmp file"}
+	CheckerTmpLeftover = Rule{"h3a.structure.checker_tmp_leftover", CategoryStructure, Warning,
+		"Leftover of an interrupted h3a-check write",
+		"A .<file>.h3a-check-<random>.tmp file is left in the run: h3a-check itself was stopped while it wrote <file> (--write-audit), before renaming it into place. The file it was writing is as it was before; no agent's write was interrupted.",
+		"delete the .tmp file (the next h3a-check --write-audit removes it too)"}
 	RunDirName = Rule{"h3a.structure.run_dir_name", CategoryStructure, Error,
 		"Run directory misnamed",
 		"A run under a runs/ folder must be named YYYYMMDD-HHMMSS-<uuid4> with a real UTC date and time and a version-4 UUID. h3a-state-specification.md, Run Identifier Format: \"<YYYYMMDD>-<HHMMSS>-<uuid4>\".",
@@ -240,7 +244,7 @@ var (
 // GoRules lists every rule implemented in Go, in the order `h3a-check rules`
 // prints them after sorting by id.
 var GoRules = slices.Concat([]Rule{
-	MissingFile, NotRegular, SymlinkLoop, TooLarge, Unreadable, TmpLeftover,
+	MissingFile, NotRegular, SymlinkLoop, TooLarge, Unreadable, TmpLeftover, CheckerTmpLeftover,
 	RunDirName, RunDirNameLoose, NestedRun, MalformedRecord, NotEvaluated,
 	JSONSyntax, YAMLSyntax, DuplicateKey, BOM, InvalidUTF8, SchemaViolation,
 	HashMismatch, MissingArtifact, HashUnverifiable, HashEllipsis, HashMalformed,

@@ -5,7 +5,6 @@ package report
 import (
 	"fmt"
 	"io"
-	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -77,35 +76,6 @@ func Lookup(name string) (Writer, error) {
 		return nil, fmt.Errorf("unknown format %q: expected one of %s", name, strings.Join(Formats(), ", "))
 	}
 	return w, nil
-}
-
-// WriteFileAtomic renders into a temporary file beside path and renames it
-// into place, so a reader never sees a partial report.
-func WriteFileAtomic(path string, render func(io.Writer) error) (err error) {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if err = render(tmp); err != nil {
-		return err
-	}
-	if err = tmp.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = tmp.Sync(); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
 
 // repoPath names a finding's file (its run, when it names none) relative

@@ -27,6 +27,7 @@ import (
 	"io/fs"
 	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -36,6 +37,7 @@ import (
 	"time"
 	"unique"
 
+	"github.com/h3a-check/h3a-check/internal/atomicfile"
 	"github.com/h3a-check/h3a-check/internal/audit"
 	"github.com/h3a-check/h3a-check/internal/evidence"
 	"github.com/h3a-check/h3a-check/internal/finding"
@@ -662,7 +664,8 @@ func (c *checker) validateSchemas(s *runState) {
 
 // listRun walks the run once: it returns every entry that is not a
 // directory, for the layout's file patterns, and flags *.tmp files, the
-// trace of an interrupted atomic write.
+// trace of an interrupted atomic write: an agent's, or the checker's own
+// (--write-audit), which only asks to be deleted.
 func (c *checker) listRun(s *runState) []string {
 	var present []string
 	_ = s.root.Walk(func(rel string, d os.DirEntry) error {
@@ -670,7 +673,10 @@ func (c *checker) listRun(s *runState) []string {
 			return nil
 		}
 		present = append(present, rel)
-		if strings.HasSuffix(d.Name(), ".tmp") {
+		if target, ok := atomicfile.IsTemp(d.Name()); ok {
+			s.add(finding.CheckerTmpLeftover.New(rel, "leftover temporary file %q of an interrupted h3a-check write of %q: delete it",
+				rel, path.Join(path.Dir(rel), target)))
+		} else if strings.HasSuffix(d.Name(), ".tmp") {
 			s.add(finding.TmpLeftover.New(rel, "leftover temporary file %q: an atomic write (write %s, then rename) was interrupted",
 				rel, strings.TrimSuffix(rel, ".tmp")))
 		}

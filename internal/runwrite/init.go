@@ -24,8 +24,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/h3a-check/h3a-check/internal/atomicfile"
 	"github.com/h3a-check/h3a-check/internal/ledger"
-	"github.com/h3a-check/h3a-check/internal/report"
 	"github.com/h3a-check/h3a-check/internal/rundir"
 )
 
@@ -178,11 +178,7 @@ func writeRun(dir string, files []File) error {
 	}
 	for _, f := range files {
 		path := filepath.Join(dir, filepath.FromSlash(f.Path))
-		err := report.WriteFileAtomic(path, func(w io.Writer) error {
-			_, err := w.Write(f.Data)
-			return err
-		})
-		if err != nil {
+		if err := atomicfile.WriteFile(path, f.Data); err != nil {
 			return fmt.Errorf("writing %s: %w", f.Path, err)
 		}
 	}
