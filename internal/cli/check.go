@@ -174,9 +174,21 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 	opts.Params, opts.Severity, opts.Waivers = configured.Params, configured.Severity, configured.Waivers
 	opts.Getenv = e.getenv
 	opts.Locator = &locator
-	stdoutWriter, err := report.Lookup(cf.format)
+	tool := audit.Tool{Name: Name, Version: Version()}
+	ropts := cf.reportOptions(ctx, e)
+	reports, err := openReports(&cf, e, tool, ropts)
 	if err != nil {
-		return fail(e, usageError{err.Error()})
+		return fail(e, err)
+	}
+	defer reports.abort()
+	// Each audit is reported as soon as it and those before it are done,
+	// and only the contract runs' audits are kept, for --write-audit.
+	var contractAudits []*audit.Audit
+	opts.Emit = func(a *audit.Audit) error {
+		if cf.writeAudit && a.Layout == "contract" {
+			contractAudits = append(contractAudits, a)
+		}
+		return reports.add(a)
 	}
 
 	stopProfiles, err := startProfiles(cf.cpuProfile, cf.memProfile)
@@ -196,7 +208,7 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 	if err != nil {
 		return fail(e, err)
 	}
-	if len(res.Audits) == 0 {
+	if res.Runs == 0 {
 		// Only --changed or a shard can leave nothing: the runs exist,
 		// and they are unchanged or other jobs check them.
 		switch {
@@ -213,32 +225,115 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 	rules := append(slices.Clone(finding.GoRules), policy.EngineRules...)
 	rules = append(rules, res.Rules...)
 	slices.SortFunc(rules, func(a, b finding.Rule) int { return strings.Compare(a.ID, b.ID) })
-	in := &report.Input{Tool: audit.Tool{Name: Name, Version: Version()}, Gate: res.Gate(), Audits: res.Audits, Rules: rules}
-	ropts := cf.reportOptions(ctx, e)
+	if err := reports.close(res.Gate(), rules); err != nil {
+		return fail(e, err)
+	}
+	if cf.writeAudit {
+		if err := writeContractAudits(contractAudits, cf.force, e.stderr); err != nil {
+			return fail(e, err)
+		}
+	} else if cf.force {
+		return fail(e, usageError{"--force applies only with --write-audit"})
+	}
+	return exitCode(res.Gate())
+}
+
+// reports are the report on stdout and those of --output, written as the
+// audits arrive; the files are written atomically when the check ends.
+// A file's temporary file is made when the first bytes come, so that a
+// check refused before it reports anything (an --output inside a run, a
+// policy that does not compile) makes none.
+type reports struct {
+	streams []report.Stream
+	names   []string
+	files   []*reportFile
+}
+
+func openReports(cf *checkFlags, e *env, tool audit.Tool, ropts report.Options) (*reports, error) {
+	r := &reports{}
 	stdoutOpts := ropts
 	// Under GitHub Actions stdout is the step's log: the text report is
 	// written where workflow commands are stopped (the github format stops
 	// them around each run; json, sarif and junit hold no line a runner
 	// reads as a command).
 	stdoutOpts.StopCommands = e.getenv("GITHUB_ACTIONS") == "true"
-	if err := stdoutWriter(e.stdout, in, stdoutOpts); err != nil {
-		return fail(e, fmt.Errorf("writing the report: %w", err))
+	s, err := report.NewStream(cf.format, e.stdout, tool, stdoutOpts)
+	if err != nil {
+		return nil, usageError{err.Error()}
 	}
-	ropts.Color = false
+	r.streams, r.names = append(r.streams, s), append(r.names, "the report")
+	fileOpts := ropts
+	fileOpts.Color = false
 	for _, o := range cf.outputs {
-		w, _ := report.Lookup(o.format)
-		if err := writeReportFile(o.path, w, in, ropts); err != nil {
-			return fail(e, fmt.Errorf("writing %s: %w", o.path, err))
+		f := &reportFile{path: o.path}
+		s, err := report.NewStream(o.format, f, tool, fileOpts)
+		if err != nil {
+			return nil, err
+		}
+		r.files = append(r.files, f)
+		r.streams, r.names = append(r.streams, s), append(r.names, o.path)
+	}
+	return r, nil
+}
+
+func (r *reports) add(a *audit.Audit) error {
+	for i, s := range r.streams {
+		if err := s.Add(a); err != nil {
+			return fmt.Errorf("writing %s: %w", r.names[i], err)
 		}
 	}
-	if cf.writeAudit {
-		if err := writeContractAudits(res.Audits, cf.force, e.stderr); err != nil {
-			return fail(e, err)
+	return nil
+}
+
+func (r *reports) close(gate string, rules []finding.Rule) error {
+	for i, s := range r.streams {
+		if err := s.Close(gate, rules); err != nil {
+			return fmt.Errorf("writing %s: %w", r.names[i], err)
 		}
-	} else if cf.force {
-		return fail(e, usageError{"--force applies only with --write-audit"})
 	}
-	return exitCode(in.Gate)
+	for _, f := range r.files {
+		if err := f.commit(); err != nil {
+			return fmt.Errorf("writing %s: %w", f.path, err)
+		}
+	}
+	r.files = nil
+	return nil
+}
+
+// abort removes the temporary files of reports not committed.
+func (r *reports) abort() {
+	for _, f := range r.files {
+		if f.f != nil {
+			f.f.Abort()
+		}
+	}
+	r.files = nil
+}
+
+// reportFile is an --output file, begun at its first write.
+type reportFile struct {
+	path string
+	f    *atomicfile.File
+}
+
+func (w *reportFile) Write(p []byte) (int, error) {
+	if w.f == nil {
+		f, err := atomicfile.Create(w.path)
+		if err != nil {
+			return 0, err
+		}
+		w.f = f
+	}
+	return w.f.Write(p)
+}
+
+func (w *reportFile) commit() error {
+	if w.f == nil {
+		if _, err := w.Write(nil); err != nil {
+			return err
+		}
+	}
+	return w.f.Commit()
 }
 
 // stagedOnly checks the flags that --staged excludes. A staged check
@@ -268,19 +363,6 @@ func (e *env) withoutEvent() *env {
 		return getenv(k)
 	}
 	return &c
-}
-
-// writeReportFile writes a report into path atomically.
-func writeReportFile(path string, w report.Writer, in *report.Input, opts report.Options) error {
-	f, err := atomicfile.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := w(f, in, opts); err != nil {
-		f.Abort()
-		return err
-	}
-	return f.Commit()
 }
 
 // reportOptions gives the formats what they need beyond the results: the

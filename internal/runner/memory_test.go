@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/h3a-check/h3a-check/internal/audit"
 	"github.com/h3a-check/h3a-check/internal/policy"
 	"github.com/h3a-check/h3a-check/internal/schema"
 	"github.com/h3a-check/h3a-check/internal/synth/corpus"
@@ -99,4 +100,50 @@ func sameMap(x, y map[string]string) bool {
 	_, ok := y["\x00probe"]
 	delete(x, "\x00probe")
 	return ok
+}
+
+// TestEmitKeepsNoAudit: with Options.Emit the audits come in the order of
+// a check that keeps them, and the check keeps none: what a check of any
+// number of runs holds is the audits of the runs in flight.
+func TestEmitKeepsNoAudit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates 300 runs")
+	}
+	const runs = 300
+	c, err := corpus.Generate(t.TempDir(), corpus.Options{Runs: runs, Artifacts: 6, Size: 1 << 10, Seed: 9, Broken: 0.3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept, err := Check(context.Background(), Options{Paths: []string{c.Dir}, Workers: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	emitted := 0
+	emit := func(a *audit.Audit) error {
+		if emitted < len(kept.Audits) && a.Run != kept.Audits[emitted].Run {
+			order = append(order, a.Run)
+		}
+		emitted++
+		return nil
+	}
+	var before, after runtime.MemStats
+	settle()
+	runtime.ReadMemStats(&before)
+	res, err := Check(context.Background(), Options{Paths: []string{c.Dir}, Workers: 4, Emit: emit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	settle()
+	runtime.ReadMemStats(&after)
+	if emitted != runs || res.Runs != runs || res.Audits != nil || res.Gate() != kept.Gate() {
+		t.Fatalf("emitted %d, counted %d, kept %d audits, gate %s; want %d, %d, none, %s", emitted, res.Runs, len(res.Audits), res.Gate(), runs, runs, kept.Gate())
+	}
+	if len(order) > 0 {
+		t.Errorf("%d audits out of order, first %s", len(order), order[0])
+	}
+	runtime.KeepAlive(res)
+	if perRun := (int64(after.HeapAlloc) - int64(before.HeapAlloc)) / runs; perRun > 64 {
+		t.Errorf("a check that emits its audits keeps %d bytes per run, want none", perRun)
+	}
 }

@@ -124,6 +124,11 @@ type Options struct {
 	// Discovered, when set, is told how many runs will be checked, before
 	// the first one is (the CLI sizes the garbage collector by it).
 	Discovered func(runs int)
+	// Emit, when set, receives every audit as soon as it and every audit
+	// before it are done, in report order, and the result keeps none: a
+	// check of any number of runs then holds only the audits of the runs
+	// being checked. An error from Emit ends the check with that error.
+	Emit func(*audit.Audit) error
 }
 
 // ErrNoRuns means the paths named no run: the check did not happen.
@@ -133,16 +138,26 @@ var ErrNoRuns = errors.New("no run found")
 // maps are one map): treat them as read-only.
 type Result struct {
 	// Rules are every rule the policy stage could report (shipped and user).
-	Rules  []finding.Rule
+	Rules []finding.Rule
+	// Audits are the audits of every run, in report order, unless
+	// Options.Emit took them.
 	Audits []*audit.Audit
 	Inputs []map[string]any // per audit, when Options.KeepInputs
+	// Runs counts the audits, Audits kept or not.
+	Runs int
 	// CatFileProcesses counts the git cat-file processes started to read
 	// base revisions: at most one per repository.
 	CatFileProcesses int
+	gate             string
 }
 
 // Gate is the overall gate of all runs.
-func (r *Result) Gate() string { return audit.Overall(r.Audits) }
+func (r *Result) Gate() string {
+	if r.gate == "" {
+		return audit.Pass // no run was checked
+	}
+	return r.gate
+}
 
 // Check runs the whole pipeline over opts.Paths. An error means the tool
 // could not check (unreadable path, no run, broken embedded schema).
@@ -187,9 +202,11 @@ func Check(ctx context.Context, opts Options) (*Result, error) {
 		return nil, err
 	}
 	// So do the schemas of the layouts found, and only those.
-	if schemas, err := schema.Default(); err == nil {
-		schemas.Prepare(schemaNames(runs)...)
+	schemas, err := schema.Default()
+	if err != nil {
+		return nil, fmt.Errorf("embedded schemas: %w", err)
 	}
+	schemas.Prepare(schemaNames(runs)...)
 	hist, err := planHistory(opts, paths, runs)
 	if err != nil {
 		return nil, err
@@ -229,31 +246,30 @@ func Check(ctx context.Context, opts Options) (*Result, error) {
 	c := &checker{opts: opts, policyLoad: policies, hasher: evidence.NewHasher(opts.Workers), hist: hist}
 	defer c.hasher.Close()
 
-	audits := make([]*audit.Audit, len(runs))
-	// A run's documents die with its check: only its audit is kept, and
-	// its input document only when the caller asked for it.
-	var inputs []map[string]any
+	res := &Result{gate: audit.Pass}
 	if opts.KeepInputs {
-		inputs = make([]map[string]any, len(runs))
+		res.Inputs = make([]map[string]any, 0, len(runs))
 	}
-	sem := make(chan struct{}, opts.Workers)
-	var wg sync.WaitGroup
-	for i, run := range runs {
-		if err := ctx.Err(); err != nil {
-			return nil, err
+	emit := func(a *audit.Audit, input map[string]any) error {
+		res.Runs++
+		switch {
+		case a.Gate == audit.Fail:
+			res.gate = audit.Fail
+		case a.Gate == audit.NeedsHuman && res.gate == audit.Pass:
+			res.gate = audit.NeedsHuman
 		}
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			a, input := c.checkRun(ctx, run)
-			audits[i] = a
-			if inputs != nil {
-				inputs[i] = input
-			}
-		}()
+		if opts.KeepInputs {
+			res.Inputs = append(res.Inputs, input)
+		}
+		if opts.Emit != nil {
+			return opts.Emit(a)
+		}
+		res.Audits = append(res.Audits, a)
+		return nil
 	}
-	wg.Wait()
+	if err := c.checkRuns(ctx, runs, emit); err != nil {
+		return nil, err
+	}
 	// A policy that does not compile stops the check even when every run
 	// stopped before its policy stage.
 	engine, err := policies.wait()
@@ -263,26 +279,91 @@ func Check(ctx context.Context, opts Options) (*Result, error) {
 	if err := c.fatal.get(); err != nil {
 		return nil, err
 	}
-	if _, err := schema.Default(); err != nil {
-		return nil, fmt.Errorf("embedded schemas: %w", err)
-	}
 	for _, a := range deleted {
 		a.Tool = audit.Tool{Name: opts.ToolName, Version: opts.ToolVersion}
 		a.Timestamp = opts.Timestamp
 		a.TrustWorkingTree = opts.TrustWorkingTree
 		a.Sources = sourcesOrEmpty(opts.Sources)
 		a.Finish(c.failLevel(), nil)
-		audits = append(audits, a)
-		if inputs != nil {
-			inputs = append(inputs, nil)
+		if err := emit(a, nil); err != nil {
+			return nil, err
 		}
 	}
-	res := &Result{Audits: audits, CatFileProcesses: hist.catFileProcesses()}
+	res.CatFileProcesses = hist.catFileProcesses()
 	for _, r := range engine.Rules() {
 		res.Rules = append(res.Rules, r.Rule)
 	}
-	res.Inputs = inputs
 	return res, nil
+}
+
+// checkRuns checks the runs on opts.Workers goroutines and hands each
+// audit to emit in the order of runs. A run starts only while fewer than
+// window audits wait for emission, so a slow run holds back at most that
+// many finished ones. Nothing is emitted before the policies have loaded:
+// a policy that does not compile is the check's error, not a report.
+func (c *checker) checkRuns(ctx context.Context, runs []rundir.Run, emit func(*audit.Audit, map[string]any) error) error {
+	type done struct {
+		i     int
+		a     *audit.Audit
+		input map[string]any
+	}
+	window := 4 * c.opts.Workers
+	slots := make(chan struct{}, window)
+	finished := make(chan done, window)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	workers := make(chan struct{}, c.opts.Workers)
+	go func() {
+		defer func() { wg.Wait(); close(finished) }()
+		for i, run := range runs {
+			select {
+			case slots <- struct{}{}:
+			case <-ctx.Done():
+				return
+			}
+			select {
+			case workers <- struct{}{}:
+			case <-ctx.Done():
+				return
+			}
+			wg.Add(1)
+			go func() {
+				defer func() { <-workers; wg.Done() }()
+				a, input := c.checkRun(ctx, run)
+				if !c.opts.KeepInputs {
+					input = nil
+				}
+				finished <- done{i, a, input}
+			}()
+		}
+	}()
+	_, policyErr := c.policyLoad.wait()
+	waiting := map[int]done{}
+	next := 0
+	var err error
+	for d := range finished {
+		waiting[d.i] = d
+		for {
+			w, ok := waiting[next]
+			if !ok {
+				break
+			}
+			delete(waiting, next)
+			next++
+			<-slots
+			if err != nil || policyErr != nil || w.a == nil {
+				continue // drain: the check's error is reported instead
+			}
+			if err = emit(w.a, w.input); err != nil {
+				cancel()
+			}
+		}
+	}
+	if err != nil {
+		return err
+	}
+	return ctx.Err()
 }
 
 // rulesAudit holds the findings about the rules themselves: they concern
