@@ -28,6 +28,9 @@ const MaxDepth = 1000
 type Document struct {
 	Value any
 	Data  []byte
+	// Values counts the values Value holds (itself, and every element and
+	// member value within).
+	Values int
 
 	// The pointer index costs a second scan, and most documents never need
 	// a position, so it is built on the first Position or KeyPosition call.
@@ -54,17 +57,21 @@ const (
 	// with U+FFFD as encoding/json does. Outside strings any such byte is
 	// already a Syntax problem.
 	InvalidUTF8
+	// TooManyValues is fatal: the document holds more values than the
+	// reader was allowed to build (ParseLimit).
+	TooManyValues
 
 	numProblemKinds // keep last
 )
 
 var problemKindNames = [...]string{
-	Syntax:       "syntax",
-	TrailingData: "trailing-data",
-	TooDeep:      "too-deep",
-	DuplicateKey: "duplicate-key",
-	BOM:          "bom",
-	InvalidUTF8:  "invalid-utf8",
+	Syntax:        "syntax",
+	TrailingData:  "trailing-data",
+	TooDeep:       "too-deep",
+	DuplicateKey:  "duplicate-key",
+	BOM:           "bom",
+	InvalidUTF8:   "invalid-utf8",
+	TooManyValues: "too-many-values",
 }
 
 // String returns the kind's stable name, as used in reports.
@@ -77,7 +84,7 @@ func (k ProblemKind) String() string {
 
 // Fatal reports whether a problem of this kind leaves no usable document.
 func (k ProblemKind) Fatal() bool {
-	return k == Syntax || k == TrailingData || k == TooDeep
+	return k == Syntax || k == TrailingData || k == TooDeep || k == TooManyValues
 }
 
 // Problem is one thing wrong with a JSON text.

@@ -2,6 +2,7 @@ package jsonpos
 
 import (
 	"bytes"
+	"math"
 	"strconv"
 )
 
@@ -9,8 +10,10 @@ import (
 // is the array of those values, so a pointer "/3/msg" names the member msg
 // of the fourth record, wherever blank lines put it.
 type Lines struct {
-	Value   []any
-	Data    []byte
+	Value []any
+	Data  []byte
+	// Values counts the values of every record.
+	Values  int
 	records []lineRecord
 }
 
@@ -25,6 +28,12 @@ type lineRecord struct {
 // reused, so later records keep their index: it stands as nil) and the
 // result is still returned: one bad log line must not hide the others.
 func ParseLines(data []byte) (*Lines, []Problem) {
+	return ParseLinesLimit(data, math.MaxInt)
+}
+
+// ParseLinesLimit is ParseLines building at most maxValues values in all;
+// past them there is no result, only the record's TooManyValues problem.
+func ParseLinesLimit(data []byte, maxValues int) (*Lines, []Problem) {
 	l := &Lines{Data: data, Value: []any{}}
 	var problems []Problem
 	lineNo := 0
@@ -45,13 +54,16 @@ func ParseLines(data []byte) (*Lines, []Problem) {
 			continue
 		}
 		index := len(l.records)
-		doc, ps := Parse(bytes.TrimSuffix(text, []byte("\r")))
+		doc, ps := ParseLimit(bytes.TrimSuffix(text, []byte("\r")), maxValues-l.Values)
 		prefix := "/" + strconv.Itoa(index)
 		for _, p := range ps {
 			p.Line = lineNo
 			p.Offset += start
 			p.Pointer = prefix + p.Pointer
 			problems = append(problems, p)
+			if p.Kind == TooManyValues {
+				return nil, problems
+			}
 		}
 		l.records = append(l.records, lineRecord{line: lineNo, doc: doc})
 		if doc == nil {
@@ -59,6 +71,7 @@ func ParseLines(data []byte) (*Lines, []Problem) {
 			continue
 		}
 		l.Value = append(l.Value, doc.Value)
+		l.Values += doc.Values
 	}
 	return l, problems
 }

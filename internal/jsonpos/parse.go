@@ -3,6 +3,7 @@ package jsonpos
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"slices"
 	"strconv"
 )
@@ -13,7 +14,15 @@ import (
 // come in order of Offset. Parse never panics and runs in time linear in
 // len(data).
 func Parse(data []byte) (*Document, []Problem) {
-	p := parser{data: data}
+	return ParseLimit(data, math.MaxInt)
+}
+
+// ParseLimit is Parse building at most maxValues values:
+// past them, the document is a TooManyValues problem, at the value that
+// would have been one too many, and no value is kept. A caller bounds so
+// what a document may cost in memory, not only its size in bytes.
+func ParseLimit(data []byte, maxValues int) (*Document, []Problem) {
+	p := parser{data: data, maxValues: maxValues}
 	if bytes.HasPrefix(data, utf8BOM) {
 		p.report(BOM, 0, "", "the file starts with a utf-8 byte order mark; it was skipped, but many json readers reject it (save the file as utf-8 without a bom)")
 		p.pos = len(utf8BOM)
@@ -39,7 +48,7 @@ func Parse(data []byte) (*Document, []Problem) {
 	if p.failed {
 		return nil, problems
 	}
-	return &Document{Value: value, Data: data}, problems
+	return &Document{Value: value, Data: data, Values: p.count}, problems
 }
 
 // site is where in the grammar the parser stands; it decides what is
@@ -74,6 +83,9 @@ type parser struct {
 	// listed and unlisted count non-fatal problems per kind, so hostile
 	// input cannot grow the problem list without bound.
 	listed, unlisted [numProblemKinds]int
+
+	count     int // values read so far
+	maxValues int
 }
 
 // frame is one open array or object.
@@ -109,6 +121,11 @@ func (p *parser) skipSpace() {
 func (p *parser) value(at site) any {
 	if p.pos >= len(p.data) {
 		p.unexpected(at)
+		return nil
+	}
+	if p.count++; p.count > p.maxValues {
+		p.fail(TooManyValues, p.pos, p.childPointer(),
+			"the document expands to more than "+strconv.Itoa(p.maxValues)+" values (objects, arrays, strings, numbers and literals each count), the most it may hold here")
 		return nil
 	}
 	switch c := p.data[p.pos]; c {
