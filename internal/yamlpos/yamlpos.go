@@ -6,7 +6,10 @@
 // It is strict where YAML is lax in ways that change meaning: a duplicate
 // key is a problem (the later value wins, as in the JSON reader), a key that
 // is not a scalar is a syntax problem, and aliases are expanded only up to a
-// bound so that a small file cannot expand into a huge value.
+// bound so that a small file cannot expand into a huge value: the values
+// built, the bytes of their keys and strings, and the share of them that
+// aliases make are all bounded, and positions are kept only for the nodes
+// written in the file (a value an alias repeats is located at the alias).
 package yamlpos
 
 import (
@@ -28,6 +31,34 @@ import (
 // MaxNodes bounds the values built, aliases included.
 const MaxNodes = 1 << 20
 
+// Expanded keys and strings may hold at most bytesPerInputByte times the
+// document's size, plus minExpandedBytes: aliases share the strings they
+// repeat, but whatever writes the value out (the parse command, a report)
+// does not.
+const (
+	bytesPerInputByte = 16
+	minExpandedBytes  = 1 << 20
+)
+
+// The share of the values built that may come from aliases, as yaml.v3
+// allows when it decodes into Go values (decode.go, allowedAliasRatio):
+// almost all of a small document, a tenth of a large one.
+const (
+	aliasRatioLow       = 400_000
+	aliasRatioHigh      = 4_000_000
+	aliasRatioRangeSize = aliasRatioHigh - aliasRatioLow
+)
+
+func allowedAliasRatio(values int) float64 {
+	switch {
+	case values <= aliasRatioLow:
+		return 0.99
+	case values >= aliasRatioHigh:
+		return 0.10
+	}
+	return 0.99 - 0.89*(float64(values-aliasRatioLow)/aliasRatioRangeSize)
+}
+
 // MaxDepth bounds nesting, as jsonpos.MaxDepth does for JSON.
 const MaxDepth = jsonpos.MaxDepth
 
@@ -35,7 +66,9 @@ const MaxDepth = jsonpos.MaxDepth
 type Document struct {
 	Value any
 	Data  []byte
-	pos   map[string][2]int // pointer → line, column (1-based)
+	// Values counts the values Value holds, those aliases repeat included.
+	Values int
+	pos    map[string][2]int // pointer → line, column (1-based)
 }
 
 // Position returns where the value at pointer starts. When the pointer
@@ -64,6 +97,14 @@ var errorLine = regexp.MustCompile(`line (\d+)`)
 // problem when data is not YAML; non-fatal problems (duplicate keys)
 // accompany a usable document.
 func Parse(data []byte) (*Document, []jsonpos.Problem) {
+	return ParseLimit(data, MaxNodes)
+}
+
+// ParseLimit is Parse building at most maxValues values (and never more
+// than MaxNodes): past them, or past the bounds on expanded bytes and on
+// aliasing, the document is one jsonpos.TooManyValues problem at the node
+// where the bound was crossed.
+func ParseLimit(data []byte, maxValues int) (*Document, []jsonpos.Problem) {
 	var root yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&root); err != nil {
@@ -79,7 +120,7 @@ func Parse(data []byte) (*Document, []jsonpos.Problem) {
 		msg = strings.TrimLeft(msg, " :")
 		return nil, []jsonpos.Problem{{Kind: jsonpos.Syntax, Line: line, Column: 1, Message: "invalid yaml: " + msg}}
 	}
-	b := &builder{pos: map[string][2]int{}}
+	b := &builder{pos: map[string][2]int{}, maxNodes: min(maxValues, MaxNodes), maxBytes: bytesPerInputByte*len(data) + minExpandedBytes}
 	node := &root
 	if node.Kind == yaml.DocumentNode && len(node.Content) > 0 {
 		node = node.Content[0]
@@ -88,14 +129,44 @@ func Parse(data []byte) (*Document, []jsonpos.Problem) {
 	if b.fatal != nil {
 		return nil, append(b.problems, *b.fatal)
 	}
-	return &Document{Value: v, Data: data, pos: b.pos}, b.problems
+	return &Document{Value: v, Data: data, Values: b.nodes, pos: b.pos}, b.problems
 }
 
 type builder struct {
 	pos      map[string][2]int
-	nodes    int
-	problems []jsonpos.Problem
-	fatal    *jsonpos.Problem
+	nodes    int // values built
+	aliased  int // of those, the ones built inside an alias's expansion
+	bytes    int // bytes of the keys and strings built
+	maxNodes int
+	maxBytes int
+	// alias is the pointer of the alias being expanded, "" outside one:
+	// inside, no pointer is built and no position kept, since the nodes
+	// are the anchor's, already located and checked where it is written.
+	alias     string
+	aliasNode *yaml.Node
+	inAlias   bool
+	problems  []jsonpos.Problem
+	fatal     *jsonpos.Problem
+}
+
+// tooMuch fails the document once what it expands to passes a bound.
+func (b *builder) tooMuch(n *yaml.Node, ptr string) bool {
+	var why string
+	switch {
+	case b.nodes > b.maxNodes:
+		why = fmt.Sprintf("the document expands to more than %d values, the most it may hold here", b.maxNodes)
+	case b.bytes > b.maxBytes:
+		why = fmt.Sprintf("the document's keys and strings expand to more than %d bytes (%d times its size, plus 1 MiB)", b.maxBytes, bytesPerInputByte)
+	case b.aliased > 100 && b.nodes > 1000 && float64(b.aliased)/float64(b.nodes) > allowedAliasRatio(b.nodes):
+		why = fmt.Sprintf("aliases make %d of the %d values built, more than a plain document repeats", b.aliased, b.nodes)
+	default:
+		return false
+	}
+	if b.inAlias {
+		n = b.aliasNode // where the repetition is written
+	}
+	b.fail(n, ptr, jsonpos.TooManyValues, "%s; expected a plain document (are aliases repeating one another?)", why)
+	return true
 }
 
 func (b *builder) fail(n *yaml.Node, ptr string, kind jsonpos.ProblemKind, format string, args ...any) any {
@@ -109,14 +180,18 @@ func (b *builder) value(n *yaml.Node, ptr string, depth int) any {
 	if b.fatal != nil {
 		return nil
 	}
+	if b.inAlias {
+		ptr = b.alias
+		b.aliased++
+	}
 	b.nodes++
-	if b.nodes > MaxNodes {
-		return b.fail(n, ptr, jsonpos.TooDeep, "document expands to over %d values (aliases?); expected a plain document", MaxNodes)
+	if b.tooMuch(n, ptr) {
+		return nil
 	}
 	if depth > MaxDepth {
 		return b.fail(n, ptr, jsonpos.TooDeep, "nesting deeper than %d levels", MaxDepth)
 	}
-	if _, seen := b.pos[ptr]; !seen {
+	if _, seen := b.pos[ptr]; !seen && !b.inAlias {
 		b.pos[ptr] = [2]int{max(n.Line, 1), max(n.Column, 1)}
 	}
 	switch n.Kind {
@@ -124,7 +199,13 @@ func (b *builder) value(n *yaml.Node, ptr string, depth int) any {
 		if n.Alias == nil {
 			return nil
 		}
-		return b.value(n.Alias, ptr, depth+1)
+		if b.inAlias {
+			return b.value(n.Alias, ptr, depth+1)
+		}
+		b.alias, b.aliasNode, b.inAlias = ptr, n, true
+		v := b.value(n.Alias, ptr, depth+1)
+		b.alias, b.aliasNode, b.inAlias = "", nil, false
+		return v
 	case yaml.MappingNode:
 		m := make(map[string]any, len(n.Content)/2)
 		first := map[string]*yaml.Node{}
@@ -133,8 +214,12 @@ func (b *builder) value(n *yaml.Node, ptr string, depth int) any {
 			if k.Kind != yaml.ScalarNode {
 				return b.fail(k, ptr, jsonpos.Syntax, "a mapping key is not a scalar; expected a plain key")
 			}
-			child := ptr + "/" + escape(k.Value)
-			if prev, dup := first[k.Value]; dup {
+			b.bytes += len(k.Value)
+			child := ptr
+			if !b.inAlias {
+				child = ptr + "/" + escape(k.Value)
+			}
+			if prev, dup := first[k.Value]; dup && !b.inAlias {
 				b.problems = append(b.problems, jsonpos.Problem{Kind: jsonpos.DuplicateKey, Line: k.Line, Column: k.Column, Pointer: child,
 					Message: fmt.Sprintf("duplicate key %q (first at line %d, column %d); the later value wins in most readers", k.Value, prev.Line, prev.Column)})
 				delete(b.pos, child) // positions follow the value that wins
@@ -146,10 +231,15 @@ func (b *builder) value(n *yaml.Node, ptr string, depth int) any {
 	case yaml.SequenceNode:
 		arr := make([]any, 0, len(n.Content))
 		for i, c := range n.Content {
-			arr = append(arr, b.value(c, ptr+"/"+strconv.Itoa(i), depth+1))
+			child := ptr
+			if !b.inAlias {
+				child = ptr + "/" + strconv.Itoa(i)
+			}
+			arr = append(arr, b.value(c, child, depth+1))
 		}
 		return arr
 	case yaml.ScalarNode:
+		b.bytes += len(n.Value)
 		return scalar(n)
 	}
 	return nil

@@ -2,6 +2,7 @@ package yamlpos
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -67,7 +68,7 @@ func TestParseProblems(t *testing.T) {
 		{"bad indent", "a:\n  b: 1\n c: 2\n", jsonpos.Syntax, 0, true, "invalid yaml"},
 		{"empty", "", jsonpos.Syntax, 1, true, "empty document"},
 		{"complex key", "? [a, b]\n: 1\n", jsonpos.Syntax, 1, true, "not a scalar"},
-		{"alias bomb", "a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]\ng: [*f, *f, *f, *f, *f, *f, *f, *f, *f, *f]\n", jsonpos.TooDeep, 0, true, "over"},
+		{"alias bomb", "a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]\ng: [*f, *f, *f, *f, *f, *f, *f, *f, *f, *f]\n", jsonpos.TooManyValues, 4, true, "aliases make"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			doc, problems := Parse([]byte(tc.in))
@@ -106,4 +107,48 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestExpansionBounds: what a document expands to is bounded in values
+// (ParseLimit), in the bytes of its keys and strings, and in the share
+// aliases make; past a bound it is one problem at the node that crossed
+// it, never a value; positions are kept for the nodes written in the file
+// only, and a value an alias repeats is located at the alias.
+func TestExpansionBounds(t *testing.T) {
+	long := strings.Repeat("x", 100_000)
+	var refs []string
+	for range 200 {
+		refs = append(refs, "*s")
+	}
+	bigStrings := "s: &s " + long + "\nl: [" + strings.Join(refs, ", ") + "]\n"
+	if doc, problems := Parse([]byte(bigStrings)); doc != nil || len(problems) != 1 || problems[0].Kind != jsonpos.TooManyValues ||
+		problems[0].Line != 2 || !strings.Contains(problems[0].Message, "bytes") {
+		t.Errorf("one string repeated 200 times: %v, %+v; want a too-many-values problem about bytes at line 2", doc != nil, problems)
+	}
+
+	var keys []string
+	for i := range 100 {
+		keys = append(keys, fmt.Sprintf("k%d: %d", i, i))
+	}
+	plain := "{" + strings.Join(keys, ", ") + "}\n"
+	if doc, problems := ParseLimit([]byte(plain), 100); doc != nil || len(problems) != 1 || problems[0].Kind != jsonpos.TooManyValues {
+		t.Errorf("101 values within a limit of 100: %v, %+v", doc != nil, problems)
+	}
+	if doc, problems := ParseLimit([]byte(plain), 101); doc == nil || doc.Values != 101 || len(problems) != 0 {
+		t.Errorf("101 values within a limit of 101: %+v, %+v", doc, problems)
+	}
+
+	doc, problems := Parse([]byte("a: &a {k: [1, 2]}\nb: *a\n"))
+	if doc == nil || len(problems) != 0 {
+		t.Fatalf("a plain alias: %+v", problems)
+	}
+	if line, col, exact := doc.Position("/b/k/1"); line != 2 || col != 4 || exact {
+		t.Errorf("a value an alias repeats is at %d:%d (exact %v), want the alias at 2:4", line, col, exact)
+	}
+	if line, _, exact := doc.Position("/a/k/1"); line != 1 || !exact {
+		t.Errorf("the anchor's own value is at line %d (exact %v)", line, exact)
+	}
+	if len(doc.pos) != 6 {
+		t.Errorf("%d positions kept, want 6: the nodes written in the file", len(doc.pos))
+	}
 }
