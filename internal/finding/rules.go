@@ -46,8 +46,8 @@ var (
 		"replace the links with the real file"}
 	TooLarge = Rule{"h3a.structure.too_large", CategoryStructure, Error,
 		"Document over the size limit",
-		"A JSON document is larger than the configured limit and is not parsed.",
-		"split or archive the document, or raise --max-json-size if the size is expected"}
+		"A document is larger than the configured limit (--max-json-size), or would expand in memory past what the checker allows a run (three times the size of its documents plus 32 MiB: a value takes about 400 bytes once checked, a ledger line 4 KiB, and YAML aliases count every value they repeat); it is not parsed.",
+		"split or archive the document, or raise --max-json-size if the size is expected; keep YAML free of aliases that repeat one another"}
 	Unreadable = Rule{"h3a.structure.unreadable", CategoryStructure, Error,
 		"File cannot be read",
 		"The operating system refused to read the file.",

@@ -18,6 +18,7 @@
 package runner
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -610,13 +611,34 @@ func (c *checker) failLevel() finding.Severity {
 	return finding.Error
 }
 
-// load reads and parses every file of the layout.
+// A parsed document costs memory several times over: its value, the
+// positions of its values, the policy input and the policies' own form of
+// it. valueCost is about what one JSON or YAML value costs in all, and
+// recordCost what one line of a Markdown ledger may (a record becomes an
+// object of its fields in the policy input, and an evidence entry is
+// checked on disk too); see BENCHMARKS.md. A run's documents may expand to
+// budgetPerByte times their size plus budgetFloor, so that checking a run
+// takes memory in proportion to its documents, not to what they expand to:
+// past the budget a document is a TooLarge finding, and is not parsed.
+const (
+	valueCost     = 400
+	recordCost    = 4 << 10
+	budgetPerByte = 3
+	budgetFloor   = 32 << 20
+)
+
+// budgetRule says the budget in findings.
+var budgetRule = fmt.Sprintf("and a run's documents may take %d times their size plus %d MiB", budgetPerByte, budgetFloor>>20)
+
+// load reads every file of the layout, then parses each within what is
+// left of the run's memory budget.
 func (c *checker) load(s *runState) {
 	for _, pattern := range s.lay.Files() {
 		if pattern.IsPattern() && pattern.Required && !slices.ContainsFunc(s.run.Files, func(m layout.Match) bool { return m.Spec.Path == pattern.Path }) {
 			s.add(finding.MissingFile.New("", "no file matches %q", pattern.Path))
 		}
 	}
+	total := 0
 	for _, m := range s.run.Files {
 		f, path := m.Spec, m.Path
 		doc := &rundir.Document{Path: path}
@@ -633,37 +655,72 @@ func (c *checker) load(s *runState) {
 		sum := sha256.Sum256(data)
 		doc.SHA256 = hex.EncodeToString(sum[:])
 		s.inputs[path] = doc.SHA256
-		switch f.Kind {
-		case layout.JSON:
-			jd, problems := jsonpos.Parse(data)
-			for _, pr := range problems {
-				s.add(jsonProblemFinding(path, pr))
-			}
-			doc.JSON, doc.Parsed = jd, jd != nil
-		case layout.JSONLines:
-			// One bad record does not make the rest unusable: the
-			// document counts as parsed and the bad line is reported.
-			lines, problems := jsonpos.ParseLines(data)
-			for _, pr := range problems {
-				s.add(jsonProblemFinding(path, pr))
-			}
-			doc.Lines, doc.Parsed = lines, true
-		case layout.YAML:
-			yd, problems := yamlpos.Parse(data)
-			for _, pr := range problems {
-				s.add(yamlProblemFinding(path, pr))
-			}
-			doc.YAML, doc.Parsed = yd, yd != nil
-		case layout.Markdown:
-			v, problems := f.ParseLedger(data)
-			for _, pr := range problems {
-				fd := finding.MalformedRecord.New(path, "%s", pr.Message)
-				fd.Line, fd.Column = pr.Line, pr.Column
-				s.add(fd)
-			}
-			doc.Ledger, doc.Parsed = v, v != nil
+		total += len(data)
+	}
+	budget := budgetPerByte*total + budgetFloor
+	for _, m := range s.run.Files {
+		if doc := s.run.Docs[m.Path]; doc != nil && doc.Present {
+			budget -= c.parse(s, m.Spec, doc, budget)
 		}
 	}
+}
+
+// parse parses one document within budget bytes of memory and returns
+// what it took of them.
+func (c *checker) parse(s *runState, f layout.File, doc *rundir.Document, budget int) int {
+	path, data := doc.Path, doc.Data
+	var problems []jsonpos.Problem
+	values := 0
+	toFinding := jsonProblemFinding
+	switch f.Kind {
+	case layout.JSON:
+		jd, ps := jsonpos.ParseLimit(data, budget/valueCost)
+		doc.JSON, doc.Parsed, problems = jd, jd != nil, ps
+		if jd != nil {
+			values = jd.Values
+		}
+	case layout.JSONLines:
+		// One bad record does not make the rest unusable: the document
+		// counts as parsed and the bad line is reported.
+		lines, ps := jsonpos.ParseLinesLimit(data, budget/valueCost)
+		doc.Lines, doc.Parsed, problems = lines, lines != nil, ps
+		if lines != nil {
+			values = lines.Values
+		}
+	case layout.YAML:
+		yd, ps := yamlpos.ParseLimit(data, budget/valueCost)
+		doc.YAML, doc.Parsed, problems, toFinding = yd, yd != nil, ps, yamlProblemFinding
+		if yd != nil {
+			values = yd.Values
+		}
+	case layout.Markdown:
+		return c.parseLedger(s, f, doc, budget)
+	}
+	for _, pr := range problems {
+		s.add(toFinding(path, pr))
+	}
+	return values * valueCost
+}
+
+// parseLedger parses a Markdown ledger. Every line may be a record: a
+// ledger is parsed only if all of them could be, so that parsing it stays
+// within the budget too.
+func (c *checker) parseLedger(s *runState, f layout.File, doc *rundir.Document, budget int) int {
+	path := doc.Path
+	lines := bytes.Count(doc.Data, []byte("\n")) + 1
+	if lines > budget/recordCost {
+		s.add(finding.TooLarge.New(path, "%s has %d lines, more than the %d the checker reads in this run's ledgers (each line may be a record, about %d KiB in memory once checked, %s): it is not parsed",
+			path, lines, max(budget/recordCost, 0), recordCost>>10, budgetRule))
+		return 0
+	}
+	v, problems := f.ParseLedger(doc.Data)
+	for _, pr := range problems {
+		fd := finding.MalformedRecord.New(path, "%s", pr.Message)
+		fd.Line, fd.Column = pr.Line, pr.Column
+		s.add(fd)
+	}
+	doc.Ledger, doc.Parsed = v, v != nil
+	return lines * recordCost
 }
 
 // problemFinding turns a refused path into a finding about file; missing
@@ -691,8 +748,11 @@ func problemFinding(p *rundir.Problem, file string, missing finding.Rule) findin
 // other problem leaves the YAML document unreadable.
 func yamlProblemFinding(file string, p jsonpos.Problem) finding.Finding {
 	rule := finding.YAMLSyntax
-	if p.Kind == jsonpos.DuplicateKey {
+	switch p.Kind {
+	case jsonpos.DuplicateKey:
 		rule = finding.DuplicateKey
+	case jsonpos.TooManyValues:
+		return tooManyValues(file, p)
 	}
 	f := rule.New(file, "%s", p.Message)
 	f.Line, f.Column, f.Pointer = p.Line, p.Column, p.Pointer
@@ -708,8 +768,17 @@ func jsonProblemFinding(file string, p jsonpos.Problem) finding.Finding {
 		rule = finding.BOM
 	case jsonpos.InvalidUTF8:
 		rule = finding.InvalidUTF8
+	case jsonpos.TooManyValues:
+		return tooManyValues(file, p)
 	}
 	f := rule.New(file, "%s", p.Message)
+	f.Line, f.Column, f.Pointer = p.Line, p.Column, p.Pointer
+	return f
+}
+
+// tooManyValues: a document past the run's memory budget is not parsed.
+func tooManyValues(file string, p jsonpos.Problem) finding.Finding {
+	f := finding.TooLarge.New(file, "%s (each takes about %d bytes in memory once checked, %s): it is not parsed", p.Message, valueCost, budgetRule)
 	f.Line, f.Column, f.Pointer = p.Line, p.Column, p.Pointer
 	return f
 }
