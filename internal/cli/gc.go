@@ -11,32 +11,47 @@ import "runtime/debug"
 // stop-the-world pauses that also stop the hashing workers. GOGC=400 lifts
 // the minimum to 16 MiB (6 collections) for a few MiB more memory.
 //
-// With many runs the audits are the heap, and GOGC=400 would let the heap
-// of 10,000 runs grow to five times what is live; there the default stays,
-// and the check scales linearly from 1,000 runs up. A GOGC or GOMEMLIMIT set
-// in the environment always wins.
+// But a run with large documents is heavy on its own, and GOGC=400 would
+// let five times its live heap build up: a soft memory limit of softLimit
+// makes the collector work harder before the heap passes it (a run whose
+// live heap is above the limit only makes the collector run more often).
+//
+// With many runs GOGC=400 would let the heap grow to five times what is
+// live, and the bookkeeping of every run found (about 0.5 KiB a run, 50 MiB
+// for 100,000 runs) would keep a soft limit busy collecting: there the
+// defaults stay. A GOGC or GOMEMLIMIT set in the environment always wins.
 const (
 	fewRuns     = 500
 	fewRunsGOGC = 400
+	softLimit   = 48 << 20
 )
 
-// tuneGC raises GOGC for the start of a check and returns what to call
-// with the number of runs found (it sets GOGC back for many runs) and what
-// restores the setting when the check is over.
+// tuneGC raises GOGC for the start of a check, sets the soft memory limit,
+// and returns what to call with the number of runs found (it sets GOGC back
+// for many runs) and what restores the settings when the check is over.
 func tuneGC(e *env) (runsFound func(int), restore func()) {
 	if e.getenv("GOGC") != "" || e.getenv("GOMEMLIMIT") != "" {
 		return nil, func() {}
 	}
 	previous := setGCPercent(fewRunsGOGC)
+	previousLimit := setMemoryLimit(softLimit)
 	runsFound = func(runs int) {
 		if runs > fewRuns {
 			setGCPercent(previous)
+			setMemoryLimit(previousLimit)
 		}
 	}
-	return runsFound, func() { setGCPercent(previous) }
+	return runsFound, func() { setGCPercent(previous); setMemoryLimit(previousLimit) }
 }
 
-// setGCPercent is debug.SetGCPercent; tests replace it.
-var setGCPercent = defaultSetGCPercent
+// setGCPercent and setMemoryLimit are debug.SetGCPercent and
+// debug.SetMemoryLimit; tests replace them.
+var (
+	setGCPercent   = defaultSetGCPercent
+	setMemoryLimit = defaultSetMemoryLimit
+)
 
-var defaultSetGCPercent = debug.SetGCPercent
+var (
+	defaultSetGCPercent   = debug.SetGCPercent
+	defaultSetMemoryLimit = debug.SetMemoryLimit
+)

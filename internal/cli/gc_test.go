@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -19,7 +20,13 @@ func TestTuneGC(t *testing.T) {
 		current = p
 		return old
 	}
-	t.Cleanup(func() { setGCPercent = defaultSetGCPercent })
+	limit := int64(math.MaxInt64)
+	setMemoryLimit = func(l int64) int64 {
+		old := limit
+		limit = l
+		return old
+	}
+	t.Cleanup(func() { setGCPercent, setMemoryLimit = defaultSetGCPercent, defaultSetMemoryLimit })
 
 	tests := []struct {
 		name  string
@@ -38,10 +45,19 @@ func TestTuneGC(t *testing.T) {
 			calls, current = nil, 100
 			e := &env{getenv: func(k string) string { return tc.env[k] }}
 			runsFound, restore := tuneGC(e)
+			if want := int64(softLimit); tc.env == nil && limit != want {
+				t.Errorf("memory limit %d during the check, want %d", limit, want)
+			}
 			if runsFound != nil {
 				runsFound(tc.runs)
 			}
+			if tc.runs > fewRuns && limit != math.MaxInt64 {
+				t.Errorf("memory limit %d for %d runs, want none", limit, tc.runs)
+			}
 			restore()
+			if limit != math.MaxInt64 {
+				t.Errorf("memory limit left at %d after the check", limit)
+			}
 			if !slices.Equal(calls, tc.calls) {
 				t.Errorf("SetGCPercent calls %v, want %v", calls, tc.calls)
 			}
