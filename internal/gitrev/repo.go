@@ -119,7 +119,7 @@ type Locator struct {
 	mu    sync.Mutex
 	repos map[string]*Repo  // by the directory holding .git
 	errs  map[string]error  // same key
-	roots map[string]string // resolved dir -> key, "" when in no work tree
+	roots map[string]string // resolved folder above a dir asked about -> key, "" when in no work tree
 }
 
 // Repo returns the repository of dir, or an error wrapping ErrNotWorkTree.
@@ -140,8 +140,7 @@ func (l *Locator) Repo(dir string) (*Repo, error) {
 	}
 	key, ok := l.roots[real]
 	if !ok {
-		key = findDotGit(real)
-		l.roots[real] = key
+		key = l.rootOf(real)
 	}
 	if key == "" {
 		return nil, fmt.Errorf("%s is %w", dir, ErrNotWorkTree)
@@ -172,25 +171,31 @@ func (l *Locator) Close() error {
 	return errors.Join(errs...)
 }
 
-// findDotGit returns the nearest directory at or above dir holding a .git
+// rootOf returns the nearest directory at or above dir holding a .git
 // entry (a folder, or the file a linked work tree or submodule has). A
 // directory inside a .git folder belongs to no work tree.
-func findDotGit(dir string) string {
+//
+// The answer is remembered for the folders above dir, not for dir: the
+// runs of one folder, however many, share one entry.
+func (l *Locator) rootOf(dir string) string {
 	for _, el := range strings.Split(filepath.ToSlash(dir), "/") {
 		if el == ".git" {
 			return ""
 		}
 	}
-	for {
-		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
+	if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+		return dir
 	}
+	parent := filepath.Dir(dir)
+	if parent == dir {
+		return ""
+	}
+	key, ok := l.roots[parent]
+	if !ok {
+		key = l.rootOf(parent)
+		l.roots[parent] = key
+	}
+	return key
 }
 
 func openAt(dir string) (*Repo, error) {

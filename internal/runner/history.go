@@ -23,9 +23,13 @@ import (
 // repository, shared by all runs), and the runs deleted since the base.
 type historyPlan struct {
 	locator    *gitrev.Locator
-	ownLocator bool               // made here, so closed here
-	runs       map[string]runBase // by run directory
-	deleted    []*audit.Audit     // one per folder that lost runs
+	ownLocator bool // made here, so closed here
+	// runs holds the runs inside a work tree, by run directory; every
+	// other run's history is not compared, for outside (so that a check of
+	// 100,000 runs outside git keeps no entry per run).
+	runs    map[string]runBase
+	outside string
+	deleted []*audit.Audit // one per folder that lost runs
 	// processes counts the cat-file processes of every repository, for
 	// tests and benchmarks.
 	repos []*gitrev.Repo
@@ -46,14 +50,12 @@ const notWorkTreeSkip = "the run is not inside a git work tree; check it inside 
 // cannot be used, or a base the clone does not hold, is an error: the tool
 // could not check.
 func planHistory(opts Options, paths []string, runs []rundir.Run) (*historyPlan, error) {
-	hp := &historyPlan{runs: map[string]runBase{}, locator: opts.Locator}
+	hp := &historyPlan{runs: map[string]runBase{}, locator: opts.Locator, outside: notWorkTreeSkip}
 	if hp.locator == nil {
 		hp.locator, hp.ownLocator = &gitrev.Locator{}, true
 	}
 	if opts.Base == gitrev.None {
-		for _, r := range runs {
-			hp.runs[r.Dir] = runBase{skip: "--base none was given"}
-		}
+		hp.outside = "--base none was given"
 		return hp, nil
 	}
 	if opts.Base != "" {
@@ -96,13 +98,14 @@ func planHistory(opts Options, paths []string, runs []rundir.Run) (*historyPlan,
 			hp.close()
 			return nil, err
 		}
-		hp.runs[r.Dir] = runBase{repo: repo, base: b, rel: rel, skip: b.Skip}
-		if repo != nil {
-			if headRuns[repo] == nil {
-				headRuns[repo] = map[string]bool{}
-			}
-			headRuns[repo][rel] = true
+		if repo == nil {
+			continue
 		}
+		hp.runs[r.Dir] = runBase{repo: repo, base: b, rel: rel, skip: b.Skip}
+		if headRuns[repo] == nil {
+			headRuns[repo] = map[string]bool{}
+		}
+		headRuns[repo][rel] = true
 	}
 	for _, p := range holdingFolders(paths) {
 		repo, b, rel, err := baseOf(p.abs)
@@ -281,7 +284,7 @@ func (c *checker) compareHistory(s *runState, dir, display string) historyOutcom
 	if rb.skip != "" || rb.repo == nil {
 		reason := rb.skip
 		if reason == "" {
-			reason = notWorkTreeSkip
+			reason = c.hist.outside
 		}
 		s.add(finding.HistoryNotCompared.New("", "history not compared: %s", reason))
 		return historyOutcome{reason: reason}

@@ -318,6 +318,7 @@ func (c *checker) checkRuns(ctx context.Context, runs []rundir.Run, emit func(*a
 	go func() {
 		defer func() { wg.Wait(); close(finished) }()
 		for i, run := range runs {
+			runs[i] = rundir.Run{} // what is left to check is all this keeps
 			select {
 			case slots <- struct{}{}:
 			case <-ctx.Done():
