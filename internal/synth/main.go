@@ -1,7 +1,7 @@
 // Command synth writes a synthetic corpus of H3A runs for benchmarks and
 // tests:
 //
-//	go run ./internal/synth -runs N -artifacts M -size BYTES -out DIR [-broken FRACTION] [-seed S]
+//	go run ./internal/synth -runs N -artifacts M -size BYTES -out DIR [-broken FRACTION] [-seed S] [-log-entries N]
 //
 // Runs are written to DIR/runs/<run id>/. Valid runs pass every check;
 // broken ones each break one thing (package corpus lists how). The same seed
@@ -32,6 +32,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.Float64Var(&opts.Broken, "broken", 0, "fraction of runs that break one thing each (0 to 1)")
 	fs.Uint64Var(&opts.Seed, "seed", 1, "random seed: the same seed gives the same corpus")
 	fs.IntVar(&opts.Workers, "workers", 0, "parallel writers (0: one per CPU); never changes the output")
+	fs.IntVar(&opts.LogEntries, "log-entries", 0, "entries added to each run's EVIDENCE_LOG.md, re-logging its artifacts (for memory benchmarks)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}

@@ -52,6 +52,7 @@ func TestValidRunsPass(t *testing.T) {
 		{"minimal", corpus.Options{Runs: 1, Artifacts: corpus.MinArtifacts, Size: 0}},
 		{"typical", corpus.Options{Runs: 3, Artifacts: 8, Size: 4096, Seed: 7}},
 		{"many artifacts", corpus.Options{Runs: 2, Artifacts: 40, Size: 300_000, Seed: 9}},
+		{"a long evidence log", corpus.Options{Runs: 1, Artifacts: corpus.MinArtifacts, Size: 100, LogEntries: 500}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -71,6 +72,10 @@ func TestValidRunsPass(t *testing.T) {
 				want := tc.opts.Artifacts + 3
 				if a.Notes != fmt.Sprintf("%d of %d logged artifacts verified", want, want) {
 					t.Errorf("%s: notes %q, want all %d logged artifacts verified", a.Run, a.Notes, want)
+				}
+				log, err := os.ReadFile(filepath.Join(a.Run, "state", "EVIDENCE_LOG.md"))
+				if n := strings.Count(string(log), " - re-check "); err != nil || n != tc.opts.LogEntries {
+					t.Errorf("%s: %d entries logged again, want %d (%v)", a.Run, n, tc.opts.LogEntries, err)
 				}
 			}
 		})
