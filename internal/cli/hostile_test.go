@@ -28,7 +28,7 @@ const hostilePolicy = `package h3a.user.hostile
 import data.h3a.lib
 
 # METADATA
-# title: Quotes the run id raw
+# title: "Quotes the run id raw \u001b[8m hidden"
 # description: A user rule whose message and print() output carry what the run holds.
 # custom:
 #   id: h3a.user.hostile.quote
@@ -242,4 +242,25 @@ func isCheckerCommand(name string) bool {
 
 func around(b []byte, i int) string {
 	return string(b[max(i-40, 0):min(i+40, len(b))])
+}
+
+// TestHostilePolicyMetadata: rules and explain escape what a user
+// policy's metadata says, as the reports do.
+func TestHostilePolicyMetadata(t *testing.T) {
+	policyDir := hostileRuns(t)
+	// rules reads the folder as it is; a file name no loader takes is
+	// another test's matter.
+	if err := os.Remove(filepath.Join(policyDir, hostile+".rego")); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"rules", "--policy", policyDir}, {"rules", "--format", "json", "--policy", policyDir}, {"explain", "--policy", policyDir, "h3a.user.hostile.quote"}} {
+		var stdout, stderr bytes.Buffer
+		if code := run(t.Context(), args, &env{stdout: &stdout, stderr: &stderr, getenv: func(string) string { return "" }}); code != ExitPass {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr.String())
+		}
+		if !strings.Contains(stdout.String(), `raw \x1b[8m hidden`) && !strings.Contains(stdout.String(), `raw \u001b[8m hidden`) {
+			t.Errorf("%v: the title's escape is not shown:\n%s", args, stdout.String())
+		}
+		checkOutput(t, args[0], stdout.Bytes(), false, false)
+	}
 }

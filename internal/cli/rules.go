@@ -144,7 +144,7 @@ func runRules(ctx context.Context, args []string, e *env) int {
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tCATEGORY\tSEVERITY\tTITLE")
 	for _, r := range rules {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.ID, r.Category, r.Severity, r.Title)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", report.EscapeLine(r.ID), report.Escape(string(r.Category)), r.Severity, report.Escape(r.Title))
 	}
 	if err := tw.Flush(); err != nil {
 		return fail(e, fmt.Errorf("writing the rule list: %w", err))
@@ -171,8 +171,10 @@ func runExplain(ctx context.Context, args []string, e *env) int {
 			if remediation == "" {
 				remediation = "(none given)"
 			}
+			// A user policy's metadata is as untrusted as the policy.
 			fmt.Fprintf(e.stdout, "%s — %s\n\ncategory: %s\nseverity: %s\ndefined:  %s\n\n%s\n\nremediation: %s\n",
-				r.ID, r.Title, r.Category, r.Severity, r.source, r.Description, remediation)
+				report.EscapeLine(r.ID), report.Escape(r.Title), report.Escape(string(r.Category)), r.Severity,
+				report.Escape(r.source), report.EscapeLine(r.Description), report.Escape(remediation))
 			return ExitPass
 		}
 	}
