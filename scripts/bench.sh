@@ -3,7 +3,7 @@
 # targets table, with the reference commands (openssl dgst -sha256, sha256sum,
 # conftest when installed) timed in the same run over the same files.
 #
-#   scripts/bench.sh [-r ROUNDS] [-o DIR] [--fresh]
+#   scripts/bench.sh [-r ROUNDS] [-o DIR] [--fresh] [--memory]
 #
 # Every figure is a median of ROUNDS alternated runs (default 7), so that a
 # busy moment falls on both sides of a ratio; the best run is printed beside
@@ -16,7 +16,12 @@
 # 1,000 small runs committed to a scratch repository in DIR, against that
 # commit (--base HEAD) and without history (--base none).
 # Takes about a minute on two cores, plus about 20 s to generate the corpora
-# the first time. CI does not run it: .ci/run runs each benchmark once
+# the first time. --memory adds the memory targets: peak RSS of 100,000
+# small runs with the text and the json format (a corpus of 2 GB and 1.6
+# million files, about 2 minutes to generate, 3 to 6 to check, each), of
+# one run with a 63 MB EVIDENCE_LOG.md of 600,000 entries, and of one
+# Stigmergy run whose 37 KB execution-blueprint.yml nests aliases under
+# long keys. CI does not run it: .ci/run runs each benchmark once
 # (go test -bench . -benchtime=1x -short).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,13 +29,15 @@ cd "$(dirname "$0")/.."
 rounds=7
 out=bench-out
 fresh=false
+memory=false
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-r) rounds="$2"; shift 2 ;;
 	-o) out="$2"; shift 2 ;;
 	--fresh) fresh=true; shift ;;
-	-h|--help) sed -n '2,20p' "$0"; exit 0 ;;
-	*) echo "bench.sh: unknown argument \"$1\" (expected -r ROUNDS, -o DIR or --fresh)" >&2; exit 2 ;;
+	--memory) memory=true; shift ;;
+	-h|--help) sed -n '2,27p' "$0"; exit 0 ;;
+	*) echo "bench.sh: unknown argument \"$1\" (expected -r ROUNDS, -o DIR, --fresh or --memory)" >&2; exit 2 ;;
 	esac
 done
 [ "${BASH_VERSINFO[0]}" -ge 5 ] || { echo "bench.sh: needs bash 5 for EPOCHREALTIME" >&2; exit 2; }
@@ -48,13 +55,14 @@ echo "building h3a-check and synth into $out" >&2
 go build -o "$bin" ./cmd/h3a-check
 go build -o "$out/synth" ./internal/synth
 
-# corpus NAME RUNS ARTIFACTS SIZE: generate once (fixed seed), reuse.
+# corpus NAME RUNS ARTIFACTS SIZE [SYNTH FLAGS]: generate once (fixed
+# seed), reuse.
 corpus() {
 	local dir="$out/$1"
 	if $fresh || [ ! -f "$dir/.complete" ]; then
 		rm -rf "$dir"
-		echo "generating $1: $2 runs x $3 artifacts x $4 bytes" >&2
-		"$out/synth" -runs "$2" -artifacts "$3" -size "$4" -seed 1 -out "$dir" >&2
+		echo "generating $1: $2 runs x $3 artifacts x $4 bytes ${*:5}" >&2
+		"$out/synth" -runs "$2" -artifacts "$3" -size "$4" -seed 1 -out "$dir" "${@:5}" >&2
 		touch "$dir/.complete"
 	fi
 }
@@ -62,6 +70,30 @@ corpus large 100 50 65536
 corpus typical 1 8 8192
 corpus small1k 1000 6 1024
 corpus small10k 10000 6 1024
+if $memory; then
+	corpus small100k 100000 6 1024
+	corpus biglog 1 6 1024 -log-entries 600000
+	# The Stigmergy example run with nine levels of four aliases under
+	# 900-byte keys appended to its blueprint: 37 KB that expand to 4^9
+	# values, each once with a pointer 8 KB long.
+	if $fresh || [ ! -f "$out/aliases/.complete" ]; then
+		rm -rf "$out/aliases"
+		mkdir -p "$out/aliases/runs"
+		cp -R testdata/runs/ok/stigmergy_complete/greeter "$out/aliases/runs/greeter"
+		long=$(printf 'x%.0s' $(seq 900))
+		{
+			printf 'l0: &l0 {'
+			for j in 0 1 2 3; do printf 'k0_%d_%s: v, ' "$j" "$long"; done
+			printf '}\n'
+			for i in $(seq 1 9); do
+				printf 'l%d: &l%d {' "$i" "$i"
+				for j in 0 1 2 3; do printf 'k%d_%d_%s: *l%d, ' "$i" "$j" "$long" "$((i - 1))"; done
+				printf '}\n'
+			done
+		} >>"$out/aliases/runs/greeter/execution-blueprint.yml"
+		touch "$out/aliases/.complete"
+	fi
+fi
 
 # The small runs committed to a repository of their own, for the history
 # row: the working tree equals the commit, as when a check runs after a
@@ -220,6 +252,21 @@ if command -v strace >/dev/null; then
 	git_procs="$gits git ($batches cat-file --batch)"
 fi
 
+if $memory && [ -n "$gnutime" ]; then
+	echo "measuring peak RSS: 100,000 small runs (text, json), one run with a large evidence log, one with aliases" >&2
+	warm small100k
+	warm biglog
+	rss mem100k_text "$bin" --format text "$out/small100k"
+	rss mem100k_json "$bin" --format json "$out/small100k"
+	biglog_run=$(find "$out/biglog/runs" -mindepth 1 -maxdepth 1 -type d)
+	biglog_bytes=$(stat -c %s "$biglog_run/state/EVIDENCE_LOG.md")
+	aliases_bytes=$(stat -c %s "$out/aliases/runs/greeter/execution-blueprint.yml")
+	for ((i = 0; i < 3; i++)); do
+		rss mem_biglog "$bin" "$biglog_run"
+		rss mem_aliases "$bin" "$out/aliases/runs/greeter"
+	done
+fi
+
 o=$(median openssl)
 c=$(median check)
 s=$(median sha256sum)
@@ -260,6 +307,13 @@ fi
 ep=$(median eval_par)
 row "policy evaluation, prepared once, per run amortised" "$(awk -v n="$ep" 'BEGIN {printf "%.2f ms", n/1e6}') (both cores)" "<= 0.2 ms" "$([ -n "$ep" ] && verdict "$ep" 200000 || echo n/a)"
 row "  one core, per run" "$(awk -v n="$(median eval_one)" 'BEGIN {printf "%.2f ms", n/1e6}')" "" ""
+if [ -n "$(median mem100k_text)" ]; then
+	row "100,000 small runs, peak RSS, text" "$(mib "$(median mem100k_text)")" "<= 150 MiB" "$(verdict "$(median mem100k_text)" 153600)"
+	row "100,000 small runs, peak RSS, json" "$(mib "$(median mem100k_json)")" "<= 150 MiB" "$(verdict "$(median mem100k_json)" 153600)"
+	limit_kib() { echo $(($1 * 4 / 1024 + 65536)); }
+	row "one run, $((biglog_bytes / 1000000)) MB evidence log: peak RSS" "$(mib "$(median mem_biglog)")" "<= $(mib "$(limit_kib "$biglog_bytes")")" "$(verdict "$(median mem_biglog)" "$(limit_kib "$biglog_bytes")")"
+	row "one run, $((aliases_bytes / 1000)) KB blueprint of aliases: peak RSS" "$(mib "$(median mem_aliases)")" "<= $(mib "$(limit_kib "$aliases_bytes")")" "$(verdict "$(median mem_aliases)" "$(limit_kib "$aliases_bytes")")"
+fi
 hh=$(median history_head)
 hn=$(median history_none)
 case "${batches:-}" in
