@@ -24,15 +24,23 @@ import (
 type historyPlan struct {
 	locator    *gitrev.Locator
 	ownLocator bool // made here, so closed here
-	// runs holds the runs inside a work tree, by run directory; every
-	// other run's history is not compared, for outside (so that a check of
-	// 100,000 runs outside git keeps no entry per run).
-	runs    map[string]runBase
+	// runs holds the runs inside a work tree, by run directory, each with
+	// its repository's base, shared by the runs of the repository; every
+	// other run's history is not compared, for outside. A run's path in
+	// its repository is worked out again when it is needed (of), so that a
+	// check of 100,000 runs keeps a pointer per run, not a path.
+	runs    map[string]*repoBase
 	outside string
 	deleted []*audit.Audit // one per folder that lost runs
 	// processes counts the cat-file processes of every repository, for
 	// tests and benchmarks.
 	repos []*gitrev.Repo
+}
+
+// repoBase is a repository and the base its runs are compared with.
+type repoBase struct {
+	repo *gitrev.Repo
+	base gitrev.Base
 }
 
 // runBase is where one run's history is read from, or why it is not.
@@ -50,7 +58,7 @@ const notWorkTreeSkip = "the run is not inside a git work tree; check it inside 
 // cannot be used, or a base the clone does not hold, is an error: the tool
 // could not check.
 func planHistory(opts Options, paths []string, runs []rundir.Run) (*historyPlan, error) {
-	hp := &historyPlan{runs: map[string]runBase{}, locator: opts.Locator, outside: notWorkTreeSkip}
+	hp := &historyPlan{runs: map[string]*repoBase{}, locator: opts.Locator, outside: notWorkTreeSkip}
 	if hp.locator == nil {
 		hp.locator, hp.ownLocator = &gitrev.Locator{}, true
 	}
@@ -67,7 +75,7 @@ func planHistory(opts Options, paths []string, runs []rundir.Run) (*historyPlan,
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	bases := map[*gitrev.Repo]gitrev.Base{}
+	bases := map[*gitrev.Repo]*repoBase{}
 	baseOf := func(dir string) (*gitrev.Repo, gitrev.Base, string, error) {
 		repo, err := hp.locator.Repo(dir)
 		if errors.Is(err, gitrev.ErrNotWorkTree) {
@@ -79,21 +87,23 @@ func planHistory(opts Options, paths []string, runs []rundir.Run) (*historyPlan,
 		if err != nil {
 			return nil, gitrev.Base{}, "", err
 		}
-		b, ok := bases[repo]
+		rb, ok := bases[repo]
 		if !ok {
 			repo.MaxRead = opts.MaxJSONSize
-			if b, err = gitrev.ChooseBase(repo, opts.Base, getenv); err != nil {
+			b, err := gitrev.ChooseBase(repo, opts.Base, getenv)
+			if err != nil {
 				return nil, gitrev.Base{}, "", err
 			}
-			bases[repo] = b
+			rb = &repoBase{repo: repo, base: b}
+			bases[repo] = rb
 			hp.repos = append(hp.repos, repo)
 		}
 		rel, err := repo.Rel(dir)
-		return repo, b, rel, err
+		return repo, rb.base, rel, err
 	}
 	headRuns := map[*gitrev.Repo]map[string]bool{}
 	for _, r := range runs {
-		repo, b, rel, err := baseOf(r.Dir)
+		repo, _, rel, err := baseOf(r.Dir)
 		if err != nil {
 			hp.close()
 			return nil, err
@@ -101,7 +111,7 @@ func planHistory(opts Options, paths []string, runs []rundir.Run) (*historyPlan,
 		if repo == nil {
 			continue
 		}
-		hp.runs[r.Dir] = runBase{repo: repo, base: b, rel: rel, skip: b.Skip}
+		hp.runs[r.Dir] = bases[repo]
 		if headRuns[repo] == nil {
 			headRuns[repo] = map[string]bool{}
 		}
@@ -126,6 +136,20 @@ func planHistory(opts Options, paths []string, runs []rundir.Run) (*historyPlan,
 		}
 	}
 	return hp, nil
+}
+
+// of says where the history of the run in dir is read from; a run
+// outside every work tree has no repository.
+func (hp *historyPlan) of(dir string) (runBase, error) {
+	rb := hp.runs[dir]
+	if rb == nil {
+		return runBase{}, nil
+	}
+	rel, err := rb.repo.Rel(dir)
+	if err != nil {
+		return runBase{}, err
+	}
+	return runBase{repo: rb.repo, base: rb.base, rel: rel, skip: rb.base.Skip}, nil
 }
 
 func (hp *historyPlan) close() {
@@ -280,7 +304,11 @@ func (f *fatal) get() error {
 // compareHistory is stage 5: the run's append-only files against the base.
 // display is the run's folder as reports name it.
 func (c *checker) compareHistory(s *runState, dir, display string) historyOutcome {
-	rb := c.hist.runs[dir]
+	rb, err := c.hist.of(dir)
+	if err != nil {
+		c.fatal.set(fmt.Errorf("finding the repository path of %s: %w", dir, err))
+		return historyOutcome{reason: err.Error()}
+	}
 	if rb.skip != "" || rb.repo == nil {
 		reason := rb.skip
 		if reason == "" {
@@ -321,7 +349,10 @@ func (hp *historyPlan) changedOnly(runs []rundir.Run) ([]rundir.Run, error) {
 	changed := map[*gitrev.Repo][]string{}
 	var kept []rundir.Run
 	for _, r := range runs {
-		rb := hp.runs[r.Dir]
+		rb, err := hp.of(r.Dir)
+		if err != nil {
+			return nil, err
+		}
 		if rb.repo == nil || rb.base.Commit == "" {
 			kept = append(kept, r)
 			continue

@@ -136,7 +136,10 @@ func (s *stagedScope) keep(hp *historyPlan, runs []rundir.Run) ([]rundir.Run, er
 	byRepo := map[*gitrev.Repo][]string{}
 	display := map[string]string{}
 	for _, r := range runs {
-		rb := hp.runs[r.Dir]
+		rb, err := hp.of(r.Dir)
+		if err != nil {
+			return nil, err
+		}
 		if rb.repo == nil {
 			continue
 		}
