@@ -147,3 +147,50 @@ func TestHookDefinitions(t *testing.T) {
 		}
 	}
 }
+
+// generatedHeader is the first line Go's convention gives a generated file
+// (https://go.dev/s/generatedcode), in Go or Rego comments.
+var generatedHeader = regexp.MustCompile(`^(//|#) Code generated .* DO NOT EDIT\.$`)
+
+// TestGeneratedFilesAreMarked: every file a program writes is marked
+// linguist-generated in .gitattributes, so review tools fold it away; the
+// plan of the shipped rules is also kept out of diffs.
+func TestGeneratedFilesAreMarked(t *testing.T) {
+	git := mustHave(t, "git")
+	if err := exec.Command(git, "-C", moduleRoot, "rev-parse", "--is-inside-work-tree").Run(); err != nil {
+		t.Skipf("%s is not a git work tree", moduleRoot)
+	}
+	out, err := exec.Command(git, "-C", moduleRoot, "ls-files", "-z").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var generated []string
+	for _, f := range strings.Split(strings.TrimRight(string(out), "\x00"), "\x00") {
+		b, err := os.ReadFile(filepath.Join(moduleRoot, filepath.FromSlash(f)))
+		if err != nil {
+			continue // deleted in the work tree
+		}
+		first, _, _ := strings.Cut(string(b), "\n")
+		if generatedHeader.MatchString(first) {
+			generated = append(generated, f)
+		}
+	}
+	if len(generated) < 2 {
+		t.Fatalf("found %d generated files (%q), expected at least internal/policy/shipped_plan.go and policies/fixture_test.rego", len(generated), generated)
+	}
+	for _, f := range generated {
+		want := map[string]string{"linguist-generated": "true"}
+		if f == "internal/policy/shipped_plan.go" {
+			want["diff"] = "unset"
+		}
+		for attr, value := range want {
+			got, err := exec.Command(git, "-C", moduleRoot, "check-attr", attr, "--", f).Output()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasSuffix(strings.TrimSpace(string(got)), ": "+value) {
+				t.Errorf(".gitattributes: %s has %s, want %s %s", f, strings.TrimSpace(string(got)), attr, value)
+			}
+		}
+	}
+}
