@@ -134,9 +134,10 @@ func compile(ctx context.Context, opts Options) (*compiled, error) {
 	if len(problems) > 0 {
 		return nil, &CompileError{Problems: problems}
 	}
-	// The shipped rules alone: the tests and the plan's generator hold them
-	// to every check of a strict, typed compile, so a check need not repeat
-	// them.
+	// The shipped rules alone: the plan's generator (plangen) and the tests
+	// (TestShippedRulesHaveMetadata, TestShippedPoliciesAreTypeChecked)
+	// hold them to every check of a strict, typed compile, so a check need
+	// not repeat them.
 	shippedOnly := len(opts.Dirs) == 0 && !opts.Strict
 	c, err := newCompiler(caps, opts.Debug != nil, opts.Strict, !shippedOnly)
 	if err != nil {

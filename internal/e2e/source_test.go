@@ -1,0 +1,89 @@
+package e2e
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// goFiles parses every Go file of the module (testdata and hidden folders
+// aside) with its comments, and hands each to fn with its path relative
+// to the module.
+func goFiles(t *testing.T, fn func(rel string, fset *token.FileSet, f *ast.File)) {
+	t.Helper()
+	err := filepath.WalkDir(moduleRoot, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if name := d.Name(); p != moduleRoot && (strings.HasPrefix(name, ".") || name == "testdata" || name == "bench-out") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, ".go") {
+			return nil
+		}
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, p, nil, parser.ParseComments)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(moduleRoot, p)
+		fn(filepath.ToSlash(rel), fset, f)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// testName is how a comment cites a test.
+var testName = regexp.MustCompile(`\b(Test|Benchmark|Fuzz)[A-Z][A-Za-z0-9_]*`)
+
+// TestCitedTestsExist: a comment that names a test (to say what holds a
+// rule to its promise) names one that exists; a renamed test would leave
+// the promise unkept in silence.
+func TestCitedTestsExist(t *testing.T) {
+	defined := map[string]bool{}
+	type citation struct{ name, at string }
+	var cited []citation
+	goFiles(t, func(rel string, fset *token.FileSet, f *ast.File) {
+		for _, decl := range f.Decls {
+			switch d := decl.(type) {
+			case *ast.FuncDecl:
+				defined[d.Name.Name] = true
+			case *ast.GenDecl:
+				for _, s := range d.Specs {
+					if ts, ok := s.(*ast.TypeSpec); ok {
+						defined[ts.Name.Name] = true // TestOptions and the like
+					}
+				}
+			}
+		}
+		for _, g := range f.Comments {
+			for _, c := range g.List {
+				for _, m := range testName.FindAllStringIndex(c.Text, -1) {
+					if m[0] > 0 && c.Text[m[0]-1] == '.' {
+						continue // another package's: fstest.TestFS
+					}
+					cited = append(cited, citation{c.Text[m[0]:m[1]], fmt.Sprintf("%s:%d", rel, fset.Position(c.Pos()).Line)})
+				}
+			}
+		}
+	})
+	if len(cited) < 10 {
+		t.Fatalf("%d citations of tests found, expected the many comments that name one", len(cited))
+	}
+	for _, c := range cited {
+		if !defined[c.name] {
+			t.Errorf("%s names %s, which no test defines", c.at, c.name)
+		}
+	}
+}
