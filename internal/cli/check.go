@@ -95,41 +95,41 @@ func (s *shardFlag) Set(v string) error {
 }
 
 func newCheckFlagSet(e *env, cf *checkFlags) *flag.FlagSet {
-	fs := flag.NewFlagSet("check", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+	flags := flag.NewFlagSet("check", flag.ContinueOnError)
+	flags.SetOutput(e.stderr)
 	defaultFormat := "text"
 	if e.getenv("GITHUB_ACTIONS") == "true" {
 		defaultFormat = "github"
 	}
-	fs.StringVar(&cf.config, "config", "", "configuration file (default "+config.DefaultFile+" in the working directory, when present)")
-	fs.StringVar(&cf.format, "format", defaultFormat, "stdout format: "+strings.Join(report.Formats(), ", ")+" (github when GITHUB_ACTIONS=true)")
-	fs.Var(&cf.outputs, "output", "also write FORMAT=PATH (repeatable), atomically")
-	fs.StringVar(&cf.failLevel, "fail-level", "error", "lowest severity that fails a gate: error or warning")
-	fs.StringVar(&cf.layout, "layout", "", "force a layout instead of detecting it ("+strings.Join(layoutIDList(), ", ")+"); a PATH without its defining files is exit 2")
-	fs.StringVar(&cf.maxJSONSize, "max-json-size", "64MiB", "largest state document parsed (bytes, or with KiB/MiB/GiB)")
-	fs.BoolVar(&cf.timestamp, "timestamp", false, "record the check time in each audit (off: output is byte-for-byte reproducible)")
-	fs.StringVar(&cf.color, "color", "auto", "colour in text output: auto, always or never (NO_COLOR is honoured by auto)")
-	fs.IntVar(&cf.workers, "workers", 0, "parallel runs and hashing workers (0: one per CPU)")
-	fs.StringVar(&cf.base, "base", "", "revision the append-only files are compared with, and the rules read from, or none (default: HEAD inside a git work tree; in GitHub Actions on pull_request, pull_request_target or merge_group, the merge base with the target branch)")
-	fs.BoolVar(&cf.trustWT, "trust-working-tree", false, "read repository-local policies and configuration from the working tree even in CI or with --base (for the change that edits them)")
-	fs.Var(&cf.policies, "policy", "also evaluate the Rego rules in DIR (packages under h3a.user; repeatable)")
-	fs.DurationVar(&cf.timeout, "policy-timeout", policy.DefaultTimeout, "longest policy evaluation per run; past it the run gets a policy finding")
-	fs.BoolVar(&cf.debug, "debug", false, "print the output of print() calls in policies to stderr")
-	fs.BoolVar(&cf.writeAudit, "write-audit", false, "write the checker's audit.json into the last round of each contract run, atomically (the only flag that writes into a run)")
-	fs.BoolVar(&cf.force, "force", false, "with --write-audit: replace an audit.json an auditor wrote")
-	fs.BoolVar(&cf.changed, "changed", false, "check only the runs with a file changed since the base revision (runs deleted since the base are still reported)")
-	fs.BoolVar(&cf.staged, "staged", false, "check what a commit of the index would record, against HEAD: only the runs with a staged change, and the runs it deletes (the pre-commit hook's mode)")
-	fs.Var(&cf.shard, "shard", "check only part `I/N` of the runs (by run id hash), e.g. 2/4; N jobs cover every run once")
-	fs.StringVar(&cf.cpuProfile, "cpuprofile", "", "write a CPU profile of the check to `FILE` (for go tool pprof)")
-	fs.StringVar(&cf.memProfile, "memprofile", "", "write a memory profile to `FILE` when the check ends (for go tool pprof)")
-	fs.Usage = flagUsage(e, fs, "usage: h3a-check [check] [flags] [PATH...]\n\nPATH is a run directory, a folder holding runs, or a file inside a run.\n\n")
-	return fs
+	flags.StringVar(&cf.config, "config", "", "configuration file (default "+config.DefaultFile+" in the working directory, when present)")
+	flags.StringVar(&cf.format, "format", defaultFormat, "stdout format: "+strings.Join(report.Formats(), ", ")+" (github when GITHUB_ACTIONS=true)")
+	flags.Var(&cf.outputs, "output", "also write FORMAT=PATH (repeatable), atomically")
+	flags.StringVar(&cf.failLevel, "fail-level", "error", "lowest severity that fails a gate: error or warning")
+	flags.StringVar(&cf.layout, "layout", "", "force a layout instead of detecting it ("+strings.Join(layoutIDList(), ", ")+"); a PATH without its defining files is exit 2")
+	flags.StringVar(&cf.maxJSONSize, "max-json-size", "64MiB", "largest state document parsed (bytes, or with KiB/MiB/GiB)")
+	flags.BoolVar(&cf.timestamp, "timestamp", false, "record the check time in each audit (off: output is byte-for-byte reproducible)")
+	flags.StringVar(&cf.color, "color", "auto", "colour in text output: auto, always or never (NO_COLOR is honoured by auto)")
+	flags.IntVar(&cf.workers, "workers", 0, "parallel runs and hashing workers (0: one per CPU)")
+	flags.StringVar(&cf.base, "base", "", "revision the append-only files are compared with, and the rules read from, or none (default: HEAD inside a git work tree; in GitHub Actions on pull_request, pull_request_target or merge_group, the merge base with the target branch)")
+	flags.BoolVar(&cf.trustWT, "trust-working-tree", false, "read repository-local policies and configuration from the working tree even in CI or with --base (for the change that edits them)")
+	flags.Var(&cf.policies, "policy", "also evaluate the Rego rules in DIR (packages under h3a.user; repeatable)")
+	flags.DurationVar(&cf.timeout, "policy-timeout", policy.DefaultTimeout, "longest policy evaluation per run; past it the run gets a policy finding")
+	flags.BoolVar(&cf.debug, "debug", false, "print the output of print() calls in policies to stderr")
+	flags.BoolVar(&cf.writeAudit, "write-audit", false, "write the checker's audit.json into the last round of each contract run, atomically (the only flag that writes into a run)")
+	flags.BoolVar(&cf.force, "force", false, "with --write-audit: replace an audit.json an auditor wrote")
+	flags.BoolVar(&cf.changed, "changed", false, "check only the runs with a file changed since the base revision (runs deleted since the base are still reported)")
+	flags.BoolVar(&cf.staged, "staged", false, "check what a commit of the index would record, against HEAD: only the runs with a staged change, and the runs it deletes (the pre-commit hook's mode)")
+	flags.Var(&cf.shard, "shard", "check only part `I/N` of the runs (by run id hash), e.g. 2/4; N jobs cover every run once")
+	flags.StringVar(&cf.cpuProfile, "cpuprofile", "", "write a CPU profile of the check to `FILE` (for go tool pprof)")
+	flags.StringVar(&cf.memProfile, "memprofile", "", "write a memory profile to `FILE` when the check ends (for go tool pprof)")
+	flags.Usage = flagUsage(e, flags, "usage: h3a-check [check] [flags] [PATH...]\n\nPATH is a run directory, a folder holding runs, or a file inside a run.\n\n")
+	return flags
 }
 
 func runCheck(ctx context.Context, args []string, e *env) int {
 	var cf checkFlags
-	fs := newCheckFlagSet(e, &cf)
-	paths, code, stop := parseFlags("check", fs, args, e)
+	flags := newCheckFlagSet(e, &cf)
+	paths, code, stop := parseFlags("check", flags, args, e)
 	if stop {
 		return code
 	}
@@ -140,7 +140,7 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 		return fail(e, err)
 	}
 	if cf.staged {
-		if err := stagedOnly(fs, &cf); err != nil {
+		if err := stagedOnly(flags, &cf); err != nil {
 			return fail(e, err)
 		}
 		e = e.withoutEvent()
@@ -153,7 +153,7 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 		return fail(e, err)
 	}
 	var configured runner.Options
-	paths, err = applyConfig(fs, cfg, paths, &configured, time.Now())
+	paths, err = applyConfig(flags, cfg, paths, &configured, time.Now())
 	if err != nil {
 		return fail(e, err)
 	}
@@ -340,14 +340,14 @@ func (w *reportFile) commit() error {
 // compares with HEAD, so --base is refused and a configuration file's base
 // is kept from applying (the flag counts as given); an empty base means
 // HEAD, or no comparison before the first commit.
-func stagedOnly(fs *flag.FlagSet, cf *checkFlags) error {
+func stagedOnly(flags *flag.FlagSet, cf *checkFlags) error {
 	switch {
 	case cf.base != "":
 		return usageError{fmt.Sprintf("--staged compares the index with HEAD; --base %q cannot be used with it", cf.base)}
 	case cf.changed:
 		return usageError{"--changed and --staged choose the runs differently; use one of them"}
 	}
-	return fs.Set("base", "")
+	return flags.Set("base", "")
 }
 
 // withoutEvent hides the GitHub Actions event from the choice of base, for

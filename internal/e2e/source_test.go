@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -85,5 +86,72 @@ func TestCitedTestsExist(t *testing.T) {
 		if !defined[c.name] {
 			t.Errorf("%s names %s, which no test defines", c.at, c.name)
 		}
+	}
+}
+
+// predeclared are the built-in functions a name must not hide: code that
+// reads max(a, b) a few lines below a parameter called max does not call
+// the built-in.
+var predeclared = map[string]bool{
+	"append": true, "cap": true, "clear": true, "close": true, "complex": true, "copy": true, "delete": true,
+	"imag": true, "len": true, "max": true, "min": true, "new": true, "panic": true, "print": true,
+	"println": true, "real": true, "recover": true,
+}
+
+// TestNoShadowedNames: no parameter or variable of the program hides a
+// built-in function, nor io/fs in a file that imports it.
+func TestNoShadowedNames(t *testing.T) {
+	var problems []string
+	goFiles(t, func(rel string, fset *token.FileSet, f *ast.File) {
+		if strings.HasSuffix(rel, "_test.go") {
+			return
+		}
+		importsFS := false
+		for _, im := range f.Imports {
+			if p, _ := strconv.Unquote(im.Path.Value); p == "io/fs" && im.Name == nil {
+				importsFS = true
+			}
+		}
+		check := func(id *ast.Ident) {
+			if id != nil && (predeclared[id.Name] || importsFS && id.Name == "fs") {
+				problems = append(problems, fmt.Sprintf("%s: %q hides the %s", fset.Position(id.Pos()), id.Name, map[bool]string{true: "package io/fs", false: "built-in"}[id.Name == "fs"]))
+			}
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.FuncType:
+				for _, fl := range []*ast.FieldList{x.Params, x.Results} {
+					if fl != nil {
+						for _, field := range fl.List {
+							for _, name := range field.Names {
+								check(name)
+							}
+						}
+					}
+				}
+			case *ast.AssignStmt:
+				if x.Tok == token.DEFINE {
+					for _, l := range x.Lhs {
+						id, _ := l.(*ast.Ident)
+						check(id)
+					}
+				}
+			case *ast.ValueSpec:
+				for _, name := range x.Names {
+					check(name)
+				}
+			case *ast.RangeStmt:
+				if x.Tok == token.DEFINE {
+					k, _ := x.Key.(*ast.Ident)
+					v, _ := x.Value.(*ast.Ident)
+					check(k)
+					check(v)
+				}
+			}
+			return true
+		})
+	})
+	for _, p := range problems {
+		t.Error(p)
 	}
 }

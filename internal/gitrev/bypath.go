@@ -45,11 +45,11 @@ func (l *Locator) RepoOf(p string) (*Repo, string, error) {
 	for i, el := range parts {
 		next := filepath.Join(cur, el)
 		if top == "" {
-			real, err := filepath.EvalSymlinks(next)
+			resolved, err := filepath.EvalSymlinks(next)
 			if err != nil {
 				break
 			}
-			next = real
+			next = resolved
 		} else if info, err := os.Lstat(next); err != nil || !info.IsDir() {
 			break // missing, a file or a link: the rest of p is a path in the tree
 		}

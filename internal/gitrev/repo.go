@@ -126,21 +126,21 @@ type Locator struct {
 // It finds the nearest ".git" above dir itself (a cheap walk), and asks git
 // once per repository to confirm the work tree.
 func (l *Locator) Repo(dir string) (*Repo, error) {
-	real, err := filepath.Abs(dir)
+	resolved, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
 	}
-	if r, err := filepath.EvalSymlinks(real); err == nil {
-		real = r
+	if r, err := filepath.EvalSymlinks(resolved); err == nil {
+		resolved = r
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.repos == nil {
 		l.repos, l.errs, l.roots = map[string]*Repo{}, map[string]error{}, map[string]string{}
 	}
-	key, ok := l.roots[real]
+	key, ok := l.roots[resolved]
 	if !ok {
-		key = l.rootOf(real)
+		key = l.rootOf(resolved)
 	}
 	if key == "" {
 		return nil, fmt.Errorf("%s is %w", dir, ErrNotWorkTree)
@@ -228,8 +228,8 @@ func (r *Repo) Rel(p string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if real, err := filepath.EvalSymlinks(abs); err == nil {
-		abs = real
+	if resolved, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = resolved
 	}
 	rel, err := filepath.Rel(r.Root, abs)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {

@@ -33,14 +33,14 @@ var contractRoles = []struct{ name, schema string }{
 }
 
 var contractFiles = func() []File {
-	fs := []File{{Path: contractSummary, Kind: JSON, Schema: schema.ContractSummary, DocKey: "summary"}}
+	files := []File{{Path: contractSummary, Kind: JSON, Schema: schema.ContractSummary, DocKey: "summary"}}
 	for _, r := range contractRoles {
-		fs = append(fs, File{Path: r.name + ".json", Kind: JSON, Schema: r.schema, DocKey: r.name})
+		files = append(files, File{Path: r.name + ".json", Kind: JSON, Schema: r.schema, DocKey: r.name})
 	}
 	for _, r := range contractRoles {
-		fs = append(fs, File{Path: "rounds/round-*/" + r.name + ".json", Kind: JSON, Schema: r.schema, DocKey: r.name})
+		files = append(files, File{Path: "rounds/round-*/" + r.name + ".json", Kind: JSON, Schema: r.schema, DocKey: r.name})
 	}
-	return fs
+	return files
 }()
 
 func (Contract) ID() string    { return "contract" }
@@ -171,7 +171,7 @@ func describeTaskSource(ref taskIDRef) string {
 }
 
 func (l Contract) Check(r *Run) []finding.Finding {
-	var fs []finding.Finding
+	var out []finding.Finding
 	refs := l.taskIDs(r)
 	if len(refs) > 0 {
 		want := refs[0]
@@ -182,16 +182,16 @@ func (l Contract) Check(r *Run) []finding.Finding {
 			f := finding.ContractTaskIDMismatch.New(ref.File, "%s task_id %q differs from %s %q", ref.File, ref.ID, describeTaskSource(want), want.ID)
 			f.Pointer = "/task_id"
 			f.TaskID = want.ID
-			fs = append(fs, f)
+			out = append(out, f)
 		}
 	}
 	rounds := l.rounds(r)
 	summary := r.Docs[contractSummary]
 	if (summary == nil || !summary.Present) && len(rounds) > 0 && rounds[0].Dir != "" {
 		last := rounds[len(rounds)-1]
-		fs = append(fs, finding.ContractSummaryMissing.New("", "summary.json is missing: the loop did not finish (the last round is %s, holding %s)", last.Dir, roleList(last)))
+		out = append(out, finding.ContractSummaryMissing.New("", "summary.json is missing: the loop did not finish (the last round is %s, holding %s)", last.Dir, roleList(last)))
 	}
-	return append(fs, l.checkFilesTouched(r, rounds)...)
+	return append(out, l.checkFilesTouched(r, rounds)...)
 }
 
 // maxPatchSize bounds the patch.diff read to learn which files a round
@@ -225,7 +225,7 @@ func (Contract) checkFilesTouched(r *Run, rounds []contractRound) []finding.Find
 	touched, _ := m["files_touched"].([]any)
 	patch := path.Join(last.Dir, "patch.diff")
 	var deleted map[string]bool
-	var fs []finding.Finding
+	var out []finding.Finding
 	for i, v := range touched {
 		p, ok := v.(string)
 		if !ok || p == "" || !filepath.IsLocal(filepath.FromSlash(p)) {
@@ -243,9 +243,9 @@ func (Contract) checkFilesTouched(r *Run, rounds []contractRound) []finding.Find
 		f := finding.ContractFileMissing.New(handoff, "files_touched[%d] %q does not exist in the repository (the folder holding .orchestrator/), and %s does not delete it",
 			i, p, patch)
 		f.Pointer = fmt.Sprintf("/files_touched/%d", i)
-		fs = append(fs, f)
+		out = append(out, f)
 	}
-	return fs
+	return out
 }
 
 // deletedIn lists the files a unified diff (git diff) deletes; an absent,

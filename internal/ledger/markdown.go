@@ -76,10 +76,10 @@ type field struct {
 }
 
 // splitDash splits s (found at byte offset off of its line) at " - " into at
-// most max trimmed fields; the last field keeps any further " - ".
-func splitDash(s string, off, max int) []field {
+// most limit trimmed fields; the last field keeps any further " - ".
+func splitDash(s string, off, limit int) []field {
 	var out []field
-	for len(out) < max-1 {
+	for len(out) < limit-1 {
 		i := strings.Index(s, " - ")
 		if i < 0 {
 			break
@@ -98,10 +98,10 @@ func trimField(s string, off int) field {
 // snippet quotes s for a message, shortened so a long line cannot flood the
 // report.
 func snippet(s string) string {
-	const max = 40
-	if utf8.RuneCountInString(s) > max {
+	const longest = 40
+	if utf8.RuneCountInString(s) > longest {
 		i := 0
-		for n := 0; n < max; n++ {
+		for n := 0; n < longest; n++ {
 			_, size := utf8.DecodeRuneInString(s[i:])
 			i += size
 		}

@@ -370,13 +370,13 @@ func (c *checker) checkRuns(ctx context.Context, runs []rundir.Run, emit func(*a
 
 // rulesAudit holds the findings about the rules themselves: they concern
 // no run, so they get an audit of their own, as deleted runs do.
-func rulesAudit(fs []finding.Finding) *audit.Audit {
-	fs = finding.SortDedupe(slices.Clone(fs))
+func rulesAudit(findings []finding.Finding) *audit.Audit {
+	findings = finding.SortDedupe(slices.Clone(findings))
 	return &audit.Audit{
 		Run:      ".",
-		Findings: fs,
+		Findings: findings,
 		Inputs:   audit.Inputs{},
-		Notes:    fmt.Sprintf("the change edits %d file%s of the rules and configuration that judge it", len(fs), plural(len(fs))),
+		Notes:    fmt.Sprintf("the change edits %d file%s of the rules and configuration that judge it", len(findings), plural(len(findings))),
 	}
 }
 
@@ -483,7 +483,7 @@ func sourcesOrEmpty(s []audit.Source) []audit.Source {
 	return s
 }
 
-func (s *runState) add(fs ...finding.Finding) { s.findings = append(s.findings, fs...) }
+func (s *runState) add(found ...finding.Finding) { s.findings = append(s.findings, found...) }
 
 func (c *checker) checkRun(ctx context.Context, run rundir.Run) (*audit.Audit, map[string]any) {
 	a := &audit.Audit{
@@ -593,16 +593,16 @@ func (p *pendingPolicies) wait() (*policy.Engine, error) {
 
 // configure applies the user's configuration to the complete findings of a
 // run: waivers first (so their own findings exist), then severity overrides.
-func (c *checker) configure(runDir string, fs []finding.Finding) []finding.Finding {
-	fs = c.opts.Waivers.Apply(runDir, fs)
+func (c *checker) configure(runDir string, findings []finding.Finding) []finding.Finding {
+	findings = c.opts.Waivers.Apply(runDir, findings)
 	if len(c.opts.Severity) > 0 {
-		for i := range fs {
-			if sev, ok := c.opts.Severity[fs[i].Rule]; ok {
-				fs[i].Severity = sev
+		for i := range findings {
+			if sev, ok := c.opts.Severity[findings[i].Rule]; ok {
+				findings[i].Severity = sev
 			}
 		}
 	}
-	return fs
+	return findings
 }
 
 func (c *checker) failLevel() finding.Severity {
@@ -840,31 +840,31 @@ func (c *checker) listRun(s *runState) []string {
 // document broken everywhere says so once, not a million times.
 const maxFindingsPerRule = 100
 
-// capPerRule keeps the first max findings of each (file, rule) in report
+// capPerRule keeps the first limit findings of each (file, rule) in report
 // order and replaces the rest by one finding that counts them. The result
 // goes into the audit, which outlives the run: it has no spare capacity, and
 // the file names and details that runs share (the same relative paths, the
 // same notes) are one copy for all of them.
-func capPerRule(fs []finding.Finding, max int) []finding.Finding {
-	fs = finding.SortDedupe(fs)
+func capPerRule(findings []finding.Finding, limit int) []finding.Finding {
+	findings = finding.SortDedupe(findings)
 	type key struct{ file, rule string }
 	seen := map[key]int{}
-	out := make([]finding.Finding, 0, len(fs))
+	out := make([]finding.Finding, 0, len(findings))
 	var extra []finding.Finding
-	for _, f := range fs {
+	for _, f := range findings {
 		k := key{f.File, f.Rule}
 		seen[k]++
 		switch n := seen[k]; {
-		case n <= max:
+		case n <= limit:
 			out = append(out, f)
-		case n == max+1:
+		case n == limit+1:
 			more := f
 			more.Pointer, more.TaskID, more.Gate = "", "", ""
 			extra = append(extra, more)
 		}
 	}
 	for _, more := range extra {
-		n := seen[key{more.File, more.Rule}] - max
+		n := seen[key{more.File, more.Rule}] - limit
 		more.Details = fmt.Sprintf("%d more %s findings in this file are not listed", n, more.Rule)
 		out = append(out, more)
 	}

@@ -88,8 +88,8 @@ func hookIndex(repo *gitrev.Repo, getenv func(string) string) string {
 	if err != nil {
 		return ""
 	}
-	if real, err := filepath.EvalSymlinks(wd); err == nil {
-		wd = real
+	if resolved, err := filepath.EvalSymlinks(wd); err == nil {
+		wd = resolved
 	}
 	if wd != repo.Root {
 		return ""

@@ -44,12 +44,12 @@ func indexHex(c byte) int { return bytes.IndexByte([]byte("0123456789abcdef"), c
 func (g *runGen) path(rel string) string { return filepath.Join(g.dir, filepath.FromSlash(rel)) }
 
 // replace returns an edit that replaces old, which must occur exactly once.
-func replace(old, new string) func([]byte) ([]byte, error) {
+func replace(old, with string) func([]byte) ([]byte, error) {
 	return func(data []byte) ([]byte, error) {
 		if n := bytes.Count(data, []byte(old)); n != 1 {
 			return nil, fmt.Errorf("expected %q once, found it %d times", old, n)
 		}
-		return bytes.Replace(data, []byte(old), []byte(new), 1), nil
+		return bytes.Replace(data, []byte(old), []byte(with), 1), nil
 	}
 }
 
