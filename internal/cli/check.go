@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io/fs"
@@ -48,11 +49,12 @@ func (o *outputFlag) Set(v string) error {
 	if !ok || format == "" || path == "" {
 		return fmt.Errorf("expected FORMAT=PATH, e.g. json=audit.json")
 	}
-	if _, err := report.Lookup(format); err != nil {
+	f, err := report.Lookup(format)
+	if err != nil {
 		return err
 	}
-	if format == "github" {
-		return fmt.Errorf("github writes workflow commands, the job summary and step outputs, not a file: use --format github")
+	if f.NotAFile != "" {
+		return errors.New(f.NotAFile)
 	}
 	*o = append(*o, outputSpec{format, path})
 	return nil
@@ -370,17 +372,24 @@ func (e *env) withoutEvent() *env {
 // it may start git), and the environment for the github format.
 func (cf *checkFlags) reportOptions(ctx context.Context, e *env) report.Options {
 	o := report.Options{Color: cf.useColor(e), Getenv: e.getenv, Files: map[string]string{}}
-	needRoot := cf.format == "github" || cf.format == "sarif"
+	needRoot := repoPaths(cf.format)
 	for _, out := range cf.outputs {
 		if _, dup := o.Files[out.format]; !dup {
 			o.Files[out.format] = out.path
 		}
-		needRoot = needRoot || out.format == "sarif"
+		needRoot = needRoot || repoPaths(out.format)
 	}
 	if needRoot {
 		o.Root, o.WorkDir = repoRoot(ctx, e.getenv)
 	}
 	return o
+}
+
+// repoPaths reports whether a format names files relative to the
+// repository root.
+func repoPaths(format string) bool {
+	f, err := report.Lookup(format)
+	return err == nil && f.RepoPaths
 }
 
 func checkBaseFlag(base string) error {

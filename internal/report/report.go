@@ -50,13 +50,25 @@ type Options struct {
 // Writer renders one format.
 type Writer func(w io.Writer, in *Input, opts Options) error
 
+// Format is one output format and what it needs besides the results.
+type Format struct {
+	Write Writer
+	// RepoPaths: the format names files relative to the repository root,
+	// so the caller finds the root (Options.Root) for it, which may start
+	// git; other formats name files as the runs were given.
+	RepoPaths bool
+	// NotAFile says why the format is written to stdout only, when it is.
+	NotAFile string
+}
+
 // formats is the explicit list of output formats.
-var formats = map[string]Writer{
-	"text":   Text,
-	"json":   JSON,
-	"sarif":  SARIF,
-	"junit":  JUnit,
-	"github": GitHub,
+var formats = map[string]Format{
+	"text":  {Write: Text},
+	"json":  {Write: JSON},
+	"sarif": {Write: SARIF, RepoPaths: true},
+	"junit": {Write: JUnit},
+	"github": {Write: GitHub, RepoPaths: true,
+		NotAFile: "github writes workflow commands, the job summary and step outputs, not a file: use --format github"},
 }
 
 // Formats lists the format names, sorted.
@@ -69,13 +81,13 @@ func Formats() []string {
 	return names
 }
 
-// Lookup returns the writer of a format.
-func Lookup(name string) (Writer, error) {
-	w, ok := formats[name]
+// Lookup returns a format by name.
+func Lookup(name string) (Format, error) {
+	f, ok := formats[name]
 	if !ok {
-		return nil, fmt.Errorf("unknown format %q: expected one of %s", name, strings.Join(Formats(), ", "))
+		return Format{}, fmt.Errorf("unknown format %q: expected one of %s", name, strings.Join(Formats(), ", "))
 	}
-	return w, nil
+	return f, nil
 }
 
 // repoPath names a finding's file (its run, when it names none) relative

@@ -70,12 +70,12 @@ func TestGolden(t *testing.T) {
 	for _, name := range Formats() {
 		t.Run(name, func(t *testing.T) {
 			opts, outputs, summaryFile := fixtureOptions(t)
-			w, err := Lookup(name)
+			f, err := Lookup(name)
 			if err != nil {
 				t.Fatal(err)
 			}
 			var buf bytes.Buffer
-			if err := w(&buf, fixture(), opts); err != nil {
+			if err := f.Write(&buf, fixture(), opts); err != nil {
 				t.Fatal(err)
 			}
 			got := buf.String()
@@ -503,6 +503,30 @@ func TestRepoPath(t *testing.T) {
 	for _, tc := range tests {
 		if got := tc.o.repoPath(tc.run, tc.file); got != tc.want {
 			t.Errorf("repoPath(%q, %q) = %q, want %q", tc.run, tc.file, got, tc.want)
+		}
+	}
+}
+
+// TestRepoPathsIsTrue: a format says it names files relative to the
+// repository root exactly when its output changes with the root, so the
+// caller finds the root for the formats that use it, and only for them.
+func TestRepoPathsIsTrue(t *testing.T) {
+	for _, name := range Formats() {
+		f, err := Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		render := func(root string) string {
+			opts, _, _ := fixtureOptions(t)
+			opts.Root = filepath.FromSlash(root)
+			var buf bytes.Buffer
+			if err := f.Write(&buf, fixture(), opts); err != nil {
+				t.Fatal(err)
+			}
+			return buf.String()
+		}
+		if uses := render("/repo") != render("/repo/sub"); uses != f.RepoPaths {
+			t.Errorf("%s: output depends on the repository root: %v, but RepoPaths is %v", name, uses, f.RepoPaths)
 		}
 	}
 }

@@ -33,11 +33,11 @@ func NewStream(format string, w io.Writer, tool audit.Tool, opts Options) (Strea
 	case "json":
 		return &jsonStream{bw: bufio.NewWriter(w), tool: tool}, nil
 	}
-	write, err := Lookup(format)
+	f, err := Lookup(format)
 	if err != nil {
 		return nil, err
 	}
-	return &collected{w: w, write: write, in: Input{Tool: tool}, opts: opts}, nil
+	return &collected{w: w, write: f.Write, in: Input{Tool: tool}, opts: opts}, nil
 }
 
 // writeAll renders a whole input through a stream.

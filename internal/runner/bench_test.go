@@ -262,11 +262,11 @@ func BenchmarkStageReport(b *testing.B) {
 		}
 		in := &report.Input{Tool: audit.Tool{Name: "h3a-check", Version: "bench"}, Gate: res.Gate(), Audits: res.Audits}
 		for _, format := range report.Formats() {
-			w, _ := report.Lookup(format)
+			f, _ := report.Lookup(format)
 			b.Run(format, func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
-					if err := w(io.Discard, in, report.Options{}); err != nil {
+					if err := f.Write(io.Discard, in, report.Options{}); err != nil {
 						b.Fatal(err)
 					}
 				}
