@@ -68,7 +68,7 @@ func TestWriteAudit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v := set.Validate(schema.ContractAudit, doc); v != nil {
+	if v := set.Validate("contract_audit", doc); v != nil {
 		t.Errorf("written audit.json breaks the contract: %+v", v)
 	}
 	if doc["gate"] != "pass" || doc["task_id"] != "TASK-0042" || !strings.HasPrefix(doc["generator"].(string), "h3a-check ") {

@@ -20,10 +20,7 @@ const templateRun = "../../testdata/runs/ok/complete/20250929-134215-8b6f8b9a-7c
 func FuzzCompare(f *testing.F) {
 	var paths []string
 	head := map[string]string{}
-	for _, r := range Table {
-		if r.Layout != "h3a" {
-			continue // the template run is an h3a run
-		}
+	for _, r := range (layout.H3A{}).AppendOnly() {
 		data, err := os.ReadFile(filepath.Join(templateRun, filepath.FromSlash(r.Path)))
 		if err != nil {
 			f.Fatal(err)

@@ -3,8 +3,8 @@
 // events log, the evidence log, the roadmap's task queue, and every artifact
 // the base evidence log names.
 //
-// The rule for each file kind is one entry of Table, so another layout joins
-// with one entry per file. Head documents are the ones the checker already
+// Each layout declares its append-only files and how each may grow
+// (layout.Layout.AppendOnly); every way of growing is implemented here. Head documents are the ones the checker already
 // parsed; base versions are read through a Base and parsed with the same
 // parsers. Every finding points at the first head line or element that
 // diverges and quotes the base and head values.
@@ -343,21 +343,19 @@ func Compare(head Head, base Base, commit string) (Result, error) {
 	if lay == nil {
 		return Result{}, fmt.Errorf("unknown layout %q", head.Layout)
 	}
+	rules, err := rulesOf(lay)
+	if err != nil {
+		return Result{}, err
+	}
 	c := &comparison{head: head, base: base, commit: gitrev.Short(commit), compared: map[string]compared{}}
 	type work struct {
-		rule  FileRule
+		rule  fileRule
 		files []layout.File
 	}
 	var todo []work
 	var paths []string
-	for _, rule := range Table {
-		if rule.Layout != head.Layout {
-			continue
-		}
-		spec, ok := layoutFile(lay, rule.Path)
-		if !ok {
-			return Result{}, fmt.Errorf("history table names %q, which layout %q does not have", rule.Path, head.Layout)
-		}
+	for _, rule := range rules {
+		spec, _ := layoutFile(lay, rule.Path)
 		files, err := c.expand(spec)
 		if err != nil {
 			return Result{}, err

@@ -350,17 +350,24 @@ func TestCompareEdges(t *testing.T) {
 	})
 }
 
-func TestTableNamesLayoutFiles(t *testing.T) {
-	for _, r := range Table {
-		lay := layout.ByID(r.Layout)
-		if lay == nil {
-			t.Errorf("table entry %s names unknown layout %q", r.Path, r.Layout)
-			continue
-		}
-		if !isLayoutFile(lay, r.Path) {
-			t.Errorf("table entry %s is not a file of layout %s", r.Path, r.Layout)
+// TestEveryLayoutGrowsKnownWays: every layout's append-only files are its
+// own files, and the history stage implements every way they grow.
+func TestEveryLayoutGrowsKnownWays(t *testing.T) {
+	for _, lay := range layout.All() {
+		if _, err := rulesOf(lay); err != nil {
+			t.Error(err)
 		}
 	}
+	if _, err := rulesOf(misdeclared{layout.H3A{}}); err == nil || !strings.Contains(err.Error(), `declares "state/NOPE.md" append-only, which is not one of its files`) {
+		t.Errorf("a file the layout does not hold: err = %v", err)
+	}
+}
+
+// misdeclared is the h3a layout declaring a file it does not hold.
+type misdeclared struct{ layout.H3A }
+
+func (misdeclared) AppendOnly() []layout.AppendOnly {
+	return []layout.AppendOnly{{Path: "state/NOPE.md", Grows: layout.GateEvents{}}}
 }
 
 func TestRunsAt(t *testing.T) {

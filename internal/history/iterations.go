@@ -10,17 +10,17 @@ import (
 	"github.com/h3a-check/h3a-check/internal/ledger"
 )
 
-const (
-	h3aCurrentTask = "state/CURRENT_TASK.json"
-	h3aGatesLedger = "state/GATES_LEDGER.md"
-)
-
 // iterationCount: CURRENT_TASK.json iteration_count counts the attempts at
 // a task, so it goes down only when a human reset it after reviewing the
 // failed attempts (gate_framework.md, Escalation Process). A human decision
 // is an event by agent "human" that the gates ledger gained since the base;
-// a new task_id starts its own count.
-func iterationCount(p *pair) []finding.Finding {
+// a new task_id starts its own count. gatesLedger is the ledger's path,
+// compared before this file.
+func iterationCount(gatesLedger string) func(*pair) []finding.Finding {
+	return func(p *pair) []finding.Finding { return lowered(p, gatesLedger) }
+}
+
+func lowered(p *pair, gatesLedger string) []finding.Finding {
 	base, _ := p.base.json.Value.(map[string]any)
 	head, _ := p.head.json.Value.(map[string]any)
 	baseN, ok1 := number(base["iteration_count"])
@@ -35,7 +35,7 @@ func iterationCount(p *pair) []finding.Finding {
 	if baseTask != headTask {
 		return nil
 	}
-	if p.c.humanDecisionSinceBase() {
+	if p.c.humanDecisionSinceBase(gatesLedger) {
 		return nil
 	}
 	task := "the task"
@@ -69,8 +69,8 @@ func number(v any) (float64, bool) {
 // event by agent "human" that its base version does not. It is false when
 // that cannot be shown: no parsed ledger in head, or a base ledger that
 // could not be read or parsed.
-func (c *comparison) humanDecisionSinceBase() bool {
-	d := c.head.Run.Docs[h3aGatesLedger]
+func (c *comparison) humanDecisionSinceBase(gatesLedger string) bool {
+	d := c.head.Run.Docs[gatesLedger]
 	if d == nil || !d.Parsed {
 		return false
 	}
@@ -79,7 +79,7 @@ func (c *comparison) humanDecisionSinceBase() bool {
 		return false
 	}
 	var base []ledger.Event
-	switch cmp, ok := c.compared[h3aGatesLedger]; {
+	switch cmp, ok := c.compared[gatesLedger]; {
 	case !ok:
 		return false
 	case cmp.p != nil:

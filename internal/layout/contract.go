@@ -13,7 +13,6 @@ import (
 	"strings"
 
 	"github.com/h3a-check/h3a-check/internal/finding"
-	"github.com/h3a-check/h3a-check/internal/schema"
 )
 
 // Contract is the layout of the artifact contract (artifact-contract.md):
@@ -27,13 +26,13 @@ const contractSummary = "summary.json"
 
 // contractRoles are the per-round artifacts in the order the loop writes them.
 var contractRoles = []struct{ name, schema string }{
-	{"handoff", schema.ContractHandoff},
-	{"verdict", schema.ContractVerdict},
-	{"audit", schema.ContractAudit},
+	{"handoff", "contract_handoff"},
+	{"verdict", "contract_verdict"},
+	{"audit", "contract_audit"},
 }
 
 var contractFiles = func() []File {
-	files := []File{{Path: contractSummary, Kind: JSON, Schema: schema.ContractSummary, DocKey: "summary"}}
+	files := []File{{Path: contractSummary, Kind: JSON, Schema: "contract_summary", DocKey: "summary"}}
 	for _, r := range contractRoles {
 		files = append(files, File{Path: r.name + ".json", Kind: JSON, Schema: r.schema, DocKey: r.name})
 	}
@@ -43,8 +42,20 @@ var contractFiles = func() []File {
 	return files
 }()
 
-func (Contract) ID() string    { return "contract" }
-func (Contract) Files() []File { return contractFiles }
+// contractAppendOnly: a contract round is written once, the summary once
+// the loop ends. Rounds only grow: a round file of the base missing in
+// head is h3a.append_only.file_removed.
+var contractAppendOnly = func() []AppendOnly {
+	out := []AppendOnly{{contractSummary, Frozen{Why: "summary fields of a finished run never change"}}}
+	for _, r := range contractRoles {
+		out = append(out, AppendOnly{"rounds/round-*/" + r.name + ".json", Frozen{Why: "a committed round never changes; a new attempt is a new round"}})
+	}
+	return out
+}()
+
+func (Contract) ID() string               { return "contract" }
+func (Contract) Files() []File            { return contractFiles }
+func (Contract) AppendOnly() []AppendOnly { return contractAppendOnly }
 
 // Detect: the contract's defining structure, a rounds/round-<n>/ folder
 // or a doer's handoff.json together with a judge's verdict.json. A lone

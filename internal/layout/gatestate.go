@@ -13,7 +13,6 @@ import (
 	"strings"
 
 	"github.com/h3a-check/h3a-check/internal/finding"
-	"github.com/h3a-check/h3a-check/internal/schema"
 )
 
 // GateState is the layout of the gate-state management guide: a folder
@@ -32,9 +31,22 @@ const (
 	gateStatePassScore = 70
 )
 
+const (
+	gateStateOutputFiles   = gateStateDir + "/*-gate*-output.json"
+	gateStatePipelineFiles = gateStateDir + "/*-pipeline.json"
+)
+
 var gateStateFiles = []File{
-	{Path: gateStateDir + "/*-gate*-output.json", Kind: JSON, Schema: schema.GateStateGateOutput, DocKey: "gates"},
-	{Path: gateStateDir + "/*-pipeline.json", Kind: JSON, Schema: schema.GateStatePipeline, DocKey: "pipelines"},
+	{Path: gateStateOutputFiles, Kind: JSON, Schema: "gate_state_gate_output", DocKey: "gates"},
+	{Path: gateStatePipelineFiles, Kind: JSON, Schema: "gate_state_pipeline", DocKey: "pipelines"},
+}
+
+// gateStateAppendOnly: a pipeline records each gate as it completes; a
+// completed gate's output is what the next gate read, so it never changes
+// (a FAILED gate's output may be rewritten by a re-run).
+var gateStateAppendOnly = []AppendOnly{
+	{gateStatePipelineFiles, ArrayPrefix{Pointer: "/completedGates"}},
+	{gateStateOutputFiles, Frozen{Why: "a completed gate's output is what the next gate read; re-run the gate into a new pipeline instead", WhenStatus: []string{"SUCCESS", "PARTIAL"}}},
 }
 
 var (
@@ -46,8 +58,9 @@ var (
 	}
 )
 
-func (GateState) ID() string    { return "gate-state" }
-func (GateState) Files() []File { return gateStateFiles }
+func (GateState) ID() string               { return "gate-state" }
+func (GateState) Files() []File            { return gateStateFiles }
+func (GateState) AppendOnly() []AppendOnly { return gateStateAppendOnly }
 
 // Detect: a .state/ folder holding a gate output or a pipeline file.
 func (GateState) Detect(fsys fs.FS, dir string) bool {

@@ -7,7 +7,6 @@ import (
 	"github.com/h3a-check/h3a-check/internal/finding"
 	"github.com/h3a-check/h3a-check/internal/ledger"
 	"github.com/h3a-check/h3a-check/internal/rundir"
-	"github.com/h3a-check/h3a-check/internal/schema"
 	"github.com/h3a-check/h3a-check/internal/status"
 )
 
@@ -22,16 +21,18 @@ const (
 	h3aGatesLedger     = "state/GATES_LEDGER.md"
 	h3aEvidenceLog     = "state/EVIDENCE_LOG.md"
 	h3aSessionHandoff  = "state/SESSION_HANDOFF.json"
+	h3aPlannerReport   = "planner_report.json"
+	h3aExecutorReport  = "executor_report.json"
 	h3aValidatorReport = "validator_report.json"
 )
 
 var h3aFiles = []File{
-	{Path: h3aState, Kind: JSON, Schema: schema.State, Required: true, DocKey: "state"},
-	{Path: h3aCurrentTask, Kind: JSON, Schema: schema.CurrentTask, Required: true, DocKey: "current_task"},
-	{Path: h3aSessionHandoff, Kind: JSON, Schema: schema.SessionHandoff, Required: true, DocKey: "handoff"},
-	{Path: "planner_report.json", Kind: JSON, Schema: schema.PlannerReport, Required: true, DocKey: "planner_report"},
-	{Path: "executor_report.json", Kind: JSON, Schema: schema.ExecutorReport, Required: true, DocKey: "executor_report"},
-	{Path: h3aValidatorReport, Kind: JSON, Schema: schema.ValidatorReport, Required: true, DocKey: "validator_report"},
+	{Path: h3aState, Kind: JSON, Schema: "state", Required: true, DocKey: "state"},
+	{Path: h3aCurrentTask, Kind: JSON, Schema: "current_task", Required: true, DocKey: "current_task"},
+	{Path: h3aSessionHandoff, Kind: JSON, Schema: "session_handoff", Required: true, DocKey: "handoff"},
+	{Path: h3aPlannerReport, Kind: JSON, Schema: "planner_report", Required: true, DocKey: "planner_report"},
+	{Path: h3aExecutorReport, Kind: JSON, Schema: "executor_report", Required: true, DocKey: "executor_report"},
+	{Path: h3aValidatorReport, Kind: JSON, Schema: "validator_report", Required: true, DocKey: "validator_report"},
 	{Path: h3aRoadmap, Kind: Markdown, Required: true, DocKey: "roadmap",
 		ParseLedger: func(b []byte) (any, []ledger.Problem) { return ledger.ParseRoadmap(b) }},
 	{Path: h3aGatesLedger, Kind: Markdown, Required: true, DocKey: "gates_ledger",
@@ -40,8 +41,23 @@ var h3aFiles = []File{
 		ParseLedger: func(b []byte) (any, []ledger.Problem) { return ledger.ParseEvidenceLog(b) }},
 }
 
-func (H3A) ID() string    { return "h3a" }
-func (H3A) Files() []File { return h3aFiles }
+var h3aAppendOnly = []AppendOnly{
+	{h3aState, ArrayPrefix{Pointer: "/steps", Corrections: true}},
+	{h3aSessionHandoff, ArrayPrefix{Pointer: "/history"}},
+	{h3aPlannerReport, ArrayPrefix{Pointer: "/reports"}},
+	{h3aExecutorReport, ArrayPrefix{Pointer: "/tdd_cycles"}},
+	{h3aValidatorReport, ArrayPrefix{Pointer: "/verdicts"}},
+	{h3aGatesLedger, GateEvents{}},
+	{h3aEvidenceLog, EvidenceEntries{}},
+	{h3aRoadmap, RoadmapTasks{}},
+	// After the gates ledger: a lowered iteration_count is allowed only
+	// with a human decision among the events the ledger gained.
+	{h3aCurrentTask, IterationCount{Ledger: h3aGatesLedger}},
+}
+
+func (H3A) ID() string               { return "h3a" }
+func (H3A) Files() []File            { return h3aFiles }
+func (H3A) AppendOnly() []AppendOnly { return h3aAppendOnly }
 
 // Detect: a state/ folder holding any of the five state files, or a
 // state.json beside a state/ folder. Both are needed loosely so that a run

@@ -13,7 +13,6 @@ import (
 
 	"github.com/h3a-check/h3a-check/internal/finding"
 	"github.com/h3a-check/h3a-check/internal/rundir"
-	"github.com/h3a-check/h3a-check/internal/schema"
 )
 
 // Hybrid is the layout of Hybrid_AI_OS v1.4 (hybrid-ai-os-v1.4.md): a
@@ -44,13 +43,13 @@ const (
 )
 
 var hybridFiles = []File{
-	{Path: hybridState, Kind: JSON, Schema: schema.HybridState, DocKey: "state"},
-	{Path: hybridPlanSummary, Kind: JSON, Schema: schema.HybridSummary, DocKey: "plan_summary"},
-	{Path: hybridRegSummary, Kind: JSON, Schema: schema.HybridSummary, DocKey: "registry_summary"},
-	{Path: hybridKnownIssues, Kind: JSON, Schema: schema.HybridKnownIssues, DocKey: "known_issues"},
-	{Path: hybridLogs, Kind: JSONLines, Schema: schema.HybridLog, DocKey: "logs"},
-	{Path: hybridPlans, Kind: JSON, Schema: schema.HybridPlan, DocKey: "plans"},
-	{Path: hybridArtifacts, Kind: JSON, Schema: schema.HybridArtifact, DocKey: "artifacts"},
+	{Path: hybridState, Kind: JSON, Schema: "hybrid_state", DocKey: "state"},
+	{Path: hybridPlanSummary, Kind: JSON, Schema: "hybrid_summary", DocKey: "plan_summary"},
+	{Path: hybridRegSummary, Kind: JSON, Schema: "hybrid_summary", DocKey: "registry_summary"},
+	{Path: hybridKnownIssues, Kind: JSON, Schema: "hybrid_known_issues", DocKey: "known_issues"},
+	{Path: hybridLogs, Kind: JSONLines, Schema: "hybrid_log", DocKey: "logs"},
+	{Path: hybridPlans, Kind: JSON, Schema: "hybrid_plan", DocKey: "plans"},
+	{Path: hybridArtifacts, Kind: JSON, Schema: "hybrid_artifact", DocKey: "artifacts"},
 	{Path: hybridX2State, Kind: JSON, DocKey: "x2_state"},
 	{Path: hybridX2RegistryMap, Kind: JSON, DocKey: "x2_registry_map"},
 	{Path: hybridX2Issues, Kind: JSON, DocKey: "x2_issues_summary"},
@@ -58,8 +57,26 @@ var hybridFiles = []File{
 	{Path: hybridX2IssueFiles, Kind: JSON, DocKey: "x2_issues"},
 }
 
-func (Hybrid) ID() string    { return "hybrid-os" }
-func (Hybrid) Files() []File { return hybridFiles }
+// hybridAppendOnly: under the optimistic lock every write raises a file's
+// v and the global counter g only grows; log units only grow. The vX.2
+// generation's v was seen restarting on purpose, so a lower one is a
+// warning there.
+var hybridAppendOnly = []AppendOnly{
+	{hybridState, VersionsRise{finding.Error, []string{"v", "g"}}},
+	{hybridPlanSummary, VersionsRise{finding.Error, []string{"v"}}},
+	{hybridRegSummary, VersionsRise{finding.Error, []string{"v"}}},
+	{hybridKnownIssues, VersionsRise{finding.Error, []string{"v"}}},
+	{hybridPlans, VersionsRise{finding.Error, []string{"v"}}},
+	{hybridArtifacts, VersionsRise{finding.Error, []string{"v"}}},
+	{hybridLogs, RecordsPrefix{}},
+	{hybridX2State, VersionsRise{finding.Warning, []string{"v", "g"}}},
+	{hybridX2RegistryMap, VersionsRise{finding.Warning, []string{"v"}}},
+	{hybridX2Issues, VersionsRise{finding.Warning, []string{"v"}}},
+}
+
+func (Hybrid) ID() string               { return "hybrid-os" }
+func (Hybrid) Files() []File            { return hybridFiles }
+func (Hybrid) AppendOnly() []AppendOnly { return hybridAppendOnly }
 
 // Detect: state.json holding the short keys v, g, ph, st beside any of the
 // other v1.4 files; or a state.txt holding v, g and st (vX.2). A state/

@@ -1,8 +1,10 @@
 // Package layout describes each run-directory layout the checker understands:
-// which files a run holds, which schema each JSON file follows, how Markdown
-// ledgers are parsed, which files carry evidence, and how the documents map
-// into the policy input. Each layout lives in a file of its own; All is the
-// explicit list the detector walks in order.
+// how a run is recognised, which files it holds, which schema each JSON file
+// follows, how Markdown ledgers are parsed, which files only grow and how,
+// which files carry evidence, and how the documents map into the policy
+// input. Each layout lives in a file of its own; All is the explicit list
+// every other list of layouts derives from (detection, --layout, the
+// history stage).
 package layout
 
 import (
@@ -95,6 +97,9 @@ type Run struct {
 type Layout interface {
 	rundir.Detector
 	Files() []File
+	// AppendOnly lists the files that only grow, and how each may change
+	// since the base revision, in the order they are compared.
+	AppendOnly() []AppendOnly
 	// Evidence lists every logged artifact, in log order.
 	Evidence(r *Run) []EvidenceRef
 	// Check runs the layout's own structure and traceability checks that

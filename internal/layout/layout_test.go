@@ -4,7 +4,10 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
+
+	"github.com/h3a-check/h3a-check/internal/schema"
 )
 
 func TestExpand(t *testing.T) {
@@ -82,6 +85,52 @@ func TestDetectionOrder(t *testing.T) {
 		}
 		if got != tc.want {
 			t.Errorf("%s (contract files added: %v): detected as %q, want %q", tc.src, tc.extra, got, tc.want)
+		}
+	}
+}
+
+// TestSchemasAreEmbedded: every schema a layout names is an embedded
+// document schema, and every embedded document schema is some layout's
+// (the others describe the policy input, the configuration and shared
+// definitions).
+func TestSchemasAreEmbedded(t *testing.T) {
+	set, err := schema.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	used := map[string]bool{"stigmergy_state": true} // a 3.0 file only: see Stigmergy.Check
+	for _, l := range All() {
+		for _, f := range l.Files() {
+			if f.Schema == "" {
+				continue
+			}
+			used[f.Schema] = true
+			if !set.Has(f.Schema) {
+				t.Errorf("layout %s: %s names schema %q, which is not embedded (schemas/%s.schema.json)", l.ID(), f.Path, f.Schema, f.Schema)
+			}
+		}
+	}
+	for _, name := range set.Names() {
+		if name == "defs" || name == "config" || strings.HasPrefix(name, "input.") {
+			continue
+		}
+		if !used[name] {
+			t.Errorf("schemas/%s.schema.json is the schema of no layout's file", name)
+		}
+	}
+}
+
+// TestIDsAreUnique: the list every other list of layouts derives from
+// names each once.
+func TestIDsAreUnique(t *testing.T) {
+	seen := map[string]bool{}
+	for _, l := range All() {
+		if seen[l.ID()] {
+			t.Errorf("layout %s is listed twice", l.ID())
+		}
+		seen[l.ID()] = true
+		if ByID(l.ID()) == nil || l.Defined() == "" {
+			t.Errorf("layout %s: not found by its id, or says nothing of what makes a run", l.ID())
 		}
 	}
 }

@@ -59,8 +59,17 @@ var (
 	iso8601               = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$`)
 )
 
-func (Stigmergy) ID() string    { return "stigmergy" }
-func (Stigmergy) Files() []File { return stigmergyFiles }
+// stigmergyAppendOnly: history[] is the spec's immutable ledger, and an
+// issue resolved stays resolved unless the ledger says why.
+var stigmergyAppendOnly = []AppendOnly{
+	{stigmergyState, ArrayPrefix{Pointer: "/history"}},
+	{stigmergyState, ResolvedIssuesStay{}},
+	{stigmergyEngineState, ArrayPrefix{Pointer: "/history"}},
+}
+
+func (Stigmergy) ID() string               { return "stigmergy" }
+func (Stigmergy) Files() []File            { return stigmergyFiles }
+func (Stigmergy) AppendOnly() []AppendOnly { return stigmergyAppendOnly }
 
 // Detect: .ai/state.json or the engine's .stigmergy/state/current.json.
 func (Stigmergy) Detect(fsys fs.FS, dir string) bool {
@@ -206,7 +215,7 @@ func (c *stigCheck) schema() {
 	if err != nil {
 		return
 	}
-	for _, v := range set.Validate(schema.StigmergyState, c.state) {
+	for _, v := range set.Validate("stigmergy_state", c.state) {
 		f := finding.SchemaViolation.New(c.file, "%s", v.Message)
 		f.Pointer = v.Pointer
 		c.out = append(c.out, f)

@@ -34,7 +34,7 @@ func corpus(t testing.TB) []corpusDoc {
 			name := strings.TrimSuffix(base, ".json")
 			name, _, _ = strings.Cut(name, ".")
 			if dir == "upstream" {
-				name = SessionHandoff
+				name = "session_handoff"
 			}
 			out = append(out, corpusDoc{file: file, schema: name, doc: readJSON(t, file)})
 		}
@@ -103,13 +103,13 @@ func BenchmarkValidate(b *testing.B) {
 		b.Fatal(err)
 	}
 	doc := decodeJSON(b, data)
-	if got := s.Validate(State, doc); got != nil {
+	if got := s.Validate("state", doc); got != nil {
 		b.Fatalf("spec state.json is invalid: %+v", got)
 	}
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
-		s.Validate(State, doc)
+		s.Validate("state", doc)
 	}
 }
 
@@ -118,7 +118,7 @@ func BenchmarkValidateInvalid(b *testing.B) {
 	doc := readJSON(b, filepath.Join("testdata", "invalid", "state.steps.json"))
 	b.ReportAllocs()
 	for b.Loop() {
-		s.Validate(State, doc)
+		s.Validate("state", doc)
 	}
 }
 
@@ -131,7 +131,7 @@ func BenchmarkCompileH3A(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		for _, name := range []string{State, CurrentTask, SessionHandoff, PlannerReport, ExecutorReport, ValidatorReport} {
+		for _, name := range []string{"state", "current_task", "session_handoff", "planner_report", "executor_report", "validator_report"} {
 			if _, err := s.compiled(s.byName[name]); err != nil {
 				b.Fatal(err)
 			}
@@ -190,17 +190,17 @@ func TestOnlyUsedSchemasCompile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.Validate(State, map[string]any{})
+	s.Validate("state", map[string]any{})
 	for name, e := range s.byName {
-		if compiled := e.sch != nil; compiled != (name == State) {
+		if compiled := e.sch != nil; compiled != (name == "state") {
 			t.Errorf("after validating a state document, %s compiled: %v", name, compiled)
 		}
 	}
-	s.Prepare(HybridState, "no such schema")
-	if sch, err := s.compiled(s.byName[HybridState]); sch == nil || err != nil { // waits for Prepare
-		t.Fatalf("prepared %s: %v", HybridState, err)
+	s.Prepare("hybrid_state", "no such schema")
+	if sch, err := s.compiled(s.byName["hybrid_state"]); sch == nil || err != nil { // waits for Prepare
+		t.Fatalf("prepared %s: %v", "hybrid_state", err)
 	}
-	if s.byName[StigmergyState].sch != nil {
-		t.Errorf("%s compiled, though neither used nor prepared", StigmergyState)
+	if s.byName["stigmergy_state"].sch != nil {
+		t.Errorf("%s compiled, though neither used nor prepared", "stigmergy_state")
 	}
 }

@@ -26,9 +26,9 @@ type substitution struct {
 var specSubstitutions = map[string][]substitution{
 	// The report examples elide the whole run id as "..."; the other examples
 	// of the same specification spell it "20250929-134215-8b6f8b9a-...".
-	PlannerReport:   {{pointer: "/run_id", was: "...", now: "20250929-134215-8b6f8b9a-..."}},
-	ExecutorReport:  {{pointer: "/run_id", was: "...", now: "20250929-134215-8b6f8b9a-..."}},
-	ValidatorReport: {{pointer: "/run_id", was: "...", now: "20250929-134215-8b6f8b9a-..."}},
+	"planner_report":   {{pointer: "/run_id", was: "...", now: "20250929-134215-8b6f8b9a-..."}},
+	"executor_report":  {{pointer: "/run_id", was: "...", now: "20250929-134215-8b6f8b9a-..."}},
+	"validator_report": {{pointer: "/run_id", was: "...", now: "20250929-134215-8b6f8b9a-..."}},
 }
 
 func applySubstitutions(t *testing.T, doc any, subs []substitution) {
@@ -79,7 +79,7 @@ func TestSpecificationCorrectionEntry(t *testing.T) {
 	doc := readJSON(t, filepath.Join("testdata", "spec", "state.json")).(map[string]any)
 	correction := readJSON(t, filepath.Join("testdata", "spec", "correction_step.json"))
 	doc["steps"] = append(doc["steps"].([]any), correction)
-	if got := s.Validate(State, doc); got != nil {
+	if got := s.Validate("state", doc); got != nil {
 		t.Errorf("state with correction entry: %+v, want no violations", got)
 	}
 }
@@ -93,7 +93,7 @@ func TestHandoffContractExamples(t *testing.T) {
 		t.Fatalf("want 3 handoff contract examples, found %d (%v)", len(files), err)
 	}
 	for _, file := range files {
-		if got := s.Validate(SessionHandoff, readJSON(t, file)); got != nil {
+		if got := s.Validate("session_handoff", readJSON(t, file)); got != nil {
 			t.Errorf("%s: %+v, want no violations", file, got)
 		}
 	}
@@ -104,7 +104,7 @@ func TestHandoffContractExamples(t *testing.T) {
 // whole by each role.
 func TestInitialiserDocuments(t *testing.T) {
 	s := mustDefault(t)
-	for _, name := range []string{CurrentTask, ExecutorReport, PlannerReport, SessionHandoff, State, ValidatorReport} {
+	for _, name := range []string{"current_task", "executor_report", "planner_report", "session_handoff", "state", "validator_report"} {
 		t.Run(name, func(t *testing.T) {
 			doc := readJSON(t, filepath.Join("testdata", "initialiser", name+".json"))
 			if got := s.Validate(name, doc); got != nil {

@@ -39,7 +39,7 @@ func TestRunIDShape(t *testing.T) {
 		{" 20250929-134215-8b6f8b9a", false},
 	}
 	for _, tt := range tests {
-		got := s.Validate(State, withField(t, State, "run_id", tt.runID))
+		got := s.Validate("state", withField(t, "state", "run_id", tt.runID))
 		if valid := got == nil; valid != tt.valid {
 			t.Errorf("run_id %q: valid = %v, want %v (%+v)", tt.runID, valid, tt.valid, got)
 		}
@@ -65,7 +65,7 @@ func TestTimestampFormat(t *testing.T) {
 		{"yesterday", false},
 	}
 	for _, tt := range tests {
-		got := s.Validate(CurrentTask, withField(t, CurrentTask, "created_at", tt.ts))
+		got := s.Validate("current_task", withField(t, "current_task", "created_at", tt.ts))
 		if valid := got == nil; valid != tt.valid {
 			t.Errorf("created_at %q: valid = %v, want %v (%+v)", tt.ts, valid, tt.valid, got)
 		}
@@ -82,27 +82,27 @@ func TestMessages(t *testing.T) {
 		value  string // JSON
 		want   Violation
 	}{
-		{"type with value", CurrentTask, "iteration_count", `"1"`,
+		{"type with value", "current_task", "iteration_count", `"1"`,
 			Violation{Pointer: "/iteration_count", Keyword: "type", Message: `iteration_count is a string ("1"), expected an integer`}},
-		{"fraction for integer", CurrentTask, "iteration_count", `1.5`,
+		{"fraction for integer", "current_task", "iteration_count", `1.5`,
 			Violation{Pointer: "/iteration_count", Keyword: "type", Message: `iteration_count is a number (1.5), expected an integer`}},
-		{"type union with null", CurrentTask, "goal", `["a"]`,
+		{"type union with null", "current_task", "goal", `["a"]`,
 			Violation{Pointer: "/goal", Keyword: "type", Message: `goal is an array, expected a string or null`}},
-		{"null where not allowed", CurrentTask, "status", `null`,
+		{"null where not allowed", "current_task", "status", `null`,
 			Violation{Pointer: "/status", Keyword: "type", Message: `status is null, expected a string`}},
-		{"enum", CurrentTask, "status", `"done"`,
+		{"enum", "current_task", "status", `"done"`,
 			Violation{Pointer: "/status", Keyword: "enum", Message: `status "done" is not one of "awaiting_planner", "ready_for_execution", "in_progress", "awaiting_validation", "validation", "complete", "failed", "remediation_needed", "escalation_required"`}},
-		{"enum with case slip", CurrentTask, "status", `"In-Progress"`,
+		{"enum with case slip", "current_task", "status", `"In-Progress"`,
 			Violation{Pointer: "/status", Keyword: "enum", Message: `status "In-Progress" is not one of "awaiting_planner", "ready_for_execution", "in_progress", "awaiting_validation", "validation", "complete", "failed", "remediation_needed", "escalation_required" (did you mean "in_progress"?)`}},
-		{"format", CurrentTask, "created_at", `"yesterday"`,
+		{"format", "current_task", "created_at", `"yesterday"`,
 			Violation{Pointer: "/created_at", Keyword: "format", Message: `created_at "yesterday" is not a date-time (RFC 3339, e.g. 2025-09-29T13:42:15Z)`}},
-		{"pattern with phrase", CurrentTask, "gate_status", `"G1"`,
+		{"pattern with phrase", "current_task", "gate_status", `"G1"`,
 			Violation{Pointer: "/gate_status", Keyword: "pattern", Message: `gate_status "G1" is not a gate status (G0 to G3, then _pending, _not_started, _in_progress, _passed or _failed, e.g. G1_passed)`}},
-		{"minimum", CurrentTask, "max_iterations", `-2`,
+		{"minimum", "current_task", "max_iterations", `-2`,
 			Violation{Pointer: "/max_iterations", Keyword: "minimum", Message: `max_iterations is -2, expected at least 1`}},
-		{"long value is shortened", CurrentTask, "iteration_count", `"` + strings.Repeat("x", 100) + `"`,
+		{"long value is shortened", "current_task", "iteration_count", `"` + strings.Repeat("x", 100) + `"`,
 			Violation{Pointer: "/iteration_count", Keyword: "type", Message: `iteration_count is a string ("` + strings.Repeat("x", 59) + `…"), expected an integer`}},
-		{"const", PlannerReport, "agent", `"Planner"`,
+		{"const", "planner_report", "agent", `"Planner"`,
 			Violation{Pointer: "/agent", Keyword: "const", Message: `agent is "Planner", expected "planner"`}},
 	}
 	for _, tt := range tests {
@@ -120,7 +120,7 @@ func TestMissingRequiredPointsAtTheMember(t *testing.T) {
 	doc := readJSON(t, "testdata/initialiser/state.json").(map[string]any)
 	delete(doc, "run_id")
 	doc["runId"] = "20250929-134215-8b6f8b9a"
-	got := s.Validate(State, doc)
+	got := s.Validate("state", doc)
 	want := []Violation{{Pointer: "/run_id", Missing: true, Keyword: "required",
 		Message: `missing required property "run_id" (is "runId" a misspelling?)`}}
 	if !reflect.DeepEqual(got, want) {
@@ -136,7 +136,7 @@ func TestPointerEscaping(t *testing.T) {
 	doc["run_id"] = "20250929-134215-8b6f8b9a-..."
 	report := doc["reports"].([]any)[0].(map[string]any)
 	report["tdd_strategy"] = map[string]any{"a/b~c d": "x"}
-	got := s.Validate(PlannerReport, doc)
+	got := s.Validate("planner_report", doc)
 	want := []Violation{{Pointer: "/reports/0/tdd_strategy/a~1b~0c d", Keyword: "type",
 		Message: `tdd_strategy."a/b~c d" is a string ("x"), expected an object`}}
 	if !reflect.DeepEqual(got, want) {
@@ -146,7 +146,7 @@ func TestPointerEscaping(t *testing.T) {
 
 func TestNonJSONValue(t *testing.T) {
 	s := mustDefault(t)
-	got := s.Validate(CurrentTask, withField(t, CurrentTask, "files_affected", []string{"a.go"}))
+	got := s.Validate("current_task", withField(t, "current_task", "files_affected", []string{"a.go"}))
 	want := []Violation{{Pointer: "/files_affected", Keyword: "type",
 		Message: `files_affected holds a Go []string, which is not a JSON value`}}
 	if !reflect.DeepEqual(got, want) {
@@ -245,7 +245,7 @@ func loadWithSchema(t *testing.T, name, properties string) *Set {
 func TestViolationsAreSortedAndDistinct(t *testing.T) {
 	s := mustDefault(t)
 	doc := decodeJSON(t, []byte(`{"steps": [{"gate": "x"}, 1, {"corrects": 2}], "gates": {}, "meta": []}`))
-	got := s.Validate(State, doc)
+	got := s.Validate("state", doc)
 	if len(got) < 10 {
 		t.Fatalf("got %d violations, want many: %+v", len(got), got)
 	}
@@ -292,7 +292,7 @@ func TestLargeObject(t *testing.T) {
 		steps[i] = map[string]any{"corrects": "T001"}
 	}
 	doc["steps"] = steps
-	got := s.Validate(State, doc)
+	got := s.Validate("state", doc)
 	if len(got) != 1+len(steps) {
 		t.Fatalf("got %d violations, want %d", len(got), 1+len(steps))
 	}

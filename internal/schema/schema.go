@@ -29,33 +29,6 @@ import (
 	"github.com/h3a-check/h3a-check/schemas"
 )
 
-// Names of the embedded document schemas (file name without .schema.json).
-const (
-	State           = "state"
-	CurrentTask     = "current_task"
-	SessionHandoff  = "session_handoff"
-	PlannerReport   = "planner_report"
-	ExecutorReport  = "executor_report"
-	ValidatorReport = "validator_report"
-
-	ContractHandoff = "contract_handoff"
-	ContractVerdict = "contract_verdict"
-	ContractAudit   = "contract_audit"
-	ContractSummary = "contract_summary"
-
-	HybridState       = "hybrid_state"
-	HybridPlan        = "hybrid_plan"
-	HybridArtifact    = "hybrid_artifact"
-	HybridSummary     = "hybrid_summary"
-	HybridKnownIssues = "hybrid_known_issues"
-	HybridLog         = "hybrid_log"
-
-	StigmergyState = "stigmergy_state"
-
-	GateStateGateOutput = "gate_state_gate_output"
-	GateStatePipeline   = "gate_state_pipeline"
-)
-
 const (
 	// baseURL is the common prefix of every schema's $id; a file is added under
 	// baseURL+<file name> so that relative $refs between files resolve.

@@ -18,7 +18,7 @@ import (
 
 // documentSchemas are the names the contract promises; Names must list exactly
 // these (plus any schema added to package schemas later, see TestLoadExtraSchema).
-var documentSchemas = []string{ContractAudit, ContractHandoff, ContractSummary, ContractVerdict, CurrentTask, ExecutorReport, PlannerReport, SessionHandoff, State, ValidatorReport}
+var documentSchemas = []string{"contract_audit", "contract_handoff", "contract_summary", "contract_verdict", "current_task", "executor_report", "planner_report", "session_handoff", "state", "validator_report"}
 
 // inputSchemas document the policy input of each layout, not a run
 // document; they are compiled and offered like the others.
@@ -30,7 +30,7 @@ var toolSchemas = []string{"config"}
 
 // layoutSchemas are the document and input schemas of the other layouts;
 // their examples are checked by the content tests like every schema's.
-var layoutSchemas = []string{HybridArtifact, HybridKnownIssues, HybridLog, HybridPlan, HybridState, HybridSummary, "input.hybrid-os", StigmergyState, "input.stigmergy", GateStateGateOutput, GateStatePipeline, "input.gate-state"}
+var layoutSchemas = []string{"hybrid_artifact", "hybrid_known_issues", "hybrid_log", "hybrid_plan", "hybrid_state", "hybrid_summary", "input.hybrid-os", "stigmergy_state", "input.stigmergy", "gate_state_gate_output", "gate_state_pipeline", "input.gate-state"}
 
 func mustDefault(t testing.TB) *Set {
 	t.Helper()

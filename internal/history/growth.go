@@ -1,0 +1,99 @@
+package history
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/h3a-check/h3a-check/internal/finding"
+	"github.com/h3a-check/h3a-check/internal/layout"
+	"github.com/h3a-check/h3a-check/internal/ledger"
+)
+
+// fileRule is how one append-only file of a layout is compared with its
+// base version.
+type fileRule struct {
+	Path string // relative to the run; a file of the layout, or a pattern of its Files
+	// Check compares the two parsed versions and returns findings about
+	// head, at the first line or element that diverges.
+	Check func(p *pair) []finding.Finding
+	// Artifacts, for an evidence log, lists the paths its base version
+	// logs, as written; each artifact must hash the same in head. nil for
+	// other files.
+	Artifacts func(baseLedger any) []string
+}
+
+// rulesOf gives the comparison of each append-only file the layout
+// declares (layout.Layout.AppendOnly), in its order. Every way a file may
+// grow is implemented here; a layout only names them.
+func rulesOf(lay layout.Layout) ([]fileRule, error) {
+	var out []fileRule
+	for _, a := range lay.AppendOnly() {
+		if _, ok := layoutFile(lay, a.Path); !ok {
+			return nil, fmt.Errorf("layout %s declares %q append-only, which is not one of its files", lay.ID(), a.Path)
+		}
+		r := fileRule{Path: a.Path}
+		switch g := a.Grows.(type) {
+		case layout.ArrayPrefix:
+			r.Check = jsonArray(g.Pointer, g.Corrections)
+		case layout.VersionsRise:
+			r.Check = versionsGrow(g.Severity, g.Keys...)
+		case layout.RecordsPrefix:
+			r.Check = logGrows
+		case layout.Frozen:
+			r.Check = frozenJSON(g.Why, g.WhenStatus)
+		case layout.GateEvents:
+			r.Check = gateEvents
+		case layout.EvidenceEntries:
+			r.Check, r.Artifacts = evidenceEntries, loggedArtifacts
+		case layout.RoadmapTasks:
+			r.Check = roadmapTasks
+		case layout.IterationCount:
+			r.Check = iterationCount(g.Ledger)
+		case layout.ResolvedIssuesStay:
+			r.Check = issuesStayResolved
+		default:
+			return nil, fmt.Errorf("layout %s declares %s append-only as %T, which the history stage does not implement", lay.ID(), a.Path, a.Grows)
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// frozenJSON reports the first difference between a JSON file and its base
+// version: the file never changes once committed. With whenStatus, only a
+// file whose base version has one of those statuses is held to it.
+func frozenJSON(why string, whenStatus []string) func(*pair) []finding.Finding {
+	return func(p *pair) []finding.Finding {
+		if len(whenStatus) > 0 {
+			base, _ := p.base.json.Value.(map[string]any)
+			if st, _ := base["status"].(string); !slices.Contains(whenStatus, st) {
+				return nil
+			}
+		}
+		at, b, h, differs := firstDiff(p.base.json.Value, p.head.json.Value, "")
+		if !differs {
+			return nil
+		}
+		where := at
+		if where == "" {
+			where = "the document"
+		}
+		f := finding.FrozenChanged.New(p.path, "%s changed since base %s at %s: base %s, head %s; %s",
+			p.path, p.commit, where, quoteValue(b), quoteValue(h), why)
+		f.Pointer = at
+		return []finding.Finding{f}
+	}
+}
+
+// loggedArtifacts lists the paths an evidence log logs, as written.
+func loggedArtifacts(v any) []string {
+	log, ok := v.(*ledger.EvidenceLog)
+	if !ok {
+		return nil
+	}
+	out := make([]string, 0, len(log.Entries))
+	for _, e := range log.Entries {
+		out = append(out, e.Path)
+	}
+	return out
+}

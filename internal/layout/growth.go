@@ -1,0 +1,76 @@
+package layout
+
+import "github.com/h3a-check/h3a-check/internal/finding"
+
+// AppendOnly is one append-only file of a layout (or a family of them: a
+// pattern of the layout's Files) and how it may change since the base
+// revision. A layout lists them in the order they are compared: a rule
+// may read what an earlier file gained (IterationCount reads the gates
+// ledger).
+type AppendOnly struct {
+	Path string
+	Grows
+}
+
+// Grows is one way a file may change since the base revision. The history
+// stage implements each (internal/history); a layout only names them.
+type Grows interface{ grows() }
+
+// ArrayPrefix: the JSON array at Pointer at the base is a prefix of the
+// head's, element by element. With Corrections, an appended entry with
+// "corrects" must name the task_id of an earlier entry.
+type ArrayPrefix struct {
+	Pointer     string
+	Corrections bool
+}
+
+// VersionsRise: each integer member of Keys at the top of a JSON file
+// never goes down; a lower value is a finding of this severity.
+type VersionsRise struct {
+	Severity finding.Severity
+	Keys     []string
+}
+
+// RecordsPrefix: the records of a JSON Lines file at the base are a prefix
+// of the head's.
+type RecordsPrefix struct{}
+
+// Frozen: a JSON file never changes once committed; Why ends the finding.
+// With WhenStatus, only once the base version's top-level "status" is one
+// of these (a gate output is frozen once it is done).
+type Frozen struct {
+	Why        string
+	WhenStatus []string
+}
+
+// GateEvents: the events log of a GATES_LEDGER.md at the base is a prefix
+// of the head's.
+type GateEvents struct{}
+
+// EvidenceEntries: every entry of an EVIDENCE_LOG.md at the base is still
+// there, unchanged and in order, and every artifact it logs hashes the
+// same in head.
+type EvidenceEntries struct{}
+
+// RoadmapTasks: no ROADMAP.md task of the base is removed, reworded or
+// unticked, and completion times never change.
+type RoadmapTasks struct{}
+
+// IterationCount: a task's iteration_count goes down only when the gates
+// ledger at Ledger gained an event by agent "human" (list the ledger
+// before this file).
+type IterationCount struct{ Ledger string }
+
+// ResolvedIssuesStay: an issue_log entry RESOLVED at the base stays so,
+// unless a history entry added since names it.
+type ResolvedIssuesStay struct{}
+
+func (ArrayPrefix) grows()        {}
+func (VersionsRise) grows()       {}
+func (RecordsPrefix) grows()      {}
+func (Frozen) grows()             {}
+func (GateEvents) grows()         {}
+func (EvidenceEntries) grows()    {}
+func (RoadmapTasks) grows()       {}
+func (IterationCount) grows()     {}
+func (ResolvedIssuesStay) grows() {}
