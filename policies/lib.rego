@@ -36,6 +36,41 @@ items(x) := x if is_array(x)
 
 else := []
 
+# get returns x[key], or null when x has none (x need not be an object):
+# a rule negating a test of a member reads it through get, since a call
+# whose argument is undefined is itself undefined, never false, and so is
+# its negation.
+get(x, key) := v if {
+	v := x[key]
+} else := null
+
+# describe names a value for a message: a string quoted, a number as
+# written, "an object", "an array", "null", "true" or "false".
+describe(x) := sprintf("%q", [x]) if is_string(x)
+
+else := json.marshal(x) if is_number(x)
+
+else := "an object" if is_object(x)
+
+else := "an array" if is_array(x)
+
+else := sprintf("%v", [x])
+
+# describe_field describes member key of object m, or says it is missing
+# (also when m is no object).
+describe_field(m, key) := describe(m[key]) if {
+	is_object(m)
+	key in object.keys(m)
+} else := "missing"
+
+# finite holds for a number a 64-bit float can hold, as the checker's Go
+# code reads numbers: 1e400 is no score.
+finite(x) if {
+	is_number(x)
+	x <= 1.7976931348623157e308
+	x >= -1.7976931348623157e308
+}
+
 # pointer renders a path (as walk() yields it) as an RFC 6901 JSON pointer.
 pointer(path) := concat("", [sprintf("/%s", [escape_token(tok)]) | some tok in path])
 

@@ -254,4 +254,4 @@ var GoRules = slices.Concat([]Rule{
 	HistoryNotCompared, NewRun, EntryRewritten, BadCorrection, GateEventRewritten,
 	EvidenceEntryRewritten, TaskRemoved, TaskReworded, TaskUnticked, CompletionChanged,
 	ArtifactChanged, ArtifactRelogged, ArtifactLFSPointer, ArtifactDeleted, RunDeleted, FileRemoved, FrozenChanged, IterationCountLowered,
-}, HybridRules, StigmergyRules, GateStateRules)
+}, HybridRules, StigmergyRules)

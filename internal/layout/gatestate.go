@@ -22,14 +22,7 @@ import (
 // the folder is checked together, as one run.
 type GateState struct{}
 
-const (
-	gateStateDir = ".state"
-	// gateStateFinal is the orchestrator's completion mark: the guide pushes
-	// it onto completedGates without writing an output for it.
-	gateStateFinal = 5
-	// gateStatePassScore is the score at which a gate counts as SUCCESS.
-	gateStatePassScore = 70
-)
+const gateStateDir = ".state"
 
 const (
 	gateStateOutputFiles   = gateStateDir + "/*-gate*-output.json"
@@ -117,7 +110,13 @@ func (GateState) Docs(r *Run) map[string]any {
 			if g.doc != nil {
 				doc = g.doc
 			}
-			gates[strconv.Itoa(n)] = map[string]any{"path": g.path, "doc": doc, "variants": variants}
+			readFrom := map[string]any{}
+			for _, s := range gateSynonyms {
+				if g.pointer(s.field) == "/"+s.variant {
+					readFrom[s.field] = s.variant
+				}
+			}
+			gates[strconv.Itoa(n)] = map[string]any{"path": g.path, "doc": doc, "variants": variants, "read_from": readFrom}
 		}
 		var pipeline any
 		if p.doc != nil {
@@ -248,45 +247,9 @@ func (g gateDoc) pointer(field string) string {
 	return "/" + field
 }
 
-type gateCheck struct{ out []finding.Finding }
-
-func (c *gateCheck) add(rule finding.Rule, file, ptr, format string, args ...any) {
-	f := rule.New(file, format, args...)
-	f.Pointer = ptr
-	c.out = append(c.out, f)
-}
-
-func (l GateState) Check(r *Run) []finding.Finding {
-	c := &gateCheck{}
-	for _, p := range gateStatePipelines(r) {
-		for _, n := range sortedInts(p.gates) {
-			g := p.gates[n]
-			if g.doc == nil {
-				continue // missing, unparseable or not an object: reported by the loader
-			}
-			c.gateVariant(g)
-			c.gateName(p.prefix, g)
-			c.gateScore(g)
-			c.gateHandoff(g)
-		}
-		c.gateOrder(p)
-		if p.doc == nil {
-			continue
-		}
-		c.pipelineFileName(p)
-		c.pipelineGates(p)
-	}
-	return c.out
-}
-
-func sortedInts[V any](m map[int]V) []int {
-	keys := make([]int, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
+// Check: the gate-state rules judge only documents, so they are Rego
+// (policies/gate_state.rego).
+func (GateState) Check(*Run) []finding.Finding { return nil }
 
 // jsonFloat reads a JSON number, as the parser keeps it (json.Number) or
 // as a float.
@@ -299,202 +262,4 @@ func jsonFloat(v any) (float64, bool) {
 		return x, true
 	}
 	return 0, false
-}
-
-// gateNumber reads a JSON number that must be a whole number.
-func gateNumber(v any) (int, bool) {
-	f, ok := jsonFloat(v)
-	if !ok || f != math.Trunc(f) || f < 0 || f > 1e6 {
-		return 0, false
-	}
-	return int(f), true
-}
-
-// gateVariant names the sibling documents' fields a gate output uses; the
-// shape of every field, under either name, is the schema's to check.
-func (c *gateCheck) gateVariant(g gateDoc) {
-	if len(g.variants) > 0 {
-		c.add(finding.GateStateVariant, g.path, "", "uses %s of the guide's sibling documents, read as the guide's fields", strings.Join(g.variants, ", "))
-	}
-}
-
-func describeField(m map[string]any, k string) string {
-	v, ok := m[k]
-	if !ok {
-		return "missing"
-	}
-	return describeValue(v)
-}
-
-// namedFor reports whether a file prefix names the document: the guide's
-// {domain}-{feature}, or the older naming's request id.
-func namedFor(prefix string, doc map[string]any) (string, bool) {
-	md, _ := doc["metadata"].(map[string]any)
-	domain, dok := md["domain"].(string)
-	feature, fok := md["feature"].(string)
-	if !dok || !fok {
-		return "", true // the schema reports it
-	}
-	want := domain + "-" + feature
-	if prefix == want {
-		return want, true
-	}
-	for _, id := range []any{doc["requestId"], md["requestId"]} {
-		if s, ok := id.(string); ok && s == prefix {
-			return want, true
-		}
-	}
-	// The older naming puts a request id, which the document need not
-	// repeat, where domain-feature stands: a prefix that does not start
-	// with the document's domain is taken for one.
-	return want, !strings.HasPrefix(prefix, domain+"-")
-}
-
-func (c *gateCheck) gateName(prefix string, g gateDoc) {
-	if n, ok := gateNumber(g.doc["gate"]); ok && n != g.number {
-		c.add(finding.GateStateFileName, g.path, g.pointer("gate"), "file is named for gate %d but gate is %d", g.number, n)
-	}
-	if want, ok := namedFor(prefix, g.doc); !ok {
-		c.add(finding.GateStateFileName, g.path, "/metadata", "file is named %q but metadata says domain-feature %q", prefix, want)
-	}
-}
-
-func (c *gateCheck) gateScore(g gateDoc) {
-	val, _ := g.doc["validation"].(map[string]any)
-	score, sok := jsonFloat(val["score"])
-	passed, pok := val["passed"].(bool)
-	ptr := g.pointer("validation")
-	switch str(g.doc["status"]) {
-	case "SUCCESS":
-		if sok && score < gateStatePassScore {
-			c.add(finding.GateStateScore, g.path, ptr+"/score", "status is SUCCESS but validation score is %g, expected at least %d", score, gateStatePassScore)
-		}
-		if pok && !passed {
-			c.add(finding.GateStateScore, g.path, ptr+"/passed", "status is SUCCESS but validation passed is false")
-		}
-	case "PARTIAL":
-		if sok && score >= gateStatePassScore {
-			c.add(finding.GateStateScore, g.path, ptr+"/score", "status is PARTIAL but validation score is %g, expected below %d (or status SUCCESS)", score, gateStatePassScore)
-		}
-	case "FAILED":
-		if pok && passed {
-			c.add(finding.GateStateScore, g.path, ptr+"/passed", "status is FAILED but validation passed is true")
-		}
-	}
-}
-
-// gateOrder: gate N's output needs gate N−1's; gate 1 may follow no gate 0.
-func (c *gateCheck) gateOrder(p *gatePipeline) {
-	for _, n := range sortedInts(p.gates) {
-		if n <= 1 {
-			continue
-		}
-		if _, ok := p.gates[n-1]; !ok {
-			c.add(finding.GateStateGateOrder, p.gates[n].path, "", "gate %d's output exists but gate %d's does not (expected %s-gate%d-output.json)", n, n-1, p.prefix, n-1)
-		}
-	}
-}
-
-func (c *gateCheck) pipelineFileName(p *gatePipeline) {
-	if want, ok := namedFor(p.prefix, p.doc); !ok {
-		c.add(finding.GateStateFileName, p.path, "/metadata", "file is named %q but metadata says domain-feature %q", p.prefix, want)
-	}
-}
-
-func (c *gateCheck) pipelineGates(p *gatePipeline) {
-	arr, _ := p.doc["completedGates"].([]any)
-	last := -1
-	for i, v := range arr {
-		n, ok := gateNumber(v)
-		if !ok {
-			continue
-		}
-		if n <= last {
-			c.add(finding.GateStateCurrentGate, p.path, fmt.Sprintf("/completedGates/%d", i), "completed gate %d follows gate %d, expected ascending gates without repeats", n, last)
-		}
-		last = max(last, n)
-		if n == gateStateFinal {
-			continue
-		}
-		g, ok := p.gates[n]
-		if !ok {
-			c.add(finding.GateStateCompletedOutput, p.path, fmt.Sprintf("/completedGates/%d", i), "gate %d is completed but %s/%s-gate%d-output.json does not exist", n, gateStateDir, p.prefix, n)
-			continue
-		}
-		if st := str(g.doc["status"]); g.doc != nil && st != "SUCCESS" && st != "PARTIAL" {
-			c.add(finding.GateStateCompletedOutput, p.path, fmt.Sprintf("/completedGates/%d", i), "gate %d is completed but its output's status is %s, expected SUCCESS or PARTIAL", n, describeField(g.doc, "status"))
-		}
-	}
-	if cur, ok := gateNumber(p.doc["currentGate"]); ok {
-		lo, hi := last, last+1
-		if last < 0 {
-			lo, hi = 0, 1
-		}
-		if cur < lo || cur > hi {
-			lastText := strconv.Itoa(last)
-			if last < 0 {
-				lastText = "none"
-			}
-			c.add(finding.GateStateCurrentGate, p.path, "/currentGate", "currentGate is %d but the last completed gate is %s, expected %d or %d", cur, lastText, lo, hi)
-		}
-	}
-	if cur, ok := gateNumber(p.doc["currentGate"]); ok && str(p.doc["status"]) == "FAILED" && cur != gateStateFinal {
-		if _, has := p.gates[cur]; !has {
-			c.add(finding.GateStateFailedOutput, p.path, "/currentGate", "pipeline FAILED at gate %d but %s/%s-gate%d-output.json does not exist", cur, gateStateDir, p.prefix, cur)
-		}
-	}
-	if str(p.doc["status"]) == "SUCCESS" {
-		for _, n := range sortedInts(p.gates) {
-			g := p.gates[n]
-			if st := str(g.doc["status"]); g.doc != nil && st != "SUCCESS" {
-				c.add(finding.GateStatePipelineStatus, p.path, "/status", "pipeline status is SUCCESS but gate %d (%s) has status %s", n, g.path, describeField(g.doc, "status"))
-			}
-		}
-	}
-}
-
-// gateHandoff checks what the guide's next agent reads from a finished gate
-// of the guide's own agents; other agents' outputs are their own business.
-func (c *gateCheck) gateHandoff(g gateDoc) {
-	if st := str(g.doc["status"]); st != "SUCCESS" && st != "PARTIAL" {
-		return
-	}
-	out, ok := g.doc["output"].(map[string]any)
-	if !ok {
-		return // the schema reports it
-	}
-	ptr := g.pointer("output")
-	bad := func(at, format string, args ...any) {
-		c.add(finding.GateStateHandoff, g.path, ptr+at, format, args...)
-	}
-	switch {
-	case g.number == 1 && g.doc["agent"] == "TestCaseDesigner":
-		cases, ok := out["testCases"].([]any)
-		if !ok || len(cases) == 0 {
-			bad("", "gate 1 output has testCases %s, expected a non-empty array for gate 2 to map", describeField(out, "testCases"))
-			return
-		}
-		for i, tc := range cases {
-			m, _ := tc.(map[string]any)
-			if id, _ := m["testId"].(string); strings.TrimSpace(id) == "" {
-				bad(fmt.Sprintf("/testCases/%d", i), "test case %d has testId %s, expected a non-empty string", i, describeField(m, "testId"))
-			}
-			if steps, ok := m["testSteps"].([]any); !ok || len(steps) == 0 {
-				bad(fmt.Sprintf("/testCases/%d", i), "test case %d has testSteps %s, expected a non-empty array", i, describeField(m, "testSteps"))
-			}
-		}
-	case g.number == 2 && g.doc["agent"] == "DOMAgent":
-		maps, ok := out["elementMappings"].([]any)
-		if !ok {
-			bad("", "gate 2 output has elementMappings %s, expected an array for gate 3 to use", describeField(out, "elementMappings"))
-			return
-		}
-		for i, em := range maps {
-			m, _ := em.(map[string]any)
-			loc, _ := m["locators"].(map[string]any)
-			if _, ok := loc["primary"].(map[string]any); !ok {
-				bad(fmt.Sprintf("/elementMappings/%d", i), "element mapping %d has no locators.primary object", i)
-			}
-		}
-	}
 }

@@ -1,0 +1,311 @@
+package h3a.tests.gate_state
+
+import data.h3a.rules.gate_state
+import data.h3a.test
+import data.h3a.test.fixture
+
+pipeline := "/docs/pipelines/0/pipeline"
+
+g1 := "/docs/pipelines/0/gates/1"
+
+g2 := "/docs/pipelines/0/gates/2"
+
+file1 := ".state/demoqa_com-student_registration-gate1-output.json"
+
+file2 := ".state/demoqa_com-student_registration-gate2-output.json"
+
+pipeline_file := ".state/demoqa_com-student_registration-pipeline.json"
+
+findings(ops) := fs if {
+	inp := json.patch(fixture.gate_state_complete, ops)
+	deny := gate_state.deny with input as inp
+	warn := gate_state.warn with input as inp
+	fs := deny | warn
+}
+
+# located lists [rule, file, pointer] of the findings of ops.
+located(ops) := {[f.rule, f.file, object.get(f, "pointer", "")] | some f in findings(ops)}
+
+msgs(ops) := {f.msg | some f in findings(ops)}
+
+set(path, value) := {"op": "replace", "path": path, "value": value}
+
+put(path, value) := {"op": "add", "path": path, "value": value}
+
+cut(path) := {"op": "remove", "path": path}
+
+test_gate_state_run_is_clean if {
+	count(test.all_findings) == 0 with input as fixture.gate_state_complete
+}
+
+test_quiet_on_other_layouts if {
+	count(gate_state.deny) == 0 with input as fixture.complete
+	count(gate_state.warn) == 0 with input as fixture.complete
+	count(gate_state.deny) == 0 with input as fixture.contract_rounds
+}
+
+# Rules of other layouts stay quiet on a gate-state run even when it is broken.
+test_other_rules_quiet_on_gate_state if {
+	fs := test.all_findings with input as json.patch(fixture.gate_state_complete, [
+		set(sprintf("%s/currentGate", [pipeline]), 9),
+		set(sprintf("%s/doc/status", [g2]), "FAILED"),
+	])
+	count(fs) > 0
+	every f in fs {
+		contains(f.rule, ".gate_state_")
+	}
+}
+
+test_variant if {
+	located([set(sprintf("%s/variants", [g1]), ["agentName", "validationResult"])]) == {["h3a.schema.gate_state_variant", file1, ""]}
+	msgs([set(sprintf("%s/variants", [g1]), ["agentName", "validationResult"])]) == {"uses agentName, validationResult of the guide's sibling documents, read as the guide's fields"}
+}
+
+test_variant_of_unreadable_file_is_quiet if {
+	count(findings([
+		set(sprintf("%s/variants", [g1]), ["agentName"]),
+		set(sprintf("%s/doc", [g1]), null),
+		set(sprintf("%s/completedGates", [pipeline]), [2]),
+	])) == 0
+}
+
+test_file_named_for_another_gate if {
+	located([set(sprintf("%s/doc/gate", [g2]), 3)]) == {["h3a.traceability.gate_state_file_name", file2, "/gate"]}
+	msgs([set(sprintf("%s/doc/gate", [g2]), 3)]) == {"file is named for gate 2 but gate is 3"}
+}
+
+test_gate_written_as_a_float_is_its_number if {
+	count(findings([set(sprintf("%s/doc/gate", [g2]), 2.0)])) == 0
+}
+
+test_file_named_for_another_feature if {
+	inp := [set("/docs/pipelines/0/prefix", "demoqa_com-login")]
+	located(inp) == {
+		["h3a.traceability.gate_state_file_name", file1, "/metadata"],
+		["h3a.traceability.gate_state_file_name", file2, "/metadata"],
+		["h3a.traceability.gate_state_file_name", pipeline_file, "/metadata"],
+	}
+	msgs(inp) == {`file is named "demoqa_com-login" but metadata says domain-feature "demoqa_com-student_registration"`}
+}
+
+test_close_is_not_equal if {
+	count(findings([set("/docs/pipelines/0/prefix", "demoqa_com-student_registration-v2")])) == 3
+}
+
+# The older naming puts a request id where domain-feature stands.
+test_request_id_naming if {
+	count(findings([set("/docs/pipelines/0/prefix", "req-7f3a")])) == 0
+	count(findings([
+		set("/docs/pipelines/0/prefix", "demoqa_com-req42"),
+		put(sprintf("%s/requestId", [pipeline]), "demoqa_com-req42"),
+		put(sprintf("%s/doc/metadata/requestId", [g1]), "demoqa_com-req42"),
+		put(sprintf("%s/doc/requestId", [g2]), "demoqa_com-req42"),
+	])) == 0
+}
+
+# No domain and feature: a shape problem, the schema's to report.
+test_no_metadata_is_no_name_problem if {
+	count(findings([
+		set("/docs/pipelines/0/prefix", "x"),
+		set(sprintf("%s/metadata", [pipeline]), "demoqa_com-student_registration"),
+		cut(sprintf("%s/doc/metadata/feature", [g1])),
+		set(sprintf("%s/doc/metadata", [g2]), 3),
+	])) == 0
+}
+
+test_success_below_the_pass_score if {
+	ops := [set(sprintf("%s/doc/validation/score", [g1]), 65)]
+	located(ops) == {["h3a.gates.gate_state_score", file1, "/validation/score"]}
+	msgs(ops) == {"status is SUCCESS but validation score is 65, expected at least 70"}
+}
+
+test_score_found_where_the_file_holds_it if {
+	located([
+		set(sprintf("%s/doc/validation/score", [g1]), 65.5),
+		set(sprintf("%s/read_from", [g1]), {"validation": "validationResult"}),
+	]) == {["h3a.gates.gate_state_score", file1, "/validationResult/score"]}
+}
+
+test_success_at_the_pass_score_is_fine if {
+	count(findings([set(sprintf("%s/doc/validation/score", [g1]), 70)])) == 0
+}
+
+test_success_not_passed if {
+	located([set(sprintf("%s/doc/validation/passed", [g1]), false)]) == {["h3a.gates.gate_state_score", file1, "/validation/passed"]}
+}
+
+test_partial_at_the_pass_score if {
+	ops := [set(sprintf("%s/doc/status", [g2]), "PARTIAL")]
+	located(ops) == {["h3a.gates.gate_state_score", file2, "/validation/score"]}
+	msgs(ops) == {"status is PARTIAL but validation score is 87, expected below 70 (or status SUCCESS)"}
+}
+
+test_partial_below_the_pass_score_is_fine if {
+	count(findings([
+		set(sprintf("%s/doc/status", [g2]), "PARTIAL"),
+		set(sprintf("%s/doc/validation/score", [g2]), 69.5),
+	])) == 0
+}
+
+test_failed_but_passed if {
+	located([
+		set(sprintf("%s/doc/status", [g2]), "FAILED"),
+		set(sprintf("%s/completedGates", [pipeline]), [1]),
+	]) == {["h3a.gates.gate_state_score", file2, "/validation/passed"]}
+}
+
+# A number no 64-bit float holds is not a score.
+test_score_beyond_floats_is_no_score if {
+	count(findings([
+		set(sprintf("%s/doc/status", [g2]), "PARTIAL"),
+		set(sprintf("%s/doc/validation/score", [g2]), 1e400),
+	])) == 0
+}
+
+test_gate_without_the_previous_gate if {
+	ops := [cut(g1), set(sprintf("%s/completedGates", [pipeline]), [])]
+	located(ops) == {
+		["h3a.gates.gate_state_gate_order", file2, ""],
+		["h3a.gates.gate_state_current_gate", pipeline_file, "/currentGate"],
+	}
+	"gate 2's output exists but gate 1's does not (expected demoqa_com-student_registration-gate1-output.json)" in msgs(ops)
+}
+
+# Gate 1 may follow no gate 0.
+test_first_gate_needs_no_gate_zero if {
+	count(findings([cut(g2), set(sprintf("%s/completedGates", [pipeline]), [1]), set(sprintf("%s/currentGate", [pipeline]), 1)])) == 0
+}
+
+current_gate_fires(current, done) if {
+	some f in findings([set(sprintf("%s/currentGate", [pipeline]), current), set(sprintf("%s/completedGates", [pipeline]), done)])
+	f.rule == "h3a.gates.gate_state_current_gate"
+}
+
+test_current_gate if {
+	not current_gate_fires(0, [])
+	not current_gate_fires(1, [])
+	current_gate_fires(2, [])
+	not current_gate_fires(2, [1, 2])
+	not current_gate_fires(3, [1, 2])
+	current_gate_fires(1, [1, 2])
+	current_gate_fires(4, [1, 2])
+	current_gate_fires(2, [1, 1, 2])
+}
+
+test_current_gate_messages if {
+	msgs([set(sprintf("%s/currentGate", [pipeline]), 2), set(sprintf("%s/completedGates", [pipeline]), [])]) == {"currentGate is 2 but the last completed gate is none, expected 0 or 1"}
+	msgs([set(sprintf("%s/completedGates", [pipeline]), [1, 1, 2])]) == {"completed gate 1 follows gate 1, expected ascending gates without repeats"}
+	located([set(sprintf("%s/completedGates", [pipeline]), [1, 1, 2])]) == {["h3a.gates.gate_state_current_gate", pipeline_file, "/completedGates/1"]}
+}
+
+test_completed_gate_without_output if {
+	ops := [set(sprintf("%s/completedGates", [pipeline]), [1, 2, 3]), set(sprintf("%s/currentGate", [pipeline]), 3)]
+	located(ops) == {["h3a.evidence.gate_state_completed_output", pipeline_file, "/completedGates/2"]}
+	msgs(ops) == {"gate 3 is completed but .state/demoqa_com-student_registration-gate3-output.json does not exist"}
+}
+
+# Gate 5 is the orchestrator's mark: no output is written for it.
+test_final_mark_needs_no_output if {
+	count(findings([set(sprintf("%s/completedGates", [pipeline]), [1, 2, 5]), set(sprintf("%s/currentGate", [pipeline]), 5)])) == 0
+}
+
+test_completed_gate_that_failed if {
+	msgs([set(sprintf("%s/doc/status", [g2]), "FAILED"), set(sprintf("%s/doc/validation/passed", [g2]), false)]) == {`gate 2 is completed but its output's status is "FAILED", expected SUCCESS or PARTIAL`}
+	msgs([cut(sprintf("%s/doc/status", [g2]))]) == {"gate 2 is completed but its output's status is missing, expected SUCCESS or PARTIAL"}
+}
+
+test_failed_pipeline_without_the_failed_gate if {
+	ops := [set(sprintf("%s/status", [pipeline]), "FAILED"), set(sprintf("%s/currentGate", [pipeline]), 3)]
+	located(ops) == {["h3a.evidence.gate_state_failed_output", pipeline_file, "/currentGate"]}
+	msgs(ops) == {"pipeline FAILED at gate 3 but .state/demoqa_com-student_registration-gate3-output.json does not exist"}
+}
+
+test_failed_pipeline_with_its_output_is_fine if {
+	count(findings([set(sprintf("%s/status", [pipeline]), "FAILED")])) == 0
+	count(findings([
+		set(sprintf("%s/status", [pipeline]), "FAILED"),
+		set(sprintf("%s/completedGates", [pipeline]), [1, 2, 5]),
+		set(sprintf("%s/currentGate", [pipeline]), 5),
+	])) == 0
+}
+
+test_success_pipeline_over_a_partial_gate if {
+	ops := [
+		set(sprintf("%s/status", [pipeline]), "SUCCESS"),
+		set(sprintf("%s/doc/status", [g2]), "PARTIAL"),
+		set(sprintf("%s/doc/validation/score", [g2]), 60),
+	]
+	located(ops) == {["h3a.gates.gate_state_pipeline_status", pipeline_file, "/status"]}
+	msgs(ops) == {`pipeline status is SUCCESS but gate 2 (.state/demoqa_com-student_registration-gate2-output.json) has status "PARTIAL"`}
+}
+
+test_success_pipeline_of_successes_is_fine if {
+	count(findings([set(sprintf("%s/status", [pipeline]), "SUCCESS")])) == 0
+}
+
+test_gate_one_without_test_cases if {
+	located([set(sprintf("%s/doc/output/testCases", [g1]), [])]) == {["h3a.gates.gate_state_handoff", file1, "/output"]}
+	msgs([cut(sprintf("%s/doc/output/testCases", [g1]))]) == {"gate 1 output has testCases missing, expected a non-empty array for gate 2 to map"}
+	located([
+		cut(sprintf("%s/doc/output/testCases", [g1])),
+		set(sprintf("%s/read_from", [g1]), {"output": "outputData"}),
+	]) == {["h3a.gates.gate_state_handoff", file1, "/outputData"]}
+}
+
+test_test_case_without_id_or_steps if {
+	ops := [
+		cut(sprintf("%s/doc/output/testCases/0/testId", [g1])),
+		set(sprintf("%s/doc/output/testCases/0/testSteps", [g1]), []),
+		put(sprintf("%s/doc/output/testCases/-", [g1]), "TC_002"),
+	]
+	located(ops) == {
+		["h3a.gates.gate_state_handoff", file1, "/output/testCases/0"],
+		["h3a.gates.gate_state_handoff", file1, "/output/testCases/1"],
+	}
+	msgs(ops) == {
+		"test case 0 has testId missing, expected a non-empty string",
+		"test case 0 has testSteps an array, expected a non-empty array",
+		"test case 1 has testId missing, expected a non-empty string",
+		"test case 1 has testSteps missing, expected a non-empty array",
+	}
+}
+
+test_handoff_of_other_agents_and_failed_gates_is_theirs if {
+	count(findings([
+		set(sprintf("%s/doc/output/testCases", [g1]), []),
+		set(sprintf("%s/doc/agent", [g1]), "MyDesigner"),
+	])) == 0
+	located([
+		set(sprintf("%s/doc/output/testCases", [g1]), []),
+		set(sprintf("%s/doc/status", [g1]), "FAILED"),
+		set(sprintf("%s/doc/validation/passed", [g1]), false),
+	]) == {["h3a.evidence.gate_state_completed_output", pipeline_file, "/completedGates/0"]}
+}
+
+test_gate_two_without_element_mappings if {
+	msgs([set(sprintf("%s/doc/output/elementMappings", [g2]), {})]) == {"gate 2 output has elementMappings an object, expected an array for gate 3 to use"}
+	ops := [
+		cut(sprintf("%s/doc/output/elementMappings/0/locators/primary", [g2])),
+		put(sprintf("%s/doc/output/elementMappings/-", [g2]), 7),
+	]
+	located(ops) == {
+		["h3a.gates.gate_state_handoff", file2, "/output/elementMappings/0"],
+		["h3a.gates.gate_state_handoff", file2, "/output/elementMappings/1"],
+	}
+}
+
+# The shapes are the schema's to check; the rules read what they can of a
+# document that breaks them, and still fire on the parts they understand.
+test_rules_read_past_shape_errors if {
+	fs := findings([
+		set(sprintf("%s/status", [pipeline]), 7),
+		set(sprintf("%s/currentGate", [pipeline]), 4),
+		set(sprintf("%s/completedGates", [pipeline]), [1, "2", 2]),
+		set(sprintf("%s/doc/gate", [g1]), "1"),
+		set(sprintf("%s/doc/validation", [g1]), "x"),
+		set(sprintf("%s/doc/status", [g2]), "PARTIAL"),
+		set(sprintf("%s/doc/agent", [g2]), 5),
+		set(sprintf("%s/doc/validation", [g2]), {"score": 90, "passed": "no"}),
+	])
+	test.rules(fs) == {"h3a.gates.gate_state_current_gate", "h3a.gates.gate_state_score"}
+}
