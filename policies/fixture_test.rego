@@ -1330,6 +1330,510 @@ gate_state_complete := {
 	]
 }
 
+hybrid_complete := {
+	"docs": {
+		"annotations": {
+			"registry/code/a_greet.json": {
+				"depends_on": [
+					"a_util"
+				],
+				"issues": [
+					"i_lint"
+				],
+				"loc": "src/greet.py",
+				"missing": false,
+				"purpose": true
+			},
+			"registry/code/a_util.json": {
+				"depends_on": [],
+				"issues": [],
+				"loc": "src/util.py",
+				"missing": false,
+				"purpose": true
+			}
+		},
+		"artifacts": {
+			"registry/code/a_greet.json": {
+				"dep": [
+					"a_util"
+				],
+				"dom": "code",
+				"id": "a_greet",
+				"if": [
+					"greet()"
+				],
+				"ki": [
+					"i_lint"
+				],
+				"loc": "src/greet.py",
+				"pu": "prints the greeting",
+				"type": "code",
+				"v": 2
+			},
+			"registry/code/a_util.json": {
+				"dep": [],
+				"dom": "code",
+				"id": "a_util",
+				"if": [
+					"shout(s)"
+				],
+				"ki": [],
+				"loc": "src/util.py",
+				"pu": "string helpers",
+				"type": "code",
+				"v": 1
+			}
+		},
+		"generation": "v1.4",
+		"known_issues": {
+			"issues": {
+				"i_lint": {
+					"msg": "line-length lint suppressed in greet.py",
+					"st": "ACTIVE"
+				},
+				"i_old": {
+					"msg": "typo in util.py",
+					"st": "RES"
+				}
+			},
+			"v": 2
+		},
+		"logs": {
+			"logs/log_unit_1.jsonl": [
+				{
+					"L": "I",
+					"id": 1,
+					"msg": "session start",
+					"ph": "A",
+					"plan": null,
+					"task": null
+				},
+				{
+					"L": "I",
+					"id": 2,
+					"msg": "plan p_greet written",
+					"ph": "B",
+					"plan": "p_greet",
+					"task": null
+				},
+				{
+					"L": "I",
+					"id": 3,
+					"msg": "t1 started",
+					"ph": "C",
+					"plan": "p_greet",
+					"task": "t1"
+				},
+				{
+					"L": "I",
+					"id": 4,
+					"msg": "t1 validated",
+					"ph": "V",
+					"plan": "p_greet",
+					"task": "t1"
+				},
+				{
+					"L": "I",
+					"id": 5,
+					"msg": "t1 retried",
+					"ph": "C",
+					"plan": "p_greet",
+					"task": "t1"
+				}
+			],
+			"logs/log_unit_2.jsonl": [
+				{
+					"L": "I",
+					"id": 6,
+					"msg": "t1 done",
+					"ph": "C",
+					"plan": "p_greet",
+					"task": "t1"
+				},
+				{
+					"L": "I",
+					"id": 7,
+					"msg": "t1 accepted",
+					"ph": "V",
+					"plan": "p_greet",
+					"task": "t1"
+				},
+				{
+					"L": "I",
+					"id": 8,
+					"msg": "t2 started",
+					"ph": "C",
+					"plan": "p_greet",
+					"task": "t2"
+				}
+			]
+		},
+		"paths": {
+			"plans/core/p_greet.json": {
+				"clean": "plans/core/p_greet.json",
+				"file": true
+			},
+			"registry/code/a_greet.json": {
+				"clean": "registry/code/a_greet.json",
+				"file": true
+			},
+			"registry/code/a_util.json": {
+				"clean": "registry/code/a_util.json",
+				"file": true
+			}
+		},
+		"plan_summary": {
+			"map": {
+				"p_greet": {
+					"path": "plans/core/p_greet.json",
+					"v": 2
+				}
+			},
+			"v": 2
+		},
+		"plans": {
+			"plans/core/p_greet.json": {
+				"goal": "print a greeting",
+				"id": "p_greet",
+				"max_rt": 3,
+				"tasks": [
+					{
+						"id": "t1",
+						"rt": 1,
+						"st": "DONE"
+					},
+					{
+						"id": "t2",
+						"rt": 0,
+						"st": "PENDING"
+					}
+				],
+				"v": 2
+			}
+		},
+		"registry_summary": {
+			"map": {
+				"a_greet": {
+					"path": "registry/code/a_greet.json",
+					"v": 2
+				},
+				"a_util": {
+					"path": "registry/code/a_util.json",
+					"v": 1
+				}
+			},
+			"v": 3
+		},
+		"state": {
+			"cp": "p_greet",
+			"ct": "t2",
+			"err": null,
+			"g": 8,
+			"iss": {
+				"i_lint": "ACTIVE"
+			},
+			"ln": 3,
+			"max": 5,
+			"ph": "C",
+			"rt": {
+				"t1": 1
+			},
+			"st": "READY",
+			"v": 9
+		},
+		"units": [
+			{
+				"lines": [
+					1,
+					2,
+					3,
+					4,
+					5
+				],
+				"number": 1,
+				"path": "logs/log_unit_1.jsonl"
+			},
+			{
+				"lines": [
+					1,
+					2,
+					3
+				],
+				"number": 2,
+				"path": "logs/log_unit_2.jsonl"
+			}
+		],
+		"x2_issues": {},
+		"x2_issues_summary": null,
+		"x2_plans": {},
+		"x2_registry_map": null,
+		"x2_state": null
+	},
+	"evidence": {},
+	"files": {
+		"issues_summary.txt": {
+			"doc": "x2_issues_summary",
+			"parsed": false,
+			"present": false,
+			"schema_valid": false,
+			"sha256": null
+		},
+		"known_issues.json": {
+			"doc": "known_issues",
+			"parsed": true,
+			"present": true,
+			"schema_valid": true,
+			"sha256": "1266e34c2c0c8b87fd6c0b0754e50470dfa471efbb437e825d9df1c054d62d70"
+		},
+		"logs/log_unit_1.jsonl": {
+			"doc": "logs",
+			"parsed": true,
+			"present": true,
+			"schema_valid": true,
+			"sha256": "ed45f1ebbeb34e93002f2a84704d944f73cd2b40befe717c097d81e611270a12"
+		},
+		"logs/log_unit_2.jsonl": {
+			"doc": "logs",
+			"parsed": true,
+			"present": true,
+			"schema_valid": true,
+			"sha256": "cc97e1a2a625513ff9437b41b072cef83d98d0e2b446dcbe9952b969ca18cd3c"
+		},
+		"plan_summary.json": {
+			"doc": "plan_summary",
+			"parsed": true,
+			"present": true,
+			"schema_valid": true,
+			"sha256": "0827824a733260fc658b5aaa2fc99b485a5353877065acc12dbd229daeeaec71"
+		},
+		"plans/core/p_greet.json": {
+			"doc": "plans",
+			"parsed": true,
+			"present": true,
+			"schema_valid": true,
+			"sha256": "e25e88bc09b218e0f37476ea11904b611906c9b01a06d1944c7d5091abb20e31"
+		},
+		"registry/code/a_greet.json": {
+			"doc": "artifacts",
+			"parsed": true,
+			"present": true,
+			"schema_valid": true,
+			"sha256": "49d43bb0d5d74662bc96c86d36159f9a76b08b91cebb8cf2a43f0a2fdeb20046"
+		},
+		"registry/code/a_util.json": {
+			"doc": "artifacts",
+			"parsed": true,
+			"present": true,
+			"schema_valid": true,
+			"sha256": "783c3e18528a4aad6bc19fceebf1f6f3dc369c766c9defcfbf75a6fa31b9151a"
+		},
+		"registry_map.txt": {
+			"doc": "x2_registry_map",
+			"parsed": false,
+			"present": false,
+			"schema_valid": false,
+			"sha256": null
+		},
+		"registry_summary.json": {
+			"doc": "registry_summary",
+			"parsed": true,
+			"present": true,
+			"schema_valid": true,
+			"sha256": "ae0df3dc0d1a8788bcf4a9903e737d00031c01730f712fca36c7f3e3ba222d88"
+		},
+		"state.json": {
+			"doc": "state",
+			"parsed": true,
+			"present": true,
+			"schema_valid": true,
+			"sha256": "10bda2185a2b90161d8aa9bb90d9a4d3fdfb6d40ac6884a39e2a16be9525971c"
+		},
+		"state.txt": {
+			"doc": "x2_state",
+			"parsed": false,
+			"present": false,
+			"schema_valid": false,
+			"sha256": null
+		}
+	},
+	"history": {
+		"base": null,
+		"checked": false,
+		"new_run": false,
+		"reason": "--base none was given",
+		"violations": []
+	},
+	"params": {
+		"max_iterations": 2
+	},
+	"run": {
+		"dir": "greeter",
+		"dir_is_run_id": false,
+		"id": "greeter",
+		"layout": "hybrid-os"
+	},
+	"secrets": [],
+	"tree": [
+		"known_issues.json",
+		"logs/log_unit_1.jsonl",
+		"logs/log_unit_2.jsonl",
+		"plan_summary.json",
+		"plans/core/p_greet.json",
+		"registry/code/a_greet.json",
+		"registry/code/a_util.json",
+		"registry_summary.json",
+		"src/greet.py",
+		"src/util.py",
+		"state.json"
+	]
+}
+
+hybrid_x2 := {
+	"docs": {
+		"annotations": {},
+		"artifacts": {},
+		"generation": "vX.2",
+		"known_issues": null,
+		"logs": {},
+		"paths": {},
+		"plan_summary": null,
+		"plans": {},
+		"registry_summary": null,
+		"state": null,
+		"units": [],
+		"x2_issues": {},
+		"x2_issues_summary": {
+			"g_updated": 11,
+			"issues_map": {
+				"issue_a": {
+					"severity": "LOW",
+					"status": "OPEN",
+					"title": "flaky build"
+				}
+			},
+			"v": 2
+		},
+		"x2_plans": {
+			"plans/plan_a.txt": {
+				"goal": "build",
+				"id": "plan_a",
+				"status": "IN_PROGRESS",
+				"tasks": [
+					{
+						"id": "t1",
+						"status": "PENDING"
+					}
+				],
+				"v": 1
+			}
+		},
+		"x2_registry_map": {
+			"artifact_registry_tree": {
+				"plans": {
+					"plan_a": "plans/plan_a.txt"
+				}
+			},
+			"g_updated": 12,
+			"v": 3
+		},
+		"x2_state": {
+			"active_issue_ids": [
+				"issue_a"
+			],
+			"cp_id": "plan_a",
+			"ct_id": "t1",
+			"g": 12,
+			"last_error": null,
+			"ph": "CONSTRUCT",
+			"rt": {},
+			"st": "READY",
+			"v": 4
+		}
+	},
+	"evidence": {},
+	"files": {
+		"issues_summary.txt": {
+			"doc": "x2_issues_summary",
+			"parsed": true,
+			"present": true,
+			"schema_valid": true,
+			"sha256": "d81fe08df9c04db8bd9b4a44062774b7d98fbce0cb1b6707534a9adbc6c4763d"
+		},
+		"known_issues.json": {
+			"doc": "known_issues",
+			"parsed": false,
+			"present": false,
+			"schema_valid": false,
+			"sha256": null
+		},
+		"plan_summary.json": {
+			"doc": "plan_summary",
+			"parsed": false,
+			"present": false,
+			"schema_valid": false,
+			"sha256": null
+		},
+		"plans/plan_a.txt": {
+			"doc": "x2_plans",
+			"parsed": true,
+			"present": true,
+			"schema_valid": true,
+			"sha256": "2336ec3af84fcc90a0e1ac3b4f824ccae275ef1cd67b6db1bc379f5f2071c22b"
+		},
+		"registry_map.txt": {
+			"doc": "x2_registry_map",
+			"parsed": true,
+			"present": true,
+			"schema_valid": true,
+			"sha256": "72add611ca138415d0b8d839fe6aa82b7c279da877b393f7bedaec9fd276be7d"
+		},
+		"registry_summary.json": {
+			"doc": "registry_summary",
+			"parsed": false,
+			"present": false,
+			"schema_valid": false,
+			"sha256": null
+		},
+		"state.json": {
+			"doc": "state",
+			"parsed": false,
+			"present": false,
+			"schema_valid": false,
+			"sha256": null
+		},
+		"state.txt": {
+			"doc": "x2_state",
+			"parsed": true,
+			"present": true,
+			"schema_valid": true,
+			"sha256": "3f4ffb20eee3b8994a17874b9df92c36ad32f15eeb7431f44de2c654d1221412"
+		}
+	},
+	"history": {
+		"base": null,
+		"checked": false,
+		"new_run": false,
+		"reason": "--base none was given",
+		"violations": []
+	},
+	"params": {
+		"max_iterations": 2
+	},
+	"run": {
+		"dir": "app",
+		"dir_is_run_id": false,
+		"id": "app",
+		"layout": "hybrid-os"
+	},
+	"secrets": [],
+	"tree": [
+		"issues_summary.txt",
+		"plans/plan_a.txt",
+		"registry_map.txt",
+		"state.txt"
+	]
+}
+
 # status_meanings[def][spelling], by the schema definition of each status field.
 status_meanings := {
 	"taskStatus": {

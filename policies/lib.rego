@@ -44,6 +44,21 @@ get(x, key) := v if {
 	v := x[key]
 } else := null
 
+# str is x when it is a string, else "".
+str(x) := x if is_string(x)
+
+else := ""
+
+# int64 is x when it is written as a whole number (no fraction, no
+# exponent) that a 64-bit integer holds, as Go's json.Number.Int64 reads
+# it; undefined for anything else.
+int64(x) := x if {
+	is_number(x)
+	regex.match(`^-?[0-9]+$`, json.marshal(x))
+	x >= -9223372036854775808
+	x <= 9223372036854775807
+}
+
 # describe names a value for a message: a string quoted, a number as
 # written, "an object", "an array", "null", "true" or "false".
 describe(x) := sprintf("%q", [x]) if is_string(x)

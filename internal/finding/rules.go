@@ -209,6 +209,15 @@ var (
 		"A run directory that exists at the base revision is gone from the folder that holds runs. Runs are immutable; people archive them, agents never delete them.",
 		"restore the run (git checkout BASE -- DIR); if a person archived it on purpose, review and land that change on its own"}
 
+	HybridVersionDecreased = Rule{"h3a.append_only.hybrid_version_decreased", CategoryAppendOnly, Error,
+		"Version went down since the base",
+		"Under the optimistic lock every write raises v, and g only grows; a lower v or g than at the base means a write was lost or a file was overwritten with an older copy.",
+		"restore the newer file from the base revision (git show BASE:PATH shows it) and replay the later change on top of it"}
+	HybridLogShrunk = Rule{"h3a.append_only.hybrid_log_shrunk", CategoryAppendOnly, Error,
+		"Log unit rewritten",
+		"A log unit that existed at the base no longer starts with its base lines: log entries were changed or removed. Log units only grow.",
+		"restore the unit from the base revision (git checkout BASE -- PATH); append new entries instead"}
+
 	RunIDMismatch = Rule{"h3a.traceability.run_id_mismatch", CategoryTraceability, Error,
 		"Run id does not match its directory",
 		"state.json's run_id differs from the name of the run directory. h3a-state-specification.md, Directory Structure: \"runs/<run-id>/\", and state.json \"run_id\".",
@@ -254,4 +263,5 @@ var GoRules = slices.Concat([]Rule{
 	HistoryNotCompared, NewRun, EntryRewritten, BadCorrection, GateEventRewritten,
 	EvidenceEntryRewritten, TaskRemoved, TaskReworded, TaskUnticked, CompletionChanged,
 	ArtifactChanged, ArtifactRelogged, ArtifactLFSPointer, ArtifactDeleted, RunDeleted, FileRemoved, FrozenChanged, IterationCountLowered,
-}, HybridRules, StigmergyRules)
+	HybridVersionDecreased, HybridLogShrunk,
+}, StigmergyRules)

@@ -2,7 +2,6 @@ package layout
 
 import (
 	"encoding/json"
-	"fmt"
 	"io/fs"
 	"path"
 	"path/filepath"
@@ -36,10 +35,6 @@ const (
 	hybridX2Issues      = "issues_summary.txt"
 	hybridX2Plans       = "plans/*.txt"
 	hybridX2IssueFiles  = "issues/*.txt"
-
-	// hybridRetryLimit applies when the current plan names no max_rt; the
-	// spec says only "MAX".
-	hybridRetryLimit = 3
 )
 
 var hybridFiles = []File{
@@ -129,20 +124,15 @@ func (l Hybrid) Notes(r *Run) string {
 
 func (Hybrid) Evidence(*Run) []EvidenceRef { return nil }
 
+// Check: a v1.4 run keeps its state in state.json, whose absence is a
+// missing file, as for the other layouts' files. Every other rule of the
+// layout judges documents and facts of the input, so it is Rego
+// (policies/hybrid_os.rego).
 func (l Hybrid) Check(r *Run) []finding.Finding {
-	if l.Generation(r) == "vX.2" {
-		return checkHybridX2(r)
+	if l.Generation(r) == "v1.4" && !docPresent(r, hybridState) {
+		return []finding.Finding{finding.MissingFile.New(hybridState, "state.json is missing; a Hybrid_AI_OS v1.4 run keeps its state there")}
 	}
-	h := newHybridRun(r)
-	var out []finding.Finding
-	if h.state == nil && !docPresent(r, hybridState) {
-		out = append(out, finding.MissingFile.New(hybridState, "state.json is missing; a Hybrid_AI_OS v1.4 run keeps its state there"))
-	}
-	out = append(out, h.checkSummaries()...)
-	out = append(out, h.checkLogs()...)
-	out = append(out, h.checkProcess()...)
-	out = append(out, h.checkAnnotations()...)
-	return out
+	return nil
 }
 
 func (l Hybrid) RunID(r *Run) string { return filepath.Base(r.Dir) }
@@ -175,7 +165,90 @@ func (l Hybrid) Docs(r *Run) map[string]any {
 		}
 		docs[f.DocKey] = family
 	}
+	h := newHybridRun(r)
+	docs["units"] = h.unitsInput()
+	docs["paths"] = h.pathsInput()
+	docs["annotations"] = h.annotationsInput()
 	return docs
+}
+
+// unitsInput lists the log units in unit order (log_unit_10 after
+// log_unit_9), each with the line of each of its records.
+func (h *hybridRun) unitsInput() []any {
+	units := make([]any, 0, len(h.units))
+	for _, u := range h.units {
+		lines := make([]any, len(u.records))
+		for i := range u.records {
+			lines[i] = h.r.Docs[u.path].Lines.Line(i)
+		}
+		units = append(units, map[string]any{"path": u.path, "number": u.n, "lines": lines})
+	}
+	return units
+}
+
+// pathsInput says, for every path a summary entry names, what it is once
+// cleaned and whether it is a regular file inside the run, resolved as
+// the loader resolves paths (absolute paths, ".." and links leading out
+// never are).
+func (h *hybridRun) pathsInput() map[string]any {
+	paths := map[string]any{}
+	for _, summary := range []string{hybridPlanSummary, hybridRegSummary} {
+		entries, _ := summaryEntries(h.r, summary)
+		for _, e := range entries {
+			if _, done := paths[e.path]; !done {
+				paths[e.path] = map[string]any{"clean": path.Clean(e.path), "file": h.exists(e.path)}
+			}
+		}
+	}
+	return paths
+}
+
+// annotationsInput reads, for each artifact of a type whose files carry
+// annotations and whose loc lies inside the run, what its file says: a
+// purpose statement, the ids of its "Depends on: [ids]" list (null when
+// it has none) and its "Issue: <id>" tags; or that the file is missing.
+// A file that cannot be read for another reason (a link leaving the run,
+// not a regular file, too large) is left out.
+func (h *hybridRun) annotationsInput() map[string]any {
+	out := map[string]any{}
+	var root *rundir.Root
+	for _, a := range h.artifacts {
+		loc := str(a.doc["loc"])
+		if !slices.Contains(annotated, strings.ToLower(str(a.doc["type"]))) || !insideRun(loc) {
+			continue
+		}
+		if root == nil {
+			var err error
+			if root, err = rundir.OpenRoot(h.r.Dir); err != nil {
+				return out
+			}
+			defer root.Close()
+		}
+		data, p := root.ReadFile(loc, maxAnnotatedSize)
+		if p != nil {
+			if p.Kind == rundir.Missing {
+				out[a.path] = map[string]any{"loc": loc, "missing": true, "purpose": false, "depends_on": nil, "issues": []any{}}
+			}
+			continue
+		}
+		text := string(data)
+		var depends any
+		if m := dependsOn.FindStringSubmatch(text); m != nil {
+			ids := []any{}
+			for _, dep := range strings.Split(m[1], ",") {
+				if dep = strings.Trim(strings.TrimSpace(dep), `"'`); dep != "" {
+					ids = append(ids, dep)
+				}
+			}
+			depends = ids
+		}
+		issues := []any{}
+		for _, m := range issueTag.FindAllStringSubmatch(text, -1) {
+			issues = append(issues, m[1])
+		}
+		out[a.path] = map[string]any{"loc": loc, "missing": false, "purpose": purposeLine.MatchString(text), "depends_on": depends, "issues": issues}
+	}
+	return out
 }
 
 func docPresent(r *Run, p string) bool {
@@ -238,7 +311,8 @@ func newHybridRun(r *Run) *hybridRun {
 		h.hasIssues = true
 		issues, _ := ki["issues"].(map[string]any)
 		for id, v := range issues {
-			st, _ := v.(map[string]any)["st"].(string)
+			issue, _ := v.(map[string]any)
+			st, _ := issue["st"].(string)
 			h.issues[id] = st
 		}
 	}
@@ -258,11 +332,6 @@ func number(v any) (int64, bool) {
 func str(v any) string {
 	s, _ := v.(string)
 	return s
-}
-
-func at(f finding.Finding, pointer string) finding.Finding {
-	f.Pointer = pointer
-	return f
 }
 
 // summaryEntry is one id of a summary: the file it maps to and the version
@@ -297,70 +366,6 @@ func summaryEntries(r *Run, p string) ([]summaryEntry, bool) {
 	return out, true
 }
 
-func (h *hybridRun) checkSummaries() []finding.Finding {
-	var out []finding.Finding
-	for _, s := range []struct {
-		summary, what string
-		files         []hybridFile
-	}{
-		{hybridPlanSummary, "plan", h.plans},
-		{hybridRegSummary, "artifact", h.artifacts},
-	} {
-		byID := map[string]string{}
-		for _, f := range s.files {
-			id := str(f.doc["id"])
-			if id == "" {
-				continue
-			}
-			if first, dup := byID[id]; dup {
-				out = append(out, at(finding.HybridDuplicateID.New(f.path, "%s id %q is also the id of %s; ids must be unique", s.what, id, first), "/id"))
-				continue
-			}
-			byID[id] = f.path
-		}
-		entries, ok := summaryEntries(h.r, s.summary)
-		if !ok {
-			if len(s.files) > 0 && !docPresent(h.r, s.summary) {
-				out = append(out, finding.HybridOrphan.New(s.summary, "%s is missing but %d %s file(s) exist; every %s file must be in its summary", s.summary, len(s.files), s.what, s.what))
-			}
-			continue
-		}
-		listed := map[string]bool{}
-		for _, e := range entries {
-			listed[e.path] = true
-			ptr := "/map/" + escapePointer(e.id)
-			f, found := fileAt(s.files, e.path)
-			if !found {
-				if !h.exists(e.path) {
-					out = append(out, at(finding.HybridOrphan.New(s.summary, "%s %q points at %q, which does not exist", s.what, e.id, e.path), ptr))
-				}
-				continue
-			}
-			if id := str(f.doc["id"]); id != "" && id != e.id {
-				out = append(out, at(finding.HybridOrphan.New(s.summary, "%s %q points at %q, whose id is %q", s.what, e.id, e.path, id), ptr))
-			}
-			if v, ok := number(f.doc["v"]); ok && e.hasV && v != e.v {
-				out = append(out, at(finding.HybridVersionDrift.New(f.path, "%s %q has v %d but %s last recorded v %d", s.what, e.id, v, s.summary, e.v), "/v"))
-			}
-		}
-		for _, f := range s.files {
-			if !listed[f.path] {
-				out = append(out, finding.HybridOrphan.New(f.path, "%s file %q is not in %s (an orphan); expected an entry mapping %q to it", s.what, f.path, s.summary, str(f.doc["id"])))
-			}
-		}
-	}
-	return out
-}
-
-func fileAt(files []hybridFile, p string) (hybridFile, bool) {
-	for _, f := range files {
-		if f.path == path.Clean(p) {
-			return f, true
-		}
-	}
-	return hybridFile{}, false
-}
-
 // exists reports whether a run-relative path names a regular file inside
 // the run, resolved as the loader resolves paths: absolute paths, ".." and
 // links leading out never do.
@@ -386,149 +391,6 @@ func insideRun(p string) bool {
 	return p != "" && !path.IsAbs(c) && !filepath.IsAbs(p) && c != ".." && !strings.HasPrefix(c, "../") && !strings.Contains(p, ":")
 }
 
-func escapePointer(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
-}
-
-func (h *hybridRun) checkLogs() []finding.Finding {
-	var out []finding.Finding
-	var lastID int64
-	lastAt := ""
-	for _, u := range h.units {
-		for i, rec := range u.records {
-			m, _ := rec.(map[string]any)
-			id, ok := number(m["id"])
-			if !ok {
-				continue // the schema reports it
-			}
-			ptr := fmt.Sprintf("/%d/id", i)
-			if lastAt != "" && id <= lastID {
-				out = append(out, at(finding.HybridLogCounter.New(u.path, "log id %d does not increase: the entry before it (%s) has id %d", id, lastAt, lastID), ptr))
-			}
-			lastID, lastAt = id, fmt.Sprintf("%s line %d", u.path, h.r.Docs[u.path].Lines.Line(i))
-		}
-	}
-	if h.state == nil || len(h.units) == 0 {
-		return out
-	}
-	if g, ok := number(h.state["g"]); ok && lastAt != "" && g != lastID {
-		out = append(out, at(finding.HybridLogCounter.New(hybridState, "g is %d but the last log entry (%s) has id %d; g must equal it", g, lastAt, lastID), "/g"))
-	}
-	maxN, hasMax := number(h.state["max"])
-	newest := h.units[len(h.units)-1]
-	if ln, ok := number(h.state["ln"]); ok {
-		if int64(len(newest.records)) != ln {
-			out = append(out, at(finding.HybridLogRollover.New(hybridState, "ln is %d but the newest log unit %s has %d entries", ln, newest.path, len(newest.records)), "/ln"))
-		}
-		if hasMax && ln >= maxN {
-			out = append(out, at(finding.HybridLogRollover.New(hybridState, "ln %d is not below max %d; the log should have rolled over to a new unit", ln, maxN), "/ln"))
-		}
-	}
-	if hasMax {
-		for _, u := range h.units[:len(h.units)-1] {
-			if int64(len(u.records)) != maxN {
-				out = append(out, finding.HybridLogRollover.New(u.path, "full log unit %s has %d entries; a unit rolls over at exactly max %d", u.path, len(u.records), maxN))
-			}
-		}
-	}
-	return out
-}
-
-// nextPhase lists the legal successors of each phase besides itself.
-var nextPhase = map[string][]string{"A": {"B"}, "B": {"C"}, "C": {"V"}, "V": {"C", "I"}, "I": {"A"}}
-
-func (h *hybridRun) checkProcess() []finding.Finding {
-	var out []finding.Finding
-	prev, prevAt := "", ""
-	sawError := false
-	for _, u := range h.units {
-		for i, rec := range u.records {
-			m, _ := rec.(map[string]any)
-			if str(m["L"]) == "E" {
-				sawError = true
-			}
-			ph := str(m["ph"])
-			if _, known := nextPhase[ph]; !known {
-				continue
-			}
-			if prev != "" && ph != prev && !slices.Contains(nextPhase[prev], ph) {
-				out = append(out, at(finding.HybridPhaseTransition.New(u.path, "phase changes from %q (%s) to %q; after %q comes %s", prev, prevAt, ph, prev, quoteAll(nextPhase[prev])), fmt.Sprintf("/%d/ph", i)))
-			}
-			prev, prevAt = ph, fmt.Sprintf("%s line %d", u.path, h.r.Docs[u.path].Lines.Line(i))
-		}
-	}
-	if h.state == nil {
-		return out
-	}
-	st := str(h.state["st"])
-	if st == "ERROR" && !sawError {
-		out = append(out, at(finding.HybridErrorUnlogged.New(hybridState, "st is \"ERROR\" but no log unit holds an entry with L \"E\""), "/st"))
-	}
-	cp, _ := h.state["cp"].(string)
-	ct, _ := h.state["ct"].(string)
-	var plan map[string]any
-	if cp != "" {
-		entries, _ := summaryEntries(h.r, hybridPlanSummary)
-		planPath := ""
-		for _, e := range entries {
-			if e.id == cp {
-				planPath = e.path
-			}
-		}
-		if f, ok := fileAt(h.plans, planPath); ok {
-			plan = f.doc
-		}
-		if planPath == "" {
-			out = append(out, at(finding.HybridUnknownPlan.New(hybridState, "cp %q is not a plan in plan_summary.json", cp), "/cp"))
-		}
-	}
-	if ct != "" && plan != nil && !slices.Contains(planTasks(plan), ct) {
-		out = append(out, at(finding.HybridUnknownPlan.New(hybridState, "ct %q is not a task of plan %q (tasks: %s)", ct, cp, quoteAll(planTasks(plan))), "/ct"))
-	}
-	limit := int64(hybridRetryLimit)
-	if n, ok := number(plan["max_rt"]); ok {
-		limit = n
-	}
-	rt, _ := h.state["rt"].(map[string]any)
-	for _, task := range sortedKeys(rt) {
-		if n, ok := number(rt[task]); ok && n > limit && st != "BLK_MAX" {
-			out = append(out, at(finding.HybridRetryLimit.New(hybridState, "task %q has %d retries, over the limit %d, but st is %q; expected \"BLK_MAX\"", task, n, limit, st), "/rt/"+escapePointer(task)))
-		}
-	}
-	return out
-}
-
-func planTasks(plan map[string]any) []string {
-	tasks, _ := plan["tasks"].([]any)
-	var ids []string
-	for _, t := range tasks {
-		if m, ok := t.(map[string]any); ok && str(m["id"]) != "" {
-			ids = append(ids, str(m["id"]))
-		}
-	}
-	return ids
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
-
-func quoteAll(ss []string) string {
-	if len(ss) == 0 {
-		return "none"
-	}
-	q := make([]string, len(ss))
-	for i, s := range ss {
-		q[i] = strconv.Quote(s)
-	}
-	return strings.Join(q, " or ")
-}
-
 var (
 	purposeLine = regexp.MustCompile(`(?i)\bpurpose\s*:`)
 	dependsOn   = regexp.MustCompile(`(?i)\bdepends on\s*:\s*\[([^\]]*)\]`)
@@ -540,78 +402,6 @@ var annotated = []string{"code", "config", "doc", "docs"}
 
 // maxAnnotatedSize bounds how much of an artifact is read for annotations.
 const maxAnnotatedSize = 4 << 20
-
-func (h *hybridRun) checkAnnotations() []finding.Finding {
-	var out []finding.Finding
-	known := map[string]bool{}
-	for _, a := range h.artifacts {
-		known[str(a.doc["id"])] = true
-	}
-	var root *rundir.Root
-	for _, a := range h.artifacts {
-		id := str(a.doc["id"])
-		for i, dep := range stringList(a.doc["dep"]) {
-			if !known[dep] {
-				out = append(out, at(finding.HybridUnknownReference.New(a.path, "artifact %q depends on %q, which is not a registered artifact", id, dep), fmt.Sprintf("/dep/%d", i)))
-			}
-		}
-		for i, issue := range stringList(a.doc["ki"]) {
-			st, ok := h.issues[issue]
-			switch {
-			case h.hasIssues && !ok:
-				out = append(out, at(finding.HybridUnknownReference.New(a.path, "artifact %q links issue %q, which known_issues.json does not hold", id, issue), fmt.Sprintf("/ki/%d", i)))
-			case st == "RES":
-				out = append(out, at(finding.HybridResolvedIssueLinked.New(a.path, "artifact %q still links issue %q, which is resolved (RES); resolving unlinks it", id, issue), fmt.Sprintf("/ki/%d", i)))
-			}
-		}
-		loc := str(a.doc["loc"])
-		if !slices.Contains(annotated, strings.ToLower(str(a.doc["type"]))) || !insideRun(loc) {
-			continue
-		}
-		if root == nil {
-			var err error
-			if root, err = rundir.OpenRoot(h.r.Dir); err != nil {
-				return out
-			}
-			defer root.Close()
-		}
-		data, p := root.ReadFile(loc, maxAnnotatedSize)
-		if p != nil {
-			if p.Kind == rundir.Missing {
-				out = append(out, at(finding.HybridOrphan.New(a.path, "artifact %q has loc %q, which does not exist", id, loc), "/loc"))
-			}
-			continue
-		}
-		text := string(data)
-		var lacks []string
-		if !purposeLine.MatchString(text) {
-			lacks = append(lacks, "a purpose statement (\"Purpose: …\")")
-		}
-		deps := dependsOn.FindStringSubmatch(text)
-		if deps == nil {
-			lacks = append(lacks, "a \"Depends on: [ids]\" list")
-		}
-		if len(lacks) > 0 {
-			out = append(out, at(finding.HybridAnnotationMissing.New(a.path, "%s artifact %q at %q lacks %s", str(a.doc["type"]), id, loc, strings.Join(lacks, " and ")), "/loc"))
-		}
-		if deps != nil {
-			for _, dep := range strings.Split(deps[1], ",") {
-				dep = strings.Trim(strings.TrimSpace(dep), `"'`)
-				if dep != "" && !known[dep] {
-					out = append(out, at(finding.HybridUnknownReference.New(a.path, "%s says it depends on %q, which is not a registered artifact", loc, dep), "/loc"))
-				}
-			}
-		}
-		if h.hasIssues {
-			for _, m := range issueTag.FindAllStringSubmatch(text, -1) {
-				if _, ok := h.issues[m[1]]; !ok {
-					out = append(out, at(finding.HybridUnknownReference.New(a.path, "%s tags issue %q, which known_issues.json does not hold", loc, m[1]), "/loc"))
-				}
-			}
-		}
-	}
-	return out
-}
 
 func stringList(v any) []string {
 	arr, _ := v.([]any)

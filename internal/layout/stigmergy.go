@@ -524,3 +524,28 @@ func normaliseOffset(s string) string {
 	}
 	return s
 }
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+func describeValue(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return fmt.Sprintf("%q", x)
+	case map[string]any:
+		return "an object"
+	case []any:
+		return "an array"
+	case bool:
+		return fmt.Sprintf("%t", x)
+	}
+	return fmt.Sprintf("%v", v)
+}

@@ -1,0 +1,354 @@
+package h3a.tests.hybrid_os
+
+import data.h3a.rules.hybrid_os
+import data.h3a.test
+import data.h3a.test.fixture
+
+findings(ops) := fs if {
+	inp := json.patch(fixture.hybrid_complete, ops)
+	deny := hybrid_os.deny with input as inp
+	warn := hybrid_os.warn with input as inp
+	fs := deny | warn
+}
+
+x2_findings(ops) := fs if {
+	inp := json.patch(fixture.hybrid_x2, ops)
+	deny := hybrid_os.deny with input as inp
+	warn := hybrid_os.warn with input as inp
+	fs := deny | warn
+}
+
+# located lists [rule, file, pointer] of findings.
+located(fs) := {[f.rule, f.file, object.get(f, "pointer", "")] | some f in fs}
+
+msgs(fs) := {f.msg | some f in fs}
+
+set(path, value) := {"op": "replace", "path": path, "value": value}
+
+put(path, value) := {"op": "add", "path": path, "value": value}
+
+cut(path) := {"op": "remove", "path": path}
+
+plan := "plans/core/p_greet.json"
+
+greet := "registry/code/a_greet.json"
+
+util := "registry/code/a_util.json"
+
+unit1 := "logs/log_unit_1.jsonl"
+
+unit2 := "logs/log_unit_2.jsonl"
+
+test_hybrid_runs_are_clean if {
+	count(test.all_findings) == 0 with input as fixture.hybrid_complete
+	count(test.all_findings) == 0 with input as fixture.hybrid_x2
+}
+
+test_quiet_on_other_layouts if {
+	count(hybrid_os.deny) == 0 with input as fixture.complete
+	count(hybrid_os.warn) == 0 with input as fixture.complete
+	count(hybrid_os.deny) == 0 with input as fixture.gate_state_complete
+	count(hybrid_os.warn) == 0 with input as fixture.contract_rounds
+}
+
+# Rules of other layouts stay quiet on a hybrid-os run even when it is broken.
+test_other_rules_quiet_on_hybrid if {
+	fs := test.all_findings with input as json.patch(fixture.hybrid_complete, [
+		set("/docs/state/st", "ERROR"),
+		set("/docs/state/g", 99),
+	])
+	count(fs) == 2
+	every f in fs {
+		contains(f.rule, ".hybrid_")
+	}
+}
+
+# --- summaries ---
+
+test_summary_missing if {
+	fs := findings([set("/docs/plan_summary", null), set("/files/plan_summary.json", {"present": false})])
+	located(fs) == {
+		["h3a.integrity.hybrid_orphan", "plan_summary.json", ""],
+		["h3a.traceability.hybrid_unknown_plan", "state.json", "/cp"],
+	}
+	"plan_summary.json is missing but 1 plan file(s) exist; every plan file must be in its summary" in msgs(fs)
+}
+
+# A summary that is present but unreadable is reported by the loader.
+test_summary_unreadable_is_no_orphan if {
+	located(findings([set("/docs/plan_summary", null), set("/files/plan_summary.json", {"present": true})])) == {["h3a.traceability.hybrid_unknown_plan", "state.json", "/cp"]}
+}
+
+test_entry_points_at_nothing if {
+	fs := findings([
+		put("/docs/registry_summary/map/a~1gone", {"path": "registry/code/gone.json", "v": 1}),
+		put("/docs/paths/registry~1code~1gone.json", {"clean": "registry/code/gone.json", "file": false}),
+	])
+	located(fs) == {["h3a.integrity.hybrid_orphan", "registry_summary.json", "/map/a~1gone"]}
+	msgs(fs) == {`artifact "a/gone" points at "registry/code/gone.json", which does not exist`}
+}
+
+# An entry may point at a file outside the families, if it exists.
+test_entry_points_at_another_file if {
+	count(findings([
+		put("/docs/registry_summary/map/a_doc", "docs/a.md"),
+		put("/docs/paths/docs~1a.md", {"clean": "docs/a.md", "file": true}),
+	])) == 0
+}
+
+test_entry_points_at_a_file_of_another_id if {
+	fs := findings([set("/docs/artifacts/registry~1code~1a_util.json/id", "a_helper")])
+	located(fs) == {
+		["h3a.integrity.hybrid_orphan", "registry_summary.json", "/map/a_util"],
+		["h3a.traceability.hybrid_unknown_reference", greet, "/dep/0"],
+		["h3a.traceability.hybrid_unknown_reference", greet, "/loc"],
+	}
+	`artifact "a_util" points at "registry/code/a_util.json", whose id is "a_helper"` in msgs(fs)
+}
+
+test_file_not_in_its_summary if {
+	fs := findings([cut("/docs/plan_summary/map/p_greet")])
+	located(fs) == {
+		["h3a.integrity.hybrid_orphan", plan, ""],
+		["h3a.traceability.hybrid_unknown_plan", "state.json", "/cp"],
+	}
+	`plan file "plans/core/p_greet.json" is not in plan_summary.json (an orphan); expected an entry mapping "p_greet" to it` in msgs(fs)
+}
+
+# An entry names its file as written: a path spelt otherwise lists no file.
+test_entry_path_as_written if {
+	fs := findings([
+		set("/docs/plan_summary/map/p_greet/path", "./plans/core/p_greet.json"),
+		put("/docs/paths/.~1plans~1core~1p_greet.json", {"clean": plan, "file": true}),
+	])
+	located(fs) == {["h3a.integrity.hybrid_orphan", plan, ""]}
+}
+
+test_loc_missing if {
+	fs := findings([set("/docs/annotations/registry~1code~1a_util.json", {"loc": "src/util.py", "missing": true, "purpose": false, "depends_on": null, "issues": []})])
+	located(fs) == {["h3a.integrity.hybrid_orphan", util, "/loc"]}
+	msgs(fs) == {`artifact "a_util" has loc "src/util.py", which does not exist`}
+}
+
+test_duplicate_id if {
+	fs := findings([
+		put("/docs/artifacts/registry~1code~1b_copy.json", {"id": "a_util", "v": 1}),
+		put("/docs/registry_summary/map/b_copy", "registry/code/b_copy.json"),
+		put("/docs/paths/registry~1code~1b_copy.json", {"clean": "registry/code/b_copy.json", "file": true}),
+	])
+	located(fs) == {
+		["h3a.integrity.hybrid_duplicate_id", "registry/code/b_copy.json", "/id"],
+		["h3a.integrity.hybrid_orphan", "registry_summary.json", "/map/b_copy"],
+	}
+	`artifact id "a_util" is also the id of registry/code/a_util.json; ids must be unique` in msgs(fs)
+}
+
+test_version_drift if {
+	fs := findings([set("/docs/plans/plans~1core~1p_greet.json/v", 3)])
+	located(fs) == {["h3a.integrity.hybrid_version_drift", plan, "/v"]}
+	msgs(fs) == {`plan "p_greet" has v 3 but plan_summary.json last recorded v 2`}
+}
+
+# A bare path records no version, and a version written otherwise is none.
+test_no_recorded_version_no_drift if {
+	count(findings([set("/docs/plans/plans~1core~1p_greet.json/v", 3), set("/docs/plan_summary/map/p_greet", plan)])) == 0
+	count(findings([set("/docs/plans/plans~1core~1p_greet.json/v", 3), set("/docs/plan_summary/map/p_greet/v", 2.0)])) == 0
+}
+
+# --- the log ---
+
+test_log_id_does_not_increase if {
+	fs := findings([set(sprintf("/docs/logs/%s/0/id", ["logs~1log_unit_2.jsonl"]), 5)])
+	located(fs) == {["h3a.integrity.hybrid_log_counter", unit2, "/0/id"]}
+	msgs(fs) == {"log id 5 does not increase: the entry before it (logs/log_unit_1.jsonl line 5) has id 5"}
+}
+
+# Records without a whole-number id are passed over.
+test_log_id_skips_records_without_one if {
+	count(findings([set("/docs/logs/logs~1log_unit_1.jsonl/4/id", "5")])) == 0
+	count(findings([set("/docs/logs/logs~1log_unit_1.jsonl/4/id", 5.0)])) == 0
+}
+
+test_g_is_not_the_last_id if {
+	fs := findings([set("/docs/state/g", 7)])
+	located(fs) == {["h3a.integrity.hybrid_log_counter", "state.json", "/g"]}
+	msgs(fs) == {"g is 7 but the last log entry (logs/log_unit_2.jsonl line 3) has id 8; g must equal it"}
+}
+
+test_ln_is_not_the_newest_unit_size if {
+	fs := findings([set("/docs/state/ln", 2)])
+	located(fs) == {["h3a.integrity.hybrid_log_rollover", "state.json", "/ln"]}
+	msgs(fs) == {"ln is 2 but the newest log unit logs/log_unit_2.jsonl has 3 entries"}
+}
+
+test_ln_not_below_max if {
+	msgs(findings([set("/docs/state/max", 3)])) == {
+		"ln 3 is not below max 3; the log should have rolled over to a new unit",
+		"full log unit logs/log_unit_1.jsonl has 5 entries; a unit rolls over at exactly max 3",
+	}
+}
+
+test_full_unit_short if {
+	fs := findings([
+		cut("/docs/logs/logs~1log_unit_1.jsonl/4"),
+		set("/docs/units/0/lines", [1, 2, 3, 4]),
+	])
+	located(fs) == {["h3a.integrity.hybrid_log_rollover", unit1, ""]}
+	msgs(fs) == {"full log unit logs/log_unit_1.jsonl has 4 entries; a unit rolls over at exactly max 5"}
+}
+
+test_no_log_no_log_rules if {
+	count(findings([set("/docs/units", []), set("/docs/logs", {})])) == 0
+}
+
+# --- the process ---
+
+test_phase_skipped if {
+	fs := findings([set("/docs/logs/logs~1log_unit_1.jsonl/2/ph", "V")])
+	located(fs) == {["h3a.gates.hybrid_phase_transition", unit1, "/2/ph"]}
+	msgs(fs) == {`phase changes from "B" (logs/log_unit_1.jsonl line 2) to "V"; after "B" comes "C"`}
+}
+
+test_phase_after_validation if {
+	msgs(findings([set("/docs/logs/logs~1log_unit_2.jsonl/2/ph", "A")])) == {`phase changes from "V" (logs/log_unit_2.jsonl line 2) to "A"; after "V" comes "C" or "I"`}
+}
+
+# Words that are no phase are passed over.
+test_unknown_phase_is_passed_over if {
+	count(findings([set("/docs/logs/logs~1log_unit_1.jsonl/4/ph", "CONSTRUCT")])) == 0
+	count(findings([set("/docs/logs/logs~1log_unit_1.jsonl/4/ph", 3)])) == 0
+}
+
+test_error_unlogged if {
+	fs := findings([set("/docs/state/st", "ERROR")])
+	located(fs) == {["h3a.evidence.hybrid_error_unlogged", "state.json", "/st"]}
+	count(findings([set("/docs/state/st", "ERROR"), set("/docs/logs/logs~1log_unit_2.jsonl/1/L", "E")])) == 0
+}
+
+test_unknown_plan if {
+	fs := findings([set("/docs/state/cp", "p_other")])
+	located(fs) == {["h3a.traceability.hybrid_unknown_plan", "state.json", "/cp"]}
+	msgs(fs) == {`cp "p_other" is not a plan in plan_summary.json`}
+	count(findings([set("/docs/state/cp", null), set("/docs/state/ct", "t9")])) == 0
+}
+
+test_unknown_task if {
+	fs := findings([set("/docs/state/ct", "t9")])
+	located(fs) == {["h3a.traceability.hybrid_unknown_plan", "state.json", "/ct"]}
+	msgs(fs) == {`ct "t9" is not a task of plan "p_greet" (tasks: "t1" or "t2")`}
+	msgs(findings([set("/docs/state/ct", "t9"), set("/docs/plans/plans~1core~1p_greet.json/tasks", [])])) == {`ct "t9" is not a task of plan "p_greet" (tasks: none)`}
+}
+
+test_retry_limit if {
+	fs := findings([set("/docs/state/rt/t1", 4)])
+	located(fs) == {["h3a.retries.hybrid_retry_limit", "state.json", "/rt/t1"]}
+	msgs(fs) == {`task "t1" has 4 retries, over the limit 3, but st is "READY"; expected "BLK_MAX"`}
+	count(findings([set("/docs/state/rt/t1", 4), set("/docs/state/st", "BLK_MAX")])) == 0
+	count(findings([set("/docs/state/rt/t1", 3)])) == 0
+}
+
+# The plan's max_rt is the limit; without a known plan, 3.
+test_retry_limit_of_the_plan if {
+	msgs(findings([set("/docs/state/rt/t1", 2), set("/docs/plans/plans~1core~1p_greet.json/max_rt", 1)])) == {`task "t1" has 2 retries, over the limit 1, but st is "READY"; expected "BLK_MAX"`}
+	located(findings([put("/docs/state/rt/a~1b", 4), set("/docs/state/cp", null)])) == {["h3a.retries.hybrid_retry_limit", "state.json", "/rt/a~1b"]}
+}
+
+# --- artifacts ---
+
+test_unknown_dependency if {
+	fs := findings([put("/docs/artifacts/registry~1code~1a_greet.json/dep/-", "a_none")])
+	located(fs) == {["h3a.traceability.hybrid_unknown_reference", greet, "/dep/1"]}
+	msgs(fs) == {`artifact "a_greet" depends on "a_none", which is not a registered artifact`}
+}
+
+test_unknown_issue if {
+	fs := findings([put("/docs/artifacts/registry~1code~1a_util.json/ki/-", "i_none")])
+	located(fs) == {["h3a.traceability.hybrid_unknown_reference", util, "/ki/0"]}
+	msgs(fs) == {`artifact "a_util" links issue "i_none", which known_issues.json does not hold`}
+	count(findings([put("/docs/artifacts/registry~1code~1a_util.json/ki/-", "i_none"), set("/docs/known_issues", null)])) == 0
+}
+
+test_resolved_issue_linked if {
+	fs := findings([put("/docs/artifacts/registry~1code~1a_util.json/ki/-", "i_old")])
+	located(fs) == {["h3a.traceability.hybrid_resolved_issue_linked", util, "/ki/0"]}
+	msgs(fs) == {`artifact "a_util" still links issue "i_old", which is resolved (RES); resolving unlinks it`}
+}
+
+test_annotations_missing if {
+	fs := findings([
+		set("/docs/annotations/registry~1code~1a_util.json/purpose", false),
+		set("/docs/annotations/registry~1code~1a_util.json/depends_on", null),
+	])
+	located(fs) == {["h3a.evidence.hybrid_annotation_missing", util, "/loc"]}
+	msgs(fs) == {`code artifact "a_util" at "src/util.py" lacks a purpose statement ("Purpose: …") and a "Depends on: [ids]" list`}
+	msgs(findings([set("/docs/annotations/registry~1code~1a_util.json/depends_on", null)])) == {`code artifact "a_util" at "src/util.py" lacks a "Depends on: [ids]" list`}
+}
+
+test_file_names_unknown_references if {
+	fs := findings([
+		set("/docs/annotations/registry~1code~1a_util.json/depends_on", ["a_greet", "a_none"]),
+		set("/docs/annotations/registry~1code~1a_util.json/issues", ["i_lint", "i_none"]),
+	])
+	located(fs) == {["h3a.traceability.hybrid_unknown_reference", util, "/loc"]}
+	msgs(fs) == {
+		`src/util.py says it depends on "a_none", which is not a registered artifact`,
+		`src/util.py tags issue "i_none", which known_issues.json does not hold`,
+	}
+}
+
+# Without known_issues.json no issue id can be checked.
+test_issue_tags_need_known_issues if {
+	count(findings([set("/docs/annotations/registry~1code~1a_util.json/issues", ["i_none"]), set("/docs/known_issues", null)])) == 0
+}
+
+# An entry of known_issues.json that is not an object has no status.
+test_issue_without_status if {
+	count(findings([set("/docs/known_issues/issues/i_old", "RES"), put("/docs/artifacts/registry~1code~1a_util.json/ki/-", "i_old")])) == 0
+}
+
+# --- vX.2 ---
+
+test_x2_drift if {
+	fs := x2_findings([
+		set("/docs/x2_state/v", "4"),
+		cut("/docs/x2_state/g"),
+		set("/docs/x2_state/ph", "BUILD"),
+		set("/docs/x2_state/st", 3),
+		set("/docs/x2_state/rt", 0),
+	])
+	located(fs) == {
+		["h3a.schema.hybrid_drift", "state.txt", "/v"],
+		["h3a.schema.hybrid_drift", "state.txt", "/g"],
+		["h3a.schema.hybrid_drift", "state.txt", "/ph"],
+		["h3a.schema.hybrid_drift", "state.txt", "/st"],
+		["h3a.schema.hybrid_drift", "state.txt", "/rt"],
+	}
+	msgs(fs) == {
+		`vX.2: v is "4", expected an integer`,
+		"vX.2: g is null, expected an integer",
+		`vX.2: ph is "BUILD", not a phase (A, B, C, V, I, ANALYZE, BLUEPRINT, CONSTRUCT, VALIDATE, IDLE)`,
+		"vX.2: st is 3, not a status (READY, BUSY, BLK_CON, BLK_SUM, BLK_PSUM, BLK_MAX, ERROR)",
+		"vX.2: rt is 0, expected an object of retry counts",
+	}
+}
+
+test_x2_missing_keys if {
+	msgs(x2_findings([cut("/docs/x2_state/ph"), cut("/docs/x2_state/rt"), cut("/docs/x2_state/st")])) == {
+		"vX.2: state.txt has no ph; expected one of A, B, C, V, I, ANALYZE, BLUEPRINT, CONSTRUCT, VALIDATE, IDLE",
+		"vX.2: state.txt has no rt; expected an object of retry counts ({} when none)",
+	}
+}
+
+test_x2_active_issues if {
+	fs := x2_findings([set("/docs/x2_state/active_issue_ids", [7, "issue_a", "issue_b"])])
+	located(fs) == {["h3a.schema.hybrid_drift", "state.txt", "/active_issue_ids/1"]}
+	msgs(fs) == {`vX.2: active issue "issue_b" is not in issues_summary.txt`}
+	msgs(x2_findings([set("/docs/x2_issues_summary/issues_map/issue_a/status", "resolved")])) == {`vX.2: active issue "issue_a" is "resolved" in issues_summary.txt`}
+	count(x2_findings([set("/docs/x2_issues_summary", null), put("/docs/x2_state/active_issue_ids/-", "issue_z")])) == 0
+}
+
+# The v1.4 rules do not hold a vX.2 run, nor the vX.2 ones a v1.4 run.
+test_generations_apart if {
+	count(x2_findings([put("/docs/state", {"st": "ERROR", "g": 99})])) == 0
+	count(findings([put("/docs/x2_state", {"v": "x"})])) == 0
+}
