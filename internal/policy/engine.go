@@ -17,8 +17,9 @@
 //     h3a.lib, which copies the rule id from the metadata: an element always
 //     names its rule. f carries "msg" and may carry "file" (relative to the
 //     run), "pointer" (a JSON pointer, resolved to line:column), "line",
-//     "column", "gate", "task_id", "needs_human" and "remediation" (what to
-//     do about this finding, in place of the rule's custom.remediation).
+//     "column", "gate", "task_id", "needs_human", "remediation" (what to
+//     do about this finding, in place of the rule's custom.remediation) and
+//     "severity" (how bad this finding is, in place of custom.severity).
 //
 // A result that breaks the contract, a builtin error, an evaluation error and
 // a timeout are findings in category policy: a rule that could not run is

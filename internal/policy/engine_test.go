@@ -261,7 +261,8 @@ func TestUserRuleFindings(t *testing.T) {
 	src := rule("deny", "#   id: h3a.user.team.always", `	f := lib.finding(rego.metadata.rule(), {"msg": "always", "file": "state.json", "pointer": "/run_id", "gate": "G1", "task_id": "T001"})`) +
 		rule("warn", "#   id: h3a.user.team.soft\n#   category: evidence\n#   remediation: do it", `	f := lib.finding(rego.metadata.rule(), {"msg": "soft", "file": "state/GATES_LEDGER.md", "line": 4, "column": 2, "needs_human": true})`) +
 		rule("warn", "#   id: h3a.user.team.loud\n#   severity: error", `	f := lib.finding(rego.metadata.rule(), {"msg": "loud"})`) +
-		rule("warn", "#   id: h3a.user.team.own_fix\n#   remediation: the general advice", `	f := lib.finding(rego.metadata.rule(), {"msg": "fixable", "remediation": " add T002 to ROADMAP.md "})`)
+		rule("warn", "#   id: h3a.user.team.own_fix\n#   remediation: the general advice", `	f := lib.finding(rego.metadata.rule(), {"msg": "fixable", "remediation": " add T002 to ROADMAP.md "})`) +
+		rule("deny", "#   id: h3a.user.team.lenient", `	f := lib.finding(rego.metadata.rule(), {"msg": "drifted", "severity": "warning"})`)
 	out := evalUser(t, src, Options{})
 	if !out.Evaluated {
 		t.Fatalf("not evaluated: %+v", out.Findings)
@@ -274,6 +275,7 @@ func TestUserRuleFindings(t *testing.T) {
 		"h3a.user.team.loud": {Rule: "h3a.user.team.loud", Category: finding.CategoryPolicy, Severity: finding.Error, Details: "loud"},
 		"h3a.user.team.own_fix": {Rule: "h3a.user.team.own_fix", Category: finding.CategoryPolicy, Severity: finding.Warning,
 			Details: "fixable", Remediation: "add T002 to ROADMAP.md"},
+		"h3a.user.team.lenient": {Rule: "h3a.user.team.lenient", Category: finding.CategoryPolicy, Severity: finding.Warning, Details: "drifted"},
 	}
 	if len(out.Findings) != len(want) {
 		t.Fatalf("%d findings, want %d: %+v", len(out.Findings), len(want), out.Findings)
@@ -303,6 +305,8 @@ func TestBadResults(t *testing.T) {
 		{"needs_human not bool", `	f := lib.finding(rego.metadata.rule(), {"msg": "x", "needs_human": "yes"})`, `"needs_human" is the string "yes"`},
 		{"remediation not text", `	f := lib.finding(rego.metadata.rule(), {"msg": "x", "remediation": ["a"]})`, `"remediation" is an array, expected a string`},
 		{"empty remediation", `	f := lib.finding(rego.metadata.rule(), {"msg": "x", "remediation": " "})`, `"remediation" is empty`},
+		{"unknown severity", `	f := lib.finding(rego.metadata.rule(), {"msg": "x", "severity": "fatal"})`, `"severity" is the string "fatal", expected "error", "warning" or "info"`},
+		{"severity not text", `	f := lib.finding(rego.metadata.rule(), {"msg": "x", "severity": 2})`, `"severity" is the number 2, expected`},
 		{"another rule's id", `	_ := rego.metadata.rule()
 	f := {"msg": "x", "rule": "h3a.gates.order"}`, `names rule "h3a.gates.order", which is a deny rule of package h3a.rules.gates`},
 		{"unknown id", `	_ := rego.metadata.rule()

@@ -11,7 +11,7 @@ import (
 )
 
 // elementFields are the fields an element may carry besides its rule id.
-var elementFields = []string{"msg", "file", "pointer", "line", "column", "gate", "task_id", "needs_human", "remediation"}
+var elementFields = []string{"msg", "file", "pointer", "line", "column", "gate", "task_id", "needs_human", "remediation", "severity"}
 
 // elements turns one package's deny or warn set into findings; an element
 // that breaks the contract becomes a BadResult finding instead.
@@ -124,6 +124,16 @@ func setField(f *finding.Finding, key string, v any) string {
 			return "\"remediation\" is empty: leave it out to use the rule's custom.remediation"
 		}
 		f.Remediation = strings.TrimSpace(s)
+		return ""
+	case "severity":
+		// How bad this finding is, in place of the rule's custom.severity:
+		// a rule may judge a run that declares no schema version leniently.
+		s, ok := v.(string)
+		sev, err := finding.ParseSeverity(s)
+		if !ok || err != nil {
+			return fmt.Sprintf("\"severity\" is %s, expected \"error\", \"warning\" or \"info\"", describe(v))
+		}
+		f.Severity = sev
 		return ""
 	case "needs_human":
 		b, ok := v.(bool)

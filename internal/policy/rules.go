@@ -25,7 +25,7 @@ var (
 		Title: "Policy result breaks the rule contract",
 		Description: "A deny or warn element is not an object with a non-empty \"msg\", names no rule or a rule of another package, " +
 			"or has a field of the wrong type or an unknown field. The element is not turned into a finding.",
-		Remediation: "build elements with lib.finding(rego.metadata.rule(), {\"msg\": ...}) and only the fields msg, file, pointer, line, column, gate, task_id, needs_human, remediation"}
+		Remediation: "build elements with lib.finding(rego.metadata.rule(), {\"msg\": ...}) and only the fields msg, file, pointer, line, column, gate, task_id, needs_human, remediation, severity"}
 )
 
 // EngineRules lists the policy stage's own rules.
