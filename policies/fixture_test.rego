@@ -1834,6 +1834,152 @@ hybrid_x2 := {
 	]
 }
 
+stigmergy_complete := {
+	"docs": {
+		"blueprint": {
+			"tasks": [
+				{
+					"id": "T01",
+					"summary": "scaffold"
+				},
+				{
+					"dependencies": [
+						"T01"
+					],
+					"id": "T02",
+					"summary": "greet"
+				},
+				{
+					"dependencies": [
+						"T02"
+					],
+					"id": "T03",
+					"summary": "package"
+				}
+			]
+		},
+		"dependency_cycles": [],
+		"documents": {
+			"docs/architecture.md": true,
+			"docs/brief.md": true,
+			"docs/prd.md": true,
+			"execution-blueprint.yml": true
+		},
+		"engine_state": null,
+		"state": {
+			"goal": "print a greeting",
+			"history": [
+				{
+					"agent_id": "saul",
+					"signal": "BLUEPRINT_COMPLETE",
+					"summary": "manifest derived from the blueprint",
+					"timestamp": "2025-09-01T10:00:00Z"
+				},
+				{
+					"agent_id": "james",
+					"signal": "TASK_COMPLETE",
+					"summary": "T01 done",
+					"timestamp": "2025-09-01T13:30:00+02:00"
+				}
+			],
+			"issue_log": [
+				{
+					"issue_id": "I-1",
+					"status": "RESOLVED",
+					"summary": "flaky test, fixed",
+					"task_id_ref": "T02",
+					"timestamp": "2025-09-01T11:00:00Z"
+				}
+			],
+			"project_manifest": {
+				"tasks": [
+					{
+						"agent": "james",
+						"dependencies": [],
+						"failure_count": 0,
+						"id": "T01",
+						"status": "COMPLETED",
+						"summary": "task T01"
+					},
+					{
+						"agent": "james",
+						"dependencies": [
+							"T01"
+						],
+						"failure_count": 1,
+						"id": "T02",
+						"status": "IN_PROGRESS",
+						"summary": "task T02"
+					},
+					{
+						"agent": "james",
+						"dependencies": [
+							"T02"
+						],
+						"failure_count": 0,
+						"id": "T03",
+						"status": "PENDING",
+						"summary": "task T03"
+					}
+				]
+			},
+			"project_name": "greeter",
+			"project_status": "EXECUTION_IN_PROGRESS",
+			"schema_version": "3.0"
+		},
+		"strict": true,
+		"version": "schema_version \"3.0\""
+	},
+	"evidence": {},
+	"files": {
+		".ai/state.json": {
+			"doc": "state",
+			"parsed": true,
+			"present": true,
+			"schema_valid": true,
+			"sha256": "1fb9f36950a6b10e88f4839cf67b647916701094799e01fad8d392a46eb67b33"
+		},
+		".stigmergy/state/current.json": {
+			"doc": "engine_state",
+			"parsed": false,
+			"present": false,
+			"schema_valid": false,
+			"sha256": null
+		},
+		"execution-blueprint.yml": {
+			"doc": "blueprint",
+			"parsed": true,
+			"present": true,
+			"schema_valid": true,
+			"sha256": "562a3ee3698e3945178452cf8534d0084f90adb5a52e7fdc80d38ec2ca8b4876"
+		}
+	},
+	"history": {
+		"base": null,
+		"checked": false,
+		"new_run": false,
+		"reason": "--base none was given",
+		"violations": []
+	},
+	"params": {
+		"max_iterations": 2
+	},
+	"run": {
+		"dir": "greeter",
+		"dir_is_run_id": false,
+		"id": "greeter",
+		"layout": "stigmergy"
+	},
+	"secrets": [],
+	"tree": [
+		".ai/state.json",
+		"docs/architecture.md",
+		"docs/brief.md",
+		"docs/prd.md",
+		"execution-blueprint.yml"
+	]
+}
+
 # status_meanings[def][spelling], by the schema definition of each status field.
 status_meanings := {
 	"taskStatus": {

@@ -1,9 +1,6 @@
 package finding
 
-import (
-	"fmt"
-	"slices"
-)
+import "fmt"
 
 // Rule describes one check: its id, where it reports, how bad it is by
 // default and what to do about it. Policy rules carry the same facts in
@@ -217,6 +214,10 @@ var (
 		"Log unit rewritten",
 		"A log unit that existed at the base no longer starts with its base lines: log entries were changed or removed. Log units only grow.",
 		"restore the unit from the base revision (git checkout BASE -- PATH); append new entries instead"}
+	StigmergyIssueReopened = Rule{"h3a.append_only.stigmergy_issue_reopened", CategoryAppendOnly, Error,
+		"Resolved issue reopened silently",
+		"An issue_log entry that was RESOLVED at the base is missing or no longer RESOLVED in head, and no history entry added since names it.",
+		"keep the resolved entry; log a new issue for the new failure, or add a history entry saying why it was reopened"}
 
 	RunIDMismatch = Rule{"h3a.traceability.run_id_mismatch", CategoryTraceability, Error,
 		"Run id does not match its directory",
@@ -252,7 +253,7 @@ var (
 
 // GoRules lists every rule implemented in Go, in the order `h3a-check rules`
 // prints them after sorting by id.
-var GoRules = slices.Concat([]Rule{
+var GoRules = []Rule{
 	MissingFile, NotRegular, SymlinkLoop, TooLarge, Unreadable, TmpLeftover, CheckerTmpLeftover,
 	RunDirName, RunDirNameLoose, NestedRun, MalformedRecord, NotEvaluated,
 	JSONSyntax, YAMLSyntax, DuplicateKey, BOM, InvalidUTF8, SchemaViolation,
@@ -263,5 +264,5 @@ var GoRules = slices.Concat([]Rule{
 	HistoryNotCompared, NewRun, EntryRewritten, BadCorrection, GateEventRewritten,
 	EvidenceEntryRewritten, TaskRemoved, TaskReworded, TaskUnticked, CompletionChanged,
 	ArtifactChanged, ArtifactRelogged, ArtifactLFSPointer, ArtifactDeleted, RunDeleted, FileRemoved, FrozenChanged, IterationCountLowered,
-	HybridVersionDecreased, HybridLogShrunk,
-}, StigmergyRules)
+	HybridVersionDecreased, HybridLogShrunk, StigmergyIssueReopened,
+}

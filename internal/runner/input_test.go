@@ -72,7 +72,7 @@ func TestPolicyFixtures(t *testing.T) {
 	b.WriteString("# Regenerate: go test ./internal/runner -run TestPolicyFixtures -update\n\n")
 	b.WriteString("# METADATA\n# title: Policy inputs of the ok runs\n# description: The unit tests break one thing in these at a time.\n")
 	b.WriteString("package h3a.test.fixture\n")
-	for _, name := range []string{"complete", "fresh", "contract_rounds", "gate_state_complete", "hybrid_complete", "hybrid_x2"} {
+	for _, name := range []string{"complete", "fresh", "contract_rounds", "gate_state_complete", "hybrid_complete", "hybrid_x2", "stigmergy_complete"} {
 		ins := inputOf(t, filepath.Join(testRuns, "ok", name))
 		if len(ins) != 1 {
 			t.Fatalf("ok/%s: %d runs, want 1", name, len(ins))

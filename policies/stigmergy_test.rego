@@ -1,0 +1,291 @@
+package h3a.tests.stigmergy
+
+import data.h3a.rules.stigmergy
+import data.h3a.test
+import data.h3a.test.fixture
+
+ledger := ".ai/state.json"
+
+engine := ".stigmergy/state/current.json"
+
+blueprint := "execution-blueprint.yml"
+
+tasks := "/docs/state/project_manifest/tasks"
+
+findings(ops) := fs if {
+	inp := json.patch(fixture.stigmergy_complete, ops)
+	deny := stigmergy.deny with input as inp
+	warn := stigmergy.warn with input as inp
+	fs := deny | warn
+}
+
+# located lists [rule, severity, file, pointer] of the findings of ops; the
+# severity is "rule" where the finding keeps its rule's own.
+located(ops) := {[f.rule, object.get(f, "severity", "rule"), f.file, object.get(f, "pointer", "")] | some f in findings(ops)}
+
+msgs(ops) := {f.msg | some f in findings(ops)}
+
+set(path, value) := {"op": "replace", "path": path, "value": value}
+
+put(path, value) := {"op": "add", "path": path, "value": value}
+
+cut(path) := {"op": "remove", "path": path}
+
+# older makes the ledger a file of another schema version: every finding
+# about it becomes a warning naming the version.
+older := [
+	set("/docs/state/schema_version", "2.1"),
+	set("/docs/strict", false),
+	set("/docs/version", `schema_version "2.1"`),
+]
+
+test_stigmergy_run_is_clean if {
+	count(test.all_findings) == 0 with input as fixture.stigmergy_complete
+}
+
+test_quiet_on_other_layouts if {
+	count(stigmergy.deny) == 0 with input as fixture.complete
+	count(stigmergy.warn) == 0 with input as fixture.complete
+	count(stigmergy.deny) == 0 with input as fixture.hybrid_complete
+	count(stigmergy.deny) == 0 with input as fixture.gate_state_complete
+}
+
+# Rules of other layouts stay quiet on a stigmergy run even when it is broken.
+test_other_rules_quiet_on_stigmergy if {
+	fs := test.all_findings with input as json.patch(fixture.stigmergy_complete, [
+		set(sprintf("%s/1/id", [tasks]), "T01"),
+		set("/docs/state/project_status", "PROJECT_COMPLETE"),
+	])
+	count(fs) > 0
+	every f in fs {
+		contains(f.rule, ".stigmergy_")
+	}
+}
+
+test_duplicate_task if {
+	ops := [set(sprintf("%s/2/id", [tasks]), "T01"), set("/docs/blueprint/tasks/2/id", "T01")]
+	["h3a.traceability.stigmergy_duplicate_task", "rule", ledger, "/project_manifest/tasks/2/id"] in located(ops)
+	`task id "T01" is used twice (tasks[0] and tasks[2])` in msgs(ops)
+}
+
+test_duplicate_task_in_an_older_ledger_is_a_warning if {
+	ops := array.concat(older, [set(sprintf("%s/2/id", [tasks]), "T01"), set("/docs/blueprint/tasks/2/id", "T01")])
+	["h3a.traceability.stigmergy_duplicate_task", "warning", ledger, "/project_manifest/tasks/2/id"] in located(ops)
+	`schema_version "2.1": task id "T01" is used twice (tasks[0] and tasks[2])` in msgs(ops)
+}
+
+test_unknown_dependency if {
+	ops := [set(sprintf("%s/2/dependencies", [tasks]), ["T02", "T09"])]
+	located(ops) == {["h3a.traceability.stigmergy_unknown_task", "rule", ledger, "/project_manifest/tasks/2/dependencies/1"]}
+	msgs(ops) == {`task "T03" depends on "T09", which is not a task of the manifest`}
+}
+
+test_unknown_issue_task if {
+	ops := [set("/docs/state/issue_log/0/task_id_ref", "T07")]
+	located(ops) == {["h3a.traceability.stigmergy_unknown_task", "rule", ledger, "/issue_log/0/task_id_ref"]}
+	msgs(ops) == {`issue "I-1" references task "T07", which is not a task of the manifest`}
+}
+
+test_issue_without_task_reference_is_fine if {
+	count(findings([cut("/docs/state/issue_log/0/task_id_ref")])) == 0
+}
+
+test_dependency_incomplete if {
+	ops := [set(sprintf("%s/0/status", [tasks]), "PENDING")]
+	located(ops) == {["h3a.gates.stigmergy_dependency_incomplete", "rule", ledger, "/project_manifest/tasks/1/status"]}
+	msgs(ops) == {`task "T02" is IN_PROGRESS but its dependency "T01" is "PENDING"; expected COMPLETED`}
+}
+
+test_pending_task_may_wait_on_anything if {
+	count(findings([set(sprintf("%s/1/status", [tasks]), "PENDING")])) == 0
+}
+
+test_failure_limit_needs_failed_and_an_open_issue if {
+	ops := [set(sprintf("%s/1/failure_count", [tasks]), 2)]
+	located(ops) == {
+		["h3a.retries.stigmergy_failure_limit", "rule", ledger, "/project_manifest/tasks/1/status"],
+		["h3a.retries.stigmergy_failure_limit", "rule", ledger, "/project_manifest/tasks/1/failure_count"],
+	}
+	msgs(ops) == {
+		`task "T02" has failure_count 2 (limit 2) but is "IN_PROGRESS"; expected FAILED`,
+		`task "T02" has failure_count 2 (limit 2) but no open issue_log entry references it`,
+	}
+}
+
+test_failure_limit_escalated_is_fine if {
+	count(findings([
+		set(sprintf("%s/1/failure_count", [tasks]), 3),
+		set(sprintf("%s/1/status", [tasks]), "FAILED"),
+		set("/docs/state/issue_log/0/status", "OPEN"),
+	])) == 0
+	count(findings([
+		set(sprintf("%s/1/failure_count", [tasks]), 2),
+		set(sprintf("%s/1/status", [tasks]), "FAILED"),
+		set("/docs/state/issue_log/0/status", "IN_PROGRESS"),
+	])) == 0
+}
+
+test_failure_count_below_the_limit_is_fine if {
+	count(findings([set(sprintf("%s/1/failure_count", [tasks]), 1)])) == 0
+}
+
+test_dependency_cycle if {
+	ops := [
+		set(sprintf("%s/0/dependencies", [tasks]), ["T03"]),
+		set("/docs/dependency_cycles", [["T01", "T02", "T03"]]),
+	]
+	["h3a.gates.stigmergy_dependency_cycle", "rule", ledger, "/project_manifest/tasks/0/dependencies"] in located(ops)
+	"dependency cycle: T01 → T02 → T03 → T01" in msgs(ops)
+}
+
+test_project_complete_with_open_tasks if {
+	ops := [set("/docs/state/project_status", "PROJECT_COMPLETE")]
+	located(ops) == {["h3a.gates.stigmergy_project_complete", "rule", ledger, "/project_status"]}
+	msgs(ops) == {"project_status is PROJECT_COMPLETE but 2 task(s) are not COMPLETED: T02, T03"}
+}
+
+test_all_tasks_completed_but_not_complete if {
+	ops := [
+		set(sprintf("%s/1/status", [tasks]), "COMPLETED"),
+		set(sprintf("%s/2/status", [tasks]), "COMPLETED"),
+	]
+	located(ops) == {["h3a.gates.stigmergy_project_complete", "rule", ledger, "/project_status"]}
+	msgs(ops) == {`every task is COMPLETED but project_status is "EXECUTION_IN_PROGRESS"; expected "PROJECT_COMPLETE"`}
+}
+
+test_all_tasks_completed_and_complete_is_fine if {
+	count(findings([
+		set(sprintf("%s/1/status", [tasks]), "COMPLETED"),
+		set(sprintf("%s/2/status", [tasks]), "COMPLETED"),
+		set("/docs/state/project_status", "PROJECT_COMPLETE"),
+	])) == 0
+}
+
+test_missing_stage_document if {
+	ops := [set("/docs/documents/docs~1prd.md", false)]
+	located(ops) == {["h3a.evidence.stigmergy_missing_document", "rule", ledger, "/project_status"]}
+	msgs(ops) == {`project_status "EXECUTION_IN_PROGRESS" is past NEEDS_PRD but docs/prd.md does not exist`}
+}
+
+test_stage_document_not_yet_due if {
+	count(findings([
+		set("/docs/state/project_status", "NEEDS_PRD"),
+		set("/docs/documents/docs~1prd.md", false),
+		set("/docs/documents/docs~1architecture.md", false),
+	])) == 0
+}
+
+test_blueprint_task_missing_from_manifest if {
+	ops := [put("/docs/blueprint/tasks/-", {"id": "T04"})]
+	located(ops) == {["h3a.traceability.stigmergy_blueprint_mismatch", "rule", blueprint, "/tasks/3/id"]}
+	msgs(ops) == {`blueprint task "T04" is not in the manifest of .ai/state.json`}
+}
+
+test_manifest_task_missing_from_blueprint if {
+	ops := [cut("/docs/blueprint/tasks/2")]
+	located(ops) == {["h3a.traceability.stigmergy_blueprint_mismatch", "rule", ledger, "/project_manifest/tasks/2/id"]}
+	msgs(ops) == {`manifest task "T03" is not in execution-blueprint.yml`}
+}
+
+test_blueprint_as_a_top_level_list if {
+	count(findings([set("/docs/blueprint", [{"id": "T01"}, {"id": "T02"}, {"id": "T03"}])])) == 0
+	located([set("/docs/blueprint", [{"id": "T01"}, {"id": "T02"}])]) == {["h3a.traceability.stigmergy_blueprint_mismatch", "rule", ledger, "/project_manifest/tasks/2/id"]}
+}
+
+test_blueprint_without_tasks_is_not_compared if {
+	count(findings([set("/docs/blueprint", {"name": "x"})])) == 0
+}
+
+test_timestamp_not_iso if {
+	ops := [set("/docs/state/history/0/timestamp", "1 Sep 2025")]
+	located(ops) == {["h3a.schema.stigmergy_timestamp", "rule", ledger, "/history/0/timestamp"]}
+	msgs(ops) == {`history[0].timestamp "1 Sep 2025" is not an ISO 8601 date and time`}
+}
+
+test_timestamp_not_a_string if {
+	msgs([set("/docs/state/issue_log/0/timestamp", 1756720800)]) == {"issue_log[0].timestamp 1756720800 is not an ISO 8601 date and time"}
+}
+
+test_timestamp_not_a_real_day if {
+	ops := [set("/docs/state/issue_log/0/timestamp", "2025-02-30T10:00:00Z")]
+	located(ops) == {["h3a.schema.stigmergy_timestamp", "rule", ledger, "/issue_log/0/timestamp"]}
+	msgs(ops) == {`issue_log[0].timestamp "2025-02-30T10:00:00Z" is not a real date and time`}
+	count(findings([set("/docs/state/issue_log/0/timestamp", "2025-09-01T24:00:00Z")])) == 1
+}
+
+test_timestamp_spellings_accepted if {
+	every ts in ["2025-09-01T10:00Z", "2025-09-01T10:00:00.123456789Z", "2025-09-01T12:00:00+0200", "2024-02-29T10:00:00-01:30"] {
+		count(findings([set("/docs/state/issue_log/0/timestamp", ts)])) == 0
+	}
+}
+
+test_history_out_of_order if {
+	ops := [set("/docs/state/history/1/timestamp", "2025-09-01T10:30:00+02:00")]
+	located(ops) == {["h3a.schema.stigmergy_time_order", "rule", ledger, "/history/1/timestamp"]}
+	msgs(ops) == {"history[1] (2025-09-01T10:30:00+02:00) is older than history[0] (2025-09-01T10:00:00Z)"}
+}
+
+test_history_order_written_as_go_writes_it if {
+	msgs([
+		set("/docs/state/history/0/timestamp", "2025-09-01T10:00:00.500+00:60"),
+		set("/docs/state/history/1/timestamp", "2025-09-01T08:00:00Z"),
+	]) == {"history[1] (2025-09-01T08:00:00Z) is older than history[0] (2025-09-01T10:00:00.5+01:00)"}
+}
+
+test_history_order_in_an_older_ledger_names_the_version if {
+	ops := array.concat(older, [set("/docs/state/history/1/timestamp", "2025-09-01T10:30:00+02:00")])
+	["h3a.schema.stigmergy_time_order", "rule", ledger, "/history/1/timestamp"] in located(ops)
+	`schema_version "2.1": history[1] (2025-09-01T10:30:00+02:00) is older than history[0] (2025-09-01T10:00:00Z)` in msgs(ops)
+}
+
+test_strict_ledger_has_no_drift if {
+	count(findings([put("/docs/state/extra", 1)])) == 0
+}
+
+test_drift if {
+	ops := array.concat(older, [
+		cut("/docs/state/goal"),
+		put("/docs/state/owner", "x"),
+		set("/docs/state/project_status", "BUILDING"),
+		cut(sprintf("%s/0/agent", [tasks])),
+		set(sprintf("%s/1/status", [tasks]), "BLOCKED"),
+		cut("/docs/state/history/1/signal"),
+	])
+	msgs(ops) == {
+		`schema_version "2.1": lacks goal of schema 3.0`,
+		`schema_version "2.1": has keys schema 3.0 does not define: owner`,
+		`schema_version "2.1": project_status "BUILDING" is not a 3.0 status`,
+		`schema_version "2.1": tasks lack agent`,
+		`schema_version "2.1": task statuses outside PENDING, IN_PROGRESS, COMPLETED, FAILED: T02 ("BLOCKED")`,
+		`schema_version "2.1": history entries lack signal`,
+	}
+	every f in findings(ops) {
+		f.rule == "h3a.schema.stigmergy_drift"
+		not f.severity
+	}
+}
+
+test_drift_goal_not_a_string if {
+	ops := array.concat(older, [set("/docs/state/goal", {"text": "x"})])
+	located(ops) == {["h3a.schema.stigmergy_drift", "rule", ledger, "/goal"]}
+}
+
+# The engine's current.json is the ledger when .ai/state.json is absent.
+test_engine_state_is_the_ledger if {
+	state := fixture.stigmergy_complete.docs.state
+	ops := [
+		set("/docs/engine_state", json.patch(state, [set("/project_status", "PROJECT_COMPLETE")])),
+		set("/docs/state", null),
+		set("/files/.ai~1state.json/present", false),
+		set("/files/.stigmergy~1state~1current.json/present", true),
+		set("/docs/strict", false),
+		set("/docs/version", "engine current.json"),
+	]
+	["h3a.gates.stigmergy_project_complete", "warning", engine, "/project_status"] in located(ops)
+	"engine current.json: project_status is PROJECT_COMPLETE but 2 task(s) are not COMPLETED: T02, T03" in msgs(ops)
+}
+
+# A ledger that is not an object is the loader's to report.
+test_ledger_not_an_object_is_quiet if {
+	count(findings([set("/docs/state", [1, 2])])) == 0
+}
