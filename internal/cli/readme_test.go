@@ -14,33 +14,37 @@ import (
 
 const (
 	readme     = "../../README.md"
-	rulesStart = "<!-- policy-rules:start -->\n"
-	rulesEnd   = "<!-- policy-rules:end -->"
+	rulesStart = "<!-- rules:start -->\n"
+	rulesEnd   = "<!-- rules:end -->"
 )
 
-// policyRuleTable renders every shipped policy rule and the policy stage's
-// own rules as a Markdown table: id, category, severity, one-line meaning.
-func policyRuleTable(t *testing.T) string {
+// ruleTable renders every rule the checker ships as a Markdown table: id,
+// category, severity, one-line meaning, and where it is checked (Go, or
+// the policy file that holds it).
+func ruleTable(t *testing.T) string {
 	t.Helper()
-	e, err := policy.Load(context.Background(), policy.Options{})
+	entries, err := catalog(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var b strings.Builder
-	b.WriteString("| rule | category | severity | meaning |\n|---|---|---|---|\n")
-	for _, r := range e.Rules() {
-		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", r.ID, r.Category, r.Severity, r.Title)
-	}
-	for _, r := range policy.EngineRules {
-		fmt.Fprintf(&b, "| `%s` | %s | %s | %s (the policy stage itself) |\n", r.ID, r.Category, r.Severity, r.Title)
+	b.WriteString("| rule | category | severity | meaning | checked in |\n|---|---|---|---|---|\n")
+	for _, e := range entries {
+		where := "Go"
+		if file, _, ok := strings.Cut(e.source, ":"); ok && strings.HasPrefix(file, "policies/") {
+			where = "`" + file + "`"
+		} else if e.source != "built in" && e.source != "built in (policy stage)" {
+			t.Fatalf("rule %s: unexpected source %q", e.ID, e.source)
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", e.ID, e.Category, e.Severity, e.Title, where)
 	}
 	return b.String()
 }
 
-// TestReadmePolicyRules: the README's table of policy rules is the one the
-// metadata gives.
-func TestReadmePolicyRules(t *testing.T) {
-	readmeSection(t, rulesStart, rulesEnd, policyRuleTable(t), "TestReadmePolicyRules")
+// TestReadmeRules: the README's table of rules is every rule the checker
+// ships, Go and Rego, as their definitions give them.
+func TestReadmeRules(t *testing.T) {
+	readmeSection(t, rulesStart, rulesEnd, ruleTable(t), "TestReadmeRules")
 }
 
 // TestReadmeStatusMeanings: the README lists the status mapping the checker
