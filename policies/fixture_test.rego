@@ -1178,6 +1178,152 @@ contract_rounds := {
 	]
 }
 
+hybrid_x2 := {
+	"docs": {
+		"annotations": {},
+		"artifacts": {},
+		"generation": "vX.2",
+		"known_issues": null,
+		"logs": {},
+		"paths": {},
+		"plan_summary": null,
+		"plans": {},
+		"registry_summary": null,
+		"state": null,
+		"units": [],
+		"x2_issues": {},
+		"x2_issues_summary": {
+			"g_updated": 11,
+			"issues_map": {
+				"issue_a": {
+					"severity": "LOW",
+					"status": "OPEN",
+					"title": "flaky build"
+				}
+			},
+			"v": 2
+		},
+		"x2_plans": {
+			"plans/plan_a.txt": {
+				"goal": "build",
+				"id": "plan_a",
+				"status": "IN_PROGRESS",
+				"tasks": [
+					{
+						"id": "t1",
+						"status": "PENDING"
+					}
+				],
+				"v": 1
+			}
+		},
+		"x2_registry_map": {
+			"artifact_registry_tree": {
+				"plans": {
+					"plan_a": "plans/plan_a.txt"
+				}
+			},
+			"g_updated": 12,
+			"v": 3
+		},
+		"x2_state": {
+			"active_issue_ids": [
+				"issue_a"
+			],
+			"cp_id": "plan_a",
+			"ct_id": "t1",
+			"g": 12,
+			"last_error": null,
+			"ph": "CONSTRUCT",
+			"rt": {},
+			"st": "READY",
+			"v": 4
+		}
+	},
+	"evidence": {},
+	"files": {
+		"issues_summary.txt": {
+			"doc": "x2_issues_summary",
+			"parsed": true,
+			"present": true,
+			"schema_valid": true,
+			"sha256": "d81fe08df9c04db8bd9b4a44062774b7d98fbce0cb1b6707534a9adbc6c4763d"
+		},
+		"known_issues.json": {
+			"doc": "known_issues",
+			"parsed": false,
+			"present": false,
+			"schema_valid": false,
+			"sha256": null
+		},
+		"plan_summary.json": {
+			"doc": "plan_summary",
+			"parsed": false,
+			"present": false,
+			"schema_valid": false,
+			"sha256": null
+		},
+		"plans/plan_a.txt": {
+			"doc": "x2_plans",
+			"parsed": true,
+			"present": true,
+			"schema_valid": true,
+			"sha256": "2336ec3af84fcc90a0e1ac3b4f824ccae275ef1cd67b6db1bc379f5f2071c22b"
+		},
+		"registry_map.txt": {
+			"doc": "x2_registry_map",
+			"parsed": true,
+			"present": true,
+			"schema_valid": true,
+			"sha256": "72add611ca138415d0b8d839fe6aa82b7c279da877b393f7bedaec9fd276be7d"
+		},
+		"registry_summary.json": {
+			"doc": "registry_summary",
+			"parsed": false,
+			"present": false,
+			"schema_valid": false,
+			"sha256": null
+		},
+		"state.json": {
+			"doc": "state",
+			"parsed": false,
+			"present": false,
+			"schema_valid": false,
+			"sha256": null
+		},
+		"state.txt": {
+			"doc": "x2_state",
+			"parsed": true,
+			"present": true,
+			"schema_valid": true,
+			"sha256": "3f4ffb20eee3b8994a17874b9df92c36ad32f15eeb7431f44de2c654d1221412"
+		}
+	},
+	"history": {
+		"base": null,
+		"checked": false,
+		"new_run": false,
+		"reason": "--base none was given",
+		"violations": []
+	},
+	"params": {
+		"max_iterations": 2
+	},
+	"run": {
+		"dir": "app",
+		"dir_is_run_id": false,
+		"id": "app",
+		"layout": "hybrid-os"
+	},
+	"secrets": [],
+	"tree": [
+		"issues_summary.txt",
+		"plans/plan_a.txt",
+		"registry_map.txt",
+		"state.txt"
+	]
+}
+
 gate_state_complete := {
 	"docs": {
 		"pipelines": [
@@ -1685,152 +1831,6 @@ hybrid_complete := {
 		"src/greet.py",
 		"src/util.py",
 		"state.json"
-	]
-}
-
-hybrid_x2 := {
-	"docs": {
-		"annotations": {},
-		"artifacts": {},
-		"generation": "vX.2",
-		"known_issues": null,
-		"logs": {},
-		"paths": {},
-		"plan_summary": null,
-		"plans": {},
-		"registry_summary": null,
-		"state": null,
-		"units": [],
-		"x2_issues": {},
-		"x2_issues_summary": {
-			"g_updated": 11,
-			"issues_map": {
-				"issue_a": {
-					"severity": "LOW",
-					"status": "OPEN",
-					"title": "flaky build"
-				}
-			},
-			"v": 2
-		},
-		"x2_plans": {
-			"plans/plan_a.txt": {
-				"goal": "build",
-				"id": "plan_a",
-				"status": "IN_PROGRESS",
-				"tasks": [
-					{
-						"id": "t1",
-						"status": "PENDING"
-					}
-				],
-				"v": 1
-			}
-		},
-		"x2_registry_map": {
-			"artifact_registry_tree": {
-				"plans": {
-					"plan_a": "plans/plan_a.txt"
-				}
-			},
-			"g_updated": 12,
-			"v": 3
-		},
-		"x2_state": {
-			"active_issue_ids": [
-				"issue_a"
-			],
-			"cp_id": "plan_a",
-			"ct_id": "t1",
-			"g": 12,
-			"last_error": null,
-			"ph": "CONSTRUCT",
-			"rt": {},
-			"st": "READY",
-			"v": 4
-		}
-	},
-	"evidence": {},
-	"files": {
-		"issues_summary.txt": {
-			"doc": "x2_issues_summary",
-			"parsed": true,
-			"present": true,
-			"schema_valid": true,
-			"sha256": "d81fe08df9c04db8bd9b4a44062774b7d98fbce0cb1b6707534a9adbc6c4763d"
-		},
-		"known_issues.json": {
-			"doc": "known_issues",
-			"parsed": false,
-			"present": false,
-			"schema_valid": false,
-			"sha256": null
-		},
-		"plan_summary.json": {
-			"doc": "plan_summary",
-			"parsed": false,
-			"present": false,
-			"schema_valid": false,
-			"sha256": null
-		},
-		"plans/plan_a.txt": {
-			"doc": "x2_plans",
-			"parsed": true,
-			"present": true,
-			"schema_valid": true,
-			"sha256": "2336ec3af84fcc90a0e1ac3b4f824ccae275ef1cd67b6db1bc379f5f2071c22b"
-		},
-		"registry_map.txt": {
-			"doc": "x2_registry_map",
-			"parsed": true,
-			"present": true,
-			"schema_valid": true,
-			"sha256": "72add611ca138415d0b8d839fe6aa82b7c279da877b393f7bedaec9fd276be7d"
-		},
-		"registry_summary.json": {
-			"doc": "registry_summary",
-			"parsed": false,
-			"present": false,
-			"schema_valid": false,
-			"sha256": null
-		},
-		"state.json": {
-			"doc": "state",
-			"parsed": false,
-			"present": false,
-			"schema_valid": false,
-			"sha256": null
-		},
-		"state.txt": {
-			"doc": "x2_state",
-			"parsed": true,
-			"present": true,
-			"schema_valid": true,
-			"sha256": "3f4ffb20eee3b8994a17874b9df92c36ad32f15eeb7431f44de2c654d1221412"
-		}
-	},
-	"history": {
-		"base": null,
-		"checked": false,
-		"new_run": false,
-		"reason": "--base none was given",
-		"violations": []
-	},
-	"params": {
-		"max_iterations": 2
-	},
-	"run": {
-		"dir": "app",
-		"dir_is_run_id": false,
-		"id": "app",
-		"layout": "hybrid-os"
-	},
-	"secrets": [],
-	"tree": [
-		"issues_summary.txt",
-		"plans/plan_a.txt",
-		"registry_map.txt",
-		"state.txt"
 	]
 }
 

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/h3a-check/h3a-check/internal/layout"
 	"github.com/h3a-check/h3a-check/internal/schema"
 	"github.com/h3a-check/h3a-check/internal/status"
 )
@@ -63,6 +64,21 @@ func TestInputMatchesSchema(t *testing.T) {
 	}
 }
 
+// fixtureCases names the ok cases the Rego unit tests start from: every
+// <layout>_complete case, so a new layout's needs no line here, and the
+// cases of the h3a and contract layouts the tests were written against.
+func fixtureCases(t *testing.T) []string {
+	names := []string{"complete", "fresh", "contract_rounds", "hybrid_x2"}
+	dirs, err := filepath.Glob(filepath.Join(testRuns, "ok", "*_complete"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range dirs {
+		names = append(names, filepath.Base(d))
+	}
+	return names
+}
+
 // TestPolicyFixtures: policies/fixture_test.rego holds the inputs of the ok
 // runs, which the Rego unit tests break one thing at a time. It is generated
 // here so it always matches what the checker really gives a policy.
@@ -72,11 +88,13 @@ func TestPolicyFixtures(t *testing.T) {
 	b.WriteString("# Regenerate: go test ./internal/runner -run TestPolicyFixtures -update\n\n")
 	b.WriteString("# METADATA\n# title: Policy inputs of the ok runs\n# description: The unit tests break one thing in these at a time.\n")
 	b.WriteString("package h3a.test.fixture\n")
-	for _, name := range []string{"complete", "fresh", "contract_rounds", "gate_state_complete", "hybrid_complete", "hybrid_x2", "stigmergy_complete"} {
+	covered := map[string]bool{}
+	for _, name := range fixtureCases(t) {
 		ins := inputOf(t, filepath.Join(testRuns, "ok", name))
 		if len(ins) != 1 {
 			t.Fatalf("ok/%s: %d runs, want 1", name, len(ins))
 		}
+		covered[inputLayout(ins[0])] = true
 		// The base is the commit the repository is at; the fixture must
 		// not go stale with every commit.
 		if h, ok := ins[0]["history"].(map[string]any); ok && h["base"] != nil {
@@ -103,6 +121,11 @@ func TestPolicyFixtures(t *testing.T) {
 		t.Fatal(err)
 	}
 	fmt.Fprintf(&b, "\n# status_meanings[def][spelling], by the schema definition of each status field.\nstatus_meanings := %s\n", doc)
+	for _, l := range layout.All() {
+		if !covered[l.ID()] {
+			t.Errorf("no fixture of layout %s: add an ok case testdata/runs/ok/%s_complete", l.ID(), strings.ReplaceAll(l.ID(), "-", "_"))
+		}
+	}
 	const path = "../../policies/fixture_test.rego"
 	if *update {
 		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
