@@ -194,3 +194,37 @@ func TestGeneratedFilesAreMarked(t *testing.T) {
 		}
 	}
 }
+
+// TestArchitectureIsTrue: ARCHITECTURE.md names files and packages that
+// exist, lists every package under internal/, and stays one page.
+func TestArchitectureIsTrue(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(moduleRoot, "ARCHITECTURE.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(b)
+	if lines := strings.Count(doc, "\n"); lines > 100 {
+		t.Errorf("ARCHITECTURE.md has %d lines; keep it to one page (100)", lines)
+	}
+	// A path in backquotes, without placeholders or globs, is a promise
+	// that the file or folder exists.
+	for _, m := range regexp.MustCompile("`([a-z_./-]+/[a-z_./-]*[a-z_.-])`").FindAllStringSubmatch(doc, -1) {
+		p := strings.TrimSuffix(m[1], "/…")
+		if _, err := os.Stat(filepath.Join(moduleRoot, filepath.FromSlash(p))); err != nil {
+			t.Errorf("ARCHITECTURE.md names %s, which does not exist", p)
+		}
+	}
+	packages, err := filepath.Glob(filepath.Join(moduleRoot, "internal", "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range packages {
+		name := filepath.Base(dir)
+		if info, err := os.Stat(dir); err != nil || !info.IsDir() || name == "textdist" || name == "pathglob" {
+			continue // small helpers of the packages listed
+		}
+		if !strings.Contains(doc, "`"+name+"`") {
+			t.Errorf("ARCHITECTURE.md does not say what internal/%s owns", name)
+		}
+	}
+}
