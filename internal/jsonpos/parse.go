@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // Parse decodes data. If any fatal problem occurs, the returned *Document is
@@ -403,8 +404,52 @@ func (p *parser) number() any {
 			return nil
 		}
 	}
+	if !inRange(d[start:i]) {
+		p.fail(Syntax, start, p.childPointer(), "number "+quote(numberText(d, start))+
+			" is out of the range the checker can evaluate (a magnitude between 1e-30000 and 1e30000, or 0)")
+		return nil
+	}
 	p.pos = i
 	return json.Number(d[start:i])
+}
+
+// maxDecimalExponent bounds the magnitude of a number: the policy engine
+// refuses numbers whose binary exponent passes 1e5 (about 10^30103), and a
+// run holding one would otherwise fail with no rule evaluated and no file
+// named. RFC 8259, section 6, lets a parser limit the range of numbers.
+const maxDecimalExponent = 30000
+
+// inRange reports whether a well-formed JSON number's magnitude is zero or
+// within 10^±maxDecimalExponent, from its digits alone: no arithmetic on
+// the value, so a long number costs its length.
+func inRange(num []byte) bool {
+	if len(num) <= maxDecimalExponent && !bytes.ContainsAny(num, "eE") {
+		return true // no exponent: as many digits as its magnitude at most
+	}
+	s := strings.TrimPrefix(string(num), "-")
+	mantissa, exp, _ := strings.Cut(strings.ToLower(s), "e")
+	intPart, frac, _ := strings.Cut(mantissa, ".")
+	digits := intPart + frac
+	first := strings.IndexFunc(digits, func(r rune) bool { return r != '0' })
+	if first < 0 {
+		return true // zero, whatever its exponent
+	}
+	e := 0
+	exp = strings.TrimPrefix(exp, "+")
+	neg := strings.HasPrefix(exp, "-")
+	exp = strings.TrimLeft(strings.TrimPrefix(exp, "-"), "0")
+	if len(exp) > 9 {
+		return false
+	}
+	for _, c := range exp {
+		e = e*10 + int(c-'0')
+	}
+	if neg {
+		e = -e
+	}
+	// The value is d.ddd × 10^(position of the first digit + exponent).
+	magnitude := len(intPart) - first - 1 + e
+	return -maxDecimalExponent <= magnitude && magnitude <= maxDecimalExponent
 }
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }

@@ -23,6 +23,15 @@ func TestParseProblems(t *testing.T) {
 		{name: "empty object", input: "{}"},
 		{name: "empty array", input: " [ ] \r\n"},
 		{name: "scalar", input: "-0.5e+3"},
+		{name: "numbers at the ends of the range", input: "[1e30000, -9.9e29999, 1e-30000, 0.001e-29997, 0e99999999999, 123456789e29992, 1e400]"},
+
+		// Numbers the policy engine cannot evaluate.
+		{name: "number too large", input: `{"n": 1e30001}`,
+			want: []P{{Syntax, 6, 1, 7, "/n", `number "1e30001" is out of the range the checker can evaluate (a magnitude between 1e-30000 and 1e30000, or 0)`}}},
+		{name: "number too small", input: `[0.01e-29999]`,
+			want: []P{{Syntax, 1, 1, 2, "/0", `number "0.01e-29999" is out of the range the checker can evaluate (a magnitude between 1e-30000 and 1e30000, or 0)`}}},
+		{name: "number with a huge exponent", input: `-1E+99999999999`,
+			want: []P{{Syntax, 0, 1, 1, "", `number "-1E+99999999999" is out of the range the checker can evaluate (a magnitude between 1e-30000 and 1e30000, or 0)`}}},
 		{name: "crlf object", input: "{\r\n  \"a\": [1, \"é\"]\r\n}\r\n"},
 
 		// Syntax: empty input.
