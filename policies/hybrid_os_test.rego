@@ -149,10 +149,13 @@ test_version_drift if {
 	msgs(fs) == {`plan "p_greet" has v 3 but plan_summary.json last recorded v 2`}
 }
 
-# A bare path records no version, and a version written otherwise is none.
+# A bare path records no version, and a version that is not a whole number
+# is none; 2.0 is the whole number 2.
 test_no_recorded_version_no_drift if {
 	count(findings([set("/docs/plans/plans~1core~1p_greet.json/v", 3), set("/docs/plan_summary/map/p_greet", plan)])) == 0
-	count(findings([set("/docs/plans/plans~1core~1p_greet.json/v", 3), set("/docs/plan_summary/map/p_greet/v", 2.0)])) == 0
+	count(findings([set("/docs/plans/plans~1core~1p_greet.json/v", 3), set("/docs/plan_summary/map/p_greet/v", "2")])) == 0
+	count(findings([set("/docs/plans/plans~1core~1p_greet.json/v", 3), set("/docs/plan_summary/map/p_greet/v", 2.5)])) == 0
+	msgs(findings([set("/docs/plans/plans~1core~1p_greet.json/v", 3), set("/docs/plan_summary/map/p_greet/v", 2.0)])) == {`plan "p_greet" has v 3 but plan_summary.json last recorded v 2`}
 }
 
 # --- the log ---

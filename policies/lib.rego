@@ -49,14 +49,17 @@ str(x) := x if is_string(x)
 
 else := ""
 
-# int64 is x when it is written as a whole number (no fraction, no
-# exponent) that a 64-bit integer holds, as Go's json.Number.Int64 reads
-# it; undefined for anything else.
-int64(x) := x if {
+# int64 is x as a whole number when x is a number with no fractional part
+# that a 64-bit integer holds (2, 2.0 and 2e0 alike); undefined for
+# anything else. It judges the value, never its spelling: OPA reuses a
+# function's result for arguments that are equal as numbers, so a rule
+# that told 2.0 from 2 by its text would answer one way or the other
+# depending on what it was asked first.
+int64(x) := round(x) if {
 	is_number(x)
-	regex.match(`^-?[0-9]+$`, json.marshal(x))
 	x >= -9223372036854775808
 	x <= 9223372036854775807
+	x == round(x)
 }
 
 # describe names a value for a message: a string quoted, a number as

@@ -76,3 +76,15 @@ test_limit_from_params_without_max_iterations if {
 test_event_gates if {
 	lib.event_gates == [0, -1, 2] with input.docs.gates_ledger.events as [{"gate": "G0_planning"}, {"gate": "G9"}, {"gate": "G2"}]
 }
+
+test_int64_judges_the_value if {
+	lib.int64(2) == 2
+	json.marshal(lib.int64(2.0)) == "2"
+	lib.int64(2e0) == 2
+	lib.int64(-9223372036854775808) == -9223372036854775808
+	not lib.int64(2.5)
+	not lib.int64(9223372036854775808)
+	not lib.int64(1e300)
+	not lib.int64("2")
+	not lib.int64(null)
+}

@@ -123,6 +123,7 @@ func TestPlanMatchesTopdown(t *testing.T) {
 		`{"xs": [], "name": "", "obj": {}, "n": 0, "tasks": [{"id": "T1", "deps": ["T2"]}, {"id": "T2", "deps": []}]}`,
 		`{"xs": ["a", "b", "a"], "name": "x/y/z", "obj": {"k": {"deep": [1, {"z": 2}]}}, "n": 12345678901234567890}`,
 		`{"tasks": [{"id": "T1", "deps": ["T9"]}, {"id": 7}], "xs": [3, 1, 2], "pairs": [[1, 2], [3], [4, 5]]}`,
+		`{"n": 1.0, "xs": [1.0, 1, 1e0, 10E-1, 100e-2, -0.0, 2.50]}`,
 	}
 	cases := []struct {
 		name  string
@@ -174,6 +175,11 @@ union := {"a"} | {x | some x in input.xs; is_string(x)}`},
 big := 12345678901234567890123 + 1
 frac := 0.1 + 0.2
 total := sum([x | some x in input.xs; is_number(x)])`},
+		{"numbers written with a fraction or an exponent", []string{"marshalled", "whole", "ones", "as_text"}, `
+marshalled := [json.marshal(x) | some x in input.xs]
+whole := [x | some x in input.xs; regex.match("^-?[0-9]+$", json.marshal(x))]
+ones := [b | some x in input.xs; b := x == 1]
+as_text := [sprintf("%v %d", [x, x]) | some x in input.xs; is_number(x)]`},
 		{"object building", []string{"merged", "keys"}, `
 merged := object.union({"a": 1, "b": {"c": 1}}, {"b": {"d": 2}})
 keys := {k | some k, _ in input.obj}`},
