@@ -9,6 +9,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/h3a-check/h3a-check/internal/jsonpos"
 	"github.com/h3a-check/h3a-check/internal/policy"
 	"github.com/h3a-check/h3a-check/internal/runner"
 )
@@ -58,17 +59,16 @@ func FuzzShippedPolicies(f *testing.F) {
 	})
 }
 
-// decodeOrSkip reads a fuzzed document as JSON, numbers exact; an input
-// that is not JSON is skipped.
+// decodeOrSkip reads a fuzzed document as the checker reads a run's JSON
+// file, numbers exact; an input the checker would report instead of
+// parsing (not JSON, a number out of range) is skipped.
 func decodeOrSkip(t *testing.T, doc []byte) any {
 	t.Helper()
-	dec := json.NewDecoder(bytes.NewReader(doc))
-	dec.UseNumber()
-	var v any
-	if dec.Decode(&v) != nil {
+	d, _ := jsonpos.Parse(doc)
+	if d == nil {
 		t.Skip()
 	}
-	return v
+	return d.Value
 }
 
 // evaluatesCleanly requires the shipped rules to evaluate in, with no
