@@ -78,7 +78,9 @@ map_pointer(id) := concat("", ["/map/", lib.escape_token(id)])
 # description: >-
 #   A plan_summary.json or registry_summary.json entry points at a file that does not
 #   exist, or a plan or artifact file is not in its summary (an orphan), or an
-#   artifact's loc names a missing file.
+#   artifact's loc names a missing file. hybrid-ai-os-v1.4.md, Consistency Check:
+#   "Verify summary mappings to physical files. Detect orphans"; Summaries: "map
+#   identifiers to file paths".
 # custom:
 #   id: h3a.integrity.hybrid_orphan
 #   category: integrity
@@ -157,7 +159,8 @@ orphans contains item if {
 # title: Duplicate id
 # description: >-
 #   Two plan files, or two artifact records, carry the same id, so the summary can point
-#   at only one of them.
+#   at only one of them. hybrid-ai-os-v1.4.md, Consistency Check: "Detect orphans,
+#   duplicate ids, version drift".
 # custom:
 #   id: h3a.integrity.hybrid_duplicate_id
 #   category: integrity
@@ -182,7 +185,9 @@ deny contains f if {
 # description: >-
 #   A plan or artifact file's v is not the version its summary recorded at the last
 #   write: a write finished on one side only (the spec's BLK_SUM/BLK_PSUM case) and was
-#   never reconciled.
+#   never reconciled. hybrid-ai-os-v1.4.md, Consistency Check: "Detect orphans, duplicate
+#   ids, version drift"; Summaries: "updated after each successful write of a
+#   corresponding entity".
 # custom:
 #   id: h3a.integrity.hybrid_version_drift
 #   category: integrity
@@ -222,7 +227,9 @@ unit_size(u) := count(lib.items(object.get(input.docs.logs, u.path, [])))
 # title: Event counter out of step with the log
 # description: >-
 #   Log ids must strictly increase across all units, and state.json g must equal the id
-#   of the last log entry (the startup sequence syncs g from it).
+#   of the last log entry (the startup sequence syncs g from it). hybrid-ai-os-v1.4.md,
+#   state.json: "g | Global monotonic event counter"; Logging: "`id` (global event)";
+#   Startup Sequence: "Sync global event counter from last log entry".
 # custom:
 #   id: h3a.integrity.hybrid_log_counter
 #   category: integrity
@@ -263,6 +270,9 @@ counter_problems contains item if {
 # description: >-
 #   state.json ln must equal the number of entries in the newest log unit and be below
 #   max, and every earlier (full) unit must hold exactly max entries.
+#   hybrid-ai-os-v1.4.md, state.json: "ln | Entries in current log file", "max |
+#   Log-rollover threshold"; Logging: "Rollover triggered when `ln ≥ max`; new file
+#   created, counter reset".
 # custom:
 #   id: h3a.integrity.hybrid_log_rollover
 #   category: integrity
@@ -326,7 +336,8 @@ else := concat(" or ", [sprintf("%q", [x]) | some x in xs])
 # description: >-
 #   The phases logged in order must follow A → B → C → V → (C|I), and I → A for a new
 #   goal; any other change skips a phase (for example construct without a blueprint, or
-#   idle without validation).
+#   idle without validation). hybrid-ai-os-v1.4.md, Phases: "Phase transitions follow
+#   `A → B → C → V → (loop|I)`".
 # custom:
 #   id: h3a.gates.hybrid_phase_transition
 #   category: gates
@@ -347,7 +358,9 @@ deny contains f if {
 
 # METADATA
 # title: Error state without a logged error
-# description: st = ERROR is set by a logging call with level E, so the log must hold an E entry.
+# description: >-
+#   st = ERROR is set by a logging call with level E, so the log must hold an E entry.
+#   hybrid-ai-os-v1.4.md, Error States: "ERROR | Logging call with level `E`".
 # custom:
 #   id: h3a.evidence.hybrid_error_unlogged
 #   category: evidence
@@ -384,7 +397,10 @@ plan_tasks(plan) := [id | some t in lib.items(plan.tasks); id := t.id; named(id)
 
 # METADATA
 # title: Current plan or task unknown
-# description: state.json cp must name a plan of plan_summary.json and ct a task of that plan.
+# description: >-
+#   state.json cp must name a plan of plan_summary.json and ct a task of that plan.
+#   hybrid-ai-os-v1.4.md, state.json: "cp | str? | Current plan id", "ct | str? |
+#   Current task id"; Plan File: "goal, task list".
 # custom:
 #   id: h3a.traceability.hybrid_unknown_plan
 #   category: traceability
@@ -414,16 +430,22 @@ unknown_plans contains item if {
 	}
 }
 
-# retry_limit is the current plan's max_rt; the spec says only "MAX".
+# stated_limit is the current plan's max_rt: the spec says only "MAX", so
+# a plan that states its limit is the only firm one.
+stated_limit := lib.int64(current_plan.max_rt)
+
+# retry_limit is the stated limit, else 3, a guess the spec does not make.
 retry_limit := n if {
-	n := lib.int64(current_plan.max_rt)
+	n := stated_limit
 } else := 3
 
 # METADATA
 # title: Retry limit exceeded without blocking
 # description: >-
-#   A task's retry count in state.json rt is above the limit (the plan's max_rt, else 3)
-#   but st is not BLK_MAX.
+#   A task's retry count in state.json rt is above the limit but st is not BLK_MAX. The
+#   limit is the current plan's max_rt; the spec names no value, so without one the
+#   limit is taken as 3 and the finding is a warning. hybrid-ai-os-v1.4.md, Retries:
+#   "Per-task retry counter in `state.rt` [...] Exceeding `MAX` sets `st = BLK_MAX`".
 # custom:
 #   id: h3a.retries.hybrid_retry_limit
 #   category: retries
@@ -435,12 +457,108 @@ deny contains f if {
 	some task, count_ in state.rt
 	n := lib.int64(count_)
 	n > retry_limit
+	f := lib.finding(rego.metadata.rule(), object.union(
+		{
+			"msg": sprintf("task %q has %d retries, over the %s, but st is %q; expected \"BLK_MAX\"", [task, n, limit_text, lib.str(lib.get(state, "st"))]),
+			"file": "state.json",
+			"pointer": concat("", ["/rt/", lib.escape_token(task)]),
+		},
+		limit_severity,
+	))
+}
+
+limit_text := sprintf("limit %d", [stated_limit]) if stated_limit
+
+else := sprintf("default limit %d (the current plan states no max_rt)", [retry_limit])
+
+# limit_severity makes a finding about the default limit a warning.
+limit_severity := {} if stated_limit
+
+else := {"severity": "warning"}
+
+# METADATA
+# title: Retry counter differs from its plan
+# description: >-
+#   A task of the current plan has a retry count in state.json rt (0 when absent) that
+#   is not the rt its plan file persisted (0 when absent). hybrid-ai-os-v1.4.md, Retries:
+#   "Per-task retry counter in `state.rt` and persisted in plan file"; Plan File:
+#   "per-task state, retry counters".
+# custom:
+#   id: h3a.retries.hybrid_retry_mismatch
+#   category: retries
+#   severity: error
+#   remediation: >-
+#     find which write was lost: set the plan task's rt and state.json rt to the retries
+#     the log shows for the task
+deny contains f if {
+	is_object(state.rt)
+	plan_path := input.docs.paths[current_plan_path].clean
+	some i, t in lib.items(current_plan.tasks)
+	task := t.id
+	named(task)
+	persisted := retries(lib.get(t, "rt"))
+	counted := retries(lib.get(state.rt, task))
+	persisted != counted
 	f := lib.finding(rego.metadata.rule(), {
-		"msg": sprintf("task %q has %d retries, over the limit %d, but st is %q; expected \"BLK_MAX\"", [task, n, retry_limit, lib.str(lib.get(state, "st"))]),
-		"file": "state.json",
-		"pointer": concat("", ["/rt/", lib.escape_token(task)]),
+		"msg": sprintf("task %q has %d retries in state.json rt but %d in %s; the plan file persists the same counter", [task, counted, persisted, plan_path]),
+		"file": plan_path,
+		"pointer": sprintf("/tasks/%d/rt", [i]),
 	})
 }
+
+# retries reads a retry count: absent (null) is none.
+retries(null) := 0
+
+retries(x) := lib.int64(x)
+
+# stop_causes are the error states that stop a run until a person (or a
+# program told to by one) clears them, with the spec's cause of each.
+# BLK_SUM and BLK_PSUM are summary conflicts the consistency scan may
+# repair by itself ("auto-repair allowed"), so they stop nothing.
+stop_causes := {
+	"ERROR": "a logging call with level E",
+	"BLK_MAX": "task retries exceeded the limit",
+	"BLK_CON": "an optimistic lock conflict",
+}
+
+# stopped_state is [file, st] of the run's state when it holds an object.
+stopped_state := ["state.json", state.st] if state
+
+else := ["state.txt", x2_state.st] if x2_state
+
+# METADATA
+# title: Run stopped, a person must clear it
+# description: >-
+#   st is ERROR, BLK_MAX or BLK_CON: the run stopped in an error state, so the gate
+#   needs a human. hybrid-ai-os-v1.4.md, Error States: "BLK_CON | Any optimistic lock
+#   conflict", "BLK_MAX | Task retries exceeded limit", "ERROR | Logging call with level
+#   `E`", "Recovery requires manual or programmed conflict resolution followed by state
+#   clearance". BLK_SUM and BLK_PSUM are left to the Consistency Check: "auto-repair
+#   allowed".
+# custom:
+#   id: h3a.gates.hybrid_stopped
+#   category: gates
+#   severity: warning
+#   remediation: >-
+#     a person resolves the cause (the conflict, the retried task or the logged error),
+#     logs the decision and sets st back to READY
+warn contains f if {
+	[file, st] := stopped_state
+	cause := stop_causes[st]
+	f := lib.finding(rego.metadata.rule(), object.union(current_task, {
+		"msg": sprintf("st is %q (%s): the run stopped and a person must resolve it and clear the state", [st, cause]),
+		"file": file,
+		"pointer": "/st",
+		"needs_human": true,
+	}))
+}
+
+# current_task names the task state.json (ct) or state.txt (ct_id) is on.
+current_task := {"task_id": state.ct} if named(state.ct)
+
+else := {"task_id": x2_state.ct_id} if named(x2_state.ct_id)
+
+else := {}
 
 # --- artifacts ----------------------------------------------------------------
 
@@ -463,6 +581,9 @@ strings(xs) := [x | some x in lib.items(xs); is_string(x)]
 # description: >-
 #   A Depends on list or dep[] names an artifact id that is not registered, or an Issue:
 #   tag or ki[] names an issue that known_issues.json does not hold.
+#   hybrid-ai-os-v1.4.md, Task Execution Output Schema: `"dep": ["<artifact id>"]`;
+#   Annotation Rules: "`// Depends on: [ArtifactID]` list", "`// Issue: <issueId>` tags";
+#   Issue Handling: "RECORD: add issue entry, link id into artifact `ki[]`".
 # custom:
 #   id: h3a.traceability.hybrid_unknown_reference
 #   category: traceability
@@ -523,7 +644,8 @@ unknown_references contains item if {
 # title: Resolved issue still linked
 # description: >-
 #   RESOLVE unlinks an issue from its artifacts; an artifact whose ki[] still names an
-#   issue that is RES was not updated.
+#   issue that is RES was not updated. hybrid-ai-os-v1.4.md, Issue Handling: "RESOLVE:
+#   mark `known_issues.json`, unlink from artifact".
 # custom:
 #   id: h3a.traceability.hybrid_resolved_issue_linked
 #   category: traceability
@@ -540,6 +662,89 @@ deny contains f if {
 	})
 }
 
+# cached_issues are the ids state.json iss caches: its keys when it is an
+# object, its strings when it is an array.
+cached_issues := object.keys(state.iss) if is_object(state.iss)
+
+else := {id | some id in state.iss; is_string(id)} if is_array(state.iss)
+
+iss_pointer(id) := concat("", ["/iss/", lib.escape_token(id)]) if is_object(state.iss)
+
+else := sprintf("/iss/%d", [min({i | some i, x in state.iss; x == id})])
+
+# METADATA
+# title: Active-issue cache differs from known_issues.json
+# description: >-
+#   state.json iss caches the active issues: every id it holds is an ACTIVE issue of
+#   known_issues.json, and every ACTIVE issue is in it. hybrid-ai-os-v1.4.md, state.json:
+#   "iss | obj | Active issues cache"; Issue Ledger: "status ACTIVE / RES"; Startup
+#   Sequence: "Load active issues into memory".
+# custom:
+#   id: h3a.traceability.hybrid_issue_cache
+#   category: traceability
+#   severity: error
+#   remediation: >-
+#     rebuild iss from known_issues.json: the ids of its ACTIVE issues, in the same write
+#     that records or resolves an issue
+deny contains f if {
+	some item in issue_cache_problems
+	f := lib.finding(rego.metadata.rule(), item)
+}
+
+issue_cache_problems contains item if {
+	has_issues
+	some id in cached_issues
+	not issue_statuses[id] == "ACTIVE"
+	item := {
+		"msg": sprintf("iss caches issue %q, which is %s in known_issues.json; the cache holds the ACTIVE issues", [id, issue_state_text(id)]),
+		"file": "state.json",
+		"pointer": iss_pointer(id),
+	}
+}
+
+issue_cache_problems contains item if {
+	has_issues
+	cached_issues
+	some id, st in issue_statuses
+	st == "ACTIVE"
+	not id in cached_issues
+	item := {
+		"msg": sprintf("issue %q is ACTIVE in known_issues.json but iss does not cache it", [id]),
+		"file": "state.json",
+		"pointer": "/iss",
+	}
+}
+
+issue_state_text(id) := sprintf("%q", [issue_statuses[id]]) if issue_statuses[id]
+
+else := "missing"
+
+# METADATA
+# title: Record in another domain's folder
+# description: >-
+#   An artifact record's dom (or a plan's, when it has one) is not the <dom> folder it
+#   sits in. hybrid-ai-os-v1.4.md, Directory Layout: "registry/ └── <domain>/<id>.json #
+#   Artifact records", "plans/ └── <domain>/<id>.json"; Task Execution Output Schema:
+#   `"dom": "<registry domain>"`.
+# custom:
+#   id: h3a.integrity.hybrid_domain_mismatch
+#   category: integrity
+#   severity: error
+#   remediation: move the record to the folder of its dom and update its summary entry, or correct dom
+deny contains f if {
+	some fam in families
+	some p, doc in fam.files
+	dom := doc.dom
+	is_string(dom)
+	folder := split(p, "/")[1]
+	dom != folder
+	f := lib.finding(rego.metadata.rule(), {
+		"msg": sprintf("%s %q has dom %q but sits in %s/; a record sits in the folder of its domain", [fam.what, id_of(doc), dom, concat("/", array.slice(split(p, "/"), 0, 2))]),
+		"file": p,
+		"pointer": "/dom",
+	})
+}
+
 # annotations are the annotated artifacts' files the checker could read.
 annotations := {p: fact | some p, fact in input.docs.annotations; artifacts[p]; not fact.missing}
 
@@ -548,7 +753,10 @@ annotations := {p: fact | some p, fact in input.docs.annotations; artifacts[p]; 
 # description: >-
 #   A code, config or doc artifact registered with a loc inside the repository must
 #   embed a purpose statement ("Purpose:") and a "Depends on: [ids]" list; the Validator
-#   rejects artifacts without them.
+#   rejects artifacts without them. hybrid-ai-os-v1.4.md, Annotation Rules: "Code,
+#   config, and doc artifacts created or modified in phase C must embed: Purpose
+#   statement. [...] `// Depends on: [ArtifactID]` list", "Validator rejects artifacts
+#   lacking these annotations".
 # custom:
 #   id: h3a.evidence.hybrid_annotation_missing
 #   category: evidence
@@ -588,7 +796,10 @@ x2_statuses := ["READY", "BUSY", "BLK_CON", "BLK_SUM", "BLK_PSUM", "BLK_MAX", "E
 #   A vX.2 control file uses a value or shape the specification does not define (an
 #   unknown st or ph, a missing ph, rt that is not an object, a reference in a form the
 #   files do not use). It changes what a reader can rely on, so it is reported, but it is
-#   not a broken gate.
+#   not a broken gate. hybrid-ai-os-v1.4.md, state.json: "st | enum | READY, BUSY,
+#   BLK_CON, BLK_SUM, BLK_PSUM, BLK_MAX, ERROR", "rt | obj | `{taskId:int}` retry
+#   counts", "iss | obj | Active issues cache"; the vX.2 files are a later generation
+#   the spec does not describe, so every departure is a warning.
 # custom:
 #   id: h3a.schema.hybrid_drift
 #   category: schema

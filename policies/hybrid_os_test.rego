@@ -57,7 +57,7 @@ test_other_rules_quiet_on_hybrid if {
 		set("/docs/state/st", "ERROR"),
 		set("/docs/state/g", 99),
 	])
-	count(fs) == 2
+	count(fs) == 3
 	every f in fs {
 		contains(f.rule, ".hybrid_")
 	}
@@ -224,8 +224,42 @@ test_unknown_phase_is_passed_over if {
 
 test_error_unlogged if {
 	fs := findings([set("/docs/state/st", "ERROR")])
-	located(fs) == {["h3a.evidence.hybrid_error_unlogged", "state.json", "/st"]}
-	count(findings([set("/docs/state/st", "ERROR"), set("/docs/logs/logs~1log_unit_2.jsonl/1/L", "E")])) == 0
+	located(fs) == {["h3a.evidence.hybrid_error_unlogged", "state.json", "/st"], stopped}
+	located(findings([set("/docs/state/st", "ERROR"), set("/docs/logs/logs~1log_unit_2.jsonl/1/L", "E")])) == {stopped}
+}
+
+stopped := ["h3a.gates.hybrid_stopped", "state.json", "/st"]
+
+# ERROR, BLK_MAX and BLK_CON stop the run until a person clears them: a
+# warning that asks for a human, naming the task.
+test_stopped_needs_human if {
+	every st in ["ERROR", "BLK_MAX", "BLK_CON"] {
+		some f in findings([set("/docs/state/st", st), set("/docs/logs/logs~1log_unit_2.jsonl/1/L", "E")])
+		f.rule == "h3a.gates.hybrid_stopped"
+		f.needs_human == true
+		f.task_id == "t2"
+	}
+	msgs(findings([set("/docs/state/st", "BLK_CON")])) == {`st is "BLK_CON" (an optimistic lock conflict): the run stopped and a person must resolve it and clear the state`}
+	every f in findings([set("/docs/state/st", "BLK_MAX"), set("/docs/state/ct", null)]) {
+		not f.task_id
+	}
+}
+
+# A run in progress, or blocked on a summary the consistency scan repairs,
+# passes.
+test_running_passes if {
+	every st in ["READY", "BUSY", "BLK_SUM", "BLK_PSUM"] {
+		count(findings([set("/docs/state/st", st)])) == 0
+	}
+}
+
+test_x2_stopped_needs_human if {
+	fs := x2_findings([set("/docs/x2_state/st", "BLK_MAX")])
+	located(fs) == {["h3a.gates.hybrid_stopped", "state.txt", "/st"]}
+	every f in fs {
+		f.needs_human == true
+	}
+	count(x2_findings([set("/docs/x2_state/st", "BUSY")])) == 0
 }
 
 test_unknown_plan if {
@@ -242,18 +276,45 @@ test_unknown_task if {
 	msgs(findings([set("/docs/state/ct", "t9"), set("/docs/plans/plans~1core~1p_greet.json/tasks", [])])) == {`ct "t9" is not a task of plan "p_greet" (tasks: none)`}
 }
 
+# retried sets the retries of t1 in state.json and in its plan alike.
+retried(n) := [set("/docs/state/rt/t1", n), set("/docs/plans/plans~1core~1p_greet.json/tasks/0/rt", n)]
+
 test_retry_limit if {
-	fs := findings([set("/docs/state/rt/t1", 4)])
+	fs := findings(retried(4))
 	located(fs) == {["h3a.retries.hybrid_retry_limit", "state.json", "/rt/t1"]}
 	msgs(fs) == {`task "t1" has 4 retries, over the limit 3, but st is "READY"; expected "BLK_MAX"`}
-	count(findings([set("/docs/state/rt/t1", 4), set("/docs/state/st", "BLK_MAX")])) == 0
-	count(findings([set("/docs/state/rt/t1", 3)])) == 0
+	every f in fs {
+		not f.severity
+	}
+	located(findings(array.concat(retried(4), [set("/docs/state/st", "BLK_MAX")]))) == {["h3a.gates.hybrid_stopped", "state.json", "/st"]}
+	count(findings(retried(3))) == 0
 }
 
-# The plan's max_rt is the limit; without a known plan, 3.
+# The plan's max_rt is the limit; without one the spec names none, so 3 is
+# a guess and the finding a warning.
 test_retry_limit_of_the_plan if {
-	msgs(findings([set("/docs/state/rt/t1", 2), set("/docs/plans/plans~1core~1p_greet.json/max_rt", 1)])) == {`task "t1" has 2 retries, over the limit 1, but st is "READY"; expected "BLK_MAX"`}
+	msgs(findings(array.concat(retried(2), [set("/docs/plans/plans~1core~1p_greet.json/max_rt", 1)]))) == {`task "t1" has 2 retries, over the limit 1, but st is "READY"; expected "BLK_MAX"`}
+	fs := findings(array.concat(retried(4), [cut("/docs/plans/plans~1core~1p_greet.json/max_rt")]))
+	msgs(fs) == {`task "t1" has 4 retries, over the default limit 3 (the current plan states no max_rt), but st is "READY"; expected "BLK_MAX"`}
+	{f.severity | some f in fs} == {"warning"}
 	located(findings([put("/docs/state/rt/a~1b", 4), set("/docs/state/cp", null)])) == {["h3a.retries.hybrid_retry_limit", "state.json", "/rt/a~1b"]}
+}
+
+test_retry_mismatch if {
+	fs := findings([set("/docs/state/rt/t1", 2)])
+	located(fs) == {["h3a.retries.hybrid_retry_mismatch", plan, "/tasks/0/rt"]}
+	msgs(fs) == {`task "t1" has 2 retries in state.json rt but 1 in plans/core/p_greet.json; the plan file persists the same counter`}
+	msgs(findings([set("/docs/plans/plans~1core~1p_greet.json/tasks/1/rt", 2)])) == {`task "t2" has 0 retries in state.json rt but 2 in plans/core/p_greet.json; the plan file persists the same counter`}
+	msgs(findings([cut("/docs/plans/plans~1core~1p_greet.json/tasks/0/rt")])) == {`task "t1" has 1 retries in state.json rt but 0 in plans/core/p_greet.json; the plan file persists the same counter`}
+}
+
+# Only the current plan's tasks are compared: counters of other plans'
+# tasks, or with no current plan, are not the plan's to agree with; an rt
+# that is no object is the schema's to report.
+test_retry_mismatch_current_plan_only if {
+	count(findings([put("/docs/state/rt/t_old", 2)])) == 0
+	count(findings([set("/docs/state/rt/t1", 2), set("/docs/state/cp", null), set("/docs/state/ct", null)])) == 0
+	count(findings([set("/docs/state/rt", [])])) == 0
 }
 
 # --- artifacts ---
@@ -269,6 +330,37 @@ test_unknown_issue if {
 	located(fs) == {["h3a.traceability.hybrid_unknown_reference", util, "/ki/0"]}
 	msgs(fs) == {`artifact "a_util" links issue "i_none", which known_issues.json does not hold`}
 	count(findings([put("/docs/artifacts/registry~1code~1a_util.json/ki/-", "i_none"), set("/docs/known_issues", null)])) == 0
+}
+
+test_issue_cache if {
+	fs := findings([set("/docs/state/iss", {"i_old": "ACTIVE", "i_new": "ACTIVE"})])
+	located(fs) == {
+		["h3a.traceability.hybrid_issue_cache", "state.json", "/iss/i_old"],
+		["h3a.traceability.hybrid_issue_cache", "state.json", "/iss/i_new"],
+		["h3a.traceability.hybrid_issue_cache", "state.json", "/iss"],
+	}
+	msgs(fs) == {
+		`iss caches issue "i_old", which is "RES" in known_issues.json; the cache holds the ACTIVE issues`,
+		`iss caches issue "i_new", which is missing in known_issues.json; the cache holds the ACTIVE issues`,
+		`issue "i_lint" is ACTIVE in known_issues.json but iss does not cache it`,
+	}
+}
+
+# iss may be a list of ids; without it, or without known_issues.json,
+# there is nothing to compare.
+test_issue_cache_forms if {
+	count(findings([set("/docs/state/iss", ["i_lint"])])) == 0
+	located(findings([set("/docs/state/iss", ["i_lint", "i_old", "i_old"])])) == {["h3a.traceability.hybrid_issue_cache", "state.json", "/iss/1"]}
+	count(findings([cut("/docs/state/iss")])) == 0
+	count(findings([set("/docs/state/iss", {}), set("/docs/known_issues", null)])) == 0
+}
+
+test_domain_mismatch if {
+	fs := findings([set("/docs/artifacts/registry~1code~1a_util.json/dom", "lib")])
+	located(fs) == {["h3a.integrity.hybrid_domain_mismatch", util, "/dom"]}
+	msgs(fs) == {`artifact "a_util" has dom "lib" but sits in registry/code/; a record sits in the folder of its domain`}
+	located(findings([put("/docs/plans/plans~1core~1p_greet.json/dom", "web")])) == {["h3a.integrity.hybrid_domain_mismatch", plan, "/dom"]}
+	count(findings([put("/docs/plans/plans~1core~1p_greet.json/dom", "core")])) == 0
 }
 
 test_resolved_issue_linked if {
