@@ -65,10 +65,6 @@ stages := [
 
 task_statuses := ["PENDING", "IN_PROGRESS", "COMPLETED", "FAILED"]
 
-# failure_limit is the spec's retry limit: at two consecutive failures a
-# task goes to a Responder.
-failure_limit := 2
-
 # tasks are the manifest's tasks that are objects: [index, id, task].
 tasks := [[i, lib.str(lib.get(t, "id")), t] | some i, t in lib.items(ledger.project_manifest.tasks); is_object(t)]
 
@@ -83,7 +79,10 @@ first_task := {id: t |
 
 # METADATA
 # title: Duplicate task id
-# description: Two tasks of project_manifest.tasks share an id, so dependencies and issues cannot tell them apart.
+# description: >-
+#   Two tasks of project_manifest.tasks share an id, so dependencies and issues cannot
+#   tell them apart. stigmergy-state-schema.md, Root Object, project_manifest.tasks: "`id`
+#   (String): A unique ID for the task".
 # custom:
 #   id: h3a.traceability.stigmergy_duplicate_task
 #   category: traceability
@@ -106,7 +105,9 @@ strings(xs) := [x | some x in lib.items(xs); is_string(x)]
 # title: Reference to an unknown task
 # description: >-
 #   A task's dependencies or an issue_log entry's task_id_ref names a task id that the
-#   manifest does not hold.
+#   manifest does not hold. stigmergy-state-schema.md, Root Object: "`dependencies`
+#   (Array of Strings): A list of task IDs that must be completed first", "`task_id_ref`
+#   (String): The ID of the task that failed".
 # custom:
 #   id: h3a.traceability.stigmergy_unknown_task
 #   category: traceability
@@ -143,7 +144,10 @@ unknown_tasks contains item if {
 
 # METADATA
 # title: Task started before its dependencies
-# description: A task IN_PROGRESS or COMPLETED has a dependency that is not COMPLETED.
+# description: >-
+#   A task IN_PROGRESS or COMPLETED has a dependency that is not COMPLETED.
+#   stigmergy-state-schema.md, Root Object: "`dependencies` (Array of Strings): A list of
+#   task IDs that must be completed first".
 # custom:
 #   id: h3a.gates.stigmergy_dependency_incomplete
 #   category: gates
@@ -164,55 +168,37 @@ deny contains f if {
 }
 
 # METADATA
-# title: Failure limit reached without escalation
+# title: Failed task without an issue
 # description: >-
-#   A task whose failure_count is at or over the limit (2) must be FAILED and have an
-#   open issue_log entry (OPEN or IN_PROGRESS) referencing it, for a Responder.
+#   A task is FAILED but no issue_log entry references it. The spec sets no failure
+#   limit and no rule for when an issue is logged, so this is drift a reviewer may want
+#   to see, a warning. stigmergy-state-schema.md, Root Object: "`issue_log` (Array of
+#   Objects): A log of persistent failures requiring a Responder", "`task_id_ref`
+#   (String): The ID of the task that failed", "`failure_count` (Number): [...] the
+#   number of consecutive failures".
 # custom:
 #   id: h3a.retries.stigmergy_failure_limit
 #   category: retries
-#   severity: error
-#   remediation: mark the task FAILED and log an issue referencing it
-deny contains f if {
-	some item in failure_limit_problems
-	f := lib.finding(rego.metadata.rule(), judged(item))
-}
-
-failing contains [i, id, t, n] if {
+#   severity: warning
+#   remediation: log an issue referencing the task for a Responder, or say in history why it needs none
+warn contains f if {
+	referenced := {issue.task_id_ref | some issue in lib.items(ledger.issue_log)}
 	some [i, id, t] in tasks
-	n := lib.int64(t.failure_count)
-	n >= failure_limit
-}
-
-failure_limit_problems contains item if {
-	some [i, id, t, n] in failing
-	not t.status == "FAILED"
-	item := {
-		"msg": sprintf("task %q has failure_count %d (limit %d) but is %s; expected FAILED", [id, n, failure_limit, lib.describe(lib.get(t, "status"))]),
+	t.status == "FAILED"
+	not id in referenced
+	f := lib.finding(rego.metadata.rule(), labelled({
+		"msg": sprintf("task %q is FAILED (failure_count %s) but no issue_log entry references it; issue_log holds the persistent failures a Responder takes", [id, lib.describe_field(t, "failure_count")]),
 		"file": ledger_file,
 		"pointer": task_pointer(i, "/status"),
-	}
-}
-
-failure_limit_problems contains item if {
-	some [i, id, _, n] in failing
-	not open_issue_for(id)
-	item := {
-		"msg": sprintf("task %q has failure_count %d (limit %d) but no open issue_log entry references it", [id, n, failure_limit]),
-		"file": ledger_file,
-		"pointer": task_pointer(i, "/failure_count"),
-	}
-}
-
-open_issue_for(id) if {
-	some issue in lib.items(ledger.issue_log)
-	issue.task_id_ref == id
-	issue.status in {"OPEN", "IN_PROGRESS"}
+	}))
 }
 
 # METADATA
 # title: Dependency cycle
-# description: The task dependencies form a cycle, so none of the tasks on it can ever start.
+# description: >-
+#   The task dependencies form a cycle, so none of the tasks on it can ever start.
+#   stigmergy-state-schema.md, Root Object: "`dependencies` (Array of Strings): A list of
+#   task IDs that must be completed first".
 # custom:
 #   id: h3a.gates.stigmergy_dependency_cycle
 #   category: gates
@@ -231,7 +217,10 @@ deny contains f if {
 
 # METADATA
 # title: Project status disagrees with its tasks
-# description: project_status is PROJECT_COMPLETE exactly when every manifest task is COMPLETED.
+# description: >-
+#   project_status is PROJECT_COMPLETE exactly when every manifest task is COMPLETED.
+#   stigmergy-state-schema.md, Root Object, project_status: "`PROJECT_COMPLETE`: All
+#   manifest tasks are complete".
 # custom:
 #   id: h3a.gates.stigmergy_project_complete
 #   category: gates
@@ -273,7 +262,10 @@ completion_problems contains item if {
 # title: Stage passed without its document
 # description: >-
 #   A project_status past a NEEDS_X stage requires that stage's document: docs/brief.md,
-#   docs/prd.md, docs/architecture.md, execution-blueprint.yml.
+#   docs/prd.md, docs/architecture.md, execution-blueprint.yml. stigmergy-state-schema.md,
+#   Root Object, project_status: "`NEEDS_BRIEFING`: Awaiting creation of
+#   `docs/brief.md`" (and so on to "`NEEDS_BLUEPRINT`: Awaiting creation of
+#   `execution-blueprint.yml`").
 # custom:
 #   id: h3a.evidence.stigmergy_missing_document
 #   category: evidence
@@ -294,6 +286,76 @@ deny contains f if {
 	}))
 }
 
+# before_execution holds for a project_status of a stage before
+# READY_FOR_EXECUTION: the spec's NEEDS_X stages, and in a file not held to
+# 3.0 any NEEDS_ status (3.1 writes NEEDS_INITIALIZATION).
+before_execution(status) if status in {stage | some [stage, document] in stages; document != ""}
+
+before_execution(status) if {
+	not strict
+	startswith(status, "NEEDS_")
+}
+
+# METADATA
+# title: Task started before execution
+# description: >-
+#   project_status is a stage before READY_FOR_EXECUTION (a NEEDS_X stage) but a task is
+#   IN_PROGRESS, COMPLETED or FAILED: the swarm built before its blueprint was complete.
+#   stigmergy-state-schema.md, Root Object, project_status: "`READY_FOR_EXECUTION`:
+#   Blueprint is complete, swarm can begin building", "`EXECUTION_IN_PROGRESS`: Actively
+#   working on blueprint tasks".
+# custom:
+#   id: h3a.gates.stigmergy_started_early
+#   category: gates
+#   severity: error
+#   remediation: >-
+#     set project_status to the stage the project is really in, or put the task back to
+#     PENDING until the blueprint is complete
+deny contains f if {
+	status := ledger.project_status
+	is_string(status)
+	before_execution(status)
+	some [i, id, t] in tasks
+	t.status in {"IN_PROGRESS", "COMPLETED", "FAILED"}
+	f := lib.finding(rego.metadata.rule(), judged({
+		"msg": sprintf("task %q is %s but project_status is %q; tasks start once the project is READY_FOR_EXECUTION", [id, t.status, status]),
+		"file": ledger_file,
+		"pointer": task_pointer(i, "/status"),
+	}))
+}
+
+# METADATA
+# title: Project halted, a person must decide
+# description: >-
+#   project_status is EXECUTION_HALTED: the swarm stopped on an unrecoverable error, so
+#   the gate needs a human. stigmergy-state-schema.md, Root Object, project_status:
+#   "`EXECUTION_HALTED`: A critical, unrecoverable error occurred".
+# custom:
+#   id: h3a.gates.stigmergy_halted
+#   category: gates
+#   severity: warning
+#   remediation: >-
+#     a person reads the issue_log and history, decides how to go on, logs the decision
+#     in history and sets project_status accordingly
+warn contains f if {
+	ledger.project_status == "EXECUTION_HALTED"
+	f := lib.finding(rego.metadata.rule(), labelled({
+		"msg": sprintf("project_status is \"EXECUTION_HALTED\" (a critical, unrecoverable error occurred; %s): a person must decide how to go on", [open_issues_text]),
+		"file": ledger_file,
+		"pointer": "/project_status",
+		"needs_human": true,
+	}))
+}
+
+open_issues := [lib.str(lib.get(issue, "issue_id")) |
+	some issue in lib.items(ledger.issue_log)
+	issue.status in {"OPEN", "IN_PROGRESS", "FAILED_TO_RESOLVE"}
+]
+
+open_issues_text := "no open issue in issue_log" if count(open_issues) == 0
+
+else := sprintf("unresolved issues: %s", [concat(", ", open_issues)])
+
 # blueprint_tasks lists [id, pointer] of each task of execution-blueprint.yml
 # that has an id: a "tasks" list at the top, or a list at the top.
 blueprint_tasks := [[t.id, sprintf("/%d/id", [i])] | some i, t in input.docs.blueprint; lib.str(lib.get(t, "id")) != ""] if is_array(input.docs.blueprint)
@@ -304,7 +366,8 @@ else := [[t.id, sprintf("/tasks/%d/id", [i])] | some i, t in input.docs.blueprin
 # title: Blueprint and manifest disagree
 # description: >-
 #   The manifest is derived from execution-blueprint.yml: both must hold the same task
-#   ids.
+#   ids. stigmergy-state-schema.md, Root Object: "`project_manifest` (Object): The master
+#   plan derived from the blueprint".
 # custom:
 #   id: h3a.traceability.stigmergy_blueprint_mismatch
 #   category: traceability
@@ -407,7 +470,10 @@ else := sprintf("%s%02d:%02d", [{1: "+", -1: "-"}[sign], floor((h * 60 + m) / 60
 
 # METADATA
 # title: Timestamp not ISO 8601
-# description: A history or issue_log timestamp is not an ISO 8601 date and time (e.g. 2025-09-01T10:00:00Z).
+# description: >-
+#   A history or issue_log timestamp is not an ISO 8601 date and time (e.g.
+#   2025-09-01T10:00:00Z). stigmergy-state-schema.md, Root Object, history and issue_log:
+#   "`timestamp` (String): ISO 8601 timestamp".
 # custom:
 #   id: h3a.schema.stigmergy_timestamp
 #   category: schema
@@ -462,6 +528,8 @@ timed := [[i, t, parts, raw] |
 # description: >-
 #   A history entry is older than the one before it. Clocks and hand edits make this
 #   common, so it is a warning; the order of the ledger is its order in the file.
+#   stigmergy-state-schema.md, Root Object: "`history` (Array of Objects): The immutable
+#   ledger of all system actions. This is append-only."
 # custom:
 #   id: h3a.schema.stigmergy_time_order
 #   category: schema
@@ -505,7 +573,9 @@ else := {}
 # description: >-
 #   The state file declares another schema_version (or none, or is the engine's
 #   current.json): it is checked for what it shares with schema 3.0, and the differences
-#   are reported as warnings naming the version.
+#   are reported as warnings naming the version. stigmergy-state-schema.md: "This
+#   document defines the official schema for the `.ai/state.json` file", "`schema_version`
+#   (String): The version of this schema.".
 # custom:
 #   id: h3a.schema.stigmergy_drift
 #   category: schema
