@@ -208,15 +208,15 @@ var (
 
 	HybridVersionDecreased = Rule{"h3a.append_only.hybrid_version_decreased", CategoryAppendOnly, Error,
 		"Version went down since the base",
-		"Under the optimistic lock every write raises v, and g only grows; a lower v or g than at the base means a write was lost or a file was overwritten with an older copy.",
+		"Under the optimistic lock every write raises v, and g only grows; a lower v or g than at the base means a write was lost or a file was overwritten with an older copy. hybrid-ai-os-v1.4.md, Optimistic Lock Protocol: \"2. Increment in-memory version. 3. Write; on disk version higher → conflict.\"; state.json: \"g | int | Global monotonic event counter\".",
 		"restore the newer file from the base revision (git show BASE:PATH shows it) and replay the later change on top of it"}
 	HybridLogShrunk = Rule{"h3a.append_only.hybrid_log_shrunk", CategoryAppendOnly, Error,
 		"Log unit rewritten",
-		"A log unit that existed at the base no longer starts with its base lines: log entries were changed or removed. Log units only grow.",
+		"A log unit that existed at the base no longer starts with its base lines: log entries were changed or removed. Log units only grow. hybrid-ai-os-v1.4.md, Logging: \"Fields: `id` (global event)\", \"Rollover triggered when `ln ≥ max`; new file created, counter reset\" (entries are added to the newest unit, never rewritten); state.json: \"g | int | Global monotonic event counter\".",
 		"restore the unit from the base revision (git checkout BASE -- PATH); append new entries instead"}
 	StigmergyIssueReopened = Rule{"h3a.append_only.stigmergy_issue_reopened", CategoryAppendOnly, Error,
 		"Resolved issue reopened silently",
-		"An issue_log entry that was RESOLVED at the base is missing or no longer RESOLVED in head, and no history entry added since names it.",
+		"An issue_log entry that was RESOLVED at the base is missing or no longer RESOLVED in head, and no history entry added since names it. stigmergy-state-schema.md, Root Object: \"`history` (Array of Objects): The immutable ledger of all system actions\" (reopening an issue is an action the ledger records), \"This file is the sacred ledger of the swarm's activity and the sole source of truth\".",
 		"keep the resolved entry; log a new issue for the new failure, or add a history entry saying why it was reopened"}
 
 	RunIDMismatch = Rule{"h3a.traceability.run_id_mismatch", CategoryTraceability, Error,

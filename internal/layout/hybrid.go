@@ -125,7 +125,10 @@ func (l Hybrid) Notes(r *Run) string {
 func (Hybrid) Evidence(*Run) []EvidenceRef { return nil }
 
 // Check: a v1.4 run keeps its state in state.json, whose absence is a
-// missing file, as for the other layouts' files. Every other rule of the
+// missing file, as for the other layouts' files (hybrid-ai-os-v1.4.md,
+// Directory Layout: "state.json # Single authoritative state"; Startup
+// Sequence: "Load state.json; if absent, create defaults", so a run past
+// its startup has one). Every other rule of the
 // layout judges documents and facts of the input, so it is Rego
 // (policies/hybrid_os.rego).
 func (l Hybrid) Check(r *Run) []finding.Finding {

@@ -180,7 +180,9 @@ func (l Stigmergy) tasks(r *Run) []stigTask {
 }
 
 // Check validates a schema 3.0 ledger against its schema: only a file
-// that declares 3.0 is held to it, so the loader does not. Every other
+// that declares 3.0 is held to it, so the loader does not
+// (stigmergy-state-schema.md: "All agents MUST read from and write to this
+// file in accordance with this schema"). Every other
 // rule of the layout judges documents and facts of the input, so it is
 // Rego (policies/stigmergy.rego).
 func (l Stigmergy) Check(r *Run) []finding.Finding {
