@@ -51,8 +51,8 @@ func lowered(p *pair, gatesLedger string) []finding.Finding {
 }
 
 // number reads a JSON number. A float is exact for any count of attempts,
-// and unlike an exact reading it costs nothing for "1e999999999" (which
-// reads as +Inf).
+// and unlike an exact reading it costs nothing for a number as large as
+// the JSON reader accepts (9e29999 reads as +Inf).
 func number(v any) (float64, bool) {
 	n, ok := v.(json.Number)
 	if !ok {
