@@ -5,7 +5,10 @@
 #   auditor's audit.json per round, and the orchestrator's summary.json. The verdicts
 #   must not contradict their own content, every touched requirement must be traced,
 #   and the summary must follow from the last round. Every rule is guarded by the
-#   layout, so it never fires on another layout's runs.
+#   layout, so it never fires on another layout's runs. Each rule quotes what it
+#   enforces: artifact-contract.md, or the upstream role documents around it
+#   (loop-orchestrator, doer-implement, judge-evaluate, auditor-gate SKILL.md and
+#   their rubrics).
 # schemas:
 #   - input: schema.input.contract
 package h3a.rules.contract
@@ -38,8 +41,12 @@ verdicts := {"pass", "reject", "needs-human"}
 # METADATA
 # title: Pass over open items
 # description: >-
-#   A verdict of pass has no required_changes and no requirements_missing, and the
-#   round's handoff.json has no failed smoke check: each of these says the work is not done.
+#   A verdict of pass has no required_changes and no requirements_missing: each says the
+#   work is not done. judge-evaluate scoring-rubric.md, Decision Guidance: "pass: No
+#   failing required checks; No unmet task-critical behavior". A failed smoke check in the
+#   round's handoff.json under a pass is a warning: the rubric's required checks are the
+#   judge's own, which may have passed on a re-run (doer-implement SKILL.md: "If a smoke
+#   check fails, include that fact in handoff.json").
 # custom:
 #   id: h3a.gates.contract_pass_with_open_items
 #   category: gates
@@ -76,6 +83,7 @@ open_items contains item if {
 		"msg": sprintf("verdict is pass but smoke check %d (%q) of %s failed", [i, object.get(check, "command", ""), r.files.handoff]),
 		"file": r.files.verdict,
 		"pointer": "/verdict",
+		"severity": "warning",
 	}
 }
 
@@ -83,7 +91,11 @@ quoted(items) := concat(", ", [sprintf("%q", [x]) | some x in items])
 
 # METADATA
 # title: Reject without reason or required change
-# description: A verdict of reject gives at least one reason and at least one required change, so the doer knows what to fix.
+# description: >-
+#   A verdict of reject gives at least one reason, so the doer knows what failed.
+#   judge-evaluate SKILL.md, Output Rules: "Include concrete `reasons` with `check` and
+#   `details`". An empty required_changes is a warning: scoring-rubric.md asks for a 1:1
+#   mapping only "where possible", and the loop feeds the reasons back as well.
 # custom:
 #   id: h3a.gates.contract_reject_without_reason
 #   category: gates
@@ -94,18 +106,23 @@ quoted(items) := concat(", ", [sprintf("%q", [x]) | some x in items])
 deny contains f if {
 	some r in rounds
 	r.verdict.verdict == "reject"
-	some key in ["reasons", "required_changes"]
+	some [key, severity] in [["reasons", "error"], ["required_changes", "warning"]]
 	count(lib.items(r.verdict[key])) == 0
 	f := lib.finding(rego.metadata.rule(), {
 		"msg": sprintf("verdict is reject but %s is empty; expected at least one entry", [key]),
 		"file": r.files.verdict,
 		"pointer": sprintf("/%s", [key]),
+		"severity": severity,
 	})
 }
 
 # METADATA
 # title: Audit fail without required actions
-# description: An audit gate of fail lists in required_actions what blocks landing.
+# description: >-
+#   An audit gate of fail or needs-human lists in required_actions what blocks landing.
+#   auditor-gate SKILL.md, Output Rules: "Provide concrete `required_actions` for `fail`
+#   and `needs-human`"; artifact-contract.md, audit.json: "`required_actions` should
+#   explain what blocks landing."
 # custom:
 #   id: h3a.gates.contract_audit_fail_without_actions
 #   category: gates
@@ -113,10 +130,10 @@ deny contains f if {
 #   remediation: the auditor writes what must change before the work can land into required_actions
 deny contains f if {
 	some r in rounds
-	r.audit.gate == "fail"
+	r.audit.gate in {"fail", "needs-human"}
 	count(lib.items(r.audit.required_actions)) == 0
 	f := lib.finding(rego.metadata.rule(), {
-		"msg": "audit gate is fail but required_actions is empty; expected what blocks landing",
+		"msg": sprintf("audit gate is %s but required_actions is empty; expected what blocks landing", [r.audit.gate]),
 		"file": r.files.audit,
 		"pointer": "/required_actions",
 	})
@@ -126,7 +143,8 @@ deny contains f if {
 # title: Audit without risk or policy
 # description: >-
 #   The contract's audit.json has risk and policy; real auditors leave them out, which
-#   loses the risk level but not the gate, so it is a warning.
+#   loses the risk level but not the gate, so it is a warning. artifact-contract.md,
+#   audit.json, Required fields: "risk", "policy".
 # custom:
 #   id: h3a.structure.contract_audit_incomplete
 #   category: structure
@@ -148,7 +166,9 @@ warn contains f if {
 # description: >-
 #   An audit whose traceability.task_id_match is pass while the checker finds task ids
 #   that differ across the run's artifacts, summary or folder name: the audit did not
-#   check what it claims.
+#   check what it claims. auditor-gate gate-rubric.md, Core Dimensions: "Traceability
+#   consistency (`task_id` aligned across artifacts)"; artifact-contract.md, audit.json:
+#   "traceability": {"task_id_match": ...}.
 # custom:
 #   id: h3a.traceability.contract_false_task_id_claim
 #   category: traceability
@@ -175,6 +195,8 @@ deny contains f if {
 # description: >-
 #   Every requirement in a round's handoff.json requirements_touched is in the same
 #   round's verdict.json requirements_checked or requirements_missing.
+#   loop-orchestrator SKILL.md, Iterate with feedback: "Keep requirement-ID traceability
+#   across artifacts (`requirements_touched` -> `requirements_checked|requirements_missing`)".
 # custom:
 #   id: h3a.traceability.contract_requirement_untraced
 #   category: traceability
@@ -198,7 +220,11 @@ deny contains f if {
 
 # METADATA
 # title: rounds_completed differs from the rounds present
-# description: summary.json rounds_completed equals the number of rounds in the run.
+# description: >-
+#   summary.json rounds_completed equals the number of rounds in the run (a dry run,
+#   final_verdict dry-run, writes no round artifacts and is not compared).
+#   artifact-contract.md, summary.json: "rounds_completed": 2, "Produced by orchestrator
+#   after loop completion".
 # custom:
 #   id: h3a.structure.contract_rounds_completed
 #   category: structure
@@ -209,6 +235,7 @@ deny contains f if {
 deny contains f if {
 	n := summary.rounds_completed
 	is_number(n)
+	summary.final_verdict != "dry-run"
 	n != count(rounds)
 	f := lib.finding(rego.metadata.rule(), {
 		"msg": sprintf("summary.json rounds_completed is %v but the run holds %d round(s)", [n, count(rounds)]),
@@ -242,6 +269,9 @@ final_of_gate := {"pass": "pass", "fail": "reject", "needs-human": "needs-human"
 #   needs-human; when the judge passed, pass if the audit is disabled, else the audit gate
 #   (pass, fail gives reject, needs-human). pass only when the judge passed and the audit
 #   passed or was disabled. not-run and dry-run are accepted as written.
+#   loop-orchestrator SKILL.md, Run auditor gate: "Map gate status to loop outcome: `pass`
+#   -> final `pass`, `fail` -> final `reject` with feedback, `needs-human` -> final
+#   `needs-human`".
 # custom:
 #   id: h3a.gates.contract_final_verdict
 #   category: gates
@@ -269,9 +299,11 @@ expected_suffix(want) := sprintf(", so it should be %q", [want]) if want != ""
 # METADATA
 # title: audit_gate is not the last round's
 # description: >-
-#   summary.json audit_gate equals the gate of the last round's audit.json; a value carried
-#   over from an earlier round is stale. not-run and dry-run are accepted when the last
-#   round has no audit.
+#   summary.json audit_gate equals the gate of the last round's audit.json, and not-run
+#   or dry-run only when the last round has no audit. loop-orchestrator SKILL.md,
+#   Iterate with feedback: "Persist `summary.json` with judge and audit outcomes". When
+#   the last round has no audit (its judge did not pass) an earlier round's gate carried
+#   over is a warning: the upstream orchestrator keeps the last gate it saw.
 # custom:
 #   id: h3a.gates.contract_stale_audit_gate
 #   category: gates
@@ -280,27 +312,40 @@ expected_suffix(want) := sprintf(", so it should be %q", [want]) if want != ""
 #     the orchestrator must reset audit_gate every round; re-run its summary step so
 #     audit_gate is the last round's gate (or not-run)
 deny contains f if {
-	some msg in stale_audit_gate
-	f := lib.finding(rego.metadata.rule(), {"msg": msg, "file": "summary.json", "pointer": "/audit_gate"})
+	some item in stale_audit_gate
+	f := lib.finding(rego.metadata.rule(), object.union(item, {"file": "summary.json", "pointer": "/audit_gate"}))
 }
 
-stale_audit_gate contains msg if {
+stale_audit_gate contains item if {
 	gate := summary.audit_gate
 	gate in gates
 	last := last_round
 	last_gate := audit_gate_of(last)
 	gate != last_gate
-	msg := sprintf("summary.json audit_gate %q is not the last round's: %s%s", [gate, last_gate_text(last, last_gate), earlier_source(gate)])
+	item := {
+		"msg": sprintf("summary.json audit_gate %q is not the last round's: %s%s", [gate, last_gate_text(last, last_gate), earlier_source(gate)]),
+		"severity": carried_over_severity(gate, last_gate),
+	}
 }
 
-stale_audit_gate contains msg if {
+stale_audit_gate contains item if {
 	gate := summary.audit_gate
 	gate in not_run
 	last := last_round
 	last_gate := last.audit.gate
 	last_gate in gates
-	msg := sprintf("summary.json audit_gate is %q but %s", [gate, last_gate_text(last, last_gate)])
+	item := {"msg": sprintf("summary.json audit_gate is %q but %s", [gate, last_gate_text(last, last_gate)]), "severity": "error"}
 }
+
+# carried_over_severity: an earlier round's gate kept while the last round
+# had no audit is what the upstream orchestrator writes, so only a warning.
+carried_over_severity(gate, last_gate) := "warning" if {
+	last_gate == null
+	some i, r in rounds
+	i < count(rounds) - 1
+	r.audit.gate == gate
+} else := "error"
+
 
 audit_gate_of(r) := r.audit.gate if is_object(r.audit)
 
@@ -318,7 +363,10 @@ earlier_source(gate) := sprintf(" (it is %s's gate, a stale value)", [concat(", 
 
 # METADATA
 # title: judge_verdict is not the last round's
-# description: summary.json judge_verdict equals the verdict of the last round's verdict.json (not-run and dry-run are accepted as written).
+# description: >-
+#   summary.json judge_verdict equals the verdict of the last round's verdict.json
+#   (not-run and dry-run are accepted as written). loop-orchestrator SKILL.md, Iterate
+#   with feedback: "Persist `summary.json` with judge and audit outcomes".
 # custom:
 #   id: h3a.gates.contract_stale_judge_verdict
 #   category: gates
@@ -336,4 +384,253 @@ deny contains f if {
 		"file": "summary.json",
 		"pointer": "/judge_verdict",
 	})
+}
+
+# METADATA
+# title: Round without the artifacts of its roles
+# description: >-
+#   Each round holds what its roles write: handoff.json always, patch.diff in the
+#   orchestrator's round folders (rounds/round-<n>/), verdict.json in every round but a
+#   last one the judge may still be working on (no summary.json yet, or judge_verdict
+#   not-run or dry-run), and audit.json in an earlier round whose judge passed (the loop
+#   went on only because the audit did not pass). loop-orchestrator SKILL.md: "Run doer
+#   ... and require: `handoff.json`, `patch.diff`", "Require `verdict.json`", "Run auditor
+#   ... after judge `pass`. Require `audit.json`"; doer-implement SKILL.md, Output Rules:
+#   "Always produce both artifacts: `patch.diff`, `handoff.json`"; auditor-gate
+#   gate-rubric.md, Core Dimensions: "Artifact integrity (`handoff.json`, `verdict.json`
+#   present and valid)".
+# custom:
+#   id: h3a.structure.contract_round_artifact_missing
+#   category: structure
+#   severity: error
+#   remediation: >-
+#     restore the round as the orchestrator left it; a round whose role never wrote its
+#     artifact did not run to the end, so re-run the loop from that round
+deny contains f if {
+	some [i, name] in missing_artifacts
+	r := rounds[i]
+	f := lib.finding(rego.metadata.rule(), {
+		"msg": sprintf("%s has no %s; %s", [round_name(r), name, why_required[name]]),
+		"file": round_file(r, name),
+	})
+}
+
+why_required := {
+	"handoff.json": "the doer writes it first, in every round",
+	"patch.diff": "the doer writes it with handoff.json and the judge applies it",
+	"verdict.json": "the judge writes it in every round the loop finished",
+	"audit.json": "the judge passed this round, so the auditor ran before the loop went on",
+}
+
+round_file(r, name) := concat("/", [r.dir, name]) if r.dir != ""
+
+else := name
+
+missing_artifacts contains [i, "handoff.json"] if {
+	some i, r in rounds
+	not r.files.handoff
+}
+
+missing_artifacts contains [i, "patch.diff"] if {
+	some i, r in rounds
+	r.dir != ""
+	not lib.in_tree(round_file(r, "patch.diff"))
+}
+
+missing_artifacts contains [i, "verdict.json"] if {
+	some i, r in rounds
+	not r.files.verdict
+	judged(i)
+}
+
+missing_artifacts contains [i, "audit.json"] if {
+	some i, r in rounds
+	i < count(rounds) - 1
+	r.verdict.verdict == "pass"
+	not r.files.audit
+}
+
+# judged holds for round i when its judge must have written a verdict: an
+# earlier round, or the last one once the loop ended with the judge run.
+judged(i) if i < count(rounds) - 1
+
+judged(i) if {
+	i == count(rounds) - 1
+	is_object(summary)
+	not lib.get(summary, "judge_verdict") in not_run
+}
+
+# METADATA
+# title: Rounds not numbered 1, 2, 3, ...
+# description: >-
+#   Round folders are numbered from 1 without gaps or repeats: a missing number is a
+#   round lost after the loop ran. loop-orchestrator SKILL.md, Iterate with feedback:
+#   "Feed judge/auditor required changes back to doer on the next round", and its
+#   artifacts `rounds/round-*/`; the upstream run_loop.sh counts rounds from 1.
+# custom:
+#   id: h3a.structure.contract_round_gap
+#   category: structure
+#   severity: error
+#   remediation: restore the missing round folder as the orchestrator wrote it, or re-run the loop
+deny contains f if {
+	numbered := [r | some r in rounds; is_number(r.n)]
+	some i, r in numbered
+	prev := previous_round(numbered, i)
+	r.n != prev + 1
+	f := lib.finding(rego.metadata.rule(), {
+		"msg": gap_message(r, prev),
+		"file": r.dir,
+	})
+}
+
+previous_round(_, 0) := 0
+
+previous_round(numbered, i) := numbered[i - 1].n if i > 0
+
+gap_message(r, 0) := sprintf("the first round is %s, expected round-1", [r.dir]) if r.n != 1
+
+gap_message(r, prev) := sprintf("%s repeats round %d", [r.dir, prev]) if {
+	prev > 0
+	r.n == prev
+}
+
+gap_message(r, prev) := sprintf("%s follows round %d, expected round-%d: a round is missing", [r.dir, prev, prev + 1]) if {
+	prev > 0
+	r.n > prev + 1
+}
+
+# METADATA
+# title: Audit without a passing judge verdict
+# description: >-
+#   An auditor runs only after the judge passed the round, so a round with audit.json
+#   has a verdict.json whose verdict is pass. loop-orchestrator SKILL.md, Run auditor
+#   gate: "Run auditor in read-only mode after judge `pass`"; auditor-gate SKILL.md: "Use
+#   when implementation already has a judge verdict".
+# custom:
+#   id: h3a.gates.contract_audit_before_pass
+#   category: gates
+#   severity: error
+#   remediation: >-
+#     the audit belongs to a round the judge passed: restore that round's verdict.json,
+#     or remove the audit written out of turn and re-run the loop
+deny contains f if {
+	some r in rounds
+	r.files.audit
+	msg := audit_out_of_turn(r)
+	f := lib.finding(rego.metadata.rule(), {"msg": msg, "file": r.files.audit, "pointer": "/gate"})
+}
+
+audit_out_of_turn(r) := sprintf("%s holds audit.json but no verdict.json: the auditor ran before the judge", [round_name(r)]) if {
+	not r.files.verdict
+} else := sprintf("the auditor ran although %s verdict is %q; it runs only after a pass", [r.files.verdict, v]) if {
+	v := r.verdict.verdict
+	v in verdicts
+	v != "pass"
+}
+
+# METADATA
+# title: Audit gate contradicts its own checks
+# description: >-
+#   An audit's gate follows from its own results: pass only when no policy or
+#   traceability check failed, unless its notes name the failed check as accepted;
+#   fail only with a failed check or a finding to show for it. auditor-gate
+#   gate-rubric.md, Decision Mapping: "`pass`: no failed artifact/traceability checks, no
+#   failed required policy checks", "`fail`: deterministic policy/traceability violation
+#   exists"; auditor-gate SKILL.md, Decision Rules: "traceability and policy checks pass
+#   or are explicitly accepted".
+# custom:
+#   id: h3a.gates.contract_audit_gate_contradiction
+#   category: gates
+#   severity: error
+#   remediation: >-
+#     re-run the auditor: a failed check makes the gate fail (or the notes say why the
+#     check is accepted), a fail names the violation in findings
+deny contains f if {
+	some item in audit_contradictions
+	f := lib.finding(rego.metadata.rule(), item)
+}
+
+# audit_checks lists [pointer, name, result] of an audit's own checks.
+audit_checks(a) := [[sprintf("/%s/%s", [group, name]), name, result] |
+	some group in ["policy", "traceability"]
+	checks := lib.get(a, group)
+	is_object(checks)
+	some name, result in checks
+	name != "issues"
+]
+
+audit_contradictions contains item if {
+	some r in rounds
+	r.audit.gate == "pass"
+	some [pointer, name, "fail"] in audit_checks(r.audit)
+	not contains(lower(lib.str(lib.get(r.audit, "notes"))), lower(name))
+	item := {
+		"msg": sprintf("audit gate is pass but its check %s is fail and its notes do not accept %q", [trim_prefix(pointer, "/"), name]),
+		"file": r.files.audit,
+		"pointer": pointer,
+	}
+}
+
+audit_contradictions contains item if {
+	some r in rounds
+	r.audit.gate == "fail"
+	count([1 | some [_, _, "fail"] in audit_checks(r.audit)]) == 0
+	count(lib.items(lib.get(r.audit, "findings"))) == 0
+	item := {
+		"msg": "audit gate is fail but no policy or traceability check failed and findings is empty; expected the violation it found",
+		"file": r.files.audit,
+		"pointer": "/gate",
+	}
+}
+
+# METADATA
+# title: The loop stopped and needs a human
+# description: >-
+#   A contract run whose record says the loop stopped without success waits for a
+#   person: summary.json final_verdict needs-human, or reject (the summary is written
+#   once no further round will run), or, in the last round, an auditor's gate or a
+#   judge's verdict of needs-human. The gate is needs-human (exit 3). artifact-contract.md,
+#   verdict.json and audit.json Rules: "`verdict` must be `pass|reject|needs-human`",
+#   "`gate` must be `pass|fail|needs-human`"; judge-evaluate scoring-rubric.md:
+#   "`needs-human`: Requirements are ambiguous or conflicting"; loop-orchestrator SKILL.md:
+#   "Cap iterations with `--max-rounds`", "`needs-human` -> final `needs-human`".
+# custom:
+#   id: h3a.gates.contract_needs_human
+#   category: gates
+#   severity: warning
+#   remediation: >-
+#     a person reads the last round's verdict.json and audit.json, decides, and starts a
+#     new run (or lands the change by hand); the record itself is not edited
+warn contains f if {
+	item := stopped
+	f := lib.finding(rego.metadata.rule(), object.union(item, {"needs_human": true}))
+}
+
+stopped := item if {
+	final := summary.final_verdict
+	final in {"reject", "needs-human"}
+	item := {
+		"msg": sprintf("the loop ended with final_verdict %q after %d round(s): %s", [final, count(rounds), stop_reason[final]]),
+		"file": "summary.json",
+		"pointer": "/final_verdict",
+	}
+} else := item if {
+	last_round.audit.gate == "needs-human"
+	item := {
+		"msg": sprintf("the auditor's gate in %s is needs-human: a person must decide whether the change lands", [round_name(last_round)]),
+		"file": last_round.files.audit,
+		"pointer": "/gate",
+	}
+} else := item if {
+	last_round.verdict.verdict == "needs-human"
+	item := {
+		"msg": sprintf("the judge's verdict in %s is needs-human: a person must settle what the judge could not", [round_name(last_round)]),
+		"file": last_round.files.verdict,
+		"pointer": "/verdict",
+	}
+}
+
+stop_reason := {
+	"reject": "no further round will run and the change was not accepted, so a person decides what next",
+	"needs-human": "the loop asks for a person",
 }

@@ -8,7 +8,13 @@ v2 := "rounds/round-2/verdict.json"
 
 a2 := "rounds/round-2/audit.json"
 
-findings(ops) := fs if {
+# findings lists what ops break, but the warning that the loop stopped and
+# needs a human, which stops(ops) lists: a run may be broken and stopped.
+findings(ops) := {f | some f in all_of(ops); not f.needs_human}
+
+stops(ops) := {f | some f in all_of(ops); f.needs_human}
+
+all_of(ops) := fs if {
 	deny := contract.deny with input as test.patch_contract(ops)
 	warn := contract.warn with input as test.patch_contract(ops)
 	fs := deny | warn
@@ -69,6 +75,7 @@ test_reject_without_reason if {
 test_audit_fail_without_actions if {
 	located([
 		{"op": "replace", "path": "/docs/rounds/1/audit/gate", "value": "fail"},
+		{"op": "replace", "path": "/docs/rounds/1/audit/policy/eval_commands", "value": "fail"},
 		{"op": "replace", "path": "/docs/summary/audit_gate", "value": "fail"},
 		{"op": "replace", "path": "/docs/summary/final_verdict", "value": "reject"},
 	]) == {["h3a.gates.contract_audit_fail_without_actions", a2, "/required_actions"]}
@@ -77,6 +84,7 @@ test_audit_fail_without_actions if {
 test_audit_fail_with_actions_is_fine if {
 	count(findings([
 		{"op": "replace", "path": "/docs/rounds/1/audit/gate", "value": "fail"},
+		{"op": "replace", "path": "/docs/rounds/1/audit/policy/eval_commands", "value": "fail"},
 		{"op": "add", "path": "/docs/rounds/1/audit/required_actions/-", "value": "add the test"},
 		{"op": "replace", "path": "/docs/summary/audit_gate", "value": "fail"},
 		{"op": "replace", "path": "/docs/summary/final_verdict", "value": "reject"},
@@ -105,6 +113,10 @@ test_audit_that_saw_the_mismatch_is_fine if {
 	count(findings([
 		{"op": "replace", "path": "/docs/task_ids_agree", "value": false},
 		{"op": "replace", "path": "/docs/rounds/1/audit/traceability/task_id_match", "value": "fail"},
+		{"op": "replace", "path": "/docs/rounds/1/audit/gate", "value": "fail"},
+		{"op": "add", "path": "/docs/rounds/1/audit/required_actions/-", "value": "align the task ids"},
+		{"op": "replace", "path": "/docs/summary/audit_gate", "value": "fail"},
+		{"op": "replace", "path": "/docs/summary/final_verdict", "value": "reject"},
 	])) == 0
 }
 
@@ -157,7 +169,7 @@ test_stale_audit_gate_names_the_earlier_round if {
 		{"op": "replace", "path": "/docs/rounds/0/verdict/requirements_missing", "value": []},
 		{"op": "replace", "path": "/docs/rounds/0/verdict/requirements_checked", "value": ["RQ-0102"]},
 		{"op": "replace", "path": "/docs/rounds/0/handoff/smoke_checks/0/status", "value": "pass"},
-		{"op": "add", "path": "/docs/rounds/0/audit", "value": {"gate": "fail", "required_actions": ["x"], "risk": {}, "policy": {}}},
+		{"op": "add", "path": "/docs/rounds/0/audit", "value": {"gate": "fail", "required_actions": ["x"], "findings": [{"category": "policy", "details": "y"}], "risk": {}, "policy": {}}},
 		{"op": "add", "path": "/docs/rounds/0/files/audit", "value": "rounds/round-1/audit.json"},
 		{"op": "replace", "path": "/docs/summary/audit_gate", "value": "fail"},
 	])
@@ -191,4 +203,248 @@ test_no_logic_finding_on_a_schema_break if {
 
 test_summary_missing_is_not_a_crash if {
 	count(findings([{"op": "replace", "path": "/docs/summary", "value": null}])) == 0
+}
+
+# --- severities set per element ------------------------------------------------
+
+test_failed_smoke_under_a_pass_is_a_warning if {
+	[f] := [f | some f in findings([{"op": "replace", "path": "/docs/rounds/1/handoff/smoke_checks/0/status", "value": "fail"}])]
+	f.rule == "h3a.gates.contract_pass_with_open_items"
+	f.severity == "warning"
+}
+
+test_reject_without_required_change_is_a_warning if {
+	[f] := [f | some f in findings([{"op": "replace", "path": "/docs/rounds/0/verdict/required_changes", "value": []}])]
+	f.rule == "h3a.gates.contract_reject_without_reason"
+	f.severity == "warning"
+}
+
+test_reject_without_reason_is_an_error if {
+	[f] := [f | some f in findings([{"op": "replace", "path": "/docs/rounds/0/verdict/reasons", "value": []}])]
+	f.severity == "error"
+}
+
+test_audit_needs_human_without_actions if {
+	located([
+		{"op": "replace", "path": "/docs/rounds/1/audit/gate", "value": "needs-human"},
+		{"op": "replace", "path": "/docs/summary/audit_gate", "value": "needs-human"},
+		{"op": "replace", "path": "/docs/summary/final_verdict", "value": "needs-human"},
+	]) == {["h3a.gates.contract_audit_fail_without_actions", a2, "/required_actions"]}
+}
+
+# The upstream orchestrator keeps the last audit gate it saw when a later
+# round's judge rejects: drift, not a contradiction.
+test_audit_gate_carried_over_is_a_warning if {
+	fs := findings(carried_over)
+	[f] := [f | some f in fs]
+	f.rule == "h3a.gates.contract_stale_audit_gate"
+	f.severity == "warning"
+}
+
+carried_over := [
+	{"op": "replace", "path": "/docs/rounds/0/verdict/verdict", "value": "pass"},
+	{"op": "replace", "path": "/docs/rounds/0/verdict/required_changes", "value": []},
+	{"op": "replace", "path": "/docs/rounds/0/verdict/requirements_missing", "value": []},
+	{"op": "replace", "path": "/docs/rounds/0/verdict/requirements_checked", "value": ["RQ-0102"]},
+	{"op": "replace", "path": "/docs/rounds/0/handoff/smoke_checks/0/status", "value": "pass"},
+	{"op": "add", "path": "/docs/rounds/0/audit", "value": {"gate": "fail", "required_actions": ["x"], "findings": [{"category": "policy", "details": "y"}], "risk": {}, "policy": {}}},
+	{"op": "add", "path": "/docs/rounds/0/files/audit", "value": "rounds/round-1/audit.json"},
+	{"op": "replace", "path": "/docs/rounds/1/audit", "value": null},
+	{"op": "remove", "path": "/docs/rounds/1/files/audit"},
+	{"op": "replace", "path": "/docs/rounds/1/verdict", "value": object.get(fixture.contract_rounds.docs.rounds[0], "verdict", {})},
+	{"op": "replace", "path": "/docs/summary/audit_gate", "value": "fail"},
+	{"op": "replace", "path": "/docs/summary/judge_verdict", "value": "reject"},
+	{"op": "replace", "path": "/docs/summary/final_verdict", "value": "reject"},
+]
+
+test_rounds_completed_not_compared_on_a_dry_run if {
+	count(findings([
+		{"op": "replace", "path": "/docs/summary/final_verdict", "value": "dry-run"},
+		{"op": "replace", "path": "/docs/summary/rounds_completed", "value": 1},
+	])) == 0
+}
+
+# --- artifacts of each round ---------------------------------------------------
+
+test_round_artifact_missing if {
+	located([
+		{"op": "remove", "path": "/tree/1"},
+		{"op": "remove", "path": "/docs/rounds/0/files/verdict"},
+	]) == {
+		["h3a.structure.contract_round_artifact_missing", "rounds/round-1/patch.diff", ""],
+		["h3a.structure.contract_round_artifact_missing", "rounds/round-1/verdict.json", ""],
+	}
+}
+
+test_round_without_handoff if {
+	fs := findings([{"op": "remove", "path": "/docs/rounds/1/files/handoff"}])
+	{f.msg | some f in fs} == {"rounds/round-2 has no handoff.json; the doer writes it first, in every round"}
+}
+
+test_passed_round_without_audit_before_the_last if {
+	located([
+		{"op": "replace", "path": "/docs/rounds/0/verdict/verdict", "value": "pass"},
+		{"op": "replace", "path": "/docs/rounds/0/verdict/required_changes", "value": []},
+		{"op": "replace", "path": "/docs/rounds/0/verdict/requirements_missing", "value": []},
+		{"op": "replace", "path": "/docs/rounds/0/verdict/requirements_checked", "value": ["RQ-0102"]},
+		{"op": "replace", "path": "/docs/rounds/0/handoff/smoke_checks/0/status", "value": "pass"},
+	]) == {["h3a.structure.contract_round_artifact_missing", "rounds/round-1/audit.json", ""]}
+}
+
+# The last round's judge may still be at work while no summary exists.
+test_last_round_unjudged_while_running if {
+	count(findings([
+		{"op": "replace", "path": "/docs/summary", "value": null},
+		{"op": "replace", "path": "/docs/rounds/1/verdict", "value": null},
+		{"op": "remove", "path": "/docs/rounds/1/files/verdict"},
+		{"op": "replace", "path": "/docs/rounds/1/audit", "value": null},
+		{"op": "remove", "path": "/docs/rounds/1/files/audit"},
+	])) == 0
+}
+
+test_last_round_unjudged_after_the_loop if {
+	located([
+		{"op": "replace", "path": "/docs/rounds/1/verdict", "value": null},
+		{"op": "remove", "path": "/docs/rounds/1/files/verdict"},
+		{"op": "replace", "path": "/docs/rounds/1/audit", "value": null},
+		{"op": "remove", "path": "/docs/rounds/1/files/audit"},
+		{"op": "replace", "path": "/docs/summary/judge_verdict", "value": "not-run"},
+		{"op": "replace", "path": "/docs/summary/audit_gate", "value": "not-run"},
+		{"op": "replace", "path": "/docs/summary/final_verdict", "value": "not-run"},
+	]) == set()
+	located([
+		{"op": "replace", "path": "/docs/rounds/1/verdict", "value": null},
+		{"op": "remove", "path": "/docs/rounds/1/files/verdict"},
+		{"op": "replace", "path": "/docs/rounds/1/audit", "value": null},
+		{"op": "remove", "path": "/docs/rounds/1/files/audit"},
+		{"op": "replace", "path": "/docs/summary/audit_gate", "value": "not-run"},
+		{"op": "replace", "path": "/docs/summary/final_verdict", "value": "not-run"},
+	]) == {["h3a.structure.contract_round_artifact_missing", "rounds/round-2/verdict.json", ""]}
+}
+
+test_flat_run_needs_no_patch if {
+	count(findings([
+		{"op": "replace", "path": "/docs/rounds", "value": [object.union(fixture.contract_rounds.docs.rounds[1], {"dir": "", "n": null, "files": {"handoff": "handoff.json", "verdict": "verdict.json", "audit": "audit.json"}})]},
+		{"op": "replace", "path": "/docs/summary", "value": null},
+		{"op": "replace", "path": "/tree", "value": ["audit.json", "handoff.json", "verdict.json"]},
+	])) == 0
+}
+
+# --- round numbers -------------------------------------------------------------
+
+test_round_gap if {
+	located([{"op": "replace", "path": "/docs/rounds/1/n", "value": 3}]) == {["h3a.structure.contract_round_gap", "rounds/round-2", ""]}
+	msgs := {f.msg | some f in findings([{"op": "replace", "path": "/docs/rounds/1/n", "value": 3}])}
+	msgs == {"rounds/round-2 follows round 1, expected round-2: a round is missing"}
+}
+
+test_round_repeat_and_late_start if {
+	{f.msg | some f in findings([{"op": "replace", "path": "/docs/rounds/1/n", "value": 1}])} == {"rounds/round-2 repeats round 1"}
+	{f.msg | some f in findings([
+		{"op": "replace", "path": "/docs/rounds/0/n", "value": 2},
+		{"op": "replace", "path": "/docs/rounds/1/n", "value": 3},
+	])} == {"the first round is rounds/round-1, expected round-1"}
+}
+
+# --- the auditor runs after a pass ----------------------------------------------
+
+test_audit_before_pass if {
+	located([
+		{"op": "add", "path": "/docs/rounds/0/audit", "value": fixture.contract_rounds.docs.rounds[1].audit},
+		{"op": "add", "path": "/docs/rounds/0/files/audit", "value": "rounds/round-1/audit.json"},
+	]) == {["h3a.gates.contract_audit_before_pass", "rounds/round-1/audit.json", "/gate"]}
+	{f.msg | some f in findings([
+		{"op": "remove", "path": "/docs/rounds/1/files/verdict"},
+		{"op": "replace", "path": "/docs/rounds/1/verdict", "value": null},
+		{"op": "replace", "path": "/docs/summary", "value": null},
+	])} == {"rounds/round-2 holds audit.json but no verdict.json: the auditor ran before the judge"}
+}
+
+# --- the audit's gate and its own checks ---------------------------------------
+
+test_audit_pass_over_failed_check if {
+	located([
+		{"op": "replace", "path": "/docs/rounds/1/audit/policy/eval_commands", "value": "fail"},
+		{"op": "replace", "path": "/docs/rounds/1/audit/traceability/requirements_coverage", "value": "fail"},
+	]) == {
+		["h3a.gates.contract_audit_gate_contradiction", a2, "/policy/eval_commands"],
+		["h3a.gates.contract_audit_gate_contradiction", a2, "/traceability/requirements_coverage"],
+	}
+}
+
+test_audit_pass_over_accepted_check if {
+	count(findings([
+		{"op": "replace", "path": "/docs/rounds/1/audit/policy/eval_commands", "value": "fail"},
+		{"op": "replace", "path": "/docs/rounds/1/audit/notes", "value": "Accepted: eval_commands fails on a flaky network test, waived by the owner"},
+	])) == 0
+}
+
+test_audit_fail_without_violation if {
+	located([
+		{"op": "replace", "path": "/docs/rounds/1/audit/gate", "value": "fail"},
+		{"op": "add", "path": "/docs/rounds/1/audit/required_actions/-", "value": "x"},
+		{"op": "replace", "path": "/docs/summary/audit_gate", "value": "fail"},
+		{"op": "replace", "path": "/docs/summary/final_verdict", "value": "reject"},
+	]) == {["h3a.gates.contract_audit_gate_contradiction", a2, "/gate"]}
+	count(findings([
+		{"op": "replace", "path": "/docs/rounds/1/audit/gate", "value": "fail"},
+		{"op": "add", "path": "/docs/rounds/1/audit/required_actions/-", "value": "x"},
+		{"op": "add", "path": "/docs/rounds/1/audit/findings/-", "value": {"category": "license", "details": "GPL dependency"}},
+		{"op": "replace", "path": "/docs/summary/audit_gate", "value": "fail"},
+		{"op": "replace", "path": "/docs/summary/final_verdict", "value": "reject"},
+	])) == 0
+}
+
+# --- a stopped loop needs a human ---------------------------------------------
+
+stop_of(ops) := [f.rule, f.file, f.pointer] if {
+	[f] := [f | some f in stops(ops)]
+	f.needs_human == true
+}
+
+test_passed_run_does_not_stop if {
+	count(stops([])) == 0
+}
+
+test_final_reject_needs_a_human if {
+	stop_of(carried_over) == ["h3a.gates.contract_needs_human", "summary.json", "/final_verdict"]
+	count(findings(carried_over)) == 1
+}
+
+test_final_needs_human_needs_a_human if {
+	stop_of([
+		{"op": "replace", "path": "/docs/rounds/1/audit/gate", "value": "needs-human"},
+		{"op": "add", "path": "/docs/rounds/1/audit/required_actions/-", "value": "x"},
+		{"op": "replace", "path": "/docs/summary/audit_gate", "value": "needs-human"},
+		{"op": "replace", "path": "/docs/summary/final_verdict", "value": "needs-human"},
+	]) == ["h3a.gates.contract_needs_human", "summary.json", "/final_verdict"]
+}
+
+test_running_loop_whose_auditor_needs_a_human if {
+	stop_of([
+		{"op": "replace", "path": "/docs/rounds/1/audit/gate", "value": "needs-human"},
+		{"op": "replace", "path": "/docs/summary", "value": null},
+	]) == ["h3a.gates.contract_needs_human", a2, "/gate"]
+}
+
+test_running_loop_whose_judge_needs_a_human if {
+	stop_of([
+		{"op": "replace", "path": "/docs/rounds/1/verdict/verdict", "value": "needs-human"},
+		{"op": "replace", "path": "/docs/rounds/1/audit", "value": null},
+		{"op": "remove", "path": "/docs/rounds/1/files/audit"},
+		{"op": "replace", "path": "/docs/summary", "value": null},
+	]) == ["h3a.gates.contract_needs_human", v2, "/verdict"]
+}
+
+# An earlier round's needs-human was fed back; the loop went on.
+test_earlier_needs_human_does_not_stop if {
+	count(stops([{"op": "replace", "path": "/docs/rounds/0/verdict/verdict", "value": "needs-human"}])) == 0
+}
+
+# A rejecting round while the loop still runs: the next round may fix it.
+test_running_loop_after_a_reject_does_not_stop if {
+	count(stops([
+		{"op": "replace", "path": "/docs/summary", "value": null},
+		{"op": "remove", "path": "/docs/rounds/1"},
+	])) == 0
 }
