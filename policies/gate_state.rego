@@ -7,7 +7,8 @@
 #   another and to their file names. A gate output is read under the guide's field
 #   names (input.docs.pipelines[_].gates[_].doc); a finding about a field the file
 #   names otherwise points at the name it uses (read_from). Every rule is guarded
-#   by the layout, so it never fires on another layout's runs.
+#   by the layout, so it never fires on another layout's runs. Each rule quotes the
+#   section of gate-state-management.md it enforces.
 # schemas:
 #   - input: schema.input["gate-state"]
 package h3a.rules.gate_state
@@ -73,7 +74,9 @@ last_completed(p, i) := max({n | some [j, n] in completed(p); j < i} | {-1})
 # description: >-
 #   The file uses agentName, outputData, validationResult (0–1 score) or executionTrace,
 #   the names of the guide's sibling documents; they are read as agent, output and
-#   validation.
+#   validation. gate-state-management.md, Standardized Schema: "agent", "output",
+#   "validation: { score: <0_TO_100>, ... }". Information only: the guide's siblings
+#   spell them so.
 # custom:
 #   id: h3a.schema.gate_state_variant
 #   category: schema
@@ -95,7 +98,9 @@ warn contains f if {
 # description: >-
 #   A gate output's file name {domain}-{feature}-gate{N}-output.json must carry the
 #   document's gate number, and its domain and feature; a pipeline file's name its
-#   domain and feature.
+#   domain and feature. gate-state-management.md, File Naming Convention: "**Format:**
+#   `{domain}-{feature}-gate{N}-output.json`"; Constraints, ALWAYS: "Use consistent
+#   domain-feature naming pattern".
 # custom:
 #   id: h3a.traceability.gate_state_file_name
 #   category: traceability
@@ -137,8 +142,10 @@ misnamed_files contains item if {
 # METADATA
 # title: Gate status disagrees with its score
 # description: >-
-#   A SUCCESS gate has a validation score of at least 70 and passed true; a PARTIAL
-#   gate scores below 70; a FAILED gate has passed false.
+#   A SUCCESS gate has a validation score of at least 70; a PARTIAL gate scores below
+#   70. gate-state-management.md, Pattern 4: Write State File: "status: validationScore
+#   >= 70 ? \"SUCCESS\" : \"PARTIAL\"". A SUCCESS gate with passed false, or a FAILED
+#   gate with passed true, is a warning: the guide does not tie passed to the status.
 # custom:
 #   id: h3a.gates.gate_state_score
 #   category: gates
@@ -181,6 +188,7 @@ score_problems contains item if {
 		"msg": sprintf("status is %s but validation passed is %v", [status, passed]),
 		"file": g.path,
 		"pointer": concat("", [field_pointer(g, "validation"), "/passed"]),
+		"severity": "warning",
 	}
 }
 
@@ -196,7 +204,9 @@ scored contains [g, score] if {
 # title: Gate output without the previous gate's
 # description: >-
 #   Gate N reads gate N−1's output, so gate N's file exists only if gate N−1's does
-#   (gate 0 is optional).
+#   (gate 0 is optional). gate-state-management.md, Pattern 2: Pre-Flight Validation:
+#   "✗ GATE 1 output file missing: .state/gate1-output.json → Remediation: Ensure GATE 1
+#   completed successfully"; Constraints, NEVER: "Skip writing state files".
 # custom:
 #   id: h3a.gates.gate_state_gate_order
 #   category: gates
@@ -218,7 +228,9 @@ deny contains f if {
 # title: currentGate disagrees with completedGates
 # description: >-
 #   completedGates is ascending without repeats, and currentGate is its last gate or
-#   the next one (0 or 1 while none is complete).
+#   the next one (0 or 1 while none is complete). gate-state-management.md, Pattern 5,
+#   After Each Gate: "pipelineState.currentGate = <GATE_NUMBER>",
+#   "pipelineState.completedGates.push(<GATE_NUMBER>)".
 # custom:
 #   id: h3a.gates.gate_state_current_gate
 #   category: gates
@@ -273,7 +285,10 @@ else := sprintf("%d", [n])
 # title: Completed gate without a usable output
 # description: >-
 #   Every gate in completedGates (but the final mark, gate 5) needs its output file
-#   with status SUCCESS or PARTIAL.
+#   with status SUCCESS or PARTIAL. gate-state-management.md, Pattern 1: "if
+#   (previousGateState.status === 'SUCCESS' || previousGateState.status === 'PARTIAL')";
+#   Pattern 6: Crash Recovery runs only the gates not in completedGates, so a gate
+#   listed there that did not succeed is never run again.
 # custom:
 #   id: h3a.evidence.gate_state_completed_output
 #   category: evidence
@@ -317,6 +332,8 @@ completed_output_problems contains item if {
 # description: >-
 #   The guide writes a gate's state file even when the gate fails: a FAILED pipeline
 #   has the output of its currentGate (gate 5, the final mark, aside).
+#   gate-state-management.md, Constraints, NEVER: "Skip writing state files (even if
+#   gate fails - write FAILED status)".
 # custom:
 #   id: h3a.evidence.gate_state_failed_output
 #   category: evidence
@@ -337,7 +354,12 @@ deny contains f if {
 
 # METADATA
 # title: SUCCESS pipeline with a gate that did not succeed
-# description: A pipeline whose status is SUCCESS has every gate output SUCCESS.
+# description: >-
+#   A pipeline whose status is SUCCESS has no FAILED gate output: a failed gate stops the
+#   pipeline. gate-state-management.md, Pattern 3: Verify Pipeline State: "if
+#   (anyPreviousFailed) { throw new Error(`Cannot execute GATE ...: Previous gate
+#   failed`) }". A PARTIAL gate under a SUCCESS pipeline is a warning: the guide leaves
+#   overallStatus to the orchestrator.
 # custom:
 #   id: h3a.gates.gate_state_pipeline_status
 #   category: gates
@@ -353,8 +375,13 @@ deny contains f if {
 		"msg": sprintf("pipeline status is SUCCESS but gate %d (%s) has status %s", [n, g.path, lib.describe_field(g.doc, "status")]),
 		"file": p.path,
 		"pointer": "/status",
+		"severity": under_success_severity(lib.get(g.doc, "status")),
 	})
 }
+
+under_success_severity(status) := "warning" if status == "PARTIAL"
+
+else := "error"
 
 # METADATA
 # title: Gate output the next gate cannot use
@@ -362,7 +389,11 @@ deny contains f if {
 #   The guide's own agents read the previous gate's output: a SUCCESS or PARTIAL gate 1
 #   of TestCaseDesigner has a non-empty output.testCases, each with testId and non-empty
 #   testSteps; a gate 2 of DOMAgent has output.elementMappings, each with
-#   locators.primary.
+#   locators.primary. gate-state-management.md, Pattern 1, Validation Functions:
+#   "Array.isArray(data.testCases) && data.testCases.length > 0 &&
+#   data.testCases.every(tc => tc.testId && tc.testSteps)",
+#   "data.elementMappings.every(em => em.locators?.primary)"; Constraints, ALWAYS:
+#   "Validate previous gate output structure before using".
 # custom:
 #   id: h3a.gates.gate_state_handoff
 #   category: gates
@@ -447,3 +478,85 @@ nonempty_array(x) if {
 	is_array(x)
 	count(x) > 0
 }
+
+# METADATA
+# title: Gate run after a failed gate
+# description: >-
+#   A gate runs only after every earlier gate ended SUCCESS or PARTIAL: a gate output,
+#   or a completedGates entry (but the final mark, gate 5), after a FAILED gate is an
+#   error. gate-state-management.md, Pattern 3: Verify Pipeline State: "const
+#   anyPreviousFailed = previousGateTodos.some(todo => todo.status === 'failed')", "throw
+#   new Error(`Cannot execute GATE ...: Previous gate failed`)"; Pattern 1: the previous
+#   output is used only "if (previousGateState.status === 'SUCCESS' ||
+#   previousGateState.status === 'PARTIAL')".
+# custom:
+#   id: h3a.gates.gate_state_after_failed
+#   category: gates
+#   severity: error
+#   remediation: >-
+#     re-run the failed gate until it succeeds before the gates after it, or start a new
+#     pipeline; remove outputs written past the failure
+deny contains f if {
+	some item in after_failed
+	f := lib.finding(rego.metadata.rule(), item)
+}
+
+# first_failed(p) is the lowest gate of pipeline p whose output is FAILED.
+first_failed(p) := min({n | some n, g in gates(p); g.doc.status == "FAILED"})
+
+after_failed contains item if {
+	some p in pipelines
+	failed := first_failed(p)
+	some n, g in gates(p)
+	n > failed
+	item := {
+		"msg": sprintf("gate %d's output exists but gate %d before it FAILED (%s); no gate runs after a failed one", [n, failed, output_file(p, failed)]),
+		"file": g.path,
+	}
+}
+
+after_failed contains item if {
+	some p in pipelines
+	is_object(p.pipeline)
+	failed := first_failed(p)
+	some [i, n] in completed(p)
+	n > failed
+	n != final_gate
+	item := {
+		"msg": sprintf("gate %d is completed but gate %d before it FAILED (%s); no gate runs after a failed one", [n, failed, output_file(p, failed)]),
+		"file": p.path,
+		"pointer": sprintf("/completedGates/%d", [i]),
+	}
+}
+
+# METADATA
+# title: The pipeline failed and needs a human
+# description: >-
+#   A pipeline whose status is FAILED stopped without success: no gate runs after a
+#   failed one, so a person must decide how to go on. The gate is needs-human (exit 3);
+#   a FAILED pipeline that contradicts itself fails on the rules above.
+#   gate-state-management.md, Pattern 5, FINAL: "pipelineState.status = overallStatus
+#   // 'SUCCESS', 'PARTIAL', or 'FAILED'"; Pattern 3: "throw new Error(`Cannot execute
+#   GATE ...: Previous gate failed`)".
+# custom:
+#   id: h3a.gates.gate_state_needs_human
+#   category: gates
+#   severity: warning
+#   remediation: >-
+#     a person reads the failed gate's validation issues, fixes the cause and re-runs the
+#     gate (or starts a new pipeline)
+warn contains f if {
+	some p in pipelines
+	p.pipeline.status == "FAILED"
+	f := lib.finding(rego.metadata.rule(), {
+		"msg": sprintf("pipeline %s FAILED%s: a person must decide how to go on", [p.prefix, failed_gate_text(p)]),
+		"file": p.path,
+		"pointer": "/status",
+		"needs_human": true,
+	})
+}
+
+failed_gate_text(p) := sprintf(" at gate %d", [n]) if {
+	n := gate_number(p.pipeline.currentGate)
+	n != final_gate
+} else := ""

@@ -16,7 +16,13 @@ file2 := ".state/demoqa_com-student_registration-gate2-output.json"
 
 pipeline_file := ".state/demoqa_com-student_registration-pipeline.json"
 
-findings(ops) := fs if {
+# findings lists what ops break, but the warning that the pipeline failed
+# and needs a human, which stops(ops) lists.
+findings(ops) := {f | some f in all_of(ops); not f.needs_human}
+
+stops(ops) := {f | some f in all_of(ops); f.needs_human}
+
+all_of(ops) := fs if {
 	inp := json.patch(fixture.gate_state_complete, ops)
 	deny := gate_state.deny with input as inp
 	warn := gate_state.warn with input as inp
@@ -279,7 +285,11 @@ test_handoff_of_other_agents_and_failed_gates_is_theirs if {
 		set(sprintf("%s/doc/output/testCases", [g1]), []),
 		set(sprintf("%s/doc/status", [g1]), "FAILED"),
 		set(sprintf("%s/doc/validation/passed", [g1]), false),
-	]) == {["h3a.evidence.gate_state_completed_output", pipeline_file, "/completedGates/0"]}
+	]) == {
+		["h3a.evidence.gate_state_completed_output", pipeline_file, "/completedGates/0"],
+		["h3a.gates.gate_state_after_failed", file2, ""],
+		["h3a.gates.gate_state_after_failed", pipeline_file, "/completedGates/1"],
+	}
 }
 
 test_gate_two_without_element_mappings if {
@@ -308,4 +318,82 @@ test_rules_read_past_shape_errors if {
 		set(sprintf("%s/doc/validation", [g2]), {"score": 90, "passed": "no"}),
 	])
 	test.rules(fs) == {"h3a.gates.gate_state_current_gate", "h3a.gates.gate_state_score"}
+}
+
+# --- severities set per element ------------------------------------------------
+
+test_passed_against_status_is_a_warning if {
+	fs := findings([set(sprintf("%s/doc/validation/passed", [g1]), false)])
+	{[f.rule, f.severity] | some f in fs} == {["h3a.gates.gate_state_score", "warning"]}
+}
+
+test_partial_gate_under_success_is_a_warning if {
+	fs := findings([
+		set(sprintf("%s/status", [pipeline]), "SUCCESS"),
+		set(sprintf("%s/doc/status", [g2]), "PARTIAL"),
+		set(sprintf("%s/doc/validation/score", [g2]), 60),
+	])
+	{[f.rule, f.severity] | some f in fs} == {["h3a.gates.gate_state_pipeline_status", "warning"]}
+}
+
+test_failed_gate_under_success_is_an_error if {
+	fs := findings([
+		set(sprintf("%s/status", [pipeline]), "SUCCESS"),
+		set(sprintf("%s/completedGates", [pipeline]), [1]),
+		set(sprintf("%s/doc/status", [g2]), "FAILED"),
+		set(sprintf("%s/doc/validation/passed", [g2]), false),
+	])
+	{[f.rule, f.severity] | some f in fs} == {["h3a.gates.gate_state_pipeline_status", "error"]}
+}
+
+# --- no gate after a failed one --------------------------------------------------
+
+failed_at_one := [
+	set(sprintf("%s/doc/status", [g1]), "FAILED"),
+	set(sprintf("%s/doc/validation/passed", [g1]), false),
+	set(sprintf("%s/completedGates", [pipeline]), []),
+	set(sprintf("%s/currentGate", [pipeline]), 1),
+	set(sprintf("%s/status", [pipeline]), "FAILED"),
+]
+
+test_gate_output_after_a_failed_gate if {
+	located(failed_at_one) == {["h3a.gates.gate_state_after_failed", file2, ""]}
+	msgs(failed_at_one) == {"gate 2's output exists but gate 1 before it FAILED (.state/demoqa_com-student_registration-gate1-output.json); no gate runs after a failed one"}
+}
+
+test_completed_gate_after_a_failed_gate if {
+	ops := array.concat(failed_at_one, [
+		cut(g2),
+		set(sprintf("%s/completedGates", [pipeline]), [0, 2]),
+		set(sprintf("%s/currentGate", [pipeline]), 2),
+		put("/docs/pipelines/0/gates/0", object.union(fixture.gate_state_complete.docs.pipelines[0].gates["1"], {"path": ".state/demoqa_com-student_registration-gate0-output.json", "doc": object.union(fixture.gate_state_complete.docs.pipelines[0].gates["1"].doc, {"gate": 0, "agent": "Intake"})})),
+	])
+	{[r, p] | some [r, _, p] in located(ops); r == "h3a.gates.gate_state_after_failed"} == {["h3a.gates.gate_state_after_failed", "/completedGates/1"]}
+}
+
+# The final mark follows a failure: the orchestrator closes the pipeline.
+test_final_mark_after_a_failed_gate_is_fine if {
+	count(findings(array.concat(failed_at_one, [
+		cut(g2),
+		set(sprintf("%s/completedGates", [pipeline]), [5]),
+		set(sprintf("%s/currentGate", [pipeline]), 5),
+	]))) == 0
+}
+
+# --- a failed pipeline needs a human ------------------------------------------
+
+test_running_and_finished_pipelines_do_not_stop if {
+	count(stops([])) == 0
+	count(stops([set(sprintf("%s/status", [pipeline]), "PARTIAL")])) == 0
+	count(stops([set(sprintf("%s/status", [pipeline]), "SUCCESS")])) == 0
+}
+
+test_failed_pipeline_needs_a_human if {
+	ops := array.concat(failed_at_one, [cut(g2)])
+	count(findings(ops)) == 0
+	[f] := [f | some f in stops(ops)]
+	[f.rule, f.file, f.pointer, f.needs_human] == ["h3a.gates.gate_state_needs_human", pipeline_file, "/status", true]
+	f.msg == "pipeline demoqa_com-student_registration FAILED at gate 1: a person must decide how to go on"
+	[g] := [g | some g in stops([set(sprintf("%s/status", [pipeline]), "FAILED"), set(sprintf("%s/currentGate", [pipeline]), 5)])]
+	g.msg == "pipeline demoqa_com-student_registration FAILED: a person must decide how to go on"
 }
