@@ -27,9 +27,15 @@ summary := input.docs.summary if {
 last_round := rounds[count(rounds) - 1] if count(rounds) > 0
 
 # round_name names a round in messages: its folder, or "the run" when flat.
-round_name(r) := r.dir if r.dir != ""
+round_name(r) := round_dir(r) if round_dir(r) != ""
 
 else := "the run"
+
+# round_dir is a round's folder, "" for a flat run (or a folder that is
+# not a string: a document the checker did not write).
+round_dir(r) := r.dir if is_string(r.dir)
+
+else := ""
 
 # outcomes written by orchestrators when a stage did not run for real.
 not_run := {"not-run", "dry-run"}
@@ -422,7 +428,7 @@ why_required := {
 	"audit.json": "the judge passed this round, so the auditor ran before the loop went on",
 }
 
-round_file(r, name) := concat("/", [r.dir, name]) if r.dir != ""
+round_file(r, name) := concat("/", [round_dir(r), name]) if round_dir(r) != ""
 
 else := name
 
@@ -433,7 +439,7 @@ missing_artifacts contains [i, "handoff.json"] if {
 
 missing_artifacts contains [i, "patch.diff"] if {
 	some i, r in rounds
-	r.dir != ""
+	round_dir(r) != ""
 	not lib.in_tree(round_file(r, "patch.diff"))
 }
 
@@ -479,7 +485,7 @@ deny contains f if {
 	r.n != prev + 1
 	f := lib.finding(rego.metadata.rule(), {
 		"msg": gap_message(r, prev),
-		"file": r.dir,
+		"file": round_dir(r),
 	})
 }
 
@@ -487,14 +493,14 @@ previous_round(_, 0) := 0
 
 previous_round(numbered, i) := numbered[i - 1].n if i > 0
 
-gap_message(r, 0) := sprintf("the first round is %s, expected round-1", [r.dir]) if r.n != 1
+gap_message(r, 0) := sprintf("the first round is %s, expected round-1", [round_dir(r)]) if r.n != 1
 
-gap_message(r, prev) := sprintf("%s repeats round %d", [r.dir, prev]) if {
+gap_message(r, prev) := sprintf("%s repeats round %d", [round_dir(r), prev]) if {
 	prev > 0
 	r.n == prev
 }
 
-gap_message(r, prev) := sprintf("%s follows round %d, expected round-%d: a round is missing", [r.dir, prev, prev + 1]) if {
+gap_message(r, prev) := sprintf("%s follows round %d, expected round-%d: a round is missing", [round_dir(r), prev, prev + 1]) if {
 	prev > 0
 	r.n > prev + 1
 }

@@ -30,8 +30,11 @@ func TestContractHistory(t *testing.T) {
 			data, _ := os.ReadFile(filepath.Join(run, "rounds", "round-2", "handoff.json"))
 			os.WriteFile(filepath.Join(run, "rounds", "round-3", "handoff.json"), data, 0o644)
 		}, []string{
-			// The run is no longer what its summary says; history has nothing against a new round.
+			// The run is no longer what its summary says, and the new round lacks what a
+			// finished round holds; history has nothing against a new round.
 			"h3a.gates.contract_stale_audit_gate summary.json /audit_gate",
+			"h3a.structure.contract_round_artifact_missing rounds/round-3/patch.diff ",
+			"h3a.structure.contract_round_artifact_missing rounds/round-3/verdict.json ",
 			"h3a.structure.contract_rounds_completed summary.json /rounds_completed",
 		}},
 		{"verdict rewritten", func(run string) {
@@ -41,7 +44,7 @@ func TestContractHistory(t *testing.T) {
 		}, []string{"h3a.append_only.frozen_changed rounds/round-1/verdict.json /required_changes/0"}},
 		{"round file deleted", func(run string) {
 			os.Remove(filepath.Join(run, "rounds", "round-1", "handoff.json"))
-		}, []string{"h3a.append_only.file_removed rounds/round-1/handoff.json "}},
+		}, []string{"h3a.append_only.file_removed rounds/round-1/handoff.json ", "h3a.structure.contract_round_artifact_missing rounds/round-1/handoff.json "}},
 		{"summary changed", func(run string) {
 			p := filepath.Join(run, "summary.json")
 			data, _ := os.ReadFile(p)
