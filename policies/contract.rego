@@ -197,6 +197,66 @@ deny contains f if {
 }
 
 # METADATA
+# title: Artifact names another task
+# description: >-
+#   In a contract run, task_id is identical in every handoff.json, verdict.json and
+#   audit.json of every round, in summary.json and in the run folder's name
+#   (<TASK_ID>-<YYYYMMDD-HHMMSS>); each one that differs from the first is reported.
+#   auditor-gate gate-rubric.md, Core Dimensions: "Traceability consistency (`task_id`
+#   aligned across artifacts)"; loop-orchestrator SKILL.md: "Preserve traceability from
+#   task to evidence."
+# custom:
+#   id: h3a.traceability.contract_task_id
+#   category: traceability
+#   severity: error
+#   traceability: task_id_match
+#   remediation: >-
+#     an artifact with another task's id was copied from another run; regenerate it in
+#     this run, never edit the id to make it fit
+deny contains f if {
+	contract
+	refs := lib.items(input.docs.task_ids)
+	count(refs) > 1
+	first := refs[0]
+	some i, ref in refs
+	i > 0
+	ref.task_id != first.task_id
+	f := lib.finding(rego.metadata.rule(), {
+		"msg": sprintf("%s task_id %q differs from %s %q", [ref.file, ref.task_id, task_source(first), first.task_id]),
+		"file": ref.file,
+		"pointer": "/task_id",
+		"task_id": first.task_id,
+	})
+}
+
+# task_source names where a task id was read: a file, or the run folder's
+# name (the only source without a file).
+task_source(ref) := "the run folder name" if ref.file == ""
+
+else := ref.file
+
+# METADATA
+# title: Contract run without summary.json
+# description: >-
+#   A contract run with rounds/ has no summary.json: the orchestrator writes it when the
+#   loop ends, so a round failed or the loop is still running. artifact-contract.md,
+#   summary.json: "Produced by orchestrator after loop completion."
+# custom:
+#   id: h3a.structure.contract_summary_missing
+#   category: structure
+#   severity: warning
+#   remediation: look at the last round's artifacts to see why the loop stopped; re-run the loop to get a summary
+warn contains f if {
+	contract
+	not input.files["summary.json"].present
+	count(rounds) > 0
+	rounds[0].dir != ""
+	last := rounds[count(rounds) - 1]
+	held := [sprintf("%s.json", [role]) | some role in ["handoff", "verdict", "audit"]; last.files[role]]
+	f := lib.finding(rego.metadata.rule(), {"msg": sprintf("summary.json is missing: the loop did not finish (the last round is %s, holding %s)", [last.dir, concat(", ", held)])})
+}
+
+# METADATA
 # title: Touched requirement not traced
 # description: >-
 #   Every requirement in a round's handoff.json requirements_touched is in the same

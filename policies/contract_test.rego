@@ -106,7 +106,65 @@ test_audit_false_task_id_match if {
 	located([
 		{"op": "replace", "path": "/docs/task_ids_agree", "value": false},
 		{"op": "add", "path": "/docs/task_ids/-", "value": {"file": v2, "task_id": "TASK-0043"}},
-	]) == {["h3a.traceability.contract_false_task_id_claim", a2, "/traceability/task_id_match"]}
+	]) == {
+		["h3a.traceability.contract_false_task_id_claim", a2, "/traceability/task_id_match"],
+		["h3a.traceability.contract_task_id", v2, "/task_id"],
+	}
+}
+
+# Each task id that differs from the first one read (the run folder's name,
+# else summary.json, else the rounds' artifacts in order) is reported at its
+# file, naming the task the run is about.
+test_task_id if {
+	ops := [
+		{"op": "replace", "path": "/docs/task_ids/3/task_id", "value": "TASK-0043"},
+		{"op": "replace", "path": "/docs/task_ids/5/task_id", "value": "TASK-0044"},
+		{"op": "replace", "path": "/docs/rounds/1/audit/traceability/task_id_match", "value": "fail"},
+	]
+	fs := {[f.rule, f.file, f.pointer, f.task_id, f.msg] | some f in findings(ops); f.rule == "h3a.traceability.contract_task_id"}
+	fs == {
+		["h3a.traceability.contract_task_id", "rounds/round-1/verdict.json", "/task_id", "TASK-0042", `rounds/round-1/verdict.json task_id "TASK-0043" differs from the run folder name "TASK-0042"`],
+		["h3a.traceability.contract_task_id", v2, "/task_id", "TASK-0042", `rounds/round-2/verdict.json task_id "TASK-0044" differs from the run folder name "TASK-0042"`],
+	}
+}
+
+test_task_id_first_read_from_a_file if {
+	msgs := {f.msg | some f in findings([{"op": "replace", "path": "/docs/task_ids", "value": [
+		{"file": "summary.json", "task_id": "TASK-0042"},
+		{"file": "rounds/round-1/handoff.json", "task_id": "TASK-0043"},
+	]}]); f.rule == "h3a.traceability.contract_task_id"}
+	msgs == {`rounds/round-1/handoff.json task_id "TASK-0043" differs from summary.json "TASK-0042"`}
+}
+
+test_one_task_id_or_none_is_fine if {
+	count(findings([{"op": "replace", "path": "/docs/task_ids", "value": [{"file": "", "task_id": "TASK-7"}]}])) == 0
+	count(findings([{"op": "replace", "path": "/docs/task_ids", "value": []}])) == 0
+}
+
+test_summary_missing if {
+	fs := findings([
+		{"op": "replace", "path": "/files/summary.json/present", "value": false},
+		{"op": "replace", "path": "/docs/summary", "value": null},
+	])
+	{[f.rule, object.get(f, "file", "")] | some f in fs} == {["h3a.structure.contract_summary_missing", ""]}
+	{f.msg | some f in fs} == {"summary.json is missing: the loop did not finish (the last round is rounds/round-2, holding handoff.json, verdict.json, audit.json)"}
+}
+
+test_summary_missing_names_what_the_last_round_holds if {
+	{f.msg | some f in findings([
+		{"op": "replace", "path": "/files/summary.json/present", "value": false},
+		{"op": "replace", "path": "/docs/summary", "value": null},
+		{"op": "remove", "path": "/docs/rounds/1"},
+	]); f.rule == "h3a.structure.contract_summary_missing"} == {"summary.json is missing: the loop did not finish (the last round is rounds/round-1, holding handoff.json, verdict.json)"}
+}
+
+# A flat run (its documents at the top, no rounds/) has no loop to finish.
+test_summary_not_expected_without_rounds if {
+	count({f | some f in findings([
+		{"op": "replace", "path": "/files/summary.json/present", "value": false},
+		{"op": "replace", "path": "/docs/summary", "value": null},
+		{"op": "replace", "path": "/docs/rounds/0/dir", "value": ""},
+	]); f.rule == "h3a.structure.contract_summary_missing"}) == 0
 }
 
 test_audit_that_saw_the_mismatch_is_fine if {

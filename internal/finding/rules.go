@@ -224,14 +224,6 @@ var (
 		"state.json's run_id differs from the name of the run directory. h3a-state-specification.md, Directory Structure: \"runs/<run-id>/\", and state.json \"run_id\".",
 		"a run directory is named by its run id; find out which one is wrong and never reuse a run directory for another run"}
 
-	ContractTaskIDMismatch = Rule{"h3a.traceability.contract_task_id", CategoryTraceability, Error,
-		"Artifact names another task",
-		"In a contract run, task_id is identical in every handoff.json, verdict.json and audit.json of every round, in summary.json and in the run folder's name (<TASK_ID>-<YYYYMMDD-HHMMSS>). auditor-gate gate-rubric.md, Core Dimensions: \"Traceability consistency (`task_id` aligned across artifacts)\"; loop-orchestrator SKILL.md: \"Preserve traceability from task to evidence.\"",
-		"an artifact with another task's id was copied from another run; regenerate it in this run, never edit the id to make it fit"}
-	ContractSummaryMissing = Rule{"h3a.structure.contract_summary_missing", CategoryStructure, Warning,
-		"Contract run without summary.json",
-		"A contract run with rounds/ has no summary.json: the orchestrator writes it when the loop ends, so a round failed or the loop is still running. artifact-contract.md, summary.json: \"Produced by orchestrator after loop completion.\"",
-		"look at the last round's artifacts to see why the loop stopped; re-run the loop to get a summary"}
 	ContractFileMissing = Rule{"h3a.evidence.contract_file_missing", CategoryEvidence, Warning,
 		"Touched file not in the repository",
 		"A path in the last round's handoff.json files_touched does not exist in the repository that holds the run (<repo>/.orchestrator/runs/<run>), and the round's patch.diff does not delete it. Runs elsewhere are not compared with a repository. doer-implement SKILL.md, Output Rules: \"Keep `files_touched` repo-relative.\" A warning: the file may have been renamed or moved by a later change.",
@@ -259,7 +251,7 @@ var GoRules = []Rule{
 	JSONSyntax, YAMLSyntax, DuplicateKey, BOM, InvalidUTF8, SchemaViolation,
 	HashMismatch, MissingArtifact, HashUnverifiable, HashEllipsis, HashMalformed,
 	PathEscape, AbsolutePath,
-	RunIDMismatch, ContractTaskIDMismatch, ContractSummaryMissing, ContractFileMissing,
+	RunIDMismatch, ContractFileMissing,
 	WaiverExpired, WaiverUnused, RulesChanged,
 	HistoryNotCompared, NewRun, EntryRewritten, BadCorrection, GateEventRewritten,
 	EvidenceEntryRewritten, TaskRemoved, TaskReworded, TaskUnticked, CompletionChanged,

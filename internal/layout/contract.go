@@ -174,35 +174,12 @@ func (l Contract) taskIDs(r *Run) []taskIDRef {
 	return refs
 }
 
-func describeTaskSource(ref taskIDRef) string {
-	if ref.File == "" {
-		return "the run folder name"
-	}
-	return ref.File
-}
-
+// Check compares the last round's files_touched with the repository, which
+// needs files outside the run; every other rule of the layout judges the
+// documents and the facts of the input, so it is Rego
+// (policies/contract.rego).
 func (l Contract) Check(r *Run) []finding.Finding {
-	var out []finding.Finding
-	refs := l.taskIDs(r)
-	if len(refs) > 0 {
-		want := refs[0]
-		for _, ref := range refs[1:] {
-			if ref.ID == want.ID {
-				continue
-			}
-			f := finding.ContractTaskIDMismatch.New(ref.File, "%s task_id %q differs from %s %q", ref.File, ref.ID, describeTaskSource(want), want.ID)
-			f.Pointer = "/task_id"
-			f.TaskID = want.ID
-			out = append(out, f)
-		}
-	}
-	rounds := l.rounds(r)
-	summary := r.Docs[contractSummary]
-	if (summary == nil || !summary.Present) && len(rounds) > 0 && rounds[0].Dir != "" {
-		last := rounds[len(rounds)-1]
-		out = append(out, finding.ContractSummaryMissing.New("", "summary.json is missing: the loop did not finish (the last round is %s, holding %s)", last.Dir, roleList(last)))
-	}
-	return append(out, l.checkFilesTouched(r, rounds)...)
+	return l.checkFilesTouched(r, l.rounds(r))
 }
 
 // maxPatchSize bounds the patch.diff read to learn which files a round
@@ -284,16 +261,6 @@ func deletedIn(patch string) map[string]bool {
 		}
 	}
 	return deleted
-}
-
-func roleList(rd contractRound) string {
-	var names []string
-	for _, role := range contractRoles {
-		if _, ok := rd.Files[role.name]; ok {
-			names = append(names, role.name+".json")
-		}
-	}
-	return strings.Join(names, ", ")
 }
 
 // RequirementsKnown: a round with both a handoff and a verdict says which

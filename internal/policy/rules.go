@@ -39,8 +39,7 @@ const (
 
 // goRuleAreas places the traceability rules implemented in Go.
 var goRuleAreas = map[string]string{
-	finding.RunIDMismatch.ID:          AreaTaskIDMatch,
-	finding.ContractTaskIDMismatch.ID: AreaTaskIDMatch,
+	finding.RunIDMismatch.ID: AreaTaskIDMatch,
 }
 
 // Traceability derives the audit's traceability results from the findings:
