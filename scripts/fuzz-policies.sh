@@ -5,9 +5,9 @@
 #
 #   scripts/fuzz-policies.sh [-n INPUTS]
 #
-# Each target (FuzzShippedPolicies, FuzzContractPolicies) runs INPUTS inputs
-# (default 500000, about 6 minutes each on two cores): an arbitrary JSON
-# value in place of one document must evaluate without a built-in or
+# Each target (FuzzShippedPolicies, FuzzContractPolicies, FuzzLayoutPolicies)
+# runs INPUTS inputs (default 500000, about 6 minutes each on two cores): an
+# arbitrary JSON value in place of one document must evaluate without a built-in or
 # evaluation error, and the generated plan must give exactly what OPA's
 # evaluator gives on the compiled rules. A count, not a duration: when a
 # duration ends while the fuzzer minimises an input, go test reports a
@@ -28,7 +28,7 @@ case "$inputs" in
 '' | *[!0-9]*) echo "fuzz-policies.sh: -n \"$inputs\": expected a whole number of inputs" >&2; exit 2 ;;
 esac
 
-for target in FuzzShippedPolicies FuzzContractPolicies; do
+for target in FuzzShippedPolicies FuzzContractPolicies FuzzLayoutPolicies; do
 	printf '\n==> %s, %s inputs\n' "$target" "$inputs"
 	go test -run='^$' -fuzz="^$target\$" -fuzztime="${inputs}x" ./internal/policy
 done
