@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/h3a-check/h3a-check/internal/policy"
@@ -69,5 +70,39 @@ func TestShippedPlanMatchesCompiledPolicies(t *testing.T) {
 	}
 	if evaluated < 50 || found < 50 {
 		t.Fatalf("only %d runs evaluated, %d findings; expected every testdata run and its findings", evaluated, found)
+	}
+}
+
+// TestRulesStayInTheirLayouts: a shipped rule typed for some layouts'
+// input (its package's schemas annotation) finds nothing on a run of
+// another layout, under OPA's evaluator of every rule: what lets a check
+// run only the plans of the run's layout.
+func TestRulesStayInTheirLayouts(t *testing.T) {
+	ctx := context.Background()
+	_, full := planAndCompiled(t)
+	typed := 0
+	for _, r := range full.Rules() {
+		if len(r.Layouts) > 0 {
+			typed++
+		}
+	}
+	if typed < 50 {
+		t.Fatalf("%d shipped rules name their layouts; expected every rule of a layout's package", typed)
+	}
+	res, err := runner.Check(ctx, runner.Options{Paths: []string{"../../testdata/runs"}, Base: "none", KeepInputs: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, in := range res.Inputs {
+		if in == nil {
+			continue
+		}
+		layout := in["run"].(map[string]any)["layout"].(string)
+		for _, f := range full.Eval(ctx, "full", in).Findings {
+			r, ok := full.Rule(f.Rule)
+			if ok && len(r.Layouts) > 0 && !slices.Contains(r.Layouts, layout) {
+				t.Errorf("%s (layout %s): rule %s, typed for %v, found %q", res.Audits[i].Run, layout, f.Rule, r.Layouts, f.Details)
+			}
+		}
 	}
 }

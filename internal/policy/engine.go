@@ -32,8 +32,8 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -89,6 +89,9 @@ type binding struct {
 	pkg         string
 	kind        string
 	defSeverity finding.Severity
+	// layouts are the layouts the binding's rules are typed for (see
+	// RuleInfo.Layouts); none when some rule reads any layout's input.
+	layouts []string
 }
 
 var (
@@ -209,21 +212,38 @@ func newCompiler(caps *ast.Capabilities, printing, strict, typed bool) (*ast.Com
 // queryBindings gives one query variable to every package's deny and warn
 // set, in a stable order.
 func queryBindings(rules map[string]*RuleInfo) []binding {
-	seen := map[[2]string]bool{}
+	index := map[[2]string]int{}
+	anyLayout := map[int]bool{}
 	var bs []binding
-	for _, r := range rules {
+	for _, id := range slices.Sorted(maps.Keys(rules)) {
+		r := rules[id]
 		k := [2]string{r.Package, r.Kind}
-		if seen[k] {
-			continue
+		i, seen := index[k]
+		if !seen {
+			i = len(bs)
+			index[k] = i
+			bs = append(bs, binding{pkg: r.Package, kind: r.Kind, defSeverity: ruleKinds[r.Kind]})
 		}
-		seen[k] = true
-		bs = append(bs, binding{pkg: r.Package, kind: r.Kind, defSeverity: ruleKinds[r.Kind]})
+		if len(r.Layouts) == 0 {
+			anyLayout[i] = true
+		}
+		for _, l := range r.Layouts {
+			if !slices.Contains(bs[i].layouts, l) {
+				bs[i].layouts = append(bs[i].layouts, l)
+			}
+		}
 	}
-	sort.Slice(bs, func(i, j int) bool {
-		if bs[i].pkg != bs[j].pkg {
-			return bs[i].pkg < bs[j].pkg
+	for i := range bs {
+		if anyLayout[i] {
+			bs[i].layouts = nil
 		}
-		return bs[i].kind < bs[j].kind
+		slices.Sort(bs[i].layouts)
+	}
+	slices.SortFunc(bs, func(a, b binding) int {
+		if c := strings.Compare(a.pkg, b.pkg); c != 0 {
+			return c
+		}
+		return strings.Compare(a.kind, b.kind)
 	})
 	for i := range bs {
 		bs[i].name = fmt.Sprintf("r%d", i)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -225,7 +226,10 @@ type RuleInfo struct {
 	Location     string // file:line of the rule
 	User         bool
 	Traceability string // audit traceability area the rule feeds, if any
-	dir          string // the --policy folder of a user rule
+	// Layouts are the layouts whose input the rule's schemas annotation
+	// types it against (schema.input.<layout>), sorted; none means any.
+	Layouts []string
+	dir     string // the --policy folder of a user rule
 }
 
 // collectRules checks the rule contract of every non-test module and
@@ -287,6 +291,7 @@ func collectRules(mods []*module) (map[string]*RuleInfo, []string) {
 			}
 			taken[info.ID] = loc
 			info.Kind = string(name)
+			info.Layouts = inputLayouts(as.Chain(rule))
 			info.Package = packageName(m.parsed.Package.Path)
 			info.Location = loc
 			info.User = m.user
@@ -295,6 +300,28 @@ func collectRules(mods []*module) (map[string]*RuleInfo, []string) {
 		}
 	}
 	return rules, problems
+}
+
+// inputLayouts lists the layouts that the schemas annotations over a rule
+// (its own, its package's, and those of the packages above) give its input:
+// schema.input.<layout>; none when no annotation types the input.
+func inputLayouts(chain ast.AnnotationsRefSet) []string {
+	var layouts []string
+	for _, ref := range chain {
+		if ref.Annotations == nil {
+			continue
+		}
+		for _, sa := range ref.Annotations.Schemas {
+			if !sa.Path.Equal(ast.InputRootRef) || len(sa.Schema) != 3 || !sa.Schema[:2].Equal(SchemaRef("")[:2]) {
+				continue
+			}
+			if l, ok := sa.Schema[2].Value.(ast.String); ok && !slices.Contains(layouts, string(l)) {
+				layouts = append(layouts, string(l))
+			}
+		}
+	}
+	slices.Sort(layouts)
+	return layouts
 }
 
 // ruleInfo reads a rule's metadata; why explains what is missing or wrong.

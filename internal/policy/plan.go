@@ -50,7 +50,7 @@ func linkShipped() (*compiled, error) {
 // evalPlan evaluates the linked plan: each entrypoint's single result is
 // {"result": the rule set}, an empty result set an empty rule set.
 func (e *Engine) evalPlan(ctx context.Context, input ast.Value) Outcome {
-	results, builtinErrs, err := e.program.Eval(ctx, ast.NewTerm(input))
+	results, builtinErrs, err := e.program.EvalPlans(ctx, ast.NewTerm(input), e.plansFor(runLayout(input)))
 	if err != nil {
 		return Outcome{Findings: []finding.Finding{e.evalFailure(ctx, err)}}
 	}
@@ -82,4 +82,37 @@ func (e *Engine) evalPlan(ctx context.Context, input ast.Value) Outcome {
 		out = append(out, e.elements(b, set)...)
 	}
 	return Outcome{Findings: out, Evaluated: true}
+}
+
+// plansFor selects the plans to run for a run of layout: those whose rules
+// are typed for that layout's input, or for any. A shipped package names
+// the layouts it is written for in its schemas annotation and guards every
+// rule on input.run.layout, so the others could only find nothing; not
+// running them saves most of the evaluation of a run. The compiled
+// policies (--policy, --debug) still evaluate every rule, and the tests
+// hold the two to the same findings on every testdata run.
+func (e *Engine) plansFor(layout string) []bool {
+	run := make([]bool, len(e.bindings))
+	for i, b := range e.bindings {
+		run[i] = layout == "" || len(b.layouts) == 0 || slices.Contains(b.layouts, layout)
+	}
+	return run
+}
+
+// runLayout reads input.run.layout; "" when the input does not say.
+func runLayout(input ast.Value) string {
+	v := input
+	for _, key := range []string{"run", "layout"} {
+		obj, ok := v.(ast.Object)
+		if !ok {
+			return ""
+		}
+		t := obj.Get(ast.InternedTerm(key))
+		if t == nil {
+			return ""
+		}
+		v = t.Value
+	}
+	s, _ := v.(ast.String)
+	return string(s)
 }

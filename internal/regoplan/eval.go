@@ -41,11 +41,25 @@ func (p *Program) Eval(ctx context.Context, input *ast.Term) (results [][]*ast.T
 	if input == nil {
 		return nil, nil, &topdown.Error{Code: topdown.InternalErr, Message: "no input document given: every rule reading input would be undefined, so nothing is evaluated"}
 	}
-	return p.eval(ctx, input, ast.NewTerm(ast.NewObject()))
+	return p.eval(ctx, input, ast.NewTerm(ast.NewObject()), nil)
 }
 
-// eval is Eval with a data document, and with input undefined when nil.
-func (p *Program) eval(ctx context.Context, input, data *ast.Term) (results [][]*ast.Term, builtinErrs []*topdown.Error, err error) {
+// EvalPlans is Eval for the plans that run[i] selects, in the order of
+// Plans; a plan not selected is not run and its result set is empty, as
+// for a rule that is undefined. run must have one entry per plan.
+func (p *Program) EvalPlans(ctx context.Context, input *ast.Term, run []bool) (results [][]*ast.Term, builtinErrs []*topdown.Error, err error) {
+	if input == nil {
+		return nil, nil, &topdown.Error{Code: topdown.InternalErr, Message: "no input document given: every rule reading input would be undefined, so nothing is evaluated"}
+	}
+	if len(run) != len(p.plans) {
+		return nil, nil, &topdown.Error{Code: topdown.InternalErr, Message: fmt.Sprintf("%d plans selected or not, the program has %d", len(run), len(p.plans))}
+	}
+	return p.eval(ctx, input, ast.NewTerm(ast.NewObject()), run)
+}
+
+// eval is Eval with a data document, and with input undefined when nil;
+// run, when not nil, selects the plans to run.
+func (p *Program) eval(ctx context.Context, input, data *ast.Term, run []bool) (results [][]*ast.Term, builtinErrs []*topdown.Error, err error) {
 	s := &state{
 		ctx:   ctx,
 		data:  data,
@@ -77,6 +91,9 @@ func (p *Program) eval(ctx context.Context, input, data *ast.Term) (results [][]
 
 	results = make([][]*ast.Term, len(p.plans))
 	for i, pl := range p.plans {
+		if run != nil && !run[i] {
+			continue
+		}
 		fr := make([]*ast.Term, max(pl.nlocals, int(ir.Data)+1))
 		fr[ir.Input], fr[ir.Data] = input, s.data
 		s.results = nil

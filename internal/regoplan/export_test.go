@@ -11,5 +11,5 @@ import (
 // when nil, as OPA's conformance cases need; the checker has no data and
 // always an input.
 func (p *Program) EvalWithData(ctx context.Context, input, data *ast.Term) ([][]*ast.Term, []*topdown.Error, error) {
-	return p.eval(ctx, input, data)
+	return p.eval(ctx, input, data, nil)
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io/fs"
+	"reflect"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -326,5 +327,29 @@ func TestEvalRefusesNoInput(t *testing.T) {
 	}
 	if _, _, err := prog.Eval(context.Background(), ast.MustParseTerm(`{}`)); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestEvalPlansRunsOnlyTheSelected: a plan not selected gives no result,
+// as an undefined rule does; the others give what Eval gives.
+func TestEvalPlansRunsOnlyTheSelected(t *testing.T) {
+	prog := link(t, "package test\np contains 1 if input.ok\nq contains 2 if input.ok", "p", "q")
+	input := ast.MustParseTerm(`{"ok": true}`)
+	all, _, err := prog.Eval(context.Background(), input)
+	if err != nil {
+		t.Fatal(err)
+	}
+	some, _, err := prog.EvalPlans(context.Background(), input, []bool{false, true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(some) != 2 || len(some[0]) != 0 || len(all[0]) != 1 || !reflect.DeepEqual(some[1], all[1]) {
+		t.Fatalf("EvalPlans = %v, Eval = %v; want the second plan's result only", some, all)
+	}
+	if _, _, err := prog.EvalPlans(context.Background(), input, []bool{true}); err == nil {
+		t.Fatal("EvalPlans with one selection for two plans: no error")
+	}
+	if _, _, err := prog.EvalPlans(context.Background(), nil, []bool{true, true}); err == nil {
+		t.Fatal("EvalPlans without input: no error")
 	}
 }
