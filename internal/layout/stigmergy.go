@@ -32,18 +32,10 @@ var stigmergyFiles = []File{
 	{Path: stigmergyBlueprint, Kind: YAML, DocKey: "blueprint"},
 }
 
-// stigmergyStages are the project statuses in order, with the document
-// each NEEDS_X stage produces (whether each exists is a fact of the input).
-var stigmergyStages = []struct{ status, document string }{
-	{"NEEDS_BRIEFING", "docs/brief.md"},
-	{"NEEDS_PRD", "docs/prd.md"},
-	{"NEEDS_ARCHITECTURE", "docs/architecture.md"},
-	{"NEEDS_BLUEPRINT", stigmergyBlueprint},
-	{"READY_FOR_EXECUTION", ""},
-	{"EXECUTION_IN_PROGRESS", ""},
-	{"EXECUTION_HALTED", ""},
-	{"PROJECT_COMPLETE", ""},
-}
+// stigmergyStageDocuments are the documents the NEEDS_X stages produce;
+// whether each exists is a fact of the input, and which status needs
+// which is the policy's (policies/stigmergy.rego).
+var stigmergyStageDocuments = []string{"docs/brief.md", "docs/prd.md", "docs/architecture.md", stigmergyBlueprint}
 
 // stigmergyAppendOnly: history[] is the spec's immutable ledger, and an
 // issue resolved stays resolved unless the ledger says why.
@@ -135,10 +127,8 @@ func (l Stigmergy) Docs(r *Run) map[string]any {
 		docs[f.DocKey] = r.Docs[f.Path].Value()
 	}
 	documents := map[string]any{}
-	for _, st := range stigmergyStages {
-		if st.document != "" {
-			documents[st.document] = fileInRun(r.Dir, st.document)
-		}
+	for _, doc := range stigmergyStageDocuments {
+		documents[doc] = fileInRun(r.Dir, doc)
 	}
 	docs["documents"] = documents
 	tasks := l.tasks(r)
