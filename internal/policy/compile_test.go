@@ -41,10 +41,22 @@ func sameOutcome(tb testing.TB, got, want policy.Outcome) {
 // user policies), the compile a check with --debug uses (which skips the
 // checking stages for the shipped rules) and the strict compile with every
 // stage; all three must give the same findings. The strict compile also
-// holds the shipped rules to every compiler check.
+// holds the shipped rules to every compiler check. And a shipped rule typed
+// for some layouts' input (its package's schemas annotation) finds nothing
+// on a run of another layout under the full compile, which evaluates every
+// rule: what lets the plan run only the plans of the run's layout.
 func TestShippedPlanMatchesCompiledPolicies(t *testing.T) {
 	ctx := context.Background()
 	plan, full := planAndCompiled(t)
+	typed := 0
+	for _, r := range full.Rules() {
+		if len(r.Layouts) > 0 {
+			typed++
+		}
+	}
+	if typed < 50 {
+		t.Fatalf("%d shipped rules name their layouts; expected every rule of a layout's package", typed)
+	}
 	debug, err := policy.Load(ctx, policy.Options{Debug: io.Discard})
 	if err != nil {
 		t.Fatal(err)
@@ -65,44 +77,16 @@ func TestShippedPlanMatchesCompiledPolicies(t *testing.T) {
 		if got := debug.Eval(ctx, "debug", in); !reflect.DeepEqual(want, got) {
 			t.Errorf("%s: the --debug compile gives\n%+v\nwhere the full compile gives\n%+v", res.Audits[i].Run, got, want)
 		}
+		layout := in["run"].(map[string]any)["layout"].(string)
+		for _, f := range want.Findings {
+			if r, ok := full.Rule(f.Rule); ok && len(r.Layouts) > 0 && !slices.Contains(r.Layouts, layout) {
+				t.Errorf("%s (layout %s): rule %s, typed for %v, found %q", res.Audits[i].Run, layout, f.Rule, r.Layouts, f.Details)
+			}
+		}
 		evaluated++
 		found += len(want.Findings)
 	}
 	if evaluated < 50 || found < 50 {
 		t.Fatalf("only %d runs evaluated, %d findings; expected every testdata run and its findings", evaluated, found)
-	}
-}
-
-// TestRulesStayInTheirLayouts: a shipped rule typed for some layouts'
-// input (its package's schemas annotation) finds nothing on a run of
-// another layout, under OPA's evaluator of every rule: what lets a check
-// run only the plans of the run's layout.
-func TestRulesStayInTheirLayouts(t *testing.T) {
-	ctx := context.Background()
-	_, full := planAndCompiled(t)
-	typed := 0
-	for _, r := range full.Rules() {
-		if len(r.Layouts) > 0 {
-			typed++
-		}
-	}
-	if typed < 50 {
-		t.Fatalf("%d shipped rules name their layouts; expected every rule of a layout's package", typed)
-	}
-	res, err := runner.Check(ctx, runner.Options{Paths: []string{"../../testdata/runs"}, Base: "none", KeepInputs: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, in := range res.Inputs {
-		if in == nil {
-			continue
-		}
-		layout := in["run"].(map[string]any)["layout"].(string)
-		for _, f := range full.Eval(ctx, "full", in).Findings {
-			r, ok := full.Rule(f.Rule)
-			if ok && len(r.Layouts) > 0 && !slices.Contains(r.Layouts, layout) {
-				t.Errorf("%s (layout %s): rule %s, typed for %v, found %q", res.Audits[i].Run, layout, f.Rule, r.Layouts, f.Details)
-			}
-		}
 	}
 }
