@@ -31,10 +31,11 @@ func ruleTable(t *testing.T) string {
 	b.WriteString("| rule | category | severity | meaning | checked in |\n|---|---|---|---|---|\n")
 	for _, e := range entries {
 		where := "Go"
-		if file, _, ok := strings.Cut(e.source, ":"); ok && strings.HasPrefix(file, "policies/") {
-			where = "`" + file + "`"
-		} else if e.source != "built in" && e.source != "built in (policy stage)" {
-			t.Fatalf("rule %s: unexpected source %q", e.ID, e.source)
+		if e.file != "" {
+			if !strings.HasPrefix(e.file, "policies/") {
+				t.Fatalf("rule %s: defined in %s, outside the shipped policies", e.ID, e.file)
+			}
+			where = "`" + e.file + "`"
 		}
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", e.ID, e.Category, e.Severity, e.Title, where)
 	}

@@ -19,6 +19,7 @@ import (
 type catalogEntry struct {
 	finding.Rule
 	source string // "built in", or the policy file:line and rule kind
+	file   string // the policy file that defines the rule; "" for a built-in rule
 }
 
 // catalog lists every rule the checker can report, sorted by id: the Go
@@ -27,17 +28,18 @@ type catalogEntry struct {
 func catalog(ctx context.Context, dirs []string) ([]catalogEntry, error) {
 	var out []catalogEntry
 	for _, r := range finding.GoRules {
-		out = append(out, catalogEntry{r, "built in"})
+		out = append(out, catalogEntry{Rule: r, source: "built in"})
 	}
 	for _, r := range policy.EngineRules {
-		out = append(out, catalogEntry{r, "built in (policy stage)"})
+		out = append(out, catalogEntry{Rule: r, source: "built in (policy stage)"})
 	}
 	e, err := policy.Load(ctx, policy.Options{Dirs: dirs})
 	if err != nil {
 		return nil, err
 	}
 	for _, r := range e.Rules() {
-		out = append(out, catalogEntry{r.Rule, fmt.Sprintf("%s (%s rule of package %s)", r.Location, r.Kind, r.Package)})
+		file := r.Location[:max(strings.LastIndexByte(r.Location, ':'), 0)]
+		out = append(out, catalogEntry{Rule: r.Rule, source: fmt.Sprintf("%s (%s rule of package %s)", r.Location, r.Kind, r.Package), file: file})
 	}
 	slices.SortFunc(out, func(a, b catalogEntry) int { return strings.Compare(a.ID, b.ID) })
 	return out, nil
