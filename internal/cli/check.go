@@ -97,8 +97,7 @@ func (s *shardFlag) Set(v string) error {
 }
 
 func newCheckFlagSet(e *env, cf *checkFlags) *flag.FlagSet {
-	flags := flag.NewFlagSet("check", flag.ContinueOnError)
-	flags.SetOutput(e.stderr)
+	flags := newFlagSet(e, "check", "usage: h3a-check [check] [flags] [PATH...]\n\nPATH is a run directory, a folder holding runs, or a file inside a run.\n\n")
 	defaultFormat := "text"
 	if e.getenv("GITHUB_ACTIONS") == "true" {
 		defaultFormat = "github"
@@ -124,7 +123,6 @@ func newCheckFlagSet(e *env, cf *checkFlags) *flag.FlagSet {
 	flags.Var(&cf.shard, "shard", "check only part `I/N` of the runs (by run id hash), e.g. 2/4; N jobs cover every run once")
 	flags.StringVar(&cf.cpuProfile, "cpuprofile", "", "write a CPU profile of the check to `FILE` (for go tool pprof)")
 	flags.StringVar(&cf.memProfile, "memprofile", "", "write a memory profile to `FILE` when the check ends (for go tool pprof)")
-	flags.Usage = flagUsage(e, flags, "usage: h3a-check [check] [flags] [PATH...]\n\nPATH is a run directory, a folder holding runs, or a file inside a run.\n\n")
 	return flags
 }
 

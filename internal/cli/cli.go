@@ -246,13 +246,16 @@ func parseFlags(cmd string, fs *flag.FlagSet, args []string, e *env) (rest []str
 	return nil, ExitError, true
 }
 
-// flagUsage is a flag set's usage: intro, then the flags as printFlags
-// lists them.
-func flagUsage(e *env, fs *flag.FlagSet, intro string) func() {
-	return func() {
+// newFlagSet is a subcommand's flag set: its errors go to stderr, and its
+// usage is intro, then the flags as printFlags lists them.
+func newFlagSet(e *env, name, intro string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() {
 		fmt.Fprint(e.stderr, intro)
 		printFlags(e.stderr, fs)
 	}
+	return fs
 }
 
 var (

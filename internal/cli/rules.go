@@ -77,18 +77,20 @@ type catalogFlags struct {
 	format string // rules only
 }
 
+// catalogIntros open the usage of rules and explain.
+var catalogIntros = map[string]string{
+	"explain": "usage: h3a-check explain [--policy DIR] RULE\n\nDocuments one rule: what it checks and how to fix what it finds.\n\n",
+	"rules":   "usage: h3a-check rules [--policy DIR] [--format text|json]\n\nLists every rule: id, category, severity and title.\n\n",
+}
+
 // newCatalogFlagSet is the flag set of rules and explain: --policy DIR,
 // and for rules --format text|json.
 func newCatalogFlagSet(name string, e *env, cf *catalogFlags) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+	fs := newFlagSet(e, name, catalogIntros[name])
 	fs.Var(&cf.dirs, "policy", "also list the rules in DIR (repeatable)")
-	intro := "usage: h3a-check explain [--policy DIR] RULE\n\nDocuments one rule: what it checks and how to fix what it finds.\n\n"
 	if name == "rules" {
 		fs.StringVar(&cf.format, "format", "text", "text (a table) or json (every field of every rule, for tools)")
-		intro = "usage: h3a-check rules [--policy DIR] [--format text|json]\n\nLists every rule: id, category, severity and title.\n\n"
 	}
-	fs.Usage = flagUsage(e, fs, intro)
 	return fs
 }
 

@@ -20,13 +20,11 @@ type testFlags struct {
 }
 
 func newTestFlagSet(e *env, tf *testFlags) *flag.FlagSet {
-	fs := flag.NewFlagSet("test", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+	fs := newFlagSet(e, "test", "usage: h3a-check test [--coverage] [--threshold N] [--verbose] [DIR...]\n\nRuns the test_ rules of each DIR and measures DIR's rules (the shipped rules stay importable);\nwithout DIR, those of the shipped policies.\n\n")
 	fs.Var(&tf.dirs, "policy", "a folder of user policies and their *_test.rego files (repeatable; same as a DIR argument)")
 	fs.BoolVar(&tf.coverage, "coverage", false, "report which policy lines the tests reach")
 	fs.Float64Var(&tf.threshold, "threshold", 0, "fail when coverage is below this percentage (implies --coverage)")
 	fs.BoolVar(&tf.verbose, "verbose", false, "list every test, not only failures")
-	fs.Usage = flagUsage(e, fs, "usage: h3a-check test [--coverage] [--threshold N] [--verbose] [DIR...]\n\nRuns the test_ rules of each DIR and measures DIR's rules (the shipped rules stay importable);\nwithout DIR, those of the shipped policies.\n\n")
 	return fs
 }
 

@@ -18,11 +18,9 @@ type initFlags struct {
 }
 
 func newInitFlagSet(e *env, f *initFlags) *flag.FlagSet {
-	fs := flag.NewFlagSet("init", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+	fs := newFlagSet(e, "init", "usage: h3a-check init [--task-brief TEXT] [--runs DIR]\n\nMakes a fresh h3a run in DIR and prints its path.\n\n")
 	fs.StringVar(&f.brief, "task-brief", "", "the task brief written into the roadmap (default: a placeholder for the planner)")
 	fs.StringVar(&f.runs, "runs", "runs", "the folder that receives the run (made when missing)")
-	fs.Usage = flagUsage(e, fs, "usage: h3a-check init [--task-brief TEXT] [--runs DIR]\n\nMakes a fresh h3a run in DIR and prints its path.\n\n")
 	return fs
 }
 
@@ -51,10 +49,8 @@ func runInit(ctx context.Context, args []string, e *env) int {
 }
 
 func newLogFlagSet(e *env, full *bool) *flag.FlagSet {
-	fs := flag.NewFlagSet("log", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+	fs := newFlagSet(e, "log", "usage: h3a-check log [--full] RUN FILE DESCRIPTION\n\nHashes FILE (a path from the working directory, inside RUN) and appends its entry to RUN's state/EVIDENCE_LOG.md.\n\n")
 	fs.BoolVar(full, "full", false, fmt.Sprintf("log all 64 hex digits of the SHA-256 (default: the first %d, as the specification does)", runwrite.SpecHashDigits))
-	fs.Usage = flagUsage(e, fs, "usage: h3a-check log [--full] RUN FILE DESCRIPTION\n\nHashes FILE (a path from the working directory, inside RUN) and appends its entry to RUN's state/EVIDENCE_LOG.md.\n\n")
 	return fs
 }
 
