@@ -12,6 +12,7 @@ func TestEscape(t *testing.T) {
 		"plain text, ünïcode and \\ backslashes": "plain text, ünïcode and \\ backslashes",
 		"\x1b[31mred\x1b[0m":                     `\x1b[31mred\x1b[0m`,
 		"a\tb\nc\rd\x00e\x7f":                    `a\tb\nc\rd\x00e\x7f`,
+		"only a DEL\x7f here":                    `only a DEL\x7f here`,
 		"nel\u0085csi\u009b":                     `nel\u0085csi\u009b`,
 		"ls\u2028ps\u2029":                       `ls\u2028ps\u2029`,
 		"\u202aLRE\u202eRLO\u2066LRI\u2069PDI":   `\u202aLRE\u202eRLO\u2066LRI\u2069PDI`,
