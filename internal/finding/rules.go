@@ -206,6 +206,15 @@ var (
 		"A run directory that exists at the base revision is gone from the folder that holds runs. Runs are immutable; people archive them, agents never delete them.",
 		"restore the run (git checkout BASE -- DIR); if a person archived it on purpose, review and land that change on its own"}
 
+	LayoutChanged = Rule{"h3a.append_only.layout_changed", CategoryAppendOnly, Error,
+		"Run changed its layout since the base",
+		"A run directory that holds a run of one layout at the base revision holds a run of another layout in head (its state/ folder gone and a contract's handoff.json and verdict.json added, say). Deleting every append-only file and adding another layout's files must not turn a run with history into a new one. The run is still compared with its base under the layout it had there: each of those files missing in head is h3a.append_only.file_removed. h3a-state-specification.md, Directory Structure: \"Every H3A run creates an immutable, self-contained directory\"; Append-Only Pattern: \"Never delete or rewrite history in state.json or GATES_LEDGER.md\".",
+		"restore the run's files from the base revision (git checkout BASE -- DIR) and remove the files that made it look like the other layout; a run of another layout is a new run in a folder of its own"}
+	RunMoved = Rule{"h3a.append_only.run_moved", CategoryAppendOnly, Warning,
+		"Run moved since the base (needs a human)",
+		"A run that exists at the base revision is gone from its folder and the same run (same run id, its append-only files equal or only grown) is in another searched folder, such as archive/. Only a person archives a run, and the change under review cannot prove who moved it, so the gate is needs-human (exit 3). The run's history is compared with its base at the old place, so a move that also rewrites history fails. A run moved out of every searched folder is h3a.append_only.run_deleted. h3a-state-specification.md, Compliance & Audit, Retention: \"Runs are immutable and never deleted automatically\", \"Human can archive old runs (e.g., `mv runs/old-run-id/ archive/`)\".",
+		"if a person archived the run on purpose, a maintainer approves the change; otherwise move it back (git mv NEW OLD)"}
+
 	HybridVersionDecreased = Rule{"h3a.append_only.hybrid_version_decreased", CategoryAppendOnly, Error,
 		"Version went down since the base",
 		"Under the optimistic lock every write raises v, and g only grows; a lower v or g than at the base means a write was lost or a file was overwritten with an older copy. hybrid-ai-os-v1.4.md, Optimistic Lock Protocol: \"2. Increment in-memory version. 3. Write; on disk version higher → conflict.\"; state.json: \"g | int | Global monotonic event counter\".",
@@ -255,6 +264,6 @@ var GoRules = []Rule{
 	WaiverExpired, WaiverUnused, RulesChanged,
 	HistoryNotCompared, NewRun, EntryRewritten, BadCorrection, GateEventRewritten,
 	EvidenceEntryRewritten, TaskRemoved, TaskReworded, TaskUnticked, CompletionChanged,
-	ArtifactChanged, ArtifactRelogged, ArtifactLFSPointer, ArtifactDeleted, RunDeleted, FileRemoved, FrozenChanged, IterationCountLowered,
+	ArtifactChanged, ArtifactRelogged, ArtifactLFSPointer, ArtifactDeleted, RunDeleted, RunMoved, LayoutChanged, FileRemoved, FrozenChanged, IterationCountLowered,
 	HybridVersionDecreased, HybridLogShrunk, StigmergyIssueReopened,
 }

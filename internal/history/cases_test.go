@@ -38,8 +38,12 @@ const (
 // "====", must occur once; new may be empty); "want" is the
 // expected output. In any file, {{hash PATH}} becomes the first 16 hex
 // digits of the SHA-256 of that file of the same tree. Comment lines
-// "delete: PATH" delete from head ("." is the whole run), and "new-run"
-// leaves the run out of the base commit.
+// "delete: PATH" delete from head ("." is the whole run), "new-run"
+// leaves the run out of the base commit, "template: CASE" makes the run
+// of testdata/runs/ok/CASE (its one folder) the example, "move: DIR"
+// moves the run in head into DIR (from the repository's top, after the
+// edits), and "search: DIR..." names the folders checked (runs/ unless
+// told).
 func TestHistoryCases(t *testing.T) {
 	paths, err := filepath.Glob(filepath.Join(casesDir, "*.txtar"))
 	if err != nil || len(paths) == 0 {
@@ -72,13 +76,14 @@ func runCase(t *testing.T, ar *archive) string {
 	runDir := filepath.Join(g.Dir, "runs", runName)
 	directives := ar.directives()
 	g.Write(map[string]string{"README.md": "history case\n"})
+	example := exampleDir(t, ar.directive("template: "))
 	if !slices.Contains(directives, "new-run") {
-		copyTemplate(t, runDir)
+		copyTemplate(t, example, runDir)
 		applyTree(t, ar, "base/", runDir)
 	}
 	g.Commit("base")
 	if slices.Contains(directives, "new-run") {
-		copyTemplate(t, runDir)
+		copyTemplate(t, example, runDir)
 	}
 	applyTree(t, ar, "head/", runDir)
 	for _, d := range directives {
@@ -88,10 +93,30 @@ func runCase(t *testing.T, ar *archive) string {
 			}
 		}
 	}
+	if to := ar.directive("move: "); to != "" {
+		dst := filepath.Join(g.Dir, filepath.FromSlash(to), runName)
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(runDir, dst); err != nil {
+			t.Fatal(err)
+		}
+	}
+	searched := []string{filepath.Join(g.Dir, "runs")}
+	if dirs := ar.directive("search: "); dirs != "" {
+		searched = nil
+		for _, d := range strings.Fields(dirs) {
+			dir := filepath.Join(g.Dir, filepath.FromSlash(d))
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			searched = append(searched, dir)
+		}
+	}
 	base := g.Git("rev-parse", "HEAD")
 
 	res, err := runner.Check(context.Background(), runner.Options{
-		Paths:  []string{filepath.Join(g.Dir, "runs")},
+		Paths:  searched,
 		Getenv: func(string) string { return "" }, // not a pull request, even in CI
 	})
 	if err != nil {
@@ -99,7 +124,11 @@ func runCase(t *testing.T, ar *archive) string {
 	}
 	var b strings.Builder
 	for _, a := range res.Audits {
-		fmt.Fprintf(&b, "run %s gate %s\n", filepath.Base(a.Run), a.Gate)
+		run := filepath.Base(a.Run)
+		if rel, err := filepath.Rel(g.Dir, a.Run); err == nil && len(searched) > 1 {
+			run = filepath.ToSlash(rel) // which folder holds it matters
+		}
+		fmt.Fprintf(&b, "run %s gate %s\n", run, a.Gate)
 		for _, f := range a.Findings {
 			loc := f.Location()
 			if loc == "" {
@@ -111,14 +140,39 @@ func runCase(t *testing.T, ar *archive) string {
 	if n := res.CatFileProcesses; n > 1 {
 		t.Errorf("%d cat-file processes, want at most 1", n)
 	}
-	return strings.ReplaceAll(b.String(), base[:12], "<base>")
+	out := strings.ReplaceAll(b.String(), base[:12], "<base>")
+	return strings.ReplaceAll(out, filepath.ToSlash(g.Dir)+"/", "")
 }
 
-func copyTemplate(t *testing.T, dst string) {
+func copyTemplate(t *testing.T, src, dst string) {
 	t.Helper()
-	if err := os.CopyFS(dst, os.DirFS(filepath.Join(template, runName))); err != nil {
+	if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// exampleDir is the run a case starts from: the complete example, or the
+// one run folder of testdata/runs/ok/<okCase>.
+func exampleDir(t *testing.T, okCase string) string {
+	t.Helper()
+	if okCase == "" {
+		return filepath.Join(template, runName)
+	}
+	dir := filepath.Join(template, "..", okCase)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var runs []string
+	for _, e := range entries {
+		if e.IsDir() {
+			runs = append(runs, e.Name())
+		}
+	}
+	if len(runs) != 1 {
+		t.Fatalf("template %s holds %d folders, want one run", okCase, len(runs))
+	}
+	return filepath.Join(dir, runs[0])
 }
 
 // applyTree writes the archive's files under prefix into the run, then
@@ -232,11 +286,21 @@ func fileMarker(line string) (string, bool) {
 func (a *archive) directives() []string {
 	var ds []string
 	for _, l := range strings.Split(a.comment, "\n") {
-		if strings.HasPrefix(l, "delete: ") || l == "new-run" {
+		if strings.HasPrefix(l, "delete: ") || l == "new-run" || strings.HasPrefix(l, "template: ") || strings.HasPrefix(l, "move: ") || strings.HasPrefix(l, "search: ") {
 			ds = append(ds, l)
 		}
 	}
 	return ds
+}
+
+// directive is the rest of the first directive that starts with prefix, "" for none.
+func (a *archive) directive(prefix string) string {
+	for _, d := range a.directives() {
+		if rest, ok := strings.CutPrefix(d, prefix); ok {
+			return rest
+		}
+	}
+	return ""
 }
 
 func (a *archive) get(name string) (string, bool) {

@@ -310,6 +310,11 @@ type Head struct {
 	// the repository's top level: a finding's remediation names the git
 	// command that restores its file by them (see Restore).
 	Dir, RepoDir string
+	// BaseLayout is true when Layout is the run's layout at the base, not
+	// the one it has in head (its documents were loaded under the base's
+	// layout): no other check reports a required file of that layout
+	// missing, so the comparison does.
+	BaseLayout bool
 }
 
 // parsedBytes maps each of paths that head holds parsed to its bytes.
@@ -381,6 +386,13 @@ func Compare(head Head, base Base, commit string) (Result, error) {
 			c.compared[file.Path] = compared{p, exists}
 			found = found || exists
 			if p == nil {
+				if exists && rule.Artifacts != nil && !c.headHas(file.Path) {
+					// The log is gone, the artifacts it logged at the base
+					// are not: they still may never change.
+					if err := c.artifactsOfRemovedLog(file, rule); err != nil {
+						return Result{}, err
+					}
+				}
 				continue
 			}
 			c.add(rule.Check(p)...)
@@ -471,7 +483,7 @@ func (c *comparison) pair(file layout.File) (p *pair, exists bool, err error) {
 		return nil, false, nil
 	}
 	hd := c.head.Run.Docs[file.Path]
-	if (hd == nil || !hd.Present) && !(file.Required && !file.IsPattern()) {
+	if (hd == nil || !hd.Present) && (c.head.BaseLayout || !(file.Required && !file.IsPattern())) {
 		// A required file that is missing is already an error of its own;
 		// an optional one, or one of a family, would go unnoticed.
 		c.add(finding.FileRemoved.New(file.Path, "%s exists at base %s but not in head; files of a run are never deleted", file.Path, c.commit))
@@ -507,6 +519,38 @@ func (c *comparison) pair(file layout.File) (p *pair, exists bool, err error) {
 		p.base.ledger = v
 	}
 	return p, true, nil
+}
+
+// headHas reports whether head holds the file p of its layout.
+func (c *comparison) headHas(p string) bool {
+	hd := c.head.Run.Docs[p]
+	return hd != nil && hd.Present
+}
+
+// artifactsOfRemovedLog compares the artifacts that the base version of an
+// evidence log names, when head no longer holds the log.
+func (c *comparison) artifactsOfRemovedLog(file layout.File, rule fileRule) error {
+	if file.Kind != layout.Markdown || file.ParseLedger == nil {
+		return nil
+	}
+	data, exists, err := c.base.Read(file.Path)
+	if err != nil {
+		if !gitrev.IsFileError(err) {
+			return err
+		}
+		c.notEvaluated(file.Path, "the base version cannot be read: %v", err)
+		return nil
+	}
+	if !exists {
+		return nil
+	}
+	v, _ := file.ParseLedger(data)
+	if v == nil {
+		c.notEvaluated(file.Path, "the base version at %s cannot be parsed", c.commit)
+		return nil
+	}
+	p := &pair{path: file.Path, commit: c.commit, c: c, base: version{ledger: v}}
+	return c.artifacts(rule.Artifacts(v), p)
 }
 
 // expand lists the files a table entry names: the file itself, or for a

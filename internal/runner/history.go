@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"github.com/h3a-check/h3a-check/internal/finding"
 	"github.com/h3a-check/h3a-check/internal/gitrev"
 	"github.com/h3a-check/h3a-check/internal/history"
+	"github.com/h3a-check/h3a-check/internal/layout"
 	"github.com/h3a-check/h3a-check/internal/rundir"
 )
 
@@ -32,6 +34,12 @@ type historyPlan struct {
 	runs    map[string]*repoBase
 	outside string
 	deleted []*audit.Audit // one per folder that lost runs
+	// elsewhere holds, by run directory, the few runs whose history is
+	// not their own folder under their own layout: a run moved from
+	// another searched folder, a run whose layout changed.
+	elsewhere map[string]baseSide
+	// layoutForced is --layout: every run is of that layout, at the base too.
+	layoutForced bool
 	// processes counts the cat-file processes of every repository, for
 	// tests and benchmarks.
 	repos []*gitrev.Repo
@@ -41,6 +49,14 @@ type historyPlan struct {
 type repoBase struct {
 	repo *gitrev.Repo
 	base gitrev.Base
+}
+
+// baseSide is where a run's history is at the base when that is not the
+// run's own folder under the run's own layout.
+type baseSide struct {
+	rel    string // the run's folder at the base, from the repository's top level
+	layout string // the run's layout at the base
+	from   string // the folder it moved from, as reports name it; "" when it did not move
 }
 
 // runBase is where one run's history is read from, or why it is not.
@@ -58,7 +74,7 @@ const notWorkTreeSkip = "the run is not inside a git work tree; check it inside 
 // cannot be used, or a base the clone does not hold, is an error: the tool
 // could not check.
 func planHistory(opts Options, paths []string, runs []rundir.Run) (*historyPlan, error) {
-	hp := &historyPlan{runs: map[string]*repoBase{}, locator: opts.Locator, outside: notWorkTreeSkip}
+	hp := &historyPlan{runs: map[string]*repoBase{}, elsewhere: map[string]baseSide{}, locator: opts.Locator, outside: notWorkTreeSkip, layoutForced: opts.Layout != ""}
 	if hp.locator == nil {
 		hp.locator, hp.ownLocator = &gitrev.Locator{}, true
 	}
@@ -101,7 +117,7 @@ func planHistory(opts Options, paths []string, runs []rundir.Run) (*historyPlan,
 		rel, err := repo.Rel(dir)
 		return repo, rb.base, rel, err
 	}
-	headRuns := map[*gitrev.Repo]map[string]bool{}
+	headRuns := map[*gitrev.Repo]map[string]rundir.Run{}
 	for _, r := range runs {
 		repo, _, rel, err := baseOf(r.Dir)
 		if err != nil {
@@ -113,10 +129,11 @@ func planHistory(opts Options, paths []string, runs []rundir.Run) (*historyPlan,
 		}
 		hp.runs[r.Dir] = bases[repo]
 		if headRuns[repo] == nil {
-			headRuns[repo] = map[string]bool{}
+			headRuns[repo] = map[string]rundir.Run{}
 		}
-		headRuns[repo][rel] = true
+		headRuns[repo][rel] = r
 	}
+	var listings []baseListing
 	for _, p := range holdingFolders(paths) {
 		repo, b, rel, err := baseOf(p.abs)
 		if err != nil {
@@ -126,16 +143,120 @@ func planHistory(opts Options, paths []string, runs []rundir.Run) (*historyPlan,
 		if repo == nil || b.Commit == "" {
 			continue
 		}
-		a, err := deletedRuns(repo, b, rel, p.display, headRuns[repo])
+		atBase, err := runsAtBase(repo, b.Commit, rel)
 		if err != nil {
 			hp.close()
 			return nil, fmt.Errorf("listing the runs of %s at base %s: %w", p.display, gitrev.Short(b.Commit), err)
 		}
-		if a != nil {
+		listings = append(listings, baseListing{repo: repo, base: b, rel: rel, display: p.display, runs: atBase})
+	}
+	if err := hp.pairWithBase(headRuns, listings); err != nil {
+		hp.close()
+		return nil, err
+	}
+	return hp, nil
+}
+
+// baseListing is the runs a searched folder holds at the base.
+type baseListing struct {
+	repo         *gitrev.Repo
+	base         gitrev.Base
+	rel, display string
+	runs         []history.RunAt
+}
+
+// covers reports whether the run at rel is at or below the folder.
+func (l baseListing) covers(rel string) bool {
+	return l.rel == "" || rel == l.rel || strings.HasPrefix(rel, l.rel+"/")
+}
+
+// pairWithBase pairs the runs of head with the runs at the base: a run
+// whose layout changed keeps its base layout for the history; a run gone
+// from its place whose name (its run id) is in another searched place,
+// where the base holds no run, moved there, and its history is read at
+// the old place; every other run gone is deleted.
+func (hp *historyPlan) pairWithBase(headRuns map[*gitrev.Repo]map[string]rundir.Run, listings []baseListing) error {
+	atBase := map[*gitrev.Repo]map[string]string{} // layout by folder
+	for _, l := range listings {
+		if atBase[l.repo] == nil {
+			atBase[l.repo] = map[string]string{}
+		}
+		for _, r := range l.runs {
+			atBase[l.repo][r.Dir] = r.Layout
+		}
+	}
+	// A run that no listing covers (a file was named) is looked up alone.
+	newByName := map[*gitrev.Repo]map[string][]string{}
+	for repo, runs := range headRuns {
+		rb := hp.runs[firstDir(runs)]
+		for rel, r := range runs {
+			covered := slices.ContainsFunc(listings, func(l baseListing) bool { return l.repo == repo && l.covers(rel) })
+			baseLayout, existed := atBase[repo][rel]
+			if !covered && rb.base.Commit != "" {
+				found, err := runsAtBase(repo, rb.base.Commit, rel)
+				if err != nil {
+					return fmt.Errorf("finding the run %s at base %s: %w", r.Display, gitrev.Short(rb.base.Commit), err)
+				}
+				for _, f := range found {
+					if f.Dir == rel {
+						baseLayout, existed = f.Layout, true
+					}
+				}
+			}
+			switch {
+			case existed && baseLayout != r.Layout && !hp.layoutForced:
+				hp.elsewhere[r.Dir] = baseSide{rel: rel, layout: baseLayout}
+			case !existed && covered:
+				if newByName[repo] == nil {
+					newByName[repo] = map[string][]string{}
+				}
+				name := path.Base(rel)
+				newByName[repo][name] = append(newByName[repo][name], rel)
+			}
+		}
+	}
+	moved := map[*gitrev.Repo]map[string]bool{} // base folders paired with a run elsewhere
+	for _, l := range listings {
+		var gone []history.RunAt
+		for _, r := range l.runs {
+			if _, ok := headRuns[l.repo][r.Dir]; ok || moved[l.repo][r.Dir] {
+				continue
+			}
+			// The same run elsewhere: one candidate only, so that two
+			// copies cannot both claim one history.
+			if to := newByName[l.repo][path.Base(r.Dir)]; len(to) == 1 {
+				h := headRuns[l.repo][to[0]]
+				if _, taken := hp.elsewhere[h.Dir]; !taken {
+					if moved[l.repo] == nil {
+						moved[l.repo] = map[string]bool{}
+					}
+					moved[l.repo][r.Dir] = true
+					hp.elsewhere[h.Dir] = baseSide{rel: r.Dir, layout: r.Layout, from: path.Join(l.display, l.name(r.Dir))}
+					continue
+				}
+			}
+			gone = append(gone, r)
+		}
+		if a := deletedRuns(l, gone); a != nil {
 			hp.deleted = append(hp.deleted, a)
 		}
 	}
-	return hp, nil
+	return nil
+}
+
+// name is the run at rel as its folder's reports name it.
+func (l baseListing) name(rel string) string {
+	if rel == l.rel {
+		return "."
+	}
+	return strings.TrimPrefix(rel[len(l.rel):], "/")
+}
+
+func firstDir(runs map[string]rundir.Run) string {
+	for _, r := range runs {
+		return r.Dir
+	}
+	return ""
 }
 
 // of says where the history of the run in dir is read from; a run
@@ -192,36 +313,32 @@ func holdingFolders(paths []string) []folder {
 	return out
 }
 
-// deletedRuns returns an audit of the folder at rel with one finding per run
-// it holds at the base and no longer holds; nil when none is gone.
-func deletedRuns(repo *gitrev.Repo, b gitrev.Base, rel, display string, head map[string]bool) (*audit.Audit, error) {
-	files, err := repo.List(b.Commit, rel)
+// runsAtBase lists the runs at or below rel at the base commit.
+func runsAtBase(repo *gitrev.Repo, commit, rel string) ([]history.RunAt, error) {
+	files, err := repo.List(commit, rel)
 	if err != nil {
 		return nil, err
 	}
 	// Detection reads at most the start of a file (a hybrid-os state's keys).
-	atBase, err := history.RunsAt(gitrev.NewFilesFS(files, func(name string) (data []byte, err error) {
-		_, err = repo.Stream(b.Commit, name, func(r io.Reader) error {
+	return history.RunsAt(gitrev.NewFilesFS(files, func(name string) (data []byte, err error) {
+		_, err = repo.Stream(commit, name, func(r io.Reader) error {
 			data, err = io.ReadAll(io.LimitReader(r, maxDetectRead))
 			return err
 		})
 		return data, err
 	}), rel)
-	if err != nil {
-		return nil, err
-	}
+}
+
+// deletedRuns returns an audit of the folder l with one finding per run
+// of gone; nil when none is gone.
+func deletedRuns(l baseListing, gone []history.RunAt) *audit.Audit {
+	repo, b, rel, display := l.repo, l.base, l.rel, l.display
 	var found []finding.Finding
 	layouts := map[string]bool{}
-	for _, r := range atBase {
+	for _, r := range gone {
 		run := r.Dir
-		if head[run] {
-			continue
-		}
 		layouts[r.Layout] = true
-		name := "."
-		if run != rel {
-			name = strings.TrimPrefix(run[len(rel):], "/")
-		}
+		name := l.name(run)
 		state := "is gone"
 		if info, err := os.Stat(filepath.Join(repo.Root, filepath.FromSlash(run))); err == nil && info.IsDir() {
 			state = "no longer holds a run"
@@ -234,7 +351,7 @@ func deletedRuns(repo *gitrev.Repo, b gitrev.Base, rel, display string, head map
 		found = append(found, f)
 	}
 	if len(found) == 0 {
-		return nil, nil
+		return nil
 	}
 	base := b.Commit
 	layout := ""
@@ -250,7 +367,7 @@ func deletedRuns(repo *gitrev.Repo, b gitrev.Base, rel, display string, head map
 		Findings: found,
 		Inputs:   audit.Inputs{},
 		Notes:    fmt.Sprintf("%d run%s deleted since base %s", len(found), plural(len(found)), gitrev.Short(base)),
-	}, nil
+	}
 }
 
 func plural(n int) string {
@@ -318,10 +435,31 @@ func (c *checker) compareHistory(s *runState, dir, display string) historyOutcom
 		return historyOutcome{reason: reason}
 	}
 	head := history.Head{Layout: s.lay.ID(), Run: s.run, Open: history.OpenIn(s.root), Sums: s.inputs, Dir: display, RepoDir: rb.rel}
-	res, err := history.Compare(head, history.At(rb.repo, rb.base.Commit, rb.rel), rb.base.Commit)
+	side, elsewhere := c.hist.elsewhere[dir]
+	if elsewhere {
+		head.RepoDir = side.rel
+	}
+	docs := s // whose documents the comparison's findings point into
+	var found []finding.Finding
+	if elsewhere && side.layout != s.lay.ID() {
+		// The base's layout decides what is compared: deleting a run's
+		// append-only files and adding another layout's must not make a
+		// run with history a new one.
+		docs = c.loadAs(s, layout.ByID(side.layout))
+		head.Layout, head.Run, head.BaseLayout = side.layout, docs.run, true
+		f := finding.LayoutChanged.New("", "the run's layout is %s at base %s and %s in head: a run keeps its layout, so its %s files are compared with the base",
+			side.layout, gitrev.Short(rb.base.Commit), s.lay.ID(), side.layout)
+		f.Remediation = history.Restore(f.Remediation, gitrev.Short(rb.base.Commit), display, rb.rel, "")
+		found = append(found, f)
+	}
+	res, err := history.Compare(head, history.At(rb.repo, rb.base.Commit, head.RepoDir), rb.base.Commit)
 	if err != nil {
 		c.fatal.set(fmt.Errorf("reading the base %s of %s: %w", gitrev.Short(rb.base.Commit), dir, err))
 		return historyOutcome{reason: err.Error()}
+	}
+	res.Findings = append(found, res.Findings...)
+	if elsewhere && side.from != "" {
+		res.Findings = append(res.Findings, moveFinding(side, display, rb.base.Commit, res.Findings))
 	}
 	commit := rb.base.Commit
 	out := historyOutcome{base: &commit, checked: !res.New, newRun: res.New}
@@ -330,7 +468,7 @@ func (c *checker) compareHistory(s *runState, dir, display string) historyOutcom
 	}
 	for i := range res.Findings {
 		f := &res.Findings[i]
-		c.resolvePosition(s, f)
+		c.resolvePosition(docs, f)
 		if f.Category == finding.CategoryAppendOnly && f.Severity > finding.Info {
 			out.violations = append(out.violations, map[string]any{
 				"rule": f.Rule, "file": f.File, "line": f.Line, "pointer": f.Pointer, "details": f.Details,
@@ -339,6 +477,51 @@ func (c *checker) compareHistory(s *runState, dir, display string) historyOutcom
 	}
 	s.add(res.Findings...)
 	return out
+}
+
+// loadAs loads the run's files as lay names them, for a comparison with a
+// base where the run had that layout. What the load finds wrong is not
+// reported: the run is checked under its own layout.
+func (c *checker) loadAs(s *runState, lay layout.Layout) *runState {
+	as := &runState{lay: lay, root: s.root, run: &layout.Run{Dir: s.run.Dir, Docs: map[string]*rundir.Document{}}, inputs: map[string]string{}, tree: s.tree}
+	as.run.Files = layout.Expand(lay.Files(), s.tree)
+	c.load(as)
+	for p, sum := range s.inputs {
+		if _, ok := as.inputs[p]; !ok {
+			as.inputs[p] = sum
+		}
+	}
+	return as
+}
+
+// moveFinding is what a run moved from another searched folder gets: a
+// move needs a human when the run's history is intact, since only a person
+// archives a run and the change cannot show who moved it; a run whose
+// history was rewritten on the way is not the same run, so its old place
+// lost a run.
+func moveFinding(side baseSide, display, commit string, compared []finding.Finding) finding.Finding {
+	short := gitrev.Short(commit)
+	for _, f := range compared {
+		if (f.Category == finding.CategoryAppendOnly && f.Severity >= finding.Error) || f.Rule == finding.NotEvaluated.ID {
+			d := finding.RunDeleted.New("", "run %q exists at base %s and is gone from there; %q holds a run of that name, but not with its history (see the history findings): runs are immutable: people archive them, agents never delete them",
+				side.from, short, display)
+			d.Remediation = history.Restore(d.Remediation, short, side.from, side.rel, "")
+			return d
+		}
+	}
+	f := finding.RunMoved.New("", "run moved since base %s from %q to %q with its history intact: only a person archives a run, and this change cannot show who moved it",
+		short, side.from, display)
+	f.NeedsHuman = true
+	f.Remediation = strings.Replace(f.Remediation, "git mv NEW OLD", "git mv -- "+shellWord(display)+" "+shellWord(side.from), 1)
+	return f
+}
+
+// shellWord quotes s for a POSIX shell unless it is a plain path.
+func shellWord(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._/:@+-") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // changedOnly keeps the runs with a file changed between their base and the
