@@ -231,7 +231,11 @@ func (hp *historyPlan) pairWithBase(headRuns map[*gitrev.Repo]map[string]rundir.
 						moved[l.repo] = map[string]bool{}
 					}
 					moved[l.repo][r.Dir] = true
-					hp.elsewhere[h.Dir] = baseSide{rel: r.Dir, layout: r.Layout, from: path.Join(l.display, l.name(r.Dir))}
+					side := baseSide{rel: r.Dir, layout: r.Layout, from: path.Join(l.display, l.name(r.Dir))}
+					if hp.layoutForced {
+						side.layout = h.Layout
+					}
+					hp.elsewhere[h.Dir] = side
 					continue
 				}
 			}

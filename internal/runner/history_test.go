@@ -279,3 +279,70 @@ func TestDeletedRunBehindAFakeRun(t *testing.T) {
 		t.Errorf("gate %s, want fail", res.Gate())
 	}
 }
+
+// TestMoveNeedsOneCandidate: a run gone from runs/ whose name is new in
+// two searched folders is no move: two copies cannot both claim its
+// history, so the old place lost a run, and each copy is new.
+func TestMoveNeedsOneCandidate(t *testing.T) {
+	g := gittest.Init(t)
+	copyExample(t, filepath.Join(g.Dir, "runs", exampleID))
+	g.Write(map[string]string{"archive/README.md": "archive\n", "old/README.md": "old\n"})
+	g.Commit("a run")
+	copyExample(t, filepath.Join(g.Dir, "archive", exampleID))
+	copyExample(t, filepath.Join(g.Dir, "old", exampleID))
+	g.Remove("runs/" + exampleID)
+	if err := os.MkdirAll(filepath.Join(g.Dir, "runs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, d := range []string{"runs", "archive", "old"} {
+		paths = append(paths, filepath.Join(g.Dir, d))
+	}
+	res, err := Check(context.Background(), Options{Paths: paths, Getenv: noEnv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][]string{}
+	for _, a := range res.Audits {
+		rel, _ := filepath.Rel(g.Dir, a.Run)
+		for _, f := range a.Findings {
+			if f.Category == finding.CategoryAppendOnly {
+				got[filepath.ToSlash(rel)] = append(got[filepath.ToSlash(rel)], f.Rule)
+			}
+		}
+	}
+	want := map[string]string{
+		"runs":                 finding.RunDeleted.ID,
+		"archive/" + exampleID: finding.NewRun.ID,
+		"old/" + exampleID:     finding.NewRun.ID,
+	}
+	for run, rule := range want {
+		if strings.Join(got[run], ",") != rule {
+			t.Errorf("%s: %v, want %s", run, got[run], rule)
+		}
+	}
+}
+
+// TestLayoutChangeOfANamedFile: a run checked through one of its files
+// (no folder of runs is listed at the base) still has its base layout
+// found: an h3a run turned into a contract run is a layout change.
+func TestLayoutChangeOfANamedFile(t *testing.T) {
+	g := gittest.Init(t)
+	run := filepath.Join(g.Dir, "runs", exampleID)
+	copyExample(t, run)
+	g.Commit("an h3a run")
+	g.Remove("runs/"+exampleID+"/state", "runs/"+exampleID+"/state.json")
+	g.Write(map[string]string{"runs/" + exampleID + "/handoff.json": `{"task_id": "T1"}`, "runs/" + exampleID + "/verdict.json": `{"task_id": "T1"}`})
+	res, err := Check(context.Background(), Options{Paths: []string{filepath.Join(run, "handoff.json")}, Getenv: noEnv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Audits) != 1 {
+		t.Fatalf("%d audits, want 1", len(res.Audits))
+	}
+	a := res.Audits[0]
+	rules := strings.Join(rulesOf(a), ",")
+	if a.Layout != "contract" || !strings.Contains(rules, finding.LayoutChanged.ID) || !strings.Contains(rules, finding.FileRemoved.ID) || strings.Contains(rules, finding.NewRun.ID) {
+		t.Errorf("layout %s, rules %s: want a contract run with layout_changed and file_removed, not new", a.Layout, rules)
+	}
+}
