@@ -16,6 +16,7 @@ import (
 	"github.com/h3a-check/h3a-check/internal/finding"
 	"github.com/h3a-check/h3a-check/internal/gitrev"
 	"github.com/h3a-check/h3a-check/internal/history"
+	"github.com/h3a-check/h3a-check/internal/jsonpos"
 	"github.com/h3a-check/h3a-check/internal/layout"
 	"github.com/h3a-check/h3a-check/internal/rundir"
 )
@@ -453,7 +454,11 @@ func (c *checker) compareHistory(s *runState, dir, display string) historyOutcom
 		head.Layout, head.Run, head.BaseLayout = side.layout, docs.run, true
 		f := finding.LayoutChanged.New("", "the run's layout is %s at base %s and %s in head: a run keeps its layout, so its %s files are compared with the base",
 			side.layout, gitrev.Short(rb.base.Commit), s.lay.ID(), side.layout)
-		f.Remediation = history.Restore(f.Remediation, gitrev.Short(rb.base.Commit), display, rb.rel, "")
+		restoreDir := display
+		if side.from != "" {
+			restoreDir = side.from
+		}
+		f.Remediation = history.Restore(f.Remediation, gitrev.Short(rb.base.Commit), restoreDir, side.rel, "")
 		found = append(found, f)
 	}
 	res, err := history.Compare(head, history.At(rb.repo, rb.base.Commit, head.RepoDir), rb.base.Commit)
@@ -463,7 +468,13 @@ func (c *checker) compareHistory(s *runState, dir, display string) historyOutcom
 	}
 	res.Findings = append(found, res.Findings...)
 	if elsewhere && side.from != "" {
-		res.Findings = append(res.Findings, moveFinding(side, display, rb.base.Commit, res.Findings))
+		baseID, err := baseRunID(rb, side)
+		if err != nil {
+			c.fatal.set(fmt.Errorf("reading the base %s of %s: %w", gitrev.Short(rb.base.Commit), side.from, err))
+			return historyOutcome{reason: err.Error()}
+		}
+		ids := [2]string{baseID, docs.lay.RunID(docs.run)}
+		res.Findings = append(res.Findings, moveFinding(side, display, rb.base.Commit, ids, res.Findings))
 	}
 	commit := rb.base.Commit
 	out := historyOutcome{base: &commit, checked: !res.New, newRun: res.New}
@@ -503,14 +514,21 @@ func (c *checker) loadAs(s *runState, lay layout.Layout) *runState {
 // archives a run and the change cannot show who moved it; a run whose
 // history was rewritten on the way is not the same run, so its old place
 // lost a run.
-func moveFinding(side baseSide, display, commit string, compared []finding.Finding) finding.Finding {
+// ids are the run's id at the base and in head, as its layout names it.
+func moveFinding(side baseSide, display, commit string, ids [2]string, compared []finding.Finding) finding.Finding {
 	short := gitrev.Short(commit)
+	deleted := func(why string) finding.Finding {
+		d := finding.RunDeleted.New("", "run %q exists at base %s and is gone from there; %q holds a run of that name, but %s: runs are immutable: people archive them, agents never delete them",
+			side.from, short, display, why)
+		d.Remediation = history.Restore(d.Remediation, short, side.from, side.rel, "")
+		return d
+	}
+	if ids[0] != ids[1] {
+		return deleted(fmt.Sprintf("its run id is %q where the base's is %q", ids[1], ids[0]))
+	}
 	for _, f := range compared {
 		if (f.Category == finding.CategoryAppendOnly && f.Severity >= finding.Error) || f.Rule == finding.NotEvaluated.ID {
-			d := finding.RunDeleted.New("", "run %q exists at base %s and is gone from there; %q holds a run of that name, but not with its history (see the history findings): runs are immutable: people archive them, agents never delete them",
-				side.from, short, display)
-			d.Remediation = history.Restore(d.Remediation, short, side.from, side.rel, "")
-			return d
+			return deleted("not with its history (see the history findings)")
 		}
 	}
 	f := finding.RunMoved.New("", "run moved since base %s from %q to %q with its history intact: only a person archives a run, and this change cannot show who moved it",
@@ -518,6 +536,33 @@ func moveFinding(side baseSide, display, commit string, compared []finding.Findi
 	f.NeedsHuman = true
 	f.Remediation = strings.Replace(f.Remediation, "git mv NEW OLD", "git mv -- "+shellWord(display)+" "+shellWord(side.from), 1)
 	return f
+}
+
+// baseRunID is the id of the run at the base place of side, as its layout
+// names it there: the layout's JSON documents at the base are read, which
+// only a moved run costs.
+func baseRunID(rb runBase, side baseSide) (string, error) {
+	lay := layout.ByID(side.layout)
+	base := history.At(rb.repo, rb.base.Commit, side.rel)
+	run := &layout.Run{Dir: filepath.FromSlash(side.rel), Docs: map[string]*rundir.Document{}}
+	for _, f := range lay.Files() {
+		if f.Kind != layout.JSON || f.IsPattern() {
+			continue
+		}
+		data, exists, err := base.Read(f.Path)
+		if gitrev.IsFileError(err) || (err == nil && !exists) {
+			continue // nothing there to name the run
+		}
+		if err != nil {
+			return "", err
+		}
+		doc, _ := jsonpos.Parse(data)
+		if doc == nil {
+			continue
+		}
+		run.Docs[f.Path] = &rundir.Document{Path: f.Path, Present: true, Data: data, Parsed: true, JSON: doc}
+	}
+	return lay.RunID(run), nil
 }
 
 // shellWord quotes s for a POSIX shell unless it is a plain path.
