@@ -70,7 +70,11 @@ type Audit struct {
 	RunID  string  `json:"run_id"`
 	Layout string  `json:"layout"`
 	Base   *string `json:"base"`
-	Tool   Tool    `json:"tool"`
+	// BaseFrom names the revision Base is and says why it was chosen
+	// ("the merge base 1a2b3c4d5e6f of HEAD and the pull_request event's
+	// target …"); empty when no history was compared.
+	BaseFrom string `json:"base_from,omitempty"`
+	Tool     Tool   `json:"tool"`
 	// TrustWorkingTree records --trust-working-tree: repository-local
 	// policies and configuration were read from the working tree although a
 	// base revision was in use.

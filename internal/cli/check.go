@@ -111,7 +111,7 @@ func newCheckFlagSet(e *env, cf *checkFlags) *flag.FlagSet {
 	flags.BoolVar(&cf.timestamp, "timestamp", false, "record the check time in each audit (off: output is byte-for-byte reproducible)")
 	flags.StringVar(&cf.color, "color", "auto", "colour in text output: auto, always or never (NO_COLOR is honoured by auto)")
 	flags.IntVar(&cf.workers, "workers", 0, "parallel runs and hashing workers (0: one per CPU)")
-	flags.StringVar(&cf.base, "base", "", "revision the append-only files are compared with, and the rules read from, or none (default: HEAD inside a git work tree; in GitHub Actions on pull_request, pull_request_target or merge_group, the merge base with the target branch)")
+	flags.StringVar(&cf.base, "base", "", "revision the append-only files are compared with, and the rules read from, or none (default: the merge base of HEAD and, in CI, the target the event or CI names or else the default branch, the rules read at that revision; locally, origin/HEAD, main or master; HEAD restores comparing with the last commit)")
 	flags.BoolVar(&cf.trustWT, "trust-working-tree", false, "read repository-local policies and configuration from the working tree even in CI or with --base (for the change that edits them)")
 	flags.Var(&cf.policies, "policy", "also evaluate the Rego rules in DIR (packages under h3a.user; repeatable)")
 	flags.DurationVar(&cf.timeout, "policy-timeout", policy.DefaultTimeout, "longest policy evaluation per run; past it the run gets a policy finding")
@@ -148,6 +148,9 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 	var locator gitrev.Locator
 	defer locator.Close()
 	boundary := trust.New(&locator, cf.base, e.getenv, cf.trustWT)
+	if cf.staged {
+		boundary = boundary.AgainstHead()
+	}
 	cfg, cfgSource, err := loadConfig(cf.config, boundary)
 	if err != nil {
 		return fail(e, err)
@@ -442,7 +445,7 @@ func ruleChanges(s trust.Source) []finding.Finding {
 				file = filepath.ToSlash(rel) // the audit's run is the working directory
 			}
 		}
-		f := finding.RulesChanged.New(file, "%s %s: the change under review edits the rules that judge it, so they were read from base %s; the change's version applies once it is merged (or with --trust-working-tree)",
+		f := finding.RulesChanged.New(file, "%s %s: the change under review edits the rules that judge it, so they were read at commit %s; the change's version applies once it is merged (or with --trust-working-tree)",
 			c.Path, c.What, gitrev.Short(s.Commit))
 		out = append(out, f)
 	}

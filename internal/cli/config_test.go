@@ -284,7 +284,8 @@ func TestParseUsesConfigParams(t *testing.T) {
 }
 
 // TestDefaultFormatInActions: GITHUB_ACTIONS=true makes github the default
-// format; --format still wins.
+// format; --format still wins. (--base HEAD: the repository holding the
+// example need not have a default branch to read the rules from.)
 func TestDefaultFormatInActions(t *testing.T) {
 	dir := filepath.Join(casesDir, "ok", "complete")
 	vars := map[string]string{"GITHUB_ACTIONS": "true"}
@@ -292,8 +293,8 @@ func TestDefaultFormatInActions(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{dir}, "::group::h3a-check "},
-		{[]string{"--format", "text", dir}, "overall: pass"},
+		{[]string{"--base", "HEAD", dir}, "::group::h3a-check "},
+		{[]string{"--base", "HEAD", "--format", "text", dir}, "overall: pass"},
 	}
 	for _, tc := range tests {
 		var out, errb bytes.Buffer

@@ -192,7 +192,7 @@ func TestLocalRulesAreYours(t *testing.T) {
 	g := gittest.At(t, dir)
 	g.Git("init", "-q")
 	g.Git("add", "-A")
-	g.Commit("runs")
+	g.Publish(g.Commit("runs"))
 	for _, tc := range []struct {
 		name  string
 		files map[string]string

@@ -100,7 +100,7 @@ func hostileRuns(t *testing.T) (policyDir string) {
 	}
 
 	repo.Write(map[string]string{"policies/hostile/hostile.rego": hostilePolicy})
-	repo.Commit("base")
+	repo.Publish(repo.Commit("base"))
 	repo.Write(map[string]string{"policies/hostile/" + hostile + ".rego": "package h3a.user.added\n"})
 	t.Chdir(dir)
 	return filepath.Join(repo.Dir, "policies", "hostile")

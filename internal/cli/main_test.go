@@ -12,7 +12,7 @@ import (
 // clone may not hold, and in CI (CI or GITHUB_ACTIONS set) rules and
 // configuration are read from the base. A test that wants CI says so.
 func TestMain(m *testing.M) {
-	for _, k := range []string{"CI", "GITHUB_ACTIONS", "GITHUB_OUTPUT", "GITHUB_STEP_SUMMARY", "GITHUB_WORKSPACE", "GITHUB_EVENT_NAME", "NO_COLOR"} {
+	for _, k := range []string{"CI", "GITHUB_ACTIONS", "GITHUB_OUTPUT", "GITHUB_STEP_SUMMARY", "GITHUB_WORKSPACE", "GITHUB_EVENT_NAME", "GITHUB_EVENT_PATH", "GITLAB_CI", "NO_COLOR"} {
 		os.Unsetenv(k)
 	}
 	os.Exit(m.Run())

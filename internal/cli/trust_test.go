@@ -25,7 +25,7 @@ func TestConfigReadFromBase(t *testing.T) {
 	repo.Git("init", "-q")
 	repo.Write(map[string]string{config.DefaultFile: "fail-level: error\n"})
 	repo.Git("add", "-A")
-	repo.Commit("base: runs and a configuration without waivers")
+	repo.Publish(repo.Commit("base: runs and a configuration without waivers"))
 	repo.Write(map[string]string{config.DefaultFile: fmt.Sprintf(hashWaiver, "2999-12-31")})
 
 	tests := []struct {
@@ -72,7 +72,7 @@ func TestConfigOnlyInHead(t *testing.T) {
 	repo := gittest.At(t, dir)
 	repo.Git("init", "-q")
 	repo.Git("add", "-A")
-	repo.Commit("base: runs only")
+	repo.Publish(repo.Commit("base: runs only"))
 	repo.Write(map[string]string{config.DefaultFile: fmt.Sprintf(hashWaiver, "2999-12-31")})
 
 	var out, errb bytes.Buffer
@@ -83,7 +83,7 @@ func TestConfigOnlyInHead(t *testing.T) {
 	if !strings.Contains(out.String(), ".h3a-check.yaml: warning: .h3a-check.yaml is only in the working tree (a file): the change under review edits the rules") || !strings.Contains(out.String(), "[h3a.security.rules_changed]") {
 		t.Errorf("no finding about the configuration the change adds:\n%s", out.String())
 	}
-	if !strings.Contains(out.String(), "read: .h3a-check.yaml from base") {
+	if !strings.Contains(out.String(), "read: .h3a-check.yaml from commit ") || !strings.Contains(out.String(), "(in CI the working tree is the change under review; read at origin/HEAD") {
 		t.Errorf("the text report does not say where the configuration came from:\n%s", out.String())
 	}
 }
@@ -132,7 +132,7 @@ func TestPolicyReadFromBase(t *testing.T) {
 	repo.Git("init", "-q")
 	repo.Write(map[string]string{"repo-policies/repo.rego": mainBranchRule})
 	repo.Git("add", "-A")
-	repo.Commit("base: a passing run and the repository's policy")
+	repo.Publish(repo.Commit("base: a passing run and the repository's policy"))
 
 	// The change: delete the policy, and make the run break it.
 	repo.Remove("repo-policies/repo.rego")

@@ -2,8 +2,10 @@ package gitrev
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
+	"strings"
 )
 
 // Base is the commit a repository's history is compared against, or the
@@ -11,8 +13,9 @@ import (
 type Base struct {
 	// Commit is the full object name; "" when there is none.
 	Commit string
-	// From says how Commit was chosen, for messages: "HEAD",
-	// "origin/main", "the merge base of pull request base <sha> and HEAD".
+	// From says which revision Commit is and why it was chosen, for the
+	// report: "HEAD (--base HEAD)", "the merge base of HEAD and the
+	// pull_request event's target 1a2b3c4d5e6f (pull_request.base.sha)".
 	From string
 	// Skip says why there is no commit, when Commit is "".
 	Skip string
@@ -21,9 +24,20 @@ type Base struct {
 // None is what --base none asks for.
 const None = "none"
 
+// InCI reports whether the environment says the check runs in CI: CI or
+// GITHUB_ACTIONS set (to anything but "false" or "0").
+func InCI(getenv func(string) string) bool {
+	return isSet(getenv("CI")) || isSet(getenv("GITHUB_ACTIONS"))
+}
+
+func isSet(v string) bool {
+	v = strings.ToLower(strings.TrimSpace(v))
+	return v != "" && v != "false" && v != "0"
+}
+
 // Event is a GitHub Actions event that names the commit a change is to
-// land on: pull_request and pull_request_target (pull_request.base.sha,
-// the target branch's tip when the event fired) and merge_group
+// land on: every pull_request* event (pull_request.base.sha, the target
+// branch's tip when the event fired) and merge_group
 // (merge_group.base_sha).
 type Event struct {
 	Name   string // GITHUB_EVENT_NAME
@@ -33,9 +47,43 @@ type Event struct {
 
 // eventTargets are the events that carry a target, and where.
 var eventTargets = map[string]string{
-	"pull_request":        "pull_request.base.sha",
-	"pull_request_target": "pull_request.base.sha",
-	"merge_group":         "merge_group.base_sha",
+	"pull_request":                "pull_request.base.sha",
+	"pull_request_target":         "pull_request.base.sha",
+	"pull_request_review":         "pull_request.base.sha",
+	"pull_request_review_comment": "pull_request.base.sha",
+	"merge_group":                 "merge_group.base_sha",
+}
+
+// eventDoc is the part of a GitHub event payload the base is chosen from.
+type eventDoc struct {
+	PullRequest *struct {
+		Base *struct {
+			SHA string `json:"sha"`
+		} `json:"base"`
+	} `json:"pull_request"`
+	MergeGroup *struct {
+		BaseSHA string `json:"base_sha"`
+	} `json:"merge_group"`
+	Repository *struct {
+		DefaultBranch string `json:"default_branch"`
+	} `json:"repository"`
+}
+
+// readEventDoc reads the payload of a GitHub Actions job's event.
+func readEventDoc(getenv func(string) string) (eventDoc, error) {
+	name, p := getenv("GITHUB_EVENT_NAME"), getenv("GITHUB_EVENT_PATH")
+	var doc eventDoc
+	if p == "" {
+		return doc, fmt.Errorf("GITHUB_EVENT_NAME is %q but GITHUB_EVENT_PATH is not set; pass --base <sha> to say what to compare with", name)
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return doc, fmt.Errorf("cannot read the %s event (GITHUB_EVENT_PATH): %w; pass --base <sha> to say what to compare with", name, err)
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return doc, fmt.Errorf("the %s event at %s is not valid JSON: %v", name, p, err)
+	}
+	return doc, nil
 }
 
 // ReadEvent returns the event of a GitHub Actions job when it names a
@@ -48,26 +96,9 @@ func ReadEvent(getenv func(string) string) (ev Event, ok bool, err error) {
 	if getenv("GITHUB_ACTIONS") != "true" || !known {
 		return Event{}, false, nil
 	}
-	p := getenv("GITHUB_EVENT_PATH")
-	if p == "" {
-		return Event{}, false, fmt.Errorf("GITHUB_EVENT_NAME is %s but GITHUB_EVENT_PATH is not set; pass --base <sha> to say what to compare with", name)
-	}
-	data, err := os.ReadFile(p)
+	doc, err := readEventDoc(getenv)
 	if err != nil {
-		return Event{}, false, fmt.Errorf("cannot read the %s event (GITHUB_EVENT_PATH): %w; pass --base <sha> to say what to compare with", name, err)
-	}
-	var doc struct {
-		PullRequest *struct {
-			Base *struct {
-				SHA string `json:"sha"`
-			} `json:"base"`
-		} `json:"pull_request"`
-		MergeGroup *struct {
-			BaseSHA string `json:"base_sha"`
-		} `json:"merge_group"`
-	}
-	if err := json.Unmarshal(data, &doc); err != nil {
-		return Event{}, false, fmt.Errorf("the %s event at %s is not valid JSON: %v", name, p, err)
+		return Event{}, false, err
 	}
 	var sha string
 	switch {
@@ -77,70 +108,197 @@ func ReadEvent(getenv func(string) string) (ev Event, ok bool, err error) {
 		sha = doc.PullRequest.Base.SHA
 	}
 	if !isObjectName(sha) {
-		return Event{}, false, fmt.Errorf("the %s event at %s has no %s commit name; pass --base <sha> to say what to compare with", name, p, field)
+		return Event{}, false, fmt.Errorf("the %s event at %s has no %s commit name; pass --base <sha> to say what to compare with", name, getenv("GITHUB_EVENT_PATH"), field)
 	}
 	return Event{Name: name, Target: sha, Field: field}, true, nil
 }
 
+// Target is the revision a change under review cannot write, which its
+// rules are read from and its history is compared through.
+type Target struct {
+	Commit string
+	// Why names the revision and says why it was chosen, for the report.
+	Why string
+}
+
+// ErrNoTarget wraps the error of a CI job where no revision the change
+// cannot write was found.
+var ErrNoTarget = errors.New("no revision the change cannot write")
+
+// CITarget finds, in CI (InCI), the revision the change under review
+// cannot write, in this order: the target an event names (every
+// pull_request* event of GitHub Actions, merge_group, a GitLab merge
+// request pipeline); the repository's default branch as the clone holds it
+// (GitHub Actions: the event's repository.default_branch; GitLab:
+// CI_DEFAULT_BRANCH), else origin/HEAD. Finding none is an error that
+// says how to fetch one or to pass --base: the change must never be
+// compared with itself.
+func CITarget(repo *Repo, getenv func(string) string) (Target, error) {
+	switch {
+	case getenv("GITHUB_ACTIONS") == "true":
+		return githubTarget(repo, getenv)
+	case getenv("GITLAB_CI") == "true":
+		return gitlabTarget(repo, getenv)
+	}
+	return defaultBranch(repo, "", "", "CI is set, and this CI names no target branch")
+}
+
+func githubTarget(repo *Repo, getenv func(string) string) (Target, error) {
+	ev, ok, err := ReadEvent(getenv)
+	if err != nil {
+		return Target{}, err
+	}
+	if ok {
+		sha, err := repo.Resolve(ev.Target)
+		if err != nil {
+			return Target{}, err
+		}
+		return Target{Commit: sha, Why: fmt.Sprintf("the %s event's target %s (%s)", ev.Name, short(sha), ev.Field)}, nil
+	}
+	name := getenv("GITHUB_EVENT_NAME")
+	var branch string
+	if getenv("GITHUB_EVENT_PATH") != "" || name != "" {
+		doc, err := readEventDoc(getenv)
+		if err != nil {
+			return Target{}, err
+		}
+		if doc.Repository != nil {
+			branch = doc.Repository.DefaultBranch
+		}
+	}
+	if name == "" {
+		name = "GitHub Actions"
+	}
+	return defaultBranch(repo, branch, "the event's repository.default_branch", "the "+name+" event names no target branch")
+}
+
+func gitlabTarget(repo *Repo, getenv func(string) string) (Target, error) {
+	for _, k := range []string{"CI_MERGE_REQUEST_TARGET_BRANCH_SHA", "CI_MERGE_REQUEST_DIFF_BASE_SHA"} {
+		v := getenv(k)
+		if v == "" {
+			continue
+		}
+		if !isObjectName(v) {
+			return Target{}, fmt.Errorf("%s is %q, not a full commit name; pass --base <sha> to say what to compare with", k, v)
+		}
+		sha, err := repo.Resolve(v)
+		if err != nil {
+			return Target{}, err
+		}
+		return Target{Commit: sha, Why: fmt.Sprintf("the merge request's target %s (%s)", short(sha), k)}, nil
+	}
+	return defaultBranch(repo, getenv("CI_DEFAULT_BRANCH"), "CI_DEFAULT_BRANCH", "a GitLab branch pipeline names no target branch")
+}
+
+// defaultBranch is the tip of the repository's default branch as the
+// clone's remote-tracking branches hold it: refs/remotes/origin/<branch>
+// when a branch name is known (from source), else origin/HEAD.
+func defaultBranch(repo *Repo, branch, source, why string) (Target, error) {
+	var tried []string
+	if branch != "" {
+		if err := checkBranchName(branch); err != nil {
+			return Target{}, fmt.Errorf("%s: %w", source, err)
+		}
+		ref := "refs/remotes/origin/" + branch
+		sha, ok, err := repo.refCommit(ref)
+		if err != nil {
+			return Target{}, err
+		}
+		if ok {
+			return Target{Commit: sha, Why: fmt.Sprintf("origin/%s %s, the default branch (%s; named by %s)", branch, short(sha), why, source)}, nil
+		}
+		tried = append(tried, "origin/"+branch)
+	}
+	sha, ok, err := repo.refCommit("refs/remotes/origin/HEAD")
+	if err != nil {
+		return Target{}, err
+	}
+	if ok {
+		return Target{Commit: sha, Why: fmt.Sprintf("origin/HEAD %s, the default branch (%s)", short(sha), why)}, nil
+	}
+	tried = append(tried, "origin/HEAD")
+	fetch := "git fetch --no-tags origin && git remote set-head origin --auto"
+	if branch != "" {
+		fetch = "git fetch --no-tags origin " + branch + ":refs/remotes/origin/" + branch
+	}
+	return Target{}, fmt.Errorf("%w: in CI the rules and the history must come from a revision the change under review cannot write, but %s, and this clone holds none of %s; "+
+		"fetch the default branch (%s; actions/checkout: fetch-depth: 0) or pass --base <sha> naming the commit the change is to land on",
+		ErrNoTarget, why, strings.Join(tried, ", "), fetch)
+}
+
+// checkBranchName refuses a branch name from the environment that git
+// could read as something else than one branch.
+func checkBranchName(b string) error {
+	bad := b == "" || strings.HasPrefix(b, "-") || strings.HasPrefix(b, "/") || strings.HasSuffix(b, "/") ||
+		strings.HasSuffix(b, ".lock") || strings.HasSuffix(b, ".") ||
+		strings.Contains(b, "..") || strings.Contains(b, "@{") || strings.Contains(b, "//") ||
+		strings.ContainsAny(b, " ~^:?*[\\\x7f")
+	for _, c := range b {
+		if c < 0x20 {
+			bad = true
+		}
+	}
+	if bad {
+		return fmt.Errorf("%q is not a branch name", b)
+	}
+	return nil
+}
+
+// localDefaults are the refs that stand for the default branch on a
+// developer's machine, in order of preference.
+var localDefaults = []struct{ ref, name string }{
+	{"refs/remotes/origin/HEAD", "origin/HEAD"},
+	{"refs/heads/main", "main"},
+	{"refs/heads/master", "master"},
+}
+
 // ChooseBase picks the revision repo's history is compared with. asked is
-// the --base value: "" for the default, None, or a revision. The default
-// is, on an event with a target (ReadEvent), the merge base of the target
-// and HEAD: the change's own diff, so that what the target branch gained
-// after the change branched off is not mistaken for something the change
-// removed; and HEAD otherwise (the working tree against the last commit).
-// A revision the clone lacks is an error that says how to fetch it; so is
-// an unreadable event. A repository with no commit yet is not compared.
+// the --base value: "" for the default, None, or a revision, compared with
+// as it is. The default is the merge base of HEAD and the revision the
+// change lands on: in CI the revision CITarget finds, so that what the
+// target branch gained after the change branched off is not mistaken for
+// something the change removed; on a developer's machine the default
+// branch (origin/HEAD, else a local main or master), so that the commits
+// of a feature branch are compared as its pull request will be; HEAD
+// where there is none. A revision the clone lacks is an error that says
+// how to fetch it. A repository with no commit yet is not compared.
 func ChooseBase(repo *Repo, asked string, getenv func(string) string) (Base, error) {
 	switch asked {
 	case None:
 		return Base{Skip: "--base none was given"}, nil
 	case "":
-		ev, ok, err := ReadEvent(getenv)
+	default:
+		return explicitBase(repo, asked)
+	}
+	head, exists, err := repo.head()
+	if err != nil {
+		return Base{}, err
+	}
+	if !exists {
+		return Base{Skip: "the repository at " + repo.Root + " has no commit yet"}, nil
+	}
+	if InCI(getenv) {
+		t, err := CITarget(repo, getenv)
+		if err != nil {
+			return Base{}, err
+		}
+		return mergeBase(repo, head, t)
+	}
+	for _, d := range localDefaults {
+		sha, ok, err := repo.refCommit(d.ref)
 		if err != nil {
 			return Base{}, err
 		}
 		if ok {
-			return mergeBase(repo, ev)
+			return mergeBase(repo, head, Target{Commit: sha, Why: d.name + " " + short(sha) + ", the default branch (not in CI: the working tree is yours, compared as its pull request will be)"})
 		}
-		return headBase(repo)
 	}
-	sha, err := repo.Resolve(asked)
-	if err != nil {
-		return Base{}, err
-	}
-	return Base{Commit: sha, From: asked}, nil
+	return Base{Commit: head, From: "HEAD " + short(head) + " (no origin/HEAD, main or master to compare with)"}, nil
 }
 
-// ChooseRulesBase picks the revision repo's rules and configuration are
-// read from when the working tree is not trusted. asked is the --base
-// value: a revision is used as it is; otherwise (the default or None,
-// which only turns off the history) an event's target (ReadEvent) is the
-// revision the change is to land on, the rules it must meet, and HEAD is
-// used without such an event.
-func ChooseRulesBase(repo *Repo, asked string, getenv func(string) string) (Base, error) {
-	if asked != "" && asked != None {
-		sha, err := repo.Resolve(asked)
-		if err != nil {
-			return Base{}, err
-		}
-		return Base{Commit: sha, From: asked}, nil
-	}
-	ev, ok, err := ReadEvent(getenv)
-	if err != nil {
-		return Base{}, err
-	}
-	if ok {
-		sha, err := repo.Resolve(ev.Target)
-		if err != nil {
-			return Base{}, err
-		}
-		return Base{Commit: sha, From: "the " + ev.Name + " event's target " + short(sha) + " (" + ev.Field + ")"}, nil
-	}
-	return headBase(repo)
-}
-
-// headBase is HEAD, or no base in a repository without a commit.
-func headBase(repo *Repo) (Base, error) {
+// HeadBase is HEAD, or no base in a repository without a commit: what a
+// commit of the index is compared with (--staged).
+func HeadBase(repo *Repo) (Base, error) {
 	sha, exists, err := repo.head()
 	if err != nil {
 		return Base{}, err
@@ -148,21 +306,39 @@ func headBase(repo *Repo) (Base, error) {
 	if !exists {
 		return Base{Skip: "the repository at " + repo.Root + " has no commit yet"}, nil
 	}
-	return Base{Commit: sha, From: "HEAD"}, nil
+	return Base{Commit: sha, From: "HEAD " + short(sha) + " (a commit is checked against its parent)"}, nil
 }
 
-// mergeBase compares through the merge base of the event's target and
-// HEAD.
-func mergeBase(repo *Repo, ev Event) (Base, error) {
-	base, err := repo.Resolve(ev.Target)
+func explicitBase(repo *Repo, asked string) (Base, error) {
+	sha, err := repo.Resolve(asked)
 	if err != nil {
 		return Base{}, err
 	}
-	head, err := repo.Resolve("HEAD")
-	if err != nil {
-		return Base{}, err
+	return Base{Commit: sha, From: asked + " " + short(sha) + " (--base " + asked + ")"}, nil
+}
+
+// ChooseRulesBase picks the revision repo's rules and configuration are
+// read from when the working tree is not trusted. asked is the --base
+// value: a revision is used as it is; otherwise (the default or None,
+// which only turns off the history) in CI the revision the change cannot
+// write (CITarget), and HEAD elsewhere.
+func ChooseRulesBase(repo *Repo, asked string, getenv func(string) string) (Base, error) {
+	if asked != "" && asked != None {
+		return explicitBase(repo, asked)
 	}
-	mb, found, err := repo.MergeBase(base, head)
+	if InCI(getenv) {
+		t, err := CITarget(repo, getenv)
+		if err != nil {
+			return Base{}, err
+		}
+		return Base{Commit: t.Commit, From: t.Why}, nil
+	}
+	return HeadBase(repo)
+}
+
+// mergeBase compares through the merge base of the target and HEAD.
+func mergeBase(repo *Repo, head string, t Target) (Base, error) {
+	mb, found, err := repo.MergeBase(t.Commit, head)
 	if err != nil {
 		return Base{}, err
 	}
@@ -170,7 +346,10 @@ func mergeBase(repo *Repo, ev Event) (Base, error) {
 		// A shallow clone holding the pull request's merge commit and the
 		// fetched base has no merge base in reach; the base commit is then
 		// the merge commit's first parent, which is the merge base.
-		return Base{Commit: base, From: ev.Name + " target " + short(base) + " (no merge base with HEAD in this clone)"}, nil
+		return Base{Commit: t.Commit, From: t.Why + ", which has no merge base with HEAD in this clone"}, nil
 	}
-	return Base{Commit: mb, From: "the merge base of " + ev.Name + " target " + short(base) + " and HEAD"}, nil
+	if mb == head {
+		return Base{Commit: mb, From: "HEAD " + short(mb) + ", the merge base with " + t.Why}, nil
+	}
+	return Base{Commit: mb, From: "the merge base " + short(mb) + " of HEAD and " + t.Why}, nil
 }

@@ -314,13 +314,13 @@ func TestChooseBase(t *testing.T) {
 		getenv         func(string) string
 		history, rules string
 	}{
-		{"default is HEAD", "", noEnv, head, head},
+		{"local: the merge base with main, rules from HEAD", "", noEnv, fork, head},
+		{"local: --base HEAD", "HEAD", noEnv, head, head},
 		{"explicit", "main", noEnv, mainTip, mainTip},
 		{"none: no history, rules from the event's target", "none", actions("pull_request"), "", mainTip},
 		{"pull_request", "", actions("pull_request"), fork, mainTip},
 		{"pull_request_target", "", actions("pull_request_target"), fork, mainTip},
 		{"merge_group", "", actions("merge_group"), fork, mainTip},
-		{"push event: HEAD", "", actions("push"), head, head},
 		{"explicit wins over the event", "HEAD", actions("pull_request"), head, head},
 	}
 	for _, tc := range tests {

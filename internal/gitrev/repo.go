@@ -29,24 +29,42 @@ type Repo struct {
 	kept   map[string]*Folder
 }
 
-// sanitizedEnv is the environment git runs with. Variables that point git
-// at one repository (as hooks set them) are dropped, so that each run is
-// read from the repository that actually holds it.
+// fixedEnv is set for every git command the tool runs. Replace objects
+// (refs/replace) and grafts let a clone show another history than the
+// commits hold: a change could rewrite the base it is compared with, so
+// git reads the commits as they are.
+var fixedEnv = []string{
+	"GIT_LITERAL_PATHSPECS=1", "LC_ALL=C",
+	"GIT_NO_REPLACE_OBJECTS=1", "GIT_GRAFT_FILE=" + os.DevNull,
+}
+
+// sanitizedEnv is the environment git runs with: fixedEnv, and the
+// process's own without what fixedEnv sets or what points git at one
+// repository (as hooks set them), so that each run is read from the
+// repository that actually holds it.
 func sanitizedEnv() []string {
 	drop := map[string]bool{
 		"GIT_DIR": true, "GIT_WORK_TREE": true, "GIT_COMMON_DIR": true,
-		"GIT_INDEX_FILE": true, "GIT_PREFIX": true,
+		"GIT_INDEX_FILE": true, "GIT_PREFIX": true, "GIT_REPLACE_REF_BASE": true,
 	}
-	env := []string{"GIT_LITERAL_PATHSPECS=1", "LC_ALL=C"}
+	for _, kv := range fixedEnv {
+		k, _, _ := strings.Cut(kv, "=")
+		drop[k] = true
+	}
+	env := slices.Clone(fixedEnv)
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
-		if drop[k] || k == "GIT_LITERAL_PATHSPECS" || k == "LC_ALL" {
+		if drop[k] {
 			continue
 		}
 		env = append(env, kv)
 	}
 	return env
 }
+
+// GitEnv is the environment every git command of the tool runs with (see
+// sanitizedEnv), for the packages that start git themselves.
+func GitEnv() []string { return sanitizedEnv() }
 
 func gitCommand(dir string, args ...string) *exec.Cmd {
 	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
@@ -242,9 +260,16 @@ func (r *Repo) Rel(p string) (string, error) {
 }
 
 // Resolve turns rev into the full name of the commit it names. A commit the
-// clone does not hold is a *MissingCommitError.
+// clone does not hold is a *MissingCommitError. A name that could mean
+// more than one thing (a tag and a branch, a local and a remote-tracking
+// branch, a ref and an abbreviated object name) is an error naming each:
+// git would pick one silently, and a change can create the other.
 func (r *Repo) Resolve(rev string) (string, error) {
 	if err := CheckRev(rev); err != nil {
+		return "", err
+	}
+	rev, err := r.unambiguous(rev)
+	if err != nil {
 		return "", err
 	}
 	// One exchange with the shared cat-file process answers both "is it
@@ -283,7 +308,10 @@ func (r *Repo) head() (sha string, exists bool, err error) {
 // when the history held by the clone has none (unrelated, or cut off by a
 // shallow clone).
 func (r *Repo) MergeBase(a, b string) (sha string, found bool, err error) {
-	out, err := gitOutput(r.Root, "merge-base", a, b)
+	if !isObjectName(a) || !isObjectName(b) {
+		return "", false, fmt.Errorf("merge base of %q and %q: expected full commit names", a, b)
+	}
+	out, err := gitOutput(r.Root, "merge-base", "--end-of-options", a, b)
 	if err != nil {
 		if exitCode(err) == 1 {
 			return "", false, nil

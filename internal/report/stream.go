@@ -76,6 +76,9 @@ type textStream struct {
 	runs    int
 	total   finding.Counts
 	sources []audit.Source
+	// history is the first run's BaseFrom: one revision serves every run
+	// of a repository.
+	history string
 	// token, when set, closes the stop-commands region the report is
 	// written in (stdout under GitHub Actions).
 	token string
@@ -100,6 +103,9 @@ func (s *textStream) Add(a *audit.Audit) error {
 		s.sources = a.Sources
 	}
 	s.runs++
+	if s.history == "" {
+		s.history = a.BaseFrom
+	}
 	textRun(s.bw, a, s.paint)
 	s.total = addCounts(s.total, a.Counts)
 	// A write error shows at the next flush; bufio keeps it.
@@ -112,6 +118,12 @@ func (s *textStream) Close(gate string, _ []finding.Rule) error {
 		for _, src := range s.sources {
 			fmt.Fprintf(s.bw, "%s %s\n", s.paint(ansiDim, "read:"), Escape(sourceText(src)))
 		}
+	}
+	if s.history != "" {
+		if len(s.sources) == 0 {
+			fmt.Fprintln(s.bw)
+		}
+		fmt.Fprintf(s.bw, "%s compared with %s\n", s.paint(ansiDim, "history:"), Escape(s.history))
 	}
 	fmt.Fprintf(s.bw, "\n%s %s — %d run%s checked; %s\n", s.paint(ansiBold, "overall:"), s.paint(gateColour(gate), gate),
 		s.runs, plural(s.runs), countsText(s.total))

@@ -30,7 +30,8 @@ func Text(w io.Writer, in *Input, opts Options) error {
 }
 
 // sourceText says where a configuration file or policy directory came
-// from: `.h3a-check.yaml from base 1a2b3c4d5e6f (reason)`.
+// from: `.h3a-check.yaml from commit 1a2b3c4d5e6f (reason)`, the reason
+// naming the revision and why it was chosen.
 func sourceText(s audit.Source) string {
 	where := "the " + strings.ReplaceAll(s.Origin, "-", " ")
 	if s.Origin == "base" {
@@ -38,7 +39,7 @@ func sourceText(s audit.Source) string {
 		if len(c) > 12 {
 			c = c[:12]
 		}
-		where = "base " + c
+		where = "commit " + c
 	}
 	t := fmt.Sprintf("%s from %s (%s)", s.Path, where, s.Reason)
 	if len(s.Ignored) > 0 {

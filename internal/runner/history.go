@@ -107,7 +107,14 @@ func planHistory(opts Options, paths []string, runs []rundir.Run) (*historyPlan,
 		rb, ok := bases[repo]
 		if !ok {
 			repo.MaxRead = opts.MaxJSONSize
-			b, err := gitrev.ChooseBase(repo, opts.Base, getenv)
+			choose := gitrev.ChooseBase
+			if opts.Staged {
+				// A commit of the index is checked against its parent.
+				choose = func(repo *gitrev.Repo, _ string, _ func(string) string) (gitrev.Base, error) {
+					return gitrev.HeadBase(repo)
+				}
+			}
+			b, err := choose(repo, opts.Base, getenv)
 			if err != nil {
 				return nil, gitrev.Base{}, "", err
 			}
@@ -385,6 +392,7 @@ func plural(n int) string {
 // historyOutcome is the history stage's part of the policy input.
 type historyOutcome struct {
 	base       *string
+	baseFrom   string // which revision base is and why
 	checked    bool
 	newRun     bool
 	reason     string
@@ -477,7 +485,7 @@ func (c *checker) compareHistory(s *runState, dir, display string) historyOutcom
 		res.Findings = append(res.Findings, moveFinding(side, display, rb.base.Commit, ids, res.Findings))
 	}
 	commit := rb.base.Commit
-	out := historyOutcome{base: &commit, checked: !res.New, newRun: res.New}
+	out := historyOutcome{base: &commit, baseFrom: rb.base.From, checked: !res.New, newRun: res.New}
 	if res.New {
 		out.reason = "the run is new since the base"
 	}

@@ -558,7 +558,7 @@ func (c *checker) checkRun(ctx context.Context, run rundir.Run) (*audit.Audit, m
 	}
 	a.Traceability.TaskIDMatch, a.Traceability.RequirementsCoverage =
 		engine.Traceability(s.findings, outcome.Evaluated, requirementsKnown)
-	a.Base = hist.base
+	a.Base, a.BaseFrom = hist.base, hist.baseFrom
 	var notEvaluated map[string]string
 	if hist.base == nil {
 		notEvaluated = map[string]string{string(finding.CategoryAppendOnly): "no base revision compared: " + hist.reason}

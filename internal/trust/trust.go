@@ -6,8 +6,10 @@
 // configuration are read as they are, committed or not. In CI, or when a
 // base revision is named with --base, the working tree is the change
 // under review, and so are policies/ and .h3a-check.yaml in it: a change
-// could weaken the rules that judge it. Then they are read from the base
-// revision's tree, by path, as git objects: whatever the working tree
+// could weaken the rules that judge it. Then they are read from a revision
+// the change cannot write (gitrev.ChooseRulesBase: in CI the target the
+// event or the CI names, else the default branch; or the --base given),
+// by path, as git objects: whatever the working tree
 // holds at that path (a link, a folder, nothing) never changes which
 // objects are read, and what the working tree holds differently is
 // reported as a Change a reviewer sees. --trust-working-tree (for the
@@ -50,6 +52,9 @@ type Boundary struct {
 	asked    string
 	getenv   func(string) string
 	bases    *baseCache
+	// againstHead reads the rules at HEAD and compares with HEAD: a commit
+	// of the index is checked against its parent (--staged).
+	againstHead bool
 }
 
 type baseCache struct {
@@ -59,13 +64,7 @@ type baseCache struct {
 
 // InCI reports whether the environment says the check runs in CI: CI or
 // GITHUB_ACTIONS set (to anything but "false" or "0").
-func InCI(getenv func(string) string) bool {
-	set := func(k string) bool {
-		v := strings.ToLower(strings.TrimSpace(getenv(k)))
-		return v != "" && v != "false" && v != "0"
-	}
-	return set("CI") || set("GITHUB_ACTIONS")
-}
+func InCI(getenv func(string) string) bool { return gitrev.InCI(getenv) }
 
 // New decides where this check reads repository-local rules from. asked
 // is the --base of the command line (never one from the configuration
@@ -76,12 +75,20 @@ func New(l *gitrev.Locator, asked string, getenv func(string) string, trustWorki
 	case trustWorkingTree:
 		b.reason = "--trust-working-tree"
 	case InCI(getenv):
-		b.fromBase, b.reason = true, "read from the base revision: in CI the working tree is the change under review"
+		b.fromBase, b.reason = true, "in CI the working tree is the change under review"
 	case asked != "" && asked != gitrev.None:
-		b.fromBase, b.reason = true, "read from the base revision: --base "+asked+" was given"
+		b.fromBase, b.reason = true, "--base "+asked+" was given"
 	default:
 		b.reason = "not in CI and no --base given: the working tree is your own"
 	}
+	return b
+}
+
+// AgainstHead makes b read the rules at HEAD, and tell what the working
+// tree edits against HEAD, where it reads a revision at all: a commit of
+// the index is checked against its parent (--staged).
+func (b Boundary) AgainstHead() Boundary {
+	b.againstHead = true
 	return b
 }
 
@@ -112,11 +119,11 @@ type Change struct {
 	What string // lower-case, says what differs, e.g. "is only in the working tree"
 }
 
-// String is the text report's line: `policies/: base 1a2b3c4d5e6f (…)`.
+// String is the text report's line: `policies/: commit 1a2b3c4d5e6f (…)`.
 func (s Source) String() string {
 	where := string(s.Origin)
 	if s.Origin == Base {
-		where = "base " + gitrev.Short(s.Commit)
+		where = "commit " + gitrev.Short(s.Commit)
 	}
 	return fmt.Sprintf("%s: %s (%s)", s.Path, where, s.Reason)
 }
@@ -132,6 +139,7 @@ type target struct {
 	since  string
 	rel    string
 	reason string // when the working tree is read although a base is asked for
+	from   string // which revision commit is and why it was chosen
 }
 
 // locate finds the base that p is read from. With no base in use, or
@@ -151,6 +159,10 @@ func (b Boundary) locate(p string) (target, error) {
 		return target{}, fmt.Errorf("%s is the top of the repository, not a file or folder in it", p)
 	}
 	bases, err := b.bases.get(repo, func() (rulesAndDiff, error) {
+		if b.againstHead {
+			head, err := gitrev.HeadBase(repo)
+			return rulesAndDiff{head, head}, err
+		}
 		rules, err := gitrev.ChooseRulesBase(repo, b.asked, b.getenv)
 		if err != nil {
 			return rulesAndDiff{}, err
@@ -167,7 +179,7 @@ func (b Boundary) locate(p string) (target, error) {
 	if bases.rules.Commit == "" {
 		return target{reason: bases.rules.Skip}, nil
 	}
-	t := target{repo: repo, commit: bases.rules.Commit, since: bases.diff.Commit, rel: rel}
+	t := target{repo: repo, commit: bases.rules.Commit, since: bases.diff.Commit, rel: rel, from: bases.rules.From}
 	if t.since == "" {
 		t.since = t.commit
 	}
@@ -221,7 +233,7 @@ func (b Boundary) File(p string) (data []byte, src Source, exists bool, err erro
 		}
 		return data, src, err == nil, err
 	}
-	src.Origin, src.Commit, src.Reason = Base, t.commit, b.reason
+	src.Origin, src.Commit, src.Reason = Base, t.commit, b.reasonAt(t)
 	data, found, err := readFileAt(t, t.commit)
 	if err != nil {
 		return nil, src, false, fmt.Errorf("%s: %w", p, err)
@@ -260,6 +272,14 @@ func errAt(err error, commit string) error {
 		return nil
 	}
 	return fmt.Errorf("at base %s: %w", gitrev.Short(commit), err)
+}
+
+// reasonAt says why the rules were read at a revision, and which it is.
+func (b Boundary) reasonAt(t target) string {
+	if t.from == "" {
+		return b.reason
+	}
+	return b.reason + "; read at " + t.from
 }
 
 // reasonFor says why the working tree is read.
@@ -320,7 +340,7 @@ func (b Boundary) Dir(p string) (fsys fs.FS, src Source, exists bool, err error)
 		}
 		return os.DirFS(p), src, true, nil
 	}
-	src.Origin, src.Commit, src.Reason = Base, t.commit, b.reason
+	src.Origin, src.Commit, src.Reason = Base, t.commit, b.reasonAt(t)
 	base, found, err := readDirAt(t, t.commit)
 	if err != nil {
 		return nil, src, false, fmt.Errorf("%s %w", p, err)

@@ -33,6 +33,7 @@ func prRepo(t *testing.T) (*gittest.Repo, string) {
 		".h3a-check.yaml":            "fail_level: warning\n",
 	})
 	base := g.Commit("base")
+	g.Publish(base)
 	g.Remove("policies/no_unticking.rego")
 	g.Write(map[string]string{
 		"policies/lenient.rego": "package h3a.user.lenient\n",
@@ -84,7 +85,8 @@ func TestPolicyDeletedInPullRequest(t *testing.T) {
 	if !slices.Equal(src.Changes, want) {
 		t.Errorf("changes %+v, want %+v", src.Changes, want)
 	}
-	if s := src.String(); !strings.HasPrefix(s, "policies: base "+base[:12]) {
+	// The line names the revision and why it was chosen.
+	if s := src.String(); !strings.HasPrefix(s, "policies: commit "+base[:12]) || !strings.Contains(s, "origin/HEAD "+base[:12]+", the default branch") {
 		t.Errorf("report line %q", s)
 	}
 	var names []string
@@ -254,7 +256,7 @@ func TestLinkAtBase(t *testing.T) {
 	os.Symlink(filepath.Join("real", "cfg.yaml"), filepath.Join(g.Dir, ".h3a-check.yaml"))
 	os.Symlink("real", filepath.Join(g.Dir, "linked"))
 	os.Symlink(filepath.Join("..", "cfg.yaml"), filepath.Join(g.Dir, "real", "p", "y.rego"))
-	g.Commit("links")
+	g.Publish(g.Commit("links"))
 	t.Chdir(g.Dir)
 	b := boundary(t, ci, "", false)
 	for _, p := range []string{".h3a-check.yaml", "linked/cfg.yaml"} {

@@ -112,3 +112,12 @@ func (r *Repo) Commit(msg string) string {
 	r.Git("commit", "-q", "--allow-empty", "-m", msg)
 	return r.Git("rev-parse", "HEAD")
 }
+
+// Publish makes commit the tip of origin's default branch (origin/main,
+// and origin/HEAD pointing at it), as a clone of the repository holds it:
+// what a check in CI reads the rules from.
+func (r *Repo) Publish(commit string) {
+	r.t.Helper()
+	r.Git("update-ref", "refs/remotes/origin/main", commit)
+	r.Git("symbolic-ref", "refs/remotes/origin/HEAD", "refs/remotes/origin/main")
+}

@@ -1,0 +1,217 @@
+package gitrev_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/h3a-check/h3a-check/internal/gitrev"
+	"github.com/h3a-check/h3a-check/internal/gitrev/gittest"
+)
+
+// ciRepo is a clone on a feature branch: main at mainTip (also
+// origin/main, origin/HEAD), the feature forked from it at fork.
+type ciRepo struct {
+	g                   *gittest.Repo
+	repo                *gitrev.Repo
+	fork, head, mainTip string
+}
+
+func newCIRepo(t *testing.T) ciRepo {
+	g := gittest.Init(t)
+	g.Write(map[string]string{"f": "1"})
+	fork := g.Commit("fork point")
+	g.Git("checkout", "-q", "-b", "feature")
+	g.Write(map[string]string{"f": "feature"})
+	head := g.Commit("feature work")
+	g.Git("checkout", "-q", "main")
+	g.Write(map[string]string{"f": "main moved on"})
+	mainTip := g.Commit("main work")
+	g.Git("checkout", "-q", "feature")
+	g.Git("update-ref", "refs/remotes/origin/main", mainTip)
+	g.Git("symbolic-ref", "refs/remotes/origin/HEAD", "refs/remotes/origin/main")
+	repo, err := gitrev.Open(g.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { repo.Close() })
+	return ciRepo{g: g, repo: repo, fork: fork, head: head, mainTip: mainTip}
+}
+
+// payload writes an event payload as GitHub sends it (the fields read,
+// and a few around them).
+func payload(t *testing.T, doc string) string {
+	p := filepath.Join(t.TempDir(), "event.json")
+	if err := os.WriteFile(p, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func envOf(vars map[string]string) func(string) string {
+	return func(k string) string { return vars[k] }
+}
+
+// TestChooseBaseOnEveryEvent: in CI, whatever the event or the CI, the
+// rules come from a revision the change cannot write and the history is
+// compared through the merge base with it; never with HEAD, the change
+// itself.
+func TestChooseBaseOnEveryEvent(t *testing.T) {
+	r := newCIRepo(t)
+	other := r.g.Git("rev-parse", "HEAD~1") // the fork point, not the default branch
+	prJSON := `{"action": "submitted", "pull_request": {"number": 7, "head": {"ref": "feature", "sha": "` + r.head + `"}, "base": {"ref": "main", "sha": "` + r.mainTip + `"}}, "repository": {"full_name": "o/r", "default_branch": "main"}}`
+	pushJSON := `{"ref": "refs/heads/feature", "before": "` + other + `", "after": "` + r.head + `", "repository": {"full_name": "o/r", "default_branch": "main", "master_branch": "main"}}`
+	repoOnly := `{"repository": {"full_name": "o/r", "default_branch": "main"}}`
+	github := func(event, doc string) func(string) string {
+		return envOf(map[string]string{"CI": "true", "GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": event, "GITHUB_EVENT_PATH": payload(t, doc)})
+	}
+	gitlab := func(vars map[string]string) func(string) string {
+		vars["CI"], vars["GITLAB_CI"] = "true", "true"
+		return envOf(vars)
+	}
+	tests := []struct {
+		name   string
+		getenv func(string) string
+		why    string // in the rules base's From
+	}{
+		{"push", github("push", pushJSON), "origin/main"},
+		{"pull_request_review", github("pull_request_review", prJSON), "pull_request.base.sha"},
+		{"pull_request_review_comment", github("pull_request_review_comment", prJSON), "pull_request.base.sha"},
+		{"workflow_dispatch", github("workflow_dispatch", `{"inputs": {}, "ref": "refs/heads/feature", `+repoOnly[1:]), "origin/main"},
+		{"workflow_run", github("workflow_run", `{"action": "completed", "workflow_run": {"head_sha": "`+r.head+`"}, `+repoOnly[1:]), "origin/main"},
+		{"issue_comment", github("issue_comment", `{"action": "created", "issue": {"number": 7, "pull_request": {"url": "x"}}, `+repoOnly[1:]), "origin/main"},
+		{"schedule: no payload fields, origin/HEAD", github("schedule", `{"schedule": "0 0 * * *"}`), "origin/HEAD"},
+		{"GitLab merge request pipeline", gitlab(map[string]string{"CI_PIPELINE_SOURCE": "merge_request_event", "CI_MERGE_REQUEST_DIFF_BASE_SHA": r.mainTip, "CI_DEFAULT_BRANCH": "main"}), "CI_MERGE_REQUEST_DIFF_BASE_SHA"},
+		{"GitLab merged results pipeline", gitlab(map[string]string{"CI_MERGE_REQUEST_TARGET_BRANCH_SHA": r.mainTip, "CI_MERGE_REQUEST_DIFF_BASE_SHA": other}), "CI_MERGE_REQUEST_TARGET_BRANCH_SHA"},
+		{"GitLab branch pipeline", gitlab(map[string]string{"CI_PIPELINE_SOURCE": "push", "CI_DEFAULT_BRANCH": "main", "CI_COMMIT_BRANCH": "feature"}), "CI_DEFAULT_BRANCH"},
+		{"other CI", envOf(map[string]string{"CI": "true"}), "origin/HEAD"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			rules, err := gitrev.ChooseRulesBase(r.repo, "", tc.getenv)
+			if err != nil || rules.Commit != r.mainTip || !strings.Contains(rules.From, tc.why) {
+				t.Errorf("rules: %+v %v; want %s, from %s", rules, err, r.mainTip, tc.why)
+			}
+			hist, err := gitrev.ChooseBase(r.repo, "", tc.getenv)
+			if err != nil || hist.Commit != r.fork || !strings.Contains(hist.From, "merge base") || !strings.Contains(hist.From, tc.why) {
+				t.Errorf("history: %+v %v; want the merge base %s", hist, err, r.fork)
+			}
+			// --base none turns off the history, not the trusted rules.
+			if rules, err := gitrev.ChooseRulesBase(r.repo, "none", tc.getenv); err != nil || rules.Commit != r.mainTip {
+				t.Errorf("rules with --base none: %+v %v", rules, err)
+			}
+		})
+	}
+}
+
+// TestChooseBaseFindsNothing: in CI with no revision the change cannot
+// write, the check refuses, saying to pass --base; never HEAD.
+func TestChooseBaseFindsNothing(t *testing.T) {
+	r := newCIRepo(t)
+	r.g.Git("update-ref", "-d", "--no-deref", "refs/remotes/origin/HEAD")
+	r.g.Git("update-ref", "-d", "refs/remotes/origin/main")
+	for name, vars := range map[string]map[string]string{
+		"push":                  {"CI": "true", "GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": "push", "GITHUB_EVENT_PATH": payload(t, `{"before": "`+r.fork+`", "after": "`+r.head+`", "repository": {"default_branch": "main"}}`)},
+		"GitLab branch":         {"CI": "true", "GITLAB_CI": "true", "CI_DEFAULT_BRANCH": "main"},
+		"other CI":              {"CI": "true"},
+		"GitHub without events": {"GITHUB_ACTIONS": "true"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			for _, choose := range []func(*gitrev.Repo, string, func(string) string) (gitrev.Base, error){gitrev.ChooseBase, gitrev.ChooseRulesBase} {
+				b, err := choose(r.repo, "", envOf(vars))
+				if !errors.Is(err, gitrev.ErrNoTarget) || !strings.Contains(err.Error(), "--base") || !strings.Contains(err.Error(), "git fetch") {
+					t.Errorf("%+v %v; want an error saying to fetch or pass --base", b, err)
+				}
+			}
+		})
+	}
+	// The event or environment names a branch git could read otherwise.
+	for name, vars := range map[string]map[string]string{
+		"an option as the default branch":  {"CI": "true", "GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": "push", "GITHUB_EVENT_PATH": payload(t, `{"repository": {"default_branch": "--output=/tmp/x"}}`)},
+		"a revision as the default branch": {"CI": "true", "GITLAB_CI": "true", "CI_DEFAULT_BRANCH": "main~1"},
+		"a branch name as a commit":        {"CI": "true", "GITLAB_CI": "true", "CI_MERGE_REQUEST_DIFF_BASE_SHA": "main"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			if b, err := gitrev.ChooseRulesBase(r.repo, "", envOf(vars)); err == nil {
+				t.Errorf("%+v accepted", b)
+			}
+		})
+	}
+}
+
+// TestLocalDefault: on a developer's machine the history is compared
+// through the merge base with the default branch: origin/HEAD, else main,
+// else master, else HEAD.
+func TestLocalDefault(t *testing.T) {
+	r := newCIRepo(t)
+	local := envOf(nil)
+	check := func(want, from string) {
+		t.Helper()
+		b, err := gitrev.ChooseBase(r.repo, "", local)
+		if err != nil || b.Commit != want || !strings.Contains(b.From, from) {
+			t.Errorf("%+v %v; want %s from %s", b, err, want, from)
+		}
+	}
+	check(r.fork, "origin/HEAD")
+	r.g.Git("update-ref", "-d", "--no-deref", "refs/remotes/origin/HEAD")
+	check(r.fork, "main")
+	r.g.Git("branch", "-q", "-m", "main", "master")
+	check(r.fork, "master")
+	r.g.Git("branch", "-q", "-D", "master")
+	check(r.head, "HEAD")
+	if b, err := gitrev.ChooseBase(r.repo, "HEAD", local); err != nil || b.Commit != r.head {
+		t.Errorf("--base HEAD: %+v %v", b, err)
+	}
+}
+
+// TestAmbiguousBase: a name that means more than one thing is refused,
+// naming each; git alone would pick the tag.
+func TestAmbiguousBase(t *testing.T) {
+	r := newCIRepo(t)
+	r.g.Git("tag", "origin/main", r.head)
+	_, err := gitrev.ChooseBase(r.repo, "origin/main", envOf(nil))
+	if err == nil || !strings.Contains(err.Error(), "refs/tags/origin/main") || !strings.Contains(err.Error(), "refs/remotes/origin/main") {
+		t.Errorf("tag and remote-tracking branch: %v", err)
+	}
+	r.g.Git("branch", "origin/HEAD", r.head)
+	if _, err := gitrev.ChooseRulesBase(r.repo, "origin/HEAD~1", envOf(nil)); err == nil || !strings.Contains(err.Error(), "refs/heads/origin/HEAD") {
+		t.Errorf("local and remote-tracking branch: %v", err)
+	}
+	// A tag named like an abbreviated commit name.
+	r.g.Git("tag", r.mainTip[:7], r.head)
+	if _, err := gitrev.ChooseBase(r.repo, r.mainTip[:7], envOf(nil)); err == nil || !strings.Contains(err.Error(), "ambiguous") {
+		t.Errorf("tag and abbreviated commit: %v", err)
+	}
+	// One meaning: resolved by its full name.
+	if b, err := gitrev.ChooseBase(r.repo, "main~1", envOf(nil)); err != nil || b.Commit != r.fork {
+		t.Errorf("main~1: %+v %v", b, err)
+	}
+	if b, err := gitrev.ChooseBase(r.repo, "refs/remotes/origin/main", envOf(nil)); err != nil || b.Commit != r.mainTip {
+		t.Errorf("a full ref name: %+v %v", b, err)
+	}
+}
+
+// TestReplaceRefsIgnored: a replace object (or a graft) in the clone
+// cannot make git show another commit than the base.
+func TestReplaceRefsIgnored(t *testing.T) {
+	r := newCIRepo(t)
+	r.g.Git("replace", r.mainTip, r.head)
+	if data, _, err := r.repo.Read(r.mainTip, "f"); err != nil || string(data) != "main moved on" {
+		t.Errorf("read through a replace ref: %q %v", data, err)
+	}
+	// main's tip replaced by a commit on top of the feature: through it,
+	// the feature would be compared with itself.
+	evil := r.g.Git("commit-tree", "-p", r.head, "-m", "evil", r.mainTip+"^{tree}")
+	r.g.Git("replace", "-f", r.mainTip, evil)
+	b, err := gitrev.ChooseBase(r.repo, "", envOf(nil))
+	if err != nil || b.Commit != r.fork {
+		t.Errorf("merge base through a replace ref: %+v %v", b, err)
+	}
+	r.g.Git("replace", "-d", r.mainTip)
+	os.WriteFile(filepath.Join(r.g.Dir, ".git", "info", "grafts"), []byte(r.head+"\n"), 0o644)
+	if b, err := gitrev.ChooseBase(r.repo, "", envOf(nil)); err != nil || b.Commit != r.fork {
+		t.Errorf("merge base through a graft: %+v %v", b, err)
+	}
+}
