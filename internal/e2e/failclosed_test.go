@@ -117,6 +117,7 @@ func TestFailClosedMatrix(t *testing.T) {
 		t.Run("uncommitted in CI/"+w.name, func(t *testing.T) {
 			t.Parallel()
 			repo := baseRepo(t)
+			publish(t, repo) // CI reads the rules at origin/HEAD
 			w.apply(t, repo)
 			checkStaysFailing(t, repo, []string{"CI=true"}, w.args)
 		})
