@@ -14,6 +14,7 @@ import (
 
 	"github.com/h3a-check/h3a-check/internal/config"
 	"github.com/h3a-check/h3a-check/internal/finding"
+	"github.com/h3a-check/h3a-check/internal/gitrev"
 	"github.com/h3a-check/h3a-check/internal/layout"
 	"github.com/h3a-check/h3a-check/internal/runner"
 	"github.com/h3a-check/h3a-check/internal/textdist"
@@ -243,6 +244,7 @@ func repoRoot(ctx context.Context, getenv func(string) string) (root, workDir st
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "git", "rev-parse", "--show-toplevel")
 	cmd.Dir = workDir
+	cmd.Env = gitrev.GitEnv()
 	if out, err := cmd.Output(); err == nil {
 		if top := strings.TrimSpace(string(out)); top != "" {
 			return resolved(top), workDir

@@ -25,6 +25,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/h3a-check/h3a-check/internal/atomicfile"
+	"github.com/h3a-check/h3a-check/internal/gitrev"
 	"github.com/h3a-check/h3a-check/internal/ledger"
 	"github.com/h3a-check/h3a-check/internal/rundir"
 )
@@ -64,7 +65,9 @@ func GitMeta(ctx context.Context, dir string) Meta {
 	git := func(args ...string) (string, bool) {
 		ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		defer cancel()
-		out, err := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...).Output()
+		cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
+		cmd.Env = gitrev.GitEnv()
+		out, err := cmd.Output()
 		if err != nil {
 			return "", false
 		}
