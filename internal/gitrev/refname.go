@@ -2,6 +2,7 @@ package gitrev
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -23,15 +24,15 @@ func (r *Repo) unambiguous(rev string) (string, error) {
 		return "", err
 	}
 	candidates := append([]string(nil), refs...)
-	if isHex(name) && len(name) >= 4 {
+	if len(refs) > 0 && isHex(name) && len(name) >= 4 {
+		// A ref named like an abbreviated commit name: git would read
+		// the ref, and the name was perhaps meant as the commit.
 		objects, err := r.objectsNamed(name)
 		if err != nil {
 			return "", err
 		}
-		if len(refs) > 0 {
-			for _, o := range objects {
-				candidates = append(candidates, "commit "+o)
-			}
+		for _, o := range objects {
+			candidates = append(candidates, "commit "+o)
 		}
 	}
 	switch {
@@ -74,20 +75,11 @@ func (r *Repo) refsNamed(name string) ([]string, error) {
 	}
 	var found []string
 	for _, w := range want {
-		if have[w] && !contains(found, w) {
+		if have[w] && !slices.Contains(found, w) {
 			found = append(found, w)
 		}
 	}
 	return found, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // hasRef reports whether the full ref name exists.
@@ -96,7 +88,7 @@ func (r *Repo) hasRef(ref string) bool {
 	if err != nil {
 		return false
 	}
-	return contains(strings.Split(out, "\n"), ref)
+	return slices.Contains(strings.Split(out, "\n"), ref)
 }
 
 // objectsNamed lists the commits whose object name starts with prefix.
