@@ -206,6 +206,24 @@ func TestFailClosedOnEveryEvent(t *testing.T) {
 		}
 	})
 
+	// A clone without the default branch (a depth-1 checkout of a
+	// push): nothing the change cannot write is at hand, and the check
+	// refuses, saying how to go on.
+	t.Run("no default branch in the clone", func(t *testing.T) {
+		t.Parallel()
+		repo, base, head := changeRepo(t)
+		git(t, repo, "remote", "remove", "origin")
+		for _, env := range [][]string{
+			githubEnv(t, "push", fmt.Sprintf(`{"ref": "refs/heads/change", "before": %q, "after": %q, %s}`, base, head, repository)),
+			{"CI=true"},
+		} {
+			code, out, stderr := runBinary(t, repo, env, nil)
+			if code != 2 || !strings.Contains(stderr, "--base") || !strings.Contains(stderr, "git fetch") {
+				t.Errorf("%v: exit %d, want 2 saying to fetch or pass --base\nstderr: %s\n%s", env, code, stderr, out)
+			}
+		}
+	})
+
 	// A replace ref in the clone makes the base commit show the change's
 	// tree and history: git must read the commits as they are.
 	t.Run("a replace ref rewriting the base", func(t *testing.T) {
