@@ -37,8 +37,17 @@ func (r *Repo) unambiguous(rev string) (string, error) {
 	}
 	switch {
 	case len(candidates) > 1:
+		// The example is a branch: a tag is what a change can add most
+		// easily.
+		example := candidates[0]
+		for _, c := range candidates {
+			if strings.HasPrefix(c, "refs/heads/") || strings.HasPrefix(c, "refs/remotes/") {
+				example = c
+				break
+			}
+		}
 		return "", fmt.Errorf("revision %q is ambiguous: it names %s; pass the one you mean in full (e.g. --base %s, or a commit's full name)",
-			rev, strings.Join(candidates, " and "), candidates[0]+rest)
+			rev, strings.Join(candidates, " and "), example+rest)
 	case len(refs) == 1:
 		return refs[0] + rest, nil
 	}
