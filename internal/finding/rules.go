@@ -69,6 +69,14 @@ var (
 		"Run holds another run",
 		"A run directory holds another run below it. Each run is checked on its own, but a run inside another blurs which files belong to which run, and a folder made to look like a run must never hide the runs below it.",
 		"move the inner run out to a folder of runs (runs/<run-id>/); if the outer folder is not a run, remove the file that makes it look like one"}
+	Symlink = Rule{"h3a.structure.symlink", CategoryStructure, Error,
+		"Symbolic link in place of a run's folder or file",
+		"A run's folder, one of the files its layout defines, or a folder on the way to one (a contract round rounds/round-<n>/, state/) is a symbolic link. The run is then not what its folder holds: the linked content is not checked as part of it, and its history in git is the link, not the content. h3a-state-specification.md, Directory Structure: \"Every H3A run creates an immutable, self-contained directory\"; artifact-contract.md names each round's handoff.json, verdict.json and audit.json as files of the run.",
+		"replace the link with the real folder or file (git mv the content into place), or remove it if it is a shortcut for people"}
+	LayoutAmbiguous = Rule{"h3a.structure.layout_ambiguous", CategoryStructure, Error,
+		"Folder holds the defining files of two layouts",
+		"One folder holds what makes it a run of two layouts (an h3a run's state.json and state/ together with a contract run's rounds/round-<n>/, say). It is checked as the first layout only, so the files of the other would pass unchecked.",
+		"move one run into a folder of its own; if the folder is one run, remove the files that make it look like the other, or force its layout with --layout (or layout: in .h3a-check.yaml)"}
 	MalformedRecord = Rule{"h3a.structure.malformed_record", CategoryStructure, Error,
 		"Malformed ledger record",
 		"A line in ROADMAP.md, GATES_LEDGER.md or EVIDENCE_LOG.md looks like a record but does not follow the record format, so the checker cannot use it.",
@@ -256,7 +264,7 @@ var (
 // prints them after sorting by id.
 var GoRules = []Rule{
 	MissingFile, NotRegular, SymlinkLoop, TooLarge, Unreadable, TmpLeftover, CheckerTmpLeftover,
-	RunDirName, RunDirNameLoose, NestedRun, MalformedRecord, NotEvaluated,
+	RunDirName, RunDirNameLoose, NestedRun, Symlink, LayoutAmbiguous, MalformedRecord, NotEvaluated,
 	JSONSyntax, YAMLSyntax, DuplicateKey, BOM, InvalidUTF8, SchemaViolation,
 	HashMismatch, MissingArtifact, HashUnverifiable, HashEllipsis, HashMalformed,
 	PathEscape, AbsolutePath,

@@ -71,7 +71,7 @@ func (Contract) Detect(fsys fs.FS, dir string) bool {
 	if isFile(fsys, dir, "handoff.json") && isFile(fsys, dir, "verdict.json") {
 		return true
 	}
-	if !isDir(fsys, dir, "rounds") {
+	if !isDirOrLink(fsys, dir, "rounds") {
 		return false
 	}
 	rounds, err := fs.ReadDir(fsys, path.Join(dir, "rounds"))
@@ -79,7 +79,8 @@ func (Contract) Detect(fsys fs.FS, dir string) bool {
 		return false
 	}
 	return slices.ContainsFunc(rounds, func(e fs.DirEntry) bool {
-		return e.IsDir() && contractRoundName.MatchString(e.Name())
+		// A round that is a link is a round all the same: the check reports it.
+		return (e.IsDir() || e.Type()&fs.ModeSymlink != 0) && contractRoundName.MatchString(e.Name())
 	})
 }
 

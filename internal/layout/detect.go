@@ -11,7 +11,9 @@ import (
 // wherever they are: on disk (os.DirFS) and in a revision of a repository
 // (the history stage lists the base's tree). dir is a slash path inside
 // the file system, "." for its top. Links are never followed: a run's
-// defining files are what the folder itself holds.
+// defining files are what the folder itself holds. A link where a
+// defining folder would be counts as one (isDirOrLink), so that a run
+// made of links is found and its links reported.
 
 // entryMode is the type of dir/name without following a link; ok is false
 // when nothing is there.
@@ -33,6 +35,15 @@ func exists(fsys fs.FS, dir, name string) bool {
 func isDir(fsys fs.FS, dir, name string) bool {
 	m, ok := entryMode(fsys, dir, name)
 	return ok && m.IsDir()
+}
+
+// isDirOrLink reports whether dir/name is a folder or a symbolic link
+// (to anything). A defining folder replaced by a link still makes the
+// folder a run: the check then reports the link, where skipping the run
+// would pass it over in silence.
+func isDirOrLink(fsys fs.FS, dir, name string) bool {
+	m, ok := entryMode(fsys, dir, name)
+	return ok && (m.IsDir() || m&fs.ModeSymlink != 0)
 }
 
 // isFile reports whether dir/name is something other than a folder.

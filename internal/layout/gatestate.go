@@ -57,7 +57,7 @@ func (GateState) AppendOnly() []AppendOnly { return gateStateAppendOnly }
 
 // Detect: a .state/ folder holding a gate output or a pipeline file.
 func (GateState) Detect(fsys fs.FS, dir string) bool {
-	if !isDir(fsys, dir, gateStateDir) {
+	if !isDirOrLink(fsys, dir, gateStateDir) {
 		return false
 	}
 	entries, err := fs.ReadDir(fsys, path.Join(dir, gateStateDir))

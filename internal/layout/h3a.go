@@ -63,7 +63,7 @@ func (H3A) AppendOnly() []AppendOnly { return h3aAppendOnly }
 // state.json beside a state/ folder. Both are needed loosely so that a run
 // with a missing state file is still found and reported, not skipped.
 func (H3A) Detect(fsys fs.FS, dir string) bool {
-	if !isDir(fsys, dir, "state") {
+	if !isDirOrLink(fsys, dir, "state") {
 		return false
 	}
 	for _, p := range []string{h3aState, h3aRoadmap, h3aCurrentTask, h3aGatesLedger, h3aEvidenceLog, h3aSessionHandoff} {
@@ -77,7 +77,7 @@ func (H3A) Detect(fsys fs.FS, dir string) bool {
 // Forced: with the layout forced, state.json or the state/ folder is
 // enough; what else is missing is reported by the check.
 func (H3A) Forced(fsys fs.FS, dir string) bool {
-	return exists(fsys, dir, h3aState) || isDir(fsys, dir, "state")
+	return exists(fsys, dir, h3aState) || isDirOrLink(fsys, dir, "state")
 }
 
 func (H3A) Defined() string {

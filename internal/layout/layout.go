@@ -75,6 +75,32 @@ func Expand(files []File, present []string) []Match {
 	return out
 }
 
+// Stands reports whether rel (relative, slash-separated) is where one of
+// files would be, or a folder on the way to one: "state" and
+// "state/ROADMAP.md" for state/ROADMAP.md, "rounds" and "rounds/round-3"
+// for rounds/round-*/verdict.json. A symbolic link there would put a
+// run's content somewhere else.
+func Stands(files []File, rel string) bool {
+	elems := strings.Split(rel, "/")
+	for _, f := range files {
+		spec := strings.Split(f.Path, "/")
+		if len(elems) > len(spec) {
+			continue
+		}
+		match := true
+		for i, e := range elems {
+			if ok, _ := path.Match(spec[i], e); !ok {
+				match = false
+				break
+			}
+		}
+		if match {
+			return true
+		}
+	}
+	return false
+}
+
 // EvidenceRef is one logged artifact: where it is logged and with which hash.
 type EvidenceRef struct {
 	Path       string // as written in the log

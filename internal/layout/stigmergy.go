@@ -53,8 +53,8 @@ func (Stigmergy) AppendOnly() []AppendOnly { return stigmergyAppendOnly }
 func (Stigmergy) Detect(fsys fs.FS, dir string) bool {
 	// The folder is asked about first: a search lists it already, so a
 	// folder without .ai/ or .stigmergy/ costs no further look.
-	return isDir(fsys, dir, ".ai") && isFile(fsys, dir, stigmergyState) ||
-		isDir(fsys, dir, ".stigmergy") && isFile(fsys, dir, stigmergyEngineState)
+	return isDirOrLink(fsys, dir, ".ai") && isFile(fsys, dir, stigmergyState) ||
+		isDirOrLink(fsys, dir, ".stigmergy") && isFile(fsys, dir, stigmergyEngineState)
 }
 
 func (l Stigmergy) Forced(fsys fs.FS, dir string) bool { return l.Detect(fsys, dir) }

@@ -39,6 +39,14 @@ type Run struct {
 	// forward slashes. A run never holds another: each is checked on its
 	// own, and the holder gets an error finding for each.
 	Holds []string
+	// Link is the target of the symbolic link that stands where the run's
+	// folder would be ("" for a real folder). Such a run is not read: its
+	// files are wherever the link leads, so it gets an error finding.
+	Link string
+	// Also lists the other layouts whose defining files the folder holds
+	// besides Layout's (never with a forced layout). The folder is checked
+	// as Layout only, so it gets an error finding for each.
+	Also []string
 }
 
 // skipDirs are never searched for runs: they hold tooling, not runs.
@@ -83,15 +91,16 @@ func Discover(paths []string, detectors []Detector, forced string) ([]Run, error
 	}
 	found := map[string]string{}
 	display := map[string]string{}
+	also := map[string][]string{}
 	for _, p := range paths {
 		abs, err := filepath.Abs(p)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", p, err)
 		}
 		n0 := len(found)
-		add := func(dir, layout string) {
+		add := func(dir, layout string, others []string) {
 			if _, ok := found[dir]; !ok {
-				found[dir], display[dir] = layout, displayFrom(p, abs, dir)
+				found[dir], display[dir], also[dir] = layout, displayFrom(p, abs, dir), others
 			}
 		}
 		info, err := os.Stat(abs)
@@ -100,12 +109,12 @@ func Discover(paths []string, detectors []Detector, forced string) ([]Run, error
 		}
 		fsys, name := diskFS(abs)
 		if !info.IsDir() {
-			if dir, layout, ok := enclosingRun(fsys, path.Dir(name), detectors); ok {
-				add(fromFS(abs, name, dir), layout)
+			if dir, layouts, ok := enclosingRun(fsys, path.Dir(name), detectors); ok {
+				add(fromFS(abs, name, dir), layouts[0], layouts[1:])
 			}
 			continue
 		}
-		runs, err := Search(fsys, name, detectors)
+		runs, err := search(fsys, name, detectors, true)
 		var unreadable *UnreadableError
 		if errors.As(err, &unreadable) {
 			return nil, fmt.Errorf("cannot read %s, so a run inside it could be missed: %w (check a folder that can be read)",
@@ -115,13 +124,13 @@ func Discover(paths []string, detectors []Detector, forced string) ([]Run, error
 			return nil, err
 		}
 		for _, r := range runs {
-			add(fromFS(abs, name, r.Dir), r.Layout)
+			add(fromFS(abs, name, r.Dir), r.Layout, r.Also)
 		}
 		if len(found) > n0 {
 			continue
 		}
-		if dir, layout, ok := enclosingRun(fsys, name, detectors); ok {
-			add(fromFS(abs, name, dir), layout)
+		if dir, layouts, ok := enclosingRun(fsys, name, detectors); ok {
+			add(fromFS(abs, name, dir), layouts[0], layouts[1:])
 			continue
 		}
 		if forced != "" {
@@ -129,16 +138,32 @@ func Discover(paths []string, detectors []Detector, forced string) ([]Run, error
 			if !d.Forced(fsys, name) {
 				return nil, &ForcedLayoutError{Layout: forced, Path: p, Defined: d.Defined()}
 			}
-			add(abs, forced)
+			add(abs, forced, nil)
 		}
 	}
 	runs := make([]Run, 0, len(found))
 	for dir, layout := range found {
-		runs = append(runs, Run{Dir: dir, Display: display[dir], Layout: layout})
+		runs = append(runs, Run{Dir: dir, Display: display[dir], Layout: layout, Also: also[dir], Link: linkTarget(dir)})
 	}
 	slices.SortFunc(runs, func(a, b Run) int { return strings.Compare(a.Dir, b.Dir) })
 	linkHolders(runs)
 	return runs, nil
+}
+
+// linkTarget is where dir leads when dir itself is a symbolic link, ""
+// when it is a real folder. Only the last element counts: a link higher
+// up (a home folder, /tmp on some systems) moves the whole tree at once
+// and hides nothing.
+func linkTarget(dir string) string {
+	info, err := os.Lstat(dir)
+	if err != nil || info.Mode()&fs.ModeSymlink == 0 {
+		return ""
+	}
+	target, err := os.Readlink(dir)
+	if err != nil || target == "" {
+		return "?"
+	}
+	return target
 }
 
 // linkHolders fills each run's Holds from the sorted list: the runs below
@@ -202,19 +227,24 @@ func detectorIDs(ds []Detector) string {
 	return strings.Join(ids, ", ")
 }
 
-func detect(fsys fs.FS, dir string, detectors []Detector) (string, bool) {
+// detect lists the layouts that claim dir, in detector order: every one,
+// since a folder two layouts claim must not be checked as one of them in
+// silence.
+func detect(fsys fs.FS, dir string, detectors []Detector) []string {
+	var ids []string
 	for _, d := range detectors {
 		if d.Detect(fsys, dir) {
-			return d.ID(), true
+			ids = append(ids, d.ID())
 		}
 	}
-	return "", false
+	return ids
 }
 
 // Found is a run found by Search: its folder in the searched file system
 // and its layout.
 type Found struct {
 	Dir, Layout string
+	Also        []string // other layouts that claim the folder too
 }
 
 // Search finds every run at or below root (a slash path in fsys, "." for
@@ -223,6 +253,13 @@ type Found struct {
 // holds another must not hide it. A folder that cannot be read is an
 // error: a run could be inside it.
 func Search(fsys fs.FS, root string, detectors []Detector) ([]Found, error) {
+	return search(fsys, root, detectors, false)
+}
+
+// search is Search; with links, a symbolic link to a folder that is a run
+// is found as a run too (at the link's place), so that discovery can
+// report it rather than pass over it.
+func search(fsys fs.FS, root string, detectors []Detector, links bool) ([]Found, error) {
 	var out []Found
 	var walk func(dir string) error
 	walk = func(dir string) error {
@@ -230,10 +267,19 @@ func Search(fsys fs.FS, root string, detectors []Detector) ([]Found, error) {
 		if err != nil {
 			return &UnreadableError{Dir: dir, Err: unwrapPathError(err)}
 		}
-		if layout, ok := detect(listedFS{FS: fsys, dir: dir, entries: entries}, dir, detectors); ok {
-			out = append(out, Found{Dir: dir, Layout: layout})
+		if layouts := detect(listedFS{FS: fsys, dir: dir, entries: entries}, dir, detectors); len(layouts) > 0 {
+			out = append(out, Found{Dir: dir, Layout: layouts[0], Also: layouts[1:]})
 		}
 		for _, e := range entries {
+			if links && e.Type()&fs.ModeSymlink != 0 && !skipDirs[e.Name()] {
+				name := path.Join(dir, e.Name())
+				if info, err := fs.Stat(fsys, name); err == nil && info.IsDir() {
+					if layouts := detect(fsys, name, detectors); len(layouts) > 0 {
+						out = append(out, Found{Dir: name, Layout: layouts[0], Also: layouts[1:]})
+					}
+				}
+				continue
+			}
 			if !e.IsDir() || skipDirs[e.Name()] {
 				continue
 			}
@@ -298,13 +344,13 @@ func (e *UnreadableError) Error() string {
 func (e *UnreadableError) Unwrap() error { return e.Err }
 
 // enclosingRun finds the nearest ancestor of dir (dir included) that is a run.
-func enclosingRun(fsys fs.FS, dir string, detectors []Detector) (string, string, bool) {
+func enclosingRun(fsys fs.FS, dir string, detectors []Detector) (string, []string, bool) {
 	for {
-		if layout, ok := detect(fsys, dir, detectors); ok {
-			return dir, layout, true
+		if layouts := detect(fsys, dir, detectors); len(layouts) > 0 {
+			return dir, layouts, true
 		}
 		if dir == "." {
-			return "", "", false
+			return "", nil, false
 		}
 		dir = path.Dir(dir)
 	}

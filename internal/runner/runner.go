@@ -497,6 +497,18 @@ func (c *checker) checkRun(ctx context.Context, run rundir.Run) (*audit.Audit, m
 	if c.opts.Timestamp != "" {
 		a.Timestamp = c.opts.Timestamp
 	}
+	if run.Link != "" {
+		// The folder is a link: what it leads to is not the run the
+		// repository holds, so it is not read at all.
+		a.RunID = filepath.Base(run.Dir)
+		a.Findings = c.configure(run.Dir, []finding.Finding{finding.Symlink.New("",
+			"the run folder is a symbolic link to %q; what it leads to is not checked through the link: put the run itself here, or remove the link",
+			run.Link)})
+		a.Notes = "not checked: the run folder is a symbolic link"
+		a.Inputs = audit.Inputs{}
+		a.Finish(c.failLevel(), nil)
+		return a, nil
+	}
 	lay := layout.ByID(run.Layout)
 	s := &runState{lay: lay, run: &layout.Run{Dir: run.Dir, Docs: map[string]*rundir.Document{}}, inputs: map[string]string{}}
 	root, err := rundir.OpenRoot(run.Dir)
@@ -512,6 +524,10 @@ func (c *checker) checkRun(ctx context.Context, run rundir.Run) (*audit.Audit, m
 
 	for _, inner := range run.Holds {
 		s.add(finding.NestedRun.New("", "the run holds another run at %q; each is checked on its own, but a run never holds another", inner))
+	}
+	for _, other := range run.Also {
+		s.add(finding.LayoutAmbiguous.New("", "the folder holds the defining files of the %s layout as well as of the %s layout (%s); it is checked as %s only, so its %s files are not checked: give each run a folder of its own, or force one layout with --layout",
+			other, run.Layout, layout.ByID(other).Defined(), run.Layout, other))
 	}
 	s.tree = c.listRun(s)
 	s.run.Files = layout.Expand(lay.Files(), s.tree)
@@ -824,6 +840,10 @@ func (c *checker) listRun(s *runState) []string {
 			return nil
 		}
 		present = append(present, rel)
+		if d.Type()&fs.ModeSymlink != 0 && layout.Stands(s.lay.Files(), rel) {
+			s.add(finding.Symlink.New(rel, "%q is a symbolic link where the run's %s layout keeps its own files; what it leads to is not checked as part of the run: replace the link with the real content",
+				rel, s.lay.ID()))
+		}
 		if target, ok := atomicfile.IsTemp(d.Name()); ok {
 			s.add(finding.CheckerTmpLeftover.New(rel, "leftover temporary file %q of an interrupted h3a-check write of %q: delete it",
 				rel, path.Join(path.Dir(rel), target)))

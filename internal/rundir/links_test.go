@@ -1,0 +1,129 @@
+package rundir
+
+import (
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// otherDetector recognises a directory holding a file named OTHER: with
+// markerDetector, a folder holding RUN and OTHER is claimed by two layouts.
+type otherDetector struct{}
+
+func (otherDetector) ID() string { return "other" }
+func (otherDetector) Detect(fsys fs.FS, dir string) bool {
+	_, err := fs.Lstat(fsys, path.Join(dir, "OTHER"))
+	return err == nil
+}
+func (d otherDetector) Forced(fsys fs.FS, dir string) bool { return d.Detect(fsys, dir) }
+func (otherDetector) Defined() string                      { return "an other run holds OTHER" }
+
+// TestDiscoverLinks: a symbolic link that stands where a run would be is
+// found as a run, with its target in Link, whether it is named directly
+// or found while searching, and whether it leads inside or outside the
+// searched tree; a real run has no Link.
+func TestDiscoverLinks(t *testing.T) {
+	root := t.TempDir()
+	outside := t.TempDir()
+	for _, d := range []string{"tree/runs/real", "tree/store/kept", "outside-run"} {
+		base := root
+		if d == "outside-run" {
+			base = outside
+		}
+		if err := os.MkdirAll(filepath.Join(base, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(base, d, "RUN"), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(root, "tree/plain"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	links := map[string]string{
+		"tree/runs/inside":  "../store/kept",                       // a run inside the searched tree
+		"tree/runs/outside": filepath.Join(outside, "outside-run"), // a run outside it
+		"tree/runs/folder":  "../plain",                            // a folder that is no run
+		"direct":            filepath.Join("tree", "runs", "real"), // named on the command line
+	}
+	for name, target := range links {
+		if err := os.Symlink(target, filepath.Join(root, name)); err != nil {
+			t.Skipf("cannot make symbolic links here: %v", err)
+		}
+	}
+	ds := []Detector{markerDetector{}}
+	byDir := func(runs []Run) map[string]string {
+		out := map[string]string{}
+		for _, r := range runs {
+			p, _ := filepath.Rel(root, r.Dir)
+			out[filepath.ToSlash(p)] = r.Link
+		}
+		return out
+	}
+
+	runs, err := Discover([]string{filepath.Join(root, "tree")}, ds, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := byDir(runs)
+	want := map[string]string{
+		"tree/runs/real":    "",
+		"tree/store/kept":   "",
+		"tree/runs/inside":  "../store/kept",
+		"tree/runs/outside": filepath.Join(outside, "outside-run"),
+	}
+	if len(got) != len(want) {
+		t.Errorf("searching: got %v, want %v", got, want)
+	}
+	for dir, link := range want {
+		if l, ok := got[dir]; !ok || l != link {
+			t.Errorf("searching: %s: link %q (found %v), want %q", dir, l, ok, link)
+		}
+	}
+
+	for _, arg := range []string{filepath.Join(root, "direct"), filepath.Join(root, "direct", "RUN")} {
+		runs, err = Discover([]string{arg}, ds, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(runs) != 1 || runs[0].Link == "" {
+			t.Errorf("%s: got %+v, want the link as a run with its target", arg, runs)
+		}
+	}
+}
+
+// TestDiscoverTwoLayouts: a folder two layouts claim names both, in
+// detector order, whether found by searching or named; a forced layout
+// is a choice and names one.
+func TestDiscoverTwoLayouts(t *testing.T) {
+	root := t.TempDir()
+	run := filepath.Join(root, "runs", "both")
+	if err := os.MkdirAll(run, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"RUN", "OTHER"} {
+		if err := os.WriteFile(filepath.Join(run, f), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ds := []Detector{markerDetector{}, otherDetector{}}
+	for _, arg := range []string{root, run, filepath.Join(run, "RUN")} {
+		runs, err := Discover([]string{arg}, ds, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(runs) != 1 || runs[0].Layout != "marker" || !slices.Equal(runs[0].Also, []string{"other"}) {
+			t.Errorf("%s: got %+v, want layout marker, also other", arg, runs)
+		}
+	}
+	runs, err := Discover([]string{root}, ds, "other")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 1 || runs[0].Layout != "other" || len(runs[0].Also) != 0 {
+		t.Errorf("forced: got %+v, want layout other alone", runs)
+	}
+}
