@@ -33,6 +33,11 @@ var linkChanges = []weakening{
 	{name: "a round a link", apply: func(t *testing.T, repo string) {
 		run := filepath.Join(repo, "runs", "contract", contractRunID)
 		copyTo(t, filepath.Join(run, "rounds", "round-2"), filepath.Join(run, "elsewhere"))
+		// Without the doer's handoff.json the folder is no contract run of
+		// its own: only the link stands for the round.
+		if err := os.Remove(filepath.Join(run, "elsewhere", "handoff.json")); err != nil {
+			t.Fatal(err)
+		}
 		symlink("runs/contract/"+contractRunID+"/rounds/round-3", "../elsewhere")(t, repo)
 	}},
 	{name: "a run folder a link inside the searched tree", apply: func(t *testing.T, repo string) {
