@@ -227,6 +227,15 @@ func appendEntry(root *os.Root, runAbs string, entry ledger.Entry, wait time.Dur
 	if opened, err := f.Stat(); err != nil || !os.SameFile(opened, info) {
 		return Logged{}, fmt.Errorf("%s changed while it was being opened; try again", EvidenceLogPath)
 	}
+	// A second name (a hard link) may be a file outside the run: appending
+	// would write there too, and the run's log would not be its own.
+	switch n, err := linkCount(f); {
+	case err != nil:
+		return Logged{}, fmt.Errorf("%s: %w; the evidence log is not appended to", EvidenceLogPath, err)
+	case n > 1:
+		return Logged{}, fmt.Errorf("%s has %d names (hard links), so appending to it would change another file too; give the run a log of its own (in the run folder: cp %s %s.new && mv %s.new %s)",
+			EvidenceLogPath, n, EvidenceLogPath, EvidenceLogPath, EvidenceLogPath, EvidenceLogPath)
+	}
 	unlock, err := lockFile(f, wait)
 	if err != nil {
 		return Logged{}, fmt.Errorf("locking %s: %w", EvidenceLogPath, err)

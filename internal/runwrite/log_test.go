@@ -166,6 +166,25 @@ func TestLogRefusesASymlinkedLog(t *testing.T) {
 	}
 }
 
+// TestLogRefusesAHardLinkedLog: a log with a second name outside the run
+// is not appended to; neither name changes.
+func TestLogRefusesAHardLinkedLog(t *testing.T) {
+	run := newRun(t, map[string]string{"artifacts/executor/out.txt": "out\n"})
+	p := filepath.Join(run, filepath.FromSlash(EvidenceLogPath))
+	elsewhere := filepath.Join(filepath.Dir(run), "outside.md")
+	if err := os.Link(p, elsewhere); err != nil {
+		t.Skipf("hard links unavailable: %v", err)
+	}
+	before := readLog(t, run)
+	_, err := Log(LogOptions{Run: run, File: filepath.Join(run, "artifacts", "executor", "out.txt"), Description: "d", Now: logTime})
+	if err == nil || !strings.Contains(err.Error(), "has 2 names (hard links)") {
+		t.Errorf("error %v, want the hard-linked log refused", err)
+	}
+	if after, _ := os.ReadFile(elsewhere); !bytes.Equal(after, before) {
+		t.Errorf("the file outside the run changed:\n%s", after)
+	}
+}
+
 // TestLogWaitsForTheLock: while another writer holds the log's lock, Log
 // does not append; it gives up after its wait, and appends once the lock
 // is released.
