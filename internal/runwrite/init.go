@@ -13,7 +13,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -113,16 +112,29 @@ func existingParent(dir string) string {
 	}
 }
 
-// withoutCredentials drops the user information of a URL remote
-// ("https://user:token@host/repo" becomes "https://host/repo"); an scp-like
-// remote ("git@host:repo") names a login, not a secret, and stays.
+// withoutCredentials keeps of a remote only where it is: scheme, host and
+// path. A user name and password or token ("https://user:token@host/repo",
+// the scp-like "user:token@host:repo"), a query ("?access_token=...") and
+// a fragment are dropped, since state.json is committed with the run and
+// the next check refuses a secret in it. It reads the text by hand rather
+// than with url.Parse, which fails on some tokens and would leave them in:
+// everything up to the last "@" is credentials, everything from the first
+// "?" or "#" after it is query or fragment.
 func withoutCredentials(remote string) string {
-	u, err := url.Parse(remote)
-	if err != nil || u.Scheme == "" || u.User == nil {
-		return remote
+	scheme, rest, ok := strings.Cut(remote, "://")
+	if !ok {
+		scheme, rest = "", remote
 	}
-	u.User = nil
-	return u.String()
+	if at := strings.LastIndexByte(rest, '@'); at >= 0 {
+		rest = rest[at+1:]
+	}
+	if end := strings.IndexAny(rest, "?#"); end >= 0 {
+		rest = rest[:end]
+	}
+	if !ok {
+		return rest
+	}
+	return scheme + "://" + rest
 }
 
 // NewRunID returns YYYYMMDD-HHMMSS-<uuid4>: the UTC time of now and a

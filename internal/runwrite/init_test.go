@@ -153,10 +153,16 @@ func TestInitRefusesBriefs(t *testing.T) {
 
 func TestWithoutCredentials(t *testing.T) {
 	for in, want := range map[string]string{
-		"https://user:ghp_secret@github.com/o/r.git": "https://github.com/o/r.git",
-		"https://github.com/o/r.git":                 "https://github.com/o/r.git",
-		"git@github.com:o/r.git":                     "git@github.com:o/r.git",
-		"ssh://git@example.com/r":                    "ssh://example.com/r",
+		"https://user:ghp_secret@github.com/o/r.git":           "https://github.com/o/r.git",
+		"https://github.com/o/r.git":                           "https://github.com/o/r.git",
+		"git@github.com:o/r.git":                               "github.com:o/r.git",
+		"ssh://git@example.com/r":                              "ssh://example.com/r",
+		"bot:ghp_secret@github.com:o/r.git":                    "github.com:o/r.git",
+		"https://github.com/o/r.git?access_token=ghp_secret":   "https://github.com/o/r.git",
+		"https://github.com/o/r.git#ghp_secret":                "https://github.com/o/r.git",
+		"https://x-access-token:gh%zz/p@ss@github.com/o/r.git": "https://github.com/o/r.git",
+		"https://user:tok@example.com:8443/o/r.git?x=1#y":      "https://example.com:8443/o/r.git",
+		"/srv/git/r.git":                                       "/srv/git/r.git",
 	} {
 		if got := withoutCredentials(in); got != want {
 			t.Errorf("withoutCredentials(%q) = %q, want %q", in, got, want)
@@ -185,7 +191,7 @@ func TestGitMeta(t *testing.T) {
 		t.Fatal(err)
 	}
 	git("init", "-q", "-b", "main")
-	git("remote", "add", "origin", "https://bot:ghp_0123456789abcdef@example.com/o/agents.git")
+	git("remote", "add", "origin", "https://bot:ghp_0123456789abcdef@example.com/o/agents.git?token=ghp_0123456789abcdef#ghp_0123456789abcdef")
 	if err := os.WriteFile(filepath.Join(repo, "a.txt"), []byte("a\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
