@@ -175,6 +175,7 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 		return fail(e, err)
 	}
 	opts.Params, opts.Severity, opts.Waivers = configured.Params, configured.Severity, configured.Waivers
+	opts.MinHashDigits = configured.MinHashDigits
 	opts.Getenv = e.getenv
 	opts.Locator = &locator
 	tool := audit.Tool{Name: Name, Version: Version()}

@@ -110,6 +110,7 @@ func applyConfig(fset *flag.FlagSet, cfg *config.Config, args []string, opts *ru
 	}
 	opts.Waivers = ws
 	opts.Params = cfg.Params
+	opts.MinHashDigits = cfg.Evidence.MinHashDigits
 	if len(args) > 0 {
 		return args, nil
 	}

@@ -29,7 +29,18 @@ const DefaultFile = ".h3a-check.yaml"
 const MaxSize = 1 << 20
 
 // Keys lists the top-level keys, in documentation order.
-var Keys = []string{"paths", "layout", "base", "policies", "params", "severity", "fail-level", "waivers"}
+var Keys = []string{"paths", "layout", "base", "policies", "params", "severity", "fail-level", "waivers", "evidence"}
+
+// EvidenceKeys lists the keys of evidence.
+var EvidenceKeys = []string{"min-hash-digits"}
+
+// Evidence is the evidence key: what a logged hash must be.
+type Evidence struct {
+	// MinHashDigits is the fewest hex digits a logged hash may have; 0
+	// when not set (the spec's 16 apply).
+	MinHashDigits int
+	Line, Column  int // of the value
+}
 
 // WaiverKeys lists the keys of one waiver.
 var WaiverKeys = []string{"rule", "path", "task", "reason", "expires"}
@@ -67,6 +78,7 @@ type Config struct {
 	Severity  []SeverityOverride
 	FailLevel Str // "error" or "warning" when set
 	Waivers   []Waiver
+	Evidence  Evidence
 }
 
 // Dir is the directory relative paths in the file are resolved against.

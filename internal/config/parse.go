@@ -12,6 +12,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/h3a-check/h3a-check/internal/evidence"
 	"github.com/h3a-check/h3a-check/internal/finding"
 	"github.com/h3a-check/h3a-check/internal/waiver"
 )
@@ -29,6 +30,7 @@ type rawConfig struct {
 	Severity  yaml.Node `yaml:"severity"`
 	FailLevel str       `yaml:"fail-level"`
 	Waivers   yaml.Node `yaml:"waivers"`
+	Evidence  yaml.Node `yaml:"evidence"`
 }
 
 // str is a scalar with its position. Implementing yaml.Unmarshaler only on
@@ -94,6 +96,39 @@ func (p *parser) check(raw *rawConfig) {
 	p.checkSeverity(&raw.Severity)
 	p.checkParams(&raw.Params)
 	p.checkWaivers(&raw.Waivers)
+	p.checkEvidence(&raw.Evidence)
+}
+
+// checkEvidence reads evidence: {min-hash-digits: N}, N a whole number
+// from the spec's 16 to a whole SHA-256 digest's 64.
+func (p *parser) checkEvidence(n *yaml.Node) {
+	if n.Kind == 0 || isNull(n) {
+		return
+	}
+	if n.Kind != yaml.MappingNode {
+		p.errorf(n.Line, n.Column, "evidence: expected a mapping with %s, got %s", strings.Join(EvidenceKeys, ", "), kindName(n))
+		return
+	}
+	seen := map[string]int{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		switch {
+		case k.Kind != yaml.ScalarNode || !slices.Contains(EvidenceKeys, k.Value):
+			p.errorf(k.Line, k.Column, "evidence: unknown key %s: expected one of %s%s", kindName(k), strings.Join(EvidenceKeys, ", "), suggest(k.Value, EvidenceKeys))
+			continue
+		case seen[k.Value] > 0:
+			p.errorf(k.Line, k.Column, "evidence: duplicate key %q (first defined at line %d)", k.Value, seen[k.Value])
+			continue
+		}
+		seen[k.Value] = k.Line
+		d, err := strconv.Atoi(v.Value)
+		if v.Kind != yaml.ScalarNode || v.ShortTag() != "!!int" || err != nil || d < evidence.SpecDigits || d > evidence.DigestDigits {
+			p.errorf(v.Line, v.Column, "evidence: min-hash-digits %s: expected a whole number from %d (the spec's) to %d (a whole SHA-256 digest)",
+				kindName(v), evidence.SpecDigits, evidence.DigestDigits)
+			continue
+		}
+		p.cfg.Evidence = Evidence{MinHashDigits: d, Line: v.Line, Column: v.Column}
+	}
 }
 
 func (p *parser) nonEmpty(key string, s str) bool {

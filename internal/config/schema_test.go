@@ -115,6 +115,14 @@ func TestSchemaFollowsTheReader(t *testing.T) {
 		{strings.Replace(waiver, "reason: vendor tool", "reason: ' '", 1), false},
 		{"waivers: {rule: x}\n", false},
 		{"waiver: []\n", false},
+		{"evidence: {min-hash-digits: 16}\n", true},
+		{"evidence: {min-hash-digits: 64}\n", true},
+		{"evidence: {min-hash-digits: 15}\n", false},
+		{"evidence: {min-hash-digits: 65}\n", false},
+		{"evidence: {min-hash-digits: 20.5}\n", false},
+		{"evidence: {min-hash-digits: '20'}\n", false},
+		{"evidence: {min-digits: 20}\n", false},
+		{"evidence: 20\n", false},
 	}
 	for _, tc := range tests {
 		_, perr := Parse("c.yaml", []byte(tc.yaml), checks)

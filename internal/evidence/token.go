@@ -14,6 +14,20 @@ const (
 	maxDigestDigits     = 64
 )
 
+// SpecDigits is the number of hex digits the spec logs, the least a token
+// may have; DigestDigits is all of a SHA-256 digest. A team may require
+// any number between them (the configuration's evidence: min-hash-digits).
+const (
+	SpecDigits   = minVerifiableDigits
+	DigestDigits = maxDigestDigits
+)
+
+// ShorterThan reports whether the token is hex with fewer than min digits.
+// A malformed token, or one longer than a digest, is another fault.
+func (t Token) ShorterThan(min int) bool {
+	return !t.Malformed && t.Hex != "" && len(t.Hex) < min && len(t.Hex) <= maxDigestDigits
+}
+
 // Token is a logged hash as written in an evidence entry.
 type Token struct {
 	Raw        string

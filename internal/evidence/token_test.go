@@ -158,3 +158,26 @@ func TestTokenMatches(t *testing.T) {
 		})
 	}
 }
+
+func TestShorterThan(t *testing.T) {
+	tests := []struct {
+		raw  string
+		min  int
+		want bool
+	}{
+		{"a3f5c8d21f4e9b76", 0, false},
+		{"a3f5c8d21f4e9b76", 16, false},
+		{"a3f5c8d21f4e9b76", 17, true},
+		{"sha256:a3f5c8d21f4e9b76a3f5", 20, false},
+		{"a3f5c8d2", 20, true},               // unverifiable, and short of the team's number too
+		{"a3f5c8d21f4e9b76...", 32, true},    // the digits count, not the ellipsis
+		{"zzzz", 20, false},                  // malformed: another fault
+		{strings.Repeat("a", 65), 64, false}, // longer than a digest: another fault
+		{strings.Repeat("a", 64), 64, false},
+	}
+	for _, tc := range tests {
+		if got := ParseToken(tc.raw).ShorterThan(tc.min); got != tc.want {
+			t.Errorf("ParseToken(%q).ShorterThan(%d) = %v, want %v", tc.raw, tc.min, got, tc.want)
+		}
+	}
+}

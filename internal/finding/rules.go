@@ -127,6 +127,10 @@ var (
 		"Logged hash ends with an ellipsis",
 		"The logged hash carries the 16 (or more) hex digits the spec asks for, followed by \"...\" or \"…\". The digits are verified as usual; the ellipsis is drift from the spec's form [hash:<16 hex>]. h3a-state-specification.md, EVIDENCE_LOG.md update protocol: \"Hash format: First 16 chars of SHA-256 hex digest\".",
 		"write the hash without the trailing ellipsis: [hash:<first 16 hex digits>]"}
+	HashTooShort = Rule{"h3a.integrity.hash_too_short", CategoryIntegrity, Error,
+		"Evidence hash shorter than the team requires",
+		"The last logged hash of an artifact has fewer hex digits than evidence: min-hash-digits in .h3a-check.yaml requires. The spec's 16 digits are 64 bits: one collision costs about 2^32 hashes, which a team may judge too cheap. h3a-state-specification.md, EVIDENCE_LOG.md: \"Authoritative index of all artifacts with SHA-256 hashes for integrity verification\"; \"Hash format: First 16 chars of SHA-256 hex digest\" is the least the checker accepts by default.",
+		"log the artifact again with at least that many digits (h3a-check log --full writes all 64): the last entry of a path is the one that counts"}
 	HashMalformed = Rule{"h3a.integrity.hash_malformed", CategoryIntegrity, Error,
 		"Logged hash malformed",
 		"The hash field of an EVIDENCE_LOG.md entry is empty or not hexadecimal. h3a-state-specification.md, EVIDENCE_LOG.md update protocol: \"Hash format: First 16 chars of SHA-256 hex digest\".",
@@ -266,7 +270,7 @@ var GoRules = []Rule{
 	MissingFile, NotRegular, SymlinkLoop, TooLarge, Unreadable, TmpLeftover, CheckerTmpLeftover,
 	RunDirName, RunDirNameLoose, NestedRun, Symlink, LayoutAmbiguous, MalformedRecord, NotEvaluated,
 	JSONSyntax, YAMLSyntax, DuplicateKey, BOM, InvalidUTF8, SchemaViolation,
-	HashMismatch, MissingArtifact, HashUnverifiable, HashEllipsis, HashMalformed,
+	HashMismatch, MissingArtifact, HashUnverifiable, HashEllipsis, HashMalformed, HashTooShort,
 	PathEscape, AbsolutePath,
 	RunIDMismatch, ContractFileMissing,
 	WaiverExpired, WaiverUnused, RulesChanged,

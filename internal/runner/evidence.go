@@ -68,6 +68,15 @@ func (c *checker) startEvidence(s *runState) *pendingEvidence {
 		a.last, a.token = ref, tok
 	}
 	for _, a := range order {
+		// The last entry of a path is the one verified, so it is the one
+		// that must be long enough: an artifact logged again with more
+		// digits is fixed without rewriting the log.
+		if a.token.ShorterThan(c.opts.MinHashDigits) {
+			f := finding.HashTooShort.New(a.last.LogFile, "hash %q has %d hex digits; this repository requires at least %d (evidence: min-hash-digits in .h3a-check.yaml) (entry for %q)",
+				a.last.Hash, len(a.token.Hex), c.opts.MinHashDigits, a.last.Path)
+			f.Line, f.Column = a.last.Line, a.last.HashColumn
+			s.add(f)
+		}
 		if doc := s.run.Docs[a.path]; doc != nil && doc.Present {
 			a.sum, a.exists, a.inside = doc.SHA256, true, true
 			continue

@@ -70,6 +70,9 @@ type Options struct {
 	KeepInputs bool
 	// Params are merged over DefaultParams into the policy input.
 	Params map[string]any
+	// MinHashDigits is the fewest hex digits a logged hash may have (the
+	// configuration's evidence: min-hash-digits); 0 leaves the spec's 16.
+	MinHashDigits int
 	// Severity replaces the severity of every finding of a rule id.
 	Severity map[string]finding.Severity
 	// Waivers accept findings for a while; nil means none.
