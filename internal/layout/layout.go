@@ -159,7 +159,9 @@ type Noter interface {
 }
 
 // All lists the layouts in detection order: the first that recognises a
-// folder claims it, so the more specific come first. A contract run is
+// folder claims it, so the more specific come first; any other that
+// recognises it too is reported (h3a.structure.layout_ambiguous), since
+// its files are not checked. A contract run is
 // known by common file names (audit.json, verdict.json) that a hybrid-os
 // or stigmergy root may also hold, so it comes last; a gate-state run is
 // known by its .state/ folder, which names nothing else.
