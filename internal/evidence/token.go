@@ -22,10 +22,10 @@ const (
 	DigestDigits = maxDigestDigits
 )
 
-// ShorterThan reports whether the token is hex with fewer than min digits.
+// ShorterThan reports whether the token is hex with fewer than least digits.
 // A malformed token, or one longer than a digest, is another fault.
-func (t Token) ShorterThan(min int) bool {
-	return !t.Malformed && t.Hex != "" && len(t.Hex) < min && len(t.Hex) <= maxDigestDigits
+func (t Token) ShorterThan(least int) bool {
+	return !t.Malformed && t.Hex != "" && len(t.Hex) < least && len(t.Hex) <= maxDigestDigits
 }
 
 // Token is a logged hash as written in an evidence entry.
