@@ -3,6 +3,7 @@ package cli
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/h3a-check/h3a-check/internal/config"
@@ -56,5 +57,23 @@ func TestMinHashDigits(t *testing.T) {
 				t.Errorf("%d hash_too_short findings, want %d", n, tc.want)
 			}
 		})
+	}
+}
+
+// TestParseRefusesALinkedRun: a run folder that is a symbolic link is not
+// read, so parse has no input to print; it says why rather than "null".
+func TestParseRefusesALinkedRun(t *testing.T) {
+	dir := t.TempDir()
+	link := filepath.Join(dir, "current")
+	target, err := filepath.Abs(filepath.Join(casesDir, "ok", "complete", runID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, link); err != nil {
+		t.Skipf("cannot make symbolic links here: %v", err)
+	}
+	code, out, stderr := runMain("parse", link)
+	if code != ExitError || out != "" || !strings.Contains(stderr, "has no policy input: the run folder is a symbolic link") {
+		t.Errorf("exit %d, stdout %q, stderr %q; want exit 2 saying the run folder is a link", code, out, stderr)
 	}
 }

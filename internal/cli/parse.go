@@ -31,6 +31,15 @@ func runParse(ctx context.Context, args []string, e *env) int {
 	if len(res.Inputs) != 1 {
 		return fail(e, fmt.Errorf("%s holds %d runs; parse takes exactly one run directory", args[0], len(res.Inputs)))
 	}
+	if res.Inputs[0] == nil {
+		// A run folder that is a link, or one that cannot be opened, is
+		// not read: it has no input, and "null" would pass for one.
+		why := "it could not be read"
+		if len(res.Audits) == 1 && len(res.Audits[0].Findings) > 0 {
+			why = res.Audits[0].Findings[0].Details
+		}
+		return fail(e, fmt.Errorf("%s has no policy input: %s", args[0], why))
+	}
 	b, err := report.MarshalSorted(res.Inputs[0])
 	if err != nil {
 		return fail(e, err)
