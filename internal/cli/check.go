@@ -119,7 +119,7 @@ func newCheckFlagSet(e *env, cf *checkFlags) *flag.FlagSet {
 	flags.BoolVar(&cf.writeAudit, "write-audit", false, "write the checker's audit.json into the last round of each contract run, atomically (the only flag that writes into a run)")
 	flags.BoolVar(&cf.force, "force", false, "with --write-audit: replace an audit.json an auditor wrote")
 	flags.BoolVar(&cf.changed, "changed", false, "check only the runs with a file changed since the base revision (runs deleted since the base are still reported)")
-	flags.BoolVar(&cf.staged, "staged", false, "check what a commit of the index would record, against HEAD: only the runs with a staged change, and the runs it deletes (the pre-commit hook's mode)")
+	flags.BoolVar(&cf.staged, "staged", false, "check what a commit of the index would record, read from the index, against HEAD: only the runs with a staged change, and the runs it deletes (the pre-commit hook's mode; under pre-commit run --from-ref/--to-ref the runs changed in that range, and with nothing staged in CI or pre-commit every run)")
 	flags.Var(&cf.shard, "shard", "check only part `I/N` of the runs (by run id hash), e.g. 2/4; N jobs cover every run once")
 	flags.StringVar(&cf.cpuProfile, "cpuprofile", "", "write a CPU profile of the check to `FILE` (for go tool pprof)")
 	flags.StringVar(&cf.memProfile, "memprofile", "", "write a memory profile to `FILE` when the check ends (for go tool pprof)")
@@ -212,10 +212,17 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 	if err != nil {
 		return fail(e, err)
 	}
+	if cf.staged && res.StagedMode != runner.StagedIndex {
+		fmt.Fprintf(e.stderr, "%s: --staged checked %s\n", Name, report.EscapeLine(res.StagedWhat))
+	}
 	if res.Runs == 0 {
-		// Only --changed or a shard can leave nothing: the runs exist,
-		// and they are unchanged or other jobs check them.
+		// Only --changed, --staged or a shard can leave nothing: the runs
+		// exist, and they are unchanged or other jobs check them.
 		switch {
+		case cf.staged && res.StagedMode == runner.StagedAll:
+			fmt.Fprintf(e.stderr, "%s: the tree holds no run\n", Name)
+		case cf.staged && res.StagedMode == runner.StagedRange:
+			fmt.Fprintf(e.stderr, "%s: no change in the range touches a run\n", Name)
 		case cf.staged:
 			fmt.Fprintf(e.stderr, "%s: no staged change touches a run; nothing to check\n", Name)
 		case cf.changed && cf.shard.All():

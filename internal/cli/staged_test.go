@@ -37,6 +37,12 @@ func stagedRepo(t *testing.T) *gittest.Repo {
 	return g
 }
 
+// stagedModeVars choose what a staged check reads besides the index.
+var stagedModeVars = map[string]bool{
+	"CI": true, "PRE_COMMIT": true, "PRE_COMMIT_FROM_REF": true, "PRE_COMMIT_TO_REF": true,
+	"PRE_COMMIT_ORIGIN": true, "PRE_COMMIT_SOURCE": true, "GIT_INDEX_FILE": true,
+}
+
 // runStaged runs "check --staged" in the working directory with the
 // environment given (on top of the process's).
 func runStaged(t *testing.T, vars map[string]string, args ...string) (int, string, string) {
@@ -46,49 +52,109 @@ func runStaged(t *testing.T, vars map[string]string, args ...string) (int, strin
 		if v, ok := vars[k]; ok {
 			return v
 		}
+		if stagedModeVars[k] {
+			return "" // the CI running the tests must not choose the mode
+		}
 		return os.Getenv(k)
 	}}
 	code := run(context.Background(), append([]string{"check", "--staged"}, args...), e)
 	return code, out.String(), errb.String()
 }
 
+// newID names a run that only a staged change holds.
+const newID = "20251001-090000-5a6b7c8d-1e2f-4a3b-8c4d-5e6f7a8b9c0d"
+
+// copyExample copies the committed complete run to rel in the
+// repository (the working directory is the repository's by then).
+func copyExample(t *testing.T, g *gittest.Repo, rel string) {
+	t.Helper()
+	src := filepath.Join(g.Dir, "runs", completeID)
+	if err := os.CopyFS(filepath.Join(g.Dir, filepath.FromSlash(rel)), os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// tamperStaged stages a changed file and puts the committed content back
+// in the working tree: the commit records the change, the disk does not.
+func tamperStaged(t *testing.T, g *gittest.Repo, rel string) {
+	t.Helper()
+	committed, err := os.ReadFile(filepath.Join(g.Dir, filepath.FromSlash(rel)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Write(map[string]string{rel: "tampered\n"})
+	g.Git("add", rel)
+	g.Write(map[string]string{rel: string(committed)})
+}
+
 func TestStaged(t *testing.T) {
 	complete := "runs/" + completeID
 	tests := []struct {
 		name   string
-		change func(g *gittest.Repo)
+		change func(t *testing.T, g *gittest.Repo)
 		code   int
 		want   []string // in stdout or stderr
 		not    []string
 	}{
-		{"nothing staged", func(*gittest.Repo) {}, ExitPass, []string{"no staged change touches a run"}, []string{otherID}},
-		{"a file outside every run", func(g *gittest.Repo) {
+		{"nothing staged", func(*testing.T, *gittest.Repo) {}, ExitPass, []string{"no staged change touches a run"}, []string{otherID}},
+		{"a file outside every run", func(t *testing.T, g *gittest.Repo) {
 			g.Write(map[string]string{"NOTES.md": "notes\n"})
 			g.Git("add", "NOTES.md")
 		}, ExitPass, []string{"no staged change touches a run"}, []string{otherID}},
-		{"a change inside one run checks that run only", func(g *gittest.Repo) {
+		{"a change inside one run checks that run only", func(t *testing.T, g *gittest.Repo) {
 			g.Write(map[string]string{complete + "/README.md": "edited\n"})
 			g.Git("add", "-A")
 		}, ExitPass, []string{"1 run checked", completeID}, []string{otherID}},
-		{"a deleted logged artifact", func(g *gittest.Repo) {
+		{"a deleted logged artifact", func(t *testing.T, g *gittest.Repo) {
 			g.Git("rm", "-q", complete+"/"+greenRel)
 		}, ExitFail, []string{"[h3a.integrity.missing_artifact]", "[h3a.append_only.artifact_deleted]"}, []string{otherID}},
-		{"a deleted run", func(g *gittest.Repo) {
+		{"a deleted run", func(t *testing.T, g *gittest.Repo) {
 			g.Git("rm", "-q", "-r", complete)
 		}, ExitFail, []string{`run "` + completeID + `" exists at base`, "[h3a.append_only.run_deleted]"}, nil},
-		{"an artifact removed from the index only", func(g *gittest.Repo) {
+		{"an artifact removed from the index only", func(t *testing.T, g *gittest.Repo) {
 			g.Git("rm", "-q", "--cached", complete+"/"+greenRel)
-		}, ExitError, []string{"the working tree differs from what the commit records", `"` + greenRel + `"`}, nil},
-		{"a file changed after git add", func(g *gittest.Repo) {
-			g.Write(map[string]string{complete + "/README.md": "staged\n"})
+		}, ExitFail, []string{"[h3a.integrity.missing_artifact]", "[h3a.append_only.artifact_deleted]"}, nil},
+		{"a file changed after git add is checked as staged", func(t *testing.T, g *gittest.Repo) {
+			g.Write(map[string]string{complete + "/" + greenRel: "tampered\n"})
 			g.Git("add", "-A")
-			g.Write(map[string]string{complete + "/README.md": "changed again\n"})
-		}, ExitError, []string{`"README.md"`, "git add"}, nil},
+			g.Write(map[string]string{complete + "/" + greenRel: "changed again\n"})
+		}, ExitFail, []string{"[h3a.integrity.hash_mismatch]"}, []string{otherID}},
+		{"a tampered artifact staged, the working tree restored and assumed unchanged", func(t *testing.T, g *gittest.Repo) {
+			tamperStaged(t, g, complete+"/"+greenRel)
+			g.Git("update-index", "--assume-unchanged", complete+"/"+greenRel)
+		}, ExitFail, []string{"[h3a.integrity.hash_mismatch]"}, []string{otherID}},
+		{"a tampered artifact staged, the working tree restored and skipped", func(t *testing.T, g *gittest.Repo) {
+			tamperStaged(t, g, complete+"/"+greenRel)
+			g.Git("update-index", "--skip-worktree", complete+"/"+greenRel)
+		}, ExitFail, []string{"[h3a.integrity.hash_mismatch]"}, []string{otherID}},
+		{"a tampered artifact staged, then deleted from the working tree", func(t *testing.T, g *gittest.Repo) {
+			tamperStaged(t, g, complete+"/"+greenRel)
+			g.Remove(complete + "/" + greenRel)
+		}, ExitFail, []string{"[h3a.integrity.hash_mismatch]"}, []string{"[h3a.integrity.missing_artifact]"}},
+		{"a new broken run staged, then deleted from the working tree", func(t *testing.T, g *gittest.Repo) {
+			copyExample(t, g, "runs/"+newID)
+			g.Write(map[string]string{"runs/" + newID + "/" + greenRel: "tampered\n"})
+			g.Git("add", "-A")
+			g.Remove("runs/" + newID)
+		}, ExitFail, []string{newID, "[h3a.integrity.hash_mismatch]"}, []string{"nothing to check"}},
+		{"an untracked file in the run is not what the commit records", func(t *testing.T, g *gittest.Repo) {
+			g.Write(map[string]string{complete + "/README.md": "edited\n"})
+			g.Git("add", "-A")
+			g.Remove(complete + "/" + greenRel)
+			g.Git("rm", "-q", "--cached", complete+"/"+greenRel)
+			g.Write(map[string]string{complete + "/" + greenRel: "untracked\n"})
+		}, ExitFail, []string{"[h3a.integrity.missing_artifact]"}, nil},
+		{"a file added with git add -N is not recorded", func(t *testing.T, g *gittest.Repo) {
+			g.Write(map[string]string{complete + "/README.md": "edited\n"})
+			g.Git("add", "-A")
+			g.Git("rm", "-q", "--cached", complete+"/"+greenRel)
+			g.Git("add", "-N", complete+"/"+greenRel)
+		}, ExitFail, []string{"[h3a.integrity.missing_artifact]"}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			g := stagedRepo(t)
-			tt.change(g)
+			tt.change(t, g)
 			code, stdout, stderr := runStaged(t, nil)
 			if code != tt.code {
 				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.code, stdout, stderr)

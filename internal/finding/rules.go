@@ -77,6 +77,10 @@ var (
 		"Folder holds the defining files of two layouts",
 		"One folder holds what makes it a run of two layouts (an h3a run's state.json and state/ together with a contract run's rounds/round-<n>/, say). It is checked as the first layout only, so the files of the other would pass unchecked.",
 		"move one run into a folder of its own; if the folder is one run, remove the files that make it look like the other, or force its layout with --layout (or layout: in .h3a-check.yaml)"}
+	SubmoduleNotChecked = Rule{"h3a.structure.submodule_not_checked", CategoryStructure, Warning,
+		"Runs in a submodule not checked",
+		"The change adds, moves or removes a submodule whose commit is not checked out here (or whose previous commit the clone lacks), so the runs inside it were not checked with the change. Runs are checked in the repository that records them; the specification says nothing of submodules, so this is a warning.",
+		"check out the submodule at the new commit (git submodule update --init -- PATH) and check again, or check the runs in the submodule's own repository"}
 	MalformedRecord = Rule{"h3a.structure.malformed_record", CategoryStructure, Error,
 		"Malformed ledger record",
 		"A line in ROADMAP.md, GATES_LEDGER.md or EVIDENCE_LOG.md looks like a record but does not follow the record format, so the checker cannot use it.",
@@ -268,7 +272,7 @@ var (
 // prints them after sorting by id.
 var GoRules = []Rule{
 	MissingFile, NotRegular, SymlinkLoop, TooLarge, Unreadable, TmpLeftover, CheckerTmpLeftover,
-	RunDirName, RunDirNameLoose, NestedRun, Symlink, LayoutAmbiguous, MalformedRecord, NotEvaluated,
+	RunDirName, RunDirNameLoose, NestedRun, Symlink, LayoutAmbiguous, SubmoduleNotChecked, MalformedRecord, NotEvaluated,
 	JSONSyntax, YAMLSyntax, DuplicateKey, BOM, InvalidUTF8, SchemaViolation,
 	HashMismatch, MissingArtifact, HashUnverifiable, HashEllipsis, HashMalformed, HashTooShort,
 	PathEscape, AbsolutePath,

@@ -358,3 +358,24 @@ func enclosingRun(fsys fs.FS, dir string, detectors []Detector) (string, []strin
 
 // IsNotExist reports whether err from Discover means a path does not exist.
 func IsNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
+
+// Enclosing finds the nearest folder at or above dir (a slash path in
+// fsys) that is a run of one of detectors: the run a file in dir belongs
+// to. ok is false when dir is inside no run.
+func Enclosing(fsys fs.FS, dir string, detectors []Detector) (run, layout string, ok bool) {
+	return enclosingRun(fsys, dir, detectors)
+}
+
+// Only keeps the detector of layout forced ("" keeps all); an unknown
+// layout is an error.
+func Only(detectors []Detector, forced string) ([]Detector, error) {
+	if forced == "" {
+		return detectors, nil
+	}
+	for _, d := range detectors {
+		if d.ID() == forced {
+			return []Detector{d}, nil
+		}
+	}
+	return nil, fmt.Errorf("unknown layout %q: expected one of %s", forced, detectorIDs(detectors))
+}

@@ -44,6 +44,8 @@ type historyPlan struct {
 	// processes counts the cat-file processes of every repository, for
 	// tests and benchmarks.
 	repos []*gitrev.Repo
+	// staged, for a staged check, holds each run's repository and base.
+	staged *stagedScope
 }
 
 // repoBase is a repository and the base its runs are compared with.
@@ -81,6 +83,19 @@ func planHistory(opts Options, paths []string, runs []rundir.Run) (*historyPlan,
 	}
 	if opts.Base == gitrev.None {
 		hp.outside = "--base none was given"
+		return hp, nil
+	}
+	if opts.staged != nil {
+		// A staged check knows each run's repository and base already,
+		// and which runs the commit deletes.
+		hp.staged = opts.staged
+		for _, at := range opts.staged.at {
+			if !slices.Contains(hp.repos, at.repo) {
+				at.repo.MaxRead = opts.MaxJSONSize
+				hp.repos = append(hp.repos, at.repo)
+			}
+		}
+		hp.deleted = opts.staged.extra
 		return hp, nil
 	}
 	if opts.Base != "" {
@@ -274,6 +289,13 @@ func firstDir(runs map[string]rundir.Run) string {
 // of says where the history of the run in dir is read from; a run
 // outside every work tree has no repository.
 func (hp *historyPlan) of(dir string) (runBase, error) {
+	if hp.staged != nil {
+		at, ok := hp.staged.at[dir]
+		if !ok {
+			return runBase{}, nil
+		}
+		return runBase{repo: at.repo, base: at.base, rel: at.rel, skip: at.base.Skip}, nil
+	}
 	rb := hp.runs[dir]
 	if rb == nil {
 		return runBase{}, nil

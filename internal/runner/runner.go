@@ -110,11 +110,16 @@ type Options struct {
 	Changed bool
 	// Staged checks what a commit of the index would record, against
 	// HEAD: only the runs holding a staged change (a file added, changed
-	// or deleted) under the paths, and the runs the commit deletes. A run
-	// whose working tree differs from the index is an error. A commit
-	// that touches no run checks nothing and is no error. The caller sets
-	// Base to HEAD.
+	// or deleted) under the paths, and the runs the commit deletes. The
+	// runs are read from the index, whatever the working tree holds. A
+	// commit that touches no run checks nothing and is no error. When
+	// pre-commit names a range (PRE_COMMIT_FROM_REF, PRE_COMMIT_TO_REF)
+	// the runs changed in it are checked as of its end, against its
+	// start; when nothing is staged under pre-commit or in CI (pre-commit
+	// run --all-files) every run is. The caller leaves Base empty.
 	Staged bool
+	// staged is what a staged check reads, found by Check.
+	staged *stagedScope
 	// Shard keeps only the runs of one part of the discovered runs (the
 	// zero Shard keeps all). A shard holding none of them is no error.
 	Shard Shard
@@ -149,6 +154,9 @@ type Result struct {
 	Inputs []map[string]any // per audit, when Options.KeepInputs
 	// Runs counts the audits, Audits kept or not.
 	Runs int
+	// StagedMode and StagedWhat say what a staged check read.
+	StagedMode StagedMode
+	StagedWhat string
 	// CatFileProcesses counts the git cat-file processes started to read
 	// base revisions: at most one per repository.
 	CatFileProcesses int
@@ -187,19 +195,23 @@ func Check(ctx context.Context, opts Options) (*Result, error) {
 			getenv = os.Getenv
 		}
 		var err error
-		if staged, err = findStaged(opts.Locator, paths, getenv); err != nil {
+		if staged, err = findStaged(opts.Locator, paths, getenv, opts.Layout); err != nil {
 			return nil, err
 		}
-		if len(staged.paths) == 0 {
-			return &Result{}, nil
+		defer staged.close()
+		if len(staged.runs) == 0 && len(staged.extra) == 0 {
+			return &Result{StagedMode: staged.mode, StagedWhat: staged.what}, nil
 		}
-		paths = staged.paths
+		opts.staged = staged
 	}
 	// The policies load while the runs are found, read and hashed: each
 	// run waits for them only when it reaches the policy stage.
 	policies := loadPolicies(ctx, opts)
-	runs, err := rundir.Discover(paths, layout.Detectors(), opts.Layout)
-	if err != nil {
+	var runs []rundir.Run
+	var err error
+	if staged != nil {
+		runs = staged.runs
+	} else if runs, err = rundir.Discover(paths, layout.Detectors(), opts.Layout); err != nil {
 		return nil, err
 	}
 	if err := reportsOutsideRuns(opts.Reports, runs); err != nil {
@@ -216,23 +228,11 @@ func Check(ctx context.Context, opts Options) (*Result, error) {
 		return nil, err
 	}
 	defer hist.close()
-	if staged != nil && len(runs) == 0 && len(hist.deleted) == 0 {
-		// The staged files lie outside every run.
-		if _, err := policies.wait(); err != nil {
-			return nil, err
-		}
-		return &Result{}, nil
-	}
 	if len(runs) == 0 && len(hist.deleted) == 0 {
 		return nil, fmt.Errorf("%w in %s: %s", ErrNoRuns, strings.Join(paths, ", "), layoutsDefined())
 	}
 	if opts.Changed {
 		if runs, err = hist.changedOnly(runs); err != nil {
-			return nil, err
-		}
-	}
-	if staged != nil {
-		if runs, err = staged.keep(hist, runs); err != nil {
 			return nil, err
 		}
 	}
@@ -251,6 +251,9 @@ func Check(ctx context.Context, opts Options) (*Result, error) {
 	defer c.hasher.Close()
 
 	res := &Result{gate: audit.Pass}
+	if staged != nil {
+		res.StagedMode, res.StagedWhat = staged.mode, staged.what
+	}
 	if opts.KeepInputs {
 		res.Inputs = make([]map[string]any, 0, len(runs))
 	}
@@ -486,6 +489,17 @@ func sourcesOrEmpty(s []audit.Source) []audit.Source {
 	return s
 }
 
+// readFrom is the folder a run's files are read from: the run's own, or
+// for a staged check the private copy of what the commit records.
+func (c *checker) readFrom(dir string) string {
+	if c.opts.staged != nil {
+		if src, ok := c.opts.staged.source[dir]; ok {
+			return src
+		}
+	}
+	return dir
+}
+
 func (s *runState) add(found ...finding.Finding) { s.findings = append(s.findings, found...) }
 
 func (c *checker) checkRun(ctx context.Context, run rundir.Run) (*audit.Audit, map[string]any) {
@@ -514,7 +528,7 @@ func (c *checker) checkRun(ctx context.Context, run rundir.Run) (*audit.Audit, m
 	}
 	lay := layout.ByID(run.Layout)
 	s := &runState{lay: lay, run: &layout.Run{Dir: run.Dir, Docs: map[string]*rundir.Document{}}, inputs: map[string]string{}}
-	root, err := rundir.OpenRoot(run.Dir)
+	root, err := rundir.OpenRoot(c.readFrom(run.Dir))
 	if err != nil {
 		a.RunID = filepath.Base(run.Dir)
 		a.Findings = c.configure(run.Dir, []finding.Finding{finding.Unreadable.New("", "cannot open the run directory: %v", err)})

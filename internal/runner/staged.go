@@ -5,31 +5,135 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
+	"github.com/h3a-check/h3a-check/internal/audit"
+	"github.com/h3a-check/h3a-check/internal/finding"
 	"github.com/h3a-check/h3a-check/internal/gitrev"
+	"github.com/h3a-check/h3a-check/internal/layout"
 	"github.com/h3a-check/h3a-check/internal/rundir"
 )
 
-// stagedScope is what a commit of the index changes under the PATHs: the
-// paths to search (each staged file, or for a deleted one the nearest
-// folder still there, so that a run that lost a file and a folder that
-// lost a run are both found) and, per repository, the staged files and
-// the index they were read from.
+// StagedMode says what a staged check looked at.
+type StagedMode int
+
+const (
+	// StagedIndex: the commit in progress, the index against HEAD.
+	StagedIndex StagedMode = iota
+	// StagedAll: nothing is staged while pre-commit or CI runs the check
+	// ("pre-commit run --all-files"): every run, as the index records it.
+	StagedAll
+	// StagedRange: pre-commit's --from-ref/--to-ref
+	// (PRE_COMMIT_FROM_REF, PRE_COMMIT_TO_REF): the runs changed between
+	// the two, as of the second.
+	StagedRange
+)
+
+// stagedScope is what a staged check reads: the runs a commit (of the
+// index, or the commit at the end of a range) touches, each written from
+// the git objects into a private folder, so that the check reads what the
+// commit records whatever the working tree holds; the runs it deletes;
+// and the submodules it moves whose runs could not be checked.
 type stagedScope struct {
-	paths   []string
-	changes map[*gitrev.Repo][]gitrev.Change
-	index   map[*gitrev.Repo]string
+	mode   StagedMode
+	what   string // what was read, for messages
+	tmp    string
+	runs   []rundir.Run
+	source map[string]string    // run folder -> private folder its files are read from
+	at     map[string]stagedRun // run folder -> its repository, path there and base
+	extra  []*audit.Audit       // deleted runs, submodules not checked
 }
 
-// findStaged lists the staged changes under each path. Only their runs
-// are checked, so a commit that touches no run costs a git diff and
-// nothing more, however many runs the repository holds.
-func findStaged(l *gitrev.Locator, paths []string, getenv func(string) string) (*stagedScope, error) {
-	s := &stagedScope{changes: map[*gitrev.Repo][]gitrev.Change{}, index: map[*gitrev.Repo]string{}}
-	seen := map[string]bool{}
+type stagedRun struct {
+	repo *gitrev.Repo
+	rel  string
+	base gitrev.Base
+}
+
+// snapshot is one repository as a commit records it.
+type snapshot struct {
+	repo    *gitrev.Repo
+	files   []gitrev.SnapshotFile
+	fsys    *gitrev.FilesFS
+	changes []gitrev.Change
+	base    gitrev.Base
+}
+
+// maxSubmoduleDepth bounds submodules inside submodules.
+const maxSubmoduleDepth = 4
+
+func newSnapshot(repo *gitrev.Repo, files []gitrev.SnapshotFile, changes []gitrev.Change, base gitrev.Base) *snapshot {
+	objects := make(map[string]string, len(files))
+	var names []string
+	for _, f := range files {
+		if f.Mode == gitrev.ModeSubmodule {
+			continue
+		}
+		objects[f.Path] = f.Object
+		names = append(names, f.Path)
+	}
+	fsys := gitrev.NewFilesFS(names, func(name string) ([]byte, error) {
+		oid, ok := objects[name]
+		if !ok {
+			return nil, fs.ErrNotExist
+		}
+		return repo.ReadObject(oid, maxDetectRead)
+	})
+	return &snapshot{repo: repo, files: files, fsys: fsys, changes: changes, base: base}
+}
+
+// commitRange is pre-commit's --from-ref and --to-ref, from the variables
+// it sets for hooks (the older names too); empty when not set. Values
+// from the environment never reach git as options.
+func commitRange(getenv func(string) string) (from, to string, err error) {
+	from, to = getenv("PRE_COMMIT_FROM_REF"), getenv("PRE_COMMIT_TO_REF")
+	names := "PRE_COMMIT_FROM_REF and PRE_COMMIT_TO_REF"
+	if from == "" && to == "" {
+		from, to = getenv("PRE_COMMIT_ORIGIN"), getenv("PRE_COMMIT_SOURCE")
+		names = "PRE_COMMIT_ORIGIN and PRE_COMMIT_SOURCE"
+	}
+	if (from == "") != (to == "") {
+		return "", "", fmt.Errorf("--staged: %s must be set together (pre-commit run --from-ref REF --to-ref REF sets both)", names)
+	}
+	if from == "" {
+		return "", "", nil
+	}
+	for _, rev := range []string{from, to} {
+		if err := gitrev.CheckRev(rev); err != nil {
+			return "", "", fmt.Errorf("--staged: %s: %w", names, err)
+		}
+	}
+	return from, to, nil
+}
+
+// findStaged reads what the commit records under each path and finds the
+// runs it touches. Only those are checked, so a commit that touches no
+// run costs a git diff and nothing more.
+func findStaged(l *gitrev.Locator, paths []string, getenv func(string) string, forced string) (s *stagedScope, err error) {
+	detectors, err := rundir.Only(layout.Detectors(), forced)
+	if err != nil {
+		return nil, err
+	}
+	from, to, err := commitRange(getenv)
+	if err != nil {
+		return nil, err
+	}
+	s = &stagedScope{source: map[string]string{}, at: map[string]stagedRun{}, what: "the index, against HEAD"}
+	if from != "" {
+		s.mode = StagedRange
+		s.what = fmt.Sprintf("the runs changed from %s to %s (PRE_COMMIT_FROM_REF, PRE_COMMIT_TO_REF), as of %s", from, to, to)
+	}
+	type target struct {
+		path, prefix string
+		snap         *snapshot
+	}
+	var targets []target
+	snaps := map[*gitrev.Repo]*snapshot{}
+	staged := 0
 	for _, p := range paths {
 		if _, err := os.Stat(p); err != nil {
 			return nil, fmt.Errorf("cannot read %s: %w", p, unwrapPath(err))
@@ -42,28 +146,307 @@ func findStaged(l *gitrev.Locator, paths []string, getenv func(string) string) (
 		if err != nil {
 			return nil, fmt.Errorf("--staged: %w", err)
 		}
-		changes, ok := s.changes[repo]
-		if !ok {
-			s.index[repo] = hookIndex(repo, getenv)
-			if changes, err = repo.Staged(s.index[repo]); err != nil {
-				return nil, fmt.Errorf("--staged: listing the staged changes: %w", err)
+		snap := snaps[repo]
+		if snap == nil {
+			if s.mode == StagedRange {
+				snap, err = rangeSnapshot(repo, from, to)
+			} else {
+				snap, err = indexSnapshot(repo, hookIndex(repo, getenv), getenv)
 			}
-			s.changes[repo] = changes
+			if err != nil {
+				return nil, err
+			}
+			snaps[repo] = snap
+			staged += len(snap.changes)
 		}
-		for _, c := range changes {
-			rest, ok := under(c.Path, prefix)
-			if !ok {
-				continue
-			}
-			candidate := nearestExisting(p, rest)
-			if !seen[candidate] {
-				seen[candidate] = true
-				s.paths = append(s.paths, candidate)
+		targets = append(targets, target{p, prefix, snap})
+	}
+	if s.mode == StagedIndex && staged == 0 && (getenv("CI") != "" || getenv("PRE_COMMIT") != "") {
+		s.mode = StagedAll
+		s.what = "every run, as the index records it (nothing is staged: pre-commit run --all-files, or CI)"
+	}
+	if s.tmp, err = os.MkdirTemp("", "h3a-check-staged-"); err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			s.close()
+		}
+	}()
+	for _, t := range targets {
+		if err := s.collect(l, t.snap, t.path, t.prefix, detectors, 0); err != nil {
+			return nil, err
+		}
+	}
+	slices.SortFunc(s.runs, func(a, b rundir.Run) int { return strings.Compare(a.Dir, b.Dir) })
+	return s, nil
+}
+
+func (s *stagedScope) close() {
+	if s != nil && s.tmp != "" {
+		os.RemoveAll(s.tmp)
+	}
+}
+
+// indexSnapshot is the index a commit in progress records, against HEAD.
+func indexSnapshot(repo *gitrev.Repo, index string, getenv func(string) string) (*snapshot, error) {
+	changes, err := repo.Staged(index)
+	if err != nil {
+		return nil, fmt.Errorf("--staged: listing the staged changes: %w", err)
+	}
+	files, err := repo.IndexFiles(index)
+	if err != nil {
+		return nil, fmt.Errorf("--staged: reading the index: %w", err)
+	}
+	base, err := gitrev.ChooseBase(repo, "", getenv)
+	if err != nil {
+		return nil, err
+	}
+	return newSnapshot(repo, files, changes, base), nil
+}
+
+// rangeSnapshot is commit to, with what changed since where it left from
+// (their merge base: from itself when to descends from it), the base its
+// history is compared with.
+func rangeSnapshot(repo *gitrev.Repo, fromRef, toRef string) (*snapshot, error) {
+	from, err := repo.Resolve(fromRef)
+	if err != nil {
+		return nil, fmt.Errorf("--staged: PRE_COMMIT_FROM_REF: %w", err)
+	}
+	to, err := repo.Resolve(toRef)
+	if err != nil {
+		return nil, fmt.Errorf("--staged: PRE_COMMIT_TO_REF: %w", err)
+	}
+	base := gitrev.Base{Commit: from, From: fromRef}
+	if mb, found, err := repo.MergeBase(from, to); err != nil {
+		return nil, err
+	} else if found && mb != from {
+		base = gitrev.Base{Commit: mb, From: "the merge base of " + fromRef + " and " + toRef}
+	}
+	changes, err := repo.Between(base.Commit, to)
+	if err != nil {
+		return nil, fmt.Errorf("--staged: listing the changes from %s to %s: %w", fromRef, toRef, err)
+	}
+	files, err := repo.CommitFiles(to)
+	if err != nil {
+		return nil, fmt.Errorf("--staged: listing %s: %w", toRef, err)
+	}
+	return newSnapshot(repo, files, changes, base), nil
+}
+
+// fsName turns a top-level-relative folder into its name in a snapshot.
+func fsName(rel string) string {
+	if rel == "" {
+		return "."
+	}
+	return rel
+}
+
+func relName(name string) string {
+	if name == "." {
+		return ""
+	}
+	return name
+}
+
+// collect adds the runs of snap under prefix (the PATH p) that the change
+// touches (every run there in StagedAll), the runs it deletes, and the
+// submodules it moves.
+func (s *stagedScope) collect(l *gitrev.Locator, snap *snapshot, p, prefix string, detectors []rundir.Detector, depth int) error {
+	found := map[string]string{} // run -> layout
+	holding := map[string]bool{}
+	if s.mode == StagedAll && depth == 0 {
+		runs, err := rundir.Search(snap.fsys, fsName(prefix), detectors)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("--staged: %w", err)
+		}
+		for _, r := range runs {
+			found[relName(r.Dir)] = r.Layout
+		}
+		if len(runs) == 0 {
+			if run, lay, ok := rundir.Enclosing(snap.fsys, snap.nearestFolder(prefix, ""), detectors); ok {
+				found[relName(run)] = lay
 			}
 		}
 	}
-	slices.Sort(s.paths)
-	return s, nil
+	for _, c := range snap.changes {
+		if s.mode == StagedAll && depth == 0 {
+			break
+		}
+		if _, ok := under(c.Path, prefix); !ok {
+			continue
+		}
+		if c.Submodule() {
+			if err := s.submodule(l, snap, c, s.display(p, prefix, snap.repo, c.Path), detectors, depth); err != nil {
+				return err
+			}
+			if c.NewMode == gitrev.ModeSubmodule || c.Deleted {
+				continue
+			}
+		}
+		dir := path.Dir(c.Path)
+		if c.Deleted {
+			dir = snap.nearestFolder(relName(dir), prefix)
+			holding[relName(dir)] = true
+		}
+		if run, lay, ok := rundir.Enclosing(snap.fsys, dir, detectors); ok {
+			found[relName(run)] = lay
+		}
+	}
+	for rel, lay := range found {
+		if err := s.addRun(snap, p, prefix, rel, lay, detectors); err != nil {
+			return err
+		}
+	}
+	if snap.base.Commit == "" {
+		return nil
+	}
+	for h := range holding {
+		if slices.ContainsFunc(slices.Collect(mapKeys(holding)), func(o string) bool { _, in := under(h, o); return o != h && in }) {
+			continue // an outer folder reports it
+		}
+		present, err := rundir.Search(snap.fsys, fsName(h), detectors)
+		if err != nil {
+			return fmt.Errorf("--staged: %w", err)
+		}
+		head := map[string]bool{}
+		for _, r := range present {
+			head[relName(r.Dir)] = true
+		}
+		a, err := deletedRuns(snap.repo, snap.base, h, s.display(p, prefix, snap.repo, h), head)
+		if err != nil {
+			return fmt.Errorf("listing the runs of %s at base %s: %w", h, gitrev.Short(snap.base.Commit), err)
+		}
+		if a != nil {
+			s.extra = append(s.extra, a)
+		}
+	}
+	return nil
+}
+
+func mapKeys(m map[string]bool) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// nearestFolder is dir, or the nearest folder above it that the snapshot
+// holds, never above stop.
+func (snap *snapshot) nearestFolder(dir, stop string) string {
+	for {
+		if dir == stop || dir == "" {
+			return fsName(dir)
+		}
+		if info, err := fs.Stat(snap.fsys, dir); err == nil && info.IsDir() {
+			return dir
+		}
+		dir = relName(path.Dir(dir))
+	}
+}
+
+// display names the repository path rel the way the PATH p (at prefix)
+// names it.
+func (s *stagedScope) display(p, prefix string, repo *gitrev.Repo, rel string) string {
+	if filepath.IsAbs(p) {
+		return filepath.ToSlash(filepath.Join(repo.Root, filepath.FromSlash(rel)))
+	}
+	r, err := filepath.Rel(filepath.FromSlash("/"+prefix), filepath.FromSlash("/"+rel))
+	if err != nil {
+		return filepath.ToSlash(filepath.Join(repo.Root, filepath.FromSlash(rel)))
+	}
+	return filepath.ToSlash(filepath.Join(p, r))
+}
+
+// addRun writes the run at rel, as the snapshot records it, into a
+// private folder, and adds it to the runs to check under its own name.
+func (s *stagedScope) addRun(snap *snapshot, p, prefix, rel, lay string, detectors []rundir.Detector) error {
+	dir := filepath.Join(snap.repo.Root, filepath.FromSlash(rel))
+	if _, dup := s.at[dir]; dup {
+		return nil
+	}
+	dest := filepath.Join(s.tmp, strconv.Itoa(len(s.at)))
+	if err := os.Mkdir(dest, 0o700); err != nil {
+		return err
+	}
+	if err := snap.repo.Materialize(snap.files, rel, dest); err != nil {
+		return fmt.Errorf("--staged: reading %s from git: %w", rel, err)
+	}
+	inner, err := rundir.Search(snap.fsys, fsName(rel), detectors)
+	if err != nil {
+		return fmt.Errorf("--staged: %w", err)
+	}
+	run := rundir.Run{Dir: dir, Display: s.display(p, prefix, snap.repo, rel), Layout: lay}
+	for _, r := range inner {
+		if r.Dir != fsName(rel) {
+			rest, _ := under(relName(r.Dir), rel)
+			run.Holds = append(run.Holds, rest)
+		}
+	}
+	s.runs = append(s.runs, run)
+	s.source[dir] = dest
+	s.at[dir] = stagedRun{repo: snap.repo, rel: rel, base: snap.base}
+	return nil
+}
+
+// submodule checks the runs a moved submodule's new commit changes, when
+// the submodule is checked out here and holds both commits; otherwise it
+// says that they were not checked.
+func (s *stagedScope) submodule(l *gitrev.Locator, snap *snapshot, c gitrev.Change, display string, detectors []rundir.Detector, depth int) error {
+	notChecked := func(why string) {
+		commit := c.NewObject
+		if c.NewMode != gitrev.ModeSubmodule {
+			commit = c.OldObject
+		}
+		f := finding.SubmoduleNotChecked.New("", "the runs inside submodule %q at %s were not checked: %s", c.Path, gitrev.Short(commit), why)
+		s.extra = append(s.extra, &audit.Audit{Run: display, Findings: []finding.Finding{f}, Inputs: audit.Inputs{}, Notes: "submodule not checked"})
+	}
+	switch {
+	case c.NewMode != gitrev.ModeSubmodule:
+		notChecked("the change removes the submodule")
+		return nil
+	case depth >= maxSubmoduleDepth:
+		notChecked("submodules are nested too deep")
+		return nil
+	}
+	dir := filepath.Join(snap.repo.Root, filepath.FromSlash(c.Path))
+	if _, err := os.Lstat(filepath.Join(dir, ".git")); err != nil {
+		notChecked("it is not checked out here (git submodule update --init)")
+		return nil
+	}
+	sub, err := l.Repo(dir)
+	if err != nil || sub.Root != dir {
+		notChecked("it is not checked out here (git submodule update --init)")
+		return nil
+	}
+	if !sub.HasCommit(c.NewObject) {
+		notChecked("its clone does not hold that commit (git submodule update)")
+		return nil
+	}
+	files, err := sub.CommitFiles(c.NewObject)
+	if err != nil {
+		return fmt.Errorf("--staged: listing submodule %s: %w", c.Path, err)
+	}
+	var changes []gitrev.Change
+	base := gitrev.Base{Skip: "the submodule " + c.Path + " is new in this change"}
+	if c.OldMode == gitrev.ModeSubmodule {
+		if !sub.HasCommit(c.OldObject) {
+			notChecked(fmt.Sprintf("its clone does not hold the previous commit %s to compare with (git fetch in the submodule)", gitrev.Short(c.OldObject)))
+			return nil
+		}
+		base = gitrev.Base{Commit: c.OldObject, From: "the submodule's previous commit"}
+		if changes, err = sub.Between(c.OldObject, c.NewObject); err != nil {
+			return fmt.Errorf("--staged: comparing submodule %s: %w", c.Path, err)
+		}
+	} else {
+		for _, f := range files {
+			changes = append(changes, gitrev.Change{Path: f.Path, NewMode: f.Mode, NewObject: f.Object})
+		}
+	}
+	return s.collect(l, newSnapshot(sub, files, changes, base), display, "", detectors, depth+1)
 }
 
 func unwrapPath(err error) error {
@@ -111,68 +494,4 @@ func under(file, prefix string) (string, bool) {
 	}
 	rest, ok := strings.CutPrefix(file, prefix+"/")
 	return rest, ok
-}
-
-// nearestExisting is base joined with rel, or with the longest leading
-// part of rel that still exists.
-func nearestExisting(base, rel string) string {
-	parts := strings.Split(rel, "/")
-	for n := len(parts); n > 0; n-- {
-		p := filepath.Join(append([]string{base}, parts[:n]...)...)
-		if _, err := os.Lstat(p); err == nil {
-			return p
-		}
-	}
-	return base
-}
-
-// keep selects the runs holding a staged change, and makes sure that each
-// is on disk what the commit records: a file changed since it was staged,
-// or one the index does not hold, would make the check read something
-// the commit leaves out (a logged artifact that is never added, for
-// instance), so the check stops and says which.
-func (s *stagedScope) keep(hp *historyPlan, runs []rundir.Run) ([]rundir.Run, error) {
-	var kept []rundir.Run
-	byRepo := map[*gitrev.Repo][]string{}
-	display := map[string]string{}
-	for _, r := range runs {
-		rb, err := hp.of(r.Dir)
-		if err != nil {
-			return nil, err
-		}
-		if rb.repo == nil {
-			continue
-		}
-		if !slices.ContainsFunc(s.changes[rb.repo], func(c gitrev.Change) bool { _, ok := under(c.Path, rb.rel); return ok }) {
-			continue
-		}
-		kept = append(kept, r)
-		byRepo[rb.repo] = append(byRepo[rb.repo], rb.rel)
-		display[rb.rel] = r.Display
-	}
-	var problems []string
-	for repo, dirs := range byRepo {
-		files, err := repo.NotStaged(s.index[repo], dirs)
-		if err != nil {
-			return nil, fmt.Errorf("--staged: comparing the runs with the index: %w", err)
-		}
-		for _, f := range files {
-			for _, d := range dirs {
-				if rest, ok := under(f, d); ok {
-					problems = append(problems, fmt.Sprintf("%s: %q", display[d], rest))
-				}
-			}
-		}
-	}
-	if len(problems) > 0 {
-		slices.Sort(problems)
-		const most = 10
-		more := ""
-		if len(problems) > most {
-			more = fmt.Sprintf(" and %d more", len(problems)-most)
-			problems = problems[:most]
-		}
-		return nil, fmt.Errorf("--staged: the working tree differs from what the commit records in %s%s (untracked, or changed since \"git add\"); stage these files (git add) or move them out of the run, so that the check reads what the commit records", strings.Join(problems, ", "), more)
-	}
-	return kept, nil
 }
