@@ -240,3 +240,110 @@ func TestStagedFirstCommit(t *testing.T) {
 		t.Errorf("exit %d\n%s%s", code, stdout, stderr)
 	}
 }
+
+// TestStagedModes: pre-commit's CI modes. With nothing staged under
+// pre-commit or in CI (pre-commit run --all-files) every run is checked,
+// the broken one committed past the hook included; with a range
+// (pre-commit run --from-ref A --to-ref B) the runs changed in it are
+// checked as of B against A. A range variable is never an option to git.
+func TestStagedModes(t *testing.T) {
+	complete := "runs/" + completeID
+	tests := []struct {
+		name   string
+		change func(t *testing.T, g *gittest.Repo) map[string]string
+		code   int
+		want   []string
+		not    []string
+	}{
+		{"nothing staged in CI", func(*testing.T, *gittest.Repo) map[string]string {
+			return map[string]string{"CI": "true"}
+		}, ExitFail, []string{"every run", "[h3a.integrity.hash_mismatch]", otherID, "2 runs checked"}, []string{"nothing to check"}},
+		{"nothing staged under pre-commit", func(*testing.T, *gittest.Repo) map[string]string {
+			return map[string]string{"PRE_COMMIT": "1"}
+		}, ExitFail, []string{"[h3a.integrity.hash_mismatch]", otherID}, []string{"nothing to check"}},
+		{"a range that breaks a run", func(t *testing.T, g *gittest.Repo) map[string]string {
+			from := g.Git("rev-parse", "HEAD")
+			g.Write(map[string]string{complete + "/" + greenRel: "tampered\n"})
+			to := g.Commit("past the hook")
+			// The working tree and the index go back: the range is what counts.
+			g.Git("checkout", "-q", from)
+			return map[string]string{"PRE_COMMIT_FROM_REF": from, "PRE_COMMIT_TO_REF": to, "PRE_COMMIT": "1"}
+		}, ExitFail, []string{"[h3a.integrity.hash_mismatch]", "[h3a.append_only.artifact_changed]", completeID}, []string{otherID}},
+		{"a range in the older variables", func(t *testing.T, g *gittest.Repo) map[string]string {
+			g.Write(map[string]string{complete + "/" + greenRel: "tampered\n"})
+			g.Commit("past the hook")
+			return map[string]string{"PRE_COMMIT_ORIGIN": "HEAD~1", "PRE_COMMIT_SOURCE": "HEAD"}
+		}, ExitFail, []string{"[h3a.integrity.hash_mismatch]", completeID}, []string{otherID}},
+		{"a range touching no run", func(t *testing.T, g *gittest.Repo) map[string]string {
+			g.Write(map[string]string{"NOTES.md": "n\n"})
+			g.Commit("notes")
+			return map[string]string{"PRE_COMMIT_FROM_REF": "HEAD~1", "PRE_COMMIT_TO_REF": "HEAD"}
+		}, ExitPass, []string{"no change in the range touches a run"}, []string{otherID}},
+		{"a range variable that is an option", func(*testing.T, *gittest.Repo) map[string]string {
+			return map[string]string{"PRE_COMMIT_FROM_REF": "--output=owned", "PRE_COMMIT_TO_REF": "HEAD"}
+		}, ExitError, []string{`"--output=owned" starts with "-"`}, nil},
+		{"half a range", func(*testing.T, *gittest.Repo) map[string]string {
+			return map[string]string{"PRE_COMMIT_FROM_REF": "HEAD"}
+		}, ExitError, []string{"must be set together"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := stagedRepo(t)
+			vars := tt.change(t, g)
+			code, stdout, stderr := runStaged(t, vars)
+			if code != tt.code {
+				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.code, stdout, stderr)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(stdout+stderr, w) {
+					t.Errorf("output lacks %q:\n%s%s", w, stdout, stderr)
+				}
+			}
+			for _, w := range tt.not {
+				if strings.Contains(stdout+stderr, w) {
+					t.Errorf("output mentions %q:\n%s%s", w, stdout, stderr)
+				}
+			}
+			if _, err := os.Stat(filepath.Join(g.Dir, "owned")); err == nil {
+				t.Error("a variable reached git as an option")
+			}
+		})
+	}
+}
+
+// TestStagedSubmodule: a commit that moves a submodule holding a run is
+// checked at the submodule's new commit when it is checked out, against
+// its previous one; when it is not, a warning says its runs were not
+// checked.
+func TestStagedSubmodule(t *testing.T) {
+	sub := gittest.Init(t)
+	if err := os.CopyFS(filepath.Join(sub.Dir, "runs", completeID), os.DirFS(filepath.Join(casesDir, "ok", "complete", completeID))); err != nil {
+		t.Fatal(err)
+	}
+	sub.Commit("a run")
+	g := gittest.Init(t)
+	g.Write(map[string]string{"README.md": "top\n"})
+	g.Git("-c", "protocol.file.allow=always", "submodule", "add", "-q", sub.Dir, "vendor-runs")
+	g.Commit("the submodule")
+	t.Chdir(g.Dir)
+
+	// The submodule's new commit breaks its run.
+	inside := gittest.At(t, filepath.Join(g.Dir, "vendor-runs"))
+	inside.Write(map[string]string{"runs/" + completeID + "/" + greenRel: "tampered\n"})
+	inside.Commit("past the hook")
+	g.Git("add", "vendor-runs")
+	code, stdout, stderr := runStaged(t, nil)
+	if code != ExitFail || !strings.Contains(stdout, "vendor-runs/runs/"+completeID) || !strings.Contains(stdout, "[h3a.append_only.artifact_changed]") {
+		t.Errorf("submodule checked out: exit %d, want 1 with its run's broken artifact\n%s%s", code, stdout, stderr)
+	}
+
+	// Not checked out: the commit is recorded, its runs are not checked.
+	g.Git("commit", "-q", "--no-verify", "-m", "moved")
+	g.Git("submodule", "deinit", "-q", "-f", "vendor-runs")
+	other := sub.Commit("another commit")
+	g.Git("update-index", "--cacheinfo", "160000,"+other+",vendor-runs")
+	code, stdout, stderr = runStaged(t, nil)
+	if code != ExitPass || !strings.Contains(stdout, "[h3a.structure.submodule_not_checked]") || !strings.Contains(stdout, "not checked out") {
+		t.Errorf("submodule absent: exit %d, want 0 with a warning that its runs were not checked\n%s%s", code, stdout, stderr)
+	}
+}
