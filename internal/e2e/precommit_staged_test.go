@@ -1,0 +1,104 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestPreCommitStagedTricks: the hook checks what the commit records, the
+// index, whatever the working tree shows: a tampered artifact staged and
+// then hidden behind assume-unchanged or skip-worktree, and a broken run
+// staged and then deleted from the disk, are each refused.
+func TestPreCommitStagedTricks(t *testing.T) {
+	preCommit := mustHave(t, "pre-commit")
+	hookRepo, rev := snapshotModule(t)
+	repo := newRepo(t)
+	writeHookConfig(t, repo, hookRepo, rev, "h3a-check-system")
+	run := filepath.Join(repo, "runs", runID)
+	copyCase(t, "ok", "complete", run)
+	commitAll(t, repo, "a complete run")
+	env := preCommitEnv(t, filepath.Dir(binary))
+	if out, code := runIn(t, repo, env, preCommit, "install", "--install-hooks"); code != 0 {
+		t.Fatalf("pre-commit install: exit %d\n%s", code, out)
+	}
+	green := "runs/" + runID + "/artifacts/executor/test_output_green.txt"
+	committed, err := os.ReadFile(filepath.Join(repo, filepath.FromSlash(green)))
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	for _, bit := range []string{"--assume-unchanged", "--skip-worktree"} {
+		breakArtifact(t, run)
+		git(t, repo, "add", green)
+		if err := os.WriteFile(filepath.Join(repo, filepath.FromSlash(green)), committed, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		git(t, repo, "update-index", bit, green)
+		commitRefused(t, repo, env, "a tampered artifact behind "+bit, "[h3a.integrity.hash_mismatch]")
+		git(t, repo, "update-index", "--no"+strings.TrimPrefix(bit, "-"), green)
+		git(t, repo, "reset", "-q", "--hard")
+	}
+
+	// A new broken run, staged, then gone from the disk.
+	other := filepath.Join(repo, "runs", otherRunID)
+	copyCase(t, "ok", "complete", other)
+	breakArtifact(t, other)
+	git(t, repo, "add", "-A")
+	if err := os.RemoveAll(other); err != nil {
+		t.Fatal(err)
+	}
+	commitRefused(t, repo, env, "a broken run staged, then deleted from the disk", otherRunID, "[h3a.integrity.hash_mismatch]")
+
+	// A tampered artifact staged, then deleted from the disk.
+	breakArtifact(t, run)
+	git(t, repo, "add", green)
+	if err := os.Remove(filepath.Join(repo, filepath.FromSlash(green))); err != nil {
+		t.Fatal(err)
+	}
+	commitRefused(t, repo, env, "a tampered artifact staged, then deleted from the disk", "[h3a.integrity.hash_mismatch]")
+}
+
+// TestPreCommitCIModes: pre-commit in CI runs the documented hook over
+// the whole tree (pre-commit run --all-files, as pre-commit.ci does) or
+// over a range of commits (--from-ref/--to-ref, as the pre-commit action
+// does for a pull request); a broken run committed past the hook fails
+// both, and a range that leaves it alone does not.
+func TestPreCommitCIModes(t *testing.T) {
+	preCommit := mustHave(t, "pre-commit")
+	hookRepo, rev := snapshotModule(t)
+	repo := newRepo(t)
+	writeHookConfig(t, repo, hookRepo, rev, "h3a-check")
+	copyCase(t, "ok", "complete", filepath.Join(repo, "runs", runID))
+	base := commitAll(t, repo, "a complete run")
+	other := filepath.Join(repo, "runs", otherRunID)
+	copyCase(t, "ok", "complete", other)
+	breakArtifact(t, other)
+	broken := commitAll(t, repo, "a broken run, past the hook")
+	if err := os.WriteFile(filepath.Join(repo, "NOTES.md"), []byte("not a run\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	notes := commitAll(t, repo, "notes")
+	env := append(preCommitEnv(t, ""), "CI=true")
+	if out, code := runIn(t, repo, env, preCommit, "install-hooks"); code != 0 {
+		t.Fatalf("pre-commit install-hooks: exit %d\n%s", code, out)
+	}
+
+	out, code := runIn(t, repo, env, preCommit, "run", "--all-files")
+	t.Logf("pre-commit run --all-files:\n%s", out)
+	if code == 0 || !strings.Contains(out, "[h3a.integrity.hash_mismatch]") || !strings.Contains(out, otherRunID) || strings.Contains(out, "nothing to check") {
+		t.Errorf("--all-files over a broken committed run: exit %d, want a failure naming it\n%s", code, out)
+	}
+
+	out, code = runIn(t, repo, env, preCommit, "run", "--from-ref", base, "--to-ref", notes)
+	t.Logf("pre-commit run --from-ref base --to-ref HEAD:\n%s", out)
+	if code == 0 || !strings.Contains(out, "[h3a.integrity.hash_mismatch]") || !strings.Contains(out, otherRunID) {
+		t.Errorf("a range holding a broken run: exit %d, want a failure naming it\n%s", code, out)
+	}
+
+	out, code = runIn(t, repo, env, preCommit, "run", "--from-ref", broken, "--to-ref", notes)
+	if code != 0 || strings.Contains(out, otherRunID) {
+		t.Errorf("a range that leaves the runs alone: exit %d, want it through\n%s", code, out)
+	}
+}
