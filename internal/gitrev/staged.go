@@ -230,7 +230,13 @@ func (r *Repo) Materialize(files []SnapshotFile, dir, dest string) error {
 			walk = append(walk, p)
 		}
 		for i := len(walk) - 1; i >= 0; i-- {
-			if err := root.Mkdir(walk[i], 0o755); err != nil && !errors.Is(err, os.ErrExist) {
+			if err := root.Mkdir(walk[i], 0o755); errors.Is(err, os.ErrExist) {
+				// Only a folder made here: an entry written before
+				// (a link, a file) is never gone through.
+				if info, err := root.Lstat(walk[i]); err != nil || !info.IsDir() {
+					return fmt.Errorf("%s is not a folder in the snapshot", walk[i])
+				}
+			} else if err != nil {
 				return err
 			}
 			made[walk[i]] = true

@@ -165,3 +165,34 @@ func TestMaterialize(t *testing.T) {
 		t.Error("an option was taken for a commit")
 	}
 }
+
+// TestMaterializeNeverGoesThroughALink: a listing that holds a link and a
+// file below it (git refuses such an index, a crafted one need not) is an
+// error, and nothing is written where the link points.
+func TestMaterializeNeverGoesThroughALink(t *testing.T) {
+	g := gittest.Init(t)
+	g.Write(map[string]string{"x": "x\n"})
+	g.Commit("base")
+	repo, err := Open(g.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer repo.Close()
+	target := g.Git("hash-object", "-w", "--stdin", "--path", "x")
+	g.Write(map[string]string{"target": "sub"})
+	link := g.Git("hash-object", "-w", "target")
+	files := []SnapshotFile{
+		{Mode: "120000", Object: link, Path: "run/a"},
+		{Mode: "100644", Object: target, Path: "run/a/b"},
+	}
+	dest := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dest, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := repo.Materialize(files, "run", dest); err == nil {
+		t.Error("a file below a link was written")
+	}
+	if _, err := os.Lstat(filepath.Join(dest, "sub", "b")); err == nil {
+		t.Error("the link was gone through")
+	}
+}

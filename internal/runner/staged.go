@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -301,8 +302,9 @@ func (s *stagedScope) collect(l *gitrev.Locator, snap *snapshot, p, prefix strin
 	if snap.base.Commit == "" {
 		return nil
 	}
-	for h := range holding {
-		if slices.ContainsFunc(slices.Collect(mapKeys(holding)), func(o string) bool { _, in := under(h, o); return o != h && in }) {
+	folders := slices.Sorted(maps.Keys(holding))
+	for _, h := range folders {
+		if slices.ContainsFunc(folders, func(o string) bool { _, in := under(h, o); return o != h && in }) {
 			continue // an outer folder reports it
 		}
 		present, err := rundir.Search(snap.fsys, fsName(h), detectors)
@@ -322,16 +324,6 @@ func (s *stagedScope) collect(l *gitrev.Locator, snap *snapshot, p, prefix strin
 		}
 	}
 	return nil
-}
-
-func mapKeys(m map[string]bool) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }
 
 // nearestFolder is dir, or the nearest folder above it that the snapshot
