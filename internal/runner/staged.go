@@ -162,7 +162,7 @@ func findStaged(l *gitrev.Locator, paths []string, getenv func(string) string, f
 		}
 		targets = append(targets, target{p, prefix, snap})
 	}
-	if s.mode == StagedIndex && staged == 0 && (getenv("CI") != "" || getenv("PRE_COMMIT") != "") {
+	if s.mode == StagedIndex && staged == 0 && (isSet(getenv("CI")) || isSet(getenv("PRE_COMMIT"))) {
 		s.mode = StagedAll
 		s.what = "every run, as the index records it (nothing is staged: pre-commit run --all-files, or CI)"
 	}
@@ -181,6 +181,11 @@ func findStaged(l *gitrev.Locator, paths []string, getenv func(string) string, f
 	}
 	slices.SortFunc(s.runs, func(a, b rundir.Run) int { return strings.Compare(a.Dir, b.Dir) })
 	return s, nil
+}
+
+// isSet reads a flag variable such as CI: set unless empty, "0" or "false".
+func isSet(v string) bool {
+	return v != "" && v != "0" && !strings.EqualFold(v, "false")
 }
 
 func (s *stagedScope) close() {
