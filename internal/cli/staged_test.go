@@ -347,3 +347,16 @@ func TestStagedSubmodule(t *testing.T) {
 		t.Errorf("submodule absent: exit %d, want 0 with a warning that its runs were not checked\n%s%s", code, stdout, stderr)
 	}
 }
+
+// TestStagedAllUnderPaths: with nothing staged in CI, every run under the
+// PATHs is checked, and a PATH inside a run checks that run.
+func TestStagedAllUnderPaths(t *testing.T) {
+	stagedRepo(t)
+	ci := map[string]string{"CI": "true"}
+	if code, stdout, stderr := runStaged(t, ci, "runs/"+completeID); code != ExitPass || !strings.Contains(stdout, "1 run checked") {
+		t.Errorf("a good run: exit %d, want 0 with it checked\n%s%s", code, stdout, stderr)
+	}
+	if code, stdout, stderr := runStaged(t, ci, "runs/"+otherID+"/README.md"); code != ExitFail || !strings.Contains(stdout, "[h3a.integrity.hash_mismatch]") {
+		t.Errorf("a file of the broken run: exit %d, want 1\n%s%s", code, stdout, stderr)
+	}
+}

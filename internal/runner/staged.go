@@ -262,14 +262,16 @@ func (s *stagedScope) collect(l *gitrev.Locator, snap *snapshot, p, prefix strin
 	found := map[string]string{} // run -> layout
 	holding := map[string]bool{}
 	if s.mode == StagedAll && depth == 0 {
-		runs, err := rundir.Search(snap.fsys, fsName(prefix), detectors)
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("--staged: %w", err)
+		if info, err := fs.Stat(snap.fsys, fsName(prefix)); err == nil && info.IsDir() {
+			runs, err := rundir.Search(snap.fsys, fsName(prefix), detectors)
+			if err != nil {
+				return fmt.Errorf("--staged: %w", err)
+			}
+			for _, r := range runs {
+				found[relName(r.Dir)] = r.Layout
+			}
 		}
-		for _, r := range runs {
-			found[relName(r.Dir)] = r.Layout
-		}
-		if len(runs) == 0 {
+		if len(found) == 0 {
 			if run, lay, ok := rundir.Enclosing(snap.fsys, snap.nearestFolder(prefix, ""), detectors); ok {
 				found[relName(run)] = lay
 			}
