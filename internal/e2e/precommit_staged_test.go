@@ -36,7 +36,8 @@ func TestPreCommitStagedTricks(t *testing.T) {
 			t.Fatal(err)
 		}
 		git(t, repo, "update-index", bit, green)
-		commitRefused(t, repo, env, "a tampered artifact behind "+bit, "[h3a.integrity.hash_mismatch]")
+		hookRefuses(t, repo, env, "a tampered artifact behind "+bit, "[h3a.integrity.hash_mismatch]")
+		// git reset --hard refuses an entry it was told not to look at.
 		git(t, repo, "update-index", "--no"+strings.TrimPrefix(bit, "-"), green)
 		git(t, repo, "reset", "-q", "--hard")
 	}
@@ -100,5 +101,24 @@ func TestPreCommitCIModes(t *testing.T) {
 	out, code = runIn(t, repo, env, preCommit, "run", "--from-ref", broken, "--to-ref", notes)
 	if code != 0 || strings.Contains(out, otherRunID) {
 		t.Errorf("a range that leaves the runs alone: exit %d, want it through\n%s", code, out)
+	}
+}
+
+// hookRefuses is commitRefused without the reset.
+func hookRefuses(t *testing.T, repo string, env []string, msg string, want ...string) {
+	t.Helper()
+	before := git(t, repo, "rev-parse", "HEAD")
+	out, code := runIn(t, repo, env, "git", "commit", "-m", msg)
+	t.Logf("hook output for %q:\n%s", msg, out)
+	if code == 0 {
+		t.Fatalf("%q went through:\n%s", msg, out)
+	}
+	for _, w := range append([]string{"Failed"}, want...) {
+		if !strings.Contains(out, w) {
+			t.Errorf("%q: hook output lacks %q:\n%s", msg, w, out)
+		}
+	}
+	if head := git(t, repo, "rev-parse", "HEAD"); head != before {
+		t.Errorf("HEAD moved to %s although the hook failed", head)
 	}
 }
