@@ -1,0 +1,65 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/h3a-check/h3a-check/internal/audit"
+	"github.com/h3a-check/h3a-check/internal/gitrev/gittest"
+)
+
+// TestStagedReadsTheIndexOnly: a staged check reads the runs from the
+// index, so a tampered artifact hidden from git's view of the working tree
+// fails; it leaves the index and the working tree as they were, and no
+// private copy behind.
+func TestStagedReadsTheIndexOnly(t *testing.T) {
+	g := gittest.Init(t)
+	run := filepath.Join(g.Dir, "runs", exampleID)
+	copyExample(t, run)
+	g.Commit("a run")
+	green := "runs/" + exampleID + "/artifacts/executor/test_output_green.txt"
+	committed, err := os.ReadFile(filepath.Join(g.Dir, filepath.FromSlash(green)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Write(map[string]string{green: "tampered\n"})
+	g.Git("add", green)
+	g.Write(map[string]string{green: string(committed)})
+	g.Git("update-index", "--skip-worktree", green)
+
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	index := filepath.Join(g.Dir, ".git", "index")
+	before, err := os.ReadFile(index)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Check(context.Background(), Options{Paths: []string{g.Dir}, Staged: true, Getenv: noEnv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Gate() != audit.Fail || len(res.Audits) != 1 || !hasRule(res.Audits[0], "h3a.integrity.hash_mismatch") {
+		t.Errorf("gate %s, audits %d: want the staged tampered artifact to fail", res.Gate(), len(res.Audits))
+	}
+	if after, err := os.ReadFile(index); err != nil || !bytes.Equal(before, after) {
+		t.Errorf("the index changed (%v)", err)
+	}
+	if disk, err := os.ReadFile(filepath.Join(g.Dir, filepath.FromSlash(green))); err != nil || !bytes.Equal(disk, committed) {
+		t.Errorf("the working tree changed (%v)", err)
+	}
+	if left, err := os.ReadDir(tmp); err != nil || len(left) != 0 {
+		t.Errorf("left behind in the temporary folder: %v (%v)", left, err)
+	}
+}
+
+func hasRule(a *audit.Audit, rule string) bool {
+	for _, f := range a.Findings {
+		if f.Rule == rule {
+			return true
+		}
+	}
+	return false
+}
