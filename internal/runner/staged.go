@@ -169,9 +169,10 @@ func findStaged(l *gitrev.Locator, paths []string, getenv func(string) string, f
 	if s.tmp, err = os.MkdirTemp("", "h3a-check-staged-"); err != nil {
 		return nil, err
 	}
+	scope := s
 	defer func() {
 		if err != nil {
-			s.close()
+			scope.close() // s is nil by then
 		}
 	}()
 	for _, t := range targets {

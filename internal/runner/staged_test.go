@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/h3a-check/h3a-check/internal/audit"
@@ -62,4 +63,22 @@ func hasRule(a *audit.Audit, rule string) bool {
 		}
 	}
 	return false
+}
+
+// TestStagedErrorLeavesNoCopy: a staged object the repository lacks (a
+// partial clone, a broken index) stops the check with an error, and the
+// private copy made so far is removed.
+func TestStagedErrorLeavesNoCopy(t *testing.T) {
+	g := gittest.Init(t)
+	copyExample(t, filepath.Join(g.Dir, "runs", exampleID))
+	g.Commit("a run")
+	g.Git("update-index", "--add", "--cacheinfo", "100644,1234567890123456789012345678901234567890,runs/"+exampleID+"/missing.txt")
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	if _, err := Check(context.Background(), Options{Paths: []string{g.Dir}, Staged: true, Getenv: noEnv}); err == nil || !strings.Contains(err.Error(), "not in the repository") {
+		t.Errorf("err = %v, want the missing object named", err)
+	}
+	if left, err := os.ReadDir(tmp); err != nil || len(left) != 0 {
+		t.Errorf("left behind in the temporary folder: %v (%v)", left, err)
+	}
 }
