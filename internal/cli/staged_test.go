@@ -360,3 +360,18 @@ func TestStagedAllUnderPaths(t *testing.T) {
 		t.Errorf("a file of the broken run: exit %d, want 1\n%s%s", code, stdout, stderr)
 	}
 }
+
+// TestStagedBrokenPolicy: a policy that does not compile stops a staged
+// check even when the change touches no run.
+func TestStagedBrokenPolicy(t *testing.T) {
+	g := stagedRepo(t)
+	policies := t.TempDir()
+	if err := os.WriteFile(filepath.Join(policies, "broken.rego"), []byte("package h3a.user.broken\n\ndeny contains msg if {\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g.Write(map[string]string{"NOTES.md": "notes\n"})
+	g.Git("add", "NOTES.md")
+	if code, stdout, stderr := runStaged(t, nil, "--policy", policies); code != ExitError || !strings.Contains(stderr, "broken.rego") {
+		t.Errorf("exit %d, want 2 naming the policy\n%s%s", code, stdout, stderr)
+	}
+}

@@ -200,6 +200,13 @@ func Check(ctx context.Context, opts Options) (*Result, error) {
 		}
 		defer staged.close()
 		if len(staged.runs) == 0 && len(staged.extra) == 0 {
+			// The change lies outside every run; a policy it breaks
+			// is still reported.
+			if staged.changes > 0 {
+				if _, err := loadPolicies(ctx, opts).wait(); err != nil {
+					return nil, err
+				}
+			}
 			return &Result{StagedMode: staged.mode, StagedWhat: staged.what}, nil
 		}
 		opts.staged = staged

@@ -47,6 +47,8 @@ type stagedScope struct {
 	source map[string]string    // run folder -> private folder its files are read from
 	at     map[string]stagedRun // run folder -> its repository, path there and base
 	extra  []*audit.Audit       // deleted runs, submodules not checked
+	// changes counts the files the change touches, runs or not.
+	changes int
 }
 
 type stagedRun struct {
@@ -162,6 +164,7 @@ func findStaged(l *gitrev.Locator, paths []string, getenv func(string) string, f
 		}
 		targets = append(targets, target{p, prefix, snap})
 	}
+	s.changes = staged
 	if s.mode == StagedIndex && staged == 0 && (isSet(getenv("CI")) || isSet(getenv("PRE_COMMIT"))) {
 		s.mode = StagedAll
 		s.what = "every run, as the index records it (nothing is staged: pre-commit run --all-files, or CI)"
