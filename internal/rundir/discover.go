@@ -361,8 +361,9 @@ func IsNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
 
 // Enclosing finds the nearest folder at or above dir (a slash path in
 // fsys) that is a run of one of detectors: the run a file in dir belongs
-// to. ok is false when dir is inside no run.
-func Enclosing(fsys fs.FS, dir string, detectors []Detector) (run, layout string, ok bool) {
+// to, and the layouts that claim it (more than one when the folder holds
+// the defining files of several). ok is false when dir is inside no run.
+func Enclosing(fsys fs.FS, dir string, detectors []Detector) (run string, layouts []string, ok bool) {
 	return enclosingRun(fsys, dir, detectors)
 }
 

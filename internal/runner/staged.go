@@ -15,6 +15,7 @@ import (
 	"github.com/h3a-check/h3a-check/internal/audit"
 	"github.com/h3a-check/h3a-check/internal/finding"
 	"github.com/h3a-check/h3a-check/internal/gitrev"
+	"github.com/h3a-check/h3a-check/internal/history"
 	"github.com/h3a-check/h3a-check/internal/layout"
 	"github.com/h3a-check/h3a-check/internal/rundir"
 )
@@ -154,7 +155,7 @@ func findStaged(l *gitrev.Locator, paths []string, getenv func(string) string, f
 			if s.mode == StagedRange {
 				snap, err = rangeSnapshot(repo, from, to)
 			} else {
-				snap, err = indexSnapshot(repo, hookIndex(repo, getenv), getenv)
+				snap, err = indexSnapshot(repo, hookIndex(repo, getenv))
 			}
 			if err != nil {
 				return nil, err
@@ -199,7 +200,7 @@ func (s *stagedScope) close() {
 }
 
 // indexSnapshot is the index a commit in progress records, against HEAD.
-func indexSnapshot(repo *gitrev.Repo, index string, getenv func(string) string) (*snapshot, error) {
+func indexSnapshot(repo *gitrev.Repo, index string) (*snapshot, error) {
 	changes, err := repo.Staged(index)
 	if err != nil {
 		return nil, fmt.Errorf("--staged: listing the staged changes: %w", err)
@@ -208,7 +209,8 @@ func indexSnapshot(repo *gitrev.Repo, index string, getenv func(string) string) 
 	if err != nil {
 		return nil, fmt.Errorf("--staged: reading the index: %w", err)
 	}
-	base, err := gitrev.ChooseBase(repo, "", getenv)
+	// A commit of the index is checked against its parent, in CI too.
+	base, err := gitrev.HeadBase(repo)
 	if err != nil {
 		return nil, err
 	}
@@ -263,7 +265,7 @@ func relName(name string) string {
 // touches (every run there in StagedAll), the runs it deletes, and the
 // submodules it moves.
 func (s *stagedScope) collect(l *gitrev.Locator, snap *snapshot, p, prefix string, detectors []rundir.Detector, depth int) error {
-	found := map[string]string{} // run -> layout
+	found := map[string][]string{} // run -> the layouts that claim it
 	holding := map[string]bool{}
 	if s.mode == StagedAll && depth == 0 {
 		if info, err := fs.Stat(snap.fsys, fsName(prefix)); err == nil && info.IsDir() {
@@ -272,7 +274,7 @@ func (s *stagedScope) collect(l *gitrev.Locator, snap *snapshot, p, prefix strin
 				return fmt.Errorf("--staged: %w", err)
 			}
 			for _, r := range runs {
-				found[relName(r.Dir)] = r.Layout
+				found[relName(r.Dir)] = append([]string{r.Layout}, r.Also...)
 			}
 		}
 		if len(found) == 0 {
@@ -326,11 +328,18 @@ func (s *stagedScope) collect(l *gitrev.Locator, snap *snapshot, p, prefix strin
 		for _, r := range present {
 			head[relName(r.Dir)] = true
 		}
-		a, err := deletedRuns(snap.repo, snap.base, h, s.display(p, prefix, snap.repo, h), head)
+		atBase, err := runsAtBase(snap.repo, snap.base.Commit, h)
 		if err != nil {
 			return fmt.Errorf("listing the runs of %s at base %s: %w", h, gitrev.Short(snap.base.Commit), err)
 		}
-		if a != nil {
+		var gone []history.RunAt
+		for _, r := range atBase {
+			if !head[r.Dir] {
+				gone = append(gone, r)
+			}
+		}
+		l := baseListing{repo: snap.repo, base: snap.base, rel: h, display: s.display(p, prefix, snap.repo, h), runs: atBase}
+		if a := deletedRuns(l, gone); a != nil {
 			s.extra = append(s.extra, a)
 		}
 	}
@@ -366,7 +375,7 @@ func (s *stagedScope) display(p, prefix string, repo *gitrev.Repo, rel string) s
 
 // addRun writes the run at rel, as the snapshot records it, into a
 // private folder, and adds it to the runs to check under its own name.
-func (s *stagedScope) addRun(snap *snapshot, p, prefix, rel, lay string, detectors []rundir.Detector) error {
+func (s *stagedScope) addRun(snap *snapshot, p, prefix, rel string, layouts []string, detectors []rundir.Detector) error {
 	dir := filepath.Join(snap.repo.Root, filepath.FromSlash(rel))
 	if _, dup := s.at[dir]; dup {
 		return nil
@@ -382,7 +391,7 @@ func (s *stagedScope) addRun(snap *snapshot, p, prefix, rel, lay string, detecto
 	if err != nil {
 		return fmt.Errorf("--staged: %w", err)
 	}
-	run := rundir.Run{Dir: dir, Display: s.display(p, prefix, snap.repo, rel), Layout: lay}
+	run := rundir.Run{Dir: dir, Display: s.display(p, prefix, snap.repo, rel), Layout: layouts[0], Also: layouts[1:]}
 	for _, r := range inner {
 		if r.Dir != fsName(rel) {
 			rest, _ := under(relName(r.Dir), rel)
