@@ -215,7 +215,7 @@ h3a-check: .h3a-check.yaml:5:20: severity of "h3a.gates.order": unknown severity
 h3a-check: .h3a-check.yaml:7:11: waiver 1: rule pattern "h3a.integrty.*" matches no rule; did you mean "h3a.integrity.*"?
 h3a-check: .h3a-check.yaml:10:14: waiver 1: expires "2025-13-01": expected a date as YYYY-MM-DD
 h3a-check: .h3a-check.yaml:11:11: waiver 2: no rule "h3a.evidence.required_artifcat"; did you mean "h3a.evidence.required_artifact"?
-h3a-check: .h3a-check.yaml:15: unknown key "waiver": expected one of paths, layout, base, policies, params, severity, fail-level, waivers, evidence (did you mean "waivers"?)
+h3a-check: .h3a-check.yaml:15: unknown key "waiver": expected one of paths, layout, base, policies, params, severity, fail-level, waivers, evidence, humans (did you mean "waivers"?)
 `
 	if code != ExitError || stderr != want || stdout != "" {
 		t.Errorf("exit %d, stderr\n%s\nwant 2 and\n%s", code, stderr, want)

@@ -29,7 +29,7 @@ const DefaultFile = ".h3a-check.yaml"
 const MaxSize = 1 << 20
 
 // Keys lists the top-level keys, in documentation order.
-var Keys = []string{"paths", "layout", "base", "policies", "params", "severity", "fail-level", "waivers", "evidence"}
+var Keys = []string{"paths", "layout", "base", "policies", "params", "severity", "fail-level", "waivers", "evidence", "humans"}
 
 // EvidenceKeys lists the keys of evidence.
 var EvidenceKeys = []string{"min-hash-digits"}
@@ -41,6 +41,9 @@ type Evidence struct {
 	MinHashDigits int
 	Line, Column  int // of the value
 }
+
+// HumanKeys lists the keys of humans.
+var HumanKeys = []string{"allowed-signers", "gpg-fingerprints"}
 
 // WaiverKeys lists the keys of one waiver.
 var WaiverKeys = []string{"rule", "path", "task", "reason", "expires"}
@@ -79,6 +82,15 @@ type Config struct {
 	FailLevel Str // "error" or "warning" when set
 	Waivers   []Waiver
 	Evidence  Evidence
+	Humans    Humans
+}
+
+// Humans names the keys whose signature on a commit makes a human decision
+// in it a person's: an allowed_signers file of git (SSH keys), read where
+// the configuration is read from, and GPG key fingerprints.
+type Humans struct {
+	AllowedSigners  Str   // a path relative to the file's directory
+	GPGFingerprints []Str // upper-case hex, spaces removed
 }
 
 // Dir is the directory relative paths in the file are resolved against.

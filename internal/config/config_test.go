@@ -112,9 +112,9 @@ func TestParseErrors(t *testing.T) {
 		want     []string
 	}{
 		{"unknown key with suggestion", "paths: [runs]\npolices: [x]\n",
-			[]string{`c.yaml:2: unknown key "polices": expected one of paths, layout, base, policies, params, severity, fail-level, waivers, evidence (did you mean "policies"?)`}},
+			[]string{`c.yaml:2: unknown key "polices": expected one of paths, layout, base, policies, params, severity, fail-level, waivers, evidence, humans (did you mean "policies"?)`}},
 		{"unknown key without suggestion", "colour: red\n",
-			[]string{`c.yaml:1: unknown key "colour": expected one of paths, layout, base, policies, params, severity, fail-level, waivers, evidence`}},
+			[]string{`c.yaml:1: unknown key "colour": expected one of paths, layout, base, policies, params, severity, fail-level, waivers, evidence, humans`}},
 		{"duplicate top-level key", "layout: h3a\nlayout: h3a\n",
 			[]string{`c.yaml:2: duplicate key "layout" (first defined at line 1)`}},
 		{"list expected", "paths: runs\n",
@@ -122,7 +122,7 @@ func TestParseErrors(t *testing.T) {
 		{"single value expected", "layout: [h3a]\n",
 			[]string{`c.yaml:1:9: expected a single value, got a list`}},
 		{"not a mapping", "- runs\n",
-			[]string{`c.yaml:1: expected a mapping of settings (paths, layout, base, policies, params, severity, fail-level, waivers, evidence), got a list`}},
+			[]string{`c.yaml:1: expected a mapping of settings (paths, layout, base, policies, params, severity, fail-level, waivers, evidence, humans), got a list`}},
 		{"syntax", "paths: [runs\n",
 			[]string{`c.yaml:1: not valid YAML: did not find expected ',' or ']'`}},
 		{"tab indentation", "paths:\n\t- runs\n",
@@ -187,9 +187,14 @@ func TestParseErrors(t *testing.T) {
 			[]string{`c.yaml:1:29: evidence: min-hash-digits "32": expected a whole number from 16 (the spec's) to 64 (a whole SHA-256 digest)`}},
 		{"evidence digits a list", "evidence: {min-hash-digits: [32]}\n",
 			[]string{`c.yaml:1:29: evidence: min-hash-digits a list: expected a whole number from 16 (the spec's) to 64 (a whole SHA-256 digest)`}},
+		{"humans bad keys and values", "humans:\n  allowed-signer: x\n  gpg-fingerprints: [abc]\n",
+			[]string{`c.yaml:2:3: humans: unknown key "allowed-signer": expected one of allowed-signers, gpg-fingerprints (did you mean "allowed-signers"?)`,
+				`c.yaml:3:22: humans: gpg-fingerprints: "abc" is not a full key fingerprint: expected 40 or 64 hex digits, as gpg --fingerprint prints them`}},
+		{"humans not a mapping", "humans: [a]\n",
+			[]string{`c.yaml:1:9: humans: expected a mapping with allowed-signers or gpg-fingerprints, got a list`}},
 		{"several problems in file order", "fail-level: x\ncolour: red\nlayout: [a]\n",
 			[]string{`c.yaml:1:13: fail-level "x": expected "error" or "warning"`,
-				`c.yaml:2: unknown key "colour": expected one of paths, layout, base, policies, params, severity, fail-level, waivers, evidence`,
+				`c.yaml:2: unknown key "colour": expected one of paths, layout, base, policies, params, severity, fail-level, waivers, evidence, humans`,
 				`c.yaml:3:9: expected a single value, got a list`}},
 	}
 	for _, tc := range tests {

@@ -31,6 +31,7 @@ type rawConfig struct {
 	FailLevel str       `yaml:"fail-level"`
 	Waivers   yaml.Node `yaml:"waivers"`
 	Evidence  yaml.Node `yaml:"evidence"`
+	Humans    yaml.Node `yaml:"humans"`
 }
 
 // str is a scalar with its position. Implementing yaml.Unmarshaler only on
@@ -97,6 +98,7 @@ func (p *parser) check(raw *rawConfig) {
 	p.checkParams(&raw.Params)
 	p.checkWaivers(&raw.Waivers)
 	p.checkEvidence(&raw.Evidence)
+	p.checkHumans(&raw.Humans)
 }
 
 // checkEvidence reads evidence: {min-hash-digits: N}, N a whole number
@@ -462,4 +464,51 @@ func sortErrors(es Errors) {
 		}
 		return a.Column - b.Column
 	})
+}
+
+// checkHumans reads humans: {allowed-signers: PATH, gpg-fingerprints: [...]}.
+func (p *parser) checkHumans(n *yaml.Node) {
+	if n.Kind == 0 || isNull(n) {
+		return
+	}
+	if n.Kind != yaml.MappingNode {
+		p.errorf(n.Line, n.Column, "humans: expected a mapping with %s, got %s", strings.Join(HumanKeys, " or "), kindName(n))
+		return
+	}
+	seen := map[string]int{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		switch {
+		case k.Kind != yaml.ScalarNode || !slices.Contains(HumanKeys, k.Value):
+			p.errorf(k.Line, k.Column, "humans: unknown key %s: expected one of %s%s", kindName(k), strings.Join(HumanKeys, ", "), suggest(k.Value, HumanKeys))
+			continue
+		case seen[k.Value] > 0:
+			p.errorf(k.Line, k.Column, "humans: duplicate key %q (first defined at line %d)", k.Value, seen[k.Value])
+			continue
+		}
+		seen[k.Value] = k.Line
+		switch k.Value {
+		case "allowed-signers":
+			if v.Kind != yaml.ScalarNode {
+				p.errorf(v.Line, v.Column, "humans: allowed-signers: expected a path, got %s", kindName(v))
+				continue
+			}
+			if p.nonEmpty("humans: allowed-signers", str{Value: v.Value, Line: v.Line, Column: v.Column}) {
+				p.cfg.Humans.AllowedSigners = Str{Value: v.Value, Line: v.Line, Column: v.Column}
+			}
+		case "gpg-fingerprints":
+			if v.Kind != yaml.SequenceNode {
+				p.errorf(v.Line, v.Column, "humans: gpg-fingerprints: expected a list of key fingerprints, got %s", kindName(v))
+				continue
+			}
+			for _, item := range v.Content {
+				fp := strings.ToUpper(strings.ReplaceAll(item.Value, " ", ""))
+				if item.Kind != yaml.ScalarNode || (len(fp) != 40 && len(fp) != 64) || strings.Trim(fp, "0123456789ABCDEF") != "" {
+					p.errorf(item.Line, item.Column, "humans: gpg-fingerprints: %q is not a full key fingerprint: expected 40 or 64 hex digits, as gpg --fingerprint prints them", item.Value)
+					continue
+				}
+				p.cfg.Humans.GPGFingerprints = append(p.cfg.Humans.GPGFingerprints, Str{Value: fp, Line: item.Line, Column: item.Column})
+			}
+		}
+	}
 }
