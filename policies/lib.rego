@@ -138,6 +138,28 @@ else := st.gate - 1
 
 ledger_events := items(input.docs.gates_ledger.events)
 
+# human_event(ev): a person's decision: an event by agent "human" whose
+# provenance (set by the checker, README "Trust model") lies outside the
+# change under review: the base holds it ("base"), a commit signed by a key
+# the base names as a human's added it ("signed"), or the working tree is
+# the person's own ("local"). An event with any other provenance, or none,
+# is only claimed.
+human_event(ev) if {
+	lower(ev.agent) == "human"
+	decided(ev)
+}
+
+decided(ev) if ev.provenance in decided_provenance
+
+decided_provenance := {"base", "signed", "local"}
+
+# claimed_human_event(ev): an event by agent "human" that the change under
+# review wrote itself: a reviewer must confirm it.
+claimed_human_event(ev) if {
+	lower(ev.agent) == "human"
+	not decided(ev) # (a ref inside "not x in y" that is undefined makes it undefined)
+}
+
 # event_gates[i] is the gate number of ledger event i (-1 for none), worked
 # out once: rules look it up for every pair of events.
 event_gates := [gate_or_none(ev) | some ev in ledger_events]

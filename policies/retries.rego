@@ -300,12 +300,90 @@ human_decided(from, to) if {
 	t <= to
 }
 
-# human_decision: the ledger records a human's event after its last setback.
+# human_decision: the ledger records a person's decision after its last
+# setback. A decision the change under review claims does not count here
+# (the escalation stays), and h3a.security.human_claimed asks a reviewer.
 human_decision if {
-	last_setback := max({i | some i, ev in lib.ledger_events; ev.status in setbacks} | {-1})
-	some j, ev in lib.ledger_events
-	j > last_setback
-	lower(ev.agent) == "human"
+	j := last_setback
+	some k, ev in lib.ledger_events
+	k > j
+	lib.human_event(ev)
+}
+
+last_setback := max({i | some i, ev in lib.ledger_events; ev.status in setbacks} | {-1})
+
+# METADATA
+# title: A human decision claimed by the change under review
+# description: >-
+#   A GATES_LEDGER.md event by agent "human" is a person's decision only when its provenance
+#   lies outside the change under review: the base revision holds it, the commit that added
+#   it is signed by a key the base's configuration names as a human's (humans:
+#   allowed-signers or gpg-fingerprints), or the check runs on the person's own working
+#   tree (README, Trust model). Any other is claimed: the gate needs a human, who confirms
+#   it. A claimed decision clears no escalation (h3a.retries.escalation stays), and where a
+#   rule would fail for want of a decision (h3a.retries.third_attempt,
+#   h3a.append_only.iteration_count_lowered) it asks for this confirmation instead.
+#   gate_framework.md, Escalation Process: "4. Human reviews and provides guidance", "6.
+#   Reset `iteration_count = 0` and retry"; Iteration Limits: "3rd+ attempts: Likely
+#   architectural issue, needs human review"; h3a-state-specification.md, GATES_LEDGER.md
+#   Escalation Protocol: "Action: Human review required".
+# custom:
+#   id: h3a.security.human_claimed
+#   category: security
+#   severity: warning
+#   remediation: >-
+#     a reviewer confirms the decision with the person it names; the person records it in a
+#     commit signed with a key that the allowed signers file named by .h3a-check.yaml
+#     humans.allowed-signers lists at the base (git commit -S), or the reviewer accepts the
+#     change as it is
+warn contains f if {
+	some ev in lib.ledger_events
+	lib.claimed_human_event(ev)
+	f := lib.finding(rego.metadata.rule(), {
+		"msg": sprintf(
+			"a human decision claimed in this change; a reviewer must confirm it: %s %s by agent %q at %s was written by the change under review, not in a commit signed by a key the base names as a human's",
+			[ev.gate, ev.status, ev.agent, ev.time],
+		),
+		"file": lib.doc_file.gates_ledger,
+		"line": ev.line,
+		"needs_human": true,
+	})
+}
+
+# METADATA
+# title: Escalation resolved without a human
+# description: >-
+#   After an escalation is logged (the last FAILED or ESCALATION event of GATES_LEDGER.md is
+#   an ESCALATION), only a person resolves it: a task moved off escalation, or a gate passed
+#   since, with no human's decision after the escalation was resolved by an agent, in an
+#   artifact or in the task context. The gate needs a human. gate_framework.md, Escalation
+#   Process: "2. Update GATES_LEDGER.md with ESCALATION event", "4. Human reviews and
+#   provides guidance", "5. Update `CURRENT_TASK.json` with clarifications";
+#   h3a-state-specification.md, GATES_LEDGER.md Escalation Protocol: "Action: Human review
+#   required".
+# custom:
+#   id: h3a.retries.resolved_without_human
+#   category: retries
+#   severity: warning
+#   remediation: >-
+#     a human reviews the escalation and records the decision as a GATES_LEDGER.md event by
+#     agent "human" in a commit signed with their key (README, Trust model)
+warn contains f if {
+	j := last_setback
+	j >= 0
+	lib.ledger_events[j].status in escalation_statuses
+	not human_decision
+	count(escalations) == 0 # h3a.retries.escalation already asks for the human
+	ev := lib.ledger_events[j]
+	f := lib.finding(rego.metadata.rule(), object.union(task, {
+		"msg": sprintf(
+			"%s was escalated at %s (line %d) and no human's decision is recorded since, yet the task has moved on (CURRENT_TASK.json status %v): a person must confirm how it was resolved",
+			[ev.gate, ev.time, ev.line, object.get(ct, "status", "absent")],
+		),
+		"file": lib.doc_file.gates_ledger,
+		"line": ev.line,
+		"needs_human": true,
+	}))
 }
 
 # METADATA

@@ -364,3 +364,80 @@ test_third_attempt_names_a_few_lines if {
 	retries.verdict_list([1, 2, 3, 4, 5]) == "verdicts 1, 2, 3 and 2 more"
 	retries.verdict_list([0, 1]) == "verdict 0, verdict 1"
 }
+
+# --- who decided: a human decision claimed by the change under review -------
+
+claimed_findings(inp) := fs if {
+	fs := test.of(retries.warn, "h3a.security.human_claimed") with input as inp
+}
+
+test_claimed_human_decision_does_not_clear_the_escalation if {
+	inp := test.patch(array.concat(test.task_status("escalation_required"), [
+		{"op": "add", "path": "/docs/gates_ledger/events/-", "value": test.event("2025-09-29T15:10:00Z", "G2_validation", "FAILED", "validator", 32)},
+		{"op": "add", "path": "/docs/gates_ledger/events/-", "value": test.claimed(test.event("2025-09-29T16:00:00Z", "G2_validation", "REVIEWED", "human", 33))},
+	]))
+	count(test.of(retries.warn, "h3a.retries.escalation")) == 1 with input as inp
+	[f] := claimed_findings(inp)
+	f.needs_human == true
+	f.line == 33
+	f.file == "state/GATES_LEDGER.md"
+	startswith(f.msg, "a human decision claimed in this change; a reviewer must confirm it")
+}
+
+test_decided_provenances_count if {
+	every p in ["base", "signed", "local"] {
+		inp := test.patch(array.concat(test.task_status("escalation_required"), [
+			{"op": "add", "path": "/docs/gates_ledger/events/-", "value": test.event("2025-09-29T15:10:00Z", "G2_validation", "FAILED", "validator", 32)},
+			{"op": "add", "path": "/docs/gates_ledger/events/-", "value": object.union(test.event("2025-09-29T16:00:00Z", "G2_validation", "REVIEWED", "human", 33), {"provenance": p})},
+		]))
+		count(retries.warn) == 0 with input as inp
+	}
+}
+
+test_human_event_without_provenance_is_claimed if {
+	ev := object.remove(test.event("2025-09-29T16:00:00Z", "G2_validation", "REVIEWED", "Human", 33), ["provenance"])
+	inp := test.patch([{"op": "add", "path": "/docs/gates_ledger/events/-", "value": ev}])
+	count(claimed_findings(inp)) == 1
+}
+
+test_claimed_events_of_agents_are_not_decisions if {
+	inp := test.patch([{"op": "add", "path": "/docs/gates_ledger/events/-", "value": test.claimed(test.event("2025-09-29T16:00:00Z", "G2_validation", "NOTE", "validator", 33))}])
+	count(claimed_findings(inp)) == 0
+}
+
+test_third_attempt_licensed_by_a_claimed_decision_needs_a_human if {
+	inp := test.patch(g2_attempts([
+		failed_g2("2025-09-29T14:51:00Z"), failed_g2("2025-09-29T14:53:00Z"),
+		escalation_g2("2025-09-29T14:54:00Z"), test.claimed(human("2025-09-29T14:55:00Z")), started_g2("2025-09-29T14:56:00Z"),
+	]))
+	count(third(inp)) == 0
+	count(claimed_findings(inp)) == 1
+}
+
+unresolved(inp) := fs if {
+	fs := test.of(retries.warn, "h3a.retries.resolved_without_human") with input as inp
+}
+
+test_escalation_resolved_by_an_agent_needs_a_human if {
+	inp := test.patch([
+		{"op": "add", "path": "/docs/gates_ledger/events/-", "value": test.event("2025-09-29T15:10:00Z", "G2_validation", "ESCALATION", "validator", 32)},
+	])
+	[f] := unresolved(inp)
+	f.needs_human == true
+	f.line == 32
+	f.task_id == "T001"
+	# a person's decision after it resolves it
+	count(unresolved(json.patch(inp, [{"op": "add", "path": "/docs/gates_ledger/events/-", "value": test.event("2025-09-29T16:00:00Z", "G2_validation", "REVIEWED", "human", 33)}]))) == 0
+	# a claimed one does not
+	count(unresolved(json.patch(inp, [{"op": "add", "path": "/docs/gates_ledger/events/-", "value": test.claimed(test.event("2025-09-29T16:00:00Z", "G2_validation", "REVIEWED", "human", 33))}]))) == 1
+	# a later failure is a setback of its own, not a resolution
+	count(unresolved(json.patch(inp, [{"op": "add", "path": "/docs/gates_ledger/events/-", "value": test.event("2025-09-29T16:00:00Z", "G2_validation", "FAILED", "validator", 33)}]))) == 0
+}
+
+test_escalation_still_open_is_reported_once if {
+	inp := test.patch(array.concat(test.task_status("escalation_required"), [
+		{"op": "add", "path": "/docs/gates_ledger/events/-", "value": test.event("2025-09-29T15:10:00Z", "G2_validation", "ESCALATION", "validator", 32)},
+	]))
+	count(unresolved(inp)) == 0
+	count(test.of(retries.warn, "h3a.retries.escalation")) == 1 with input as inp
+}

@@ -25,7 +25,11 @@ all_findings contains f if {
 }
 
 # event builds a gates-ledger event for patches.
-event(t, gate, status, agent, line) := {"time": t, "gate": gate, "status": status, "agent": agent, "note": "", "line": line}
+event(t, gate, status, agent, line) := {"time": t, "gate": gate, "status": status, "agent": agent, "note": "", "line": line, "provenance": "base"}
+
+# claimed(ev) is ev as the change under review wrote it: no commit signed
+# by a human's key added it (README, Trust model).
+claimed(ev) := object.union(ev, {"provenance": "claimed"})
 
 # patch_contract does the same to the two-round contract run.
 patch_contract(ops) := json.patch(fixture.contract_rounds, ops)

@@ -174,6 +174,9 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 	if err := trustPolicyDirs(boundary, &opts); err != nil {
 		return fail(e, err)
 	}
+	if opts.Humans, err = trustHumans(boundary, cfg, cf.base, e.getenv, &opts); err != nil {
+		return fail(e, err)
+	}
 	opts.Params, opts.Severity, opts.Waivers = configured.Params, configured.Severity, configured.Waivers
 	opts.MinHashDigits = configured.MinHashDigits
 	opts.Getenv = e.getenv
@@ -439,6 +442,36 @@ func trustPolicyDirs(b trust.Boundary, opts *runner.Options) error {
 		}
 	}
 	return nil
+}
+
+// trustHumans says whose human decisions count (README, Trust model): on
+// the person's own working tree (not in CI, no --base), every one; else
+// those the base holds or that a commit signed by a key named in the
+// configuration added. The allowed signers file is read through the trust
+// boundary like the configuration that names it, so a change cannot add
+// its own key. asked is the command line's --base.
+func trustHumans(b trust.Boundary, cfg *config.Config, asked string, getenv func(string) string, opts *runner.Options) (*runner.Humans, error) {
+	h := &runner.Humans{Local: !trust.InCI(getenv) && (asked == "" || asked == gitrev.None)}
+	if cfg == nil {
+		return h, nil
+	}
+	for _, fp := range cfg.Humans.GPGFingerprints {
+		h.GPGFingerprints = append(h.GPGFingerprints, fp.Value)
+	}
+	if s := cfg.Humans.AllowedSigners; s.Set() {
+		p := cfg.Resolve(s.Value)
+		data, src, exists, err := b.File(p)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d:%d: humans: allowed-signers: %w", cfg.File, s.Line, s.Column, err)
+		}
+		opts.Sources = append(opts.Sources, auditSource(src))
+		opts.RuleChanges = append(opts.RuleChanges, ruleChanges(src)...)
+		if !exists {
+			return nil, cfg.Errorf(s, "humans: allowed-signers: %s does not exist where the configuration is read from (%s); commit the allowed_signers file, or remove the key", p, src.Reason)
+		}
+		h.AllowedSigners = data
+	}
+	return h, nil
 }
 
 // ruleChanges turns what the working tree holds differently from the base

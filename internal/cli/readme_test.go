@@ -107,7 +107,8 @@ func readmeSection(t *testing.T, start, end, want, test string) {
 }
 
 // TestEveryPolicyRuleHasAnErrCase: each shipped rule has an err case whose
-// expected findings include it.
+// expected findings include it, or a history case (testdata/history) for a
+// rule whose facts need a git history (who added a line, and signed it).
 func TestEveryPolicyRuleHasAnErrCase(t *testing.T) {
 	e, err := policy.Load(context.Background(), policy.Options{})
 	if err != nil {
@@ -117,6 +118,11 @@ func TestEveryPolicyRuleHasAnErrCase(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	histories, err := filepath.Glob(filepath.Join(casesDir, "..", "history", "*.txtar"))
+	if err != nil || len(histories) == 0 {
+		t.Fatalf("no history cases (%v)", err)
+	}
+	wants = append(wants, histories...)
 	var all strings.Builder
 	for _, w := range wants {
 		b, err := os.ReadFile(w)

@@ -42,8 +42,9 @@ const (
 // leaves the run out of the base commit, "template: CASE" makes the run
 // of testdata/runs/ok/CASE (its one folder) the example, "move: DIR"
 // moves the run in head into DIR (from the repository's top, after the
-// edits), and "search: DIR..." names the folders checked (runs/ unless
-// told).
+// edits), "search: DIR..." names the folders checked (runs/ unless
+// told), and "local" checks the working tree as the person's own (a human
+// decision in it counts).
 func TestHistoryCases(t *testing.T) {
 	paths, err := filepath.Glob(filepath.Join(casesDir, "*.txtar"))
 	if err != nil || len(paths) == 0 {
@@ -115,9 +116,12 @@ func runCase(t *testing.T, ar *archive) string {
 	}
 	base := g.Git("rev-parse", "HEAD")
 
+	// The change under review is the working tree; "local" makes it the
+	// person's own, whose human decisions count.
 	res, err := runner.Check(context.Background(), runner.Options{
 		Paths:  searched,
 		Getenv: func(string) string { return "" }, // not a pull request, even in CI
+		Humans: &runner.Humans{Local: slices.Contains(directives, "local")},
 	})
 	if err != nil {
 		return "error: " + err.Error() + "\n"
@@ -286,7 +290,7 @@ func fileMarker(line string) (string, bool) {
 func (a *archive) directives() []string {
 	var ds []string
 	for _, l := range strings.Split(a.comment, "\n") {
-		if strings.HasPrefix(l, "delete: ") || l == "new-run" || strings.HasPrefix(l, "template: ") || strings.HasPrefix(l, "move: ") || strings.HasPrefix(l, "search: ") {
+		if strings.HasPrefix(l, "delete: ") || l == "new-run" || strings.HasPrefix(l, "template: ") || strings.HasPrefix(l, "move: ") || strings.HasPrefix(l, "search: ") || l == "local" {
 			ds = append(ds, l)
 		}
 	}

@@ -20,6 +20,9 @@ type fileRule struct {
 	// logs, as written; each artifact must hash the same in head. nil for
 	// other files.
 	Artifacts func(baseLedger any) []string
+	// events is true for a gates ledger: the events it gained since the
+	// base are reported (Result.NewEvents).
+	events bool
 }
 
 // rulesOf gives the comparison of each append-only file the layout
@@ -42,7 +45,7 @@ func rulesOf(lay layout.Layout) ([]fileRule, error) {
 		case layout.Frozen:
 			r.Check = frozenJSON(g.Why, g.WhenStatus)
 		case layout.GateEvents:
-			r.Check = gateEvents
+			r.Check, r.events = gateEvents, true
 		case layout.EvidenceEntries:
 			r.Check, r.Artifacts = evidenceEntries, loggedArtifacts
 		case layout.RoadmapTasks:

@@ -337,6 +337,11 @@ type Result struct {
 	// compared, and Findings holds the one info finding that says so.
 	New      bool
 	Findings []finding.Finding
+	// NewEvents holds, for each gates ledger of the run (by path), the
+	// head lines of its events that the base does not hold: all of them
+	// for a new run, or when the base's version could not be compared.
+	// Only these can be a decision made in the change under review.
+	NewEvents map[string][]int
 }
 
 // Compare checks every append-only file of the run against its base
@@ -358,8 +363,11 @@ func Compare(head Head, base Base, commit string) (Result, error) {
 		files []layout.File
 	}
 	var todo []work
-	var paths []string
+	var paths, ledgers []string
 	for _, rule := range rules {
+		if rule.events {
+			ledgers = append(ledgers, rule.Path)
+		}
 		spec, _ := layoutFile(lay, rule.Path)
 		files, err := c.expand(spec)
 		if err != nil {
@@ -406,9 +414,9 @@ func Compare(head Head, base Base, commit string) (Result, error) {
 	if !found {
 		return Result{New: true, Findings: []finding.Finding{
 			finding.NewRun.New("", "run is new since base %s: no history to compare", c.commit),
-		}}, nil
+		}, NewEvents: c.newEvents(ledgers, true)}, nil
 	}
-	return Result{Findings: c.findings}, nil
+	return Result{Findings: c.findings, NewEvents: c.newEvents(ledgers, false)}, nil
 }
 
 type comparison struct {

@@ -68,28 +68,47 @@ func number(v any) (float64, bool) {
 // humanDecisionSinceBase reports whether the head's gates ledger holds an
 // event by agent "human" that its base version does not. It is false when
 // that cannot be shown: no parsed ledger in head, or a base ledger that
-// could not be read or parsed.
+// could not be read or parsed. Whether that decision was a person's is the
+// provenance of the event (Result.NewEvents), judged apart: a decision
+// claimed by the change under review is needs-human, never an error here.
 func (c *comparison) humanDecisionSinceBase(gatesLedger string) bool {
+	events, known := c.eventsSinceBase(gatesLedger)
+	if !known {
+		return false
+	}
+	for _, e := range events {
+		if strings.EqualFold(e.Agent, "human") {
+			return true
+		}
+	}
+	return false
+}
+
+// eventsSinceBase gives the events of the head's gates ledger that its
+// base version does not hold. known is false when that cannot be shown:
+// no parsed ledger in head, or a base ledger that could not be read or
+// parsed.
+func (c *comparison) eventsSinceBase(gatesLedger string) (events []ledger.Event, known bool) {
 	d := c.head.Run.Docs[gatesLedger]
 	if d == nil || !d.Parsed {
-		return false
+		return nil, false
 	}
 	head, ok := d.Ledger.(*ledger.GatesLedger)
 	if !ok {
-		return false
+		return nil, false
 	}
 	var base []ledger.Event
 	switch cmp, ok := c.compared[gatesLedger]; {
 	case !ok:
-		return false
+		return nil, false
 	case cmp.p != nil:
 		b, ok := cmp.p.base.ledger.(*ledger.GatesLedger)
 		if !ok {
-			return false
+			return nil, false
 		}
 		base = b.Events
 	case cmp.exists:
-		return false // the base version could not be compared
+		return nil, false // the base version could not be compared
 	}
 	// Events are matched as records, once each, so that an event moved
 	// or copied is not new.
@@ -99,14 +118,41 @@ func (c *comparison) humanDecisionSinceBase(gatesLedger string) bool {
 		left[e]++
 	}
 	for _, e := range head.Events {
+		line := e.Line
 		e.Line = 0
 		if left[e] > 0 {
 			left[e]--
 			continue
 		}
-		if strings.EqualFold(e.Agent, "human") {
-			return true
-		}
+		e.Line = line
+		events = append(events, e)
 	}
-	return false
+	return events, true
+}
+
+// newEvents gives, for each gates ledger of head, the lines of its events
+// the base does not hold: every event when the base's version could not
+// be compared, or the run is new.
+func (c *comparison) newEvents(ledgers []string, all bool) map[string][]int {
+	out := map[string][]int{}
+	for _, path := range ledgers {
+		d := c.head.Run.Docs[path]
+		if d == nil || !d.Parsed {
+			continue
+		}
+		head, ok := d.Ledger.(*ledger.GatesLedger)
+		if !ok {
+			continue
+		}
+		events, known := c.eventsSinceBase(path)
+		if all || !known {
+			events = head.Events
+		}
+		lines := []int{}
+		for _, e := range events {
+			lines = append(lines, e.Line)
+		}
+		out[path] = lines
+	}
+	return out
 }

@@ -419,6 +419,10 @@ type historyOutcome struct {
 	newRun     bool
 	reason     string
 	violations []any
+	// events gives, by gates ledger, the provenance of each event the
+	// base does not hold, by line; every other event is the base's. A
+	// ledger it does not name had no history compared.
+	events map[string]map[int]string
 }
 
 func (h historyOutcome) input() map[string]any {
@@ -508,6 +512,7 @@ func (c *checker) compareHistory(s *runState, dir, display string) historyOutcom
 	}
 	commit := rb.base.Commit
 	out := historyOutcome{base: &commit, baseFrom: rb.base.From, checked: !res.New, newRun: res.New}
+	out.events = c.humans().eventProvenance(s, rb, res)
 	if res.New {
 		out.reason = "the run is new since the base"
 	}

@@ -44,6 +44,8 @@ func (c *checker) buildInput(s *runState, pe *pendingEvidence, hist historyOutco
 	for i, p := range s.tree {
 		tree[i] = p
 	}
+	docs := s.lay.Docs(s.run)
+	c.markProvenance(s, docs, hist)
 	dir := filepath.Base(s.run.Dir)
 	in := map[string]any{
 		"run": map[string]any{
@@ -54,7 +56,7 @@ func (c *checker) buildInput(s *runState, pe *pendingEvidence, hist historyOutco
 		},
 		"tree":     tree,
 		"files":    files,
-		"docs":     s.lay.Docs(s.run),
+		"docs":     docs,
 		"evidence": ev,
 		"history":  hist.input(),
 		"params":   params,

@@ -89,6 +89,9 @@ type Options struct {
 	// from the working tree even when a base is in use; recorded in every
 	// audit.
 	TrustWorkingTree bool
+	// Humans says when a human decision recorded in a run counts (see
+	// Humans); nil: none the change under review adds does.
+	Humans *Humans
 	// Sources records where configuration and policies were read from, in
 	// every audit.
 	Sources []audit.Source

@@ -1,0 +1,262 @@
+package runner
+
+import (
+	"bytes"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/h3a-check/h3a-check/internal/gitrev"
+	"github.com/h3a-check/h3a-check/internal/history"
+	"github.com/h3a-check/h3a-check/internal/ledger"
+)
+
+// Humans says when a human decision recorded in a run is a person's. The
+// gate framework reserves some acts for a human (gate_framework.md,
+// Escalation Process: "Human reviews and provides guidance"): clearing an
+// escalation, resetting iteration_count, licensing an attempt past the
+// limit. A run's documents are written by the agents under review, so a
+// line saying a human decided proves nothing by itself. It counts when
+// the trusted base already holds it, when the commit that added it is
+// signed by a key the trusted base names as a human's, or when the working
+// tree is the person's own (Local). Otherwise it is claimed: a reviewer
+// must confirm it.
+type Humans struct {
+	// Local is true when the working tree is the person's own (not in CI,
+	// no --base): the person running the check is the human.
+	Local bool
+	// AllowedSigners is the content of a git allowed_signers file read
+	// from the trusted base: the SSH keys of people. nil for none.
+	AllowedSigners []byte
+	// GPGFingerprints are the full fingerprints (upper-case hex) of
+	// people's GPG keys, from the trusted base's configuration.
+	GPGFingerprints []string
+
+	mu      sync.Mutex
+	signed  map[signedKey]bool
+	blamed  map[blameKey]blameResult
+	verify  func(repo *gitrev.Repo, commit string, allowed []byte) (gitrev.Signature, error)
+	blameFn func(repo *gitrev.Repo, base, rel string) ([]gitrev.BlamedLine, error)
+}
+
+type signedKey struct {
+	repo   *gitrev.Repo
+	commit string
+}
+
+type blameKey struct {
+	repo       *gitrev.Repo
+	base, file string
+}
+
+type blameResult struct {
+	lines []gitrev.BlamedLine
+	err   error
+}
+
+// The provenance of a gates ledger event in the policy input
+// (schemas/input.h3a.schema.json, docs.gates_ledger.events[].provenance).
+const (
+	provenanceBase    = "base"    // the history base holds it
+	provenanceSigned  = "signed"  // added by a commit a human's key signed
+	provenanceLocal   = "local"   // the working tree is the person's own
+	provenanceClaimed = "claimed" // written by the change under review
+)
+
+// eventProvenance gives, for each gates ledger of a run whose history was
+// compared, the provenance of each event the base does not hold, by line.
+// Only an event by agent "human" is looked up in git: any other event the
+// change added is claimed, since no rule asks who wrote it.
+func (h *Humans) eventProvenance(s *runState, rb runBase, res history.Result) map[string]map[int]string {
+	out := map[string]map[int]string{}
+	for file, lines := range res.NewEvents {
+		prov := map[int]string{}
+		out[file] = prov
+		humans := humanEventLines(s, file)
+		for _, l := range lines {
+			prov[l] = provenanceClaimed
+			if h.Local {
+				prov[l] = provenanceLocal
+			}
+		}
+		if h.Local || !slices.ContainsFunc(lines, func(l int) bool { return humans[l] }) {
+			continue
+		}
+		blamed, err := h.blame(rb.repo, rb.base.Commit, path.Join(rb.rel, file))
+		if err != nil {
+			continue // no commit shown to have added them: claimed
+		}
+		text := docLines(s, file)
+		for _, l := range lines {
+			if !humans[l] || l < 1 || l > len(blamed) || l > len(text) {
+				continue
+			}
+			// The working tree's line must be HEAD's line at the same
+			// place: a line edited or moved since the last commit was
+			// signed by nobody.
+			b := blamed[l-1]
+			if strings.TrimSuffix(b.Text, "\r") != text[l-1] {
+				continue
+			}
+			switch {
+			case b.Boundary:
+				prov[l] = provenanceBase
+			case h.signedByHuman(rb.repo, b.Commit):
+				prov[l] = provenanceSigned
+			}
+		}
+	}
+	return out
+}
+
+// humanEventLines gives the lines of the events by agent "human" of the
+// gates ledger at file.
+func humanEventLines(s *runState, file string) map[int]bool {
+	out := map[int]bool{}
+	d := s.run.Docs[file]
+	if d == nil || !d.Parsed {
+		return out
+	}
+	g, ok := d.Ledger.(*ledger.GatesLedger)
+	if !ok {
+		return out
+	}
+	for _, e := range g.Events {
+		if strings.EqualFold(e.Agent, "human") {
+			out[e.Line] = true
+		}
+	}
+	return out
+}
+
+// docLines splits a document as the ledger parser numbers its lines.
+func docLines(s *runState, file string) []string {
+	d := s.run.Docs[file]
+	if d == nil {
+		return nil
+	}
+	lines := strings.Split(string(bytes.TrimSuffix(d.Data, []byte("\n"))), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimSuffix(l, "\r")
+	}
+	return lines
+}
+
+func (h *Humans) blame(repo *gitrev.Repo, base, file string) ([]gitrev.BlamedLine, error) {
+	k := blameKey{repo, base, file}
+	h.mu.Lock()
+	r, ok := h.blamed[k]
+	h.mu.Unlock()
+	if ok {
+		return r.lines, r.err
+	}
+	fn := h.blameFn
+	if fn == nil {
+		fn = (*gitrev.Repo).BlameSince
+	}
+	r.lines, r.err = fn(repo, base, file)
+	h.mu.Lock()
+	if h.blamed == nil {
+		h.blamed = map[blameKey]blameResult{}
+	}
+	h.blamed[k] = r
+	h.mu.Unlock()
+	return r.lines, r.err
+}
+
+// signedByHuman asks git whether commit is signed by a key of a person:
+// an SSH key of the allowed signers (git reports G only when the signer is
+// allowed), or a GPG key of the configured fingerprints whose signature
+// git reports good. A commit git cannot verify is nobody's.
+func (h *Humans) signedByHuman(repo *gitrev.Repo, commit string) bool {
+	if len(h.AllowedSigners) == 0 && len(h.GPGFingerprints) == 0 {
+		return false
+	}
+	k := signedKey{repo, commit}
+	h.mu.Lock()
+	v, ok := h.signed[k]
+	h.mu.Unlock()
+	if ok {
+		return v
+	}
+	fn := h.verify
+	if fn == nil {
+		fn = (*gitrev.Repo).Signature
+	}
+	sig, err := fn(repo, commit, h.AllowedSigners)
+	v = err == nil && h.accepts(sig)
+	h.mu.Lock()
+	if h.signed == nil {
+		h.signed = map[signedKey]bool{}
+	}
+	h.signed[k] = v
+	h.mu.Unlock()
+	return v
+}
+
+// accepts judges git's report of a signature. An SSH signature's
+// fingerprint is "SHA256:…"; git checks it against the allowed signers
+// given to it. A GPG signature's G or U only says the keyring knows the
+// key, so its fingerprint must be one of the configured ones.
+func (h *Humans) accepts(sig gitrev.Signature) bool {
+	if strings.HasPrefix(sig.Fingerprint, "SHA256:") {
+		return sig.Status == "G" && len(h.AllowedSigners) > 0
+	}
+	if sig.Status != "G" && sig.Status != "U" {
+		return false
+	}
+	fp := strings.ToUpper(sig.Fingerprint)
+	return fp != "" && (slices.Contains(h.GPGFingerprints, fp) || slices.Contains(h.GPGFingerprints, strings.ToUpper(sig.Primary)))
+}
+
+// noHumans is used when Options.Humans is nil: no decision the change
+// under review adds counts.
+var noHumans = &Humans{}
+
+func (c *checker) humans() *Humans {
+	if c.opts.Humans == nil {
+		return noHumans
+	}
+	return c.opts.Humans
+}
+
+// markProvenance writes each gates ledger event's provenance into the
+// policy input's docs (docs.<key>.events[].provenance).
+func (c *checker) markProvenance(s *runState, docs map[string]any, hist historyOutcome) {
+	for _, m := range s.run.Files {
+		if m.Spec.DocKey == "" {
+			continue
+		}
+		doc, ok := docs[m.Spec.DocKey].(map[string]any)
+		if !ok {
+			continue
+		}
+		d := s.run.Docs[m.Path]
+		if d == nil {
+			continue
+		}
+		if _, isLedger := d.Ledger.(*ledger.GatesLedger); !isLedger {
+			continue
+		}
+		events, _ := doc["events"].([]any)
+		prov, compared := hist.events[m.Path]
+		for _, e := range events {
+			ev, ok := e.(map[string]any)
+			if !ok {
+				continue
+			}
+			line, _ := ev["line"].(int)
+			switch p, isNew := prov[line]; {
+			case isNew:
+				ev["provenance"] = p
+			case compared:
+				ev["provenance"] = provenanceBase
+			case c.humans().Local:
+				ev["provenance"] = provenanceLocal
+			default:
+				ev["provenance"] = provenanceClaimed
+			}
+		}
+	}
+}
