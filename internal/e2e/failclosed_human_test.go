@@ -1,0 +1,283 @@
+package e2e
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A human decision counts only when its provenance lies outside the change
+// under review (README, Trust model). Each case below is a change, made in
+// a pull request, that records a human's decision in the one place a rule
+// accepts it. Written by the change itself, the decision is claimed: the
+// run needs a human (exit 3), never pass, and never the fail the rule
+// gives with no decision at all. Committed with a signature by a key the
+// base lists as a human's, it counts.
+
+// humanRun is the run every case checks, under runs/ of the repository.
+const humanRun = "runs/" + runID
+
+// The line a change appends to a gates ledger to claim a decision.
+const humanLine = "[2025-09-29T16:00:00Z] G2_validation - REVIEWED - human - Human review: proceed"
+
+// humanCase is a change that records a human decision. base makes the
+// run as the base holds it (nil: the run is new in the change); change
+// edits it. Without the human's line, the run's gate is withoutHuman.
+type humanCase struct {
+	name         string
+	base         func(t *testing.T, run string)
+	change       func(t *testing.T, run string, withHuman bool)
+	withoutHuman string // the gate with no decision recorded
+}
+
+var humanCases = []humanCase{
+	{
+		// CURRENT_TASK.json says escalation_required: only a person clears it.
+		name: "escalation cleared",
+		change: func(t *testing.T, run string, withHuman bool) {
+			copyCase(t, "err", "escalation", run)
+			if withHuman {
+				addEvents(t, run, humanLine)
+			}
+		},
+		withoutHuman: "needs-human",
+	},
+	{
+		// iteration_count goes down only after a human reset it.
+		name: "iteration_count lowered",
+		base: func(t *testing.T, run string) {
+			copyCase(t, "ok", "complete", run)
+			replaceIn(t, run, "state/CURRENT_TASK.json", `"iteration_count": 1`, `"iteration_count": 2`)
+		},
+		change: func(t *testing.T, run string, withHuman bool) {
+			replaceIn(t, run, "state/CURRENT_TASK.json", `"iteration_count": 2`, `"iteration_count": 0`)
+			if withHuman {
+				addEvents(t, run, humanLine)
+			}
+		},
+		withoutHuman: "fail",
+	},
+	{
+		// A third attempt at G2 passes only after an escalation and a
+		// human's decision.
+		name: "third attempt licensed",
+		change: func(t *testing.T, run string, withHuman bool) {
+			copyCase(t, "ok", "complete", run)
+			events := []string{
+				"[2025-09-29T14:51:00Z] G2_validation - FAILED - validator - mutation score 70%",
+				"[2025-09-29T14:52:00Z] G2_validation - STARTED - validator - second attempt",
+				"[2025-09-29T14:53:00Z] G2_validation - FAILED - validator - mutation score 75%",
+				"[2025-09-29T14:54:00Z] G2_validation - ESCALATION - validator - two failed attempts",
+			}
+			if withHuman {
+				events = append(events, "[2025-09-29T14:55:00Z] G2_validation - REVIEWED - human - Human review: proceed")
+			}
+			events = append(events, "[2025-09-29T14:56:00Z] G2_validation - STARTED - validator - third attempt")
+			replaceIn(t, run, "state/GATES_LEDGER.md", "[2025-09-29T15:00:00Z] G2_validation - PASSED",
+				strings.Join(events, "\n")+"\n[2025-09-29T15:00:00Z] G2_validation - PASSED")
+		},
+		withoutHuman: "fail",
+	},
+}
+
+// signer is who signs the change's commit: nobody, a person the base
+// lists, or a key the base does not list.
+type signer int
+
+const (
+	unsigned signer = iota
+	listedKey
+	unlistedKey
+)
+
+func TestHumanDecisionProvenance(t *testing.T) {
+	mustHave(t, "git")
+	mustHave(t, "ssh-keygen")
+	keys := t.TempDir()
+	alice, alicePub := newSSHKey(t, keys, "alice")
+	mallory, malloryPub := newSSHKey(t, keys, "mallory")
+	signers := map[signer]string{listedKey: alice, unlistedKey: mallory}
+
+	for _, c := range humanCases {
+		t.Run(c.name+"/no decision", func(t *testing.T) {
+			t.Parallel()
+			repo, target := humanRepo(t, c, alicePub)
+			c.change(t, filepath.Join(repo, humanRun), false)
+			commitSigned(t, repo, "", "the change, no decision")
+			if gate, code := checkPR(t, repo, target); gate != c.withoutHuman {
+				t.Fatalf("gate %s (exit %d), want %s: the case does not exercise the rule", gate, code, c.withoutHuman)
+			}
+		})
+		for _, s := range []struct {
+			name   string
+			signer signer
+			gate   string
+		}{
+			{"claimed by the change", unsigned, "needs-human"},
+			{"signed by a key the base lists", listedKey, "pass"},
+			{"signed by a key the base does not list", unlistedKey, "needs-human"},
+		} {
+			t.Run(c.name+"/"+s.name, func(t *testing.T) {
+				t.Parallel()
+				repo, target := humanRepo(t, c, alicePub)
+				c.change(t, filepath.Join(repo, humanRun), true)
+				commitSigned(t, repo, signers[s.signer], "the change, with a human's decision")
+				gate, code := checkPR(t, repo, target)
+				if gate != s.gate {
+					t.Fatalf("gate %s (exit %d), want %s", gate, code, s.gate)
+				}
+			})
+		}
+	}
+
+	// The change lists its own key at the path the base's configuration
+	// names: the base's list is the one that counts.
+	t.Run("the change adds its key to the allowed signers", func(t *testing.T) {
+		t.Parallel()
+		c := humanCases[0]
+		repo, target := humanRepo(t, c, alicePub)
+		c.change(t, filepath.Join(repo, humanRun), true)
+		writeFiles(map[string]string{".github/h3a-humans.allowed_signers": "mallory@example.com namespaces=\"git\" " + malloryPub + "\n"})(t, repo)
+		commitSigned(t, repo, mallory, "the change, signed by a key it lists itself")
+		if gate, code := checkPR(t, repo, target); gate != "needs-human" || code != 3 {
+			t.Fatalf("gate %s (exit %d), want needs-human (exit 3)", gate, code)
+		}
+	})
+}
+
+// humanRepo makes a repository whose main branch (the target) lists
+// alice's key as a human's and holds the case's base run, and checks out
+// a branch for the change.
+func humanRepo(t *testing.T, c humanCase, alicePub string) (repo, target string) {
+	t.Helper()
+	repo = newRepo(t)
+	writeFiles(map[string]string{
+		".h3a-check.yaml":                    "humans:\n  allowed-signers: .github/h3a-humans.allowed_signers\n",
+		".github/h3a-humans.allowed_signers": "alice@example.com namespaces=\"git\" " + alicePub + "\n",
+		"README.md":                          "a project\n",
+	})(t, repo)
+	if c.base != nil {
+		c.base(t, filepath.Join(repo, humanRun))
+	}
+	target = commitAll(t, repo, "base")
+	git(t, repo, "checkout", "-q", "-b", "change")
+	return repo, target
+}
+
+// newSSHKey makes an ed25519 key without a passphrase; it returns the
+// private key's path and the public key.
+func newSSHKey(t *testing.T, dir, name string) (key, pub string) {
+	t.Helper()
+	key = filepath.Join(dir, name)
+	if out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", name+"@example.com", "-f", key).CombinedOutput(); err != nil {
+		t.Fatalf("ssh-keygen: %v\n%s", err, out)
+	}
+	b, err := os.ReadFile(key + ".pub")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return key, strings.TrimSpace(string(b))
+}
+
+// commitSigned commits everything, signed with the SSH key when one is
+// given.
+func commitSigned(t *testing.T, repo, key, msg string) {
+	t.Helper()
+	git(t, repo, "add", "-A")
+	if key == "" {
+		git(t, repo, "commit", "-q", "--allow-empty", "-m", msg)
+		return
+	}
+	git(t, repo, "-c", "gpg.format=ssh", "-c", "user.signingkey="+key, "commit", "-q", "--allow-empty", "-S", "-m", msg)
+}
+
+// checkPR runs the binary on runs/ as CI checks a pull request into
+// target, and returns the run's gate and the exit code. An exit code that
+// disagrees with the gate fails the test.
+func checkPR(t *testing.T, repo, target string) (gate string, code int) {
+	t.Helper()
+	cmd := exec.Command(binary, "--format", "json", "--color", "never", "runs")
+	cmd.Dir = repo
+	cmd.Env = append(gitEnv(t), eventEnv(t, "pull_request", target)...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	if code == 2 {
+		t.Fatalf("exit 2: %s", errb.String())
+	}
+	var doc struct {
+		Audits []struct {
+			Run, Gate string
+			Findings  []struct{ Rule, Details string }
+		} `json:"audits"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+		t.Fatalf("stdout is not JSON: %v\n%s", err, out.String())
+	}
+	for _, a := range doc.Audits {
+		if strings.TrimPrefix(a.Run, "./") == humanRun {
+			gate = a.Gate
+		}
+	}
+	want := map[string]int{"pass": 0, "fail": 1, "needs-human": 3}[gate]
+	if gate == "" || code != want {
+		t.Fatalf("gate %q with exit %d\n%s", gate, code, out.String())
+	}
+	if testing.Verbose() {
+		t.Logf("gate %s\n%s", gate, out.String())
+	}
+	return gate, code
+}
+
+// addEvents puts events after the last event of the run's gates ledger.
+func addEvents(t *testing.T, run string, events ...string) {
+	t.Helper()
+	p := filepath.Join(run, "state", "GATES_LEDGER.md")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	last := -1
+	for i, l := range lines {
+		if strings.HasPrefix(l, "[") {
+			last = i
+		}
+	}
+	if last < 0 {
+		t.Fatalf("%s has no event", p)
+	}
+	var added []string
+	for _, e := range events {
+		added = append(added, e+"\n")
+	}
+	lines = append(lines[:last+1], append(added, lines[last+1:]...)...)
+	if err := os.WriteFile(p, []byte(strings.Join(lines, "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// replaceIn replaces the one occurrence of old in a file of the run.
+func replaceIn(t *testing.T, run, file, old, new string) {
+	t.Helper()
+	p := filepath.Join(run, filepath.FromSlash(file))
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(b), old); n != 1 {
+		t.Fatalf("%s: %q occurs %d times, want once", file, old, n)
+	}
+	if err := os.WriteFile(p, []byte(strings.Replace(string(b), old, new, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
