@@ -700,3 +700,54 @@ stop_reason := {
 	"reject": "no further round will run and the change was not accepted, so a person decides what next",
 	"needs-human": "the loop asks for a person",
 }
+
+# METADATA
+# title: A person's decision claimed by the change under review
+# description: >-
+#   A round that follows a round whose judge's verdict or auditor's gate was needs-human
+#   records a person's decision: the loop went on only because someone settled what the
+#   judge or the auditor could not. It counts only when its provenance lies outside the
+#   change under review: the base revision holds the round's documents, every line of them
+#   came in a commit signed by a key the base's configuration names as a human's (humans:
+#   allowed-signers or gpg-fingerprints), or the check runs on the person's own working
+#   tree (README, Trust model; the checker gives docs.provenance). Otherwise the decision
+#   is claimed and the gate needs a human. artifact-contract.md, verdict.json and
+#   audit.json Rules: "`verdict` must be `pass|reject|needs-human`", "`gate` must be
+#   `pass|fail|needs-human`"; loop-orchestrator SKILL.md: "`needs-human` -> final
+#   `needs-human`"; judge-evaluate scoring-rubric.md: "`needs-human`: Requirements are
+#   ambiguous or conflicting".
+# custom:
+#   id: h3a.security.contract_human_claimed
+#   category: security
+#   severity: warning
+#   remediation: >-
+#     a reviewer confirms with the person who settled the needs-human round that they did;
+#     the person commits the next round signed with a key that the allowed signers file
+#     named by .h3a-check.yaml humans.allowed-signers lists at the base (git commit -S)
+warn contains f if {
+	some i, r in rounds
+	i > 0
+	prev := rounds[i - 1]
+	asks_for_person(prev)
+	claimed := [file | some role in ["handoff", "verdict", "audit"]; file := r.files[role]; not decided_document(file)]
+	count(claimed) > 0
+	f := lib.finding(rego.metadata.rule(), {
+		"msg": sprintf(
+			"a human decision claimed in this change; a reviewer must confirm it: %s goes on after %s asked for a person (%s), and %s came from the change under review, not from a commit signed by a key the base names as a human's",
+			[round_name(r), round_name(prev), person_reason(prev), concat(", ", claimed)],
+		),
+		"file": claimed[0],
+		"needs_human": true,
+	})
+}
+
+asks_for_person(r) if r.verdict.verdict == "needs-human"
+
+asks_for_person(r) if r.audit.gate == "needs-human"
+
+person_reason(r) := "the judge's verdict is needs-human" if r.verdict.verdict == "needs-human"
+
+else := "the auditor's gate is needs-human"
+
+# decided_document(file): the document's provenance lies outside the change.
+decided_document(file) if input.docs.provenance[file] in lib.decided_provenance

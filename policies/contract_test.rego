@@ -494,9 +494,32 @@ test_running_loop_whose_judge_needs_a_human if {
 	]) == ["h3a.gates.contract_needs_human", v2, "/verdict"]
 }
 
-# An earlier round's needs-human was fed back; the loop went on.
-test_earlier_needs_human_does_not_stop if {
-	count(stops([{"op": "replace", "path": "/docs/rounds/0/verdict/verdict", "value": "needs-human"}])) == 0
+# An earlier round's needs-human was settled by a person; the loop went on.
+test_earlier_needs_human_settled_by_a_person_does_not_stop if {
+	every p in ["base", "signed", "local"] {
+		count(stops([
+			{"op": "replace", "path": "/docs/rounds/0/verdict/verdict", "value": "needs-human"},
+			{"op": "replace", "path": "/docs/provenance", "value": {
+				"rounds/round-2/handoff.json": p, v2: p, a2: p,
+			}},
+		])) == 0
+	}
+}
+
+# The change under review went on after a needs-human round by itself: the
+# person's decision is only claimed.
+test_earlier_needs_human_settled_by_the_change_needs_a_human if {
+	[f] := [f | some f in stops([
+		{"op": "replace", "path": "/docs/rounds/0/audit", "value": {"gate": "needs-human"}},
+		{"op": "replace", "path": "/docs/provenance", "value": {"rounds/round-2/handoff.json": "claimed", v2: "base"}},
+	]); f.rule == "h3a.security.contract_human_claimed"]
+	f.file == "rounds/round-2/handoff.json"
+	f.msg == "a human decision claimed in this change; a reviewer must confirm it: rounds/round-2 goes on after rounds/round-1 asked for a person (the auditor's gate is needs-human), and rounds/round-2/handoff.json, rounds/round-2/audit.json came from the change under review, not from a commit signed by a key the base names as a human's"
+}
+
+test_needs_human_in_the_last_round_claims_nothing if {
+	fs := stops([{"op": "replace", "path": "/docs/rounds/1/verdict/verdict", "value": "needs-human"}])
+	count([f | some f in fs; f.rule == "h3a.security.contract_human_claimed"]) == 0
 }
 
 # A rejecting round while the loop still runs: the next round may fix it.

@@ -926,6 +926,7 @@ fresh := {
 
 contract_rounds := {
 	"docs": {
+		"provenance": {},
 		"rounds": [
 			{
 				"audit": null,

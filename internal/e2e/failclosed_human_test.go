@@ -29,6 +29,7 @@ const humanLine = "[2025-09-29T16:00:00Z] G2_validation - REVIEWED - human - Hum
 // edits it. Without the human's line, the run's gate is withoutHuman.
 type humanCase struct {
 	name         string
+	run          string // the run's folder in the repository; "" for humanRun
 	base         func(t *testing.T, run string)
 	change       func(t *testing.T, run string, withHuman bool)
 	withoutHuman string // the gate with no decision recorded
@@ -82,6 +83,46 @@ var humanCases = []humanCase{
 		},
 		withoutHuman: "fail",
 	},
+	{
+		// The judge of round 1 said needs-human; round 2 goes on. The base
+		// holds the loop waiting for a person.
+		name: "contract needs-human resolved",
+		run:  contractRun,
+		base: func(t *testing.T, run string) {
+			copyContractRun(t, run, "rounds/round-1/handoff.json", "rounds/round-1/verdict.json", "rounds/round-1/patch.diff")
+			replaceIn(t, run, "rounds/round-1/verdict.json", `"verdict": "reject"`, `"verdict": "needs-human"`)
+		},
+		change: func(t *testing.T, run string, withHuman bool) {
+			if withHuman {
+				copyContractRun(t, run, "rounds/round-2/handoff.json", "rounds/round-2/verdict.json",
+					"rounds/round-2/patch.diff", "rounds/round-2/audit.json", "summary.json")
+			}
+		},
+		withoutHuman: "needs-human",
+	},
+}
+
+// contractRun is the contract run of the contract cases.
+const contractRun = ".orchestrator/runs/TASK-0042-20260216-130000"
+
+// copyContractRun copies files of the two-round contract example into run.
+func copyContractRun(t *testing.T, run string, files ...string) {
+	t.Helper()
+	src := filepath.Join(moduleRoot, "testdata", "runs", "ok", "contract_rounds", "TASK-0042-20260216-130000")
+	for _, f := range files {
+		b, err := os.ReadFile(filepath.Join(src, filepath.FromSlash(f)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFiles(map[string]string{f: string(b)})(t, run)
+	}
+}
+
+func (c humanCase) dir() string {
+	if c.run == "" {
+		return humanRun
+	}
+	return c.run
 }
 
 // signer is who signs the change's commit: nobody, a person the base
@@ -106,9 +147,9 @@ func TestHumanDecisionProvenance(t *testing.T) {
 		t.Run(c.name+"/no decision", func(t *testing.T) {
 			t.Parallel()
 			repo, target := humanRepo(t, c, alicePub)
-			c.change(t, filepath.Join(repo, humanRun), false)
+			c.change(t, filepath.Join(repo, c.dir()), false)
 			commitSigned(t, repo, "", "the change, no decision")
-			if gate, code := checkPR(t, repo, target); gate != c.withoutHuman {
+			if gate, code := checkPR(t, repo, target, c.dir()); gate != c.withoutHuman {
 				t.Fatalf("gate %s (exit %d), want %s: the case does not exercise the rule", gate, code, c.withoutHuman)
 			}
 		})
@@ -124,9 +165,9 @@ func TestHumanDecisionProvenance(t *testing.T) {
 			t.Run(c.name+"/"+s.name, func(t *testing.T) {
 				t.Parallel()
 				repo, target := humanRepo(t, c, alicePub)
-				c.change(t, filepath.Join(repo, humanRun), true)
+				c.change(t, filepath.Join(repo, c.dir()), true)
 				commitSigned(t, repo, signers[s.signer], "the change, with a human's decision")
-				gate, code := checkPR(t, repo, target)
+				gate, code := checkPR(t, repo, target, c.dir())
 				if gate != s.gate {
 					t.Fatalf("gate %s (exit %d), want %s", gate, code, s.gate)
 				}
@@ -140,10 +181,10 @@ func TestHumanDecisionProvenance(t *testing.T) {
 		t.Parallel()
 		c := humanCases[0]
 		repo, target := humanRepo(t, c, alicePub)
-		c.change(t, filepath.Join(repo, humanRun), true)
+		c.change(t, filepath.Join(repo, c.dir()), true)
 		writeFiles(map[string]string{".github/h3a-humans.allowed_signers": "mallory@example.com namespaces=\"git\" " + malloryPub + "\n"})(t, repo)
 		commitSigned(t, repo, mallory, "the change, signed by a key it lists itself")
-		if gate, code := checkPR(t, repo, target); gate != "needs-human" || code != 3 {
+		if gate, code := checkPR(t, repo, target, c.dir()); gate != "needs-human" || code != 3 {
 			t.Fatalf("gate %s (exit %d), want needs-human (exit 3)", gate, code)
 		}
 	})
@@ -161,7 +202,7 @@ func humanRepo(t *testing.T, c humanCase, alicePub string) (repo, target string)
 		"README.md":                          "a project\n",
 	})(t, repo)
 	if c.base != nil {
-		c.base(t, filepath.Join(repo, humanRun))
+		c.base(t, filepath.Join(repo, c.dir()))
 	}
 	target = commitAll(t, repo, "base")
 	git(t, repo, "checkout", "-q", "-b", "change")
@@ -195,12 +236,12 @@ func commitSigned(t *testing.T, repo, key, msg string) {
 	git(t, repo, "-c", "gpg.format=ssh", "-c", "user.signingkey="+key, "commit", "-q", "--allow-empty", "-S", "-m", msg)
 }
 
-// checkPR runs the binary on runs/ as CI checks a pull request into
+// checkPR runs the binary on the run as CI checks a pull request into
 // target, and returns the run's gate and the exit code. An exit code that
 // disagrees with the gate fails the test.
-func checkPR(t *testing.T, repo, target string) (gate string, code int) {
+func checkPR(t *testing.T, repo, target, run string) (gate string, code int) {
 	t.Helper()
-	cmd := exec.Command(binary, "--format", "json", "--color", "never", "runs")
+	cmd := exec.Command(binary, "--format", "json", "--color", "never", run)
 	cmd.Dir = repo
 	cmd.Env = append(gitEnv(t), eventEnv(t, "pull_request", target)...)
 	var out, errb bytes.Buffer
@@ -224,7 +265,7 @@ func checkPR(t *testing.T, repo, target string) (gate string, code int) {
 		t.Fatalf("stdout is not JSON: %v\n%s", err, out.String())
 	}
 	for _, a := range doc.Audits {
-		if strings.TrimPrefix(a.Run, "./") == humanRun {
+		if strings.TrimPrefix(a.Run, "./") == run {
 			gate = a.Gate
 		}
 	}

@@ -39,8 +39,8 @@ const (
 // expected output. In any file, {{hash PATH}} becomes the first 16 hex
 // digits of the SHA-256 of that file of the same tree. Comment lines
 // "delete: PATH" delete from head ("." is the whole run), "new-run"
-// leaves the run out of the base commit, "template: CASE" makes the run
-// of testdata/runs/ok/CASE (its one folder) the example, "move: DIR"
+// leaves the run out of the base commit, "template: KIND/CASE" makes the
+// run of testdata/runs/KIND/CASE (its one folder) the example, "move: DIR"
 // moves the run in head into DIR (from the repository's top, after the
 // edits), "search: DIR..." names the folders checked (runs/ unless
 // told), and "local" checks the working tree as the person's own (a human
@@ -74,10 +74,10 @@ func TestHistoryCases(t *testing.T) {
 
 func runCase(t *testing.T, ar *archive) string {
 	g := gittest.Init(t)
-	runDir := filepath.Join(g.Dir, "runs", runName)
 	directives := ar.directives()
-	g.Write(map[string]string{"README.md": "history case\n"})
 	example := exampleDir(t, ar.directive("template: "))
+	runDir := filepath.Join(g.Dir, "runs", filepath.Base(example))
+	g.Write(map[string]string{"README.md": "history case\n"})
 	if !slices.Contains(directives, "new-run") {
 		copyTemplate(t, example, runDir)
 		applyTree(t, ar, "base/", runDir)
@@ -95,7 +95,7 @@ func runCase(t *testing.T, ar *archive) string {
 		}
 	}
 	if to := ar.directive("move: "); to != "" {
-		dst := filepath.Join(g.Dir, filepath.FromSlash(to), runName)
+		dst := filepath.Join(g.Dir, filepath.FromSlash(to), filepath.Base(runDir))
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -156,13 +156,13 @@ func copyTemplate(t *testing.T, src, dst string) {
 }
 
 // exampleDir is the run a case starts from: the complete example, or the
-// one run folder of testdata/runs/ok/<okCase>.
-func exampleDir(t *testing.T, okCase string) string {
+// one run folder of testdata/runs/<kindCase> ("ok/contract_rounds").
+func exampleDir(t *testing.T, kindCase string) string {
 	t.Helper()
-	if okCase == "" {
+	if kindCase == "" {
 		return filepath.Join(template, runName)
 	}
-	dir := filepath.Join(template, "..", okCase)
+	dir := filepath.Join(template, "..", "..", filepath.FromSlash(kindCase))
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -174,7 +174,7 @@ func exampleDir(t *testing.T, okCase string) string {
 		}
 	}
 	if len(runs) != 1 {
-		t.Fatalf("template %s holds %d folders, want one run", okCase, len(runs))
+		t.Fatalf("template %s holds %d folders, want one run", kindCase, len(runs))
 	}
 	return filepath.Join(dir, runs[0])
 }

@@ -342,6 +342,10 @@ type Result struct {
 	// for a new run, or when the base's version could not be compared.
 	// Only these can be a decision made in the change under review.
 	NewEvents map[string][]int
+	// Held names the append-only files of the run (by path) that the base
+	// holds. A file the base holds never changes (or it is a finding of
+	// its own), so only the others can be written by the change.
+	Held map[string]bool
 }
 
 // Compare checks every append-only file of the run against its base
@@ -416,7 +420,13 @@ func Compare(head Head, base Base, commit string) (Result, error) {
 			finding.NewRun.New("", "run is new since base %s: no history to compare", c.commit),
 		}, NewEvents: c.newEvents(ledgers, true)}, nil
 	}
-	return Result{Findings: c.findings, NewEvents: c.newEvents(ledgers, false)}, nil
+	held := map[string]bool{}
+	for p, cmp := range c.compared {
+		if cmp.exists {
+			held[p] = true
+		}
+	}
+	return Result{Findings: c.findings, NewEvents: c.newEvents(ledgers, false), Held: held}, nil
 }
 
 type comparison struct {

@@ -55,7 +55,7 @@ func TestTypeCheckRefusesUnknownFields(t *testing.T) {
 			`a.rego:12:12: unknown field "verdikt" in r.verdict.verdikt: did you mean "verdict"?`},
 		{"known fields", "", "\tinput.docs.current_task.goal == \"x\"\n\tsome v in input.docs.validator_report.verdicts\n\tv.verification_results.mutation.score == \"1\"", ""},
 		{"another layout's document", "schema.input.contract", "\tinput.docs.state.gates.G0_planning == \"passed\"",
-			`a.rego:13:13: unknown input field "state" in input.docs.state (known here: rounds, summary, task_ids, task_ids_agree)`},
+			`a.rego:13:13: unknown input field "state" in input.docs.state (known here: provenance, rounds, summary, task_ids, task_ids_agree)`},
 		{"one layout's field", "schema.input.h3a", "\tinput.docs.state.gates.G0_planing == \"passed\"",
 			`a.rego:13:25: unknown input field "G0_planing" in input.docs.state.gates.G0_planing: did you mean "G0_planning"?`},
 		{"one layout, known field", "schema.input.h3a", "\tinput.docs.state.gates.G0_planning == \"passed\"", ""},

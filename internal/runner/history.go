@@ -423,6 +423,11 @@ type historyOutcome struct {
 	// base does not hold, by line; every other event is the base's. A
 	// ledger it does not name had no history compared.
 	events map[string]map[int]string
+	// at is where the history was read from, and held the run's
+	// append-only files the base holds; at.repo is nil when the history
+	// was not compared.
+	at   runBase
+	held map[string]bool
 }
 
 func (h historyOutcome) input() map[string]any {
@@ -513,6 +518,7 @@ func (c *checker) compareHistory(s *runState, dir, display string) historyOutcom
 	commit := rb.base.Commit
 	out := historyOutcome{base: &commit, baseFrom: rb.base.From, checked: !res.New, newRun: res.New}
 	out.events = c.humans().eventProvenance(s, rb, res)
+	out.at, out.held = rb, res.Held
 	if res.New {
 		out.reason = "the run is new since the base"
 	}

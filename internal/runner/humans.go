@@ -260,3 +260,71 @@ func (c *checker) markProvenance(s *runState, docs map[string]any, hist historyO
 		}
 	}
 }
+
+// markRoundProvenance gives a contract run's input the provenance of each
+// document of each round that follows a needs-human round (docs.provenance,
+// by file): going on after the judge or the auditor asked for a person is
+// that person's act (artifact-contract.md, verdict.json and audit.json
+// Rules; loop-orchestrator SKILL.md: "`needs-human` -> final
+// `needs-human`"). A document the base holds is the base's; one the change
+// added counts when every line of it came in a commit signed by a human's
+// key, or on the person's own working tree; else it is claimed.
+func (c *checker) markRoundProvenance(s *runState, docs map[string]any, hist historyOutcome) {
+	rounds, ok := docs["rounds"].([]any)
+	if !ok || s.lay.ID() != "contract" {
+		return
+	}
+	prov := map[string]any{}
+	docs["provenance"] = prov
+	h := c.humans()
+	after := false // the round before this one asked for a person
+	for _, r := range rounds {
+		round, _ := r.(map[string]any)
+		files, _ := round["files"].(map[string]any)
+		if after {
+			for _, f := range files {
+				if file, ok := f.(string); ok {
+					prov[file] = h.documentProvenance(s, hist, file)
+				}
+			}
+		}
+		after = asksForPerson(round)
+	}
+}
+
+// asksForPerson: the round's judge or auditor said needs-human.
+func asksForPerson(round map[string]any) bool {
+	v, _ := round["verdict"].(map[string]any)
+	a, _ := round["audit"].(map[string]any)
+	return v["verdict"] == "needs-human" || a["gate"] == "needs-human"
+}
+
+// documentProvenance is the provenance of one document of the run.
+func (h *Humans) documentProvenance(s *runState, hist historyOutcome, file string) string {
+	switch {
+	case hist.held[file]:
+		return provenanceBase
+	case h.Local:
+		return provenanceLocal
+	case hist.at.repo == nil || hist.at.base.Commit == "":
+		return provenanceClaimed
+	}
+	blamed, err := h.blame(hist.at.repo, hist.at.base.Commit, path.Join(hist.at.rel, file))
+	text := docLines(s, file)
+	if err != nil || len(blamed) != len(text) {
+		return provenanceClaimed // not committed as it is
+	}
+	prov := provenanceBase
+	for i, b := range blamed {
+		switch {
+		case strings.TrimSuffix(b.Text, "\r") != text[i]:
+			return provenanceClaimed
+		case b.Boundary:
+		case h.signedByHuman(hist.at.repo, b.Commit):
+			prov = provenanceSigned
+		default:
+			return provenanceClaimed
+		}
+	}
+	return prov
+}

@@ -46,6 +46,7 @@ func (c *checker) buildInput(s *runState, pe *pendingEvidence, hist historyOutco
 	}
 	docs := s.lay.Docs(s.run)
 	c.markProvenance(s, docs, hist)
+	c.markRoundProvenance(s, docs, hist)
 	dir := filepath.Base(s.run.Dir)
 	in := map[string]any{
 		"run": map[string]any{
