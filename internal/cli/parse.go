@@ -20,7 +20,11 @@ func runParse(ctx context.Context, args []string, e *env) int {
 	if err != nil {
 		return fail(e, err)
 	}
-	opts := runner.Options{Paths: args, KeepInputs: true, ToolName: Name, ToolVersion: Version(), Getenv: e.getenv}
+	// Human decisions count as a check counts them on the person's own
+	// machine; elsewhere parse reads no keys, so a decision the working
+	// tree adds shows as claimed.
+	opts := runner.Options{Paths: args, KeepInputs: true, ToolName: Name, ToolVersion: Version(), Getenv: e.getenv,
+		Humans: &runner.Humans{Local: !trust.InCI(e.getenv)}}
 	if cfg != nil {
 		opts.Params = cfg.Params
 	}
