@@ -63,7 +63,11 @@ else := {}
 #   (escalation_required), when a failed task (failed, remediation_needed) or gate is at
 #   iteration_count >= the limit, or when the last verdict's status means an escalation
 #   (escalation, escalation_required), unless a human decision is recorded after it: a
-#   GATES_LEDGER.md event by agent "human" later than the last FAILED or ESCALATION event.
+#   GATES_LEDGER.md event by agent "human" later than the last FAILED or ESCALATION event,
+#   whose provenance lies outside the change under review (the base holds it, a commit
+#   signed by a key the base names as a human's added it, or the working tree is the
+#   person's own: README, Trust model). A decision the change only claims leaves the
+#   escalation in place (and h3a.security.human_claimed asks a reviewer).
 #   gate_framework.md, Escalation Protocol: "Gate failed 2 times (iteration_count = 2)",
 #   "Human reviews and provides guidance"; h3a-state-specification.md, GATES_LEDGER.md
 #   Escalation Protocol: "Action: Human review required".
@@ -136,7 +140,8 @@ setbacks := {"FAILED", "ESCALATION", "ESCALATED", "REJECTED"}
 #   (when the ledger does not already show it for G2): a passing verdict after two failing
 #   verdicts of the task since its last passing one, with no escalation (an escalating
 #   verdict of the task, or a ledger ESCALATION event) and a later human event timed
-#   between them.
+#   between them. A human's event the change under review only claims (README, Trust model)
+#   does not make this an error: the run needs a human instead (h3a.security.human_claimed).
 # custom:
 #   id: h3a.retries.third_attempt
 #   category: retries
