@@ -80,8 +80,8 @@ func (h *Humans) eventProvenance(s *runState, rb runBase, res history.Result) ma
 				prov[l] = provenanceLocal
 			}
 		}
-		if h.Local || !slices.ContainsFunc(lines, func(l int) bool { return humans[l] }) {
-			continue
+		if h.Local || !h.hasKeys() || !slices.ContainsFunc(lines, func(l int) bool { return humans[l] }) {
+			continue // nothing to look up in git
 		}
 		blamed, err := h.blame(rb.repo, rb.base.Commit, path.Join(rb.rel, file))
 		if err != nil {
@@ -165,12 +165,16 @@ func (h *Humans) blame(repo *gitrev.Repo, base, file string) ([]gitrev.BlamedLin
 	return r.lines, r.err
 }
 
+// hasKeys reports whether the configuration names any person's key: with
+// none, no commit can carry a person's decision, and git is not asked.
+func (h *Humans) hasKeys() bool { return len(h.AllowedSigners) > 0 || len(h.GPGFingerprints) > 0 }
+
 // signedByHuman asks git whether commit is signed by a key of a person:
 // an SSH key of the allowed signers (git reports G only when the signer is
 // allowed), or a GPG key of the configured fingerprints whose signature
 // git reports good. A commit git cannot verify is nobody's.
 func (h *Humans) signedByHuman(repo *gitrev.Repo, commit string) bool {
-	if len(h.AllowedSigners) == 0 && len(h.GPGFingerprints) == 0 {
+	if !h.hasKeys() {
 		return false
 	}
 	k := signedKey{repo, commit}
@@ -306,7 +310,7 @@ func (h *Humans) documentProvenance(s *runState, hist historyOutcome, file strin
 		return provenanceBase
 	case h.Local:
 		return provenanceLocal
-	case hist.at.repo == nil || hist.at.base.Commit == "":
+	case hist.at.repo == nil || hist.at.base.Commit == "" || !h.hasKeys():
 		return provenanceClaimed
 	}
 	blamed, err := h.blame(hist.at.repo, hist.at.base.Commit, path.Join(hist.at.rel, file))
