@@ -94,15 +94,14 @@ func (h *Humans) eventProvenance(s *runState, rb runBase, res history.Result) ma
 			}
 			// The working tree's line must be HEAD's line at the same
 			// place: a line edited or moved since the last commit was
-			// signed by nobody.
+			// signed by nobody. A line git blames on the base was no
+			// event there (the records say it is new): text moved into
+			// the events log is no decision of the base's either.
 			b := blamed[l-1]
-			if strings.TrimSuffix(b.Text, "\r") != text[l-1] {
+			if strings.TrimSuffix(b.Text, "\r") != text[l-1] || b.Boundary {
 				continue
 			}
-			switch {
-			case b.Boundary:
-				prov[l] = provenanceBase
-			case h.signedByHuman(rb.repo, b.Commit):
+			if h.signedByHuman(rb.repo, b.Commit) {
 				prov[l] = provenanceSigned
 			}
 		}
@@ -318,17 +317,13 @@ func (h *Humans) documentProvenance(s *runState, hist historyOutcome, file strin
 	if err != nil || len(blamed) != len(text) {
 		return provenanceClaimed // not committed as it is
 	}
-	prov := provenanceBase
+	// Every line came in a commit a person signed; a line git blames on
+	// the base belongs to a file the base holds elsewhere (a copy or a
+	// rename), which decided nothing about this round.
 	for i, b := range blamed {
-		switch {
-		case strings.TrimSuffix(b.Text, "\r") != text[i]:
-			return provenanceClaimed
-		case b.Boundary:
-		case h.signedByHuman(hist.at.repo, b.Commit):
-			prov = provenanceSigned
-		default:
+		if strings.TrimSuffix(b.Text, "\r") != text[i] || b.Boundary || !h.signedByHuman(hist.at.repo, b.Commit) {
 			return provenanceClaimed
 		}
 	}
-	return prov
+	return provenanceSigned
 }

@@ -127,3 +127,35 @@ func TestEventProvenance(t *testing.T) {
 		}
 	}
 }
+
+// TestTextMovedIntoTheEventsLogIsNoDecision: a human's line the base holds
+// outside the events log, which the change makes an event by editing the
+// headings around it, is claimed: git blames the line on the base, but the
+// base held no such event.
+func TestTextMovedIntoTheEventsLogIsNoDecision(t *testing.T) {
+	g := gittest.Init(t)
+	run := filepath.Join(g.Dir, "runs", exampleID)
+	copyExample(t, run)
+	p := filepath.Join(run, "state", "GATES_LEDGER.md")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	heading := "## Current Gate: G2_validation\n"
+	if !strings.Contains(string(b), "---\n\n"+heading) {
+		t.Fatal("the example's Current Gate heading moved")
+	}
+	os.WriteFile(p, []byte(strings.Replace(string(b), heading, heading+humanEvent+"\n", 1)), 0o644)
+	base := g.Commit("a human's line outside the events log")
+	b, _ = os.ReadFile(p)
+	os.WriteFile(p, []byte(strings.Replace(string(b), "---\n\n"+heading, "", 1)), 0o644)
+	g.Commit("the headings go, the line becomes an event")
+
+	humans := &Humans{AllowedSigners: []byte("x"), verify: func(*gitrev.Repo, string, []byte) (gitrev.Signature, error) {
+		return gitrev.Signature{Status: "G", Fingerprint: "SHA256:abc"}, nil
+	}}
+	got := eventProvenances(t, g.Dir, humans, base)
+	if got["human REVIEWED"] != provenanceClaimed {
+		t.Errorf("human event: %q, want claimed (%v)", got["human REVIEWED"], got)
+	}
+}
