@@ -123,6 +123,13 @@ func TestSchemaFollowsTheReader(t *testing.T) {
 		{"evidence: {min-hash-digits: '20'}\n", false},
 		{"evidence: {min-digits: 20}\n", false},
 		{"evidence: 20\n", false},
+		{"humans: {allowed-signers: .github/h3a-humans.allowed_signers}\n", true},
+		{"humans: {gpg-fingerprints: ['0123 4567 89AB CDEF 0123  4567 89AB CDEF 0123 4567']}\n", true},
+		{"humans: {gpg-fingerprints: [0123456789ABCDEF]}\n", false},
+		{"humans: {allowed-signers: ' '}\n", false},
+		{"humans: {allowed-signers: [a]}\n", false},
+		{"humans: {signers: a}\n", false},
+		{"humans: [a]\n", false},
 	}
 	for _, tc := range tests {
 		_, perr := Parse("c.yaml", []byte(tc.yaml), checks)
