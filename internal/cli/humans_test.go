@@ -19,7 +19,7 @@ func TestAllowedSignersFromBase(t *testing.T) {
 	dir := configRepo(t, "escalation", "humans:\n  allowed-signers: "+signers+"\n")
 	repo := gittest.At(t, dir)
 	repo.Git("init", "-q")
-	repo.Commit("base: the configuration names a file it does not hold")
+	repo.Publish(repo.Commit("base: the configuration names a file it does not hold"))
 
 	t.Setenv("CI", "true")
 	repo.Write(map[string]string{signers: "mallory@example.com ssh-ed25519 AAAA\n"})
@@ -33,7 +33,7 @@ func TestAllowedSignersFromBase(t *testing.T) {
 		t.Fatalf("local: exit %d, want %d: %s", code, ExitNeedsHuman, stderr)
 	}
 
-	repo.Commit("the file")
+	repo.Publish(repo.Commit("the file"))
 	repo.Write(map[string]string{signers: "mallory@example.com ssh-ed25519 BBBB\n"})
 	t.Setenv("CI", "true")
 	code, audits, stderr := jsonReport(t, "runs")
