@@ -130,7 +130,9 @@ func TestOKRuns(t *testing.T) {
 	}
 }
 
-// TestErrRuns: every err case gives exactly its expected findings.
+// TestErrRuns: every err case gives exactly its expected findings (the
+// .want snapshot, rewritten by -update), and what its hand-written expect
+// file says (never rewritten; see expect_test.go).
 func TestErrRuns(t *testing.T) {
 	for _, dir := range caseDirs(t, "err") {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
@@ -140,6 +142,7 @@ func TestErrRuns(t *testing.T) {
 			}
 			got := wantText(code, audits)
 			compareGolden(t, dir+".want", got)
+			checkExpectation(t, dir, code, audits)
 			if !*update && !strings.Contains(got, "[h3a.") {
 				t.Errorf("case %s produced no finding", dir)
 			}
