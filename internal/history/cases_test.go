@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/h3a-check/h3a-check/internal/audit"
+	"github.com/h3a-check/h3a-check/internal/audit/audittest"
 	"github.com/h3a-check/h3a-check/internal/gitrev/gittest"
 	"github.com/h3a-check/h3a-check/internal/runner"
 )
@@ -36,7 +38,10 @@ const (
 // "base/PATH.edit" and "head/PATH.edit" edit one with blocks of
 // "<<<<\nold\n====\nnew\n>>>>\n" (old, without the line break before
 // "====", must occur once; new may be empty); "want" is the
-// expected output. In any file, {{hash PATH}} becomes the first 16 hex
+// expected output, rewritten by -update; "expect" is the expectation written
+// by hand from the comment (gate and rule, format in internal/audit/audittest),
+// which every case must have and -update never rewrites, so that a
+// regression written over by -update still fails. In any file, {{hash PATH}} becomes the first 16 hex
 // digits of the SHA-256 of that file of the same tree. Comment lines
 // "delete: PATH" delete from head ("." is the whole run), "new-run"
 // leaves the run out of the base commit, "template: KIND/CASE" makes the
@@ -53,7 +58,8 @@ func TestHistoryCases(t *testing.T) {
 	for _, p := range paths {
 		t.Run(strings.TrimSuffix(filepath.Base(p), ".txtar"), func(t *testing.T) {
 			ar := readArchive(t, p)
-			got := runCase(t, ar)
+			got, audits := runCase(t, ar)
+			checkExpectation(t, ar, audits)
 			if *update {
 				ar.set("want", got)
 				if err := os.WriteFile(p, ar.format(), 0o644); err != nil {
@@ -72,7 +78,26 @@ func TestHistoryCases(t *testing.T) {
 	}
 }
 
-func runCase(t *testing.T, ar *archive) string {
+// checkExpectation holds the check to the case's expect section, with and
+// without -update.
+func checkExpectation(t *testing.T, ar *archive, audits []*audit.Audit) {
+	t.Helper()
+	text, ok := ar.get("expect")
+	if !ok {
+		t.Errorf("no expect section: write one by hand from the case's comment (gate and rule; format in internal/audit/audittest)")
+		return
+	}
+	exp, err := audittest.Parse([]byte(text))
+	if err != nil {
+		t.Errorf("expect section: %v", err)
+		return
+	}
+	for _, msg := range exp.Mismatches(audits) {
+		t.Errorf("expect section: %s", msg)
+	}
+}
+
+func runCase(t *testing.T, ar *archive) (string, []*audit.Audit) {
 	g := gittest.Init(t)
 	directives := ar.directives()
 	example := exampleDir(t, ar.directive("template: "))
@@ -124,7 +149,7 @@ func runCase(t *testing.T, ar *archive) string {
 		Humans: &runner.Humans{Local: slices.Contains(directives, "local")},
 	})
 	if err != nil {
-		return "error: " + err.Error() + "\n"
+		return "error: " + err.Error() + "\n", nil
 	}
 	var b strings.Builder
 	for _, a := range res.Audits {
@@ -145,7 +170,7 @@ func runCase(t *testing.T, ar *archive) string {
 		t.Errorf("%d cat-file processes, want at most 1", n)
 	}
 	out := strings.ReplaceAll(b.String(), base[:12], "<base>")
-	return strings.ReplaceAll(out, filepath.ToSlash(g.Dir)+"/", "")
+	return strings.ReplaceAll(out, filepath.ToSlash(g.Dir)+"/", ""), res.Audits
 }
 
 func copyTemplate(t *testing.T, src, dst string) {
