@@ -139,6 +139,51 @@ func TestLogRefuses(t *testing.T) {
 	}
 }
 
+// TestLogRefusesOutsideTheRun: each path that leaves the run is refused
+// by the outside-the-run check itself, with its message, not by a later
+// check that happens to refuse it too (the run itself is a folder, a path
+// with ".." is read back as another path). A ".." that stays inside is
+// not outside.
+func TestLogRefusesOutsideTheRun(t *testing.T) {
+	run := newRun(t, map[string]string{"artifacts/executor/out.txt": "out\n"})
+	parent := filepath.Dir(run)
+	sibling := run + "-copy" // shares the run's name as a prefix
+	for path, content := range map[string]string{
+		filepath.Join(parent, "outside.txt"):                     "x\n",
+		filepath.Join(sibling, "artifacts", "executor", "a.txt"): "a\n",
+	} {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, file := range []string{
+		filepath.Join(parent, "outside.txt"),
+		filepath.Join(run, "artifacts", "..", "..", "outside.txt"),
+		filepath.Join(sibling, "artifacts", "executor", "a.txt"),
+		run,
+		parent,
+	} {
+		t.Run(file, func(t *testing.T) {
+			before := readLog(t, run)
+			_, err := Log(LogOptions{Run: run, File: file, Description: "d", Now: logTime})
+			want := fmt.Sprintf("%q is outside the run %q; only files inside the run directory can be logged", file, run)
+			if err == nil || err.Error() != want {
+				t.Fatalf("error %v, want %s", err, want)
+			}
+			if after := readLog(t, run); !bytes.Equal(after, before) {
+				t.Errorf("the log changed:\n%s", after[len(before):])
+			}
+		})
+	}
+	inside := filepath.Join(run, "artifacts", "planner", "..", "executor", "out.txt")
+	if _, err := Log(LogOptions{Run: run, File: inside, Description: "d", Now: logTime}); err != nil {
+		t.Errorf("%s: %v, want it logged as artifacts/executor/out.txt", inside, err)
+	}
+}
+
 // TestLogHintsAtRunRelativePaths: FILE is a path from the working
 // directory; a run-relative one that exists gets the path to use.
 func TestLogHintsAtRunRelativePaths(t *testing.T) {
