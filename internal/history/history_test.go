@@ -122,6 +122,61 @@ func TestJSONArrays(t *testing.T) {
 	}
 }
 
+// TestJSONArrayEntriesCompareDeeply: an entry of an append-only array is
+// compared value by value at every depth, each kind of JSON value on its
+// own: a comparison that lets one kind or one level through lets its
+// rewrite through.
+func TestJSONArrayEntriesCompareDeeply(t *testing.T) {
+	const base = `{"steps": [{"task_id": "T001", "n": 1, "ok": true, "note": null, "artifacts": ["a.txt", "b.txt"], "meta": {"by": "x"}}]}`
+	entry := func(members string) string {
+		return `{"steps": [{"task_id": "T001", ` + members + `}]}`
+	}
+	const rest = `"artifacts": ["a.txt", "b.txt"], "meta": {"by": "x"}`
+	tests := []struct {
+		name, head, pointer, details string
+	}{
+		{"number became a string", entry(`"n": "1", "ok": true, "note": null, ` + rest), "/steps/0/n", `/n base 1, head "1"`},
+		{"number changed", entry(`"n": 2, "ok": true, "note": null, ` + rest), "/steps/0/n", `/n base 1, head 2`},
+		{"boolean flipped", entry(`"n": 1, "ok": false, "note": null, ` + rest), "/steps/0/ok", `/ok base true, head false`},
+		{"null became a string", entry(`"n": 1, "ok": true, "note": "x", ` + rest), "/steps/0/note", `/note base null, head "x"`},
+		{"null became absent", entry(`"n": 1, "ok": true, ` + rest), "/steps/0/note", `/note base null, head (absent)`},
+		{"string in a nested array changed", entry(`"n": 1, "ok": true, "note": null, "artifacts": ["a.txt", "c.txt"], "meta": {"by": "x"}`),
+			"/steps/0/artifacts/1", `/artifacts/1 base "b.txt", head "c.txt"`},
+		{"nested array grew", entry(`"n": 1, "ok": true, "note": null, "artifacts": ["a.txt", "b.txt", "c.txt"], "meta": {"by": "x"}`),
+			"/steps/0/artifacts/2", `/artifacts/2 base (absent), head "c.txt"`},
+		{"nested array shrank", entry(`"n": 1, "ok": true, "note": null, "artifacts": ["a.txt"], "meta": {"by": "x"}`),
+			"/steps/0/artifacts/1", `/artifacts/1 base "b.txt", head (absent)`},
+		{"member of a nested object changed", entry(`"n": 1, "ok": true, "note": null, "artifacts": ["a.txt", "b.txt"], "meta": {"by": "y"}`),
+			"/steps/0/meta/by", `/meta/by base "x", head "y"`},
+		{"nested object became an array", entry(`"n": 1, "ok": true, "note": null, "artifacts": ["a.txt", "b.txt"], "meta": ["x"]`),
+			"/steps/0/meta", `/meta base {"by":"x"}, head ["x"]`},
+		{"nested array became an object", entry(`"n": 1, "ok": true, "note": null, "artifacts": {"0": "a.txt"}, "meta": {"by": "x"}`),
+			"/steps/0/artifacts", `/artifacts base ["a.txt","b.txt"], head {"0":"a.txt"}`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, b := fakeBase(map[string]string{"state.json": base})
+			res, err := Compare(memHead(t, map[string]string{"state.json": tc.head}, nil), b, commit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, _ := soleFinding(t, res.Findings, finding.EntryRewritten.ID)
+			if f.Rule != finding.EntryRewritten.ID || f.Pointer != tc.pointer || !strings.Contains(f.Details, tc.details) {
+				t.Errorf("got %s %q\n%s\nwant %s %q, details containing\n%s", f.Rule, f.Pointer, f.Details, finding.EntryRewritten.ID, tc.pointer, tc.details)
+			}
+		})
+	}
+	t.Run("unchanged, reformatted", func(t *testing.T) {
+		_, b := fakeBase(map[string]string{"state.json": base})
+		head := `{"steps":[{"meta":{"by":"x"},"artifacts":["a.txt","b.txt"],"note":null,"ok":true,"n":1.0,"task_id":"T001"}]}`
+		res, err := Compare(memHead(t, map[string]string{"state.json": head}, nil), b, commit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		soleFinding(t, res.Findings, "")
+	})
+}
+
 func TestCanonicalNumber(t *testing.T) {
 	tests := []struct {
 		a, b  string
@@ -169,6 +224,15 @@ func TestLedgers(t *testing.T) {
 			[]string{`h3a.append_only.gate_event_rewritten@3: gate event 2 was rewritten since base 0123456789ab: status base "PASSED", head "FAILED"`}},
 		{"event removed", "state/GATES_LEDGER.md", gatesBase, "## Gate Events Log\n[2025-09-29T14:05:30Z] G0 - PASSED - planner - done\n",
 			[]string{`h3a.append_only.gate_event_rewritten@2: gate event 1 of base 0123456789ab ("[2025-09-29T13:45:00Z] G0 - STARTED - planner - begin") was removed`}},
+		// Each field of an event on its own: a comparison that drops one lets its rewrite through.
+		{"event time rewritten", "state/GATES_LEDGER.md", gatesBase, strings.Replace(gatesBase, "14:05:30Z] G0 - PASSED", "14:05:31Z] G0 - PASSED", 1),
+			[]string{`h3a.append_only.gate_event_rewritten@3: gate event 2 was rewritten since base 0123456789ab: time base "2025-09-29T14:05:30Z", head "2025-09-29T14:05:31Z"`}},
+		{"event gate rewritten", "state/GATES_LEDGER.md", gatesBase, strings.Replace(gatesBase, "G0 - PASSED", "G1 - PASSED", 1),
+			[]string{`h3a.append_only.gate_event_rewritten@3: gate event 2 was rewritten since base 0123456789ab: gate base "G0", head "G1"`}},
+		{"event agent rewritten", "state/GATES_LEDGER.md", gatesBase, strings.Replace(gatesBase, "PASSED - planner", "PASSED - human", 1),
+			[]string{`h3a.append_only.gate_event_rewritten@3: gate event 2 was rewritten since base 0123456789ab: agent base "planner", head "human"`}},
+		{"event note rewritten", "state/GATES_LEDGER.md", gatesBase, strings.Replace(gatesBase, "planner - done", "planner - done, all green", 1),
+			[]string{`h3a.append_only.gate_event_rewritten@3: gate event 2 was rewritten since base 0123456789ab: note base "done", head "done, all green"`}},
 		{"events truncated", "state/GATES_LEDGER.md", gatesBase, "## Gate Events Log\n",
 			[]string{`h3a.append_only.gate_event_rewritten@1: the log has 0 events, base had 2`}},
 
@@ -176,6 +240,13 @@ func TestLedgers(t *testing.T) {
 			strings.Replace(evidenceBase, "- `b.txt`", "- `c.txt` - [hash:3333333333333333] - 2025-09-29T14:00:30Z - new\n- `b.txt`", 1), nil},
 		{"entry hash rewritten", "state/EVIDENCE_LOG.md", evidenceBase, strings.Replace(evidenceBase, "2222222222222222", "2222222222222223", 1),
 			[]string{`h3a.append_only.evidence_entry_rewritten@3: evidence entry for "b.txt" was rewritten since base 0123456789ab: hash base "2222222222222222", head "2222222222222223"`}},
+		// Each field of an entry on its own.
+		{"entry time rewritten", "state/EVIDENCE_LOG.md", evidenceBase, strings.Replace(evidenceBase, "14:01:00Z", "14:01:30Z", 1),
+			[]string{`h3a.append_only.evidence_entry_rewritten@3: evidence entry for "b.txt" was rewritten since base 0123456789ab: time base "2025-09-29T14:01:00Z", head "2025-09-29T14:01:30Z"`}},
+		{"entry description rewritten", "state/EVIDENCE_LOG.md", evidenceBase, strings.Replace(evidenceBase, "- second", "- second, green", 1),
+			[]string{`h3a.append_only.evidence_entry_rewritten@3: evidence entry for "b.txt" was rewritten since base 0123456789ab: description base "second", head "second, green"`}},
+		{"entry path rewritten", "state/EVIDENCE_LOG.md", evidenceBase, strings.Replace(evidenceBase, "`b.txt`", "`a.txt`", 1),
+			[]string{`h3a.append_only.evidence_entry_rewritten@3: evidence entry for "b.txt" logged at base 0123456789ab ([hash:2222222222222222] 2025-09-29T14:01:00Z "second") was removed`}},
 		{"entry removed", "state/EVIDENCE_LOG.md", evidenceBase, "# Evidence\n- `b.txt` - [hash:2222222222222222] - 2025-09-29T14:01:00Z - second\n",
 			[]string{`h3a.append_only.evidence_entry_rewritten@2: evidence entry for "a.txt" logged at base 0123456789ab ([hash:1111111111111111] 2025-09-29T14:00:00Z "first") was removed`}},
 		{"entries swapped", "state/EVIDENCE_LOG.md", evidenceBase,

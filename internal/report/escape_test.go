@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -33,6 +34,64 @@ func TestEscape(t *testing.T) {
 	} {
 		if got := EscapeLine(in); got != want {
 			t.Errorf("EscapeLine(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestEscapeEachClassAlone: each class of character Escape shows escaped,
+// at both ends of its range, as the only unsafe character of a string, so
+// that the fast path that returns a safe string untouched must see it too;
+// and the safe characters just outside each range stay as they are. The
+// same holds for EscapeLine, whose text starts a line.
+func TestEscapeEachClassAlone(t *testing.T) {
+	unsafe := []struct{ class, in, want string }{
+		{"C0 NUL", "\x00", `\x00`},
+		{"C0 ESC", "\x1b", `\x1b`},
+		{"C0 US", "\x1f", `\x1f`},
+		{"tab", "\t", `\t`},
+		{"newline", "\n", `\n`},
+		{"carriage return", "\r", `\r`},
+		{"DEL", "\x7f", `\x7f`},
+		{"C1 first (PAD)", "\u0080", `\u0080`},
+		{"C1 NEL", "\u0085", `\u0085`},
+		{"C1 CSI", "\u009b", `\u009b`},
+		{"C1 last (APC)", "\u009f", `\u009f`},
+		{"line separator", "\u2028", `\u2028`},
+		{"paragraph separator", "\u2029", `\u2029`},
+		{"bidi embedding LRE", "\u202a", `\u202a`},
+		{"bidi override RLO", "\u202e", `\u202e`},
+		{"bidi isolate LRI", "\u2066", `\u2066`},
+		{"bidi isolate PDI", "\u2069", `\u2069`},
+		{"invalid byte 0xff", "\xff", `\xff`},
+		{"lone continuation byte", "\x9b", `\x9b`},
+		{"truncated sequence", "\xe2\x80", `\xe2\x80`},
+		{"overlong encoding", "\xc0\xaf", `\xc0\xaf`},
+		{"surrogate", "\xed\xa0\x80", `\xed\xa0\x80`},
+	}
+	for _, tc := range unsafe {
+		for _, in := range []string{tc.in, "safe " + tc.in + " text", "safe text" + tc.in} {
+			want := strings.Replace(in, tc.in, tc.want, 1)
+			if got := Escape(in); got != want {
+				t.Errorf("%s: Escape(%q) = %q, want %q", tc.class, in, got, want)
+			}
+			if got := EscapeLine(in); got != want {
+				t.Errorf("%s: EscapeLine(%q) = %q, want %q", tc.class, in, got, want)
+			}
+		}
+	}
+	for _, safe := range []string{
+		" ", "~", "\\", // the ASCII ends, and the escape character itself
+		"\u00a0", "é", // just above C1
+		"\u2027", "\u202f", // around the separators and embeddings
+		"\u2065", "\u206a", // around the isolates
+		"\u200f", "\U0001f600", // a mark the list leaves out, a 4-byte character
+	} {
+		in := "safe " + safe + " text"
+		if got := Escape(in); got != in {
+			t.Errorf("Escape(%q) = %q, want it unchanged", in, got)
+		}
+		if got := EscapeLine(in); got != in {
+			t.Errorf("EscapeLine(%q) = %q, want it unchanged", in, got)
 		}
 	}
 }
