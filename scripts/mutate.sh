@@ -21,6 +21,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# All of it is one function, read before it runs: editing this file while
+# it runs does not change what it does.
+main() {
+
 keep=false dry=false
 while [[ ${1:-} == -* ]]; do
 	case $1 in
@@ -107,7 +111,7 @@ mutant array-added-member-ignored internal/history/jsonarray.go \
 	$'\t\t\tcase !inBase:\n\t\t\t\treturn child, absent{}, hv, true' $'\t\t\tcase !inBase:\n\t\t\t\tcontinue' \
 	./internal/history/ .
 mutant iteration-count-lowered-ignored internal/history/iterations.go \
-	'|| headN >= baseN {' '|| headN >= 0 {' \
+	'|| headN >= baseN {' '|| headN >= baseN-100 {' \
 	./internal/history/ .
 
 # --- waiver expiry: a waiver holds up to and including its last day
@@ -175,7 +179,7 @@ mutant log-the-log-itself internal/runwrite/log.go \
 	'if rel == EvidenceLogPath {' 'if false {' \
 	./internal/runwrite/ .
 mutant log-control-in-description internal/runwrite/log.go \
-	"if unicode.IsControl(r) || r == '\\u2028' || r == '\\u2029' {" "if r == '\\u2028' || r == '\\u2029' {" \
+	"if unicode.IsControl(r) || r == '\\u2028' || r == '\\u2029' {" "if false && unicode.IsControl(r) || r == '\\u2028' || r == '\\u2029' {" \
 	./internal/runwrite/ .
 
 # --- one per rule category
@@ -289,3 +293,6 @@ if ((${#failed_names[@]} > 0)); then
 	echo "survived: ${failed_names[*]}"
 	exit 1
 fi
+}
+
+main "$@"
