@@ -25,274 +25,274 @@ cd "$(dirname "$0")/.."
 # it runs does not change what it does.
 main() {
 
-keep=false dry=false
-while [[ ${1:-} == -* ]]; do
-	case $1 in
-	-k) keep=true ;;
-	-n) dry=true ;;
-	*)
-		echo "usage: scripts/mutate.sh [-k] [-n] [NAME...]" >&2
-		exit 2
-		;;
-	esac
-	shift
-done
-only=("$@")
-
-names=() files=() olds=() news=() pkgs=() runs=()
-# mutant NAME FILE OLD NEW PACKAGE RUN: replace the one occurrence of the
-# text OLD in FILE by NEW, then go test -run RUN PACKAGE.
-mutant() {
-	names+=("$1") files+=("$2") olds+=("$3") news+=("$4") pkgs+=("$5") runs+=("$6")
-}
-
-# --- the hash prefix: a logged hash is the first 16 hex digits of the SHA-256
-mutant hash-prefix-any-digits internal/evidence/token.go \
-	'if lowerASCII(sumHex[i]) != t.Hex[i] {' 'if lowerASCII(sumHex[i]) != t.Hex[i] && i == 0 {' \
-	./internal/evidence/ .
-mutant hash-prefix-fewer-digits internal/evidence/token.go \
-	'minVerifiableDigits = 16' 'minVerifiableDigits = 8' \
-	./internal/evidence/ .
-mutant hash-not-compared internal/runner/evidence.go \
-	'if !a.token.Matches(a.sum) {' 'if false && !a.token.Matches(a.sum) {' \
-	./internal/cli/ 'TestErrRuns'
-mutant evidence-first-entry-counts internal/runner/evidence.go \
-	$'\t\t\torder = append(order, a)\n\t\t}\n\t\ta.last, a.token = ref, tok' \
-	$'\t\t\torder = append(order, a)\n\t\t\ta.last, a.token = ref, tok\n\t\t}' \
-	./internal/runner/ 'TestLastEvidenceEntryCounts'
-
-# --- append-only: every field of every record
-mutant event-time-ignored internal/history/ledgers.go \
-	'return a.Time == b.Time && a.Gate' 'return a.Gate' \
-	./internal/history/ .
-mutant event-gate-ignored internal/history/ledgers.go \
-	'&& a.Gate == b.Gate ' ' ' \
-	./internal/history/ .
-mutant event-status-ignored internal/history/ledgers.go \
-	'&& a.Status == b.Status ' ' ' \
-	./internal/history/ .
-mutant event-agent-ignored internal/history/ledgers.go \
-	'&& a.Agent == b.Agent ' ' ' \
-	./internal/history/ .
-mutant event-note-ignored internal/history/ledgers.go \
-	'&& a.Note == b.Note' '' \
-	./internal/history/ .
-mutant entry-path-ignored internal/history/ledgers.go \
-	'return a.Path == b.Path && ' 'return ' \
-	./internal/history/ .
-mutant entry-hash-ignored internal/history/ledgers.go \
-	'&& a.Hash == b.Hash ' ' ' \
-	./internal/history/ .
-mutant entry-time-ignored internal/history/ledgers.go \
-	'a.Hash == b.Hash && a.Time == b.Time' 'a.Hash == b.Hash' \
-	./internal/history/ .
-mutant entry-description-ignored internal/history/ledgers.go \
-	'&& a.Description == b.Description' '' \
-	./internal/history/ .
-mutant task-text-ignored internal/history/ledgers.go \
-	'if h.Text != b.Text {' 'if false {' \
-	./internal/history/ .
-mutant task-untick-ignored internal/history/ledgers.go \
-	'if b.Done && !h.Done {' 'if false {' \
-	./internal/history/ .
-mutant task-completion-ignored internal/history/ledgers.go \
-	'if b.CompletedAt != "" && h.CompletedAt != b.CompletedAt {' 'if false {' \
-	./internal/history/ .
-mutant task-removal-ignored internal/history/ledgers.go \
-	'if n >= len(headByID[b.ID]) {' 'if n >= len(headByID[b.ID]) && false {' \
-	./internal/history/ .
-mutant array-string-bool-null-equal internal/history/jsonarray.go \
-	$'\tcase string, bool, nil:\n\t\treturn a == b' $'\tcase string, bool, nil:\n\t\treturn true' \
-	./internal/history/ .
-mutant array-nested-arrays-equal internal/history/jsonarray.go \
-	'for i := range max(len(bx), len(hx)) {' 'for i := range min(len(bx), len(hx)) {' \
-	./internal/history/ .
-mutant array-added-member-ignored internal/history/jsonarray.go \
-	$'\t\t\tcase !inBase:\n\t\t\t\treturn child, absent{}, hv, true' $'\t\t\tcase !inBase:\n\t\t\t\tcontinue' \
-	./internal/history/ .
-mutant iteration-count-lowered-ignored internal/history/iterations.go \
-	'|| headN >= baseN {' '|| headN >= baseN-100 {' \
-	./internal/history/ .
-
-# --- waiver expiry: a waiver holds up to and including its last day
-mutant waiver-never-expires internal/waiver/waiver.go \
-	'expired := w.Expires < s.Today' 'expired := false' \
-	./internal/waiver/ .
-mutant waiver-expires-a-day-early internal/waiver/waiver.go \
-	'expired := w.Expires < s.Today' 'expired := w.Expires <= s.Today' \
-	./internal/waiver/ .
-
-# --- the trusted base: in CI and with --base, rules come from the base
-mutant trust-working-tree-in-ci internal/trust/trust.go \
-	'case InCI(getenv):' 'case false && InCI(getenv):' \
-	./internal/trust/ .
-mutant trust-github-actions-not-ci internal/trust/trust.go \
-	'return set("CI") || set("GITHUB_ACTIONS")' 'return set("CI")' \
-	./internal/trust/ .
-mutant trust-working-tree-with-base internal/trust/trust.go \
-	'case asked != "" && asked != gitrev.None:' 'case false:' \
-	./internal/trust/ .
-
-# --- escaping
-mutant escape-fast-path-misses-c1 internal/report/escape.go \
-	'if r == utf8.RuneError && size == 1 || unsafeRune(r) {' 'if r == utf8.RuneError && size == 1 || unsafeRune(r) && r > 0x9f {' \
-	./internal/report/ 'TestEscape'
-mutant escape-isolates-range-short internal/report/escape.go \
-	'r >= 0x2066 && r <= 0x2069' 'r >= 0x2066 && r < 0x2069' \
-	./internal/report/ 'TestEscape'
-mutant escape-invalid-utf8-raw internal/report/escape.go \
-	'case c < utf8.RuneSelf || r == utf8.RuneError && size == 1:' 'case c < utf8.RuneSelf:' \
-	./internal/report/ 'TestEscape'
-mutant escape-line-github-command internal/report/escape.go \
-	'if strings.HasPrefix(rest, "::") || strings.HasPrefix(rest, "##[") {' 'if strings.HasPrefix(rest, "##[") {' \
-	./internal/report/ .
-
-# --- confinement: no path leaves the run
-mutant confine-dotdot-allowed internal/rundir/confine.go \
-	$'\t\tif el == ".." {\n\t\t\treturn "", &Problem{Kind: DotDot' $'\t\tif el == "..." {\n\t\t\treturn "", &Problem{Kind: DotDot' \
-	./internal/rundir/ .
-mutant confine-absolute-allowed internal/rundir/confine.go \
-	'if strings.HasPrefix(s, "/") || filepath.IsAbs(ref) || hasDriveLetter(s) {' 'if filepath.IsAbs(ref) {' \
-	./internal/rundir/ .
-mutant confine-link-target-unchecked internal/rundir/confine.go \
-	$'\t\t\tif depth < 0 {' $'\t\t\tif depth < -100 {' \
-	./internal/rundir/ .
-
-# --- discovery: no file hides a run, an unreadable folder stops the search
-mutant discover-skips-unreadable internal/rundir/discover.go \
-	'return &UnreadableError{Dir: dir, Err: unwrapPathError(err)}' 'return nil' \
-	./internal/rundir/ .
-mutant discover-nested-run-silent internal/runner/runner.go \
-	'for _, inner := range run.Holds {' 'for _, inner := range run.Holds[:0] {' \
-	./internal/cli/ 'TestErrRuns'
-
-# --- the staged check: a working tree that differs from the index is exit 2
-mutant staged-ignores-unstaged internal/runner/staged.go \
-	'if len(problems) > 0 {' 'if len(problems) > 1000 {' \
-	./internal/cli/ 'Staged'
-
-# --- log's refusals
-mutant log-outside-run-allowed internal/runwrite/log.go \
-	'if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {' 'if err != nil {' \
-	./internal/runwrite/ .
-mutant log-the-log-itself internal/runwrite/log.go \
-	'if rel == EvidenceLogPath {' 'if false {' \
-	./internal/runwrite/ .
-mutant log-control-in-description internal/runwrite/log.go \
-	"if unicode.IsControl(r) || r == '\\u2028' || r == '\\u2029' {" "if false && unicode.IsControl(r) || r == '\\u2028' || r == '\\u2029' {" \
-	./internal/runwrite/ .
-
-# --- one per rule category
-mutant structure-tmp-leftover internal/runner/runner.go \
-	'} else if strings.HasSuffix(d.Name(), ".tmp") {' '} else if strings.HasSuffix(d.Name(), ".temp") {' \
-	./internal/cli/ 'TestErrRuns'
-mutant schema-bom-unreported internal/jsonpos/parse.go \
-	'if bytes.HasPrefix(data, utf8BOM) {' 'if false && bytes.HasPrefix(data, utf8BOM) {' \
-	./internal/jsonpos/ .
-mutant integrity-any-hash-verifies internal/evidence/token.go \
-	'if !t.Verifiable || len(t.Hex) < minVerifiableDigits || len(t.Hex) > len(sumHex) {' 'if !t.Verifiable {' \
-	./internal/evidence/ .
-mutant security-aws-key-unseen internal/secrets/secrets.go \
-	'(AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|A3T[A-Z0-9])' '(ASIA|AGPA|AIDA|AROA|ANPA|ANVA|A3T[A-Z0-9])' \
-	./internal/secrets/ .
-mutant gates-order-reversed policies/gates.rego \
-	$'\t\tm < n\n\t\tvalue := object.get(gates' $'\t\tm > n\n\t\tvalue := object.get(gates' \
-	./internal/policy/ '^TestRegoPolicies$'
-mutant retries-limit-off-by-one policies/retries.rego \
-	$'\tis_number(n)\n\tn > lib.limit\n\tv := object.union(task' $'\tis_number(n)\n\tn > lib.limit + 1\n\tv := object.union(task' \
-	./internal/policy/ '^TestRegoPolicies$'
-mutant evidence-coverage-zero-is-a-decrease policies/evidence.rego \
-	'coverage_value(delta) < 0' 'coverage_value(delta) <= 0' \
-	./internal/policy/ '^TestRegoPolicies$'
-mutant traceability-handoff-task-unchecked policies/traceability.rego \
-	$'\tlib.filled(theirs)\n\tours != theirs' $'\tlib.filled(theirs)\n\tours == theirs' \
-	./internal/policy/ '^TestRegoPolicies$'
-
-# Mutants no test can see, with the reason. They are still run, and
-# reported, but do not make the script fail.
-unseen=(
-)
-
-is_unseen() {
-	local n
-	for n in "${unseen[@]}"; do
-		[[ $n == "$1" ]] && return 0
+	keep=false dry=false
+	while [[ ${1:-} == -* ]]; do
+		case $1 in
+		-k) keep=true ;;
+		-n) dry=true ;;
+		*)
+			echo "usage: scripts/mutate.sh [-k] [-n] [NAME...]" >&2
+			exit 2
+			;;
+		esac
+		shift
 	done
-	return 1
-}
+	only=("$@")
 
-wanted() {
-	local n
-	((${#only[@]} == 0)) && return 0
-	for n in "${only[@]}"; do
-		[[ $n == "$1" ]] && return 0
-	done
-	return 1
-}
+	names=() files=() olds=() news=() pkgs=() runs=()
+	# mutant NAME FILE OLD NEW PACKAGE RUN: replace the one occurrence of the
+	# text OLD in FILE by NEW, then go test -run RUN PACKAGE.
+	mutant() {
+		names+=("$1") files+=("$2") olds+=("$3") news+=("$4") pkgs+=("$5") runs+=("$6")
+	}
 
-wt=$(mktemp -d "${TMPDIR:-/tmp}/h3a-mutate.XXXXXX")
-cleanup() {
-	if $keep; then
-		echo "worktree kept at $wt (git worktree remove --force $wt)" >&2
-	else
-		git worktree remove --force "$wt" >/dev/null 2>&1 || rm -rf "$wt"
-	fi
-}
-trap cleanup EXIT
-git worktree add --detach --quiet "$wt" HEAD
-log=$wt/.mutate.log
+	# --- the hash prefix: a logged hash is the first 16 hex digits of the SHA-256
+	mutant hash-prefix-any-digits internal/evidence/token.go \
+		'if lowerASCII(sumHex[i]) != t.Hex[i] {' 'if lowerASCII(sumHex[i]) != t.Hex[i] && i == 0 {' \
+		./internal/evidence/ .
+	mutant hash-prefix-fewer-digits internal/evidence/token.go \
+		'minVerifiableDigits = 16' 'minVerifiableDigits = 8' \
+		./internal/evidence/ .
+	mutant hash-not-compared internal/runner/evidence.go \
+		'if !a.token.Matches(a.sum) {' 'if false && !a.token.Matches(a.sum) {' \
+		./internal/cli/ 'TestErrRuns'
+	mutant evidence-first-entry-counts internal/runner/evidence.go \
+		$'\t\t\torder = append(order, a)\n\t\t}\n\t\ta.last, a.token = ref, tok' \
+		$'\t\t\torder = append(order, a)\n\t\t\ta.last, a.token = ref, tok\n\t\t}' \
+		./internal/runner/ 'TestLastEvidenceEntryCounts'
 
-killed=0 survived=0 stale=0 total=0
-failed_names=()
-for i in "${!names[@]}"; do
-	name=${names[$i]} file=${files[$i]}
-	wanted "$name" || continue
-	total=$((total + 1))
-	if ! OLD=${olds[$i]} NEW=${news[$i]} perl -0pi -e \
-		'$n = () = /\Q$ENV{OLD}\E/g; die "found $n times\n" if $n != 1; s/\Q$ENV{OLD}\E/$ENV{NEW}/' \
-		"$wt/$file" 2>"$log"; then
-		printf '%-40s STALE (%s in %s: %s)\n' "$name" "the text to replace" "$file" "$(tr -d '\n' <"$log")"
-		stale=$((stale + 1))
-		git -C "$wt" checkout --quiet -- "$file"
-		continue
-	fi
-	if git -C "$wt" diff --quiet -- "$file"; then
-		printf '%-40s STALE (the replacement changes nothing in %s)\n' "$name" "$file"
-		stale=$((stale + 1))
-		continue
-	fi
-	if $dry; then
-		printf '%-40s applies\n' "$name"
-		git -C "$wt" checkout --quiet -- "$file"
-		continue
-	fi
-	if (cd "$wt" && go test -count=1 -run "${runs[$i]}" "${pkgs[$i]}" >"$log" 2>&1); then
-		if is_unseen "$name"; then
-			printf '%-40s survived (listed: no test can see it)\n' "$name"
+	# --- append-only: every field of every record
+	mutant event-time-ignored internal/history/ledgers.go \
+		'return a.Time == b.Time && a.Gate' 'return a.Gate' \
+		./internal/history/ .
+	mutant event-gate-ignored internal/history/ledgers.go \
+		'&& a.Gate == b.Gate ' ' ' \
+		./internal/history/ .
+	mutant event-status-ignored internal/history/ledgers.go \
+		'&& a.Status == b.Status ' ' ' \
+		./internal/history/ .
+	mutant event-agent-ignored internal/history/ledgers.go \
+		'&& a.Agent == b.Agent ' ' ' \
+		./internal/history/ .
+	mutant event-note-ignored internal/history/ledgers.go \
+		'&& a.Note == b.Note' '' \
+		./internal/history/ .
+	mutant entry-path-ignored internal/history/ledgers.go \
+		'return a.Path == b.Path && ' 'return ' \
+		./internal/history/ .
+	mutant entry-hash-ignored internal/history/ledgers.go \
+		'&& a.Hash == b.Hash ' ' ' \
+		./internal/history/ .
+	mutant entry-time-ignored internal/history/ledgers.go \
+		'a.Hash == b.Hash && a.Time == b.Time' 'a.Hash == b.Hash' \
+		./internal/history/ .
+	mutant entry-description-ignored internal/history/ledgers.go \
+		'&& a.Description == b.Description' '' \
+		./internal/history/ .
+	mutant task-text-ignored internal/history/ledgers.go \
+		'if h.Text != b.Text {' 'if false {' \
+		./internal/history/ .
+	mutant task-untick-ignored internal/history/ledgers.go \
+		'if b.Done && !h.Done {' 'if false {' \
+		./internal/history/ .
+	mutant task-completion-ignored internal/history/ledgers.go \
+		'if b.CompletedAt != "" && h.CompletedAt != b.CompletedAt {' 'if false {' \
+		./internal/history/ .
+	mutant task-removal-ignored internal/history/ledgers.go \
+		'if n >= len(headByID[b.ID]) {' 'if n >= len(headByID[b.ID]) && false {' \
+		./internal/history/ .
+	mutant array-string-bool-null-equal internal/history/jsonarray.go \
+		$'\tcase string, bool, nil:\n\t\treturn a == b' $'\tcase string, bool, nil:\n\t\treturn true' \
+		./internal/history/ .
+	mutant array-nested-arrays-equal internal/history/jsonarray.go \
+		'for i := range max(len(bx), len(hx)) {' 'for i := range min(len(bx), len(hx)) {' \
+		./internal/history/ .
+	mutant array-added-member-ignored internal/history/jsonarray.go \
+		$'\t\t\tcase !inBase:\n\t\t\t\treturn child, absent{}, hv, true' $'\t\t\tcase !inBase:\n\t\t\t\tcontinue' \
+		./internal/history/ .
+	mutant iteration-count-lowered-ignored internal/history/iterations.go \
+		'|| headN >= baseN {' '|| headN >= baseN-100 {' \
+		./internal/history/ .
+
+	# --- waiver expiry: a waiver holds up to and including its last day
+	mutant waiver-never-expires internal/waiver/waiver.go \
+		'expired := w.Expires < s.Today' 'expired := false' \
+		./internal/waiver/ .
+	mutant waiver-expires-a-day-early internal/waiver/waiver.go \
+		'expired := w.Expires < s.Today' 'expired := w.Expires <= s.Today' \
+		./internal/waiver/ .
+
+	# --- the trusted base: in CI and with --base, rules come from the base
+	mutant trust-working-tree-in-ci internal/trust/trust.go \
+		'case InCI(getenv):' 'case false && InCI(getenv):' \
+		./internal/trust/ .
+	mutant trust-github-actions-not-ci internal/trust/trust.go \
+		'return set("CI") || set("GITHUB_ACTIONS")' 'return set("CI")' \
+		./internal/trust/ .
+	mutant trust-working-tree-with-base internal/trust/trust.go \
+		'case asked != "" && asked != gitrev.None:' 'case false:' \
+		./internal/trust/ .
+
+	# --- escaping
+	mutant escape-fast-path-misses-c1 internal/report/escape.go \
+		'if r == utf8.RuneError && size == 1 || unsafeRune(r) {' 'if r == utf8.RuneError && size == 1 || unsafeRune(r) && r > 0x9f {' \
+		./internal/report/ 'TestEscape'
+	mutant escape-isolates-range-short internal/report/escape.go \
+		'r >= 0x2066 && r <= 0x2069' 'r >= 0x2066 && r < 0x2069' \
+		./internal/report/ 'TestEscape'
+	mutant escape-invalid-utf8-raw internal/report/escape.go \
+		'case c < utf8.RuneSelf || r == utf8.RuneError && size == 1:' 'case c < utf8.RuneSelf:' \
+		./internal/report/ 'TestEscape'
+	mutant escape-line-github-command internal/report/escape.go \
+		'if strings.HasPrefix(rest, "::") || strings.HasPrefix(rest, "##[") {' 'if strings.HasPrefix(rest, "##[") {' \
+		./internal/report/ .
+
+	# --- confinement: no path leaves the run
+	mutant confine-dotdot-allowed internal/rundir/confine.go \
+		$'\t\tif el == ".." {\n\t\t\treturn "", &Problem{Kind: DotDot' $'\t\tif el == "..." {\n\t\t\treturn "", &Problem{Kind: DotDot' \
+		./internal/rundir/ .
+	mutant confine-absolute-allowed internal/rundir/confine.go \
+		'if strings.HasPrefix(s, "/") || filepath.IsAbs(ref) || hasDriveLetter(s) {' 'if filepath.IsAbs(ref) {' \
+		./internal/rundir/ .
+	mutant confine-link-target-unchecked internal/rundir/confine.go \
+		$'\t\t\tif depth < 0 {' $'\t\t\tif depth < -100 {' \
+		./internal/rundir/ .
+
+	# --- discovery: no file hides a run, an unreadable folder stops the search
+	mutant discover-skips-unreadable internal/rundir/discover.go \
+		'return &UnreadableError{Dir: dir, Err: unwrapPathError(err)}' 'return nil' \
+		./internal/rundir/ .
+	mutant discover-nested-run-silent internal/runner/runner.go \
+		'for _, inner := range run.Holds {' 'for _, inner := range run.Holds[:0] {' \
+		./internal/cli/ 'TestErrRuns'
+
+	# --- the staged check: a working tree that differs from the index is exit 2
+	mutant staged-ignores-unstaged internal/runner/staged.go \
+		'if len(problems) > 0 {' 'if len(problems) > 1000 {' \
+		./internal/cli/ 'Staged'
+
+	# --- log's refusals
+	mutant log-outside-run-allowed internal/runwrite/log.go \
+		'if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {' 'if err != nil {' \
+		./internal/runwrite/ .
+	mutant log-the-log-itself internal/runwrite/log.go \
+		'if rel == EvidenceLogPath {' 'if false {' \
+		./internal/runwrite/ .
+	mutant log-control-in-description internal/runwrite/log.go \
+		"if unicode.IsControl(r) || r == '\\u2028' || r == '\\u2029' {" "if false && unicode.IsControl(r) || r == '\\u2028' || r == '\\u2029' {" \
+		./internal/runwrite/ .
+
+	# --- one per rule category
+	mutant structure-tmp-leftover internal/runner/runner.go \
+		'} else if strings.HasSuffix(d.Name(), ".tmp") {' '} else if strings.HasSuffix(d.Name(), ".temp") {' \
+		./internal/cli/ 'TestErrRuns'
+	mutant schema-bom-unreported internal/jsonpos/parse.go \
+		'if bytes.HasPrefix(data, utf8BOM) {' 'if false && bytes.HasPrefix(data, utf8BOM) {' \
+		./internal/jsonpos/ .
+	mutant integrity-any-hash-verifies internal/evidence/token.go \
+		'if !t.Verifiable || len(t.Hex) < minVerifiableDigits || len(t.Hex) > len(sumHex) {' 'if !t.Verifiable {' \
+		./internal/evidence/ .
+	mutant security-aws-key-unseen internal/secrets/secrets.go \
+		'(AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|A3T[A-Z0-9])' '(ASIA|AGPA|AIDA|AROA|ANPA|ANVA|A3T[A-Z0-9])' \
+		./internal/secrets/ .
+	mutant gates-order-reversed policies/gates.rego \
+		$'\t\tm < n\n\t\tvalue := object.get(gates' $'\t\tm > n\n\t\tvalue := object.get(gates' \
+		./internal/policy/ '^TestRegoPolicies$'
+	mutant retries-limit-off-by-one policies/retries.rego \
+		$'\tis_number(n)\n\tn > lib.limit\n\tv := object.union(task' $'\tis_number(n)\n\tn > lib.limit + 1\n\tv := object.union(task' \
+		./internal/policy/ '^TestRegoPolicies$'
+	mutant evidence-coverage-zero-is-a-decrease policies/evidence.rego \
+		'coverage_value(delta) < 0' 'coverage_value(delta) <= 0' \
+		./internal/policy/ '^TestRegoPolicies$'
+	mutant traceability-handoff-task-unchecked policies/traceability.rego \
+		$'\tlib.filled(theirs)\n\tours != theirs' $'\tlib.filled(theirs)\n\tours == theirs' \
+		./internal/policy/ '^TestRegoPolicies$'
+
+	# Mutants no test can see, with the reason. They are still run, and
+	# reported, but do not make the script fail.
+	unseen=(
+	)
+
+	is_unseen() {
+		local n
+		for n in "${unseen[@]}"; do
+			[[ $n == "$1" ]] && return 0
+		done
+		return 1
+	}
+
+	wanted() {
+		local n
+		((${#only[@]} == 0)) && return 0
+		for n in "${only[@]}"; do
+			[[ $n == "$1" ]] && return 0
+		done
+		return 1
+	}
+
+	wt=$(mktemp -d "${TMPDIR:-/tmp}/h3a-mutate.XXXXXX")
+	cleanup() {
+		if $keep; then
+			echo "worktree kept at $wt (git worktree remove --force $wt)" >&2
 		else
-			printf '%-40s SURVIVED  (%s; go test -run %q %s)\n' "$name" "$file" "${runs[$i]}" "${pkgs[$i]}"
-			failed_names+=("$name")
+			git worktree remove --force "$wt" >/dev/null 2>&1 || rm -rf "$wt"
 		fi
-		survived=$((survived + 1))
-	elif grep -q -e '\[build failed\]' -e '\[setup failed\]' "$log"; then
-		printf '%-40s STALE (does not build: %s)\n' "$name" "$(grep -m 3 -v '^#' "$log" | tr '\n' ' ')"
-		stale=$((stale + 1))
-	else
-		printf '%-40s killed\n' "$name"
-		killed=$((killed + 1))
-	fi
-	git -C "$wt" checkout --quiet -- "$file"
-done
+	}
+	trap cleanup EXIT
+	git worktree add --detach --quiet "$wt" HEAD
+	log=$wt/.mutate.log
 
-echo
-echo "killed $killed of $((killed + survived)) mutants ($((killed * 100 / (killed + survived > 0 ? killed + survived : 1)))%), $stale stale, $total run"
-if ((stale > 0)); then
-	exit 2
-fi
-if ((${#failed_names[@]} > 0)); then
-	echo "survived: ${failed_names[*]}"
-	exit 1
-fi
+	killed=0 survived=0 stale=0 total=0
+	failed_names=()
+	for i in "${!names[@]}"; do
+		name=${names[$i]} file=${files[$i]}
+		wanted "$name" || continue
+		total=$((total + 1))
+		if ! OLD=${olds[$i]} NEW=${news[$i]} perl -0pi -e \
+			'$n = () = /\Q$ENV{OLD}\E/g; die "found $n times\n" if $n != 1; s/\Q$ENV{OLD}\E/$ENV{NEW}/' \
+			"$wt/$file" 2>"$log"; then
+			printf '%-40s STALE (%s in %s: %s)\n' "$name" "the text to replace" "$file" "$(tr -d '\n' <"$log")"
+			stale=$((stale + 1))
+			git -C "$wt" checkout --quiet -- "$file"
+			continue
+		fi
+		if git -C "$wt" diff --quiet -- "$file"; then
+			printf '%-40s STALE (the replacement changes nothing in %s)\n' "$name" "$file"
+			stale=$((stale + 1))
+			continue
+		fi
+		if $dry; then
+			printf '%-40s applies\n' "$name"
+			git -C "$wt" checkout --quiet -- "$file"
+			continue
+		fi
+		if (cd "$wt" && go test -count=1 -run "${runs[$i]}" "${pkgs[$i]}" >"$log" 2>&1); then
+			if is_unseen "$name"; then
+				printf '%-40s survived (listed: no test can see it)\n' "$name"
+			else
+				printf '%-40s SURVIVED  (%s; go test -run %q %s)\n' "$name" "$file" "${runs[$i]}" "${pkgs[$i]}"
+				failed_names+=("$name")
+			fi
+			survived=$((survived + 1))
+		elif grep -q -e '\[build failed\]' -e '\[setup failed\]' "$log"; then
+			printf '%-40s STALE (does not build: %s)\n' "$name" "$(grep -m 3 -v '^#' "$log" | tr '\n' ' ')"
+			stale=$((stale + 1))
+		else
+			printf '%-40s killed\n' "$name"
+			killed=$((killed + 1))
+		fi
+		git -C "$wt" checkout --quiet -- "$file"
+	done
+
+	echo
+	echo "killed $killed of $((killed + survived)) mutants ($((killed * 100 / (killed + survived > 0 ? killed + survived : 1)))%), $stale stale, $total run"
+	if ((stale > 0)); then
+		exit 2
+	fi
+	if ((${#failed_names[@]} > 0)); then
+		echo "survived: ${failed_names[*]}"
+		exit 1
+	fi
 }
 
 main "$@"
