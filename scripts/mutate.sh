@@ -234,6 +234,19 @@ main() {
 		'return s[:end] + "… ("' 'return s + "… ("' \
 		./internal/secrets/ .
 
+	mutant changed-ignores-untracked internal/gitrev/repo.go \
+		'for _, list := range []string{diff, untracked} {' 'for _, list := range []string{diff, untracked[:0]} {' \
+		./internal/gitrev/ .
+	mutant staged-ignores-untracked internal/gitrev/staged.go \
+		'return append(splitNUL(changed), splitNUL(untracked)...), nil' 'return append(splitNUL(changed), splitNUL(untracked)[:0]...), nil' \
+		./internal/gitrev/ .
+	mutant waiver-task-ignored internal/waiver/waiver.go \
+		'if w.Task != "" && f.TaskID != w.Task {' 'if false {' \
+		./internal/waiver/ .
+	mutant waiver-path-ignored internal/waiver/waiver.go \
+		'return matchPath(w.Path, name)' 'return name != "" || matchPath(w.Path, name)' \
+		./internal/waiver/ .
+
 	# Mutants no test can see, with the reason. They are still run, and
 	# reported, but do not make the script fail.
 	unseen=(

@@ -138,6 +138,8 @@ func TestApply(t *testing.T) {
 			[]finding.Finding{hash}, []string{"h3a.integrity.hash_mismatch"}, nil},
 		{"other rule: unused", []Waiver{live("h3a.integrity.missing_artifact", "runs/r1/**")},
 			[]finding.Finding{hash}, nil, []string{"h3a.waiver.unused: .h3a-check.yaml:4: waiver of"}},
+		{"same rule, other file of the run: unused", []Waiver{live("h3a.schema.bom", "runs/r1/state/CURRENT_TASK.json")},
+			[]finding.Finding{bom}, nil, []string{`h3a.waiver.unused: .h3a-check.yaml:4: waiver of "h3a.schema.bom" on "runs/r1/state/CURRENT_TASK.json" matches no finding`}},
 		{"other run: silent", []Waiver{live("h3a.integrity.hash_mismatch", "runs/r2/**")},
 			[]finding.Finding{hash}, nil, nil},
 		{"expires today: still live", []Waiver{{Rule: "h3a.schema.bom", Path: "runs/**", Reason: "r", Expires: "2025-06-01", Source: "c:2"}},

@@ -1,0 +1,36 @@
+package gitrev
+
+import (
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/h3a-check/h3a-check/internal/gitrev/gittest"
+)
+
+// TestChanged: what --changed counts as changed since a revision: a
+// tracked file edited or deleted, a file added, and an untracked file that
+// is not ignored; an ignored file and an untouched one are not.
+func TestChanged(t *testing.T) {
+	g := gittest.Init(t)
+	g.Write(map[string]string{".gitignore": "*.log\n", "runs/a/edited.md": "a\n", "runs/a/deleted.md": "d\n", "runs/b/same.md": "s\n"})
+	base := g.Commit("base")
+	repo, err := Open(g.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer repo.Close()
+
+	g.Write(map[string]string{"runs/a/edited.md": "edited\n", "runs/c/untracked.md": "u\n", "runs/c/ignored.log": "i\n", "runs/d/added.md": "n\n"})
+	g.Remove("runs/a/deleted.md")
+	g.Git("add", "runs/d/added.md")
+	got, err := repo.Changed(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(got)
+	want := []string{"runs/a/deleted.md", "runs/a/edited.md", "runs/c/untracked.md", "runs/d/added.md"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Changed(base) = %q, want %q", got, want)
+	}
+}
