@@ -248,9 +248,9 @@ main() {
 		./internal/waiver/ .
 
 	# Mutants no test can see, with the reason. They are still run, and
-	# reported, but do not make the script fail.
-	unseen=(
-	)
+	# reported, but do not make the script fail. None at present: the last
+	# two found (changed-ignores-untracked, waiver-path-ignored) got tests.
+	unseen=()
 
 	is_unseen() {
 		local n
