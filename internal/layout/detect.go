@@ -31,12 +31,6 @@ func exists(fsys fs.FS, dir, name string) bool {
 	return ok
 }
 
-// isDir reports whether dir/name is a folder (not a link to one).
-func isDir(fsys fs.FS, dir, name string) bool {
-	m, ok := entryMode(fsys, dir, name)
-	return ok && m.IsDir()
-}
-
 // isDirOrLink reports whether dir/name is a folder or a symbolic link
 // (to anything). A defining folder replaced by a link still makes the
 // folder a run: the check then reports the link, where skipping the run
