@@ -710,7 +710,7 @@ stop_reason := {
 #   change under review: the base revision holds the round's documents, every line of them
 #   came in a commit signed by a key the base's configuration names as a human's (humans:
 #   allowed-signers or gpg-fingerprints), or the check runs on the person's own working
-#   tree (README, Trust model; the checker gives docs.provenance). Otherwise the decision
+#   tree (docs/trust-model.md; the checker gives docs.provenance). Otherwise the decision
 #   is claimed and the gate needs a human. artifact-contract.md, verdict.json and
 #   audit.json Rules: "`verdict` must be `pass|reject|needs-human`", "`gate` must be
 #   `pass|fail|needs-human`"; loop-orchestrator SKILL.md: "`needs-human` -> final

@@ -139,7 +139,7 @@ else := st.gate - 1
 ledger_events := items(input.docs.gates_ledger.events)
 
 # human_event(ev): a person's decision: an event by agent "human" whose
-# provenance (set by the checker, README "Trust model") lies outside the
+# provenance (set by the checker, docs/trust-model.md) lies outside the
 # change under review: the base holds it ("base"), a commit signed by a key
 # the base names as a human's added it ("signed"), or the working tree is
 # the person's own ("local"). An event with any other provenance, or none,
@@ -337,7 +337,7 @@ limit := n if {
 # --- statuses -----------------------------------------------------------------
 
 # What a status means comes from input.meanings, worked out by the checker
-# from its one status mapping (README lists it): the three documents spell
+# from its one status mapping (docs/status-meanings.md lists it): the three documents spell
 # some statuses in more than one way, so rules test the meaning, never a
 # spelling.
 

@@ -66,7 +66,7 @@ else := {}
 #   GATES_LEDGER.md event by agent "human" later than the last FAILED or ESCALATION event,
 #   whose provenance lies outside the change under review (the base holds it, a commit
 #   signed by a key the base names as a human's added it, or the working tree is the
-#   person's own: README, Trust model). A decision the change only claims leaves the
+#   person's own: docs/trust-model.md). A decision the change only claims leaves the
 #   escalation in place (and h3a.security.human_claimed asks a reviewer).
 #   gate_framework.md, Escalation Protocol: "Gate failed 2 times (iteration_count = 2)",
 #   "Human reviews and provides guidance"; h3a-state-specification.md, GATES_LEDGER.md
@@ -140,7 +140,7 @@ setbacks := {"FAILED", "ESCALATION", "ESCALATED", "REJECTED"}
 #   (when the ledger does not already show it for G2): a passing verdict after two failing
 #   verdicts of the task since its last passing one, with no escalation (an escalating
 #   verdict of the task, or a ledger ESCALATION event) and a later human event timed
-#   between them. A human's event the change under review only claims (README, Trust model)
+#   between them. A human's event the change under review only claims (docs/trust-model.md)
 #   does not make this an error: the run needs a human instead (h3a.security.human_claimed).
 # custom:
 #   id: h3a.retries.third_attempt
@@ -324,7 +324,7 @@ last_setback := max({i | some i, ev in lib.ledger_events; ev.status in setbacks}
 #   lies outside the change under review: the base revision holds it, the commit that added
 #   it is signed by a key the base's configuration names as a human's (humans:
 #   allowed-signers or gpg-fingerprints), or the check runs on the person's own working
-#   tree (README, Trust model). Any other is claimed: the gate needs a human, who confirms
+#   tree (docs/trust-model.md). Any other is claimed: the gate needs a human, who confirms
 #   it. A claimed decision clears no escalation (h3a.retries.escalation stays), and where a
 #   rule would fail for want of a decision (h3a.retries.third_attempt,
 #   h3a.append_only.iteration_count_lowered) it asks for this confirmation instead.
@@ -372,7 +372,7 @@ warn contains f if {
 #   severity: warning
 #   remediation: >-
 #     a human reviews the escalation and records the decision as a GATES_LEDGER.md event by
-#     agent "human" in a commit signed with their key (README, Trust model)
+#     agent "human" in a commit signed with their key (docs/trust-model.md)
 warn contains f if {
 	j := last_setback
 	j >= 0

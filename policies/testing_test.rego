@@ -28,7 +28,7 @@ all_findings contains f if {
 event(t, gate, status, agent, line) := {"time": t, "gate": gate, "status": status, "agent": agent, "note": "", "line": line, "provenance": "base"}
 
 # claimed(ev) is ev as the change under review wrote it: no commit signed
-# by a human's key added it (README, Trust model).
+# by a human's key added it (docs/trust-model.md).
 claimed(ev) := object.union(ev, {"provenance": "claimed"})
 
 # patch_contract does the same to the two-round contract run.

@@ -44,7 +44,7 @@ func checkJSON(t *testing.T, args ...string) (int, []*audit.Audit, string) {
 
 // notInCI is the environment without CI and GITHUB_ACTIONS: the cases are
 // checked as on a person's own machine wherever the tests run, so a human
-// decision in them counts (README, Trust model) in CI too.
+// decision in them counts (docs/trust-model.md) in CI too.
 func notInCI(k string) string {
 	if k == "CI" || k == "GITHUB_ACTIONS" {
 		return ""

@@ -444,7 +444,7 @@ func trustPolicyDirs(b trust.Boundary, opts *runner.Options) error {
 	return nil
 }
 
-// trustHumans says whose human decisions count (README, Trust model): on
+// trustHumans says whose human decisions count (docs/trust-model.md): on
 // the person's own working tree (not in CI, no --base), every one; else
 // those the base holds or that a commit signed by a key named in the
 // configuration added. The allowed signers file is read through the trust

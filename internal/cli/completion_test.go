@@ -204,19 +204,20 @@ func shellWords(words []string) string {
 	return strings.Join(q, " ")
 }
 
-// TestUsageNamesEverySubcommand: the usage text and the README's Usage
-// block name every subcommand of the list the command line dispatches on.
+// TestUsageNamesEverySubcommand: the usage text and the usage block of
+// docs/usage.md name every subcommand of the list the command line
+// dispatches on.
 func TestUsageNamesEverySubcommand(t *testing.T) {
-	b, err := os.ReadFile(readme)
+	b, err := os.ReadFile(usagePage)
 	if err != nil {
 		t.Fatal(err)
 	}
 	text := string(b)
-	start := strings.Index(text, "\n## Usage\n\n```\n")
-	if start < 0 {
-		t.Fatal("README.md has no Usage block")
+	const head = "# Usage\n\n```\n"
+	if !strings.HasPrefix(text, head) {
+		t.Fatal("docs/usage.md does not start with the usage block")
 	}
-	block := text[start+len("\n## Usage\n\n```\n"):]
+	block := text[len(head):]
 	block = block[:strings.Index(block, "```")]
 	for _, c := range subcommands() {
 		name := c.name
@@ -230,7 +231,7 @@ func TestUsageNamesEverySubcommand(t *testing.T) {
 			t.Errorf("the usage text does not name %q", c.name)
 		}
 		if !strings.Contains(block, "h3a-check "+name) {
-			t.Errorf("README.md's Usage block does not name %q", c.name)
+			t.Errorf("docs/usage.md's usage block does not name %q", c.name)
 		}
 	}
 }

@@ -13,7 +13,11 @@ import (
 )
 
 const (
-	readme     = "../../README.md"
+	// rulesPage and statusPage hold the generated tables; usagePage
+	// holds the usage block.
+	rulesPage  = "../../docs/rules.md"
+	statusPage = "../../docs/status-meanings.md"
+	usagePage  = "../../docs/usage.md"
 	rulesStart = "<!-- rules:start -->\n"
 	rulesEnd   = "<!-- rules:end -->"
 )
@@ -42,16 +46,16 @@ func ruleTable(t *testing.T) string {
 	return b.String()
 }
 
-// TestReadmeRules: the README's table of rules is every rule the checker
-// ships, Go and Rego, as their definitions give them.
+// TestReadmeRules: the table of rules in docs/rules.md is every rule the
+// checker ships, Go and Rego, as their definitions give them.
 func TestReadmeRules(t *testing.T) {
-	readmeSection(t, rulesStart, rulesEnd, ruleTable(t), "TestReadmeRules")
+	generatedSection(t, rulesPage, rulesStart, rulesEnd, ruleTable(t), "TestReadmeRules")
 }
 
-// TestReadmeStatusMeanings: the README lists the status mapping the checker
-// uses, spelling by spelling.
+// TestReadmeStatusMeanings: docs/status-meanings.md lists the status
+// mapping the checker uses, spelling by spelling.
 func TestReadmeStatusMeanings(t *testing.T) {
-	readmeSection(t, "<!-- status-meanings:start -->\n", "<!-- status-meanings:end -->", statusMeaningTable(), "TestReadmeStatusMeanings")
+	generatedSection(t, statusPage, "<!-- status-meanings:start -->\n", "<!-- status-meanings:end -->", statusMeaningTable(), "TestReadmeStatusMeanings")
 }
 
 // statusMeaningTable renders internal/status as a Markdown table.
@@ -80,30 +84,31 @@ func describeMeaning(m status.Meaning) string {
 	return words
 }
 
-// readmeSection compares the README's text between the start and end
-// markers with want, and rewrites it with -update.
-func readmeSection(t *testing.T, start, end, want, test string) {
+// generatedSection compares the text of the page between the start and
+// end markers with want, and rewrites it with -update.
+func generatedSection(t *testing.T, page, start, end, want, test string) {
 	t.Helper()
-	b, err := os.ReadFile(readme)
+	name := strings.TrimPrefix(page, "../../")
+	b, err := os.ReadFile(page)
 	if err != nil {
 		t.Fatal(err)
 	}
 	text := string(b)
 	i, j := strings.Index(text, start), strings.Index(text, end)
 	if i < 0 || j < i {
-		t.Fatalf("README.md lacks the %q ... %q markers", strings.TrimSpace(start), end)
+		t.Fatalf("%s lacks the %q ... %q markers", name, strings.TrimSpace(start), end)
 	}
 	got := text[i+len(start) : j]
 	if got == want {
 		return
 	}
 	if *update {
-		if err := os.WriteFile(readme, []byte(text[:i+len(start)]+want+text[j:]), 0o644); err != nil {
+		if err := os.WriteFile(page, []byte(text[:i+len(start)]+want+text[j:]), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
-	t.Errorf("README.md is stale: go test ./internal/cli -run %s -update\n--- want\n%s--- got\n%s", test, want, got)
+	t.Errorf("%s is stale: go test ./internal/cli -run %s -update\n--- want\n%s--- got\n%s", name, test, want, got)
 }
 
 // TestEveryPolicyRuleHasAnErrCase: each shipped rule has an err case whose

@@ -13,16 +13,21 @@ import (
 )
 
 // TestREADMEShowsTheExamples: the workflow and the hook configuration in
-// the README and the getting-started guide are the example files,
+// the reference pages and the getting-started guide are the example files,
 // verbatim: CI lints the workflow with actionlint, and TestHookDefinitions
 // checks the hooks the configuration names.
 func TestREADMEShowsTheExamples(t *testing.T) {
-	for _, doc := range []string{"README.md", "docs/getting-started.md"} {
+	const workflow, hooks = "docs/examples/pull-request.yml", "docs/examples/pre-commit-config.yaml"
+	for doc, examples := range map[string][]string{
+		"docs/github-action.md":   {workflow},
+		"docs/pre-commit.md":      {hooks},
+		"docs/getting-started.md": {workflow, hooks},
+	} {
 		text, err := os.ReadFile(filepath.Join(moduleRoot, filepath.FromSlash(doc)))
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, f := range []string{"docs/examples/pull-request.yml", "docs/examples/pre-commit-config.yaml"} {
+		for _, f := range examples {
 			b, err := os.ReadFile(filepath.Join(moduleRoot, filepath.FromSlash(f)))
 			if err != nil {
 				t.Fatal(err)

@@ -11,7 +11,7 @@ import (
 )
 
 // A human decision counts only when its provenance lies outside the change
-// under review (README, Trust model). Each case below is a change, made in
+// under review (docs/trust-model.md). Each case below is a change, made in
 // a pull request, that records a human's decision in the one place a rule
 // accepts it. Written by the change itself, the decision is claimed: the
 // run needs a human (exit 3), never pass, and never the fail the rule

@@ -44,7 +44,7 @@ type Value struct {
 // Field is one status field whose values the documents define.
 type Field struct {
 	Name string
-	// Where lists the places the field is written, as the README names them.
+	// Where lists the places the field is written, as docs/status-meanings.md names them.
 	Where []string
 	// Def is the shared schema definition (defs.schema.json#/$defs/<Def>)
 	// whose enum is exactly the spellings of Values.
