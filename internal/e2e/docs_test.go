@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/h3a-check/h3a-check/internal/layout"
 )
 
 // TestREADMEShowsTheExamples: the workflow and the hook configuration in
@@ -54,37 +56,123 @@ func TestGettingStarted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	script := shellScript(string(doc))
+	for _, want := range []string{"h3a-check init", "h3a-check log", "h3a-check \"$run\"", "h3a-check check --staged"} {
+		if !strings.Contains(script, want) {
+			t.Errorf("the guide runs no %q", want)
+		}
+	}
+	out, err := runScript(t, script, t.TempDir())
+	if err != nil {
+		t.Fatalf("the guide's commands failed: %v\n%s", err, out)
+	}
+	t.Logf("%s", out)
+}
+
+// shellScript turns the sh blocks of a page into one bash script: each
+// line is echoed and run, and must succeed, except a line ending in
+// "# exit status N", which must exit N.
+func shellScript(doc string) string {
 	var script strings.Builder
 	script.WriteString("set -euo pipefail\n")
-	for _, m := range shellBlock.FindAllStringSubmatch(string(doc), -1) {
+	for _, m := range shellBlock.FindAllStringSubmatch(doc, -1) {
 		for _, line := range strings.Split(strings.TrimRight(m[1], "\n"), "\n") {
 			fmt.Fprintf(&script, "echo %s\n", shellQuote("$ "+line))
 			if e := exitStatus.FindStringSubmatch(line); e != nil {
-				fmt.Fprintf(&script, "set +e\n%s\ncode=$?\nset -e\n[ \"$code\" -eq %s ] || { echo \"exit status $code, the guide says %s\"; exit 1; }\n", e[1], e[2], e[2])
+				fmt.Fprintf(&script, "set +e\n%s\ncode=$?\nset -e\n[ \"$code\" -eq %s ] || { echo \"exit status $code, the page says %s\"; exit 1; }\n", e[1], e[2], e[2])
 				continue
 			}
 			script.WriteString(line + "\n")
 		}
 	}
-	for _, want := range []string{"h3a-check init", "h3a-check log", "h3a-check \"$run\"", "h3a-check check --staged"} {
-		if !strings.Contains(script.String(), want) {
-			t.Errorf("the guide runs no %q", want)
-		}
-	}
+	return script.String()
+}
+
+// runScript runs a script of shellScript in dir, outside any git work
+// tree's CI, with the built h3a-check first on PATH.
+func runScript(t *testing.T, script, dir string) ([]byte, error) {
+	t.Helper()
 	env := gitEnv(t)
 	for i, kv := range env {
 		if strings.HasPrefix(kv, "PATH=") {
 			env[i] = "PATH=" + filepath.Dir(binary) + string(os.PathListSeparator) + strings.TrimPrefix(kv, "PATH=")
 		}
 	}
-	cmd := exec.Command("bash", "--noprofile", "--norc", "-c", script.String())
-	cmd.Dir = t.TempDir()
+	cmd := exec.Command("bash", "--noprofile", "--norc", "-c", script)
+	cmd.Dir = dir
 	cmd.Env = env
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("the guide's commands failed: %v\n%s", err, out)
+	return cmd.CombinedOutput()
+}
+
+// exampleFile is a file of a layout page's minimal run: a line that starts
+// with the file's path in backquotes and a colon, then a fenced block with
+// its content. The fence may be longer than three backquotes, for a file
+// that holds a code block itself.
+var exampleFile = regexp.MustCompile("(?m)^`([^`]+)`:.*\n\n(`{3,})[a-z]*\n")
+
+// TestLayoutPages: every layout has its page under docs/layouts/, and the
+// page's minimal run is true. The files of its "A minimal run that passes"
+// section are written as the page shows them, into an empty folder, and
+// the section's sh blocks run there with the built h3a-check, each
+// command's exit status as the page gives it: the run passes (exit 0), and
+// the changes the page makes to it give the outcome it says.
+func TestLayoutPages(t *testing.T) {
+	for _, l := range layout.All() {
+		t.Run(l.ID(), func(t *testing.T) {
+			page := filepath.Join(moduleRoot, "docs", "layouts", l.ID()+".md")
+			b, err := os.ReadFile(page)
+			if err != nil {
+				t.Fatalf("no page for layout %s: %v", l.ID(), err)
+			}
+			text := string(b)
+			for _, h := range []string{"\n## Files\n", "\n## What is checked (layout `" + l.ID() + "`)\n", "\n## Outcome\n"} {
+				if !strings.Contains(text, h) {
+					t.Errorf("the page has no section %q", strings.TrimSpace(h))
+				}
+			}
+			const heading = "\n## A minimal run that passes\n"
+			i := strings.Index(text, heading)
+			if i < 0 {
+				t.Fatalf("the page has no section %q", strings.TrimSpace(heading))
+			}
+			// The section is the page's last: the files it shows may hold
+			// headings of their own.
+			section := text[i+len(heading):]
+			dir := t.TempDir()
+			files := 0
+			for _, m := range exampleFile.FindAllStringSubmatchIndex(section, -1) {
+				name, fence := section[m[2]:m[3]], section[m[4]:m[5]]
+				body := section[m[1]:]
+				end := strings.Index(body, "\n"+fence+"\n")
+				if end < 0 {
+					t.Fatalf("the block of %s has no closing %s", name, fence)
+				}
+				if !filepath.IsLocal(filepath.FromSlash(name)) {
+					t.Fatalf("the example file %s leaves the folder", name)
+				}
+				p := filepath.Join(dir, filepath.FromSlash(name))
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte(body[:end+1]), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				files++
+			}
+			if files == 0 {
+				t.Fatal("the minimal run shows no file")
+			}
+			script := shellScript(section)
+			if !strings.Contains(script, "# exit status 0") {
+				t.Error("the minimal run is not checked with an exit status 0")
+			}
+			out, err := runScript(t, script, dir)
+			if err != nil {
+				t.Fatalf("the page's commands failed: %v\n%s", err, out)
+			}
+			t.Logf("%s", out)
+		})
 	}
-	t.Logf("%s", out)
 }
 
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

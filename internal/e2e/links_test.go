@@ -37,7 +37,7 @@ func docPages(t *testing.T) []string {
 }
 
 var (
-	fence      = regexp.MustCompile("^ *(```|~~~)")
+	fenceLine  = regexp.MustCompile("^ {0,3}(`{3,}|~{3,})(.*)$")
 	codeSpan   = regexp.MustCompile("``[^`].*?``|`[^`]*`")
 	inlineLink = regexp.MustCompile(`!?\[[^\]]*\]\(([^()\s]+)(?:\s+"[^"]*")?\)`)
 	atxHeading = regexp.MustCompile(`^(#{1,6})\s+(.*?)\s*#*\s*$`)
@@ -45,16 +45,22 @@ var (
 )
 
 // proseLines returns the lines of a Markdown page outside fenced code
-// blocks, with their 1-based numbers.
+// blocks, by their 1-based numbers. A block ends at a fence of the same
+// character at least as long as the one that opened it, with no info
+// string, so a page can quote a file that holds a code block of its own.
 func proseLines(text string) map[int]string {
 	lines := map[int]string{}
-	inFence := false
+	open := ""
 	for i, l := range strings.Split(text, "\n") {
-		if fence.MatchString(l) {
-			inFence = !inFence
-			continue
-		}
-		if !inFence {
+		m := fenceLine.FindStringSubmatch(l)
+		switch {
+		case open == "" && m != nil:
+			open = m[1]
+		case open != "":
+			if m != nil && m[1][0] == open[0] && len(m[1]) >= len(open) && strings.TrimSpace(m[2]) == "" {
+				open = ""
+			}
+		default:
 			lines[i+1] = l
 		}
 	}
@@ -120,8 +126,8 @@ func TestSlug(t *testing.T) {
 			t.Errorf("slug(%q) = %q, want %q", heading, got, want)
 		}
 	}
-	if got := headingAnchors("# A\n```\n# B\n```\n## A\n"); !got["a"] || !got["a-1"] || got["b"] {
-		t.Errorf("headingAnchors: %v, want a and a-1, not b (inside a code block)", got)
+	if got := headingAnchors("# A\n```\n# B\n```\n## A\n````md\n```sh\n# C\n```\n# D\n````\n# E\n"); !got["a"] || !got["a-1"] || got["b"] || got["c"] || got["d"] || !got["e"] {
+		t.Errorf("headingAnchors: %v, want a, a-1 and e, not b, c or d (inside code blocks)", got)
 	}
 }
 
