@@ -4,7 +4,7 @@
 # Plants known bugs in the checker one at a time and runs the tests that
 # own the code each bug is in: a mutant that no test fails on ("survived")
 # is a guarantee that nothing holds. The list below has at least one bug
-# per guarantee README.md states (hash prefix, append-only fields, waiver
+# per guarantee the reference (README.md, docs/) states (hash prefix, append-only fields, waiver
 # expiry, the trusted base, escaping, confinement, discovery, the staged
 # check, log's refusals) and one per rule category. Prints each mutant as
 # killed or survived, then the kill ratio; exit 1 when a mutant survived
