@@ -321,3 +321,47 @@ func TestArchitectureIsTrue(t *testing.T) {
 		}
 	}
 }
+
+var tourLine = regexp.MustCompile(`^go run \./cmd/h3a-check (\S+)\s+#.*: exit ([0-9])$`)
+
+// TestREADMETour: the runs the README's tour checks give the exit status
+// it says, when checked from the module root as a newcomer does (outside
+// CI: the working tree is theirs).
+func TestREADMETour(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(moduleRoot, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, tour, ok := strings.Cut(string(b), "Try it on the bundled runs:\n\n```sh\n")
+	if !ok {
+		t.Fatal("README.md has no tour block (\"Try it on the bundled runs:\")")
+	}
+	tour, _, _ = strings.Cut(tour, "```")
+	seen := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(tour), "\n") {
+		m := tourLine.FindStringSubmatch(line)
+		if m == nil {
+			t.Errorf("tour line %q is not `go run ./cmd/h3a-check PATH # ...: exit N`", line)
+			continue
+		}
+		seen[m[2]] = true
+		cmd := exec.Command(binary, m[1])
+		cmd.Dir = moduleRoot
+		cmd.Env = baseEnv()
+		out, err := cmd.CombinedOutput()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprint(code) != m[2] {
+			t.Errorf("h3a-check %s: exit status %d, the README says %s\n%s", m[1], code, m[2], out)
+		}
+	}
+	for _, code := range []string{"0", "1", "3"} {
+		if !seen[code] {
+			t.Errorf("the tour shows no run that exits %s", code)
+		}
+	}
+}
