@@ -131,7 +131,11 @@ var highRisk = map[finding.Category]bool{
 // without a base); they are recorded as such, never as "pass". Waived
 // findings stay in Findings but take no part in anything derived.
 func (a *Audit) Finish(failLevel finding.Severity, notEvaluated map[string]string) {
+	for i := range a.Findings {
+		a.Findings[i].Cause = nil // an index into the list as it was
+	}
 	a.Findings = finding.SortDedupe(a.Findings)
+	linkCauses(a.Findings)
 	if a.Findings == nil {
 		a.Findings = []finding.Finding{}
 	}

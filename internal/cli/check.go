@@ -63,6 +63,7 @@ func (o *outputFlag) Set(v string) error {
 type checkFlags struct {
 	config      string
 	format      string
+	quiet       bool
 	outputs     outputFlag
 	failLevel   string
 	layout      string
@@ -104,6 +105,7 @@ func newCheckFlagSet(e *env, cf *checkFlags) *flag.FlagSet {
 	}
 	flags.StringVar(&cf.config, "config", "", "configuration file (default "+config.DefaultFile+" in the working directory, when present)")
 	flags.StringVar(&cf.format, "format", defaultFormat, "stdout format: "+strings.Join(report.Formats(), ", ")+" (github when GITHUB_ACTIONS=true)")
+	flags.BoolVar(&cf.quiet, "quiet", false, "list only the runs that do not pass, with their findings, then the totals (text and github on stdout; --output files stay complete)")
 	flags.Var(&cf.outputs, "output", "also write FORMAT=PATH (repeatable), atomically")
 	flags.StringVar(&cf.failLevel, "fail-level", "error", "lowest severity that fails a gate: error or warning")
 	flags.StringVar(&cf.layout, "layout", "", "force a layout instead of detecting it ("+strings.Join(layoutIDList(), ", ")+"); a PATH without its defining files is exit 2")
@@ -271,6 +273,7 @@ func openReports(cf *checkFlags, e *env, tool audit.Tool, ropts report.Options) 
 	// them around each run; json, sarif and junit hold no line a runner
 	// reads as a command).
 	stdoutOpts.StopCommands = e.getenv("GITHUB_ACTIONS") == "true"
+	stdoutOpts.Quiet = cf.quiet
 	s, err := report.NewStream(cf.format, e.stdout, tool, stdoutOpts)
 	if err != nil {
 		return nil, usageError{err.Error()}

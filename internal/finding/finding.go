@@ -91,6 +91,10 @@ type Finding struct {
 	// Waived is set when a configured waiver accepts the finding for now:
 	// it stays in the report but no longer counts toward the gate.
 	Waived Waiver `json:"waived,omitzero"`
+	// Cause is the index, in the same audit's findings list, of the
+	// finding this one follows from (audit.Follows lists when one does);
+	// nil when it follows from none. Set by audit.Finish.
+	Cause *int `json:"cause,omitempty"`
 }
 
 // Waiver says why a finding is accepted and until when. Source is the

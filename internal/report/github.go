@@ -11,6 +11,7 @@ import (
 
 	"github.com/sethvargo/go-githubactions"
 
+	"github.com/h3a-check/h3a-check/internal/audit"
 	"github.com/h3a-check/h3a-check/internal/finding"
 )
 
@@ -104,6 +105,10 @@ func githubLog(bw *bufio.Writer, wf workflow, in *Input, opts Options) error {
 	plain := painter(false)
 	var total finding.Counts
 	for _, a := range in.Audits {
+		total = addCounts(total, a.Counts)
+		if opts.Quiet && a.Gate == audit.Pass {
+			continue
+		}
 		title := fmt.Sprintf("h3a-check %s: gate %s (%s)", Escape(a.Run), a.Gate, countsText(a.Counts))
 		if err := wf.command("group", title, nil); err != nil {
 			return err
@@ -111,14 +116,13 @@ func githubLog(bw *bufio.Writer, wf workflow, in *Input, opts Options) error {
 		if err := wf.command("stop-commands", token, nil); err != nil {
 			return err
 		}
-		textRun(bw, a, plain)
+		textRun(bw, a, plain, nil)
 		if err := wf.command(token, "", nil); err != nil {
 			return err
 		}
 		if err := wf.command("endgroup", "", nil); err != nil {
 			return err
 		}
-		total = addCounts(total, a.Counts)
 	}
 	if err := annotate(wf, in, opts); err != nil {
 		return err

@@ -45,6 +45,9 @@ type Options struct {
 	// stdout under GitHub Actions, where a line of the report must not be
 	// read as a workflow command.
 	StopCommands bool
+	// Quiet leaves passing runs out of the text format: only runs that do
+	// not pass, their findings, and the totals.
+	Quiet bool
 }
 
 // Writer renders one format.

@@ -74,6 +74,7 @@ type textStream struct {
 	bw      *bufio.Writer
 	paint   func(code, s string) string
 	runs    int
+	shown   int // runs printed: all of them unless quiet
 	total   finding.Counts
 	sources []audit.Source
 	// history is the first run's BaseFrom: one revision serves every run
@@ -82,10 +83,27 @@ type textStream struct {
 	// token, when set, closes the stop-commands region the report is
 	// written in (stdout under GitHub Actions).
 	token string
+	quiet bool
+	// common counts the findings said once for the report rather than
+	// once per run (sameForEveryRun), in the order first met.
+	common      map[finding.Finding]int
+	commonOrder []finding.Finding
+}
+
+// sameForEveryRun are the run-level notes a check makes in the same words
+// for every run it compares with one base: the text format says each once,
+// with the number of runs, instead of once per run.
+var sameForEveryRun = map[string]bool{
+	finding.HistoryNotCompared.ID: true,
+	finding.NewRun.ID:             true,
+}
+
+func isCommon(f finding.Finding) bool {
+	return sameForEveryRun[f.Rule] && f.File == "" && !f.IsWaived() && f.Severity == finding.Info
 }
 
 func newTextStream(w io.Writer, opts Options) *textStream {
-	s := &textStream{bw: bufio.NewWriter(w), paint: painter(opts.Color)}
+	s := &textStream{bw: bufio.NewWriter(w), paint: painter(opts.Color), quiet: opts.Quiet, common: map[finding.Finding]int{}}
 	if opts.StopCommands {
 		s.token = opts.StopToken
 		if s.token == "" {
@@ -97,22 +115,49 @@ func newTextStream(w io.Writer, opts Options) *textStream {
 }
 
 func (s *textStream) Add(a *audit.Audit) error {
-	if s.runs > 0 {
-		fmt.Fprintln(s.bw)
-	} else {
+	if s.runs == 0 {
 		s.sources = a.Sources
 	}
 	s.runs++
 	if s.history == "" {
 		s.history = a.BaseFrom
 	}
-	textRun(s.bw, a, s.paint)
+	for _, f := range a.Findings {
+		if isCommon(f) {
+			key := finding.Finding{Rule: f.Rule, Category: f.Category, Severity: f.Severity, Details: f.Details}
+			if s.common[key] == 0 {
+				s.commonOrder = append(s.commonOrder, key)
+			}
+			s.common[key]++
+		}
+	}
 	s.total = addCounts(s.total, a.Counts)
+	if s.quiet && a.Gate == audit.Pass {
+		return nil
+	}
+	if s.shown > 0 {
+		fmt.Fprintln(s.bw)
+	}
+	s.shown++
+	textRun(s.bw, a, s.paint, isCommon)
 	// A write error shows at the next flush; bufio keeps it.
 	return nil
 }
 
 func (s *textStream) Close(gate string, _ []finding.Rule) error {
+	if len(s.commonOrder) > 0 {
+		if s.shown > 0 {
+			fmt.Fprintln(s.bw)
+		}
+		for _, f := range s.commonOrder {
+			n := s.common[f]
+			fmt.Fprintf(s.bw, "%s %s %s (%d of %d run%s)\n", s.paint(severityColour(f.Severity), f.Severity.String()+":"), Escape(f.Details),
+				s.paint(ansiDim, "["+Escape(f.Rule)+"]"), n, s.runs, plural(s.runs))
+		}
+	}
+	if s.quiet && s.shown < s.runs {
+		fmt.Fprintf(s.bw, "%s %d passing run%s not listed (--quiet)\n", s.paint(ansiDim, "quiet:"), s.runs-s.shown, plural(s.runs-s.shown))
+	}
 	if len(s.sources) > 0 {
 		fmt.Fprintln(s.bw)
 		for _, src := range s.sources {

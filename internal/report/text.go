@@ -57,32 +57,67 @@ func painter(color bool) func(code, s string) string {
 	}
 }
 
-// textRun prints one run: its heading, its findings and its gate line.
+// textRun prints one run: its heading, its findings and its gate line. A
+// finding that follows from another (audit.Follows) is printed beneath
+// its cause, not on its own. Findings for which skip is true are left out
+// (said once for the whole report instead).
 //
 // Everything taken from the run (its folder, its run id, file names,
 // details, notes) and from the policies (rule ids, remediations) is
 // escaped, and the run's folder, which starts lines, cannot start a
 // workflow command.
-func textRun(bw *bufio.Writer, a *audit.Audit, paint func(code, s string) string) {
+func textRun(bw *bufio.Writer, a *audit.Audit, paint func(code, s string) string, skip func(finding.Finding) bool) {
 	if h := heading(a); h != "" {
 		fmt.Fprintf(bw, "%s %s\n", paint(ansiBold, EscapeLine(a.Run)), paint(ansiDim, Escape(h)))
 	} else {
 		fmt.Fprintf(bw, "%s\n", paint(ansiBold, EscapeLine(a.Run)))
 	}
-	for _, f := range a.Findings {
-		loc := EscapeLine(runRelative(a.Run, f))
-		rule := paint(ansiDim, "["+Escape(f.Rule)+"]")
-		if f.IsWaived() {
-			fmt.Fprintf(bw, "  %s: %s: %s %s\n", loc, paint(ansiDim, f.Severity.String()+" (waived)"), Escape(f.Details), rule)
-			fmt.Fprintf(bw, "      %s %s\n", paint(ansiDim, "waived:"), Escape(fmt.Sprintf("%s (until %s, %s)", f.Waived.Reason, f.Waived.Expires, f.Waived.Source)))
+	effects := effectsOf(a.Findings)
+	for i, f := range a.Findings {
+		if isEffect(a.Findings, i) || (skip != nil && skip(f)) {
 			continue
 		}
-		fmt.Fprintf(bw, "  %s: %s: %s %s\n", loc, paint(severityColour(f.Severity), f.Severity.String()), Escape(f.Details), rule)
-		if f.Remediation != "" && f.Severity != finding.Info {
-			fmt.Fprintf(bw, "      %s %s\n", paint(ansiCyan, "fix:"), Escape(f.Remediation))
+		textFinding(bw, a.Run, f, paint, "  ")
+		for _, e := range effects[i] {
+			textFinding(bw, a.Run, a.Findings[e], paint, "      "+paint(ansiDim, "follows:")+" ")
 		}
 	}
 	fmt.Fprintf(bw, "  %s %s — %s; %s\n", paint(ansiBold, "gate:"), paint(gateColour(a.Gate), a.Gate), countsText(a.Counts), Escape(a.Notes))
+}
+
+// textFinding prints one finding after indent, its waiver or its fix
+// beneath. An effect's fix is its cause's, so it gets none of its own.
+func textFinding(bw *bufio.Writer, run string, f finding.Finding, paint func(code, s string) string, indent string) {
+	loc := EscapeLine(runRelative(run, f))
+	rule := paint(ansiDim, "["+Escape(f.Rule)+"]")
+	if f.IsWaived() {
+		fmt.Fprintf(bw, "%s%s: %s: %s %s\n", indent, loc, paint(ansiDim, f.Severity.String()+" (waived)"), Escape(f.Details), rule)
+		fmt.Fprintf(bw, "      %s %s\n", paint(ansiDim, "waived:"), Escape(fmt.Sprintf("%s (until %s, %s)", f.Waived.Reason, f.Waived.Expires, f.Waived.Source)))
+		return
+	}
+	fmt.Fprintf(bw, "%s%s: %s: %s %s\n", indent, loc, paint(severityColour(f.Severity), f.Severity.String()), Escape(f.Details), rule)
+	if f.Remediation != "" && f.Severity != finding.Info && f.Cause == nil {
+		fmt.Fprintf(bw, "      %s %s\n", paint(ansiCyan, "fix:"), Escape(f.Remediation))
+	}
+}
+
+// isEffect reports whether finding i follows from another finding of the
+// list, so it is shown beneath that one.
+func isEffect(fs []finding.Finding, i int) bool {
+	c := fs[i].Cause
+	return c != nil && *c >= 0 && *c < len(fs) && *c != i && fs[*c].Cause == nil
+}
+
+// effectsOf maps the index of each cause to the indexes of the findings
+// that follow from it, in list order.
+func effectsOf(fs []finding.Finding) map[int][]int {
+	m := map[int][]int{}
+	for i := range fs {
+		if isEffect(fs, i) {
+			m[*fs[i].Cause] = append(m[*fs[i].Cause], i)
+		}
+	}
+	return m
 }
 
 // heading says what an audit is about: a run's layout and id, or what is
