@@ -84,6 +84,14 @@ type Audit struct {
 	Inputs    Inputs         `json:"inputs"`
 	Counts    finding.Counts `json:"counts"`
 	Timestamp string         `json:"timestamp,omitempty"`
+
+	// Stages, Events and Evidence are what the run's documents say of its
+	// progress, read by the checker for reports (the job summary's gate
+	// matrix and timelines); they take no part in the gate. Absent when
+	// the run's documents could not be read.
+	Stages   []Stage        `json:"stages,omitempty"`
+	Events   []Event        `json:"events,omitempty"`
+	Evidence *EvidenceCount `json:"evidence,omitempty"`
 }
 
 // DecideGate: fail on any finding at or above failLevel (Error unless the

@@ -587,6 +587,7 @@ func (c *checker) checkRun(ctx context.Context, run rundir.Run) (*audit.Audit, m
 		c.fatal.set(fmt.Errorf("run %s: %w", run.Display, err))
 	}
 	a.Notes = fmt.Sprintf("%d of %d logged artifacts verified", verified.ok, verified.total)
+	a.Evidence = &audit.EvidenceCount{Verified: verified.ok, Logged: verified.total}
 	if n, ok := lay.(layout.Noter); ok {
 		if note := n.Notes(s.run); note != "" {
 			a.Notes = note + "; " + a.Notes
@@ -595,6 +596,7 @@ func (c *checker) checkRun(ctx context.Context, run rundir.Run) (*audit.Audit, m
 	// Runs of the same shape have the same notes: one copy serves them all.
 	a.Notes = unique.Make(a.Notes).Value()
 	docs, _ := input["docs"].(map[string]any)
+	a.Stages, a.Events = progress(run.Layout, docs)
 	requirementsKnown := docs["roadmap"] != nil
 	if k, ok := lay.(layout.RequirementsKnower); ok {
 		requirementsKnown = k.RequirementsKnown(s.run)
