@@ -63,7 +63,7 @@ func recovered(f func()) (err error) {
 //     commands stopped around them (they quote the checked files);
 //   - annotations on the files changed: errors first, then warnings, at
 //     most 10 of each, and a notice saying how many were left out;
-//   - a Markdown job summary (GITHUB_STEP_SUMMARY, under 1 MiB);
+//   - a Markdown job summary (GITHUB_STEP_SUMMARY, at most 64 KiB: see summary);
 //   - the step outputs gate, errors, warnings, audit-file and sarif-file
 //     (GITHUB_OUTPUT).
 //
@@ -85,7 +85,7 @@ func GitHub(w io.Writer, in *Input, opts Options) error {
 	if file := getenv("GITHUB_STEP_SUMMARY"); file != "" {
 		// Empty when the step's summary is already full: adding nothing
 		// beats pushing it past the limit, which makes GitHub drop it all.
-		if md := summary(in, opts, summaryLimit-existingSize(file)); md != "" {
+		if md := summary(in, opts, min(pictureLimit, summaryLimit-existingSize(file))); md != "" {
 			if err := wf.addSummary(md); err != nil {
 				return err
 			}
@@ -157,7 +157,7 @@ func annotate(wf workflow, in *Input, opts Options) error {
 	if left[finding.Error]+left[finding.Warning] == 0 {
 		return nil
 	}
-	msg := fmt.Sprintf("%d more error%s and %d more warning%s are not annotated: GitHub shows %d of each per step. The log above and the job summary list every finding.",
+	msg := fmt.Sprintf("%d more error%s and %d more warning%s are not annotated: GitHub shows %d of each per step. The log above lists every finding.",
 		left[finding.Error], plural(left[finding.Error]), left[finding.Warning], plural(left[finding.Warning]), annotationsPerLevel)
 	return wf.command("notice", msg, map[string]string{"title": "h3a-check"})
 }

@@ -70,6 +70,9 @@ var formats = map[string]Format{
 	"json":  {Write: JSON},
 	"sarif": {Write: SARIF, RepoPaths: true},
 	"junit": {Write: JUnit},
+	// markdown names runs from the repository root, as the job summary
+	// does, so that the two read the same.
+	"markdown": {Write: Markdown, RepoPaths: true},
 	"github": {Write: GitHub, RepoPaths: true,
 		NotAFile: "github writes workflow commands, the job summary and step outputs, not a file: use --format github"},
 }
