@@ -88,7 +88,8 @@ type Audit struct {
 	// Stages, Events and Evidence are what the run's documents say of its
 	// progress, read by the checker for reports (the job summary's gate
 	// matrix and timelines); they take no part in the gate. Absent when
-	// the run's documents could not be read.
+	// the run's documents could not be read; Events only for a run that
+	// does not pass.
 	Stages   []Stage        `json:"stages,omitempty"`
 	Events   []Event        `json:"events,omitempty"`
 	Evidence *EvidenceCount `json:"evidence,omitempty"`

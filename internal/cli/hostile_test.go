@@ -117,7 +117,7 @@ func hostileRuns(t *testing.T) (policyDir string) {
 func TestHostileNamesNeverReachOutputsRaw(t *testing.T) {
 	policyDir := hostileRuns(t)
 	for _, actions := range []bool{false, true} {
-		for _, format := range []string{"text", "json", "sarif", "junit", "github"} {
+		for _, format := range []string{"text", "json", "sarif", "junit", "github", "markdown"} {
 			name := format
 			if actions {
 				name += " in GitHub Actions"
@@ -133,6 +133,7 @@ func TestHostileNamesNeverReachOutputsRaw(t *testing.T) {
 				args := []string{"--format", format, "--color", "never", "--debug", "--policy", policyDir, "--write-audit",
 					"--output", "text=" + filepath.Join(out, "report.txt"), "--output", "json=" + filepath.Join(out, "report.json"),
 					"--output", "sarif=" + filepath.Join(out, "report.sarif"), "--output", "junit=" + filepath.Join(out, "report.xml"),
+					"--output", "markdown=" + filepath.Join(out, "report.md"),
 					"runs", "::error::" + hostile, "gs", "stig", "contract"}
 				var stdout, stderr bytes.Buffer
 				code := run(t.Context(), args, &env{stdout: &stdout, stderr: &stderr, getenv: func(k string) string { return vars[k] }})
@@ -147,7 +148,7 @@ func TestHostileNamesNeverReachOutputsRaw(t *testing.T) {
 				machine := format == "json" || format == "sarif" || format == "junit"
 				checkOutput(t, "stdout", stdout.Bytes(), actions, actions && !machine)
 				checkOutput(t, "stderr", stderr.Bytes(), actions, actions)
-				for _, f := range []string{"report.txt", "report.json", "report.sarif", "report.xml", "summary.md"} {
+				for _, f := range []string{"report.txt", "report.json", "report.sarif", "report.xml", "report.md", "summary.md"} {
 					if data, err := os.ReadFile(filepath.Join(out, f)); err == nil {
 						checkOutput(t, f, data, false, false)
 					}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unique"
 
 	"github.com/h3a-check/h3a-check/internal/audit"
 )
@@ -59,10 +60,14 @@ func h3aStages(docs map[string]any) []audit.Stage {
 				st = audit.StageNeedsHuman
 			}
 		}
-		out = append(out, audit.Stage{Name: name, Status: st})
+		out = append(out, audit.Stage{Name: intern(name), Status: st})
 	}
 	return out
 }
+
+// intern gives one copy of a name many runs share, which the audit may
+// keep without keeping the document it came from.
+func intern(s string) string { return unique.Make(s).Value() }
 
 // gateName shortens G1_implementation to G1.
 func gateName(k string) string {
@@ -80,7 +85,7 @@ func h3aEvents(docs map[string]any) []audit.Event {
 		m, _ := e.(map[string]any)
 		str := func(k string) string { s, _ := m[k].(string); return s }
 		// Copies: the audit outlives the ledger's bytes.
-		out = append(out, audit.Event{Time: strings.Clone(str("time")), Stage: strings.Clone(str("gate")), Status: strings.Clone(str("status")), Agent: strings.Clone(str("agent"))})
+		out = append(out, audit.Event{Time: strings.Clone(str("time")), Stage: intern(str("gate")), Status: intern(str("status")), Agent: intern(str("agent"))})
 	}
 	return out
 }
