@@ -146,6 +146,9 @@ main() {
 	mutant escape-line-github-command internal/report/escape.go \
 		'if strings.HasPrefix(rest, "::") || strings.HasPrefix(rest, "##[") {' 'if strings.HasPrefix(rest, "##[") {' \
 		./internal/report/ .
+	mutant mermaid-label-raw internal/report/summary.go \
+		'fmt.Fprintf(&b, "#%d;", r)' 'b.WriteRune(r)' \
+		./internal/report/ 'TestTimelineEscapes'
 
 	# --- confinement: no path leaves the run
 	mutant confine-dotdot-allowed internal/rundir/confine.go \
