@@ -13,6 +13,8 @@ type Scope int
 const (
 	// SameFile: both name the same file of the run.
 	SameFile Scope = iota
+	// SameGate: both name the same gate (finding.Gate, e.g. "G3").
+	SameGate
 	// SameRun: both are findings of the same run, whatever their files.
 	SameRun
 )
@@ -34,6 +36,11 @@ var unusable = []string{
 	finding.MalformedRecord.ID,
 }
 
+// outOfOrder is a later gate claimed passed before an earlier one.
+var outOfOrder = []string{"h3a.gates.order"}
+
+const claimedEarly = "a gate claimed passed out of order is held to exit criteria and artifacts its step never reached"
+
 // Follows is the whole table of what follows from what; a finding whose
 // rule is not an Effect here stands on its own.
 var Follows = []Follow{
@@ -41,14 +48,13 @@ var Follows = []Follow{
 		Why: "a check of a file that cannot be read or parsed is not evaluated"},
 	{Effect: finding.SchemaViolation.ID, Causes: []string{finding.JSONSyntax.ID, finding.YAMLSyntax.ID, finding.InvalidUTF8.ID}, Scope: SameFile,
 		Why: "what a parser recovered from a broken file does not match its schema"},
-	{Effect: "h3a.evidence.g0_exit_criteria", Causes: []string{"h3a.gates.order"}, Scope: SameRun,
-		Why: "a gate passed out of order is held to exit criteria that could not yet hold"},
-	{Effect: "h3a.evidence.g1_exit_criteria", Causes: []string{"h3a.gates.order"}, Scope: SameRun,
-		Why: "a gate passed out of order is held to exit criteria that could not yet hold"},
-	{Effect: "h3a.evidence.g2_exit_criteria", Causes: []string{"h3a.gates.order"}, Scope: SameRun,
-		Why: "a gate passed out of order is held to exit criteria that could not yet hold"},
-	{Effect: "h3a.evidence.g3_exit_criteria", Causes: []string{"h3a.gates.order"}, Scope: SameRun,
-		Why: "a gate passed out of order is held to exit criteria that could not yet hold"},
+	{Effect: "h3a.evidence.g0_exit_criteria", Causes: outOfOrder, Scope: SameGate, Why: claimedEarly},
+	{Effect: "h3a.evidence.g1_exit_criteria", Causes: outOfOrder, Scope: SameGate, Why: claimedEarly},
+	{Effect: "h3a.evidence.g2_exit_criteria", Causes: outOfOrder, Scope: SameGate, Why: claimedEarly},
+	{Effect: "h3a.evidence.g3_exit_criteria", Causes: outOfOrder, Scope: SameGate, Why: claimedEarly},
+	{Effect: "h3a.evidence.required_artifact", Causes: outOfOrder, Scope: SameGate, Why: claimedEarly},
+	{Effect: "h3a.gates.sources_disagree", Causes: outOfOrder, Scope: SameRun,
+		Why: "a gate claimed out of order makes a last passed gate the other records do not share"},
 }
 
 // linkCauses sets each finding's Cause to the first finding, in order,
@@ -72,7 +78,8 @@ func linkCauses(fs []finding.Finding) {
 				if j == i || c.IsWaived() || !slices.Contains(rule.Causes, c.Rule) {
 					continue
 				}
-				if rule.Scope == SameFile && (c.File == "" || c.File != fs[i].File) {
+				if rule.Scope == SameFile && (c.File == "" || c.File != fs[i].File) ||
+					rule.Scope == SameGate && (c.Gate == "" || c.Gate != fs[i].Gate) {
 					continue
 				}
 				cause := j

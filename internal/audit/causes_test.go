@@ -12,8 +12,10 @@ func TestFinishLinksCauses(t *testing.T) {
 	syntax := finding.JSONSyntax.New("state.json", "unexpected end of input")
 	notEval := finding.NotEvaluated.New("state.json", "schema check not evaluated")
 	notEvalOther := finding.NotEvaluated.New("plan.json", "schema check not evaluated")
-	order := finding.Finding{Rule: "h3a.gates.order", Category: finding.CategoryGates, Severity: finding.Error, File: "GATES_LEDGER.md", Details: "G2 passed before G1"}
-	exit := finding.Finding{Rule: "h3a.evidence.g2_exit_criteria", Category: finding.CategoryEvidence, Severity: finding.Error, File: "state.json", Details: "G2 passed without"}
+	order := finding.Finding{Rule: "h3a.gates.order", Category: finding.CategoryGates, Severity: finding.Error, File: "state.json", Gate: "G2", Details: "G2 passed before G1"}
+	exit := finding.Finding{Rule: "h3a.evidence.g2_exit_criteria", Category: finding.CategoryEvidence, Severity: finding.Error, File: "state.json", Gate: "G2", Details: "G2 passed without"}
+	exitG3 := finding.Finding{Rule: "h3a.evidence.g3_exit_criteria", Category: finding.CategoryEvidence, Severity: finding.Error, File: "state.json", Gate: "G3", Details: "G3 passed without"}
+	disagree := finding.Finding{Rule: "h3a.gates.sources_disagree", Category: finding.CategoryGates, Severity: finding.Error, File: "state/GATES_LEDGER.md", Details: "last passed gate disagrees"}
 	waivedOrder := order
 	waivedOrder.Waived = finding.Waiver{Reason: "accepted", Expires: "2099-01-01", Source: "x:1"}
 	missing := finding.MissingFile.New("ROADMAP.md", "missing")
@@ -28,9 +30,13 @@ func TestFinishLinksCauses(t *testing.T) {
 		{"not evaluated after a syntax error in the same file",
 			[]finding.Finding{notEval, syntax, notEvalOther},
 			map[[2]string]string{{finding.NotEvaluated.ID, "state.json"}: finding.JSONSyntax.ID, {finding.NotEvaluated.ID, "plan.json"}: "", {finding.JSONSyntax.ID, "state.json"}: ""}},
-		{"exit criteria after gates order anywhere in the run",
-			[]finding.Finding{exit, order},
-			map[[2]string]string{{"h3a.evidence.g2_exit_criteria", "state.json"}: "h3a.gates.order", {"h3a.gates.order", "GATES_LEDGER.md"}: ""}},
+		{"exit criteria after gates order of the same gate, disagreeing records anywhere in the run",
+			[]finding.Finding{exit, disagree, order},
+			map[[2]string]string{{"h3a.evidence.g2_exit_criteria", "state.json"}: "h3a.gates.order", {"h3a.gates.order", "state.json"}: "",
+				{"h3a.gates.sources_disagree", "state/GATES_LEDGER.md"}: "h3a.gates.order"}},
+		{"exit criteria of another gate stand alone",
+			[]finding.Finding{exitG3, order},
+			map[[2]string]string{{"h3a.evidence.g3_exit_criteria", "state.json"}: ""}},
 		{"a waived cause causes nothing",
 			[]finding.Finding{exit, waivedOrder},
 			map[[2]string]string{{"h3a.evidence.g2_exit_criteria", "state.json"}: ""}},
