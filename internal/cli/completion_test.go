@@ -132,7 +132,7 @@ func TestZshCompletion(t *testing.T) {
 		want  []string
 	}{
 		{[]string{"h3a-check", "ex"}, []string{"compadd -a commands", "_files"}},
-		{[]string{"h3a-check", "runs/", "--"}, []string{"_arguments -S", "--format[stdout format: github, json, junit, sarif, text]:format:(github json junit sarif text)", "*--policy[", "*:path:_files"}},
+		{[]string{"h3a-check", "runs/", "--"}, []string{"_arguments -S", "--format[stdout format: github, json, junit, markdown, sarif, text]:format:(github json junit markdown sarif text)", "*--policy[", "*:path:_files"}},
 		{[]string{"h3a-check", "init", "--"}, []string{"--runs[the folder that receives the run]:runs:_files -/", "--task-brief["}},
 		{[]string{"h3a-check", "log", ""}, []string{"--full[", "*:path:_files"}},
 		{[]string{"h3a-check", "explain", ""}, []string{"1:rule:(", "h3a.integrity.hash_mismatch"}},

@@ -197,7 +197,8 @@ func TestActionOnPullRequest(t *testing.T) {
 	}
 
 	// Job summary.
-	for _, want := range []string{"## h3a-check: ❌ fail", "| runs/" + runID + " | ❌ fail |", "| archive/" + runID + " | ✅ pass |", "h3a.integrity.hash\\_mismatch"} {
+	for _, want := range []string{"## h3a-check: ❌ fail", "| runs/" + runID + " | ❌ fail |", "| 1 passing run | ✅ pass |", "- archive/" + runID + "\n",
+		"h3a.integrity.hash\\_mismatch", "```mermaid", "Evidence verified "} {
 		if !strings.Contains(r.summary, want) {
 			t.Errorf("job summary lacks %q:\n%s", want, r.summary)
 		}
