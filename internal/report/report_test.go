@@ -33,6 +33,9 @@ func fixture() *Input {
 	bom := finding.BOM.New("state.json", "document starts with a UTF-8 byte order mark")
 	bom.Line, bom.Column = 1, 1
 	info := finding.NotEvaluated.New("validator_report.json", "schema check not evaluated: validator_report.json is not valid JSON")
+	syntax := finding.JSONSyntax.New("validator_report.json", "unexpected end of input")
+	syntax.Line, syntax.Column = 12, 1
+	violation := finding.SchemaViolation.New("validator_report.json", "missing property \"verdicts\"")
 	loose := finding.RunDirNameLoose.New("", "run directory name %q is not a run id", "x")
 	waived := finding.MissingArtifact.New("state/EVIDENCE_LOG.md", "%q is logged but does not exist", "artifacts/validator/mutation_report.txt")
 	waived.Line, waived.Column = 22, 3
@@ -43,7 +46,7 @@ func fixture() *Input {
 	taskID := "T001"
 	a := &audit.Audit{Run: failRun, RunID: "20250929-134215-8b6f8b9a-7c9f-4c5e-8c6a-2f0f0d2e9c1a", Layout: "h3a", TaskID: &taskID,
 		Notes:    "3 of 4 logged artifacts verified",
-		Findings: []finding.Finding{hash, schemaErr, bom, info, loose, waived, user}}
+		Findings: []finding.Finding{hash, schemaErr, bom, info, loose, waived, user, syntax, violation}}
 	a.Stages = []audit.Stage{{Name: "G0", Status: audit.StagePassed}, {Name: "G1", Status: audit.StageFailed},
 		{Name: "G2", Status: audit.StageNeedsHuman}, {Name: "G3", Status: audit.StagePending}}
 	a.Events = []audit.Event{
@@ -309,14 +312,14 @@ func TestJUnit(t *testing.T) {
 	for _, c := range fail.Cases {
 		failures[c.Name] = len(c.Failures)
 	}
-	want := map[string]int{"h3a.integrity.hash_mismatch": 1, "h3a.schema.violation": 1, "gate": 1,
+	want := map[string]int{"h3a.integrity.hash_mismatch": 1, "h3a.schema.violation": 2, "h3a.schema.json_syntax": 1, "gate": 1,
 		"h3a.integrity.missing_artifact": 0, "h3a.schema.bom": 0, "h3a.user.team.owner": 0}
 	for name, n := range want {
 		if failures[name] != n {
 			t.Errorf("case %s: %d failures, want %d", name, failures[name], n)
 		}
 	}
-	if fail.Failures != 3 || doc.Failures != 3 || pass.Failures != 0 || doc.Tests != 2*wantCases {
+	if fail.Failures != 4 || doc.Failures != 4 || pass.Failures != 0 || doc.Tests != 2*wantCases {
 		t.Errorf("failures %d/%d/%d tests %d", fail.Failures, pass.Failures, doc.Failures, doc.Tests)
 	}
 }
