@@ -78,6 +78,10 @@ func hostileRuns(t *testing.T) (policyDir string) {
 	h3a := "runs/" + hostile
 	copyTree(filepath.Join(casesDir, "ok", "complete", runID), h3a)
 	replaceIn(h3a+"/state.json", `"run_id": "`+runID+`"`, `"run_id": "`+inJSON+`"`)
+	// A gate event whose agent is hostile in one word, for the timelines
+	// of the job summary and the markdown format.
+	oneLine := strings.NewReplacer("\n", "", "\r", "", "\u2028", "", "\u0085", "", " ", "", "\t", "").Replace(hostile)
+	replaceIn(h3a+"/state/GATES_LEDGER.md", "G0_planning - STARTED - planner -", "G0_planning - STARTED - "+oneLine+" -")
 	// A run named so that report lines start with it.
 	copyTree(filepath.Join(casesDir, "ok", "complete", runID), "::error::"+hostile)
 
@@ -142,6 +146,9 @@ func TestHostileNamesNeverReachOutputsRaw(t *testing.T) {
 				}
 				if !strings.Contains(stdout.String(), "HOSTILE") || !strings.Contains(stderr.String(), "HOSTILE") {
 					t.Fatalf("the hostile names did not reach the outputs, so this test tests nothing:\nstdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
+				}
+				if format == "markdown" && !regexp.MustCompile(`(?m)^  e\d+\["[^"\n]*HOSTILE[^"\n]*"\]:::`).MatchString(stdout.String()) {
+					t.Errorf("the hostile gate event is not in a timeline, so the timeline's escaping is not tested:\n%s", stdout.String())
 				}
 				// json, sarif and junit are read by programs: their stdout
 				// cannot be a stop-commands region, and needs none.
