@@ -149,6 +149,15 @@ main() {
 	mutant mermaid-label-raw internal/report/summary.go \
 		'fmt.Fprintf(&b, "#%d;", r)' 'b.WriteRune(r)' \
 		./internal/report/ 'TestTimelineEscapes'
+	mutant quiet-lists-passing-runs internal/report/stream.go \
+		'if s.quiet && a.Gate == audit.Pass {' 'if false {' \
+		./internal/report/ 'TestTextQuiet'
+	mutant cause-across-files internal/audit/causes.go \
+		'rule.Scope == SameFile && (c.File == "" || c.File != fs[i].File) ||' 'false ||' \
+		./internal/audit/ 'TestFinishLinksCauses'
+	mutant cause-across-gates internal/audit/causes.go \
+		'rule.Scope == SameGate && (c.Gate == "" || c.Gate != fs[i].Gate) {' 'false {' \
+		./internal/audit/ 'TestFinishLinksCauses'
 
 	# --- confinement: no path leaves the run
 	mutant confine-dotdot-allowed internal/rundir/confine.go \
