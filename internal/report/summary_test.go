@@ -2,10 +2,12 @@ package report
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/h3a-check/h3a-check/internal/audit"
+	"github.com/h3a-check/h3a-check/internal/finding"
 )
 
 // TestTimelineEscapes: whatever a ledger event holds, the Mermaid block
@@ -59,5 +61,37 @@ func TestTimelineFromStages(t *testing.T) {
 	}
 	if got := timeline(&audit.Audit{}); got != "" {
 		t.Errorf("a run with no stages got a block:\n%s", got)
+	}
+}
+
+// TestSummaryBudgetSaysWhatIsShown: when the runs that do not pass are
+// too many to draw in 64 KiB, the summary stays within it, draws whole
+// sections only, and its note counts exactly the ones drawn.
+func TestSummaryBudgetSaysWhatIsShown(t *testing.T) {
+	var audits []*audit.Audit
+	for i := range 300 {
+		a := &audit.Audit{Run: "runs/r" + strings.Repeat("x", i%5) + string(rune('a'+i%26)), Layout: "h3a",
+			Stages: []audit.Stage{{Name: "G0", Status: audit.StagePassed}, {Name: "G1", Status: audit.StageNeedsHuman}}}
+		for range 8 {
+			a.Events = append(a.Events, audit.Event{Time: "2025-09-29T13:45:00Z", Stage: "G1_implementation", Status: "ESCALATED", Agent: "executor"})
+		}
+		a.Findings = []finding.Finding{{Rule: "h3a.gates.escalation", Category: finding.CategoryGates, Severity: finding.Warning, NeedsHuman: true, Details: "a human decides"}}
+		a.Finish(finding.Error, nil)
+		audits = append(audits, a)
+	}
+	s := summary(&Input{Gate: audit.Overall(audits), Audits: audits}, Options{}, pictureLimit)
+	if len(s) > pictureLimit {
+		t.Fatalf("summary is %d bytes, over %d", len(s), pictureLimit)
+	}
+	m := regexp.MustCompile(`Shown: (\d+) of 300 runs that do not pass, in detail`).FindStringSubmatch(s)
+	if m == nil {
+		t.Fatalf("no note of what is shown: ...%s", s[len(s)-400:])
+	}
+	drawn := strings.Count(s, "```mermaid")
+	if m[1] != strconv.Itoa(drawn) || drawn == 0 || drawn == 300 {
+		t.Errorf("the note says %s runs are drawn, the summary draws %d of 300", m[1], drawn)
+	}
+	if strings.Count(s, "### 🧑 needs-human") != drawn {
+		t.Errorf("a section is drawn in part")
 	}
 }
