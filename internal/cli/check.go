@@ -103,7 +103,7 @@ func newCheckFlagSet(e *env, cf *checkFlags) *flag.FlagSet {
 	if e.getenv("GITHUB_ACTIONS") == "true" {
 		defaultFormat = "github"
 	}
-	flags.StringVar(&cf.config, "config", "", "configuration file (default "+config.DefaultFile+" in the working directory, when present)")
+	flags.StringVar(&cf.config, "config", "", "configuration file (default: the nearest "+config.DefaultFile+" in the working directory or a folder above it, up to the top of the git work tree)")
 	flags.StringVar(&cf.format, "format", defaultFormat, "stdout format: "+strings.Join(report.Formats(), ", ")+" (github when GITHUB_ACTIONS=true)")
 	flags.BoolVar(&cf.quiet, "quiet", false, "list only the runs that do not pass, with their findings, then the totals (text and github on stdout; --output files stay complete)")
 	flags.Var(&cf.outputs, "output", "also write FORMAT=PATH (repeatable), atomically")
@@ -153,7 +153,7 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 	if cf.staged {
 		boundary = boundary.AgainstHead()
 	}
-	cfg, cfgSource, err := loadConfig(cf.config, boundary)
+	cfg, cfgSources, err := loadConfig(cf.config, boundary)
 	if err != nil {
 		return fail(e, err)
 	}
@@ -169,9 +169,9 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 	if cf.debug {
 		opts.PolicyDebug = printWriter{e.stderr}
 	}
-	if cfgSource != nil {
-		opts.Sources = append(opts.Sources, auditSource(*cfgSource))
-		opts.RuleChanges = append(opts.RuleChanges, ruleChanges(*cfgSource)...)
+	for _, src := range cfgSources {
+		opts.Sources = append(opts.Sources, auditSource(src))
+		opts.RuleChanges = append(opts.RuleChanges, ruleChanges(src)...)
 	}
 	if err := trustPolicyDirs(boundary, &opts); err != nil {
 		return fail(e, err)

@@ -155,3 +155,78 @@ func TestPolicyReadFromBase(t *testing.T) {
 		t.Errorf("--trust-working-tree with an empty policy folder: exit %d, want 2 (%s)", code, stderr)
 	}
 }
+
+// TestConfigFoundUpward: checked from a folder below the repository's
+// top, the nearest .h3a-check.yaml above applies, with its paths resolved
+// from its own folder; in CI the base's version of that file is read; a
+// file in a nearer folder wins.
+func TestConfigFoundUpward(t *testing.T) {
+	gittest.Isolate(t)
+	dir := configRepo(t, "hash_mismatch", "fail-level: error\n")
+	repo := gittest.At(t, dir)
+	repo.Git("init", "-q")
+	repo.Git("add", "-A")
+	repo.Publish(repo.Commit("base: runs and a configuration without waivers"))
+	repo.Write(map[string]string{config.DefaultFile: fmt.Sprintf(hashWaiver, "2999-12-31")})
+	t.Chdir(filepath.Join(dir, "runs"))
+
+	tests := []struct {
+		name     string
+		ci       bool
+		nearer   string // a configuration in runs/ itself
+		wantCode int
+		origin   string
+		path     string
+		waived   bool
+	}{
+		{"local: the parent's file applies", false, "", ExitPass, "working-tree", "../" + config.DefaultFile, true},
+		{"CI: the base's version of the parent's file applies", true, "", ExitFail, "base", "../" + config.DefaultFile, false},
+		{"local: a nearer file wins", false, bothWarnings, ExitPass, "working-tree", config.DefaultFile, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("CI", map[bool]string{true: "true", false: ""}[tc.ci])
+			if tc.nearer != "" {
+				os.WriteFile(config.DefaultFile, []byte(tc.nearer), 0o644)
+				defer os.Remove(config.DefaultFile)
+			}
+			code, audits, stderr := jsonReport(t, ".")
+			if code != tc.wantCode {
+				t.Fatalf("exit %d, want %d: %s", code, tc.wantCode, stderr)
+			}
+			src := audits[0].Sources
+			if len(src) != 1 || src[0].Origin != tc.origin || filepath.ToSlash(src[0].Path) != tc.path {
+				t.Fatalf("sources %+v, want %s from %s", src, tc.path, tc.origin)
+			}
+			if waived := audits[0].Counts.Waived > 0; waived != tc.waived {
+				t.Errorf("waived %v, want %v (counts %+v)", waived, tc.waived, audits[0].Counts)
+			}
+		})
+	}
+}
+
+// TestConfigCommand: "h3a-check config" names the file it found and where
+// each value comes from: a flag, file:line, or the default.
+func TestConfigCommand(t *testing.T) {
+	gittest.Isolate(t)
+	t.Setenv("CI", "")
+	dir := configRepo(t, "hash_mismatch", "paths:\n  - runs\nlayout: h3a\n"+fmt.Sprintf(hashWaiver, "2999-12-31"))
+	gittest.At(t, dir).Git("init", "-q")
+	t.Chdir(filepath.Join(dir, "runs"))
+	var out, errb bytes.Buffer
+	if code := Main([]string{"config", "--fail-level", "warning"}, nil, &out, &errb); code != ExitPass {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	for _, want := range []string{
+		"# read: ../.h3a-check.yaml: working-tree",
+		"paths: ../runs", "# ../.h3a-check.yaml:2\n",
+		"layout: h3a", "# ../.h3a-check.yaml:3\n",
+		"fail-level: warning", "# flag --fail-level\n",
+		"waiver: h3a.integrity.hash_mismatch path runs/*/state/EVIDENCE_LOG.md until 2999-12-31 # ../.h3a-check.yaml:5\n",
+		"evidence.min-hash-digits: 16", "# default",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+}

@@ -81,8 +81,14 @@ type Config struct {
 	Severity  []SeverityOverride
 	FailLevel Str // "error" or "warning" when set
 	Waivers   []Waiver
-	Evidence  Evidence
-	Humans    Humans
+	// MaxWaiverDays caps how far ahead a waiver may expire, in days from
+	// today; unset, there is no cap.
+	MaxWaiverDays Str
+	Evidence      Evidence
+	Humans        Humans
+	// KeyLines is the line of each top-level key written, for
+	// "h3a-check config".
+	KeyLines map[string]int
 }
 
 // Humans names the keys whose signature on a commit makes a human decision
@@ -219,9 +225,25 @@ func Parse(file string, data []byte, checks Checks) (cfg *Config, err error) {
 		p.errs = append(p.errs, &Error{File: file, Line: next.Line, Msg: "a second YAML document: expected exactly one"})
 	}
 	p.check(&raw)
+	cfg.KeyLines = keyLines(data)
 	if len(p.errs) > 0 {
 		sortErrors(p.errs)
 		return nil, p.errs
 	}
 	return cfg, nil
+}
+
+// keyLines finds the line of each top-level key; the strict decoding
+// keeps positions only for values.
+func keyLines(data []byte) map[string]int {
+	var doc yaml.Node
+	if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		return nil
+	}
+	lines := map[string]int{}
+	m := doc.Content[0]
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		lines[m.Content[i].Value] = m.Content[i].Line
+	}
+	return lines
 }

@@ -1,0 +1,141 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/h3a-check/h3a-check/internal/config"
+	"github.com/h3a-check/h3a-check/internal/gitrev"
+	"github.com/h3a-check/h3a-check/internal/report"
+	"github.com/h3a-check/h3a-check/internal/trust"
+)
+
+// runConfig prints the effective configuration of a check with the same
+// flags, and where each value comes from: a flag, file:line, or the
+// default. It reads the file exactly as check does (the nearest one,
+// through the trust boundary), so what it shows is what a check uses.
+func runConfig(_ context.Context, args []string, e *env) int {
+	var cf checkFlags
+	flags := newCheckFlagSet(e, &cf)
+	flags.Init("config", flag.ContinueOnError)
+	paths, code, stop := parseFlags("config", flags, args, e)
+	if stop {
+		return code
+	}
+	if err := checkBaseFlag(cf.base); err != nil {
+		return fail(e, err)
+	}
+	var locator gitrev.Locator
+	defer locator.Close()
+	cfg, sources, err := loadConfig(cf.config, trust.New(&locator, cf.base, e.getenv, cf.trustWT))
+	if err != nil {
+		return fail(e, err)
+	}
+	w := e.stdout
+	if len(sources) == 0 {
+		fmt.Fprintf(w, "# no %s in the working directory or a folder above it up to the repository top: every value is a flag or the default\n", config.DefaultFile)
+	}
+	for _, s := range sources {
+		fmt.Fprintf(w, "# read: %s\n", report.EscapeLine(sourceLine(s)))
+	}
+	set := map[string]bool{}
+	flags.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	line := func(key, value, from string) {
+		fmt.Fprintf(w, "%-40s # %s\n", report.EscapeLine(key+": "+value), report.EscapeLine(from))
+	}
+	at := func(s config.Str) string { return fmt.Sprintf("%s:%d", cfg.File, s.Line) }
+	keyAt := func(key string) string { return fmt.Sprintf("%s:%d", cfg.File, cfg.KeyLines[key]) }
+	if cfg == nil {
+		cfg = &config.Config{}
+	}
+
+	switch {
+	case len(paths) > 0:
+		line("paths", strings.Join(paths, ", "), "arguments")
+	case len(cfg.Paths) > 0:
+		for _, p := range cfg.Paths {
+			line("paths", cfg.Resolve(p.Value), at(p))
+		}
+	default:
+		line("paths", ".", "default")
+	}
+	scalar := func(key, name string, s config.Str, def string) {
+		switch {
+		case set[name]:
+			line(key, flags.Lookup(name).Value.String(), "flag --"+name)
+		case s.Set():
+			line(key, s.Value, at(s))
+		default:
+			line(key, def, "default")
+		}
+	}
+	scalar("layout", "layout", cfg.Layout, "(detected)")
+	scalar("base", "base", cfg.Base, "(the merge base; see check -h)")
+	scalar("fail-level", "fail-level", cfg.FailLevel, "error")
+	switch {
+	case set["policy"]:
+		line("policies", cf.policies.String(), "flag --policy")
+	case len(cfg.Policies) > 0:
+		for _, p := range cfg.Policies {
+			line("policies", cfg.Resolve(p.Value), at(p))
+		}
+	default:
+		line("policies", "(none: the shipped rules only)", "default")
+	}
+	if len(cfg.Params) > 0 {
+		b, _ := json.Marshal(cfg.Params)
+		line("params", string(b), keyAt("params"))
+	} else {
+		line("params", "{}", "default")
+	}
+	for _, o := range cfg.Severity {
+		line("severity", o.Rule.Value+": "+o.Severity.String(), at(o.Rule))
+	}
+	if len(cfg.Severity) == 0 {
+		line("severity", "(each rule's own)", "default")
+	}
+	for _, wv := range cfg.Waivers {
+		v := wv.Rule.Value
+		if wv.Path.Set() {
+			v += " path " + wv.Path.Value
+		}
+		if wv.Task.Set() {
+			v += " task " + wv.Task.Value
+		}
+		line("waiver", v+" until "+wv.Expires.Value, fmt.Sprintf("%s:%d", cfg.File, wv.Line))
+	}
+	if len(cfg.Waivers) == 0 {
+		line("waivers", "(none)", "default")
+	}
+	if cfg.MaxWaiverDays.Set() {
+		line("max-waiver-days", cfg.MaxWaiverDays.Value, at(cfg.MaxWaiverDays))
+	} else {
+		line("max-waiver-days", "(no cap)", "default")
+	}
+	if d := cfg.Evidence.MinHashDigits; d > 0 {
+		line("evidence.min-hash-digits", strconv.Itoa(d), fmt.Sprintf("%s:%d", cfg.File, cfg.Evidence.Line))
+	} else {
+		line("evidence.min-hash-digits", "16", "default (the spec's)")
+	}
+	if s := cfg.Humans.AllowedSigners; s.Set() {
+		line("humans.allowed-signers", cfg.Resolve(s.Value), at(s))
+	} else {
+		line("humans.allowed-signers", "(none)", "default")
+	}
+	for _, fp := range cfg.Humans.GPGFingerprints {
+		line("humans.gpg-fingerprints", fp.Value, at(fp))
+	}
+	return ExitPass
+}
+
+func sourceLine(s trust.Source) string {
+	t := s.String()
+	if len(s.Ignored) > 0 {
+		t += "; only in the working tree, not used"
+	}
+	return t
+}
