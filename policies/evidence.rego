@@ -462,7 +462,7 @@ g3_exceptions := {"ci_green": "no CI is available", "dirty": "the uncommitted ch
 #   severity: error
 #   remediation: >-
 #     produce the artifact by running the step, save it under artifacts/ and log it with
-#     its hash (sha256sum FILE | cut -c1-16); no artifact, no gate
+#     h3a-check log RUN FILE "description"; no artifact, no gate
 deny contains f if {
 	some r in required
 	problem := lib.evidence_problem(r.path)

@@ -135,8 +135,8 @@ ref(p, file, pointer) := {"path": p, "file": file, "pointer": pointer} if lib.fi
 #   category: evidence
 #   severity: error
 #   remediation: >-
-#     log the artifact with its hash (sha256sum FILE | cut -c1-16) in EVIDENCE_LOG.md when
-#     it is created, or correct the reference if it names the wrong file
+#     log the artifact when it is created (h3a-check log RUN FILE "description" appends
+#     its entry to EVIDENCE_LOG.md), or correct the reference if it names the wrong file
 deny contains f if {
 	some v in unlogged
 	f := lib.finding(rego.metadata.rule(), v)
@@ -204,7 +204,9 @@ unlogged contains v if {
 #   id: h3a.evidence.unlogged_file
 #   category: evidence
 #   severity: warning
-#   remediation: log the file with its hash in EVIDENCE_LOG.md, or remove it from artifacts/ if it is not evidence
+#   remediation: >-
+#     log the file (h3a-check log RUN FILE "description" appends its entry to
+#     EVIDENCE_LOG.md), or remove it from artifacts/ if it is not evidence
 warn contains f if {
 	some p in artifact_files - object.keys(input.evidence)
 	not startswith(base(p), ".")

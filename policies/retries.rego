@@ -15,15 +15,20 @@ ct := input.docs.current_task
 # title: Iteration limit exceeded
 # description: >-
 #   iteration_count in CURRENT_TASK.json or in an executor cycle is greater than the limit:
-#   CURRENT_TASK.json max_iterations, else params.max_iterations (default 2).
+#   CURRENT_TASK.json max_iterations, else params.max_iterations (default 2), and the task
+#   is not escalated. An escalated task (CURRENT_TASK.json status escalation_required) is
+#   where the limit leads: it needs a human (h3a.retries.escalation) instead of failing.
 #   gate_framework.md, Iteration Limits: "Max 2 iterations per gate before escalation".
 # custom:
 #   id: h3a.retries.over_limit
 #   category: retries
 #   severity: error
 #   remediation: >-
-#     stop retrying: set the task to escalation_required and have a human decide; a
-#     human who resets the task sets iteration_count back to 0
+#     stop retrying: set CURRENT_TASK.json status to escalation_required and log an
+#     ESCALATION event in GATES_LEDGER.md; the run then needs a human instead of failing.
+#     A person whose key the base's humans.allowed-signers lists reviews the attempts,
+#     records the decision as a GATES_LEDGER.md event by agent "human" and, for a retry,
+#     sets iteration_count back to 0 in the same signed commit
 deny contains f if {
 	some v in over_limit
 	f := lib.finding(rego.metadata.rule(), v)
@@ -33,6 +38,7 @@ over_limit contains v if {
 	n := ct.iteration_count
 	is_number(n)
 	n > lib.limit
+	not task_escalated
 	v := object.union(task, {
 		"msg": sprintf("iteration_count %v exceeds the limit of %v iterations", [n, lib.limit]),
 		"file": lib.doc_file.current_task,
@@ -45,11 +51,21 @@ over_limit contains v if {
 	n := cycle.iteration_count
 	is_number(n)
 	n > lib.limit
+	not escalated_cycle(cycle)
 	v := {
 		"msg": sprintf("TDD cycle %d (task %v) has iteration_count %v, over the limit of %v iterations", [i, object.get(cycle, "task_id", "unknown"), n, lib.limit]),
 		"file": lib.doc_file.executor_report,
 		"pointer": sprintf("/tdd_cycles/%d/iteration_count", [i]),
 	}
+}
+
+# task_escalated: the current task is where the iteration limit leads,
+# waiting for a human (undefined status is not escalated: the limit fires).
+task_escalated if lib.task_meaning.outcome == "escalation"
+
+escalated_cycle(cycle) if {
+	task_escalated
+	cycle.task_id == lib.current_task_id
 }
 
 task := {"task_id": lib.current_task_id} if lib.current_task_id

@@ -23,6 +23,18 @@ test_over_limit if {
 	}
 }
 
+# The limit's own remediation, escalating the task, leads to a run that
+# needs a human, not to one that still fails.
+test_over_limit_escalated_needs_a_human if {
+	ops := array.concat(test.task_status("escalation_required"), [
+		{"op": "replace", "path": "/docs/current_task/iteration_count", "value": 3},
+		{"op": "replace", "path": "/docs/executor_report/tdd_cycles/0/iteration_count", "value": 3},
+	])
+	count(test.of(retries.deny, "h3a.retries.over_limit")) == 0 with input as test.patch(ops)
+	[f] := escalated(ops)
+	f.needs_human == true
+}
+
 test_limit_from_params if {
 	inp := test.patch([
 		{"op": "remove", "path": "/docs/current_task/max_iterations"},

@@ -211,7 +211,7 @@ main() {
 		$'\t\tm < n\n\t\tvalue := object.get(gates' $'\t\tm > n\n\t\tvalue := object.get(gates' \
 		./internal/policy/ '^TestRegoPolicies$'
 	mutant retries-limit-off-by-one policies/retries.rego \
-		$'\tis_number(n)\n\tn > lib.limit\n\tv := object.union(task' $'\tis_number(n)\n\tn > lib.limit + 1\n\tv := object.union(task' \
+		$'\tis_number(n)\n\tn > lib.limit\n\tnot task_escalated\n' $'\tis_number(n)\n\tn > lib.limit + 1\n\tnot task_escalated\n' \
 		./internal/policy/ '^TestRegoPolicies$'
 	mutant evidence-coverage-zero-is-a-decrease policies/evidence.rego \
 		'coverage_value(delta) < 0' 'coverage_value(delta) <= 0' \

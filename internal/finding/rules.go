@@ -118,27 +118,27 @@ var (
 	HashMismatch = Rule{"h3a.integrity.hash_mismatch", CategoryIntegrity, Error,
 		"Artifact hash mismatch",
 		"The SHA-256 of a logged artifact does not start with the hash in its last EVIDENCE_LOG.md entry: the artifact changed after it was logged. h3a-state-specification.md, Hash Verification: \"Detect artifact tampering or corruption\"; Error Handling, Hash Mismatch: \"raise IntegrityError\".",
-		"re-run the step and log the new artifact; never edit a logged artifact"}
+		"re-run the step and log the new artifact (h3a-check log RUN FILE \"description\" appends its hash); never edit a logged artifact"}
 	MissingArtifact = Rule{"h3a.integrity.missing_artifact", CategoryIntegrity, Error,
 		"Logged artifact missing",
 		"An EVIDENCE_LOG.md entry names a file that does not exist in the run. gate_framework.md, G3 Entry Criteria: \"All artifacts logged\"; Troubleshooting: \"If artifacts truly missing, revert gate to FAILED and re-run\".",
-		"restore the artifact, or re-run the step that produces it and log it again"}
+		"restore the artifact (git checkout BASE -- PATH if it was committed), or re-run the step that produces it and log it again (h3a-check log RUN FILE \"description\")"}
 	HashUnverifiable = Rule{"h3a.integrity.hash_unverifiable", CategoryIntegrity, Warning,
 		"Logged hash too short to verify",
 		"The logged hash has fewer than 16 hex digits (with or without a trailing \"...\"), or more than a SHA-256 digest's 64; the entry is not counted as verified. h3a-state-specification.md, EVIDENCE_LOG.md update protocol: \"Hash format: First 16 chars of SHA-256 hex digest\".",
-		"log at least the first 16 hex digits of the SHA-256 (sha256sum FILE | cut -c1-16)"}
+		"log the artifact again with h3a-check log RUN FILE \"description\" (16 hex digits of its SHA-256; --full writes all 64): the new entry is the one verified, and this one stays as history, since entries are never edited"}
 	HashEllipsis = Rule{"h3a.integrity.hash_ellipsis", CategoryIntegrity, Warning,
 		"Logged hash ends with an ellipsis",
 		"The logged hash carries the 16 (or more) hex digits the spec asks for, followed by \"...\" or \"…\". The digits are verified as usual; the ellipsis is drift from the spec's form [hash:<16 hex>]. h3a-state-specification.md, EVIDENCE_LOG.md update protocol: \"Hash format: First 16 chars of SHA-256 hex digest\".",
-		"write the hash without the trailing ellipsis: [hash:<first 16 hex digits>]"}
+		"from now on log with h3a-check log RUN FILE \"description\", which writes [hash:<16 hex digits>] without an ellipsis; this entry stays as history, since entries are never edited"}
 	HashTooShort = Rule{"h3a.integrity.hash_too_short", CategoryIntegrity, Error,
 		"Evidence hash shorter than the team requires",
 		"The last logged hash of an artifact has fewer hex digits than evidence: min-hash-digits in .h3a-check.yaml requires. The spec's 16 digits are 64 bits: one collision costs about 2^32 hashes, which a team may judge too cheap. h3a-state-specification.md, EVIDENCE_LOG.md: \"Authoritative index of all artifacts with SHA-256 hashes for integrity verification\"; \"Hash format: First 16 chars of SHA-256 hex digest\" is the least the checker accepts by default.",
-		"log the artifact again with at least that many digits (h3a-check log --full writes all 64): the last entry of a path is the one that counts"}
+		"log the artifact again with h3a-check log --full RUN FILE \"description\" (all 64 digits): the last entry of a path is the one that counts"}
 	HashMalformed = Rule{"h3a.integrity.hash_malformed", CategoryIntegrity, Error,
 		"Logged hash malformed",
 		"The hash field of an EVIDENCE_LOG.md entry is empty or not hexadecimal. h3a-state-specification.md, EVIDENCE_LOG.md update protocol: \"Hash format: First 16 chars of SHA-256 hex digest\".",
-		"log the first 16 (or more) hex digits of the file's SHA-256"}
+		"log the artifact again with h3a-check log RUN FILE \"description\" (--full for all 64 digits): the new entry is the one verified, and this one stays as history, since entries are never edited"}
 
 	PathEscape = Rule{"h3a.security.path_escape", CategorySecurity, Error,
 		"Path leaves the run directory",
@@ -172,7 +172,7 @@ var (
 	EvidenceEntryRewritten = Rule{"h3a.append_only.evidence_entry_rewritten", CategoryAppendOnly, Error,
 		"Evidence entry rewritten",
 		"An EVIDENCE_LOG.md entry that existed at the base is gone, changed (path, hash, time or description) or out of order. Entries may only be added. h3a-state-specification.md, EVIDENCE_LOG.md update protocol: \"Never delete entries (immutable audit log)\".",
-		"restore the entry from the base revision (git show BASE:PATH shows it); log a new artifact with a new entry"}
+		"restore the entry from the base revision (git show BASE:PATH shows it); log a new artifact with a new entry (h3a-check log RUN FILE \"description\")"}
 	TaskRemoved = Rule{"h3a.append_only.task_removed", CategoryAppendOnly, Error,
 		"Roadmap task removed",
 		"A ROADMAP.md task that existed at the base is no longer in the task queue. h3a-state-specification.md, ROADMAP.md update protocol: \"Never delete history, only add completion markers\".",
@@ -192,7 +192,7 @@ var (
 	ArtifactChanged = Rule{"h3a.append_only.artifact_changed", CategoryAppendOnly, Error,
 		"Logged artifact changed since the base",
 		"A file logged in the base EVIDENCE_LOG.md has different content in head. A logged artifact never changes, even when its log line is rewritten to match; only line endings may differ.",
-		"restore the artifact from the base revision (git checkout BASE -- PATH); write new evidence to a new file and log it"}
+		"restore the artifact from the base revision (git checkout BASE -- PATH); write new evidence to a new file and log it (h3a-check log RUN FILE \"description\")"}
 	ArtifactRelogged = Rule{"h3a.append_only.artifact_relogged", CategoryAppendOnly, Warning,
 		"Logged artifact rewritten and logged again",
 		"A file logged in the base EVIDENCE_LOG.md has different content in head, and a new evidence entry logs the new content. Re-running a step may rewrite its output, so this is no error, but a reviewer must see it.",
