@@ -1,18 +1,19 @@
 package runwrite
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/h3a-check/h3a-check/internal/atomicfile"
 	"github.com/h3a-check/h3a-check/internal/evidence"
 	"github.com/h3a-check/h3a-check/internal/layout"
 	"github.com/h3a-check/h3a-check/internal/ledger"
@@ -205,64 +206,110 @@ func hashArtifact(root *os.Root, runAbs, rel, file string) (evidence.Sum, error)
 	return sum, nil
 }
 
-// appendEntry appends entry to the evidence log under an exclusive lock,
-// after checking on the log's current bytes that the parser will read it
-// as the log's new last entry, and syncs the log before returning.
+// appendEntry adds entry to the evidence log under an exclusive lock,
+// where a person would write it (ledger.InsertEvidenceEntry: under the
+// artifact section of the agent whose folder holds the file), after
+// checking on the log's current bytes that the parser reads it as the
+// entry that counts for its path, and syncs the log before returning. An
+// entry at the end is appended; one inside the log is written by
+// replacing the log atomically (temporary file and rename), so a reader
+// sees the old log or the new one. No existing line changes either way.
 func appendEntry(root *os.Root, runAbs string, entry ledger.Entry, wait time.Duration) (Logged, error) {
+	deadline := time.Now().Add(wait)
+	for {
+		logged, replaced, err := appendOnce(root, runAbs, entry, max(time.Until(deadline), time.Millisecond))
+		if !replaced {
+			return logged, err
+		}
+		// Another writer replaced the log while this one waited for the
+		// lock: the lock was on the old file, so start again on the new.
+		if time.Now().After(deadline) {
+			return Logged{}, fmt.Errorf("%s kept being replaced by other writers for %v; try again", EvidenceLogPath, wait)
+		}
+	}
+}
+
+func appendOnce(root *os.Root, runAbs string, entry ledger.Entry, wait time.Duration) (logged Logged, replaced bool, err error) {
 	native := filepath.FromSlash(EvidenceLogPath)
+	if info, err := os.Lstat(filepath.Join(runAbs, "state")); err != nil || !info.IsDir() {
+		return Logged{}, false, fmt.Errorf("the run's state/ is not a folder (a symbolic link?); the evidence log must be a file of the run")
+	}
 	info, err := os.Lstat(filepath.Join(runAbs, native))
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return Logged{}, fmt.Errorf("the run has no %s (h3a-check init makes one)", EvidenceLogPath)
+		return Logged{}, false, fmt.Errorf("the run has no %s (h3a-check init makes one)", EvidenceLogPath)
 	case err != nil:
-		return Logged{}, err
+		return Logged{}, false, err
 	case !info.Mode().IsRegular():
-		return Logged{}, fmt.Errorf("%s is not a regular file (a symbolic link or a folder); the evidence log must be a file of the run", EvidenceLogPath)
+		return Logged{}, false, fmt.Errorf("%s is not a regular file (a symbolic link or a folder); the evidence log must be a file of the run", EvidenceLogPath)
 	}
 	f, err := root.OpenFile(native, os.O_RDWR|os.O_APPEND, 0)
 	if err != nil {
-		return Logged{}, err
+		return Logged{}, false, err
 	}
 	defer f.Close()
 	if opened, err := f.Stat(); err != nil || !os.SameFile(opened, info) {
-		return Logged{}, fmt.Errorf("%s changed while it was being opened; try again", EvidenceLogPath)
+		return Logged{}, true, nil // replaced between the look and the open
 	}
 	// A second name (a hard link) may be a file outside the run: appending
 	// would write there too, and the run's log would not be its own.
 	switch n, err := linkCount(f); {
 	case err != nil:
-		return Logged{}, fmt.Errorf("%s: %w; the evidence log is not appended to", EvidenceLogPath, err)
+		return Logged{}, false, fmt.Errorf("%s: %w; the evidence log is not appended to", EvidenceLogPath, err)
 	case n > 1:
-		return Logged{}, fmt.Errorf("%s has %d names (hard links), so appending to it would change another file too; give the run a log of its own (in the run folder: cp %s %s.new && mv %s.new %s)",
+		return Logged{}, false, fmt.Errorf("%s has %d names (hard links), so appending to it would change another file too; give the run a log of its own (in the run folder: cp %s %s.new && mv %s.new %s)",
 			EvidenceLogPath, n, EvidenceLogPath, EvidenceLogPath, EvidenceLogPath, EvidenceLogPath)
 	}
 	unlock, err := lockFile(f, wait)
 	if err != nil {
-		return Logged{}, fmt.Errorf("locking %s: %w", EvidenceLogPath, err)
+		return Logged{}, false, fmt.Errorf("locking %s: %w", EvidenceLogPath, err)
 	}
 	defer unlock()
+	if now, err := os.Lstat(filepath.Join(runAbs, native)); err != nil || !os.SameFile(now, info) {
+		return Logged{}, true, nil
+	}
 
 	data, err := io.ReadAll(io.LimitReader(f, MaxLogSize+1))
 	if err != nil {
-		return Logged{}, fmt.Errorf("reading %s: %w", EvidenceLogPath, err)
+		return Logged{}, false, fmt.Errorf("reading %s: %w", EvidenceLogPath, err)
 	}
 	if len(data) > MaxLogSize {
-		return Logged{}, fmt.Errorf("%s is over %d MiB, the most log reads", EvidenceLogPath, MaxLogSize>>20)
+		return Logged{}, false, fmt.Errorf("%s is over %d MiB, the most log reads", EvidenceLogPath, MaxLogSize>>20)
 	}
-	add, err := ledger.AppendEvidenceEntry(data, entry)
+	out, line, atEnd, err := ledger.InsertEvidenceEntry(data, entry)
 	if err != nil {
-		return Logged{}, fmt.Errorf("%s: %w", EvidenceLogPath, err)
+		return Logged{}, false, fmt.Errorf("%s: %w", EvidenceLogPath, err)
 	}
-	if _, err := f.Write(add); err != nil {
-		return Logged{}, fmt.Errorf("appending to %s: %w", EvidenceLogPath, err)
+	if atEnd {
+		if _, err := f.Write(out[len(data):]); err != nil {
+			return Logged{}, false, fmt.Errorf("appending to %s: %w", EvidenceLogPath, err)
+		}
+		if err := f.Sync(); err != nil {
+			return Logged{}, false, fmt.Errorf("flushing %s: %w", EvidenceLogPath, err)
+		}
+	} else if err := replaceLog(root, out); err != nil {
+		return Logged{}, false, fmt.Errorf("writing %s: %w", EvidenceLogPath, err)
 	}
-	if err := f.Sync(); err != nil {
-		return Logged{}, fmt.Errorf("flushing %s: %w", EvidenceLogPath, err)
+	entry.Line = line
+	text := strings.Split(string(out), "\n")[line-1]
+	return Logged{Entry: entry, Text: strings.TrimRight(text, "\r")}, false, nil
+}
+
+// replaceLog writes the log's new content beside it and renames it into
+// place, keeping its mode.
+func replaceLog(root *os.Root, data []byte) error {
+	state, err := root.OpenRoot("state")
+	if err != nil {
+		return err
 	}
-	entry.Line = bytes.Count(data, []byte("\n")) + bytes.Count(add, []byte("\n"))
-	text := strings.TrimRight(string(add), "\r\n")
-	if i := strings.LastIndexByte(text, '\n'); i >= 0 {
-		text = text[i+1:]
+	defer state.Close()
+	f, err := atomicfile.CreateIn(state, path.Base(EvidenceLogPath))
+	if err != nil {
+		return err
 	}
-	return Logged{Entry: entry, Text: text}, nil
+	if _, err := f.Write(data); err != nil {
+		f.Abort()
+		return err
+	}
+	return f.Commit()
 }

@@ -69,8 +69,8 @@ func TestLog(t *testing.T) {
 			t.Errorf("full %v: logged\n%q\nwant\n%q", full, got.Text, want)
 		}
 		after := readLog(t, run)
-		if !bytes.HasPrefix(after, before) || !bytes.HasSuffix(after, []byte(want+"\n")) {
-			t.Fatalf("the log was not only appended to:\n%s", after)
+		if !onlyInserted(before, after, want) {
+			t.Fatalf("the log was not only added to with %q:\n%s", want, after)
 		}
 		log, problems := ledger.ParseEvidenceLog(after)
 		last := log.Entries[len(log.Entries)-1]
@@ -78,6 +78,83 @@ func TestLog(t *testing.T) {
 			t.Errorf("parsed back: %+v, problems %v; Log said line %d", last, problems, got.Entry.Line)
 		}
 		before = after
+	}
+}
+
+// onlyInserted reports whether after is before with the one line added.
+func onlyInserted(before, after []byte, line string) bool {
+	b, a := strings.SplitAfter(string(before), "\n"), strings.SplitAfter(string(after), "\n")
+	for i := range a {
+		if a[i] == line+"\n" {
+			return strings.Join(a[:i], "")+strings.Join(a[i+1:], "") == string(before) && len(a) == len(b)+1
+		}
+	}
+	return false
+}
+
+// TestLogWhereAPersonWould: an entry goes under the artifact heading of
+// the agent whose folder holds the file, else at the end of the artifact
+// index, never below unrelated sections, and never before an earlier
+// entry of its own path; the log is only added to.
+func TestLogWhereAPersonWould(t *testing.T) {
+	tests := []struct {
+		name  string
+		file  string
+		log   func(tmpl string) string // the log before, from the template's
+		under string                   // the line the entry must follow
+		atEnd bool
+	}{
+		{"planner", "artifacts/planner/plan.md", nil, "### Planner Artifacts\n", false},
+		{"executor", "artifacts/executor/out.txt", nil, "### Executor Artifacts\n", false},
+		{"validator", "artifacts/validator/scan.json", nil, "### Validator Artifacts\n", false},
+		{"after the section's entries", "artifacts/executor/out.txt", func(l string) string {
+			return strings.Replace(l, "### Executor Artifacts\n", "### Executor Artifacts\n- `artifacts/executor/a.txt` - [hash:0123456789abcdef] - 2025-09-29T14:00:00Z - a\n", 1)
+		}, "- `artifacts/executor/a.txt` - [hash:0123456789abcdef] - 2025-09-29T14:00:00Z - a\n", false},
+		{"no agent's folder: the end of the index", "artifacts/notes.txt", nil, "### Validator Artifacts\n", false},
+		{"no artifact index: the end", "artifacts/executor/out.txt", func(l string) string {
+			return strings.ReplaceAll(l, "Artifact", "Files")
+		}, "", true},
+		{"an entry of the path below: after it", "artifacts/executor/out.txt", func(l string) string {
+			return l + "- `artifacts/executor/out.txt` - [hash:0123456789abcdef] - 2025-09-29T14:00:00Z - old\n"
+		}, "", true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			run := newRun(t, map[string]string{tc.file: "content\n"})
+			p := filepath.Join(run, filepath.FromSlash(EvidenceLogPath))
+			if tc.log != nil {
+				os.WriteFile(p, []byte(tc.log(string(readLog(t, run)))), 0o640)
+			}
+			os.Chmod(p, 0o640)
+			before := readLog(t, run)
+			got, err := Log(LogOptions{Run: run, File: filepath.Join(run, filepath.FromSlash(tc.file)), Description: "d", Now: logTime})
+			if err != nil {
+				t.Fatal(err)
+			}
+			after := readLog(t, run)
+			if !onlyInserted(before, after, got.Text) {
+				t.Fatalf("not only added to:\n%s", after)
+			}
+			switch {
+			case tc.atEnd && !bytes.HasSuffix(after, []byte(got.Text+"\n")):
+				t.Errorf("want the entry at the end:\n%s", after)
+			case !tc.atEnd && !strings.Contains(string(after), tc.under+got.Text+"\n"):
+				t.Errorf("want the entry right after %q:\n%s", tc.under, after)
+			}
+			log, _ := ledger.ParseEvidenceLog(after)
+			var last ledger.Entry
+			for _, e := range log.Entries {
+				if e.Path == tc.file {
+					last = e
+				}
+			}
+			if last.Line != got.Entry.Line || last.Description != "d" {
+				t.Errorf("the new entry is not the last of its path: %+v, Log said line %d", last, got.Entry.Line)
+			}
+			if info, err := os.Stat(p); err != nil || info.Mode().Perm() != 0o640 {
+				t.Errorf("mode %v, want 0640 kept", info.Mode())
+			}
+		})
 	}
 }
 
