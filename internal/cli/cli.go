@@ -74,6 +74,7 @@ const usage = `usage:
                                         (json: every field, and where the rule is defined)
   h3a-check explain [--policy DIR] RULE one rule's documentation and remediation
   h3a-check parse RUN                   print the policy input document of a run
+  h3a-check schema [NAME]               list the JSON Schemas built in, or print one
   h3a-check config [flags] [PATH...]    print the configuration a check with these flags uses,
                                         and where each value comes from (flag, file:line, default)
   h3a-check completion bash|zsh|fish    print a shell completion script
@@ -114,6 +115,7 @@ func subcommands() []subcommand {
 		{name: "rules", run: runRules, flags: func(e *env) *flag.FlagSet { return newCatalogFlagSet("rules", e, new(catalogFlags)) }},
 		{name: "explain", run: runExplain, args: argRule, flags: func(e *env) *flag.FlagSet { return newCatalogFlagSet("explain", e, new(catalogFlags)) }},
 		{name: "parse", run: runParse, args: argPaths},
+		{name: "schema", run: runSchema},
 		{name: "config", run: runConfig, args: argPaths, flags: func(e *env) *flag.FlagSet { return newCheckFlagSet(e, new(checkFlags)) }},
 		{name: "completion", run: runCompletion, args: argShells},
 		{name: "version", run: runVersion},

@@ -26,7 +26,7 @@ func TestUnknownSubcommand(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.arg, func(t *testing.T) {
 			code, stdout, stderr := runMain(tc.arg, "x")
-			want := `h3a-check: unknown subcommand "` + tc.arg + `": did you mean "` + tc.near + `"? (subcommands: check, init, log, test, rules, explain, parse, config, completion, version, help; a PATH to check must exist)`
+			want := `h3a-check: unknown subcommand "` + tc.arg + `": did you mean "` + tc.near + `"? (subcommands: check, init, log, test, rules, explain, parse, schema, config, completion, version, help; a PATH to check must exist)`
 			if code != ExitError || !strings.HasPrefix(stderr, want+"\n") || stdout != "" {
 				t.Errorf("exit %d, stderr %q; want 2 and\n%s", code, stderr, want)
 			}
