@@ -63,8 +63,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 const usage = `usage:
   h3a-check [check] [flags] [PATH...]   check runs (PATH defaults to ".")
-  h3a-check init [--task-brief TEXT] [--runs DIR]
-                                        make a fresh h3a run in DIR (default runs) and print its path
+  h3a-check init [--layout ID] [--task-brief TEXT] [--runs DIR]
+                                        make a fresh run (default layout h3a) in DIR (default runs) and print its path
   h3a-check log [--full] RUN FILE DESCRIPTION
                                         hash FILE and append its entry to RUN's evidence log
   h3a-check test [--coverage] [--threshold N] [DIR...]

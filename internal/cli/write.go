@@ -6,19 +6,23 @@ import (
 	"flag"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/h3a-check/h3a-check/internal/runwrite"
+	"github.com/h3a-check/h3a-check/internal/textdist"
 )
 
 type initFlags struct {
-	brief string
-	runs  string
+	brief  string
+	runs   string
+	layout string
 }
 
 func newInitFlagSet(e *env, f *initFlags) *flag.FlagSet {
-	fs := newFlagSet(e, "init", "usage: h3a-check init [--task-brief TEXT] [--runs DIR]\n\nMakes a fresh h3a run in DIR and prints its path.\n\n")
+	fs := newFlagSet(e, "init", "usage: h3a-check init [--layout ID] [--task-brief TEXT] [--runs DIR]\n\nMakes a fresh run in DIR and prints its path.\n\n")
+	fs.StringVar(&f.layout, "layout", "h3a", "the layout of the run: "+strings.Join(runwrite.Layouts, ", "))
 	fs.StringVar(&f.brief, "task-brief", "", "the task brief written into the roadmap (default: a placeholder for the planner)")
 	fs.StringVar(&f.runs, "runs", "runs", "the folder that receives the run (made when missing)")
 	return fs
@@ -38,9 +42,16 @@ func runInit(ctx context.Context, args []string, e *env) int {
 	if f.runs == "" || strings.ContainsFunc(f.runs, isControl) {
 		return fail(e, usageError{fmt.Sprintf("--runs %q: expected a folder name", f.runs)})
 	}
-	dir, err := runwrite.Init(runwrite.InitOptions{
+	if !slices.Contains(runwrite.Layouts, f.layout) {
+		msg := fmt.Sprintf("--layout %q: expected one of %s", f.layout, strings.Join(runwrite.Layouts, ", "))
+		if near, ok := textdist.Nearest(f.layout, runwrite.Layouts); ok {
+			msg += fmt.Sprintf(" (did you mean %q?)", near)
+		}
+		return fail(e, usageError{msg})
+	}
+	dir, err := runwrite.InitLayout(runwrite.InitOptions{
 		RunsDir: f.runs, Brief: f.brief, Now: time.Now(), Random: rand.Reader, Meta: runwrite.GitMeta(ctx, f.runs),
-	})
+	}, f.layout)
 	if err != nil {
 		return fail(e, err)
 	}

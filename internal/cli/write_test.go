@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -91,6 +92,24 @@ func TestWriteCommandsRefuse(t *testing.T) {
 			code, _, stderr := runMain(tt.args...)
 			if code != ExitError || !strings.Contains(stderr, tt.want) {
 				t.Errorf("exit %d, stderr %q; want 2 and %q", code, stderr, tt.want)
+			}
+		})
+	}
+}
+
+// TestInitLayouts: init makes a fresh run of every layout, detected as
+// that layout, which the checker passes.
+func TestInitLayouts(t *testing.T) {
+	for _, l := range layoutIDList() {
+		t.Run(l, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			if code := Main([]string{"init", "--layout", l, "--runs", t.TempDir(), "--task-brief", "Add a login form"}, nil, &out, &errb); code != ExitPass {
+				t.Fatalf("init: exit %d: %s", code, errb.String())
+			}
+			run := strings.TrimSpace(out.String())
+			code, audits, stderr := checkJSON(t, run)
+			if code != ExitPass || len(audits) != 1 || audits[0].Layout != l {
+				t.Fatalf("check: exit %d (want 0), %d audits of layout %v; %s\n%s", code, len(audits), audits, stderr, wantText(code, audits))
 			}
 		})
 	}
