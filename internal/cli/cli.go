@@ -25,6 +25,10 @@ const (
 	ExitFail       = 1 // some gate fail
 	ExitError      = 2 // the tool could not check
 	ExitNeedsHuman = 3 // no fail, but some gate needs a human
+	// ExitBrokenPipe is the shell's code for a program ended by SIGPIPE:
+	// stdout was closed by its reader, so what was asked for did not
+	// arrive (never 0 for a check).
+	ExitBrokenPipe = 141
 )
 
 // Name is the tool's name in reports.
@@ -55,8 +59,8 @@ type env struct {
 // Main runs the command line and returns the exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// A reader that goes away (h3a-check parse RUN | head) makes the next
-	// write fail with EPIPE, which is exit 2 like any failed write, instead
-	// of the process being killed by SIGPIPE.
+	// write fail with EPIPE, which run turns into a quiet ExitBrokenPipe,
+	// instead of the process being killed by SIGPIPE mid-write.
 	signal.Ignore(syscall.SIGPIPE)
 	return run(context.Background(), args, &env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv})
 }
@@ -124,8 +128,36 @@ func subcommands() []subcommand {
 }
 
 func runVersion(_ context.Context, _ []string, e *env) int {
-	fmt.Fprintf(e.stdout, "%s %s\n", Name, Version())
+	fmt.Fprintf(e.stdout, "%s %s%s\n", Name, Version(), vcsText(debug.ReadBuildInfo()))
 	return ExitPass
+}
+
+// vcsText names the commit a build from source was made of, which a
+// "devel" version does not: " (revision 1a2b3c4d5e6f, modified)". It is
+// empty for a release and for a build without version control data.
+func vcsText(bi *debug.BuildInfo, ok bool) string {
+	if !ok || version != "" {
+		return ""
+	}
+	var rev, modified string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			modified = s.Value
+		}
+	}
+	if rev == "" {
+		return ""
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if modified == "true" {
+		return " (revision " + rev + ", modified)"
+	}
+	return " (revision " + rev + ")"
 }
 
 func runHelp(_ context.Context, _ []string, e *env) int {
@@ -143,6 +175,11 @@ func run(ctx context.Context, args []string, e *env) int {
 	out := &writeErr{w: e.stdout}
 	e.stdout = out
 	code := dispatch(ctx, args, e)
+	if errors.Is(out.err, syscall.EPIPE) {
+		// The reader went away (h3a-check completion bash | head -1): end
+		// as a program killed by SIGPIPE would, without a word.
+		return ExitBrokenPipe
+	}
 	if out.err != nil {
 		// What was asked for did not arrive: a check whose report is lost
 		// is no check. (A command that failed has said why already.)
@@ -162,7 +199,7 @@ func dispatch(ctx context.Context, args []string, e *env) int {
 		return runCheck(ctx, args, e)
 	}
 	switch args[0] {
-	case "--version":
+	case "--version", "-version":
 		return runVersion(ctx, nil, e)
 	case "-h", "-help", "--help":
 		return runHelp(ctx, nil, e)
@@ -243,7 +280,9 @@ func parseFlags(cmd string, fs *flag.FlagSet, args []string, e *env) (rest []str
 	case err == nil:
 		return rest, ExitPass, false
 	case errors.Is(err, flag.ErrHelp):
-		fs.SetOutput(e.stderr)
+		// Asked for, the usage is the command's output: stdout, exit 0,
+		// so that h3a-check check -h | less works.
+		fs.SetOutput(e.stdout)
 		usage()
 		return nil, ExitPass, true
 	}
@@ -257,8 +296,8 @@ func newFlagSet(e *env, name, intro string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	fs.Usage = func() {
-		fmt.Fprint(e.stderr, intro)
-		printFlags(e.stderr, fs)
+		fmt.Fprint(fs.Output(), intro)
+		printFlags(fs.Output(), fs)
 	}
 	return fs
 }
@@ -319,6 +358,9 @@ type usageError struct{ msg string }
 func (u usageError) Error() string { return u.msg }
 
 func fail(e *env, err error) int {
+	if errors.Is(err, syscall.EPIPE) {
+		return ExitBrokenPipe // said by run, which sees the closed stdout
+	}
 	var ue usageError
 	if errors.As(err, &ue) {
 		fmt.Fprintf(e.stderr, "%s: %s\n(run \"%s help\" for usage)\n", Name, ue.msg, Name)

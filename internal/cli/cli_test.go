@@ -37,6 +37,8 @@ func TestExitCodeTwo(t *testing.T) {
 		{"bad size", []string{"--max-json-size", "lots", casesDir}, "is not a size"},
 		{"unknown layout", []string{"--layout", "nope", casesDir}, `unknown layout "nope"`},
 		{"explain unknown", []string{"explain", "h3a.nope"}, `no rule "h3a.nope"`},
+		{"explain near miss", []string{"explain", "h3a.integrity.hsh_mismatch"}, `did you mean h3a.integrity.hash_mismatch?`},
+		{"explain a team rule without its policy", []string{"explain", "team.no_main"}, `add --policy DIR`},
 		{"parse folder of runs", []string{"parse", filepath.Join(casesDir, "ok")}, "parse takes exactly one run"},
 	}
 	for _, tc := range tests {

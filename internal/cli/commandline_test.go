@@ -113,13 +113,19 @@ func TestFlagProblemsAreOneLine(t *testing.T) {
 // README and every message write them.
 func TestHelpListsFlagsAsWritten(t *testing.T) {
 	for _, cmd := range []string{"check", "init", "log", "test", "rules", "explain"} {
-		code, _, stderr := runMain(cmd, "-h")
-		if code != ExitPass || !strings.HasPrefix(stderr, "usage: h3a-check ") || !strings.Contains(stderr, "\nflags:\n  --") || strings.Contains(stderr, "\n  -"+"p") {
-			t.Errorf("%s -h: exit %d\n%s", cmd, code, stderr)
+		code, stdout, stderr := runMain(cmd, "-h")
+		if code != ExitPass || stderr != "" || !strings.HasPrefix(stdout, "usage: h3a-check ") || !strings.Contains(stdout, "\nflags:\n  --") || strings.Contains(stdout, "\n  -"+"p") {
+			t.Errorf("%s -h: exit %d, stderr %q\n%s", cmd, code, stderr, stdout)
 		}
 	}
-	_, _, stderr := runMain("check", "-h")
-	if !strings.Contains(stderr, "  --format string\n") || !strings.Contains(stderr, `(default "text")`) || !strings.Contains(stderr, "  --policy-timeout duration\n") {
-		t.Errorf("check -h:\n%s", stderr)
+	_, usage, _ := runMain("check", "-h")
+	if !strings.Contains(usage, "  --format string\n") || !strings.Contains(usage, `(default "text")`) || !strings.Contains(usage, "  --policy-timeout duration\n") {
+		t.Errorf("check -h:\n%s", usage)
+	}
+	for _, args := range [][]string{{"-version"}, {"--version"}, {"version"}} {
+		code, stdout, stderr := runMain(args...)
+		if code != ExitPass || stderr != "" || !strings.HasPrefix(stdout, "h3a-check ") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want the version on stdout, exit 0", args, code, stdout, stderr)
+		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/h3a-check/h3a-check/internal/finding"
 	"github.com/h3a-check/h3a-check/internal/policy"
 	"github.com/h3a-check/h3a-check/internal/report"
+	"github.com/h3a-check/h3a-check/internal/textdist"
 )
 
 // catalogEntry is one rule the checker can report and where it is defined.
@@ -182,17 +183,27 @@ func runExplain(ctx context.Context, args []string, e *env) int {
 			return ExitPass
 		}
 	}
-	var near []string
+	var near, ids []string
 	for _, r := range rules {
+		ids = append(ids, r.ID)
 		if strings.Contains(r.ID, id) {
 			near = append(near, r.ID)
 		}
 	}
-	msg := fmt.Sprintf("no rule %q", id)
+	if len(near) == 0 {
+		if n, ok := textdist.Nearest(id, ids); ok {
+			near = []string{n}
+		}
+	}
+	msg := fmt.Sprintf("no rule %q", report.EscapeLine(id))
 	if len(near) > 0 {
 		msg += "; did you mean " + strings.Join(near, ", ") + "?"
 	} else {
 		msg += "; \"h3a-check rules\" lists them all"
+	}
+	// A team's rule is known only with its policy folder.
+	if len(cf.dirs) == 0 && (!strings.HasPrefix(id, "h3a.") || strings.HasPrefix(id, "h3a.user.")) {
+		msg += " (a rule of your own policies: add --policy DIR)"
 	}
 	fmt.Fprintf(e.stderr, "%s: %s\n", Name, msg)
 	return ExitError
