@@ -238,6 +238,12 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 			fmt.Fprintf(e.stderr, "%s: shard %s holds none of the runs found; nothing to check here\n", Name, cf.shard.Shard)
 		}
 	}
+	// A team's rule ids are known once its policies are loaded; a waiver
+	// or override naming none of them is the configuration's error, and
+	// no report file is written.
+	if err := checkTeamRuleIDs(cfg, res.Rules); err != nil {
+		return fail(e, err)
+	}
 	rules := append(slices.Clone(finding.GoRules), policy.EngineRules...)
 	rules = append(rules, res.Rules...)
 	slices.SortFunc(rules, func(a, b finding.Rule) int { return strings.Compare(a.ID, b.ID) })

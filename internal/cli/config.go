@@ -157,6 +157,9 @@ func applyConfig(fset *flag.FlagSet, cfg *config.Config, args []string, opts *ru
 	if len(errs) > 0 {
 		return nil, errs
 	}
+	if err := cfg.CheckWaiverDays(waiver.Today(now)); err != nil {
+		return nil, err
+	}
 	ws, err := cfg.WaiverSet(waiver.Today(now))
 	if err != nil {
 		return nil, err
@@ -312,4 +315,60 @@ func resolved(p string) string {
 		return r
 	}
 	return p
+}
+
+// checkTeamRuleIDs checks the rule ids of waivers and severity overrides
+// that name a team's own rules (outside h3a.*, or under h3a.user.*),
+// which only exist once the policies are loaded: each must name a loaded
+// rule (a waiver's pattern must match one), else the configuration is in
+// error at its line, with the nearest loaded id.
+func checkTeamRuleIDs(cfg *config.Config, loaded []finding.Rule) error {
+	if cfg == nil {
+		return nil
+	}
+	team := func(id string) bool { return !strings.HasPrefix(id, "h3a.") || strings.HasPrefix(id, "h3a.user.") }
+	var ids []string
+	for _, r := range loaded {
+		ids = append(ids, r.ID)
+	}
+	judge := func(id string, pattern bool) string {
+		if pattern && strings.ContainsAny(id, "*?[") {
+			for _, r := range ids {
+				if ok, _ := path.Match(id, r); ok {
+					return ""
+				}
+			}
+			return "rule pattern " + quote(id) + " matches no rule of the policies loaded" + teamHint(id, ids)
+		}
+		if slices.Contains(ids, id) {
+			return ""
+		}
+		return "no rule " + quote(id) + " in the policies loaded" + teamHint(id, ids)
+	}
+	var errs config.Errors
+	for _, w := range cfg.Waivers {
+		if team(w.Rule.Value) {
+			if msg := judge(w.Rule.Value, true); msg != "" {
+				errs = append(errs, cfg.Errorf(w.Rule, "waivers: %s", msg))
+			}
+		}
+	}
+	for _, o := range cfg.Severity {
+		if team(o.Rule.Value) {
+			if msg := judge(o.Rule.Value, false); msg != "" {
+				errs = append(errs, cfg.Errorf(o.Rule, "severity: %s", msg))
+			}
+		}
+	}
+	if len(errs) > 0 {
+		return errs
+	}
+	return nil
+}
+
+func teamHint(id string, ids []string) string {
+	if near, ok := textdist.Nearest(id, ids); ok {
+		return "; did you mean " + quote(near) + "?"
+	}
+	return " (policies:, or --policy DIR, names the folders; \"h3a-check rules --policy DIR\" lists their rules)"
 }

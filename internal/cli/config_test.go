@@ -215,19 +215,38 @@ h3a-check: .h3a-check.yaml:5:20: severity of "h3a.gates.order": unknown severity
 h3a-check: .h3a-check.yaml:7:11: waiver 1: rule pattern "h3a.integrty.*" matches no rule; did you mean "h3a.integrity.*"?
 h3a-check: .h3a-check.yaml:10:14: waiver 1: expires "2025-13-01": expected a date as YYYY-MM-DD
 h3a-check: .h3a-check.yaml:11:11: waiver 2: no rule "h3a.evidence.required_artifcat"; did you mean "h3a.evidence.required_artifact"?
-h3a-check: .h3a-check.yaml:15: unknown key "waiver": expected one of paths, layout, base, policies, params, severity, fail-level, waivers, evidence, humans (did you mean "waivers"?)
+h3a-check: .h3a-check.yaml:15: unknown key "waiver": expected one of paths, layout, base, policies, params, severity, fail-level, waivers, max-waiver-days, evidence, humans (did you mean "waivers"?)
 `
 	if code != ExitError || stderr != want || stdout != "" {
 		t.Errorf("exit %d, stderr\n%s\nwant 2 and\n%s", code, stderr, want)
 	}
 }
 
-// TestUserRuleIDsAccepted: ids outside the checker's namespace belong to
-// user policies, which load later; the configuration cannot judge them.
-func TestUserRuleIDsAccepted(t *testing.T) {
-	configRepo(t, "hash_mismatch", "severity:\n  h3a.user.team.rule: info\n  acme.naming: warning\n")
-	if code, _, stderr := runMain("runs"); code != ExitFail {
-		t.Errorf("exit %d, want 1 (the hash mismatch); stderr %s", code, stderr)
+// TestTeamRuleIDs: ids outside the checker's namespace belong to a team's
+// policies, which load later; once loaded, an id naming none of their
+// rules is an error at its line, with the nearest one.
+func TestTeamRuleIDs(t *testing.T) {
+	team, _ := filepath.Abs(filepath.Join("testdata", "policies", "team"))
+	tests := []struct {
+		name, yaml string
+		args       []string
+		wantCode   int
+		stderr     string
+	}{
+		{"a loaded rule", "severity:\n  h3a.user.team.feature_branch: info\n", []string{"--policy", team}, ExitFail, ""},
+		{"a slip of a loaded rule", "waivers:\n  - {rule: h3a.user.team.feature_brnch, path: runs, reason: r, expires: 2999-01-01}\n", []string{"--policy", team}, ExitError,
+			`.h3a-check.yaml:2:12: waivers: no rule "h3a.user.team.feature_brnch" in the policies loaded; did you mean "h3a.user.team.feature_branch"?`},
+		{"a pattern matching a loaded rule", "waivers:\n  - {rule: h3a.user.team.*, path: runs/x, reason: r, expires: 2999-01-01}\n", []string{"--policy", team}, ExitFail, ""},
+		{"no policies loaded", "severity:\n  acme.naming: warning\n", nil, ExitError, `.h3a-check.yaml:2:3: severity: no rule "acme.naming" in the policies loaded`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			configRepo(t, "hash_mismatch", tc.yaml)
+			code, _, stderr := runMain(append(tc.args, "--base", "none", "runs")...)
+			if code != tc.wantCode || !strings.Contains(stderr, tc.stderr) {
+				t.Errorf("exit %d, stderr %q; want %d and %q", code, stderr, tc.wantCode, tc.stderr)
+			}
+		})
 	}
 }
 

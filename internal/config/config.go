@@ -14,7 +14,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"time"
 
 	"gopkg.in/yaml.v3"
 
@@ -29,7 +31,7 @@ const DefaultFile = ".h3a-check.yaml"
 const MaxSize = 1 << 20
 
 // Keys lists the top-level keys, in documentation order.
-var Keys = []string{"paths", "layout", "base", "policies", "params", "severity", "fail-level", "waivers", "evidence", "humans"}
+var Keys = []string{"paths", "layout", "base", "policies", "params", "severity", "fail-level", "waivers", "max-waiver-days", "evidence", "humans"}
 
 // EvidenceKeys lists the keys of evidence.
 var EvidenceKeys = []string{"min-hash-digits"}
@@ -131,6 +133,32 @@ func (c *Config) WaiverSet(today string) (*waiver.Set, error) {
 		})
 	}
 	return s, nil
+}
+
+// CheckWaiverDays refuses a waiver that expires later than
+// max-waiver-days after today (YYYY-MM-DD, UTC): a team's cap on how long
+// a finding may be accepted. Each is an error at its expires line.
+func (c *Config) CheckWaiverDays(today string) error {
+	if !c.MaxWaiverDays.Set() {
+		return nil
+	}
+	days, _ := strconv.Atoi(c.MaxWaiverDays.Value)
+	t, err := time.Parse(waiver.DateLayout, today)
+	if err != nil {
+		return err
+	}
+	last := t.AddDate(0, 0, days).Format(waiver.DateLayout)
+	var errs Errors
+	for _, w := range c.Waivers {
+		if w.Expires.Value > last {
+			errs = append(errs, c.Errorf(w.Expires, "waiver expires %s, later than max-waiver-days: %d allows (%s, set at line %d); give it an earlier date, and renew it when it expires if the exception still holds",
+				w.Expires.Value, days, last, c.MaxWaiverDays.Line))
+		}
+	}
+	if len(errs) > 0 {
+		return errs
+	}
+	return nil
 }
 
 // Error is one problem in the file. Line and Column are 1-based; 0 when unknown.

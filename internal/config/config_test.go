@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -112,9 +113,9 @@ func TestParseErrors(t *testing.T) {
 		want     []string
 	}{
 		{"unknown key with suggestion", "paths: [runs]\npolices: [x]\n",
-			[]string{`c.yaml:2: unknown key "polices": expected one of paths, layout, base, policies, params, severity, fail-level, waivers, evidence, humans (did you mean "policies"?)`}},
+			[]string{`c.yaml:2: unknown key "polices": expected one of paths, layout, base, policies, params, severity, fail-level, waivers, max-waiver-days, evidence, humans (did you mean "policies"?)`}},
 		{"unknown key without suggestion", "colour: red\n",
-			[]string{`c.yaml:1: unknown key "colour": expected one of paths, layout, base, policies, params, severity, fail-level, waivers, evidence, humans`}},
+			[]string{`c.yaml:1: unknown key "colour": expected one of paths, layout, base, policies, params, severity, fail-level, waivers, max-waiver-days, evidence, humans`}},
 		{"duplicate top-level key", "layout: h3a\nlayout: h3a\n",
 			[]string{`c.yaml:2: duplicate key "layout" (first defined at line 1)`}},
 		{"list expected", "paths: runs\n",
@@ -122,7 +123,7 @@ func TestParseErrors(t *testing.T) {
 		{"single value expected", "layout: [h3a]\n",
 			[]string{`c.yaml:1:9: expected a single value, got a list`}},
 		{"not a mapping", "- runs\n",
-			[]string{`c.yaml:1: expected a mapping of settings (paths, layout, base, policies, params, severity, fail-level, waivers, evidence, humans), got a list`}},
+			[]string{`c.yaml:1: expected a mapping of settings (paths, layout, base, policies, params, severity, fail-level, waivers, max-waiver-days, evidence, humans), got a list`}},
 		{"syntax", "paths: [runs\n",
 			[]string{`c.yaml:1: not valid YAML: did not find expected ',' or ']'`}},
 		{"tab indentation", "paths:\n\t- runs\n",
@@ -194,7 +195,7 @@ func TestParseErrors(t *testing.T) {
 			[]string{`c.yaml:1:9: humans: expected a mapping with allowed-signers or gpg-fingerprints, got a list`}},
 		{"several problems in file order", "fail-level: x\ncolour: red\nlayout: [a]\n",
 			[]string{`c.yaml:1:13: fail-level "x": expected "error" or "warning"`,
-				`c.yaml:2: unknown key "colour": expected one of paths, layout, base, policies, params, severity, fail-level, waivers, evidence, humans`,
+				`c.yaml:2: unknown key "colour": expected one of paths, layout, base, policies, params, severity, fail-level, waivers, max-waiver-days, evidence, humans`,
 				`c.yaml:3:9: expected a single value, got a list`}},
 	}
 	for _, tc := range tests {
@@ -277,4 +278,34 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestMaxWaiverDays: a waiver expiring later than max-waiver-days after
+// today is an error at its expires value; one at the cap holds.
+func TestMaxWaiverDays(t *testing.T) {
+	const yaml = "max-waiver-days: 30\nwaivers:\n  - {rule: h3a.integrity.*, path: runs, reason: r, expires: %s}\n"
+	tests := []struct {
+		expires, want string
+	}{
+		{"2025-01-31", ""},
+		{"2025-02-01", "c.yaml:3:61: waiver expires 2025-02-01, later than max-waiver-days: 30 allows (2025-01-31, set at line 1)"},
+		{"2024-12-01", ""},
+	}
+	for _, tc := range tests {
+		cfg, err := Parse("c.yaml", []byte(fmt.Sprintf(yaml, tc.expires)), Checks{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = cfg.CheckWaiverDays("2025-01-01")
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: %v, want no error", tc.expires, err)
+		case tc.want != "" && (err == nil || !strings.HasPrefix(err.Error(), tc.want)):
+			t.Errorf("%s: %v, want %q", tc.expires, err, tc.want)
+		}
+	}
+	cfg, _ := Parse("c.yaml", []byte(fmt.Sprintf(yaml[len("max-waiver-days: 30\n"):], "2999-01-01")), Checks{})
+	if err := cfg.CheckWaiverDays("2025-01-01"); err != nil {
+		t.Errorf("without max-waiver-days: %v", err)
+	}
 }

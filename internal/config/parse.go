@@ -22,16 +22,17 @@ import (
 // here, because the decoder drops a list element that fails (which would
 // misnumber the waivers) and keeps no position for mapping keys.
 type rawConfig struct {
-	Paths     []str     `yaml:"paths"`
-	Layout    str       `yaml:"layout"`
-	Base      str       `yaml:"base"`
-	Policies  []str     `yaml:"policies"`
-	Params    yaml.Node `yaml:"params"`
-	Severity  yaml.Node `yaml:"severity"`
-	FailLevel str       `yaml:"fail-level"`
-	Waivers   yaml.Node `yaml:"waivers"`
-	Evidence  yaml.Node `yaml:"evidence"`
-	Humans    yaml.Node `yaml:"humans"`
+	Paths         []str     `yaml:"paths"`
+	Layout        str       `yaml:"layout"`
+	Base          str       `yaml:"base"`
+	Policies      []str     `yaml:"policies"`
+	Params        yaml.Node `yaml:"params"`
+	Severity      yaml.Node `yaml:"severity"`
+	FailLevel     str       `yaml:"fail-level"`
+	Waivers       yaml.Node `yaml:"waivers"`
+	MaxWaiverDays yaml.Node `yaml:"max-waiver-days"`
+	Evidence      yaml.Node `yaml:"evidence"`
+	Humans        yaml.Node `yaml:"humans"`
 }
 
 // str is a scalar with its position. Implementing yaml.Unmarshaler only on
@@ -97,6 +98,7 @@ func (p *parser) check(raw *rawConfig) {
 	p.checkSeverity(&raw.Severity)
 	p.checkParams(&raw.Params)
 	p.checkWaivers(&raw.Waivers)
+	p.checkMaxWaiverDays(&raw.MaxWaiverDays)
 	p.checkEvidence(&raw.Evidence)
 	p.checkHumans(&raw.Humans)
 }
@@ -131,6 +133,23 @@ func (p *parser) checkEvidence(n *yaml.Node) {
 		}
 		p.cfg.Evidence = Evidence{MinHashDigits: d, Line: v.Line, Column: v.Column}
 	}
+}
+
+// MaxWaiverDaysLimit bounds max-waiver-days: ten years is no cap.
+const MaxWaiverDaysLimit = 3650
+
+// checkMaxWaiverDays reads max-waiver-days: N, a whole number of days
+// from 1 to MaxWaiverDaysLimit.
+func (p *parser) checkMaxWaiverDays(n *yaml.Node) {
+	if n.Kind == 0 {
+		return
+	}
+	d, err := strconv.Atoi(n.Value)
+	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!int" || err != nil || d < 1 || d > MaxWaiverDaysLimit {
+		p.errorf(n.Line, n.Column, "max-waiver-days %s: expected a whole number of days from 1 to %d", kindName(n), MaxWaiverDaysLimit)
+		return
+	}
+	p.cfg.MaxWaiverDays = Str{Value: n.Value, Line: n.Line, Column: n.Column}
 }
 
 func (p *parser) nonEmpty(key string, s str) bool {
