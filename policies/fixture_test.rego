@@ -330,6 +330,8 @@ complete := {
 			"run_id": "20250929-134215-8b6f8b9a-7c9f-4c5e-8c6a-2f0f0d2e9c1a"
 		},
 		"roadmap": {
+			"brief": "Add JWT authentication to the auth service: issue signed access tokens at login, reject expired or tampered tokens, and document how the signing key is rotated.",
+			"brief_line": 7,
 			"sections": [
 				"H3A System Roadmap",
 				"Task Brief",
@@ -776,6 +778,8 @@ fresh := {
 			"run_id": "20250929-134215-8b6f8b9a-7c9f-4c5e-8c6a-2f0f0d2e9c1a"
 		},
 		"roadmap": {
+			"brief": "Add JWT authentication to the auth service: issue signed access tokens at login, reject expired or tampered tokens, and document how the signing key is rotated.",
+			"brief_line": 7,
 			"sections": [
 				"H3A System Roadmap",
 				"Task Brief",

@@ -185,7 +185,8 @@ func roadmapInput(m *ledger.Roadmap) map[string]any {
 			"id": t.ID, "text": t.Text, "done": t.Done, "completed_at": t.CompletedAt, "line": t.Line,
 		})
 	}
-	return map[string]any{"status": m.Status, "status_line": m.StatusLine, "sections": sections, "tasks": tasks}
+	return map[string]any{"status": m.Status, "status_line": m.StatusLine, "sections": sections, "tasks": tasks,
+		"brief": m.Brief, "brief_line": m.BriefLine}
 }
 
 func gatesLedgerInput(g *ledger.GatesLedger) map[string]any {

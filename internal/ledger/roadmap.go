@@ -7,11 +7,16 @@ import (
 
 // Roadmap is state/ROADMAP.md.
 type Roadmap struct {
-	Status      string    // value of the "**Status:**" line, trimmed ("" if absent)
-	StatusLine  int       // 0 if absent
-	Initialized string    // value of "**Run Initialized:**"
-	Sections    []Section // never nil
-	Tasks       []Task    // never nil
+	Status      string // value of the "**Status:**" line, trimmed ("" if absent)
+	StatusLine  int    // 0 if absent
+	Initialized string // value of "**Run Initialized:**"
+	// Brief is the text of the "## Task Brief" section (the task as the
+	// user or the planner wrote it), lines joined with "\n", trimmed,
+	// without a closing "---" rule; "" when there is none.
+	Brief     string
+	BriefLine int       // line of the Task Brief heading, 0 if absent
+	Sections  []Section // never nil
+	Tasks     []Task    // never nil
 }
 
 // Task is one checkbox line of the task queue:
@@ -34,6 +39,7 @@ func ParseRoadmap(data []byte) (*Roadmap, []Problem) {
 	r := &Roadmap{Sections: doc.sections, Tasks: []Task{}}
 	r.Status, r.StatusLine = doc.boldField("Status")
 	r.Initialized, _ = doc.boldField("Run Initialized")
+	r.Brief, r.BriefLine = doc.sectionText(titleIs("task brief"))
 
 	in, found := doc.sectionLines(titleIs("task queue"))
 	if !found {
@@ -162,4 +168,38 @@ func lastIndexFoldASCII(s, sub string) int {
 		}
 	}
 	return -1
+}
+
+// sectionText is the text of the first section whose heading matches, up
+// to the next heading of the same or a higher level, trimmed of blank
+// lines and thematic breaks at either end, and the heading's line.
+func (d *document) sectionText(match func(title string) bool) (text string, heading int) {
+	start := -1
+	for i, l := range d.lines {
+		if l.level > 0 && match(l.title) {
+			start, heading = i, l.num
+			break
+		}
+	}
+	if start < 0 {
+		return "", 0
+	}
+	var lines []string
+	for _, l := range d.lines[start+1:] {
+		if l.level > 0 && l.level <= d.lines[start].level {
+			break
+		}
+		lines = append(lines, l.text)
+	}
+	isRule := func(s string) bool {
+		s = strings.TrimSpace(s)
+		return s == "" || s == "---" || s == "***" || s == "___"
+	}
+	for len(lines) > 0 && isRule(lines[0]) {
+		lines = lines[1:]
+	}
+	for len(lines) > 0 && isRule(lines[len(lines)-1]) {
+		lines = lines[:len(lines)-1]
+	}
+	return strings.Join(lines, "\n"), heading
 }

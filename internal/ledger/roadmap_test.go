@@ -18,6 +18,8 @@ func TestParseRoadmapFixtures(t *testing.T) {
 				Status:      "<Planning Phase | Execution Phase | Validation Phase | Complete>",
 				StatusLine:  3,
 				Initialized: "<ISO-8601-timestamp>",
+				Brief:       "<User-provided or Planner-generated description>",
+				BriefLine:   7,
 				Sections: []Section{
 					{"H3A System Roadmap", 1, 1}, {"Task Brief", 2, 7}, {"Overall Strategy", 2, 12},
 					{"Task Decomposition", 2, 18}, {"Task Queue", 3, 20}, {"Success Criteria", 2, 27}, {"Notes", 2, 37},
@@ -35,6 +37,8 @@ func TestParseRoadmapFixtures(t *testing.T) {
 				Status:      "Execution Phase",
 				StatusLine:  3,
 				Initialized: "2025-09-29T13:42:15Z",
+				Brief:       "Add user authentication with JWT tokens.",
+				BriefLine:   7,
 				Sections: []Section{
 					{"H3A System Roadmap", 1, 1}, {"Task Brief", 2, 7}, {"Task Decomposition", 2, 14},
 					{"Task Queue", 3, 18}, {"Risks", 3, 32}, {"Success Criteria", 2, 35},
@@ -201,6 +205,31 @@ func TestParseRoadmapHeaderFields(t *testing.T) {
 			if got.Status != tt.status || got.StatusLine != tt.statusLine || got.Initialized != tt.initialized {
 				t.Errorf("got status %q at line %d, initialized %q; want %q at line %d, %q",
 					got.Status, got.StatusLine, got.Initialized, tt.status, tt.statusLine, tt.initialized)
+			}
+		})
+	}
+}
+
+// TestParseRoadmapBrief: the Task Brief section's text, as the policy
+// input carries it.
+func TestParseRoadmapBrief(t *testing.T) {
+	tests := []struct {
+		name  string
+		doc   []byte
+		brief string
+		line  int
+	}{
+		{"absent", md("# Roadmap", "## Notes", "text"), "", 0},
+		{"the spec's form", md("# R", "---", "", "## Task Brief", "Add JWT auth.", "", "---", "", "## Overall Strategy", "x"), "Add JWT auth.", 4},
+		{"several lines and sub-headings, up to the next heading of its level", md("## Task Brief", "line one", "", "line two", "### Detail", "more", "## Next"), "line one\n\nline two\n### Detail\nmore", 1},
+		{"empty", md("## Task Brief", "---", "## Next"), "", 1},
+		{"the first one", md("## Task Brief", "first", "## Task Brief", "second"), "first", 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, _ := ParseRoadmap(tt.doc)
+			if got.Brief != tt.brief || got.BriefLine != tt.line {
+				t.Errorf("brief %q at line %d; want %q at line %d", got.Brief, got.BriefLine, tt.brief, tt.line)
 			}
 		})
 	}
