@@ -239,6 +239,41 @@ func TestActionPassing(t *testing.T) {
 	}
 }
 
+// TestActionChangedAndArgs: changed checks only the runs the pull request
+// touches, and args reach h3a-check as arguments, one per line.
+func TestActionChangedAndArgs(t *testing.T) {
+	repo := newRepo(t)
+	copyCase(t, "ok", "complete", filepath.Join(repo, "runs", runID))
+	base := commitAll(t, repo, "base: a complete run")
+	copyCase(t, "err", "bom_json", filepath.Join(repo, "archive", runID))
+	head := commitAll(t, repo, "head: a run with a warning")
+	tests := []struct {
+		inputs   map[string]string
+		wantCode int
+		runs     int
+	}{
+		{map[string]string{"paths": "runs\narchive"}, 0, 2},
+		{map[string]string{"paths": "runs\narchive", "changed": "true"}, 0, 1},
+		{map[string]string{"paths": "runs\narchive", "changed": "true", "args": "--fail-level\n  warning\n"}, 1, 1},
+		{map[string]string{"paths": "runs", "changed": "yes"}, 2, 0},
+	}
+	for _, tc := range tests {
+		tc.inputs["audit-file"] = "audit.json"
+		os.Remove(filepath.Join(repo, "audit.json"))
+		r := runAction(t, repo, base, head, tc.inputs)
+		if r.code != tc.wantCode {
+			t.Errorf("%v: exit %d, want %d\n%s%s", tc.inputs, r.code, tc.wantCode, r.stdout, r.stderr)
+			continue
+		}
+		var report struct{ Audits []struct{ Run string } }
+		b, _ := os.ReadFile(filepath.Join(repo, "audit.json"))
+		json.Unmarshal(b, &report)
+		if len(report.Audits) != tc.runs {
+			t.Errorf("%v: %d runs checked, want %d", tc.inputs, len(report.Audits), tc.runs)
+		}
+	}
+}
+
 // TestActionInputsAreNotShell: inputs reach the script as data; one
 // that looks like shell is a path that does not exist (exit 2), and
 // nothing it says is executed.
@@ -291,8 +326,9 @@ func TestActionScripts(t *testing.T) {
 				t.Errorf("setup-go must take the Go version and cache key from the action's own go.mod and go.sum: %v", s.With)
 			}
 			// A release binary needs no Go.
-			if s.If != "inputs.version == ''" {
-				t.Errorf("setup-go runs under %q, want only when no version is given (inputs.version == '')", s.If)
+			const want = "inputs.version == '' && !(startsWith(github.action_ref, 'v') && contains(github.action_ref, '.'))"
+			if s.If != want {
+				t.Errorf("setup-go runs under %q, want only when neither the version input nor the action's ref names a release (%s)", s.If, want)
 			}
 		}
 	}

@@ -205,7 +205,7 @@ func buildWithAction(tmp string) (string, error) {
 	env := baseEnv(
 		"GITHUB_ACTIONS=true",
 		"GITHUB_ACTION_PATH="+moduleRoot,
-		"GITHUB_ACTION_REF=v0.0.0-e2e",
+		"GITHUB_ACTION_REF=e2e", // a branch: build from source
 		"GITHUB_OUTPUT="+outputs,
 		"RUNNER_TEMP="+tmp,
 		"RUNNER_OS=Linux",

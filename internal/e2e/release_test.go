@@ -92,7 +92,7 @@ type buildResult struct {
 // runBuildStep runs action.yml's build step for a version on a runner of
 // the given OS and architecture (RUNNER_OS, RUNNER_ARCH), with the
 // release address pointed at base.
-func runBuildStep(t *testing.T, version, base, runnerOS, runnerArch string) buildResult {
+func runBuildStep(t *testing.T, version, base, runnerOS, runnerArch string, env ...string) buildResult {
 	t.Helper()
 	a, err := loadAction()
 	if err != nil {
@@ -108,8 +108,8 @@ func runBuildStep(t *testing.T, version, base, runnerOS, runnerArch string) buil
 	build.Run = strings.Replace(build.Run, releaseURL, base, 1)
 	tmp := t.TempDir()
 	outputs := filepath.Join(tmp, "output")
-	env := baseEnv("GITHUB_ACTIONS=true", "GITHUB_ACTION_PATH="+moduleRoot, "GITHUB_OUTPUT="+outputs,
-		"RUNNER_TEMP="+tmp, "RUNNER_OS="+runnerOS, "RUNNER_ARCH="+runnerArch)
+	env = baseEnv(append([]string{"GITHUB_ACTIONS=true", "GITHUB_ACTION_PATH=" + moduleRoot, "GITHUB_OUTPUT=" + outputs,
+		"RUNNER_TEMP=" + tmp, "RUNNER_OS=" + runnerOS, "RUNNER_ARCH=" + runnerArch}, env...)...)
 	stdout, stderr, code, err := runStep(build, map[string]string{"inputs.version": version}, env, tmp)
 	if err != nil {
 		t.Fatal(err)
@@ -217,6 +217,30 @@ func TestActionDownloadsARelease(t *testing.T) {
 				t.Errorf("the downloaded binary: exit %d, %v\n%s%s", code, err, stdout, stderr)
 			}
 		})
+	}
+}
+
+// TestActionPinnedToARelease: one pin says which h3a-check runs: with no
+// version input, an action pinned to a release tag downloads and checks
+// that release's binary; pinned to a branch or commit it builds from
+// source; a ref that looks like a release and is not fails closed.
+func TestActionPinnedToARelease(t *testing.T) {
+	runnerOS, runnerArch, asset := hostRunner(t)
+	real, err := os.ReadFile(binary)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const version = "v9.8.7"
+	files := map[string][]byte{asset: real}
+	files["checksums.txt"] = checksums(map[string][]byte{asset: real})
+	srv := newFakeRelease(t, version, files)
+	r := runBuildStep(t, "", srv.base, runnerOS, runnerArch, "GITHUB_ACTION_REF="+version)
+	if r.code != 0 || !slices.Equal(srv.requests(), []string{"/" + version + "/checksums.txt", "/" + version + "/" + asset}) {
+		t.Fatalf("pinned to %s: exit %d, requests %v\n%s%s", version, r.code, srv.requests(), r.stdout, r.stderr)
+	}
+	r = runBuildStep(t, "", srv.base, runnerOS, runnerArch, "GITHUB_ACTION_REF=v1.x")
+	if r.code == 0 || !strings.Contains(r.stderr, "is not a release tag") {
+		t.Errorf("pinned to v1.x: exit %d, stderr %q; want the step to fail", r.code, r.stderr)
 	}
 }
 
@@ -332,7 +356,7 @@ func TestREADMEInstall(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(moduleRoot, "cmd", "h3a-check", "main.go")); err != nil {
 		t.Error(err)
 	}
-	for _, want := range []string{"completion bash", "completion zsh", "completion fish", "h3a-check-system", "version: v"} {
+	for _, want := range []string{"completion bash", "completion zsh", "completion fish", "h3a-check-system", "h3a-check/h3a-check@v1."} {
 		if !strings.Contains(section, want) {
 			t.Errorf("the Install section does not mention %q", want)
 		}
