@@ -173,7 +173,7 @@ func TestHistoryRemediationsNameTheBase(t *testing.T) {
 	}
 	want := map[string]string{
 		"h3a.append_only.artifact_changed": "restore the artifact from the base revision (git checkout " + short + " -- " +
-			filepath.Join("runs", id, "artifacts", "executor", "test_output_green.txt") + "); write new evidence to a new file and log it",
+			filepath.Join("runs", id, "artifacts", "executor", "test_output_green.txt") + "); write new evidence to a new file and log it (h3a-check log RUN FILE \"description\")",
 		"h3a.append_only.run_deleted": "restore the run (git checkout " + short + " -- " +
 			filepath.Join("runs", "20250929-134215-0b6f8b9a-7c9f-4c5e-8c6a-2f0f0d2e9c1a") + "); if a person archived it on purpose, review and land that change on its own",
 		"h3a.append_only.gate_event_rewritten": "restore the events from the base revision (git show " + short + ":runs/" + id +
