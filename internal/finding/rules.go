@@ -113,7 +113,7 @@ var (
 	SchemaViolation = Rule{"h3a.schema.violation", CategorySchema, Error,
 		"Schema violation",
 		"A JSON document does not match its schema (required fields, types, enums, formats, patterns).",
-		"correct the value; h3a-check schema lists the schemas and h3a-check schema NAME prints one (state for state.json, current_task for CURRENT_TASK.json, …), the expected shape"}
+		"correct the value; h3a-check schema lists the schemas with the document each describes (state: H3A state.json, stigmergy_state: .ai/state.json, …), and h3a-check schema NAME prints the expected shape"}
 
 	HashMismatch = Rule{"h3a.integrity.hash_mismatch", CategoryIntegrity, Error,
 		"Artifact hash mismatch",
