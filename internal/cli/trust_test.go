@@ -182,6 +182,9 @@ func TestConfigFoundUpward(t *testing.T) {
 		{"local: the parent's file applies", false, "", ExitPass, "working-tree", "../" + config.DefaultFile, true},
 		{"CI: the base's version of the parent's file applies", true, "", ExitFail, "base", "../" + config.DefaultFile, false},
 		{"local: a nearer file wins", false, bothWarnings, ExitPass, "working-tree", config.DefaultFile, false},
+		// A nearer file the change adds cannot replace the base's: it is
+		// reported (a source of its own, and a finding) and not used.
+		{"CI: a nearer file only the change adds is not used", true, bothWarnings, ExitFail, "base", "../" + config.DefaultFile, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -195,8 +198,13 @@ func TestConfigFoundUpward(t *testing.T) {
 				t.Fatalf("exit %d, want %d: %s", code, tc.wantCode, stderr)
 			}
 			src := audits[0].Sources
-			if len(src) != 1 || src[0].Origin != tc.origin || filepath.ToSlash(src[0].Path) != tc.path {
+			used := src[len(src)-1]
+			if used.Origin != tc.origin || filepath.ToSlash(used.Path) != tc.path {
 				t.Fatalf("sources %+v, want %s from %s", src, tc.path, tc.origin)
+			}
+			wantIgnored := tc.ci && tc.nearer != "" // in CI the nearer file is the change's
+			if gotIgnored := len(src) == 2 && len(src[0].Ignored) > 0; gotIgnored != wantIgnored || !wantIgnored && len(src) != 1 {
+				t.Errorf("sources %+v: want the nearer file named as ignored %v, and no other source", src, wantIgnored)
 			}
 			if waived := audits[0].Counts.Waived > 0; waived != tc.waived {
 				t.Errorf("waived %v, want %v (counts %+v)", waived, tc.waived, audits[0].Counts)
