@@ -70,7 +70,7 @@ const usage = `usage:
   h3a-check init [--layout ID] [--task-brief TEXT] [--runs DIR]
                                         make a fresh run (default layout h3a) in DIR (default runs) and print its path
   h3a-check log [--full] RUN FILE DESCRIPTION
-                                        hash FILE and append its entry to RUN's evidence log
+                                        hash FILE and add its entry to RUN's evidence log
   h3a-check test [--coverage] [--threshold N] [DIR...]
                                         run the Rego unit tests of DIR (none: the shipped ones)
   h3a-check rules [--policy DIR] [--format text|json]

@@ -60,7 +60,7 @@ func runInit(ctx context.Context, args []string, e *env) int {
 }
 
 func newLogFlagSet(e *env, full *bool) *flag.FlagSet {
-	fs := newFlagSet(e, "log", "usage: h3a-check log [--full] RUN FILE DESCRIPTION\n\nHashes FILE (a path from the working directory, inside RUN) and appends its entry to RUN's state/EVIDENCE_LOG.md.\n\n")
+	fs := newFlagSet(e, "log", "usage: h3a-check log [--full] RUN FILE DESCRIPTION\n\nHashes FILE (a path from the working directory, inside RUN) and adds its entry to RUN's state/EVIDENCE_LOG.md, under the artifact heading of the agent whose folder holds FILE.\n\n")
 	fs.BoolVar(full, "full", false, fmt.Sprintf("log all 64 hex digits of the SHA-256 (default: the first %d, as the specification does)", runwrite.SpecHashDigits))
 	return fs
 }
