@@ -77,6 +77,15 @@ func (e *ForcedLayoutError) Error() string {
 // *ForcedLayoutError. A path that cannot be read is an error; a path
 // holding no run is not (the caller decides what an empty result means).
 func Discover(paths []string, detectors []Detector, forced string) ([]Run, error) {
+	return DiscoverWithin(paths, detectors, forced, nil)
+}
+
+// DiscoverWithin is Discover searching only the folders that within
+// (given an absolute folder) accepts, and all of each run found there: a
+// run's whole folder is searched, so that the runs it holds are all
+// listed. A folder within refuses is not even listed. Nil within accepts
+// every folder.
+func DiscoverWithin(paths []string, detectors []Detector, forced string, within func(absDir string) bool) ([]Run, error) {
 	if forced != "" {
 		var only []Detector
 		for _, d := range detectors {
@@ -114,7 +123,11 @@ func Discover(paths []string, detectors []Detector, forced string) ([]Run, error
 			}
 			continue
 		}
-		runs, err := search(fsys, name, detectors, true)
+		var inFS func(string) bool
+		if within != nil {
+			inFS = func(dir string) bool { return within(fromFS(abs, name, dir)) }
+		}
+		runs, err := search(fsys, name, detectors, true, inFS)
 		var unreadable *UnreadableError
 		if errors.As(err, &unreadable) {
 			return nil, fmt.Errorf("cannot read %s, so a run inside it could be missed: %w (check a folder that can be read)",
@@ -253,24 +266,34 @@ type Found struct {
 // holds another must not hide it. A folder that cannot be read is an
 // error: a run could be inside it.
 func Search(fsys fs.FS, root string, detectors []Detector) ([]Found, error) {
-	return search(fsys, root, detectors, false)
+	return search(fsys, root, detectors, false, nil)
+}
+
+// SearchWithin is Search limited to the folders within accepts (and the
+// whole of each run found in one): a folder it refuses is not listed.
+func SearchWithin(fsys fs.FS, root string, detectors []Detector, within func(dir string) bool) ([]Found, error) {
+	return search(fsys, root, detectors, false, within)
 }
 
 // search is Search; with links, a symbolic link to a folder that is a run
 // is found as a run too (at the link's place), so that discovery can
 // report it rather than pass over it.
-func search(fsys fs.FS, root string, detectors []Detector, links bool) ([]Found, error) {
+func search(fsys fs.FS, root string, detectors []Detector, links bool, within func(string) bool) ([]Found, error) {
 	var out []Found
-	var walk func(dir string) error
-	walk = func(dir string) error {
+	var walk func(dir string, whole bool) error
+	walk = func(dir string, whole bool) error {
 		entries, err := fs.ReadDir(fsys, dir)
 		if err != nil {
 			return &UnreadableError{Dir: dir, Err: unwrapPathError(err)}
 		}
 		if layouts := detect(listedFS{FS: fsys, dir: dir, entries: entries}, dir, detectors); len(layouts) > 0 {
 			out = append(out, Found{Dir: dir, Layout: layouts[0], Also: layouts[1:]})
+			whole = true // the runs a run holds are all listed in its Holds
 		}
 		for _, e := range entries {
+			if within != nil && !whole && (e.IsDir() || e.Type()&fs.ModeSymlink != 0) && !within(path.Join(dir, e.Name())) {
+				continue
+			}
 			if links && e.Type()&fs.ModeSymlink != 0 && !skipDirs[e.Name()] {
 				name := path.Join(dir, e.Name())
 				if info, err := fs.Stat(fsys, name); err == nil && info.IsDir() {
@@ -283,13 +306,13 @@ func search(fsys fs.FS, root string, detectors []Detector, links bool) ([]Found,
 			if !e.IsDir() || skipDirs[e.Name()] {
 				continue
 			}
-			if err := walk(path.Join(dir, e.Name())); err != nil {
+			if err := walk(path.Join(dir, e.Name()), whole); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	if err := walk(root); err != nil {
+	if err := walk(root, within == nil); err != nil {
 		return nil, err
 	}
 	slices.SortFunc(out, func(a, b Found) int { return strings.Compare(a.Dir, b.Dir) })

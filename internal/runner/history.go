@@ -46,6 +46,8 @@ type historyPlan struct {
 	repos []*gitrev.Repo
 	// staged, for a staged check, holds each run's repository and base.
 	staged *stagedScope
+	// changedFiles holds what --changed already asked git, by repository.
+	changedFiles map[*gitrev.Repo][]string
 }
 
 // repoBase is a repository and the base its runs are compared with.
@@ -108,6 +110,13 @@ func planHistory(opts Options, paths []string, runs []rundir.Run) (*historyPlan,
 		getenv = os.Getenv
 	}
 	bases := map[*gitrev.Repo]*repoBase{}
+	if opts.changed != nil {
+		for repo, rb := range opts.changed.bases {
+			bases[repo] = rb
+			hp.repos = append(hp.repos, repo)
+		}
+		hp.changedFiles = opts.changed.files
+	}
 	baseOf := func(dir string) (*gitrev.Repo, gitrev.Base, string, error) {
 		repo, err := hp.locator.Repo(dir)
 		if errors.Is(err, gitrev.ErrNotWorkTree) {
@@ -166,7 +175,7 @@ func planHistory(opts Options, paths []string, runs []rundir.Run) (*historyPlan,
 		if repo == nil || b.Commit == "" {
 			continue
 		}
-		atBase, err := runsAtBase(repo, b.Commit, rel)
+		atBase, err := runsAtBaseWithin(repo, b.Commit, rel, opts.changed.atBase(repo))
 		if err != nil {
 			hp.close()
 			return nil, fmt.Errorf("listing the runs of %s at base %s: %w", p.display, gitrev.Short(b.Commit), err)
@@ -349,18 +358,51 @@ func holdingFolders(paths []string) []folder {
 
 // runsAtBase lists the runs at or below rel at the base commit.
 func runsAtBase(repo *gitrev.Repo, commit, rel string) ([]history.RunAt, error) {
-	files, err := repo.List(commit, rel)
+	return runsAtBaseWithin(repo, commit, rel, nil)
+}
+
+// runsAtBaseWithin is runsAtBase looking only at the folders within
+// accepts (relative to the top level): with --changed, those that held a
+// changed file, where alone a run can have gone or moved. Nil within
+// looks everywhere.
+func runsAtBaseWithin(repo *gitrev.Repo, commit, rel string, within func(string) bool) ([]history.RunAt, error) {
+	if within == nil {
+		files, err := repo.List(commit, rel)
+		if err != nil {
+			return nil, err
+		}
+		// Detection reads at most the start of a file (a hybrid-os state's keys).
+		return history.RunsAt(gitrev.NewFilesFS(files, func(name string) (data []byte, err error) {
+			_, err = repo.Stream(commit, name, func(r io.Reader) error {
+				data, err = io.ReadAll(io.LimitReader(r, maxDetectRead))
+				return err
+			})
+			return data, err
+		}), rel)
+	}
+	dir := rel
+	if dir == "" {
+		dir = "."
+	}
+	fsys := newTreeFS(repo, commit)
+	if info, err := fsys.Stat(dir); errors.Is(err, fs.ErrNotExist) || (err == nil && !info.IsDir()) {
+		return nil, nil // the revision has no such folder: it held no run
+	} else if err != nil {
+		return nil, err
+	}
+	found, err := rundir.SearchWithin(fsys, dir, layout.Detectors(), within)
 	if err != nil {
 		return nil, err
 	}
-	// Detection reads at most the start of a file (a hybrid-os state's keys).
-	return history.RunsAt(gitrev.NewFilesFS(files, func(name string) (data []byte, err error) {
-		_, err = repo.Stream(commit, name, func(r io.Reader) error {
-			data, err = io.ReadAll(io.LimitReader(r, maxDetectRead))
-			return err
-		})
-		return data, err
-	}), rel)
+	runs := make([]history.RunAt, 0, len(found))
+	for _, f := range found {
+		d := f.Dir
+		if d == "." {
+			d = ""
+		}
+		runs = append(runs, history.RunAt{Dir: d, Layout: f.Layout})
+	}
+	return runs, nil
 }
 
 // deletedRuns returns an audit of the folder l with one finding per run
@@ -631,6 +673,10 @@ func (hp *historyPlan) changedOnly(runs []rundir.Run) ([]rundir.Run, error) {
 			continue
 		}
 		files, ok := changed[rb.repo]
+		if !ok && hp.changedFiles != nil {
+			files, ok = hp.changedFiles[rb.repo]
+			changed[rb.repo] = files
+		}
 		if !ok {
 			var err error
 			if files, err = rb.repo.Changed(rb.base.Commit); err != nil {

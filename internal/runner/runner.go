@@ -123,6 +123,8 @@ type Options struct {
 	Staged bool
 	// staged is what a staged check reads, found by Check.
 	staged *stagedScope
+	// changed, for --changed with a base, is what git said changed.
+	changed *changedScope
 	// Shard keeps only the runs of one part of the discovered runs (the
 	// zero Shard keeps all). A shard holding none of them is no error.
 	Shard Shard
@@ -221,6 +223,21 @@ func Check(ctx context.Context, opts Options) (*Result, error) {
 	var err error
 	if staged != nil {
 		runs = staged.runs
+	} else if opts.Changed && opts.Base != gitrev.None {
+		if opts.Locator == nil {
+			opts.Locator = &gitrev.Locator{}
+			defer opts.Locator.Close()
+		}
+		getenv := opts.Getenv
+		if getenv == nil {
+			getenv = os.Getenv
+		}
+		if opts.changed, err = findChanged(opts, paths, getenv); err != nil {
+			return nil, err
+		}
+		if runs, err = opts.changed.discover(paths, opts.Layout, layout.Detectors()); err != nil {
+			return nil, err
+		}
 	} else if runs, err = rundir.Discover(paths, layout.Detectors(), opts.Layout); err != nil {
 		return nil, err
 	}
@@ -239,7 +256,18 @@ func Check(ctx context.Context, opts Options) (*Result, error) {
 	}
 	defer hist.close()
 	if len(runs) == 0 && len(hist.deleted) == 0 {
-		return nil, fmt.Errorf("%w in %s: %s", ErrNoRuns, strings.Join(paths, ", "), layoutsDefined())
+		// --changed looked only where files changed: whether the paths
+		// hold a run at all takes the whole search.
+		if opts.changed == nil {
+			return nil, fmt.Errorf("%w in %s: %s", ErrNoRuns, strings.Join(paths, ", "), layoutsDefined())
+		}
+		all, err := rundir.Discover(paths, layout.Detectors(), opts.Layout)
+		if err != nil {
+			return nil, err
+		}
+		if len(all) == 0 {
+			return nil, fmt.Errorf("%w in %s: %s", ErrNoRuns, strings.Join(paths, ", "), layoutsDefined())
+		}
 	}
 	if opts.Changed {
 		if runs, err = hist.changedOnly(runs); err != nil {

@@ -1,0 +1,390 @@
+package runner
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"maps"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/h3a-check/h3a-check/internal/gitrev"
+	"github.com/h3a-check/h3a-check/internal/rundir"
+)
+
+// changedScope is what --changed asks git before anything is discovered:
+// for each searched folder inside a work tree with a base commit, the
+// files changed since that base (diff and untracked). Discovery and the
+// base's listing then look only at the folders on the way to those files,
+// so that the check costs what changed, not what the repository holds. A
+// run is checked when a file below it changed, as before; a run deleted
+// or moved since the base has its files in the diff, so its old place is
+// on the way too.
+type changedScope struct {
+	bases map[*gitrev.Repo]*repoBase // the bases chosen, reused by the history plan
+	files map[*gitrev.Repo][]string  // the files changed since each base
+	// onPath holds, per repository, every folder (relative to its top
+	// level, "" for the top) that holds a changed file at any depth.
+	onPath map[*gitrev.Repo]map[string]bool
+	// searched maps each searched folder, absolute, to its place: every
+	// folder below it is checked against onPath.
+	searched []scopedPath
+}
+
+type scopedPath struct {
+	abs  string
+	repo *gitrev.Repo
+	rel  string // abs relative to the repository's top level
+	// whole: this path is searched in full (outside a work tree, no base
+	// commit, a repository with submodules whose changes git's diff of
+	// the outer repository does not show).
+	whole bool
+}
+
+// findChanged asks git what changed under each path. An error is the one
+// the history plan would give for the same repository and base.
+func findChanged(opts Options, paths []string, getenv func(string) string) (*changedScope, error) {
+	sc := &changedScope{bases: map[*gitrev.Repo]*repoBase{}, files: map[*gitrev.Repo][]string{}, onPath: map[*gitrev.Repo]map[string]bool{}}
+	for _, p := range paths {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", p, err)
+		}
+		dir := abs
+		if info, err := os.Stat(abs); err == nil && !info.IsDir() {
+			dir = filepath.Dir(abs)
+		}
+		repo, err := opts.Locator.Repo(dir)
+		if errors.Is(err, gitrev.ErrNotWorkTree) || err != nil {
+			// The history plan says what is wrong (or that there is no
+			// history to compare): everything is searched.
+			sc.searched = append(sc.searched, scopedPath{abs: abs, whole: true})
+			continue
+		}
+		rb, ok := sc.bases[repo]
+		if !ok {
+			repo.MaxRead = opts.MaxJSONSize
+			b, err := gitrev.ChooseBase(repo, opts.Base, getenv)
+			if err != nil {
+				return nil, err
+			}
+			rb = &repoBase{repo: repo, base: b}
+			sc.bases[repo] = rb
+		}
+		rel, err := repo.Rel(abs)
+		whole := err != nil || rb.base.Commit == "" || hasSubmodules(repo)
+		if !whole {
+			if _, done := sc.files[repo]; !done {
+				files, err := repo.Changed(rb.base.Commit)
+				if err != nil {
+					return nil, fmt.Errorf("--changed: listing the files changed since %s: %w", gitrev.Short(rb.base.Commit), err)
+				}
+				sc.files[repo] = files
+				sc.onPath[repo] = foldersHolding(files)
+			}
+		}
+		if rel == "." {
+			rel = ""
+		}
+		sc.searched = append(sc.searched, scopedPath{abs: abs, repo: repo, rel: rel, whole: whole})
+	}
+	return sc, nil
+}
+
+// hasSubmodules: a submodule's own changes are not files of the outer
+// repository's diff, so a folder holding one is searched in full.
+func hasSubmodules(repo *gitrev.Repo) bool {
+	_, err := os.Lstat(filepath.Join(repo.Root, ".gitmodules"))
+	return err == nil
+}
+
+// foldersHolding is every folder above a changed file, the top level
+// ("") included. An untracked folder git names as "dir/" (a nested
+// repository) is a folder holding changes itself.
+func foldersHolding(files []string) map[string]bool {
+	out := map[string]bool{"": true}
+	for _, f := range files {
+		d := path.Dir(strings.TrimSuffix(f, "/"))
+		if strings.HasSuffix(f, "/") {
+			d = strings.TrimSuffix(f, "/")
+		}
+		for d != "." && d != "/" && d != "" && !out[d] {
+			out[d] = true
+			d = path.Dir(d)
+		}
+	}
+	return out
+}
+
+// within reports whether discovery should look at the absolute folder
+// dir: it holds a changed file, or lies in a folder searched in full.
+func (sc *changedScope) within(dir string) bool {
+	for _, p := range sc.searched {
+		rest, ok := below(p.abs, dir)
+		if !ok {
+			continue
+		}
+		if p.whole {
+			return true
+		}
+		if sc.onPath[p.repo][topRel(path.Join(p.rel, rest))] {
+			return true
+		}
+	}
+	return false
+}
+
+// keeps reports whether the run in dir is checked: a file below it
+// changed, or its folder is searched in full. A run may also lie above a
+// searched path (a path inside a run, or a file of it).
+func (sc *changedScope) keeps(dir string) bool {
+	if sc.within(dir) {
+		return true
+	}
+	for _, p := range sc.searched {
+		tail, ok := below(dir, p.abs)
+		if !ok {
+			continue
+		}
+		if p.whole {
+			return true
+		}
+		rel, ok := strings.CutSuffix(p.rel, tail)
+		if !ok || p.rel == "" {
+			return true // not placed in the repository: checked, never dropped
+		}
+		if sc.onPath[p.repo][topRel(strings.TrimSuffix(rel, "/"))] {
+			return true
+		}
+	}
+	return false
+}
+
+// topRel is "" for the top level, rel otherwise.
+func topRel(rel string) string {
+	if rel == "." {
+		return ""
+	}
+	return rel
+}
+
+// below returns dir relative to top, slash-separated ("." for top itself).
+func below(top, dir string) (string, bool) {
+	if dir == top {
+		return ".", true
+	}
+	prefix := top
+	if !strings.HasSuffix(prefix, string(filepath.Separator)) {
+		prefix += string(filepath.Separator)
+	}
+	rest, ok := strings.CutPrefix(dir, prefix)
+	return filepath.ToSlash(rest), ok
+}
+
+// discoverChanged finds the runs with a changed file below them; runs
+// holds every one of them, each with the runs it holds listed.
+func (sc *changedScope) discover(paths []string, forced string, detectors []rundir.Detector) ([]rundir.Run, error) {
+	found, err := rundir.DiscoverWithin(paths, detectors, forced, sc.within)
+	if err != nil {
+		return nil, err
+	}
+	var kept []rundir.Run
+	for _, r := range found {
+		if sc.keeps(r.Dir) {
+			kept = append(kept, r)
+		}
+	}
+	return kept, nil
+}
+
+// atBase reports whether the base listing of repo should look at the
+// folder rel (relative to the top level): nil when the repository's
+// folders are all listed.
+func (sc *changedScope) atBase(repo *gitrev.Repo) func(string) bool {
+	if sc == nil {
+		return nil
+	}
+	on, ok := sc.onPath[repo]
+	if !ok {
+		return nil
+	}
+	for _, p := range sc.searched {
+		if p.repo == repo && p.whole {
+			return nil
+		}
+	}
+	return func(dir string) bool {
+		if dir == "." {
+			dir = ""
+		}
+		return on[dir]
+	}
+}
+
+// treeFS is a revision's files read folder by folder as they are asked
+// for, where FilesFS takes the listing of a whole folder up front: the
+// base's listing under --changed looks at a few folders of a repository
+// that may hold thousands of runs. As in FilesFS, every name is a
+// regular file (git keeps a link as a file whose content is its target)
+// and a submodule is nothing.
+type treeFS struct {
+	repo    *gitrev.Repo
+	commit  string
+	folders map[string]*gitrev.Folder // by top-level-relative name ("." for the top)
+}
+
+var (
+	_ fs.StatFS    = (*treeFS)(nil)
+	_ fs.ReadDirFS = (*treeFS)(nil)
+)
+
+func newTreeFS(repo *gitrev.Repo, commit string) *treeFS {
+	return &treeFS{repo: repo, commit: commit, folders: map[string]*gitrev.Folder{}}
+}
+
+// folder is the folder name at the commit, nil when there is none.
+func (t *treeFS) folder(name string) (*gitrev.Folder, error) {
+	if f, ok := t.folders[name]; ok {
+		return f, nil
+	}
+	dir := name
+	if dir == "." {
+		dir = ""
+	}
+	got, err := t.repo.Folders(t.commit, []string{dir})
+	if err != nil {
+		return nil, err
+	}
+	t.folders[name] = got[0]
+	return got[0], nil
+}
+
+func (t *treeFS) Stat(name string) (fs.FileInfo, error) {
+	if !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: "stat", Path: name, Err: fs.ErrInvalid}
+	}
+	if name == "." {
+		return treeInfo{name: ".", dir: true}, nil
+	}
+	parent, err := t.folder(path.Dir(name))
+	if err != nil {
+		return nil, &fs.PathError{Op: "stat", Path: name, Err: err}
+	}
+	if parent != nil {
+		if e, ok := parent.Entries[path.Base(name)]; ok {
+			switch {
+			case e.Mode == gitrev.ModeFolder:
+				return treeInfo{name: path.Base(name), dir: true}, nil
+			case e.IsFile():
+				return treeInfo{name: path.Base(name)}, nil
+			}
+		}
+	}
+	return nil, &fs.PathError{Op: "stat", Path: name, Err: fs.ErrNotExist}
+}
+
+func (t *treeFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	if !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: "readdir", Path: name, Err: fs.ErrInvalid}
+	}
+	f, err := t.folder(name)
+	if err != nil {
+		return nil, &fs.PathError{Op: "readdir", Path: name, Err: err}
+	}
+	if f == nil {
+		return nil, &fs.PathError{Op: "readdir", Path: name, Err: fs.ErrNotExist}
+	}
+	var out []fs.DirEntry
+	for _, n := range slices.Sorted(maps.Keys(f.Entries)) {
+		switch e := f.Entries[n]; {
+		case e.Mode == gitrev.ModeFolder:
+			out = append(out, fs.FileInfoToDirEntry(treeInfo{name: n, dir: true}))
+		case e.IsFile():
+			out = append(out, fs.FileInfoToDirEntry(treeInfo{name: n}))
+		}
+	}
+	return out, nil
+}
+
+func (t *treeFS) Open(name string) (fs.File, error) {
+	info, err := t.Stat(name)
+	if err != nil {
+		return nil, err
+	}
+	if info.IsDir() {
+		entries, err := t.ReadDir(name)
+		if err != nil {
+			return nil, err
+		}
+		return &treeDir{info: info.(treeInfo), entries: entries}, nil
+	}
+	// Detection reads at most the start of a file (a hybrid-os state's keys).
+	var data []byte
+	_, err = t.repo.Stream(t.commit, name, func(r io.Reader) error {
+		data, err = io.ReadAll(io.LimitReader(r, maxDetectRead))
+		return err
+	})
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	return &treeFile{info: treeInfo{name: path.Base(name), size: int64(len(data))}, r: bytes.NewReader(data)}, nil
+}
+
+type treeInfo struct {
+	name string
+	size int64
+	dir  bool
+}
+
+func (i treeInfo) Name() string { return i.name }
+func (i treeInfo) Size() int64  { return i.size }
+func (i treeInfo) Mode() fs.FileMode {
+	if i.dir {
+		return fs.ModeDir | 0o555
+	}
+	return 0o444
+}
+func (i treeInfo) ModTime() time.Time { return time.Time{} }
+func (i treeInfo) IsDir() bool        { return i.dir }
+func (i treeInfo) Sys() any           { return nil }
+
+type treeFile struct {
+	info treeInfo
+	r    *bytes.Reader
+}
+
+func (f *treeFile) Stat() (fs.FileInfo, error) { return f.info, nil }
+func (f *treeFile) Read(p []byte) (int, error) { return f.r.Read(p) }
+func (f *treeFile) Close() error               { return nil }
+
+type treeDir struct {
+	info    treeInfo
+	entries []fs.DirEntry
+	off     int
+}
+
+func (d *treeDir) Stat() (fs.FileInfo, error) { return d.info, nil }
+func (d *treeDir) Read([]byte) (int, error) {
+	return 0, &fs.PathError{Op: "read", Path: d.info.name, Err: fs.ErrInvalid}
+}
+func (d *treeDir) Close() error { return nil }
+
+func (d *treeDir) ReadDir(n int) ([]fs.DirEntry, error) {
+	rest := d.entries[d.off:]
+	if n <= 0 {
+		d.off = len(d.entries)
+		return rest, nil
+	}
+	if len(rest) == 0 {
+		return nil, io.EOF
+	}
+	k := min(n, len(rest))
+	d.off += k
+	return rest[:k], nil
+}
