@@ -127,7 +127,7 @@ func DiscoverWithin(paths []string, detectors []Detector, forced string, within 
 		if within != nil {
 			inFS = func(dir string) bool { return within(fromFS(abs, name, dir)) }
 		}
-		runs, err := search(fsys, name, detectors, true, inFS)
+		runs, err := search(fsys, name, detectors, true, inFS, true)
 		var unreadable *UnreadableError
 		if errors.As(err, &unreadable) {
 			return nil, fmt.Errorf("cannot read %s, so a run inside it could be missed: %w (check a folder that can be read)",
@@ -266,19 +266,20 @@ type Found struct {
 // holds another must not hide it. A folder that cannot be read is an
 // error: a run could be inside it.
 func Search(fsys fs.FS, root string, detectors []Detector) ([]Found, error) {
-	return search(fsys, root, detectors, false, nil)
+	return search(fsys, root, detectors, false, nil, false)
 }
 
-// SearchWithin is Search limited to the folders within accepts (and the
-// whole of each run found in one): a folder it refuses is not listed.
+// SearchWithin is Search limited to the folders within accepts: a folder
+// it refuses is not listed, inside a run or not.
 func SearchWithin(fsys fs.FS, root string, detectors []Detector, within func(dir string) bool) ([]Found, error) {
-	return search(fsys, root, detectors, false, within)
+	return search(fsys, root, detectors, false, within, false)
 }
 
 // search is Search; with links, a symbolic link to a folder that is a run
 // is found as a run too (at the link's place), so that discovery can
-// report it rather than pass over it.
-func search(fsys fs.FS, root string, detectors []Detector, links bool, within func(string) bool) ([]Found, error) {
+// report it rather than pass over it. Only the folders within accepts are
+// listed (nil: all); with wholeRuns, all of a run found is.
+func search(fsys fs.FS, root string, detectors []Detector, links bool, within func(string) bool, wholeRuns bool) ([]Found, error) {
 	var out []Found
 	var walk func(dir string, whole bool) error
 	walk = func(dir string, whole bool) error {
@@ -288,7 +289,7 @@ func search(fsys fs.FS, root string, detectors []Detector, links bool, within fu
 		}
 		if layouts := detect(listedFS{FS: fsys, dir: dir, entries: entries}, dir, detectors); len(layouts) > 0 {
 			out = append(out, Found{Dir: dir, Layout: layouts[0], Also: layouts[1:]})
-			whole = true // the runs a run holds are all listed in its Holds
+			whole = whole || wholeRuns // the runs a run holds are all listed in its Holds
 		}
 		for _, e := range entries {
 			if within != nil && !whole && (e.IsDir() || e.Type()&fs.ModeSymlink != 0) && !within(path.Join(dir, e.Name())) {

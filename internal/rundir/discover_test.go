@@ -155,3 +155,52 @@ func TestCheckRunID(t *testing.T) {
 		}
 	}
 }
+
+// TestDiscoverWithin: a folder within refuses is never listed (a run in it
+// is not found, an unreadable one is no error), except inside a run found,
+// whose held runs are all found for its Holds; SearchWithin lists only the
+// folders within accepts, inside a run or not.
+func TestDiscoverWithin(t *testing.T) {
+	root := t.TempDir()
+	for _, d := range []string{"runs/a/inner/held", "runs/b", "runs/c"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{"runs/a/RUN", "runs/a/inner/held/RUN", "runs/b/RUN", "runs/c/RUN"} {
+		if err := os.WriteFile(filepath.Join(root, f), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	accepted := map[string]bool{"runs": true, "runs/a": true}
+	var asked []string
+	within := func(abs string) bool {
+		rel, _ := filepath.Rel(root, abs)
+		rel = filepath.ToSlash(rel)
+		asked = append(asked, rel)
+		return accepted[rel]
+	}
+	runs, err := DiscoverWithin([]string{root}, []Detector{markerDetector{}}, "", within)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range runs {
+		rel, _ := filepath.Rel(root, r.Dir)
+		got = append(got, filepath.ToSlash(rel)+" holds "+strings.Join(r.Holds, ","))
+	}
+	if want := []string{"runs/a holds inner/held", "runs/a/inner/held holds "}; !slices.Equal(got, want) {
+		t.Errorf("DiscoverWithin found %q, want %q", got, want)
+	}
+	if slices.Contains(asked, "runs/a/inner") {
+		t.Errorf("within was asked about %q, inside a run found: all of a run is searched", "runs/a/inner")
+	}
+
+	found, err := SearchWithin(os.DirFS(root), ".", []Detector{markerDetector{}}, func(dir string) bool { return accepted[dir] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(found) != 1 || found[0].Dir != "runs/a" {
+		t.Errorf("SearchWithin found %v, want runs/a alone", found)
+	}
+}

@@ -7,6 +7,9 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/h3a-check/h3a-check/internal/audit"
+	"github.com/h3a-check/h3a-check/internal/finding"
+	"github.com/h3a-check/h3a-check/internal/gitrev"
 	"github.com/h3a-check/h3a-check/internal/gitrev/gittest"
 	"github.com/h3a-check/h3a-check/internal/synth/corpus"
 )
@@ -58,5 +61,165 @@ func TestChanged(t *testing.T) {
 	}
 	if all := checked(Options{Changed: true, Base: "none"}); len(all) != 3 {
 		t.Errorf("--changed without a base checks every run present: got %v", all)
+	}
+}
+
+// TestChangedFailsClosed: --changed looks only where files changed, and
+// still finds what the whole check would: a run moved, a run deleted, a
+// run held by a changed run though the held one is unchanged, and no
+// error when nothing changed.
+func TestChangedFailsClosed(t *testing.T) {
+	tests := []struct {
+		name string
+		// before runs before the commit, after between the commit and the check.
+		before, after func(t *testing.T, c *corpus.Corpus)
+		// want maps a run (its index in the corpus, or -1 for the
+		// folder's audit) to a rule its audit must carry; runs counts the
+		// audits.
+		want map[int]string
+		runs int
+	}{
+		{
+			name: "moved within the searched folder",
+			after: func(t *testing.T, c *corpus.Corpus) {
+				mustMkdir(t, filepath.Join(c.Dir, "archive"))
+				mustRename(t, c.Runs[0].Dir, filepath.Join(c.Dir, "archive", c.Runs[0].ID))
+			},
+			want: map[int]string{0: finding.RunMoved.ID},
+			runs: 1,
+		},
+		{
+			name:  "deleted, nothing else changed",
+			after: func(t *testing.T, c *corpus.Corpus) { mustRemove(t, c.Runs[2].Dir) },
+			want:  map[int]string{-1: finding.RunDeleted.ID},
+			runs:  1,
+		},
+		{
+			name: "a changed run holds an unchanged one",
+			before: func(t *testing.T, c *corpus.Corpus) {
+				if err := os.CopyFS(filepath.Join(c.Runs[0].Dir, "inner", c.Runs[1].ID), os.DirFS(c.Runs[1].Dir)); err != nil {
+					t.Fatal(err)
+				}
+			},
+			after: func(t *testing.T, c *corpus.Corpus) {
+				mustWrite(t, filepath.Join(c.Runs[0].Dir, "README.md"), "edited\n")
+			},
+			want: map[int]string{0: finding.NestedRun.ID},
+			runs: 1,
+		},
+		{
+			name:  "nothing changed",
+			after: func(*testing.T, *corpus.Corpus) {},
+			runs:  0,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			gittest.Isolate(t)
+			g := gittest.Init(t)
+			c, err := corpus.Generate(g.Dir, corpus.Options{Runs: 4, Artifacts: corpus.MinArtifacts, Size: 100, Seed: 11})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.before != nil {
+				tt.before(t, c)
+			}
+			g.Commit("four runs")
+			tt.after(t, c)
+			res, err := Check(context.Background(), Options{Paths: []string{c.Dir}, Getenv: noEnv, Changed: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Audits) != tt.runs {
+				t.Errorf("%d audits, want %d: %v", len(res.Audits), tt.runs, auditRules(res.Audits))
+			}
+			for who, rule := range tt.want {
+				id := ""
+				if who >= 0 {
+					id = c.Runs[who].ID
+				}
+				found := false
+				for _, a := range res.Audits {
+					if a.RunID == id {
+						found = found || slices.ContainsFunc(a.Findings, func(f finding.Finding) bool { return f.Rule == rule })
+					}
+				}
+				if !found {
+					t.Errorf("no audit of %q carries %s; audits: %v", id, rule, auditRules(res.Audits))
+				}
+			}
+		})
+	}
+}
+
+func auditRules(audits []*audit.Audit) map[string][]string {
+	out := map[string][]string{}
+	for _, a := range audits {
+		k := a.RunID + " " + filepath.Base(a.Run)
+		out[k] = append(out[k], "")
+		for _, f := range a.Findings {
+			out[k] = append(out[k], f.Rule)
+		}
+	}
+	return out
+}
+
+func mustMkdir(t *testing.T, dir string) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func mustRename(t *testing.T, from, to string) {
+	t.Helper()
+	if err := os.Rename(from, to); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func mustRemove(t *testing.T, dir string) {
+	t.Helper()
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func mustWrite(t *testing.T, file, content string) {
+	t.Helper()
+	if err := os.WriteFile(file, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestChangedReadsWhatChanged: with one run of many edited, --changed
+// reads from the base only the folders on the way to the changed file,
+// not a tree per run.
+func TestChangedReadsWhatChanged(t *testing.T) {
+	gittest.Isolate(t)
+	g := gittest.Init(t)
+	c, err := corpus.Generate(g.Dir, corpus.Options{Runs: 40, Artifacts: corpus.MinArtifacts, Size: 100, Seed: 11})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Commit("forty runs")
+	mustWrite(t, filepath.Join(c.Runs[7].Dir, "README.md"), "edited\n")
+	loc := &gitrev.Locator{}
+	defer loc.Close()
+	res, err := Check(context.Background(), Options{Paths: []string{c.Dir}, Getenv: noEnv, Changed: true, Locator: loc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Audits) != 1 || res.Audits[0].RunID != c.Runs[7].ID {
+		t.Fatalf("audits %v, want the edited run's alone", auditRules(res.Audits))
+	}
+	repo, err := loc.Repo(c.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The whole listing asks for every run's folders (more than 40); the
+	// run's own history and the folders on the way take a few.
+	if n := repo.Requests(); n > 20 {
+		t.Errorf("%d objects asked of git for one changed run of 40, want at most 20", n)
 	}
 }
