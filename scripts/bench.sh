@@ -3,7 +3,7 @@
 # targets table, with the reference commands (openssl dgst -sha256, sha256sum,
 # conftest when installed) timed in the same run over the same files.
 #
-#   scripts/bench.sh [-r ROUNDS] [-o DIR] [--fresh] [--memory]
+#   scripts/bench.sh [-r ROUNDS] [-o DIR] [--fresh] [--memory | --ratios]
 #
 # Every figure is a median of ROUNDS alternated runs (default 7), so that a
 # busy moment falls on both sides of a ratio; the best run is printed beside
@@ -23,6 +23,12 @@
 # Stigmergy run whose 37 KB execution-blueprint.yml nests aliases under
 # long keys. CI does not run it: .ci/run runs each benchmark once
 # (go test -bench . -benchtime=1x -short).
+# --ratios measures only the three ratios against their anchors, alternated
+# in one run: one typical run (--format json --base none) / conftest on its
+# JSON files (when conftest is installed; the row says so when it is not),
+# the large corpus / openssl dgst -sha256 over every file, and --changed
+# with 1 of 2,000 small runs edited / the full check of the same
+# repository (a scratch repository in DIR, against its commit).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -30,14 +36,16 @@ rounds=7
 out=bench-out
 fresh=false
 memory=false
+ratios=false
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-r) rounds="$2"; shift 2 ;;
 	-o) out="$2"; shift 2 ;;
 	--fresh) fresh=true; shift ;;
 	--memory) memory=true; shift ;;
-	-h|--help) sed -n '2,27p' "$0"; exit 0 ;;
-	*) echo "bench.sh: unknown argument \"$1\" (expected -r ROUNDS, -o DIR, --fresh or --memory)" >&2; exit 2 ;;
+	--ratios) ratios=true; shift ;;
+	-h|--help) sed -n '2,33p' "$0"; exit 0 ;;
+	*) echo "bench.sh: unknown argument \"$1\" (expected -r ROUNDS, -o DIR, --fresh, --memory or --ratios)" >&2; exit 2 ;;
 	esac
 done
 [ "${BASH_VERSINFO[0]}" -ge 5 ] || { echo "bench.sh: needs bash 5 for EPOCHREALTIME" >&2; exit 2; }
@@ -68,8 +76,10 @@ corpus() {
 }
 corpus large 100 50 65536
 corpus typical 1 8 8192
-corpus small1k 1000 6 1024
-corpus small10k 10000 6 1024
+if ! $ratios; then
+	corpus small1k 1000 6 1024
+	corpus small10k 10000 6 1024
+fi
 if $memory; then
 	corpus small100k 100000 6 1024
 	corpus biglog 1 6 1024 -log-entries 600000
@@ -113,7 +123,7 @@ history_repo() {
 		touch "$dir/.complete"
 	fi
 }
-history_repo
+$ratios || history_repo
 
 # Read everything once: the targets are for a warm page cache.
 warm() { find "$out/$1/runs" -type f -print0 | xargs -0 cat >/dev/null; }
@@ -191,6 +201,69 @@ if command -v conftest >/dev/null; then
 	deny contains msg if { input.run_id == ""; msg := "empty run_id" }
 	deny contains msg if { not input.run_id; not input.task_id; msg := "neither run_id nor task_id" }
 	EOF
+fi
+
+if $ratios; then
+	# The repository of 2,000 small runs for --changed: committed, then
+	# one run's roadmap edited in the working tree, as a pull request
+	# that touches one run sees it.
+	corpus small2k 2000 6 1024
+	changed_repo="$out/changed2k"
+	if $fresh || [ ! -f "$changed_repo/.complete" ]; then
+		rm -rf "$changed_repo"
+		mkdir -p "$changed_repo"
+		cp -R "$out/small2k/runs" "$changed_repo/runs"
+		echo "committing small2k to a scratch repository at $changed_repo" >&2
+		git -C "$changed_repo" init -q
+		git -C "$changed_repo" add -A
+		GIT_AUTHOR_DATE=2025-01-01T00:00:00Z GIT_COMMITTER_DATE=2025-01-01T00:00:00Z \
+			git -C "$changed_repo" -c user.name=bench -c user.email=bench@localhost -c commit.gpgsign=false -c gc.auto=0 commit -qm base
+		git -C "$changed_repo" gc -q
+		edited=$(find "$changed_repo/runs" -mindepth 1 -maxdepth 1 -type d | sort | head -1)
+		printf -- '- one more line\n' >>"$edited/state/ROADMAP.md"
+		touch "$changed_repo/.complete"
+	fi
+	typical_run=$(find "$out/typical/runs" -mindepth 1 -maxdepth 1 -type d)
+	one_run=("$bin" --format json --base none "$typical_run")
+	conftest_one=(sh -c 'cd "$1" && find . -name "*.json" -not -path "./artifacts/*" -print0 | xargs -0 conftest test --no-color -p "$2"' sh "$typical_run" "$out/policy")
+	in_changed=(env -C "$changed_repo" "$bin" --format json)
+	echo "measuring the ratios, $rounds alternated rounds (one run and conftest: $((rounds * 3)))" >&2
+	warm large
+	warm typical
+	warm small2k
+	find "$changed_repo/runs" -type f -print0 | xargs -0 cat >/dev/null
+	for ((i = 0; i < rounds * 3; i++)); do
+		timedcpu one "${one_run[@]}"
+		if command -v conftest >/dev/null; then timedcpu conftest_one "${conftest_one[@]}"; fi
+	done
+	for ((i = 0; i < rounds; i++)); do
+		timedcpu openssl "${openssl_all[@]}"
+		timedcpu check "$bin" "$out/large"
+		timedcpu changed "${in_changed[@]}" --changed runs
+		timedcpu full "${in_changed[@]}" runs
+	done
+	row() { printf '%-52s | %-34s | %-8s | %s\n' "$@"; }
+	cpu_row() {
+		[ -n "$(median "$1_cpu")" ] || return 0
+		row "  CPU time (user+sys)" "$(ratio "$(median "$1_cpu")" "$(median "$2_cpu")") ($(sec "$(median "$1_cpu")") / $(sec "$(median "$2_cpu")"))" "" ""
+	}
+	echo
+	echo "machine: $(nproc) cores, $(uname -sr); load average before $load_before, after $(cut -d' ' -f1-3 /proc/loadavg)"
+	echo "h3a-check $("$bin" version | cut -d' ' -f2), $(go version | cut -d' ' -f3), $(openssl version | cut -d' ' -f1-2); medians of alternated rounds"
+	echo
+	row "ratio (median wall)" "value" "target" "result"
+	row "----------------------------------------------------" "----------------------------------" "--------" "------"
+	if [ -n "$(median conftest_one)" ]; then
+		row "one typical run / conftest on its JSON files" "$(ratio "$(median one)" "$(median conftest_one)") ($(ms "$(median one)") / $(ms "$(median conftest_one)"))" "<= 0.40" "$(verdict "$(ratio "$(median one)" "$(median conftest_one)")" 0.40)"
+		cpu_row one conftest_one
+	else
+		row "one typical run / conftest on its JSON files" "n/a: conftest not installed ($(ms "$(median one)") alone)" "<= 0.40" "n/a"
+	fi
+	row "large corpus / openssl dgst -sha256, every file" "$(ratio "$(median check)" "$(median openssl)") ($(sec "$(median check)") / $(sec "$(median openssl)"))" "<= 0.60" "$(verdict "$(ratio "$(median check)" "$(median openssl)")" 0.60)"
+	cpu_row check openssl
+	row "--changed, 1 of 2,000 runs / the full check" "$(ratio "$(median changed)" "$(median full)") ($(sec "$(median changed)") / $(sec "$(median full)"))" "<= 0.05" "$(verdict "$(ratio "$(median changed)" "$(median full)")" 0.05)"
+	cpu_row changed full
+	exit 0
 fi
 
 echo "measuring the large corpus ($files files, $((bytes / 1048576)) MiB), $rounds alternated rounds" >&2
