@@ -2,6 +2,7 @@ package policy
 
 import (
 	"context"
+	"github.com/h3a-check/h3a-check/internal/regoplan"
 	"testing"
 )
 
@@ -25,5 +26,14 @@ func BenchmarkCompileShipped(b *testing.B) {
 		if _, err := compile(context.Background(), Options{}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestShippedPlanLinks: the shipped plan links whole. A check links each
+// rule when a run first reaches it (linkShipped), where a rule that could
+// not be linked would be an evaluation error: here it is the build's.
+func TestShippedPlanLinks(t *testing.T) {
+	if _, err := regoplan.Link(shippedPlan, Capabilities()); err != nil {
+		t.Fatal(err)
 	}
 }

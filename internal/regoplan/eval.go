@@ -61,6 +61,7 @@ func (p *Program) EvalPlans(ctx context.Context, input *ast.Term, run []bool) (r
 // run, when not nil, selects the plans to run.
 func (p *Program) eval(ctx context.Context, input, data *ast.Term, run []bool) (results [][]*ast.Term, builtinErrs []*topdown.Error, err error) {
 	s := &state{
+		prog:  p,
 		ctx:   ctx,
 		data:  data,
 		memo:  make([]*ast.Term, len(p.funcs)),
@@ -94,6 +95,9 @@ func (p *Program) eval(ctx context.Context, input, data *ast.Term, run []bool) (
 		if run != nil && !run[i] {
 			continue
 		}
+		if err := p.linkPlan(pl); err != nil {
+			return nil, nil, &topdown.Error{Code: topdown.InternalErr, Message: err.Error()}
+		}
 		fr := make([]*ast.Term, max(pl.nlocals, int(ir.Data)+1))
 		fr[ir.Input], fr[ir.Data] = input, s.data
 		s.results = nil
@@ -112,6 +116,7 @@ func (p *Program) eval(ctx context.Context, input, data *ast.Term, run []bool) (
 }
 
 type state struct {
+	prog        *Program
 	ctx         context.Context
 	data        *ast.Term
 	memo        []*ast.Term // by function id: the value of a rule
@@ -337,6 +342,9 @@ func (s *state) call(st *stmt, fr []*ast.Term) (*ast.Term, int) {
 	fn := st.fn
 	if fn.memo && s.known[fn.id] {
 		return s.memo[fn.id], completed
+	}
+	if err := s.prog.linkFunction(fn); err != nil {
+		return nil, s.fail(nil, topdown.InternalErr, "%v", err)
 	}
 	callee := s.push(fn.nlocals)
 	defer s.pop(len(callee))

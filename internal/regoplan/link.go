@@ -31,6 +31,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"sync"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/ir"
@@ -43,12 +44,18 @@ type Program struct {
 	plans []*plan
 	funcs []*function
 	files []string
+
+	// lazy, for LinkLazily: the linker that links a plan or function on
+	// its first evaluation, one at a time.
+	lazy   *linker
+	lazyMu sync.Mutex
 }
 
 type plan struct {
 	name    string
 	blocks  []*block
 	nlocals int
+	body    lazyBody
 }
 
 type function struct {
@@ -59,6 +66,15 @@ type function struct {
 	blocks  []*block
 	nlocals int
 	memo    bool // params are exactly input and data
+	body    lazyBody
+}
+
+// lazyBody is a plan's or function's blocks waiting to be linked: linked
+// once, on first use, when the program was linked lazily.
+type lazyBody struct {
+	src  []*ir.Block // nil once linked, or when linked eagerly
+	once sync.Once
+	err  error
 }
 
 type block struct {
@@ -150,6 +166,19 @@ func (e *LinkError) Error() string {
 // entrypoint, evaluated in order by Eval. Only the built-ins of caps can be
 // called; a call to any other is refused.
 func Link(p *ir.Policy, caps *ast.Capabilities) (*Program, error) {
+	return link(p, caps, false)
+}
+
+// LinkLazily is Link that links each plan and function when it is first
+// evaluated, so that a check pays only for the rules of the layouts it
+// meets. A plan that does not link is then an error of the evaluation
+// that reaches it, not of LinkLazily: it is for plans that Link is known to
+// accept (the shipped plan, which the tests link whole).
+func LinkLazily(p *ir.Policy, caps *ast.Capabilities) (*Program, error) {
+	return link(p, caps, true)
+}
+
+func link(p *ir.Policy, caps *ast.Capabilities, lazily bool) (*Program, error) {
 	if caps == nil {
 		return nil, &LinkError{Msg: "no capabilities given: the built-ins a plan may call must be named"}
 	}
@@ -197,29 +226,83 @@ func Link(p *ir.Policy, caps *ast.Capabilities) (*Program, error) {
 		l.funcs[f.Name] = fn
 		l.prog.funcs = append(l.prog.funcs, fn)
 	}
-	for i, f := range p.Funcs.Funcs {
-		fn := l.prog.funcs[i]
-		l.fn = fn
-		l.maxLocal = fn.ret
-		for _, prm := range fn.params {
-			l.maxLocal = max(l.maxLocal, prm)
+	if lazily {
+		for i, f := range p.Funcs.Funcs {
+			l.prog.funcs[i].body.src = f.Blocks
 		}
-		blocks, err := l.blocks(f.Blocks)
-		if err != nil {
-			return nil, fmt.Errorf("%w (function %s)", err, f.Name)
+		for _, pl := range p.Plans.Plans {
+			l.prog.plans = append(l.prog.plans, &plan{name: pl.Name, body: lazyBody{src: pl.Blocks}})
 		}
-		fn.blocks, fn.nlocals = blocks, l.maxLocal+1
+		l.prog.lazy = l
+		return l.prog, nil
 	}
-	l.fn = nil
-	for _, pl := range p.Plans.Plans {
-		l.maxLocal = int(ir.Data)
-		blocks, err := l.blocks(pl.Blocks)
-		if err != nil {
-			return nil, fmt.Errorf("%w (plan %s)", err, pl.Name)
+	for i, f := range p.Funcs.Funcs {
+		if err := l.function(l.prog.funcs[i], f.Blocks); err != nil {
+			return nil, err
 		}
-		l.prog.plans = append(l.prog.plans, &plan{name: pl.Name, blocks: blocks, nlocals: l.maxLocal + 1})
+	}
+	for _, pl := range p.Plans.Plans {
+		lp := &plan{name: pl.Name}
+		if err := l.plan(lp, pl.Blocks); err != nil {
+			return nil, err
+		}
+		l.prog.plans = append(l.prog.plans, lp)
 	}
 	return l.prog, nil
+}
+
+func (l *linker) function(fn *function, src []*ir.Block) error {
+	l.fn = fn
+	defer func() { l.fn = nil }()
+	l.maxLocal = fn.ret
+	for _, prm := range fn.params {
+		l.maxLocal = max(l.maxLocal, prm)
+	}
+	blocks, err := l.blocks(src)
+	if err != nil {
+		return fmt.Errorf("%w (function %s)", err, fn.name)
+	}
+	fn.blocks, fn.nlocals = blocks, l.maxLocal+1
+	return nil
+}
+
+func (l *linker) plan(pl *plan, src []*ir.Block) error {
+	l.maxLocal = int(ir.Data)
+	blocks, err := l.blocks(src)
+	if err != nil {
+		return fmt.Errorf("%w (plan %s)", err, pl.name)
+	}
+	pl.blocks, pl.nlocals = blocks, l.maxLocal+1
+	return nil
+}
+
+// linkFunction links fn's blocks if they wait for it; safe for concurrent
+// use.
+func (p *Program) linkFunction(fn *function) error {
+	if p.lazy == nil {
+		return nil
+	}
+	fn.body.once.Do(func() {
+		p.lazyMu.Lock()
+		defer p.lazyMu.Unlock()
+		fn.body.err = p.lazy.function(fn, fn.body.src)
+		fn.body.src = nil
+	})
+	return fn.body.err
+}
+
+// linkPlan is linkFunction for a plan.
+func (p *Program) linkPlan(pl *plan) error {
+	if p.lazy == nil {
+		return nil
+	}
+	pl.body.once.Do(func() {
+		p.lazyMu.Lock()
+		defer p.lazyMu.Unlock()
+		pl.body.err = p.lazy.plan(pl, pl.body.src)
+		pl.body.src = nil
+	})
+	return pl.body.err
 }
 
 // Plans names the entrypoints, in the order Eval returns their results.

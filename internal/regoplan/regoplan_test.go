@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"reflect"
 	"strings"
@@ -351,5 +352,49 @@ func TestEvalPlansRunsOnlyTheSelected(t *testing.T) {
 	}
 	if _, _, err := prog.EvalPlans(context.Background(), nil, []bool{true, true}); err == nil {
 		t.Fatal("EvalPlans without input: no error")
+	}
+}
+
+// TestLinkLazily: a lazily linked program gives the results of one linked
+// whole, links a rule only when it is evaluated, and a rule that cannot be
+// linked fails the evaluation that reaches it, never passes it.
+func TestLinkLazily(t *testing.T) {
+	ctx := context.Background()
+	src := "package test\nimport rego.v1\nq := input.x + 1\np contains v if { some v in input.ys; v > q }\nr := \"unused\""
+	input := ast.MustParseTerm(`{"x": 1, "ys": [1, 2, 3, 4]}`)
+	eager, err := regoplan.Link(planModule(t, src, "p", "r"), policy.Capabilities())
+	if err != nil {
+		t.Fatal(err)
+	}
+	lazy, err := regoplan.LinkLazily(planModule(t, src, "p", "r"), policy.Capabilities())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _, err := eager.Eval(ctx, input)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 { // linked on the first evaluation, reused on the second
+		got, _, err := lazy.Eval(ctx, input)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("lazily linked: %v, linked whole: %v", got, want)
+		}
+	}
+
+	broken := planModule(t, "package test\np := 1", "p")
+	broken.Funcs.Funcs[0].Blocks[0].Stmts = append(broken.Funcs.Funcs[0].Blocks[0].Stmts, &ir.CallStmt{Func: "no.such.builtin"})
+	prog, err := regoplan.LinkLazily(broken, policy.Capabilities())
+	if err != nil {
+		t.Fatalf("LinkLazily linked a rule before its evaluation: %v", err)
+	}
+	if _, _, err := prog.EvalPlans(ctx, input, []bool{false}); err != nil {
+		t.Fatalf("a plan not run was linked: %v", err)
+	}
+	res, _, err := prog.Eval(ctx, input)
+	if err == nil || !strings.Contains(err.Error(), "no.such.builtin") {
+		t.Fatalf("evaluating a rule that cannot be linked: results %v, err %v; want an error naming the call", res, err)
 	}
 }
