@@ -219,7 +219,7 @@ if $ratios; then
 		GIT_AUTHOR_DATE=2025-01-01T00:00:00Z GIT_COMMITTER_DATE=2025-01-01T00:00:00Z \
 			git -C "$changed_repo" -c user.name=bench -c user.email=bench@localhost -c commit.gpgsign=false -c gc.auto=0 commit -qm base
 		git -C "$changed_repo" gc -q
-		edited=$(find "$changed_repo/runs" -mindepth 1 -maxdepth 1 -type d | sort | head -1)
+		edited=$(find "$changed_repo/runs" -mindepth 1 -maxdepth 1 -type d | sort | sed -n 1p)
 		printf -- '- one more line\n' >>"$edited/state/ROADMAP.md"
 		touch "$changed_repo/.complete"
 	fi
