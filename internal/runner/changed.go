@@ -32,6 +32,10 @@ type changedScope struct {
 	// onPath holds, per repository, every folder (relative to its top
 	// level, "" for the top) that holds a changed file at any depth.
 	onPath map[*gitrev.Repo]map[string]bool
+	// wholeDirs holds, per repository, the changed folders that git names
+	// as one entry: another repository inside (untracked, or a gitlink),
+	// whose files the outer diff does not list. Each is searched in full.
+	wholeDirs map[*gitrev.Repo]map[string]bool
 	// searched maps each searched folder, absolute, to its place: every
 	// folder below it is checked against onPath.
 	searched []scopedPath
@@ -50,7 +54,7 @@ type scopedPath struct {
 // findChanged asks git what changed under each path. An error is the one
 // the history plan would give for the same repository and base.
 func findChanged(opts Options, paths []string, getenv func(string) string) (*changedScope, error) {
-	sc := &changedScope{bases: map[*gitrev.Repo]*repoBase{}, files: map[*gitrev.Repo][]string{}, onPath: map[*gitrev.Repo]map[string]bool{}}
+	sc := &changedScope{bases: map[*gitrev.Repo]*repoBase{}, files: map[*gitrev.Repo][]string{}, onPath: map[*gitrev.Repo]map[string]bool{}, wholeDirs: map[*gitrev.Repo]map[string]bool{}}
 	for _, p := range paths {
 		abs, err := filepath.Abs(p)
 		if err != nil {
@@ -87,6 +91,7 @@ func findChanged(opts Options, paths []string, getenv func(string) string) (*cha
 				}
 				sc.files[repo] = files
 				sc.onPath[repo] = foldersHolding(files)
+				sc.wholeDirs[repo] = foldersNamed(repo.Root, files)
 			}
 		}
 		if rel == "." {
@@ -122,6 +127,23 @@ func foldersHolding(files []string) map[string]bool {
 	return out
 }
 
+// foldersNamed is the changed entries that are folders: "dir/" in git's
+// list of untracked files (a repository inside), or a folder on disk where
+// the diff names one entry (a gitlink).
+func foldersNamed(root string, files []string) map[string]bool {
+	out := map[string]bool{}
+	for _, f := range files {
+		if d, ok := strings.CutSuffix(f, "/"); ok {
+			out[d] = true
+			continue
+		}
+		if info, err := os.Lstat(filepath.Join(root, filepath.FromSlash(f))); err == nil && info.IsDir() {
+			out[f] = true
+		}
+	}
+	return out
+}
+
 // within reports whether discovery should look at the absolute folder
 // dir: it holds a changed file, or lies in a folder searched in full.
 func (sc *changedScope) within(dir string) bool {
@@ -133,7 +155,22 @@ func (sc *changedScope) within(dir string) bool {
 		if p.whole {
 			return true
 		}
-		if sc.onPath[p.repo][topRel(path.Join(p.rel, rest))] {
+		rel := topRel(path.Join(p.rel, rest))
+		if sc.onPath[p.repo][rel] || sc.inWholeDir(p.repo, rel) {
+			return true
+		}
+	}
+	return false
+}
+
+// inWholeDir reports whether rel is at or below a folder searched in full.
+func (sc *changedScope) inWholeDir(repo *gitrev.Repo, rel string) bool {
+	whole := sc.wholeDirs[repo]
+	if len(whole) == 0 {
+		return false
+	}
+	for d := rel; d != "." && d != "" && d != "/"; d = path.Dir(d) {
+		if whole[d] {
 			return true
 		}
 	}

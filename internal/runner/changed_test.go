@@ -108,6 +108,18 @@ func TestChangedFailsClosed(t *testing.T) {
 			runs: 1,
 		},
 		{
+			name: "a run in a repository inside, untracked",
+			after: func(t *testing.T, c *corpus.Corpus) {
+				inner := filepath.Join(c.Dir, "vendored")
+				if err := os.CopyFS(filepath.Join(inner, "runs", c.Runs[3].ID+"-copy"), os.DirFS(c.Runs[3].Dir)); err != nil {
+					t.Fatal(err)
+				}
+				gittest.At(t, inner).Git("init", "-q")
+			},
+			runs: 1, // the run inside, checked without history: its repository has no commit
+
+		},
+		{
 			name:  "nothing changed",
 			after: func(*testing.T, *corpus.Corpus) {},
 			runs:  0,
