@@ -228,6 +228,12 @@ func below(top, dir string) (string, bool) {
 // holds every one of them, each with the runs it holds listed.
 func (sc *changedScope) discover(paths []string, forced string, detectors []rundir.Detector) ([]rundir.Run, error) {
 	found, err := rundir.DiscoverWithin(paths, detectors, forced, sc.within)
+	var notForced *rundir.ForcedLayoutError
+	if errors.As(err, &notForced) {
+		// No run of the forced layout along the changes: whether the
+		// path holds one at all takes the whole search.
+		found, err = rundir.Discover(paths, detectors, forced)
+	}
 	if err != nil {
 		return nil, err
 	}

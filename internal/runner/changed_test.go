@@ -78,6 +78,8 @@ func TestChangedFailsClosed(t *testing.T) {
 		// audits.
 		want map[int]string
 		runs int
+		// layout is forced when set.
+		layout string
 	}{
 		{
 			name: "moved within the searched folder",
@@ -124,6 +126,12 @@ func TestChangedFailsClosed(t *testing.T) {
 			after: func(*testing.T, *corpus.Corpus) {},
 			runs:  0,
 		},
+		{
+			name:   "nothing changed, the layout forced",
+			after:  func(*testing.T, *corpus.Corpus) {},
+			runs:   0,
+			layout: "h3a",
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -138,7 +146,7 @@ func TestChangedFailsClosed(t *testing.T) {
 			}
 			g.Commit("four runs")
 			tt.after(t, c)
-			res, err := Check(context.Background(), Options{Paths: []string{c.Dir}, Getenv: noEnv, Changed: true})
+			res, err := Check(context.Background(), Options{Paths: []string{c.Dir}, Getenv: noEnv, Changed: true, Layout: tt.layout})
 			if err != nil {
 				t.Fatal(err)
 			}
