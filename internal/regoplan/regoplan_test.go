@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -396,5 +397,39 @@ func TestLinkLazily(t *testing.T) {
 	res, _, err := prog.Eval(ctx, input)
 	if err == nil || !strings.Contains(err.Error(), "no.such.builtin") {
 		t.Fatalf("evaluating a rule that cannot be linked: results %v, err %v; want an error naming the call", res, err)
+	}
+}
+
+// TestLinkLazilyConcurrent: evaluations on several goroutines share a
+// lazily linked program, each rule linked once (run it with -race).
+func TestLinkLazilyConcurrent(t *testing.T) {
+	ctx := context.Background()
+	src := "package test\nimport rego.v1\nq := input.x + 1\nf(v) := v * 2\np contains f(v) if { some v in input.ys; v > q }"
+	input := ast.MustParseTerm(`{"x": 1, "ys": [1, 2, 3, 4]}`)
+	want, _, err := link(t, src, "p").Eval(ctx, input)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := regoplan.LinkLazily(planModule(t, src, "p"), policy.Capabilities())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for range 8 {
+		wg.Go(func() {
+			got, _, err := prog.Eval(ctx, input)
+			if err == nil && fmt.Sprint(got) != fmt.Sprint(want) {
+				err = fmt.Errorf("got %v, want %v", got, want)
+			}
+			errs <- err
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Error(err)
+		}
 	}
 }
