@@ -177,6 +177,12 @@ main() {
 	mutant discover-nested-run-silent internal/runner/runner.go \
 		'for _, inner := range run.Holds {' 'for _, inner := range run.Holds[:0] {' \
 		./internal/cli/ 'TestErrRuns'
+	mutant changed-skips-inner-repository internal/runner/changed.go \
+		'if sc.onPath[p.repo][rel] || sc.inWholeDir(p.repo, rel) {' 'if sc.onPath[p.repo][rel] {' \
+		./internal/runner/ 'TestChanged'
+	mutant changed-holds-unlisted internal/rundir/discover.go \
+		'whole = whole || wholeRuns' 'whole = whole' \
+		./internal/rundir/ 'TestDiscoverWithin'
 
 	# --- the staged check: a working tree that differs from the index is exit 2
 	mutant staged-ignores-unstaged internal/runner/staged.go \
