@@ -324,6 +324,11 @@ func Check(ctx context.Context, opts Options) (*Result, error) {
 	if err := c.fatal.get(); err != nil {
 		return nil, err
 	}
+	// A shard sees only its runs, so whether a waiver matched anything
+	// is known only to a check of them all.
+	if opts.Shard.All() {
+		deleted = withUnusedWaivers(deleted, opts.Waivers.Unused())
+	}
 	for _, a := range deleted {
 		a.Tool = audit.Tool{Name: opts.ToolName, Version: opts.ToolVersion}
 		a.Timestamp = opts.Timestamp
@@ -422,6 +427,29 @@ func rulesAudit(findings []finding.Finding) *audit.Audit {
 		Inputs:   audit.Inputs{},
 		Notes:    fmt.Sprintf("the change edits %d file%s of the rules and configuration that judge it", len(findings), plural(len(findings))),
 	}
+}
+
+// withUnusedWaivers adds the unused waivers to the audit of the rules and
+// configuration (run "."), made for them when the change edits no rule: a
+// waiver is the configuration's, not a run's, so it is reported once.
+func withUnusedWaivers(extra []*audit.Audit, unused []finding.Finding) []*audit.Audit {
+	if len(unused) == 0 {
+		return extra
+	}
+	note := fmt.Sprintf("%d waiver%s of the configuration match%s no finding", len(unused), plural(len(unused)), map[bool]string{true: "es", false: ""}[len(unused) == 1])
+	for _, a := range extra {
+		if a.Run == "." {
+			a.Findings = finding.SortDedupe(append(a.Findings, unused...))
+			a.Notes += "; " + note
+			return extra
+		}
+	}
+	return append(extra, &audit.Audit{
+		Run:      ".",
+		Findings: finding.SortDedupe(slices.Clone(unused)),
+		Inputs:   audit.Inputs{},
+		Notes:    note,
+	})
 }
 
 // reportsOutsideRuns refuses a report path inside a run: the report would

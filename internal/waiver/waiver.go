@@ -15,6 +15,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/h3a-check/h3a-check/internal/finding"
@@ -38,15 +39,26 @@ type Set struct {
 	Base    string // absolute directory the waiver paths are relative to
 	Today   string // YYYY-MM-DD in UTC; a waiver expiring before it has expired
 	Waivers []Waiver
+
+	// How each live waiver fared over the runs Apply saw, by index in
+	// Waivers: runs are checked on several goroutines.
+	mu  sync.Mutex
+	use map[int]*usage
 }
+
+// usage counts the runs a live waiver covers and the findings it matched.
+type usage struct{ runs, matched int }
 
 // Today returns the current UTC date in DateLayout.
 func Today(now time.Time) string { return now.UTC().Format(DateLayout) }
 
 // Apply returns the findings of the run in runDir (absolute) with the ones
 // a live waiver covers marked as waived, followed by one finding per
-// expired or unused waiver that covers the run. A finding is marked by the
-// first waiver that matches it. fs is not modified.
+// expired waiver that covers the run (it changes this run's verdict). A
+// finding is marked by the first waiver that matches it. fs is not
+// modified. A live waiver that matches nothing is not reported here but by
+// Unused, once, after every run: a glob over many runs would otherwise warn
+// in each.
 func (s *Set) Apply(runDir string, fs []finding.Finding) []finding.Finding {
 	out := append([]finding.Finding(nil), fs...)
 	if s == nil || len(s.Waivers) == 0 {
@@ -57,7 +69,7 @@ func (s *Set) Apply(runDir string, fs []finding.Finding) []finding.Finding {
 		return out
 	}
 	var extra []finding.Finding
-	for _, w := range s.Waivers {
+	for wi, w := range s.Waivers {
 		if !coversDir(w.Path, run) {
 			continue
 		}
@@ -78,12 +90,54 @@ func (s *Set) Apply(runDir string, fs []finding.Finding) []finding.Finding {
 			extra = append(extra, finding.WaiverExpired.New("",
 				"%s: waiver of %s expired on %s (its reason was %q); %s",
 				w.Source, w.describe(), w.Expires, w.Reason, expiredEffect(matched)))
-		case matched == 0:
-			extra = append(extra, finding.WaiverUnused.New("",
-				"%s: waiver of %s matches no finding in this run", w.Source, w.describe()))
+		default:
+			s.count(wi, matched)
 		}
 	}
 	return append(out, extra...)
+}
+
+func (s *Set) count(i, matched int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.use == nil {
+		s.use = map[int]*usage{}
+	}
+	u := s.use[i]
+	if u == nil {
+		u = &usage{}
+		s.use[i] = u
+	}
+	u.runs++
+	u.matched += matched
+}
+
+// Unused returns one warning per live waiver that covered at least one of
+// the runs Apply saw and matched no finding in any of them: the problem was
+// fixed, or the waiver is mistyped.
+func (s *Set) Unused() []finding.Finding {
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []finding.Finding
+	for i, w := range s.Waivers {
+		u := s.use[i]
+		if u == nil || u.matched > 0 {
+			continue
+		}
+		out = append(out, finding.WaiverUnused.New("",
+			"%s: waiver of %s matches no finding in the %d run%s it covers", w.Source, w.describe(), u.runs, plural(u.runs)))
+	}
+	return out
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }
 
 func (w Waiver) matches(run string, f finding.Finding) bool {

@@ -156,7 +156,8 @@ func TestApply(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := &Set{Base: base, Today: "2025-06-01", Waivers: tc.waivers}
 			in := append([]finding.Finding(nil), tc.in...)
-			got := s.Apply(run, in)
+			// Unused speaks after every run; here there is one.
+			got := append(s.Apply(run, in), s.Unused()...)
 			for i := range in {
 				if in[i] != tc.in[i] {
 					t.Fatal("Apply modified its input")
@@ -186,6 +187,35 @@ func TestApply(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestUnusedOncePerWaiver: a waiver whose glob covers many runs and
+// matches nothing in any is one warning, naming how many runs it covered;
+// one that matched in some run is used.
+func TestUnusedOncePerWaiver(t *testing.T) {
+	base := filepath.FromSlash("/repo")
+	bom := finding.Finding{Rule: "h3a.schema.bom", Severity: finding.Warning, File: "state.json", Line: 1, Details: "bom"}
+	s := &Set{Base: base, Today: "2025-06-01", Waivers: []Waiver{
+		{Rule: "h3a.integrity.*", Path: "runs/**", Reason: "r", Expires: "2025-06-30", Source: "c:2"},
+		{Rule: "h3a.schema.bom", Path: "runs/**", Reason: "r", Expires: "2025-06-30", Source: "c:7"},
+		{Rule: "h3a.schema.bom", Path: "elsewhere/**", Reason: "r", Expires: "2025-06-30", Source: "c:9"},
+	}}
+	for _, r := range []string{"r1", "r2", "r3"} {
+		var in []finding.Finding
+		if r == "r2" {
+			in = []finding.Finding{bom}
+		}
+		for _, f := range s.Apply(filepath.Join(base, "runs", r), in) {
+			if f.Rule == "h3a.waiver.unused" {
+				t.Errorf("run %s: an unused waiver reported with the run: %s", r, f.Details)
+			}
+		}
+	}
+	got := s.Unused()
+	if len(got) != 1 || got[0].Rule != "h3a.waiver.unused" ||
+		got[0].Details != `c:2: waiver of "h3a.integrity.*" on "runs/**" matches no finding in the 3 runs it covers` {
+		t.Errorf("Unused() = %+v, want one warning for the waiver at c:2", got)
 	}
 }
 
