@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/h3a-check/h3a-check/internal/finding"
+	"github.com/h3a-check/h3a-check/internal/longtest"
 	"github.com/h3a-check/h3a-check/internal/report"
 )
 
@@ -126,25 +127,31 @@ func TestTestCommand(t *testing.T) {
 		code   int
 		stdout []string
 		absent []string
+		// long: every shipped Rego test with coverage, which the policy
+		// package's TestRegoPolicies runs too; here it is the command.
+		long bool
 	}{
-		{"shipped", []string{"test", "--threshold", "90"}, ExitPass, []string{"0 failed", "threshold 90%"}, nil},
+		{"shipped", []string{"test", "--threshold", "90"}, ExitPass, []string{"0 failed", "threshold 90%"}, nil, true},
 		// A folder's tests and lines only: the shipped ones are neither run
 		// nor measured, though the folder's rules import them.
 		{"verbose with a user folder", []string{"test", "--verbose", "--coverage", filepath.Join(userPolicies, "team")}, ExitPass,
 			[]string{"PASS  " + filepath.Join(userPolicies, "team", "team_test.rego") + ":9: h3a.user.team_test.test_main_is_flagged",
 				"coverage 100.0% " + filepath.Join(userPolicies, "team", "team.rego"), "2 tests, 2 passed, 0 failed", "coverage 100.0% of the policy lines"},
-			[]string{" policies/", "h3a.rules.", "policies/lib.rego"}},
+			[]string{" policies/", "h3a.rules.", "policies/lib.rego"}, false},
 		{"failing user test", []string{"test", "--policy", filepath.Join(userPolicies, "failing")}, ExitFail,
 			[]string{"FAIL  " + failing + ":5: h3a.user.team_test.test_expects_the_wrong_thing\n" +
 				"      " + failing + ":7: failed here:\n" +
 				"      \tcount(team.warn) == 0 with input as",
 				`{{"file": "state.json", "msg": "branch \"main\" is not a feat`,
-				"branch under test: main", "1 tests, 0 passed, 1 failed"}, nil},
+				"branch under test: main", "1 tests, 0 passed, 1 failed"}, nil, false},
 		{"coverage below the threshold", []string{"test", "--threshold", "100", filepath.Join(userPolicies, "partial")}, ExitFail,
-			[]string{"below the threshold", filepath.Join(userPolicies, "partial", "team.rego") + " (not reached: lines"}, []string{" policies/", "team_test.rego"}},
+			[]string{"below the threshold", filepath.Join(userPolicies, "partial", "team.rego") + " (not reached: lines"}, []string{" policies/", "team_test.rego"}, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			if tc.long {
+				longtest.Skip(t)
+			}
 			code, stdout, stderr := runMain(tc.args...)
 			if code != tc.code {
 				t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %s", code, tc.code, stdout, stderr)

@@ -2,9 +2,11 @@ package policy_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"reflect"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/h3a-check/h3a-check/internal/policy"
@@ -14,19 +16,29 @@ import (
 // planAndCompiled returns the engine a check uses for the shipped rules
 // (their plan, generated at build time) and the reference it must agree
 // with: the rules parsed and compiled with every check and evaluated by
-// OPA's evaluator.
+// OPA's evaluator. Both are loaded once for the package's tests (the strict
+// compile takes seconds under the race detector); an engine is safe for
+// concurrent use and never changes once loaded.
 func planAndCompiled(tb testing.TB) (plan, compiled *policy.Engine) {
 	tb.Helper()
-	ctx := context.Background()
-	compiled, err := policy.Load(ctx, policy.Options{Strict: true})
-	if err != nil {
-		tb.Fatalf("strict compile with every stage: %v", err)
+	shipped.once.Do(func() {
+		ctx := context.Background()
+		if shipped.compiled, shipped.err = policy.Load(ctx, policy.Options{Strict: true}); shipped.err != nil {
+			shipped.err = fmt.Errorf("strict compile with every stage: %w", shipped.err)
+			return
+		}
+		shipped.plan, shipped.err = policy.Load(ctx, policy.Options{})
+	})
+	if shipped.err != nil {
+		tb.Fatal(shipped.err)
 	}
-	plan, err = policy.Load(ctx, policy.Options{})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return plan, compiled
+	return shipped.plan, shipped.compiled
+}
+
+var shipped struct {
+	once           sync.Once
+	plan, compiled *policy.Engine
+	err            error
 }
 
 func sameOutcome(tb testing.TB, got, want policy.Outcome) {

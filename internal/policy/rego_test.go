@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/h3a-check/h3a-check/internal/longtest"
 )
 
 // regoCoverageThreshold is the least share of shipped policy lines the Rego
@@ -14,9 +16,11 @@ import (
 const regoCoverageThreshold = 90.0
 
 // TestRegoPolicies runs every shipped *_test.rego in strict mode and fails
-// for each failing Rego test and for coverage under the threshold.
+// for each failing Rego test and, with the long tests (coverage tracing
+// doubles the time), for coverage under the threshold.
 func TestRegoPolicies(t *testing.T) {
-	rep, err := RunTests(context.Background(), TestOptions{Coverage: true, Strict: true, Timeout: time.Minute})
+	coverage := longtest.Enabled()
+	rep, err := RunTests(context.Background(), TestOptions{Coverage: coverage, Strict: true, Timeout: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -24,6 +28,14 @@ func TestRegoPolicies(t *testing.T) {
 		if r.Fail || r.Error != nil {
 			t.Errorf("%s: %s.%s failed (error: %v)\n%s", at(r.Location), r.Package, r.Name, r.Error, r.Output)
 		}
+	}
+	// Without coverage, nothing else would notice the tests not being found.
+	if len(rep.Results) < 100 {
+		t.Fatalf("%d Rego tests found, expected every shipped *_test.rego", len(rep.Results))
+	}
+	if !coverage {
+		t.Logf("%d Rego tests; coverage is measured with %s=1", len(rep.Results), longtest.Env)
+		return
 	}
 	if got := rep.Coverage.Coverage; got < regoCoverageThreshold {
 		var lines []string
