@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"gopkg.in/yaml.v3"
@@ -31,6 +32,10 @@ var moduleRoot = func() string {
 // binary is the h3a-check built by action.yml's build step in TestMain.
 var binary string
 
+// scratch is a folder for the whole run of the package's tests, removed
+// when they end; what tests share (sharedHookRepo) lives there.
+var scratch string
+
 func TestMain(m *testing.M) {
 	os.Exit(run(m))
 }
@@ -42,6 +47,7 @@ func run(m *testing.M) int {
 		return 1
 	}
 	defer os.RemoveAll(tmp)
+	scratch = tmp
 	binary, err = buildWithAction(tmp)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "building h3a-check with action.yml's build step: %v\n", err)
@@ -325,12 +331,40 @@ func breakArtifact(t *testing.T, run string) {
 	}
 }
 
-// snapshotModule copies the checkout under test (tracked and untracked,
-// not ignored files; or the whole tree outside a git work tree) into a
-// new repository and commits it, as a hook repository pinned at a rev.
-func snapshotModule(t *testing.T) (dir, rev string) {
+// hookRepo is the one snapshot of the checkout and the one pre-commit
+// cache every pre-commit test uses: pre-commit clones a hook repository
+// and builds a golang hook once per cache and rev, which was most of each
+// test's time. Tests use the snapshot read-only.
+var hookRepo struct {
+	once           sync.Once
+	dir, rev, home string
+}
+
+// sharedHookRepo returns the snapshot of the checkout (snapshotModule),
+// its rev, and the PRE_COMMIT_HOME that holds pre-commit's clone of it.
+func sharedHookRepo(t *testing.T) (dir, rev, preCommitHome string) {
 	t.Helper()
-	dir = newRepo(t)
+	hookRepo.once.Do(func() {
+		dir := filepath.Join(scratch, "hook-repo")
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		git(t, dir, "init", "-q", "-b", "main")
+		rev := snapshotModule(t, dir)
+		hookRepo.dir, hookRepo.rev, hookRepo.home = dir, rev, filepath.Join(scratch, "pre-commit-home")
+	})
+	if hookRepo.dir == "" {
+		t.Fatal("the snapshot of the checkout failed in an earlier test")
+	}
+	return hookRepo.dir, hookRepo.rev, hookRepo.home
+}
+
+// snapshotModule copies the checkout under test (tracked and untracked,
+// not ignored files; or the whole tree outside a git work tree) into the
+// empty repository dir and commits it, as a hook repository pinned at a
+// rev.
+func snapshotModule(t *testing.T, dir string) (rev string) {
+	t.Helper()
 	var files []string
 	cmd := exec.Command("git", "ls-files", "-z", "--cached", "--others", "--exclude-standard")
 	cmd.Dir = moduleRoot
@@ -387,5 +421,5 @@ func snapshotModule(t *testing.T) (dir, rev string) {
 			}
 		}
 	}
-	return dir, commitAll(t, dir, "snapshot of the checkout under test")
+	return commitAll(t, dir, "snapshot of the checkout under test")
 }

@@ -12,14 +12,15 @@ import (
 // then hidden behind assume-unchanged or skip-worktree, and a broken run
 // staged and then deleted from the disk, are each refused.
 func TestPreCommitStagedTricks(t *testing.T) {
+	t.Parallel()
 	preCommit := mustHave(t, "pre-commit")
-	hookRepo, rev := snapshotModule(t)
+	hookRepo, rev, home := sharedHookRepo(t)
 	repo := newRepo(t)
 	writeHookConfig(t, repo, hookRepo, rev, "h3a-check-system")
 	run := filepath.Join(repo, "runs", runID)
 	copyCase(t, "ok", "complete", run)
 	commitAll(t, repo, "a complete run")
-	env := preCommitEnv(t, filepath.Dir(binary))
+	env := preCommitEnv(t, home, filepath.Dir(binary))
 	if out, code := runIn(t, repo, env, preCommit, "install", "--install-hooks"); code != 0 {
 		t.Fatalf("pre-commit install: exit %d\n%s", code, out)
 	}
@@ -67,8 +68,9 @@ func TestPreCommitStagedTricks(t *testing.T) {
 // does for a pull request); a broken run committed past the hook fails
 // both, and a range that leaves it alone does not.
 func TestPreCommitCIModes(t *testing.T) {
+	t.Parallel()
 	preCommit := mustHave(t, "pre-commit")
-	hookRepo, rev := snapshotModule(t)
+	hookRepo, rev, home := sharedHookRepo(t)
 	repo := newRepo(t)
 	writeHookConfig(t, repo, hookRepo, rev, "h3a-check")
 	copyCase(t, "ok", "complete", filepath.Join(repo, "runs", runID))
@@ -81,7 +83,7 @@ func TestPreCommitCIModes(t *testing.T) {
 		t.Fatal(err)
 	}
 	notes := commitAll(t, repo, "notes")
-	env := append(preCommitEnv(t, ""), "CI=true")
+	env := append(preCommitEnv(t, home, ""), "CI=true")
 	if out, code := runIn(t, repo, env, preCommit, "install-hooks"); code != 0 {
 		t.Fatalf("pre-commit install-hooks: exit %d\n%s", code, out)
 	}

@@ -9,10 +9,10 @@ import (
 	"testing"
 )
 
-// preCommitEnv isolates pre-commit's cache and lets the golang hook build
-// from the module cache this test process already uses, so the hook
-// installs without a network.
-func preCommitEnv(t *testing.T, extraPath string) []string {
+// preCommitEnv points pre-commit at the tests' own cache (home, from
+// sharedHookRepo) and lets the golang hook build from the module cache
+// this test process already uses, so the hook installs without a network.
+func preCommitEnv(t *testing.T, home, extraPath string) []string {
 	t.Helper()
 	out, err := exec.Command("go", "env", "GOMODCACHE", "GOCACHE").Output()
 	if err != nil {
@@ -26,7 +26,7 @@ func preCommitEnv(t *testing.T, extraPath string) []string {
 		}
 	}
 	return append(env,
-		"PRE_COMMIT_HOME="+filepath.Join(t.TempDir(), "pre-commit-home"),
+		"PRE_COMMIT_HOME="+home,
 		"GOMODCACHE="+caches[0],
 		"GOCACHE="+caches[1],
 	)
@@ -88,13 +88,14 @@ func commitRefused(t *testing.T, repo string, env []string, msg string, want ...
 // on screen; a commit outside any run goes through without a look at the
 // runs it leaves alone, even a broken one.
 func TestPreCommitHook(t *testing.T) {
+	t.Parallel()
 	preCommit := mustHave(t, "pre-commit")
-	hookRepo, rev := snapshotModule(t)
+	hookRepo, rev, home := sharedHookRepo(t)
 	repo := newRepo(t)
 	writeHookConfig(t, repo, hookRepo, rev, "h3a-check")
 	run := filepath.Join(repo, "runs", runID)
 	copyCase(t, "ok", "complete", run)
-	env := preCommitEnv(t, "")
+	env := preCommitEnv(t, home, "")
 
 	if out, code := runIn(t, repo, env, preCommit, "install", "--install-hooks"); code != 0 {
 		t.Fatalf("pre-commit install: exit %d\n%s", code, out)
@@ -139,14 +140,15 @@ func TestPreCommitHook(t *testing.T) {
 // TestPreCommitSystemHook: h3a-check-system runs a binary already on PATH,
 // and sees a commit that deletes a run.
 func TestPreCommitSystemHook(t *testing.T) {
+	t.Parallel()
 	preCommit := mustHave(t, "pre-commit")
-	hookRepo, rev := snapshotModule(t)
+	hookRepo, rev, home := sharedHookRepo(t)
 	repo := newRepo(t)
 	writeHookConfig(t, repo, hookRepo, rev, "h3a-check-system")
 	run := filepath.Join(repo, "runs", runID)
 	copyCase(t, "ok", "complete", run)
 	commitAll(t, repo, "base")
-	env := preCommitEnv(t, filepath.Dir(binary))
+	env := preCommitEnv(t, home, filepath.Dir(binary))
 
 	breakArtifact(t, run)
 	git(t, repo, "add", "-A")
