@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/h3a-check/h3a-check/internal/longtest"
 )
 
 // zeros2GiBDigest is `head -c 2147483648 /dev/zero | sha256sum`.
@@ -22,6 +24,7 @@ func TestHashOfLargeSparseFileUsesBoundedMemory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("hashes 2 GiB; skipped with -short")
 	}
+	longtest.Skip(t)
 	const size = 2 << 30
 	path := filepath.Join(t.TempDir(), "zeros.bin")
 	f, err := os.Create(path)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/h3a-check/h3a-check/internal/audit"
+	"github.com/h3a-check/h3a-check/internal/longtest"
 	"github.com/h3a-check/h3a-check/internal/policy"
 	"github.com/h3a-check/h3a-check/internal/schema"
 	"github.com/h3a-check/h3a-check/internal/synth/corpus"
@@ -19,6 +20,7 @@ func TestAuditsRetainLittle(t *testing.T) {
 	if testing.Short() {
 		t.Skip("generates 300 runs")
 	}
+	longtest.Skip(t)
 	const runs = 300
 	c, err := corpus.Generate(t.TempDir(), corpus.Options{Runs: runs, Artifacts: 6, Size: 1 << 10, Seed: 8})
 	if err != nil {
@@ -109,6 +111,7 @@ func TestEmitKeepsNoAudit(t *testing.T) {
 	if testing.Short() {
 		t.Skip("generates 300 runs")
 	}
+	longtest.Skip(t)
 	const runs = 300
 	c, err := corpus.Generate(t.TempDir(), corpus.Options{Runs: runs, Artifacts: 6, Size: 1 << 10, Seed: 9, Broken: 0.3})
 	if err != nil {
