@@ -58,6 +58,7 @@ func sameOutcome(tb testing.TB, got, want policy.Outcome) {
 // on a run of another layout under the full compile, which evaluates every
 // rule: what lets the plan run only the plans of the run's layout.
 func TestShippedPlanMatchesCompiledPolicies(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	plan, full := planAndCompiled(t)
 	typed := 0

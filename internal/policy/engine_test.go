@@ -170,6 +170,7 @@ func TestCapabilities(t *testing.T) {
 // TestLoadRefuses: each broken user folder is refused with exit-code-2
 // problems that name the file and line.
 func TestLoadRefuses(t *testing.T) {
+	t.Parallel() // each case compiles the shipped rules with its own
 	good := rule("deny", "#   id: h3a.user.team.x", `	f := lib.finding(rego.metadata.rule(), {"msg": "x"})`)
 	tests := []struct {
 		name  string
@@ -204,6 +205,7 @@ func TestLoadRefuses(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			dir := userDir(t, tc.files)
 			_, err := Load(context.Background(), Options{Dirs: []string{dir}})
 			if tc.want == "" {
@@ -290,6 +292,7 @@ func TestUserRuleFindings(t *testing.T) {
 // TestBadResults: elements that break the contract become findings, never
 // silently dropped and never half-trusted.
 func TestBadResults(t *testing.T) {
+	t.Parallel() // each case compiles the shipped rules with its own
 	tests := []struct{ name, body, want string }{
 		{"no rule id", `	_ := rego.metadata.rule()
 	f := {"msg": "x"}`, `names no rule (no "rule" field)`},
@@ -314,6 +317,7 @@ func TestBadResults(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			out := evalUser(t, rule("deny", "#   id: h3a.user.team.x", tc.body), Options{})
 			if len(out.Findings) != 1 || out.Findings[0].Rule != BadResult.ID {
 				t.Fatalf("findings %+v, want one %s", out.Findings, BadResult.ID)

@@ -138,6 +138,7 @@ func clone(tb testing.TB, in map[string]any) map[string]any {
 // TestShippedPoliciesOnEveryTestdataRun: no testdata run, ok or err, makes a
 // shipped rule fail to evaluate.
 func TestShippedPoliciesOnEveryTestdataRun(t *testing.T) {
+	t.Parallel()
 	dirs, err := filepath.Glob("../../testdata/runs/*/*")
 	if err != nil {
 		t.Fatal(err)

@@ -39,6 +39,7 @@ deny contains f if {
 // no layout's input has does not load (exit 2), and the problem names the
 // file, line and column of the field and its nearest known name.
 func TestTypeCheckRefusesUnknownFields(t *testing.T) {
+	t.Parallel() // each case compiles the shipped rules with its own
 	tests := []struct {
 		name, layout, body string
 		want               string // "" when the rule loads
@@ -64,6 +65,7 @@ func TestTypeCheckRefusesUnknownFields(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			dir := userDir(t, map[string]string{"a.rego": layoutRule(tc.layout, tc.body)})
 			_, err := Load(context.Background(), Options{Dirs: []string{dir}})
 			if tc.want == "" {

@@ -19,6 +19,7 @@ const regoCoverageThreshold = 90.0
 // for each failing Rego test and, with the long tests (coverage tracing
 // doubles the time), for coverage under the threshold.
 func TestRegoPolicies(t *testing.T) {
+	t.Parallel()
 	coverage := longtest.Enabled()
 	rep, err := RunTests(context.Background(), TestOptions{Coverage: coverage, Strict: true, Timeout: time.Minute})
 	if err != nil {
