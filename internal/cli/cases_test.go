@@ -109,8 +109,10 @@ func caseDirs(t *testing.T, kind string) []string {
 // is a run whose own record says it stopped: it needs a human (exit 3), and
 // every warning it gets is one asking for a human.
 func TestOKRuns(t *testing.T) {
+	t.Parallel()
 	for _, dir := range caseDirs(t, "ok") {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
+			t.Parallel()
 			code, audits, stderr := checkJSON(t, dir)
 			if code != ExitPass && code != ExitNeedsHuman {
 				t.Fatalf("exit %d, want 0 or 3; stderr %s\n%s", code, stderr, wantText(code, audits))
@@ -134,8 +136,10 @@ func TestOKRuns(t *testing.T) {
 // .want snapshot, rewritten by -update), and what its hand-written expect
 // file says (never rewritten; see expect_test.go).
 func TestErrRuns(t *testing.T) {
+	t.Parallel()
 	for _, dir := range caseDirs(t, "err") {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
+			t.Parallel()
 			code, audits, stderr := checkJSON(t, dir)
 			if code == ExitError {
 				t.Fatalf("exit 2: %s", stderr)
@@ -152,6 +156,7 @@ func TestErrRuns(t *testing.T) {
 
 // TestJSONDeterministic: two checks of the same runs give the same bytes.
 func TestJSONDeterministic(t *testing.T) {
+	t.Parallel()
 	var a, b bytes.Buffer
 	Main([]string{"--format", "json", "--base", "none", casesDir}, nil, &a, &bytes.Buffer{})
 	Main([]string{"--format", "json", "--base", "none", "--workers", "1", casesDir}, nil, &b, &bytes.Buffer{})

@@ -16,6 +16,7 @@ import (
 // against the official SARIF 2.1.0 schema, and every file location is
 // relative to the repository (no absolute path, no "..").
 func TestSARIFOfEveryCase(t *testing.T) {
+	t.Parallel()
 	f, err := os.Open("../report/testdata/sarif-schema-2.1.0.json")
 	if err != nil {
 		t.Fatal(err)
@@ -75,6 +76,7 @@ func TestSARIFOfEveryCase(t *testing.T) {
 // TestJUnitOfEveryCase: one suite per run, failing exactly when the
 // run's gate does not pass.
 func TestJUnitOfEveryCase(t *testing.T) {
+	t.Parallel()
 	out := filepath.Join(t.TempDir(), "junit.xml")
 	code, audits, stderr := checkJSON(t, "--output", "junit="+out, casesDir)
 	if code != ExitFail {

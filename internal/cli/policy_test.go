@@ -15,6 +15,7 @@ import (
 const userPolicies = "testdata/policies"
 
 func TestPolicyFlagAddsUserRules(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(casesDir, "ok", "complete")
 	code, audits, stderr := checkJSON(t, "--policy", filepath.Join(userPolicies, "team"), dir)
 	if code != ExitPass {
@@ -52,6 +53,7 @@ func TestPolicyFlagAddsUserRules(t *testing.T) {
 }
 
 func TestPolicyExitCodeTwo(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(casesDir, "ok", "complete")
 	tests := []struct {
 		name   string
@@ -74,6 +76,7 @@ func TestPolicyExitCodeTwo(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			code, stdout, stderr := runMain(tc.args...)
 			if code != ExitError {
 				t.Fatalf("exit %d, want 2\nstdout: %s\nstderr: %s", code, stdout, stderr)
@@ -88,6 +91,7 @@ func TestPolicyExitCodeTwo(t *testing.T) {
 // TestPolicyTimeout: a rule that would run for minutes fails its run's gate
 // quickly, with a finding, not a hang.
 func TestPolicyTimeout(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(casesDir, "ok", "complete")
 	code, audits, stderr := checkJSON(t, "--policy", filepath.Join(userPolicies, "slow"), "--policy-timeout", "200ms", dir)
 	if code != ExitFail {
@@ -99,6 +103,7 @@ func TestPolicyTimeout(t *testing.T) {
 }
 
 func TestDebugPrintsToStderr(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(casesDir, "ok", "complete")
 	for _, debug := range []bool{true, false} {
 		args := []string{"--base", "none", "--policy", filepath.Join(userPolicies, "debug"), dir}
@@ -120,6 +125,7 @@ func TestDebugPrintsToStderr(t *testing.T) {
 }
 
 func TestTestCommand(t *testing.T) {
+	t.Parallel()
 	failing := filepath.Join(userPolicies, "failing", "team_test.rego")
 	tests := []struct {
 		name   string
@@ -149,6 +155,7 @@ func TestTestCommand(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			if tc.long {
 				longtest.Skip(t)
 			}
@@ -171,6 +178,7 @@ func TestTestCommand(t *testing.T) {
 }
 
 func TestRulesListPolicyRules(t *testing.T) {
+	t.Parallel()
 	code, out, _ := runMain("rules", "--policy", filepath.Join(userPolicies, "team"))
 	if code != ExitPass {
 		t.Fatalf("exit %d", code)
@@ -193,6 +201,7 @@ func TestRulesListPolicyRules(t *testing.T) {
 // TestRulesJSON: rules --format json gives every rule of the table, with
 // every field and where it is defined, user rules included.
 func TestRulesJSON(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(userPolicies, "team")
 	code, out, stderr := runMain("rules", "--format", "json", "--policy", dir)
 	if code != ExitPass {

@@ -12,6 +12,7 @@ import (
 // TestShardFlag: N jobs with --shard 1/N … N/N check every run of the
 // test cases exactly once, and each keeps the exit code of its own runs.
 func TestShardFlag(t *testing.T) {
+	t.Parallel()
 	_, all, stderr := checkJSON(t, casesDir)
 	if len(all) < 10 {
 		t.Fatalf("expected the test cases to hold many runs, got %d: %s", len(all), stderr)
