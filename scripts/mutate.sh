@@ -126,9 +126,9 @@ main() {
 	mutant trust-working-tree-in-ci internal/trust/trust.go \
 		'case InCI(getenv):' 'case false && InCI(getenv):' \
 		./internal/trust/ .
-	mutant trust-github-actions-not-ci internal/trust/trust.go \
-		'return set("CI") || set("GITHUB_ACTIONS")' 'return set("CI")' \
-		./internal/trust/ .
+	mutant trust-github-actions-not-ci internal/gitrev/base.go \
+		'return isSet(getenv("CI")) || isSet(getenv("GITHUB_ACTIONS"))' 'return isSet(getenv("CI"))' \
+		./internal/gitrev/ .
 	mutant trust-working-tree-with-base internal/trust/trust.go \
 		'case asked != "" && asked != gitrev.None:' 'case false:' \
 		./internal/trust/ .
@@ -159,6 +159,20 @@ main() {
 		'rule.Scope == SameGate && (c.Gate == "" || c.Gate != fs[i].Gate) {' 'false {' \
 		./internal/audit/ 'TestFinishLinksCauses'
 
+	# --- no change vouches for itself: a human decision, a run's layout, a link
+	mutant human-any-signature-counts internal/runner/humans.go \
+		'return sig.Status == "G" && len(h.AllowedSigners) > 0' 'return sig.Status != "N"' \
+		./internal/runner/ 'TestEventProvenance'
+	mutant layout-change-unseen internal/runner/history.go \
+		'case existed && baseLayout != r.Layout && !hp.layoutForced:' 'case false:' \
+		./internal/history/ 'TestHistoryCases'
+	mutant run-link-read internal/runner/runner.go \
+		'if run.Link != "" {' 'if false {' \
+		./internal/cli/ 'TestErrRuns'
+	mutant waiver-unused-silent internal/waiver/waiver.go \
+		'if u == nil || u.matched > 0 {' 'if true {' \
+		./internal/waiver/ .
+
 	# --- confinement: no path leaves the run
 	mutant confine-dotdot-allowed internal/rundir/confine.go \
 		$'\t\tif el == ".." {\n\t\t\treturn "", &Problem{Kind: DotDot' $'\t\tif el == "..." {\n\t\t\treturn "", &Problem{Kind: DotDot' \
@@ -184,10 +198,10 @@ main() {
 		'whole = whole || wholeRuns' 'whole = whole' \
 		./internal/rundir/ 'TestDiscoverWithin'
 
-	# --- the staged check: a working tree that differs from the index is exit 2
-	mutant staged-ignores-unstaged internal/runner/staged.go \
-		'if len(problems) > 0 {' 'if len(problems) > 1000 {' \
-		./internal/cli/ 'Staged'
+	# --- the staged check: what the commit records, read from the index
+	mutant staged-intent-to-add-checked internal/gitrev/staged.go \
+		'if intent[name] {' 'if false {' \
+		./internal/cli/ 'TestStaged'
 
 	# --- log's refusals
 	mutant log-outside-run-allowed internal/runwrite/log.go \
@@ -255,9 +269,9 @@ main() {
 	mutant changed-ignores-untracked internal/gitrev/repo.go \
 		'for _, list := range []string{diff, untracked} {' 'for _, list := range []string{diff, untracked[:0]} {' \
 		./internal/gitrev/ .
-	mutant staged-ignores-untracked internal/gitrev/staged.go \
-		'return append(splitNUL(changed), splitNUL(untracked)...), nil' 'return append(splitNUL(changed), splitNUL(untracked)[:0]...), nil' \
-		./internal/gitrev/ .
+	mutant staged-submodule-ignored internal/gitrev/staged.go \
+		'"--ita-invisible-in-index", "--ignore-submodules=none", "--")' '"--ita-invisible-in-index", "--ignore-submodules=all", "--")' \
+		./internal/cli/ 'TestStagedSubmodule'
 	mutant waiver-task-ignored internal/waiver/waiver.go \
 		'if w.Task != "" && f.TaskID != w.Task {' 'if false {' \
 		./internal/waiver/ .
