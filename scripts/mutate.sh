@@ -200,7 +200,7 @@ main() {
 
 	# --- the staged check: what the commit records, read from the index
 	mutant staged-intent-to-add-checked internal/gitrev/staged.go \
-		'if intent[name] {' 'if false {' \
+		'if intent[name] {' 'if intent[name] && false {' \
 		./internal/cli/ 'TestStaged'
 
 	# --- log's refusals
