@@ -170,9 +170,12 @@ func runStep(s step, ctx map[string]string, base []string, dir string) (stdout, 
 	return out.String(), errb.String(), 0, err
 }
 
-// runCommand runs a program and returns its output and exit code.
+// runCommand runs a program in a clean environment (baseEnv: never the
+// CI of the machine running the tests) and returns its output and exit
+// code.
 func runCommand(name string, args ...string) (stdout, stderr string, code int, err error) {
 	cmd := exec.Command(name, args...)
+	cmd.Env = baseEnv()
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err = cmd.Run()

@@ -26,6 +26,7 @@ func TestClosedStdoutIs141(t *testing.T) {
 		}
 		r.Close()
 		cmd := exec.Command(binary, args...)
+		cmd.Env = baseEnv() // a person's terminal, whatever CI runs the tests
 		cmd.Stdout = w
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
