@@ -18,7 +18,7 @@ import (
 // fuzzSeeds are small inputs at the edges of the grammar; the fixtures in
 // testdata and the corpus in testdata/fuzz/FuzzParse are added as well.
 var fuzzSeeds = []string{
-	"", " ", "{}", "[]", "0", "-0.0e-0", "1E+2", "1e30000", "-2E-29999", "1E70000", "-1E700000000", "01", "-", "1.", ".5", "+1", "1e", "true", "tru", "nul", "nulll",
+	"", " ", "{}", "[]", "0", "-0.0e-0", "1E+2", "1e30000", "-2E-29999", "1E70000", "-1E700000000", "1E7000000000", "01", "-", "1.", ".5", "+1", "1e", "true", "tru", "nul", "nulll",
 	`"a"`, `"\u00e9\ud83d\ude00"`, `"\ud800"`, `"\udc00\ud800\u0041"`, `"\'"`, `"\x"`, `"\u12g4"`, "\"a\nb\"", "\"a\x01\"",
 	"\"\xff\xfe\"", "\"\xed\xa0\x80\"", "\xff", bom, bom + "{}", bom + bom + "{}",
 	`{"a":1,"a":2}`, `{"a":{"b":1,"b":2},"a":{}}`, `{"a/b":{"~":[0,{"":null}]}}`, `{"a":1,}`, `[1,]`, `[1 2]`,
@@ -77,13 +77,14 @@ func numberRange(body []byte) int {
 			continue
 		}
 		f, ok := new(big.Float).SetString(n.String())
-		if !ok || f.Sign() == 0 {
-			continue
-		}
-		// An exponent past big.Float's own range (1E700000000) makes it
-		// an infinity, whose MantExp is 0: far out of range.
-		if f.IsInf() {
+		// An exponent past big.Float's own range is far out of ours: it
+		// makes an infinity, whose MantExp is 0 (1E700000000), or one
+		// SetString cannot read at all (1E7000000000).
+		if !ok || f.IsInf() {
 			return outOfRange
+		}
+		if f.Sign() == 0 {
+			continue
 		}
 		switch exp := f.MantExp(nil); {
 		case exp > 99700 || exp < -99700:
