@@ -366,25 +366,26 @@ func runsAtBase(repo *gitrev.Repo, commit, rel string) ([]history.RunAt, error) 
 // changed file, where alone a run can have gone or moved. Nil within
 // looks everywhere.
 func runsAtBaseWithin(repo *gitrev.Repo, commit, rel string, within func(string) bool) ([]history.RunAt, error) {
+	// Detection reads at most the start of a file (a hybrid-os state's keys).
+	readStart := func(name string) (data []byte, err error) {
+		_, err = repo.Stream(commit, name, func(r io.Reader) error {
+			data, err = io.ReadAll(io.LimitReader(r, maxDetectRead))
+			return err
+		})
+		return data, err
+	}
 	if within == nil {
 		files, err := repo.List(commit, rel)
 		if err != nil {
 			return nil, err
 		}
-		// Detection reads at most the start of a file (a hybrid-os state's keys).
-		return history.RunsAt(gitrev.NewFilesFS(files, func(name string) (data []byte, err error) {
-			_, err = repo.Stream(commit, name, func(r io.Reader) error {
-				data, err = io.ReadAll(io.LimitReader(r, maxDetectRead))
-				return err
-			})
-			return data, err
-		}), rel)
+		return history.RunsAt(gitrev.NewFilesFS(files, readStart), rel)
 	}
 	dir := rel
 	if dir == "" {
 		dir = "."
 	}
-	fsys := newTreeFS(repo, commit)
+	fsys := gitrev.NewTreeFS(repo, commit, readStart)
 	if info, err := fsys.Stat(dir); errors.Is(err, fs.ErrNotExist) || (err == nil && !info.IsDir()) {
 		return nil, nil // the revision has no such folder: it held no run
 	} else if err != nil {
