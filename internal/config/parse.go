@@ -106,25 +106,8 @@ func (p *parser) check(raw *rawConfig) {
 // checkEvidence reads evidence: {min-hash-digits: N}, N a whole number
 // from the spec's 16 to a whole SHA-256 digest's 64.
 func (p *parser) checkEvidence(n *yaml.Node) {
-	if n.Kind == 0 || isNull(n) {
-		return
-	}
-	if n.Kind != yaml.MappingNode {
-		p.errorf(n.Line, n.Column, "evidence: expected a mapping with %s, got %s", strings.Join(EvidenceKeys, ", "), kindName(n))
-		return
-	}
-	seen := map[string]int{}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		switch {
-		case k.Kind != yaml.ScalarNode || !slices.Contains(EvidenceKeys, k.Value):
-			p.errorf(k.Line, k.Column, "evidence: unknown key %s: expected one of %s%s", kindName(k), strings.Join(EvidenceKeys, ", "), suggest(k.Value, EvidenceKeys))
-			continue
-		case seen[k.Value] > 0:
-			p.errorf(k.Line, k.Column, "evidence: duplicate key %q (first defined at line %d)", k.Value, seen[k.Value])
-			continue
-		}
-		seen[k.Value] = k.Line
+	for _, kv := range p.section("evidence", n, EvidenceKeys, strings.Join(EvidenceKeys, ", ")) {
+		v := kv[1]
 		d, err := strconv.Atoi(v.Value)
 		if v.Kind != yaml.ScalarNode || v.ShortTag() != "!!int" || err != nil || d < evidence.SpecDigits || d > evidence.DigestDigits {
 			p.errorf(v.Line, v.Column, "evidence: min-hash-digits %s: expected a whole number from %d (the spec's) to %d (a whole SHA-256 digest)",
@@ -133,6 +116,37 @@ func (p *parser) checkEvidence(n *yaml.Node) {
 		}
 		p.cfg.Evidence = Evidence{MinHashDigits: d, Line: v.Line, Column: v.Column}
 	}
+}
+
+// section reads a mapping of known keys under the top-level key where:
+// nothing when it is absent or null; otherwise every entry whose key is
+// one of keys and not a repeat, in file order, with an error at each that
+// is not. expected names the keys in the message for a value that is not
+// a mapping.
+func (p *parser) section(where string, n *yaml.Node, keys []string, expected string) [][2]*yaml.Node {
+	if n.Kind == 0 || isNull(n) {
+		return nil
+	}
+	if n.Kind != yaml.MappingNode {
+		p.errorf(n.Line, n.Column, "%s: expected a mapping with %s, got %s", where, expected, kindName(n))
+		return nil
+	}
+	var out [][2]*yaml.Node
+	seen := map[string]int{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		switch {
+		case k.Kind != yaml.ScalarNode || !slices.Contains(keys, k.Value):
+			p.errorf(k.Line, k.Column, "%s: unknown key %s: expected one of %s%s", where, kindName(k), strings.Join(keys, ", "), suggest(k.Value, keys))
+			continue
+		case seen[k.Value] > 0:
+			p.errorf(k.Line, k.Column, "%s: duplicate key %q (first defined at line %d)", where, k.Value, seen[k.Value])
+			continue
+		}
+		seen[k.Value] = k.Line
+		out = append(out, [2]*yaml.Node{k, v})
+	}
+	return out
 }
 
 // MaxWaiverDaysLimit bounds max-waiver-days: ten years is no cap.
@@ -487,25 +501,8 @@ func sortErrors(es Errors) {
 
 // checkHumans reads humans: {allowed-signers: PATH, gpg-fingerprints: [...]}.
 func (p *parser) checkHumans(n *yaml.Node) {
-	if n.Kind == 0 || isNull(n) {
-		return
-	}
-	if n.Kind != yaml.MappingNode {
-		p.errorf(n.Line, n.Column, "humans: expected a mapping with %s, got %s", strings.Join(HumanKeys, " or "), kindName(n))
-		return
-	}
-	seen := map[string]int{}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		switch {
-		case k.Kind != yaml.ScalarNode || !slices.Contains(HumanKeys, k.Value):
-			p.errorf(k.Line, k.Column, "humans: unknown key %s: expected one of %s%s", kindName(k), strings.Join(HumanKeys, ", "), suggest(k.Value, HumanKeys))
-			continue
-		case seen[k.Value] > 0:
-			p.errorf(k.Line, k.Column, "humans: duplicate key %q (first defined at line %d)", k.Value, seen[k.Value])
-			continue
-		}
-		seen[k.Value] = k.Line
+	for _, kv := range p.section("humans", n, HumanKeys, strings.Join(HumanKeys, " or ")) {
+		k, v := kv[0], kv[1]
 		switch k.Value {
 		case "allowed-signers":
 			if v.Kind != yaml.ScalarNode {
