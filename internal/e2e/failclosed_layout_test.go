@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -108,19 +107,8 @@ func (a e2eAudit) rules() []string {
 // exit code and the report.
 func check(t *testing.T, repo string, env []string, args ...string) (int, string) {
 	t.Helper()
-	cmd := exec.Command(binary, append([]string{"--format", "json", "--color", "never"}, args...)...)
-	cmd.Dir = repo
-	cmd.Env = append(gitEnv(t), env...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return code, out.String() + errb.String()
+	code, stdout, stderr := runBinary(t, repo, env, args)
+	return code, stdout + stderr
 }
 
 // auditOf finds the audit of run in a JSON report.

@@ -195,35 +195,21 @@ func eventEnv(t *testing.T, event, target string) []string {
 // 1 with every failing run's own gate fail.
 func checkStaysFailing(t *testing.T, repo string, env, args []string) {
 	t.Helper()
-	if args == nil {
-		args = []string{"runs"}
-	}
-	cmd := exec.Command(binary, append([]string{"--format", "json", "--color", "never"}, args...)...)
-	cmd.Dir = repo
-	cmd.Env = append(gitEnv(t), env...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
+	code, stdout, stderr := runBinary(t, repo, env, args)
 	switch code {
 	case 2:
 		return // refused to check: fail closed
 	case 1:
 	default:
-		t.Fatalf("exit %d, want 1 or 2 (never a pass)\nstderr: %s\nstdout: %s", code, errb.String(), out.String())
+		t.Fatalf("exit %d, want 1 or 2 (never a pass)\nstderr: %s\nstdout: %s", code, stderr, stdout)
 	}
 	var doc struct {
 		Audits []struct {
 			Run, Gate string
 		} `json:"audits"`
 	}
-	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
-		t.Fatalf("stdout is not JSON: %v\n%s", err, out.String())
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+		t.Fatalf("stdout is not JSON: %v\n%s", err, stdout)
 	}
 	for _, r := range failingRuns {
 		want := "runs/" + r.folder + "/" + runID
@@ -237,7 +223,7 @@ func checkStaysFailing(t *testing.T, repo string, env, args []string) {
 			}
 		}
 		if !found {
-			t.Errorf("%s was not checked\n%s", want, out.String())
+			t.Errorf("%s was not checked\n%s", want, stdout)
 		}
 	}
 }
