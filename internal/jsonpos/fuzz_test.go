@@ -18,7 +18,7 @@ import (
 // fuzzSeeds are small inputs at the edges of the grammar; the fixtures in
 // testdata and the corpus in testdata/fuzz/FuzzParse are added as well.
 var fuzzSeeds = []string{
-	"", " ", "{}", "[]", "0", "-0.0e-0", "1E+2", "1e30000", "-2E-29999", "1E70000", "-1E700000000", "1E7000000000", "01", "-", "1.", ".5", "+1", "1e", "true", "tru", "nul", "nulll",
+	"", " ", "{}", "[]", "0", "-0.0e-0", "1E+2", "1e30000", "-2E-29999", "1E70000", "-1E700000000", "1E7000000000", "1E-700000000", "-1E-7000000000", "0E-7000000000", "-0.0e99999999999999999999", "01", "-", "1.", ".5", "+1", "1e", "true", "tru", "nul", "nulll",
 	`"a"`, `"\u00e9\ud83d\ude00"`, `"\ud800"`, `"\udc00\ud800\u0041"`, `"\'"`, `"\x"`, `"\u12g4"`, "\"a\nb\"", "\"a\x01\"",
 	"\"\xff\xfe\"", "\"\xed\xa0\x80\"", "\xff", bom, bom + "{}", bom + bom + "{}",
 	`{"a":1,"a":2}`, `{"a":{"b":1,"b":2},"a":{}}`, `{"a/b":{"~":[0,{"":null}]}}`, `{"a":1,}`, `[1,]`, `[1 2]`,
@@ -76,15 +76,19 @@ func numberRange(body []byte) int {
 		if !ok {
 			continue
 		}
+		// Zero is in range whatever its exponent (0e99999999999999999999),
+		// so it is told from its digits, before big.Float sees the exponent.
+		mantissa, _, _ := strings.Cut(strings.ToLower(n.String()), "e")
+		if !strings.ContainsAny(mantissa, "123456789") {
+			continue
+		}
 		f, ok := new(big.Float).SetString(n.String())
 		// An exponent past big.Float's own range is far out of ours: it
-		// makes an infinity, whose MantExp is 0 (1E700000000), or one
-		// SetString cannot read at all (1E7000000000).
-		if !ok || f.IsInf() {
+		// makes an infinity, whose MantExp is 0 (1E700000000), a zero
+		// (1E-700000000), or one SetString cannot read at all
+		// (1E7000000000, 1E-7000000000).
+		if !ok || f.IsInf() || f.Sign() == 0 {
 			return outOfRange
-		}
-		if f.Sign() == 0 {
-			continue
 		}
 		switch exp := f.MantExp(nil); {
 		case exp > 99700 || exp < -99700:
