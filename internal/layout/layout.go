@@ -8,6 +8,7 @@
 package layout
 
 import (
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -39,6 +40,47 @@ type File struct {
 	DocKey   string // key under input.docs
 	// ParseLedger parses a Markdown file into a ledger value.
 	ParseLedger func([]byte) (any, []ledger.Problem)
+	// Versioned, for a file whose schema depends on the version it
+	// declares, names the schema of each version; the schema stage
+	// validates the document against it. Schema is then "".
+	Versioned *Versioned
+}
+
+// Versioned is a schema chosen by the version a document declares: the
+// string in its top-level Member is looked up in Schemas; a document
+// declaring no listed version (or none, or not as a string) is held to no
+// schema.
+type Versioned struct {
+	Member  string
+	Schemas map[string]string // version -> schema name
+}
+
+// SchemaFor names the schema a document of f with the decoded value v is
+// held to, "" for none.
+func (f File) SchemaFor(v any) string {
+	if f.Versioned == nil {
+		return f.Schema
+	}
+	obj, _ := v.(map[string]any)
+	version, ok := obj[f.Versioned.Member].(string)
+	if !ok {
+		return ""
+	}
+	return f.Versioned.Schemas[version]
+}
+
+// SchemaNames lists every schema a document of f may be held to.
+func (f File) SchemaNames() []string {
+	var names []string
+	if f.Schema != "" {
+		names = append(names, f.Schema)
+	}
+	if f.Versioned != nil {
+		for _, v := range slices.Sorted(maps.Keys(f.Versioned.Schemas)) {
+			names = append(names, f.Versioned.Schemas[v])
+		}
+	}
+	return names
 }
 
 // IsPattern reports whether Path names a family of files.

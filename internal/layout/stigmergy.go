@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/h3a-check/h3a-check/internal/finding"
-	"github.com/h3a-check/h3a-check/internal/schema"
 )
 
 // Stigmergy is the layout of stigmergy-state-schema.md: a project root
@@ -26,8 +25,12 @@ const (
 	stigmergyBlueprint   = "execution-blueprint.yml"
 )
 
+// stigmergyFiles: only a ledger that declares schema 3.0 is held to the
+// schema (stigmergy-state-schema.md: "All agents MUST read from and write
+// to this file in accordance with this schema"); the engine's later file
+// is checked for what it shares with it, by the policy.
 var stigmergyFiles = []File{
-	{Path: stigmergyState, Kind: JSON, DocKey: "state"},
+	{Path: stigmergyState, Kind: JSON, DocKey: "state", Versioned: &Versioned{Member: "schema_version", Schemas: map[string]string{"3.0": "stigmergy_state"}}},
 	{Path: stigmergyEngineState, Kind: JSON, DocKey: "engine_state"},
 	{Path: stigmergyBlueprint, Kind: YAML, DocKey: "blueprint"},
 }
@@ -88,8 +91,9 @@ func (l Stigmergy) version(r *Run) string {
 	}
 }
 
+// strict: the ledger is held to a schema (see stigmergyFiles).
 func (l Stigmergy) strict(r *Run) bool {
-	return l.stateFile(r) == stigmergyState && l.version(r) == `schema_version "3.0"`
+	return l.stateFile(r) == stigmergyState && stigmergyFiles[0].SchemaFor(r.Docs[stigmergyState].Value()) != ""
 }
 
 func (l Stigmergy) Notes(r *Run) string {
@@ -169,30 +173,10 @@ func (l Stigmergy) tasks(r *Run) []stigTask {
 	return out
 }
 
-// Check validates a schema 3.0 ledger against its schema: only a file
-// that declares 3.0 is held to it, so the loader does not
-// (stigmergy-state-schema.md: "All agents MUST read from and write to this
-// file in accordance with this schema"). Every other
-// rule of the layout judges documents and facts of the input, so it is
-// Rego (policies/stigmergy.rego).
-func (l Stigmergy) Check(r *Run) []finding.Finding {
-	file := l.stateFile(r)
-	state, ok := r.Docs[file].Value().(map[string]any)
-	if !ok || !l.strict(r) {
-		return nil // missing, unparseable or not an object: reported by the loader
-	}
-	set, err := schema.Default()
-	if err != nil {
-		return nil // Check reports it as the tool's failure
-	}
-	var out []finding.Finding
-	for _, v := range set.Validate("stigmergy_state", state) {
-		f := finding.SchemaViolation.New(file, "%s", v.Message)
-		f.Pointer = v.Pointer
-		out = append(out, f)
-	}
-	return out
-}
+// Check: the schema stage validates a 3.0 ledger (File.Versioned); every
+// other rule of the layout judges documents and facts of the input, so it
+// is Rego (policies/stigmergy.rego).
+func (Stigmergy) Check(*Run) []finding.Finding { return nil }
 
 // dependencyCycles finds each cycle once, as the ids along it starting at
 // its smallest id, in a stable order.

@@ -34,13 +34,30 @@ func readExample(t testing.TB, p string) []byte {
 	return b
 }
 
-func TestStigmergyExampleIsClean(t *testing.T) {
+func TestStigmergyExampleIsStrict(t *testing.T) {
 	r := loadStigmergy(t, readExample(t, stigmergyState), readExample(t, stigmergyBlueprint))
-	if fs := (Stigmergy{}).Check(r); len(fs) != 0 {
-		t.Errorf("findings on the ok example: %+v", fs)
-	}
 	if !(Stigmergy{}).strict(r) {
 		t.Error("the 3.0 example is not checked strictly")
+	}
+}
+
+// TestStigmergySchemaByVersion: only a ledger declaring schema_version
+// "3.0", as a string, is held to the schema.
+func TestStigmergySchemaByVersion(t *testing.T) {
+	for state, want := range map[string]string{
+		`{"schema_version": "3.0"}`: "stigmergy_state",
+		`{"schema_version": "2.0"}`: "",
+		`{"schema_version": 3.0}`:   "",
+		`{}`:                        "",
+		`["3.0"]`:                   "",
+	} {
+		r := loadStigmergy(t, []byte(state), nil)
+		if got := stigmergyFiles[0].SchemaFor(r.Docs[stigmergyState].Value()); got != want {
+			t.Errorf("%s: schema %q, want %q", state, got, want)
+		}
+		if strict := (Stigmergy{}).strict(r); strict != (want != "") {
+			t.Errorf("%s: strict = %v", state, strict)
+		}
 	}
 }
 

@@ -489,8 +489,10 @@ func schemaNames(runs []rundir.Run) []string {
 		}
 		seen[run.Layout] = true
 		for _, f := range layout.ByID(run.Layout).Files() {
-			if f.Schema != "" && !slices.Contains(names, f.Schema) {
-				names = append(names, f.Schema)
+			for _, name := range f.SchemaNames() {
+				if !slices.Contains(names, name) {
+					names = append(names, name)
+				}
 			}
 		}
 	}
@@ -890,6 +892,8 @@ func tooManyValues(file string, p jsonpos.Problem) finding.Finding {
 	return f
 }
 
+// validateSchemas holds each parsed document to the schema its file names,
+// or to the one the version it declares names (layout.Versioned).
 func (c *checker) validateSchemas(s *runState) {
 	schemas, err := schema.Default()
 	if err != nil {
@@ -898,14 +902,22 @@ func (c *checker) validateSchemas(s *runState) {
 	for _, m := range s.run.Files {
 		f, path := m.Spec, m.Path
 		doc := s.run.Docs[path]
-		if f.Schema == "" || doc == nil || !doc.Present {
+		if (f.Schema == "" && f.Versioned == nil) || doc == nil || !doc.Present {
 			continue
 		}
 		if !doc.Parsed {
-			s.add(finding.NotEvaluated.New(path, "schema check not evaluated: %s is not valid JSON", path))
+			// A versioned document that did not parse declares no
+			// version: its syntax finding says all there is to say.
+			if f.Schema != "" {
+				s.add(finding.NotEvaluated.New(path, "schema check not evaluated: %s is not valid JSON", path))
+			}
 			continue
 		}
-		vs := schemas.Validate(f.Schema, doc.Value())
+		name := f.SchemaFor(doc.Value())
+		if name == "" {
+			continue
+		}
+		vs := schemas.Validate(name, doc.Value())
 		doc.SchemaValid = len(vs) == 0
 		for _, v := range vs {
 			fd := finding.SchemaViolation.New(path, "%s", v.Message)
