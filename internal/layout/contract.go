@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -180,75 +179,112 @@ func (l Contract) taskIDs(r *Run) []taskIDRef {
 // documents and the facts of the input, so it is Rego
 // (policies/contract.rego).
 func (l Contract) Check(r *Run) []finding.Finding {
-	return l.checkFilesTouched(r, l.rounds(r))
+	return l.checkFilesTouched(r)
 }
 
 // maxPatchSize bounds the patch.diff read to learn which files a round
-// deletes; a larger one is not read, and its deletions are not known.
+// deletes; a larger one is a finding, and its deletions are not known.
 const maxPatchSize = 16 << 20
 
-// checkFilesTouched compares the last round's files_touched with the
-// repository the run belongs to. Only a run where the orchestrator puts it,
-// <repo>/.orchestrator/runs/<run>, names its repository for certain.
-func (Contract) checkFilesTouched(r *Run, rounds []contractRound) []finding.Finding {
+// touchedFiles is what the files_touched check needs: the repository the
+// run belongs to, the last round's handoff and patch, and the repository
+// paths the handoff names, by index. Only a run where the orchestrator
+// puts it, <repo>/.orchestrator/runs/<run>, names its repository for
+// certain; ok is false for any other, or without a readable handoff.
+type touchedFiles struct {
+	repo, handoff, patch string
+	paths                map[int]string
+	order                []int
+}
+
+func (l Contract) touched(r *Run) (t touchedFiles, ok bool) {
 	runs := filepath.Dir(r.Dir)
 	if filepath.Base(runs) != "runs" || filepath.Base(filepath.Dir(runs)) != ".orchestrator" {
-		return nil
+		return t, false
 	}
-	repo := filepath.Dir(filepath.Dir(runs))
+	t.repo = filepath.Dir(filepath.Dir(runs))
 	var last *contractRound
+	rounds := l.rounds(r)
 	for i := range rounds {
 		if _, ok := rounds[i].Files["handoff"]; ok {
 			last = &rounds[i]
 		}
 	}
 	if last == nil {
-		return nil
+		return t, false
 	}
-	handoff := last.Files["handoff"]
-	d := r.Docs[handoff]
+	t.handoff = last.Files["handoff"]
+	d := r.Docs[t.handoff]
 	if d == nil || !d.Parsed || d.JSON == nil {
-		return nil
+		return t, false
 	}
 	m, _ := d.JSON.Value.(map[string]any)
 	touched, _ := m["files_touched"].([]any)
-	patch := path.Join(last.Dir, "patch.diff")
-	var deleted map[string]bool
-	var out []finding.Finding
+	t.patch = path.Join(last.Dir, "patch.diff")
+	t.paths = map[int]string{}
 	for i, v := range touched {
 		p, ok := v.(string)
 		if !ok || p == "" || !filepath.IsLocal(filepath.FromSlash(p)) {
 			continue // not a repository path: the schema and other rules speak of it
 		}
-		if _, err := os.Lstat(filepath.Join(repo, filepath.FromSlash(p))); err == nil {
+		t.paths[i] = p
+		t.order = append(t.order, i)
+	}
+	return t, true
+}
+
+// Needs: whether each path the last round touched is in the repository,
+// and, once one is not, the round's patch.diff, which may delete it.
+func (l Contract) Needs(r *Run) []Need {
+	t, ok := l.touched(r)
+	if !ok {
+		return nil
+	}
+	var needs []Need
+	gone := false
+	for _, i := range t.order {
+		n := Need{Path: t.paths[i], Want: Entry, Repo: t.repo}
+		needs = append(needs, n)
+		gone = gone || (r.Met(n) && !r.InRepo(t.repo, t.paths[i]))
+	}
+	if gone {
+		needs = append(needs, Need{Path: t.patch, Want: Text, Limit: maxPatchSize})
+	}
+	return needs
+}
+
+// checkFilesTouched compares the last round's files_touched with the
+// repository the run belongs to: a path that is not there must be one
+// the round's patch.diff deletes.
+func (l Contract) checkFilesTouched(r *Run) []finding.Finding {
+	t, ok := l.touched(r)
+	if !ok {
+		return nil
+	}
+	var deleted map[string]bool
+	var out []finding.Finding
+	for _, i := range t.order {
+		p := t.paths[i]
+		if r.InRepo(t.repo, p) {
 			continue
 		}
 		if deleted == nil {
-			deleted = deletedIn(filepath.Join(r.Dir, filepath.FromSlash(patch)))
+			deleted = deletedIn(r.Text(t.patch).Data)
 		}
 		if deleted[p] {
 			continue
 		}
-		f := finding.ContractFileMissing.New(handoff, "files_touched[%d] %q does not exist in the repository (the folder holding .orchestrator/), and %s does not delete it",
-			i, p, patch)
+		f := finding.ContractFileMissing.New(t.handoff, "files_touched[%d] %q does not exist in the repository (the folder holding .orchestrator/), and %s does not delete it",
+			i, p, t.patch)
 		f.Pointer = fmt.Sprintf("/files_touched/%d", i)
 		out = append(out, f)
 	}
 	return out
 }
 
-// deletedIn lists the files a unified diff (git diff) deletes; an absent,
-// special or oversized file deletes nothing.
-func deletedIn(patch string) map[string]bool {
+// deletedIn lists the files a unified diff (git diff) deletes.
+func deletedIn(data []byte) map[string]bool {
 	deleted := map[string]bool{}
-	info, err := os.Lstat(patch)
-	if err != nil || !info.Mode().IsRegular() || info.Size() > maxPatchSize {
-		return deleted
-	}
-	data, err := os.ReadFile(patch)
-	if err != nil {
-		return deleted
-	}
 	var from string
 	for line := range strings.Lines(string(data)) {
 		line = strings.TrimRight(line, "\r\n")

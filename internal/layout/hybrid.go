@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/h3a-check/h3a-check/internal/finding"
-	"github.com/h3a-check/h3a-check/internal/rundir"
 )
 
 // Hybrid is the layout of Hybrid_AI_OS v1.4 (hybrid-ai-os-v1.4.md): a
@@ -206,35 +205,24 @@ func (h *hybridRun) pathsInput() map[string]any {
 	return paths
 }
 
-// annotationsInput reads, for each artifact of a type whose files carry
+// annotationsInput gives, for each artifact of a type whose files carry
 // annotations and whose loc lies inside the run, what its file says: a
 // purpose statement, the ids of its "Depends on: [ids]" list (null when
 // it has none) and its "Issue: <id>" tags; or that the file is missing.
-// A file that cannot be read for another reason (a link leaving the run,
-// not a regular file, too large) is left out.
+// A file the load stage refused (a link leaving the run, not a regular
+// file, too large) is left out: the load stage reported it.
 func (h *hybridRun) annotationsInput() map[string]any {
 	out := map[string]any{}
-	var root *rundir.Root
-	for _, a := range h.artifacts {
+	for _, a := range h.annotated() {
 		loc := str(a.doc["loc"])
-		if !slices.Contains(annotated, strings.ToLower(str(a.doc["type"]))) || !insideRun(loc) {
-			continue
-		}
-		if root == nil {
-			var err error
-			if root, err = rundir.OpenRoot(h.r.Dir); err != nil {
-				return out
-			}
-			defer root.Close()
-		}
-		data, p := root.ReadFile(loc, maxAnnotatedSize)
-		if p != nil {
-			if p.Kind == rundir.Missing {
+		t := h.r.Text(loc)
+		if !t.OK {
+			if t.Missing {
 				out[a.path] = map[string]any{"loc": loc, "missing": true, "purpose": false, "depends_on": nil, "issues": []any{}}
 			}
 			continue
 		}
-		text := string(data)
+		text := string(t.Data)
 		var depends any
 		if m := dependsOn.FindStringSubmatch(text); m != nil {
 			ids := []any{}
@@ -252,6 +240,37 @@ func (h *hybridRun) annotationsInput() map[string]any {
 		out[a.path] = map[string]any{"loc": loc, "missing": false, "purpose": purposeLine.MatchString(text), "depends_on": depends, "issues": issues}
 	}
 	return out
+}
+
+// annotated lists the artifacts of a type whose files carry annotations
+// and whose loc lies inside the run.
+func (h *hybridRun) annotated() []hybridFile {
+	var out []hybridFile
+	for _, a := range h.artifacts {
+		if slices.Contains(annotated, strings.ToLower(str(a.doc["type"]))) && insideRun(str(a.doc["loc"])) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// Needs: whether each path a summary names is a regular file of the run,
+// and the text of each annotated artifact's file.
+func (Hybrid) Needs(r *Run) []Need {
+	h := newHybridRun(r)
+	var needs []Need
+	for _, summary := range []string{hybridPlanSummary, hybridRegSummary} {
+		entries, _ := summaryEntries(r, summary)
+		for _, e := range entries {
+			if insideRun(e.path) {
+				needs = append(needs, Need{Path: e.path, Want: RegularFile})
+			}
+		}
+	}
+	for _, a := range h.annotated() {
+		needs = append(needs, Need{Path: str(a.doc["loc"]), Want: Text, Limit: maxAnnotatedSize, NamedBy: a.path, Pointer: "/loc"})
+	}
+	return needs
 }
 
 func docPresent(r *Run, p string) bool {
@@ -370,23 +389,10 @@ func summaryEntries(r *Run, p string) ([]summaryEntry, bool) {
 }
 
 // exists reports whether a run-relative path names a regular file inside
-// the run, resolved as the loader resolves paths: absolute paths, ".." and
-// links leading out never do.
+// the run, as the load stage found it: absolute paths, ".." and links
+// leading out never do.
 func (h *hybridRun) exists(p string) bool {
-	return fileInRun(h.r.Dir, p)
-}
-
-func fileInRun(dir, p string) bool {
-	if !insideRun(p) {
-		return false
-	}
-	root, err := rundir.OpenRoot(dir)
-	if err != nil {
-		return false
-	}
-	defer root.Close()
-	_, _, prob := root.Stat(p)
-	return prob == nil
+	return insideRun(p) && h.r.IsFile(p)
 }
 
 func insideRun(p string) bool {
@@ -403,7 +409,8 @@ var (
 // annotated are the artifact types whose files carry annotations.
 var annotated = []string{"code", "config", "doc", "docs"}
 
-// maxAnnotatedSize bounds how much of an artifact is read for annotations.
+// maxAnnotatedSize bounds how much of an artifact is read for annotations;
+// a larger one is a finding.
 const maxAnnotatedSize = 4 << 20
 
 func stringList(v any) []string {

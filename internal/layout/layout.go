@@ -159,6 +159,8 @@ type Run struct {
 	Dir   string  // absolute
 	Files []Match // the layout's files as found in this run, in spec order
 	Docs  map[string]*rundir.Document
+	// found is what the load stage found at the layout's Needs.
+	found map[needKey]Found
 }
 
 // Layout is one understood run-directory layout.

@@ -121,6 +121,15 @@ func (l Stigmergy) TaskID(r *Run) string {
 	return ""
 }
 
+// Needs: whether each stage document is a regular file of the run.
+func (Stigmergy) Needs(*Run) []Need {
+	needs := make([]Need, len(stigmergyStageDocuments))
+	for i, doc := range stigmergyStageDocuments {
+		needs[i] = Need{Path: doc, Want: RegularFile}
+	}
+	return needs
+}
+
 // Docs gives the documents as written, the shape recognised (version,
 // strict), and what the rules cannot work out from the documents: which
 // stage documents exist (documents), and the cycles of the task
@@ -132,7 +141,7 @@ func (l Stigmergy) Docs(r *Run) map[string]any {
 	}
 	documents := map[string]any{}
 	for _, doc := range stigmergyStageDocuments {
-		documents[doc] = fileInRun(r.Dir, doc)
+		documents[doc] = r.IsFile(doc)
 	}
 	docs["documents"] = documents
 	tasks := l.tasks(r)

@@ -14,7 +14,8 @@ func DefaultParams() map[string]any {
 }
 
 // buildInput assembles the policy input document of a run from what the
-// earlier stages already loaded: no file is read again.
+// earlier stages already loaded: no file is read again (the layout's
+// Docs reads only the Run, whose extra files the load stage read).
 func (c *checker) buildInput(s *runState, pe *pendingEvidence, hist historyOutcome) map[string]any {
 	files := map[string]any{}
 	for _, m := range s.run.Files {

@@ -740,7 +740,9 @@ const (
 var budgetRule = fmt.Sprintf("and a run's documents may take %d times their size plus %d MiB", budgetPerByte, budgetFloor>>20)
 
 // load reads every file of the layout, then parses each within what is
-// left of the run's memory budget.
+// left of the run's memory budget, then reads what the layout's checks
+// need besides (loadNeeds) within what is left of it: no stage after
+// this one reads a file of the run.
 func (c *checker) load(s *runState) {
 	for _, pattern := range s.lay.Files() {
 		if pattern.IsPattern() && pattern.Required && !slices.ContainsFunc(s.run.Files, func(m layout.Match) bool { return m.Spec.Path == pattern.Path }) {
@@ -772,6 +774,7 @@ func (c *checker) load(s *runState) {
 			budget -= c.parse(s, m.Spec, doc, budget)
 		}
 	}
+	c.loadNeeds(s, budget)
 }
 
 // parse parses one document within budget bytes of memory and returns
