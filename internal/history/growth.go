@@ -37,13 +37,13 @@ func rulesOf(lay layout.Layout) ([]fileRule, error) {
 		r := fileRule{Path: a.Path}
 		switch g := a.Grows.(type) {
 		case layout.ArrayPrefix:
-			r.Check = jsonArray(g.Pointer, g.Corrections)
+			r.Check = arrayPrefix(g.Pointer, g.Corrections)
 		case layout.VersionsRise:
-			r.Check = versionsGrow(g.Severity, g.Keys...)
+			r.Check = versionsRise(g.Severity, g.Keys...)
 		case layout.RecordsPrefix:
-			r.Check = logGrows
+			r.Check = recordsPrefix
 		case layout.Frozen:
-			r.Check = frozenJSON(g.Why, g.WhenStatus)
+			r.Check = frozen(g.Why, g.WhenStatus)
 		case layout.GateEvents:
 			r.Check, r.events = gateEvents, true
 		case layout.EvidenceEntries:
@@ -53,7 +53,7 @@ func rulesOf(lay layout.Layout) ([]fileRule, error) {
 		case layout.IterationCount:
 			r.Check = iterationCount(g.Ledger)
 		case layout.ResolvedIssuesStay:
-			r.Check = issuesStayResolved
+			r.Check = resolvedIssuesStay
 		default:
 			return nil, fmt.Errorf("layout %s declares %s append-only as %T, which the history stage does not implement", lay.ID(), a.Path, a.Grows)
 		}
@@ -62,10 +62,10 @@ func rulesOf(lay layout.Layout) ([]fileRule, error) {
 	return out, nil
 }
 
-// frozenJSON reports the first difference between a JSON file and its base
+// frozen reports the first difference between a JSON file and its base
 // version: the file never changes once committed. With whenStatus, only a
 // file whose base version has one of those statuses is held to it.
-func frozenJSON(why string, whenStatus []string) func(*pair) []finding.Finding {
+func frozen(why string, whenStatus []string) func(*pair) []finding.Finding {
 	return func(p *pair) []finding.Finding {
 		if len(whenStatus) > 0 {
 			base, _ := p.base.json.Value.(map[string]any)

@@ -7,12 +7,12 @@ import (
 	"github.com/h3a-check/h3a-check/internal/jsonpos"
 )
 
-// versionsGrow is the optimistic-lock rule of Hybrid_AI_OS: every write
+// versionsRise is the optimistic-lock rule of Hybrid_AI_OS: every write
 // raises a file's version, and the global counter only grows, so a value
 // lower than at the base is a lost write or an older copy written back.
 // severity lets the vX.2 generation, whose v was seen restarting on
 // purpose, report a restart as a warning.
-func versionsGrow(severity finding.Severity, keys ...string) func(*pair) []finding.Finding {
+func versionsRise(severity finding.Severity, keys ...string) func(*pair) []finding.Finding {
 	return func(p *pair) []finding.Finding {
 		var out []finding.Finding
 		for _, k := range keys {
@@ -46,9 +46,9 @@ func intMember(doc *jsonpos.Document, key string) (int64, bool) {
 	return v, err == nil
 }
 
-// logGrows: a log unit at head starts with every record of its base
+// recordsPrefix: a log unit at head starts with every record of its base
 // version, unchanged; records are only appended.
-func logGrows(p *pair) []finding.Finding {
+func recordsPrefix(p *pair) []finding.Finding {
 	if p.base.lines == nil || p.head.lines == nil {
 		return nil
 	}

@@ -11,11 +11,11 @@ import (
 	"github.com/h3a-check/h3a-check/internal/jsonpos"
 )
 
-// jsonArray is the prefix rule for the array at ptr: the base array is a
+// arrayPrefix is the prefix rule for the array at ptr: the base array is a
 // prefix of the head array, element by element (deep equality, numbers by
 // value). With corrections, an appended entry with "corrects" must name
 // the task_id of an earlier entry.
-func jsonArray(ptr string, corrections bool) func(*pair) []finding.Finding {
+func arrayPrefix(ptr string, corrections bool) func(*pair) []finding.Finding {
 	label := strings.ReplaceAll(strings.TrimPrefix(ptr, "/"), "/", ".")
 	return func(p *pair) []finding.Finding {
 		baseArr, ok := lookup(p.base.json.Value, ptr).([]any)

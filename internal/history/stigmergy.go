@@ -8,10 +8,10 @@ import (
 	"github.com/h3a-check/h3a-check/internal/finding"
 )
 
-// issuesStayResolved: an issue_log entry RESOLVED at the base stays
+// resolvedIssuesStay: an issue_log entry RESOLVED at the base stays
 // RESOLVED in head, unless a history entry added since names the issue
 // (the ledger then says why it was reopened).
-func issuesStayResolved(p *pair) []finding.Finding {
+func resolvedIssuesStay(p *pair) []finding.Finding {
 	base := issueStatuses(p.base.json.Value)
 	head := issueStatuses(p.head.json.Value)
 	added := addedHistory(p)
