@@ -456,7 +456,7 @@ func (c *comparison) add(fs ...finding.Finding) {
 }
 
 func (c *comparison) restore(remediation, target string) string {
-	return Restore(remediation, c.commit, c.head.Dir, c.head.RepoDir, target)
+	return FillRestoreCommands(remediation, BaseVersion{Commit: c.commit, Dir: c.head.Dir, RepoDir: c.head.RepoDir, Target: target})
 }
 
 // version is one side of a file: its parsed JSON or ledger.

@@ -16,20 +16,29 @@ const (
 	checkoutDirPlaceholder = "git checkout BASE -- DIR"
 )
 
-// Restore fills in remediation for the file or run at target (relative to
-// dir, the run's folder as reports name it, or to the folder holding runs)
-// at base commit: checkout names it from the working directory, show from
-// the repository's top level (repoDir being dir from there). With no dir
-// the text is left as it is.
-func Restore(remediation, commit, dir, repoDir, target string) string {
-	if dir == "" || !strings.Contains(remediation, "BASE") {
+// BaseVersion is a file or run as it was at a base commit, named for the
+// commands that restore or show it.
+type BaseVersion struct {
+	Commit string // the base commit, as the commands name it
+	// Dir is the run's folder as reports name it, or the folder holding
+	// runs; RepoDir is the same folder from the repository's top level.
+	Dir, RepoDir string
+	Target       string // the file or run, relative to Dir ("" for Dir itself)
+}
+
+// FillRestoreCommands fills the placeholders of remediation with the
+// commands that restore b or show it: checkout names it from the working
+// directory, show from the repository's top level. With no Dir the text is
+// left as it is.
+func FillRestoreCommands(remediation string, b BaseVersion) string {
+	if b.Dir == "" || !strings.Contains(remediation, "BASE") {
 		return remediation
 	}
-	local := filepath.Join(dir, filepath.FromSlash(target))
+	local := filepath.Join(b.Dir, filepath.FromSlash(b.Target))
 	return strings.NewReplacer(
-		checkoutPlaceholder, "git checkout "+commit+" -- "+shellQuote(local),
-		checkoutDirPlaceholder, "git checkout "+commit+" -- "+shellQuote(local),
-		showPlaceholder, "git show "+shellQuote(commit+":"+path.Join(repoDir, target)),
+		checkoutPlaceholder, "git checkout "+b.Commit+" -- "+shellQuote(local),
+		checkoutDirPlaceholder, "git checkout "+b.Commit+" -- "+shellQuote(local),
+		showPlaceholder, "git show "+shellQuote(b.Commit+":"+path.Join(b.RepoDir, b.Target)),
 	).Replace(remediation)
 }
 

@@ -424,7 +424,7 @@ func deletedRuns(l baseListing, gone []history.RunAt) *audit.Audit {
 		}
 		f := finding.RunDeleted.New("", "run %q exists at base %s and %s; runs are immutable: people archive them, agents never delete them",
 			name, gitrev.Short(b.Commit), state)
-		f.Remediation = history.Restore(f.Remediation, gitrev.Short(b.Commit), display, rel, name)
+		f.Remediation = history.FillRestoreCommands(f.Remediation, history.BaseVersion{Commit: gitrev.Short(b.Commit), Dir: display, RepoDir: rel, Target: name})
 		found = append(found, f)
 	}
 	if len(found) == 0 {
@@ -540,7 +540,7 @@ func (c *checker) compareHistory(s *runState, dir, display string) historyOutcom
 		if side.from != "" {
 			restoreDir = side.from
 		}
-		f.Remediation = history.Restore(f.Remediation, gitrev.Short(rb.base.Commit), restoreDir, side.rel, "")
+		f.Remediation = history.FillRestoreCommands(f.Remediation, history.BaseVersion{Commit: gitrev.Short(rb.base.Commit), Dir: restoreDir, RepoDir: side.rel})
 		found = append(found, f)
 	}
 	res, err := history.Compare(head, history.At(rb.repo, rb.base.Commit, head.RepoDir), rb.base.Commit)
@@ -604,7 +604,7 @@ func moveFinding(side baseSide, display, commit string, ids [2]string, compared 
 	deleted := func(why string) finding.Finding {
 		d := finding.RunDeleted.New("", "run %q exists at base %s and is gone from there; %q holds a run of that name, but %s: runs are immutable: people archive them, agents never delete them",
 			side.from, short, display, why)
-		d.Remediation = history.Restore(d.Remediation, short, side.from, side.rel, "")
+		d.Remediation = history.FillRestoreCommands(d.Remediation, history.BaseVersion{Commit: short, Dir: side.from, RepoDir: side.rel})
 		return d
 	}
 	if ids[0] != ids[1] {
