@@ -29,6 +29,16 @@ const (
 	gateStatePipelineFiles = gateStateDir + "/*-pipeline.json"
 )
 
+// GateStatus is the status of a gate output, spelt as the file spells it
+// (gate-state-management.md: status: "SUCCESS" | "PARTIAL" | "FAILED").
+type GateStatus string
+
+const (
+	GateSuccess GateStatus = "SUCCESS"
+	GatePartial GateStatus = "PARTIAL"
+	GateFailed  GateStatus = "FAILED"
+)
+
 var gateStateFiles = []File{
 	{Path: gateStateOutputFiles, Kind: JSON, Schema: "gate_state_gate_output", DocKey: "gates"},
 	{Path: gateStatePipelineFiles, Kind: JSON, Schema: "gate_state_pipeline", DocKey: "pipelines"},
@@ -39,7 +49,7 @@ var gateStateFiles = []File{
 // (a FAILED gate's output may be rewritten by a re-run).
 var gateStateAppendOnly = []AppendOnly{
 	{gateStatePipelineFiles, ArrayPrefix{Pointer: "/completedGates"}},
-	{gateStateOutputFiles, Frozen{Why: "a completed gate's output is what the next gate read; re-run the gate into a new pipeline instead", WhenStatus: []string{"SUCCESS", "PARTIAL"}}},
+	{gateStateOutputFiles, Frozen{Why: "a completed gate's output is what the next gate read; re-run the gate into a new pipeline instead", WhenStatus: []string{string(GateSuccess), string(GatePartial)}}},
 }
 
 var (

@@ -8,6 +8,7 @@ import (
 	"unique"
 
 	"github.com/h3a-check/h3a-check/internal/audit"
+	"github.com/h3a-check/h3a-check/internal/layout"
 )
 
 // progress reads, from the policy input documents of a run (docs, built
@@ -141,10 +142,10 @@ func gateStateStages(docs map[string]any) []audit.Stage {
 			doc, _ := g["doc"].(map[string]any)
 			status, _ := doc["status"].(string)
 			st := audit.StagePending
-			switch status {
-			case "SUCCESS":
+			switch layout.GateStatus(status) {
+			case layout.GateSuccess:
 				st = audit.StagePassed
-			case "FAILED":
+			case layout.GateFailed:
 				st = audit.StageFailed
 			}
 			out = append(out, audit.Stage{Name: fmt.Sprintf("%sG%d", prefix, n), Status: st})
