@@ -79,12 +79,12 @@ func TestSchemaByVersion(t *testing.T) {
 
 // layoutView is everything a layout says of a loaded run.
 type layoutView struct {
-	Docs, Meanings   map[string]any
-	Check            []finding.Finding
-	Evidence         []layout.EvidenceRef
-	RunID, TaskID    string
-	Notes            string
-	RequirementsKnow bool
+	Docs, Meanings    map[string]any
+	Check             []finding.Finding
+	Evidence          []layout.EvidenceRef
+	RunID, TaskID     string
+	Notes             string
+	RequirementsKnown bool
 }
 
 func viewOf(lay layout.Layout, r *layout.Run) layoutView {
@@ -96,7 +96,7 @@ func viewOf(lay layout.Layout, r *layout.Run) layoutView {
 		v.Notes = n.Notes(r)
 	}
 	if k, ok := lay.(layout.RequirementsKnower); ok {
-		v.RequirementsKnow = k.RequirementsKnown(r)
+		v.RequirementsKnown = k.RequirementsKnown(r)
 	}
 	return v
 }
