@@ -166,6 +166,12 @@ main() {
 	mutant layout-change-unseen internal/runner/history.go \
 		'case existed && baseLayout != r.Layout && !hp.layoutForced:' 'case false:' \
 		./internal/history/ 'TestHistoryCases'
+	mutant needs-text-past-budget internal/runner/needs.go \
+		'limit := min(n.Limit, int64(max(budget, 0)))' 'limit := n.Limit' \
+		./internal/runner/ 'TestTextWithinTheBudget'
+	mutant needs-text-refusal-silent internal/runner/needs.go \
+		'	s.add(f)' '	_ = f' \
+		./internal/runner/ 'TestNeedsAreConfined'
 	mutant run-link-read internal/runner/runner.go \
 		'if run.Link != "" {' 'if false {' \
 		./internal/cli/ 'TestErrRuns'

@@ -82,8 +82,12 @@ func (c *checker) readText(s *runState, n layout.Need, budget int) int {
 		file = n.Path
 	}
 	if p.Kind == rundir.TooLarge {
-		p.Detail = fmt.Sprintf("%s: the checker reads such a file only up to %d bytes and within what is left of the run's memory budget (%d bytes; %s), so what it says is not checked",
-			p.Detail, n.Limit, max(budget, 0), budgetRule)
+		size := "over that"
+		if _, info, sp := s.root.Stat(n.Path); sp == nil {
+			size = fmt.Sprintf("%d bytes", info.Size())
+		}
+		p.Detail = fmt.Sprintf("%q is %s, more than the %d bytes the checker reads of it (at most %d, and no more than is left of the run's memory budget, %s): what it says is not checked",
+			n.Path, size, limit, n.Limit, budgetRule)
 	}
 	f := problemFinding(p, file, finding.MissingFile)
 	f.Pointer = n.Pointer
