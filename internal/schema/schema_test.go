@@ -194,6 +194,30 @@ func TestLoadErrors(t *testing.T) {
 			content: `{"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "text"}`,
 			wantErr: []string{"compile schema wrong.schema.json"},
 		},
+		{
+			name:    "keyword the compiler does not know",
+			file:    "unknown.schema.json",
+			content: `{"$schema": "https://json-schema.org/draft/2020-12/schema", "properties": {"a": {"type": "array", "uniqueItems": true}}}`,
+			wantErr: []string{"compile schema unknown.schema.json", "/properties/a/uniqueItems", "not supported"},
+		},
+		{
+			name:    "keyword in an unused definition",
+			file:    "unused.schema.json",
+			content: `{"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": {"x": {"not": {}}}}`,
+			wantErr: []string{"compile schema unused.schema.json", "/$defs/x/not", "not supported"},
+		},
+		{
+			name:    "format the compiler does not assert",
+			file:    "email.schema.json",
+			content: `{"$schema": "https://json-schema.org/draft/2020-12/schema", "format": "email"}`,
+			wantErr: []string{"compile schema email.schema.json", "format \"email\" is not supported"},
+		},
+		{
+			name:    "another draft",
+			file:    "draft7.schema.json",
+			content: `{"$schema": "http://json-schema.org/draft-07/schema#", "type": "object"}`,
+			wantErr: []string{"compile schema draft7.schema.json", "only https://json-schema.org/draft/2020-12/schema"},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

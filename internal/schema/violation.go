@@ -10,11 +10,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
-
 	"github.com/h3a-check/h3a-check/internal/textdist"
 )
 
@@ -44,13 +39,12 @@ type finding struct {
 
 // collector walks one validation error tree over one document.
 type collector struct {
-	set   *Set
 	doc   any
 	found []finding
 }
 
-func (s *Set) violations(root *jsonschema.ValidationError, doc any) []Violation {
-	c := &collector{set: s, doc: doc}
+func (s *Set) violations(root *verror, doc any) []Violation {
+	c := &collector{doc: doc}
 	c.walk(root)
 	out := make([]Violation, 0, len(c.found))
 	for _, f := range c.found {
@@ -63,27 +57,17 @@ func (s *Set) violations(root *jsonschema.ValidationError, doc any) []Violation 
 	return slices.Compact(out)
 }
 
-func (c *collector) walk(e *jsonschema.ValidationError) {
-	switch k := e.ErrorKind.(type) {
-	case *kind.AnyOf:
+func (c *collector) walk(e *verror) {
+	switch e.kind {
+	case eAnyOf, eOneOf:
 		c.alternatives(e)
 		return
-	case *kind.OneOf:
-		if len(k.Subschemas) == 0 {
-			c.alternatives(e)
-			return
-		}
-	case *kind.PropertyNames, *kind.Contains, *kind.MinContains, *kind.ContentSchema:
-		// Their causes describe other values (the name, the items); the
-		// kind itself says what is wrong with this one.
+	}
+	if len(e.causes) == 0 {
 		c.leaf(e)
 		return
 	}
-	if len(e.Causes) == 0 {
-		c.leaf(e)
-		return
-	}
-	for _, cause := range e.Causes {
+	for _, cause := range e.causes {
 		c.walk(cause)
 	}
 }
@@ -92,12 +76,12 @@ func (c *collector) walk(e *jsonschema.ValidationError) {
 // complaints: branches that only rejected the value's type are merged into one
 // "expected a string or an object" message; otherwise the branch that got
 // furthest into the value (the one the author most likely meant) speaks.
-func (c *collector) alternatives(e *jsonschema.ValidationError) {
-	here := len(e.InstanceLocation)
+func (c *collector) alternatives(e *verror) {
+	here := len(e.at)
 	var wantTypes []string
 	var branches [][]finding
-	for _, cause := range e.Causes {
-		sub := &collector{set: c.set, doc: c.doc}
+	for _, cause := range e.causes {
+		sub := &collector{doc: c.doc}
 		sub.walk(cause)
 		if types, ok := onlyTypeMismatchAt(sub.found, here); ok {
 			for _, t := range types {
@@ -110,18 +94,17 @@ func (c *collector) alternatives(e *jsonschema.ValidationError) {
 		branches = append(branches, sub.found)
 	}
 	if names, ok := onlyMissingMembers(branches, here); ok && len(wantTypes) == 0 {
-		c.add(child(e.InstanceLocation, names[0]), true, "required",
+		c.add(child(e.at, names[0]), true, "required",
 			"missing required property "+orList(names), nil)
 		return
 	}
 	if len(branches) == 0 {
 		if len(wantTypes) == 0 {
-			keyword := e.ErrorKind.KeywordPath()[0]
-			c.add(e.InstanceLocation, false, keyword,
-				fmt.Sprintf("%s does not match any of the allowed shapes", c.subject(e.InstanceLocation)), nil)
+			c.add(e.at, false, kindKeyword[e.kind],
+				fmt.Sprintf("%s does not match any of the allowed shapes", c.subject(e.at)), nil)
 			return
 		}
-		c.add(e.InstanceLocation, false, "type", c.typeMessage(e.InstanceLocation, wantTypes), wantTypes)
+		c.add(e.at, false, "type", c.typeMessage(e.at, wantTypes), wantTypes)
 		return
 	}
 	best := branches[0]
@@ -206,119 +189,90 @@ func (c *collector) add(tokens []string, missing bool, keyword, msg string, want
 	})
 }
 
-func (c *collector) leaf(e *jsonschema.ValidationError) {
-	at := e.InstanceLocation
+func (c *collector) leaf(e *verror) {
+	at := e.at
 	subj := c.subject(at)
 	value, _ := lookup(c.doc, at)
-	expected := c.set.expectedAt(e.SchemaURL)
-	keyword := "schema"
-	if path := e.ErrorKind.KeywordPath(); len(path) > 0 {
-		keyword = path[0]
-	}
+	expected := e.expected
+	keyword := kindKeyword[e.kind]
 
-	switch k := e.ErrorKind.(type) {
-	case *kind.Required:
-		for _, name := range k.Missing {
+	switch e.kind {
+	case eRequired:
+		for _, name := range e.names {
 			c.add(child(at, name), true, "required", c.missingMessage(at, name), nil)
 		}
-	case *kind.DependentRequired:
-		for _, name := range k.Missing {
-			c.add(child(at, name), true, keyword,
-				fmt.Sprintf("missing property %q, required when %q is present", name, k.Prop), nil)
-		}
-	case *kind.Dependency:
-		for _, name := range k.Missing {
-			c.add(child(at, name), true, keyword,
-				fmt.Sprintf("missing property %q, required when %q is present", name, k.Prop), nil)
-		}
-	case *kind.AdditionalProperties:
-		for _, name := range k.Properties {
+	case eAdditionalProperties:
+		for _, name := range e.names {
 			c.add(child(at, name), false, keyword, fmt.Sprintf("unexpected property %q", name), nil)
 		}
-	case *kind.PropertyNames:
-		c.add(child(at, k.Property), false, keyword,
-			fmt.Sprintf("property name %q is not allowed here", k.Property), nil)
-	case *kind.Type:
-		c.add(at, false, keyword, c.typeMessage(at, k.Want), k.Want)
-	case *kind.Enum:
-		c.add(at, false, keyword, enumMessage(subj, value, k.Want), nil)
-	case *kind.Const:
-		c.add(at, false, keyword, fmt.Sprintf("%s is %s, expected %s", subj, display(value), display(k.Want)), nil)
-	case *kind.Format:
+	case ePropertyNames:
+		c.add(child(at, e.names[0]), false, keyword,
+			fmt.Sprintf("property name %q is not allowed here", e.names[0]), nil)
+	case eType:
+		c.add(at, false, keyword, c.typeMessage(at, e.names), e.names)
+	case eEnum:
+		c.add(at, false, keyword, enumMessage(subj, value, e.want.([]any)), nil)
+	case eConst:
+		c.add(at, false, keyword, fmt.Sprintf("%s is %s, expected %s", subj, display(value), display(e.want)), nil)
+	case eFormat:
 		if expected == "" {
-			expected = formatPhrase(k.Want)
+			expected = formatPhrase(e.want.(string))
 		}
 		c.add(at, false, keyword, fmt.Sprintf("%s %s is not %s", subj, display(value), expected), nil)
-	case *kind.Pattern:
-		msg := fmt.Sprintf("%s %s does not match the pattern %q", subj, display(value), k.Want)
+	case ePattern:
+		msg := fmt.Sprintf("%s %s does not match the pattern %q", subj, display(value), e.want)
 		if expected != "" {
 			msg = fmt.Sprintf("%s %s is not %s", subj, display(value), expected)
 		}
 		c.add(at, false, keyword, msg, nil)
-	case *kind.MinLength:
+	case eMinLength:
 		var msg string
 		switch {
-		case k.Got == 0:
+		case e.got == 0:
 			msg = fmt.Sprintf("%s is an empty string, expected %s", subj, cmp.Or(expected, "a non-empty string"))
 		case expected != "":
-			msg = fmt.Sprintf("%s %s is not %s: it has %d characters, expected at least %d", subj, display(value), expected, k.Got, k.Want)
+			msg = fmt.Sprintf("%s %s is not %s: it has %d characters, expected at least %d", subj, display(value), expected, e.got, e.want)
 		default:
-			msg = fmt.Sprintf("%s %s has %d characters, expected at least %d", subj, display(value), k.Got, k.Want)
+			msg = fmt.Sprintf("%s %s has %d characters, expected at least %d", subj, display(value), e.got, e.want)
 		}
 		c.add(at, false, keyword, msg, nil)
-	case *kind.MaxLength:
-		c.add(at, false, keyword, fmt.Sprintf("%s has %d characters, expected at most %d", subj, k.Got, k.Want), nil)
-	case *kind.Minimum, *kind.Maximum, *kind.ExclusiveMinimum, *kind.ExclusiveMaximum:
-		c.add(at, false, keyword, boundMessage(subj, value, expected, e.ErrorKind), nil)
-	case *kind.MultipleOf:
-		c.add(at, false, keyword, fmt.Sprintf("%s is %s, expected a multiple of %s", subj, display(value), ratString(k.Want)), nil)
-	case *kind.MinItems:
-		c.add(at, false, keyword, fmt.Sprintf("%s has %s, expected at least %d", subj, count(k.Got, "item"), k.Want), nil)
-	case *kind.MaxItems:
-		c.add(at, false, keyword, fmt.Sprintf("%s has %s, expected at most %d", subj, count(k.Got, "item"), k.Want), nil)
-	case *kind.MinProperties:
-		c.add(at, false, keyword, fmt.Sprintf("%s has %s, expected at least %d", subj, count(k.Got, "property"), k.Want), nil)
-	case *kind.MaxProperties:
-		c.add(at, false, keyword, fmt.Sprintf("%s has %s, expected at most %d", subj, count(k.Got, "property"), k.Want), nil)
-	case *kind.UniqueItems:
-		c.add(at, false, keyword, fmt.Sprintf("%s has equal items at %d and %d, expected unique items",
-			subj, k.Duplicates[0], k.Duplicates[1]), nil)
-	case *kind.OneOf:
+	case eMaxLength:
+		c.add(at, false, keyword, fmt.Sprintf("%s has %d characters, expected at most %d", subj, e.got, e.want), nil)
+	case eMinimum, eMaximum, eExclusiveMinimum, eExclusiveMaximum:
+		c.add(at, false, keyword, boundMessage(subj, value, expected, e.kind, e.want.(*big.Rat)), nil)
+	case eOneOfTwice:
 		c.add(at, false, keyword, fmt.Sprintf("%s matches more than one allowed shape (alternatives %d and %d), expected exactly one",
-			subj, k.Subschemas[0]+1, k.Subschemas[1]+1), nil)
-	case *kind.Not:
-		c.add(at, false, "not", fmt.Sprintf("%s has a shape that is not allowed here", subj), nil)
-	case *kind.FalseSchema:
+			subj, e.got+1, e.got2+1), nil)
+	case eFalse:
 		c.add(at, false, "false", fmt.Sprintf("%s is not allowed here", subj), nil)
-	case *kind.InvalidJsonValue:
-		c.add(at, false, "type", fmt.Sprintf("%s holds a Go %T, which is not a JSON value", subj, k.Value), nil)
+	case eInvalidJSON:
+		c.add(at, false, "type", fmt.Sprintf("%s holds a Go %T, which is not a JSON value", subj, e.value), nil)
 	default:
-		c.add(at, false, keyword, fmt.Sprintf("%s: %s", subj, e.ErrorKind.LocalizedString(printer)), nil)
+		// A group with no causes; never made, but never dropped either.
+		c.add(at, false, keyword, fmt.Sprintf("%s does not match its schema", subj), nil)
 	}
 }
 
 // boundMessage says a number is out of range: by the schema's x-expected
 // phrase when it has one, since a scale ("a score from 0 to 1") says more
 // than the bound that was crossed.
-func boundMessage(subj string, value any, expected string, k jsonschema.ErrorKind) string {
+func boundMessage(subj string, value any, expected string, k errKind, bound *big.Rat) string {
 	if expected != "" {
 		return fmt.Sprintf("%s %s is not %s", subj, display(value), expected)
 	}
 	var want string
-	switch k := k.(type) {
-	case *kind.Minimum:
-		want = "at least " + ratString(k.Want)
-	case *kind.Maximum:
-		want = "at most " + ratString(k.Want)
-	case *kind.ExclusiveMinimum:
-		want = "more than " + ratString(k.Want)
-	case *kind.ExclusiveMaximum:
-		want = "less than " + ratString(k.Want)
+	switch k {
+	case eMinimum:
+		want = "at least " + ratString(bound)
+	case eMaximum:
+		want = "at most " + ratString(bound)
+	case eExclusiveMinimum:
+		want = "more than " + ratString(bound)
+	case eExclusiveMaximum:
+		want = "less than " + ratString(bound)
 	}
 	return fmt.Sprintf("%s is %s, expected %s", subj, display(value), want)
 }
-
-var printer = message.NewPrinter(language.English)
 
 // typeMessage says what the value at tokens is and which types were wanted:
 // `iteration_count is a string ("1"), expected an integer`.
@@ -598,14 +552,4 @@ func ratString(r *big.Rat) string {
 		return r.Num().String()
 	}
 	return strings.TrimRight(strings.TrimRight(r.FloatString(6), "0"), ".")
-}
-
-func count(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	if strings.HasSuffix(noun, "y") {
-		return fmt.Sprintf("%d %sies", n, strings.TrimSuffix(noun, "y"))
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
