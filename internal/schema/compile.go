@@ -493,3 +493,14 @@ func rational(v any, where string) (*big.Rat, error) {
 	}
 	return r, nil
 }
+
+// intPtr and ratOf build the bounds of compiled_schemas.go.
+func intPtr(i int) *int { return &i }
+
+func ratOf(s string) *big.Rat {
+	r, ok := new(big.Rat).SetString(s)
+	if !ok {
+		panic("compiled schemas: bad number " + s)
+	}
+	return r
+}

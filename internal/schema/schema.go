@@ -14,6 +14,8 @@
 // the reader.
 package schema
 
+//go:generate go test -run ^TestCompiledSchemasAreCurrent$ -update .
+
 import (
 	"fmt"
 	"io/fs"
@@ -21,8 +23,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-
-	"github.com/h3a-check/h3a-check/schemas"
 )
 
 const (
@@ -45,8 +45,11 @@ type Set struct {
 	// byName maps a document schema's name to its entry; it is not changed
 	// after the set is made.
 	byName map[string]*entry
-	// compiler compiles the schemas and keeps what it compiled, so shared
-	// definitions are compiled once.
+	// compile returns the root node of a schema file.
+	compile func(file string) (*node, error)
+	// compiler compiles the schemas of a set not made from the embedded
+	// files (tests' sets) and keeps what it compiled, so shared definitions
+	// are compiled once; nil for the embedded set.
 	compiler *compiler
 }
 
@@ -58,12 +61,17 @@ type entry struct {
 	err  error
 }
 
-// Load compiles every embedded *.schema.json (draft 2020-12, formats
-// asserted) and reports the first schema that does not compile.
-// References resolve only among the embedded files: the compiler reaches
-// neither a file system nor the network.
+// Load returns a set of every embedded *.schema.json (draft 2020-12,
+// formats asserted) with every schema built now. The embedded schemas were
+// compiled when h3a-check was built; references resolve only among them.
 func Load() (*Set, error) {
-	return load(schemas.FS)
+	s := embeddedSet()
+	for _, name := range s.Names() {
+		if _, err := s.compiled(s.byName[name]); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
 }
 
 // Default returns the process-wide Set, whose schemas compile on first use.
@@ -71,7 +79,27 @@ func Default() (*Set, error) {
 	return defaultSet()
 }
 
-var defaultSet = sync.OnceValues(func() (*Set, error) { return newSet(schemas.FS) })
+var defaultSet = sync.OnceValues(func() (*Set, error) { return embeddedSet(), nil })
+
+// embeddedSet makes the set of the embedded schemas, which were compiled
+// when h3a-check was built (compiled_schemas.go, written by go generate
+// from schemas/*.schema.json): nothing is parsed when a check runs.
+func embeddedSet() *Set {
+	s := &Set{byName: map[string]*entry{}, compile: compiledFile}
+	for _, file := range compiledFileNames {
+		if name := strings.TrimSuffix(file, fileSuffix); name != sharedDefs {
+			s.byName[name] = &entry{file: file}
+		}
+	}
+	return s
+}
+
+func compiledFile(file string) (*node, error) {
+	if n := compiledRoot(file); n != nil {
+		return n, nil
+	}
+	return nil, fmt.Errorf("compile schema %s: not among the compiled schemas", file)
+}
 
 // Has reports whether name is a document schema of the set.
 func (s *Set) Has(name string) bool {
@@ -116,7 +144,7 @@ func load(fsys fs.FS) (*Set, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := s.compiler.compile(sharedDefs + fileSuffix); err != nil {
+	if _, err := s.compile(sharedDefs + fileSuffix); err != nil {
 		return nil, err
 	}
 	for _, name := range s.Names() {
@@ -127,7 +155,8 @@ func load(fsys fs.FS) (*Set, error) {
 	return s, nil
 }
 
-// newSet lists the schema files of fsys; nothing is read or compiled yet.
+// newSet lists the schema files of fsys, which the set compiles as they are
+// first used; nothing is read or compiled yet.
 func newSet(fsys fs.FS) (*Set, error) {
 	files, err := fs.Glob(fsys, "*"+fileSuffix)
 	if err != nil {
@@ -136,7 +165,8 @@ func newSet(fsys fs.FS) (*Set, error) {
 	if len(files) == 0 {
 		return nil, fmt.Errorf("no %s files found", "*"+fileSuffix)
 	}
-	s := &Set{byName: map[string]*entry{}, compiler: newCompiler(fsys)}
+	c := newCompiler(fsys)
+	s := &Set{byName: map[string]*entry{}, compile: c.compile, compiler: c}
 	for _, file := range files {
 		if name := strings.TrimSuffix(file, fileSuffix); name != sharedDefs {
 			s.byName[name] = &entry{file: file}
@@ -164,6 +194,6 @@ func (s *Set) Prepare(names ...string) {
 }
 
 func (s *Set) compiled(e *entry) (*node, error) {
-	e.once.Do(func() { e.sch, e.err = s.compiler.compile(e.file) })
+	e.once.Do(func() { e.sch, e.err = s.compile(e.file) })
 	return e.sch, e.err
 }
