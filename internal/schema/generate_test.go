@@ -138,14 +138,63 @@ var _ json.Number
 		slices.Sort(deps)
 		dependsOn[f] = deps
 	}
-	for f, deps := range dependsOn {
-		for _, g := range deps {
-			if slices.Contains(dependsOn[g], f) || g == f {
-				return nil, fmt.Errorf("schemas %s and %s refer to each other; the compiled form builds a file after those it refers to", f, g)
-			}
-		}
+	if cycle := referenceCycle(dependsOn); cycle != nil {
+		return nil, fmt.Errorf("schemas refer to each other in a circle (%s); the compiled form builds a file after the files it refers to", strings.Join(cycle, " -> "))
 	}
 	return format.Source(b.Bytes())
+}
+
+// referenceCycle returns files that refer to each other in a circle, first
+// file repeated at the end, or nil.
+func referenceCycle(dependsOn map[string][]string) []string {
+	const (
+		visiting = 1
+		done     = 2
+	)
+	state := map[string]int{}
+	var path []string
+	var visit func(f string) []string
+	visit = func(f string) []string {
+		switch state[f] {
+		case visiting:
+			i := slices.Index(path, f)
+			return append(slices.Clone(path[i:]), f)
+		case done:
+			return nil
+		}
+		state[f] = visiting
+		path = append(path, f)
+		for _, g := range dependsOn[f] {
+			if cycle := visit(g); cycle != nil {
+				return cycle
+			}
+		}
+		path = path[:len(path)-1]
+		state[f] = done
+		return nil
+	}
+	for _, f := range slices.Sorted(maps.Keys(dependsOn)) {
+		if cycle := visit(f); cycle != nil {
+			return cycle
+		}
+	}
+	return nil
+}
+
+func TestReferenceCycle(t *testing.T) {
+	tests := []struct {
+		deps map[string][]string
+		want []string
+	}{
+		{map[string][]string{"a": {"defs"}, "b": {"defs"}, "defs": nil}, nil},
+		{map[string][]string{"a": {"b"}, "b": {"a"}}, []string{"a", "b", "a"}},
+		{map[string][]string{"a": {"b"}, "b": {"c"}, "c": {"a"}}, []string{"a", "b", "c", "a"}},
+	}
+	for _, tt := range tests {
+		if got := referenceCycle(tt.deps); !slices.Equal(got, tt.want) {
+			t.Errorf("referenceCycle(%v) = %v, want %v", tt.deps, got, tt.want)
+		}
+	}
 }
 
 // nodeFields writes the fields of a node that are set, as Go source.

@@ -201,6 +201,7 @@ func oracleDocuments(t testing.TB) map[string]any {
 			}
 			continue
 		}
+		before := len(docs)
 		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".json") || strings.HasSuffix(p, ".want.json") {
 				return err
@@ -217,6 +218,7 @@ func oracleDocuments(t testing.TB) map[string]any {
 		if err != nil {
 			t.Fatal(err)
 		}
+		t.Logf("%d documents under %s", len(docs)-before, root)
 	}
 	if len(docs) < 500 {
 		t.Fatalf("found %d documents, want the repository's test runs too", len(docs))
