@@ -29,247 +29,476 @@ func (r Rule) New(file, format string, args ...any) Finding {
 
 // The rules implemented in Go, one variable each so call sites name them.
 var (
-	MissingFile = Rule{"h3a.structure.missing_file", CategoryStructure, Error,
-		"Required file missing",
-		"Every file the layout requires must exist in the run directory.",
-		"restore the file from the agent that owns it, or re-initialise the run; never hand-write state"}
-	NotRegular = Rule{"h3a.structure.not_regular_file", CategoryStructure, Error,
-		"Not a regular file",
-		"A state file or artifact is a directory, FIFO, socket or device. It is never opened, so a FIFO cannot stall the check.",
-		"replace it with a regular file"}
-	SymlinkLoop = Rule{"h3a.structure.symlink_loop", CategoryStructure, Error,
-		"Symbolic link loop",
-		"Resolving the path runs into a cycle of symbolic links.",
-		"replace the links with the real file"}
-	TooLarge = Rule{"h3a.structure.too_large", CategoryStructure, Error,
-		"Document over the size limit",
-		"A document is larger than the configured limit (--max-json-size), or would expand in memory past what the checker allows a run (three times the size of its documents plus 32 MiB: a value takes about 400 bytes once checked, a ledger line 4 KiB, and YAML aliases count every value they repeat); it is not parsed.",
-		"split or archive the document, or raise --max-json-size if the size is expected; keep YAML free of aliases that repeat one another"}
-	Unreadable = Rule{"h3a.structure.unreadable", CategoryStructure, Error,
-		"File cannot be read",
-		"The operating system refused to read the file.",
-		"check permissions and that the file is not being written"}
-	TmpLeftover = Rule{"h3a.structure.tmp_leftover", CategoryStructure, Error,
-		"Interrupted atomic write",
-		"A *.tmp file is left in the run: an atomic write (temp file + rename) was interrupted, so the file beside it may be stale. h3a-state-specification.md, Error Handling, Corrupted JSON: \"Check for .tmp file (interrupted write)\", then \"raise RuntimeError\".",
-		"find out which write was interrupted, re-run that step, then delete the .tmp file"}
-	CheckerTmpLeftover = Rule{"h3a.structure.checker_tmp_leftover", CategoryStructure, Warning,
-		"Leftover of an interrupted h3a-check write",
-		"A .<file>.h3a-check-<random>.tmp file is left in the run: h3a-check itself was stopped while it wrote <file> (--write-audit), before renaming it into place. The file it was writing is as it was before; no agent's write was interrupted.",
-		"delete the .tmp file (the next h3a-check --write-audit removes it too)"}
-	RunDirName = Rule{"h3a.structure.run_dir_name", CategoryStructure, Error,
-		"Run directory misnamed",
-		"A run under a runs/ folder must be named YYYYMMDD-HHMMSS-<uuid4> with a real UTC date and time and a version-4 UUID. h3a-state-specification.md, Run Identifier Format: \"<YYYYMMDD>-<HHMMSS>-<uuid4>\".",
-		"rename the directory to the run id recorded in state.json"}
-	RunDirNameLoose = Rule{"h3a.structure.run_dir_name_loose", CategoryStructure, Warning,
-		"Run directory not named by its run id",
-		"A run outside a runs/ folder whose directory name is not a run id; the name cannot be checked against state.json.",
-		"keep runs under runs/<run-id>/ so their names can be verified"}
-	NestedRun = Rule{"h3a.structure.nested_run", CategoryStructure, Error,
-		"Run holds another run",
-		"A run directory holds another run below it. Each run is checked on its own, but a run inside another blurs which files belong to which run, and a folder made to look like a run must never hide the runs below it.",
-		"move the inner run out to a folder of runs (runs/<run-id>/); if the outer folder is not a run, remove the file that makes it look like one"}
-	Symlink = Rule{"h3a.structure.symlink", CategoryStructure, Error,
-		"Symbolic link in place of a run's folder or file",
-		"A run's folder, one of the files its layout defines, or a folder on the way to one (a contract round rounds/round-<n>/, state/) is a symbolic link. The run is then not what its folder holds: the linked content is not checked as part of it, and its history in git is the link, not the content. h3a-state-specification.md, Directory Structure: \"Every H3A run creates an immutable, self-contained directory\"; artifact-contract.md names each round's handoff.json, verdict.json and audit.json as files of the run.",
-		"replace the link with the real folder or file (git mv the content into place), or remove it if it is a shortcut for people"}
-	LayoutAmbiguous = Rule{"h3a.structure.layout_ambiguous", CategoryStructure, Error,
-		"Folder holds the defining files of two layouts",
-		"One folder holds what makes it a run of two layouts (an h3a run's state.json and state/ together with a contract run's rounds/round-<n>/, say). It is checked as the first layout only, so the files of the other would pass unchecked.",
-		"move one run into a folder of its own; if the folder is one run, remove the files that make it look like the other, or force its layout with --layout (or layout: in .h3a-check.yaml)"}
-	SubmoduleNotChecked = Rule{"h3a.structure.submodule_not_checked", CategoryStructure, Warning,
-		"Runs in a submodule not checked",
-		"The change adds, moves or removes a submodule whose commit is not checked out here (or whose previous commit the clone lacks), so the runs inside it were not checked with the change. Runs are checked in the repository that records them; the specification says nothing of submodules, so this is a warning.",
-		"check out the submodule at the new commit (git submodule update --init -- PATH) and check again, or check the runs in the submodule's own repository"}
-	MalformedRecord = Rule{"h3a.structure.malformed_record", CategoryStructure, Error,
-		"Malformed ledger record",
-		"A line in ROADMAP.md, GATES_LEDGER.md or EVIDENCE_LOG.md looks like a record but does not follow the record format, so the checker cannot use it.",
-		"rewrite the line in the format the spec gives for that ledger"}
-	NotEvaluated = Rule{"h3a.structure.not_evaluated", CategoryStructure, Info,
-		"Check not evaluated",
-		"A check could not run because a document it needs is missing or unparseable; it is reported here instead of being guessed.",
-		"fix the finding that made the document unusable"}
+	MissingFile = Rule{
+		ID:          "h3a.structure.missing_file",
+		Category:    CategoryStructure,
+		Severity:    Error,
+		Title:       "Required file missing",
+		Description: "Every file the layout requires must exist in the run directory.",
+		Remediation: "restore the file from the agent that owns it, or re-initialise the run; never hand-write state",
+	}
+	NotRegular = Rule{
+		ID:          "h3a.structure.not_regular_file",
+		Category:    CategoryStructure,
+		Severity:    Error,
+		Title:       "Not a regular file",
+		Description: "A state file or artifact is a directory, FIFO, socket or device. It is never opened, so a FIFO cannot stall the check.",
+		Remediation: "replace it with a regular file",
+	}
+	SymlinkLoop = Rule{
+		ID:          "h3a.structure.symlink_loop",
+		Category:    CategoryStructure,
+		Severity:    Error,
+		Title:       "Symbolic link loop",
+		Description: "Resolving the path runs into a cycle of symbolic links.",
+		Remediation: "replace the links with the real file",
+	}
+	TooLarge = Rule{
+		ID:          "h3a.structure.too_large",
+		Category:    CategoryStructure,
+		Severity:    Error,
+		Title:       "Document over the size limit",
+		Description: "A document is larger than the configured limit (--max-json-size), or would expand in memory past what the checker allows a run (three times the size of its documents plus 32 MiB: a value takes about 400 bytes once checked, a ledger line 4 KiB, and YAML aliases count every value they repeat); it is not parsed.",
+		Remediation: "split or archive the document, or raise --max-json-size if the size is expected; keep YAML free of aliases that repeat one another",
+	}
+	Unreadable = Rule{
+		ID:          "h3a.structure.unreadable",
+		Category:    CategoryStructure,
+		Severity:    Error,
+		Title:       "File cannot be read",
+		Description: "The operating system refused to read the file.",
+		Remediation: "check permissions and that the file is not being written",
+	}
+	TmpLeftover = Rule{
+		ID:          "h3a.structure.tmp_leftover",
+		Category:    CategoryStructure,
+		Severity:    Error,
+		Title:       "Interrupted atomic write",
+		Description: "A *.tmp file is left in the run: an atomic write (temp file + rename) was interrupted, so the file beside it may be stale. h3a-state-specification.md, Error Handling, Corrupted JSON: \"Check for .tmp file (interrupted write)\", then \"raise RuntimeError\".",
+		Remediation: "find out which write was interrupted, re-run that step, then delete the .tmp file",
+	}
+	CheckerTmpLeftover = Rule{
+		ID:          "h3a.structure.checker_tmp_leftover",
+		Category:    CategoryStructure,
+		Severity:    Warning,
+		Title:       "Leftover of an interrupted h3a-check write",
+		Description: "A .<file>.h3a-check-<random>.tmp file is left in the run: h3a-check itself was stopped while it wrote <file> (--write-audit), before renaming it into place. The file it was writing is as it was before; no agent's write was interrupted.",
+		Remediation: "delete the .tmp file (the next h3a-check --write-audit removes it too)",
+	}
+	RunDirName = Rule{
+		ID:          "h3a.structure.run_dir_name",
+		Category:    CategoryStructure,
+		Severity:    Error,
+		Title:       "Run directory misnamed",
+		Description: "A run under a runs/ folder must be named YYYYMMDD-HHMMSS-<uuid4> with a real UTC date and time and a version-4 UUID. h3a-state-specification.md, Run Identifier Format: \"<YYYYMMDD>-<HHMMSS>-<uuid4>\".",
+		Remediation: "rename the directory to the run id recorded in state.json",
+	}
+	RunDirNameLoose = Rule{
+		ID:          "h3a.structure.run_dir_name_loose",
+		Category:    CategoryStructure,
+		Severity:    Warning,
+		Title:       "Run directory not named by its run id",
+		Description: "A run outside a runs/ folder whose directory name is not a run id; the name cannot be checked against state.json.",
+		Remediation: "keep runs under runs/<run-id>/ so their names can be verified",
+	}
+	NestedRun = Rule{
+		ID:          "h3a.structure.nested_run",
+		Category:    CategoryStructure,
+		Severity:    Error,
+		Title:       "Run holds another run",
+		Description: "A run directory holds another run below it. Each run is checked on its own, but a run inside another blurs which files belong to which run, and a folder made to look like a run must never hide the runs below it.",
+		Remediation: "move the inner run out to a folder of runs (runs/<run-id>/); if the outer folder is not a run, remove the file that makes it look like one",
+	}
+	Symlink = Rule{
+		ID:          "h3a.structure.symlink",
+		Category:    CategoryStructure,
+		Severity:    Error,
+		Title:       "Symbolic link in place of a run's folder or file",
+		Description: "A run's folder, one of the files its layout defines, or a folder on the way to one (a contract round rounds/round-<n>/, state/) is a symbolic link. The run is then not what its folder holds: the linked content is not checked as part of it, and its history in git is the link, not the content. h3a-state-specification.md, Directory Structure: \"Every H3A run creates an immutable, self-contained directory\"; artifact-contract.md names each round's handoff.json, verdict.json and audit.json as files of the run.",
+		Remediation: "replace the link with the real folder or file (git mv the content into place), or remove it if it is a shortcut for people",
+	}
+	LayoutAmbiguous = Rule{
+		ID:          "h3a.structure.layout_ambiguous",
+		Category:    CategoryStructure,
+		Severity:    Error,
+		Title:       "Folder holds the defining files of two layouts",
+		Description: "One folder holds what makes it a run of two layouts (an h3a run's state.json and state/ together with a contract run's rounds/round-<n>/, say). It is checked as the first layout only, so the files of the other would pass unchecked.",
+		Remediation: "move one run into a folder of its own; if the folder is one run, remove the files that make it look like the other, or force its layout with --layout (or layout: in .h3a-check.yaml)",
+	}
+	SubmoduleNotChecked = Rule{
+		ID:          "h3a.structure.submodule_not_checked",
+		Category:    CategoryStructure,
+		Severity:    Warning,
+		Title:       "Runs in a submodule not checked",
+		Description: "The change adds, moves or removes a submodule whose commit is not checked out here (or whose previous commit the clone lacks), so the runs inside it were not checked with the change. Runs are checked in the repository that records them; the specification says nothing of submodules, so this is a warning.",
+		Remediation: "check out the submodule at the new commit (git submodule update --init -- PATH) and check again, or check the runs in the submodule's own repository",
+	}
+	MalformedRecord = Rule{
+		ID:          "h3a.structure.malformed_record",
+		Category:    CategoryStructure,
+		Severity:    Error,
+		Title:       "Malformed ledger record",
+		Description: "A line in ROADMAP.md, GATES_LEDGER.md or EVIDENCE_LOG.md looks like a record but does not follow the record format, so the checker cannot use it.",
+		Remediation: "rewrite the line in the format the spec gives for that ledger",
+	}
+	NotEvaluated = Rule{
+		ID:          "h3a.structure.not_evaluated",
+		Category:    CategoryStructure,
+		Severity:    Info,
+		Title:       "Check not evaluated",
+		Description: "A check could not run because a document it needs is missing or unparseable; it is reported here instead of being guessed.",
+		Remediation: "fix the finding that made the document unusable",
+	}
 
-	JSONSyntax = Rule{"h3a.schema.json_syntax", CategorySchema, Error,
-		"Invalid JSON",
-		"The document is not valid JSON (syntax error, truncation, trailing data or excessive nesting).",
-		"restore the file from its last good version and re-run the step that writes it; writes must be atomic (temp file + rename)"}
-	YAMLSyntax = Rule{"h3a.schema.yaml_syntax", CategorySchema, Error,
-		"Invalid YAML",
-		"The document is not valid YAML (syntax error, a key that is not a scalar, excessive nesting, or aliases expanding past the bound).",
-		"restore the file from its last good version; keep it a plain mapping or sequence with scalar keys"}
-	DuplicateKey = Rule{"h3a.schema.duplicate_key", CategorySchema, Error,
-		"Duplicate JSON key",
-		"An object has the same key twice; most readers silently keep the last value, so two tools can read different data.",
-		"remove one of the two members"}
-	BOM = Rule{"h3a.schema.bom", CategorySchema, Warning,
-		"UTF-8 byte order mark",
-		"The JSON document starts with a UTF-8 BOM, which RFC 8259 forbids; it is accepted but some readers fail on it.",
-		"save the file as UTF-8 without a BOM"}
-	InvalidUTF8 = Rule{"h3a.schema.invalid_utf8", CategorySchema, Error,
-		"Invalid UTF-8",
-		"The document contains bytes that are not valid UTF-8; readers replace them, so the text is not what was written.",
-		"re-encode the file as UTF-8"}
-	SchemaViolation = Rule{"h3a.schema.violation", CategorySchema, Error,
-		"Schema violation",
-		"A JSON document does not match its schema (required fields, types, enums, formats, patterns).",
-		"correct the value; h3a-check schema lists the schemas with the document each describes (state: H3A state.json, stigmergy_state: .ai/state.json, …), and h3a-check schema NAME prints the expected shape"}
+	JSONSyntax = Rule{
+		ID:          "h3a.schema.json_syntax",
+		Category:    CategorySchema,
+		Severity:    Error,
+		Title:       "Invalid JSON",
+		Description: "The document is not valid JSON (syntax error, truncation, trailing data or excessive nesting).",
+		Remediation: "restore the file from its last good version and re-run the step that writes it; writes must be atomic (temp file + rename)",
+	}
+	YAMLSyntax = Rule{
+		ID:          "h3a.schema.yaml_syntax",
+		Category:    CategorySchema,
+		Severity:    Error,
+		Title:       "Invalid YAML",
+		Description: "The document is not valid YAML (syntax error, a key that is not a scalar, excessive nesting, or aliases expanding past the bound).",
+		Remediation: "restore the file from its last good version; keep it a plain mapping or sequence with scalar keys",
+	}
+	DuplicateKey = Rule{
+		ID:          "h3a.schema.duplicate_key",
+		Category:    CategorySchema,
+		Severity:    Error,
+		Title:       "Duplicate JSON key",
+		Description: "An object has the same key twice; most readers silently keep the last value, so two tools can read different data.",
+		Remediation: "remove one of the two members",
+	}
+	BOM = Rule{
+		ID:          "h3a.schema.bom",
+		Category:    CategorySchema,
+		Severity:    Warning,
+		Title:       "UTF-8 byte order mark",
+		Description: "The JSON document starts with a UTF-8 BOM, which RFC 8259 forbids; it is accepted but some readers fail on it.",
+		Remediation: "save the file as UTF-8 without a BOM",
+	}
+	InvalidUTF8 = Rule{
+		ID:          "h3a.schema.invalid_utf8",
+		Category:    CategorySchema,
+		Severity:    Error,
+		Title:       "Invalid UTF-8",
+		Description: "The document contains bytes that are not valid UTF-8; readers replace them, so the text is not what was written.",
+		Remediation: "re-encode the file as UTF-8",
+	}
+	SchemaViolation = Rule{
+		ID:          "h3a.schema.violation",
+		Category:    CategorySchema,
+		Severity:    Error,
+		Title:       "Schema violation",
+		Description: "A JSON document does not match its schema (required fields, types, enums, formats, patterns).",
+		Remediation: "correct the value; h3a-check schema lists the schemas with the document each describes (state: H3A state.json, stigmergy_state: .ai/state.json, …), and h3a-check schema NAME prints the expected shape",
+	}
 
-	HashMismatch = Rule{"h3a.integrity.hash_mismatch", CategoryIntegrity, Error,
-		"Artifact hash mismatch",
-		"The SHA-256 of a logged artifact does not start with the hash in its last EVIDENCE_LOG.md entry: the artifact changed after it was logged. h3a-state-specification.md, Hash Verification: \"Detect artifact tampering or corruption\"; Error Handling, Hash Mismatch: \"raise IntegrityError\".",
-		"re-run the step and log the new artifact (h3a-check log RUN FILE \"description\" appends its hash); never edit a logged artifact"}
-	MissingArtifact = Rule{"h3a.integrity.missing_artifact", CategoryIntegrity, Error,
-		"Logged artifact missing",
-		"An EVIDENCE_LOG.md entry names a file that does not exist in the run. gate_framework.md, G3 Entry Criteria: \"All artifacts logged\"; Troubleshooting: \"If artifacts truly missing, revert gate to FAILED and re-run\".",
-		"restore the artifact (git checkout BASE -- PATH if it was committed), or re-run the step that produces it and log it again (h3a-check log RUN FILE \"description\")"}
-	HashUnverifiable = Rule{"h3a.integrity.hash_unverifiable", CategoryIntegrity, Warning,
-		"Logged hash too short to verify",
-		"The logged hash has fewer than 16 hex digits (with or without a trailing \"...\"), or more than a SHA-256 digest's 64; the entry is not counted as verified. h3a-state-specification.md, EVIDENCE_LOG.md update protocol: \"Hash format: First 16 chars of SHA-256 hex digest\".",
-		"log the artifact again with h3a-check log RUN FILE \"description\" (16 hex digits of its SHA-256; --full writes all 64): the new entry is the one verified, and this one stays as history, since entries are never edited"}
-	HashEllipsis = Rule{"h3a.integrity.hash_ellipsis", CategoryIntegrity, Warning,
-		"Logged hash ends with an ellipsis",
-		"The logged hash carries the 16 (or more) hex digits the spec asks for, followed by \"...\" or \"…\". The digits are verified as usual; the ellipsis is drift from the spec's form [hash:<16 hex>]. h3a-state-specification.md, EVIDENCE_LOG.md update protocol: \"Hash format: First 16 chars of SHA-256 hex digest\".",
-		"from now on log with h3a-check log RUN FILE \"description\", which writes [hash:<16 hex digits>] without an ellipsis; this entry stays as history, since entries are never edited"}
-	HashTooShort = Rule{"h3a.integrity.hash_too_short", CategoryIntegrity, Error,
-		"Evidence hash shorter than the team requires",
-		"The last logged hash of an artifact has fewer hex digits than evidence: min-hash-digits in .h3a-check.yaml requires. The spec's 16 digits are 64 bits: one collision costs about 2^32 hashes, which a team may judge too cheap. h3a-state-specification.md, EVIDENCE_LOG.md: \"Authoritative index of all artifacts with SHA-256 hashes for integrity verification\"; \"Hash format: First 16 chars of SHA-256 hex digest\" is the least the checker accepts by default.",
-		"log the artifact again with h3a-check log --full RUN FILE \"description\" (all 64 digits): the last entry of a path is the one that counts"}
-	HashMalformed = Rule{"h3a.integrity.hash_malformed", CategoryIntegrity, Error,
-		"Logged hash malformed",
-		"The hash field of an EVIDENCE_LOG.md entry is empty or not hexadecimal. h3a-state-specification.md, EVIDENCE_LOG.md update protocol: \"Hash format: First 16 chars of SHA-256 hex digest\".",
-		"log the artifact again with h3a-check log RUN FILE \"description\" (--full for all 64 digits): the new entry is the one verified, and this one stays as history, since entries are never edited"}
+	HashMismatch = Rule{
+		ID:          "h3a.integrity.hash_mismatch",
+		Category:    CategoryIntegrity,
+		Severity:    Error,
+		Title:       "Artifact hash mismatch",
+		Description: "The SHA-256 of a logged artifact does not start with the hash in its last EVIDENCE_LOG.md entry: the artifact changed after it was logged. h3a-state-specification.md, Hash Verification: \"Detect artifact tampering or corruption\"; Error Handling, Hash Mismatch: \"raise IntegrityError\".",
+		Remediation: "re-run the step and log the new artifact (h3a-check log RUN FILE \"description\" appends its hash); never edit a logged artifact",
+	}
+	MissingArtifact = Rule{
+		ID:          "h3a.integrity.missing_artifact",
+		Category:    CategoryIntegrity,
+		Severity:    Error,
+		Title:       "Logged artifact missing",
+		Description: "An EVIDENCE_LOG.md entry names a file that does not exist in the run. gate_framework.md, G3 Entry Criteria: \"All artifacts logged\"; Troubleshooting: \"If artifacts truly missing, revert gate to FAILED and re-run\".",
+		Remediation: "restore the artifact (git checkout BASE -- PATH if it was committed), or re-run the step that produces it and log it again (h3a-check log RUN FILE \"description\")",
+	}
+	HashUnverifiable = Rule{
+		ID:          "h3a.integrity.hash_unverifiable",
+		Category:    CategoryIntegrity,
+		Severity:    Warning,
+		Title:       "Logged hash too short to verify",
+		Description: "The logged hash has fewer than 16 hex digits (with or without a trailing \"...\"), or more than a SHA-256 digest's 64; the entry is not counted as verified. h3a-state-specification.md, EVIDENCE_LOG.md update protocol: \"Hash format: First 16 chars of SHA-256 hex digest\".",
+		Remediation: "log the artifact again with h3a-check log RUN FILE \"description\" (16 hex digits of its SHA-256; --full writes all 64): the new entry is the one verified, and this one stays as history, since entries are never edited",
+	}
+	HashEllipsis = Rule{
+		ID:          "h3a.integrity.hash_ellipsis",
+		Category:    CategoryIntegrity,
+		Severity:    Warning,
+		Title:       "Logged hash ends with an ellipsis",
+		Description: "The logged hash carries the 16 (or more) hex digits the spec asks for, followed by \"...\" or \"…\". The digits are verified as usual; the ellipsis is drift from the spec's form [hash:<16 hex>]. h3a-state-specification.md, EVIDENCE_LOG.md update protocol: \"Hash format: First 16 chars of SHA-256 hex digest\".",
+		Remediation: "from now on log with h3a-check log RUN FILE \"description\", which writes [hash:<16 hex digits>] without an ellipsis; this entry stays as history, since entries are never edited",
+	}
+	HashTooShort = Rule{
+		ID:          "h3a.integrity.hash_too_short",
+		Category:    CategoryIntegrity,
+		Severity:    Error,
+		Title:       "Evidence hash shorter than the team requires",
+		Description: "The last logged hash of an artifact has fewer hex digits than evidence: min-hash-digits in .h3a-check.yaml requires. The spec's 16 digits are 64 bits: one collision costs about 2^32 hashes, which a team may judge too cheap. h3a-state-specification.md, EVIDENCE_LOG.md: \"Authoritative index of all artifacts with SHA-256 hashes for integrity verification\"; \"Hash format: First 16 chars of SHA-256 hex digest\" is the least the checker accepts by default.",
+		Remediation: "log the artifact again with h3a-check log --full RUN FILE \"description\" (all 64 digits): the last entry of a path is the one that counts",
+	}
+	HashMalformed = Rule{
+		ID:          "h3a.integrity.hash_malformed",
+		Category:    CategoryIntegrity,
+		Severity:    Error,
+		Title:       "Logged hash malformed",
+		Description: "The hash field of an EVIDENCE_LOG.md entry is empty or not hexadecimal. h3a-state-specification.md, EVIDENCE_LOG.md update protocol: \"Hash format: First 16 chars of SHA-256 hex digest\".",
+		Remediation: "log the artifact again with h3a-check log RUN FILE \"description\" (--full for all 64 digits): the new entry is the one verified, and this one stays as history, since entries are never edited",
+	}
 
-	PathEscape = Rule{"h3a.security.path_escape", CategorySecurity, Error,
-		"Path leaves the run directory",
-		"A referenced path contains \"..\" or resolves through a symbolic link to a place outside the run directory. It is never opened.",
-		"keep every artifact inside the run directory and reference it by a relative path without \"..\""}
-	AbsolutePath = Rule{"h3a.security.absolute_path", CategorySecurity, Error,
-		"Absolute path",
-		"A referenced path is absolute; runs must be self-contained and relocatable. It is never opened.",
-		"copy the artifact into the run's artifacts/ folder and reference it relative to the run"}
+	PathEscape = Rule{
+		ID:          "h3a.security.path_escape",
+		Category:    CategorySecurity,
+		Severity:    Error,
+		Title:       "Path leaves the run directory",
+		Description: "A referenced path contains \"..\" or resolves through a symbolic link to a place outside the run directory. It is never opened.",
+		Remediation: "keep every artifact inside the run directory and reference it by a relative path without \"..\"",
+	}
+	AbsolutePath = Rule{
+		ID:          "h3a.security.absolute_path",
+		Category:    CategorySecurity,
+		Severity:    Error,
+		Title:       "Absolute path",
+		Description: "A referenced path is absolute; runs must be self-contained and relocatable. It is never opened.",
+		Remediation: "copy the artifact into the run's artifacts/ folder and reference it relative to the run",
+	}
 
-	HistoryNotCompared = Rule{"h3a.append_only.not_compared", CategoryAppendOnly, Info,
-		"History not compared",
-		"The append-only files were not compared with a base revision (--base none, no git work tree, or a repository without a commit), so nothing proves that history was only added to.",
-		"run the check inside the git work tree that holds the run, with --base REV (default HEAD)"}
-	NewRun = Rule{"h3a.append_only.new_run", CategoryAppendOnly, Info,
-		"Run is new since the base",
-		"The run does not exist at the base revision, so it has no history to compare.",
-		"nothing to do; the next change to the run is compared with this version"}
-	EntryRewritten = Rule{"h3a.append_only.entry_rewritten", CategoryAppendOnly, Error,
-		"Append-only entry rewritten",
-		"An append-only JSON array (state.json steps[], SESSION_HANDOFF history[], planner reports[], executor tdd_cycles[], validator verdicts[]) no longer starts with its base version: an entry that existed at the base was changed, removed or reordered. New entries may only be appended. h3a-state-specification.md, Append-Only Pattern: \"Never delete or rewrite history in state.json\"; SESSION_HANDOFF.json: \"Agent appends to history[]\"; Directory Structure: \"Every H3A run creates an immutable, self-contained directory\".",
-		"restore the entries from the base revision (git show BASE:PATH shows them) and append a new entry instead; in state.json amend an entry with a correction step {\"corrects\": \"<task_id>\", \"reason\": …}"}
-	BadCorrection = Rule{"h3a.append_only.bad_correction", CategoryAppendOnly, Error,
-		"Correction names no earlier entry",
-		"A state.json step with \"corrects\" is the only way to amend history, and it must name the task_id of an earlier step; this one names none. h3a-state-specification.md, state.json update protocol: \"Corrections add a new step with corrects: <task_id>\".",
-		"set \"corrects\" to the task_id of the step being corrected"}
-	GateEventRewritten = Rule{"h3a.append_only.gate_event_rewritten", CategoryAppendOnly, Error,
-		"Gate event rewritten",
-		"The gate events log of GATES_LEDGER.md no longer starts with its base events: an event that existed at the base was changed, removed or reordered. Events may only be appended. h3a-state-specification.md, GATES_LEDGER.md update protocol: \"Never delete history\"; Append-Only Pattern: \"Never delete or rewrite history in state.json or GATES_LEDGER.md\".",
-		"restore the events from the base revision (git show BASE:PATH shows them) and append a new event (e.g. \"FAILED\" then a later \"PASSED\") instead of editing an old one"}
-	EvidenceEntryRewritten = Rule{"h3a.append_only.evidence_entry_rewritten", CategoryAppendOnly, Error,
-		"Evidence entry rewritten",
-		"An EVIDENCE_LOG.md entry that existed at the base is gone, changed (path, hash, time or description) or out of order. Entries may only be added. h3a-state-specification.md, EVIDENCE_LOG.md update protocol: \"Never delete entries (immutable audit log)\".",
-		"restore the entry from the base revision (git show BASE:PATH shows it); log a new artifact with a new entry (h3a-check log RUN FILE \"description\")"}
-	TaskRemoved = Rule{"h3a.append_only.task_removed", CategoryAppendOnly, Error,
-		"Roadmap task removed",
-		"A ROADMAP.md task that existed at the base is no longer in the task queue. h3a-state-specification.md, ROADMAP.md update protocol: \"Never delete history, only add completion markers\".",
-		"restore the task line from the base revision (git show BASE:PATH shows it); tasks are never deleted, only completed"}
-	TaskReworded = Rule{"h3a.append_only.task_reworded", CategoryAppendOnly, Error,
-		"Roadmap task reworded",
-		"The description of a ROADMAP.md task differs from its base version. h3a-state-specification.md, ROADMAP.md update protocol: \"Never delete history, only add completion markers\".",
-		"restore the task's wording from the base revision (git show BASE:PATH shows it); add a new task for new scope"}
-	TaskUnticked = Rule{"h3a.append_only.task_unticked", CategoryAppendOnly, Error,
-		"Completed task unticked",
-		"A ROADMAP.md task marked [x] at the base is [ ] in head: completion marks are never taken back. h3a-state-specification.md, ROADMAP.md update protocol: \"Never delete history, only add completion markers\".",
-		"restore the [x]; if the work turned out incomplete, add a new task for the rework"}
-	CompletionChanged = Rule{"h3a.append_only.completion_changed", CategoryAppendOnly, Error,
-		"Task completion time changed",
-		"The \"(Completed: <time>)\" of a ROADMAP.md task differs from its base version or was removed. h3a-state-specification.md, ROADMAP.md update protocol: \"Executor marks tasks complete with timestamps\"; \"Never delete history\".",
-		"restore the completion time from the base revision (git show BASE:PATH shows it)"}
-	ArtifactChanged = Rule{"h3a.append_only.artifact_changed", CategoryAppendOnly, Error,
-		"Logged artifact changed since the base",
-		"A file logged in the base EVIDENCE_LOG.md has different content in head. A logged artifact never changes, even when its log line is rewritten to match; only line endings may differ.",
-		"restore the artifact from the base revision (git checkout BASE -- PATH); write new evidence to a new file and log it (h3a-check log RUN FILE \"description\")"}
-	ArtifactRelogged = Rule{"h3a.append_only.artifact_relogged", CategoryAppendOnly, Warning,
-		"Logged artifact rewritten and logged again",
-		"A file logged in the base EVIDENCE_LOG.md has different content in head, and a new evidence entry logs the new content. Re-running a step may rewrite its output, so this is no error, but a reviewer must see it.",
-		"say in the change why the step was re-run; where the old output is evidence of its own, write the new output to a new file instead"}
-	ArtifactLFSPointer = Rule{"h3a.append_only.artifact_lfs_pointer", CategoryAppendOnly, Error,
-		"Logged artifact replaced by a Git LFS pointer",
-		"A file logged in the base EVIDENCE_LOG.md was committed with its content and is now a Git LFS pointer, though .gitattributes at the base does not track the path with LFS: the content it stands for is not in the repository, whatever hash the pointer claims.",
-		"restore the artifact from the base revision (git checkout BASE -- PATH); to move artifacts to LFS, track them in .gitattributes first, in a change of its own"}
-	ArtifactDeleted = Rule{"h3a.append_only.artifact_deleted", CategoryAppendOnly, Error,
-		"Logged artifact deleted since the base",
-		"A file logged in the base EVIDENCE_LOG.md exists at the base but not in head.",
-		"restore the artifact from the base revision (git checkout BASE -- PATH)"}
-	FileRemoved = Rule{"h3a.append_only.file_removed", CategoryAppendOnly, Error,
-		"File of the run deleted since the base",
-		"A file of the run's layout that is optional, or one of a family such as rounds/round-*/verdict.json, exists at the base revision but not in head. (A required file that is missing is h3a.structure.missing_file.)",
-		"restore the file from the base revision (git checkout BASE -- PATH); a run's files are never deleted"}
-	FrozenChanged = Rule{"h3a.append_only.frozen_changed", CategoryAppendOnly, Error,
-		"Committed file changed since the base",
-		"A file that never changes once committed differs from its base version: a contract round's handoff.json, verdict.json or audit.json, or the summary.json of a finished contract run.",
-		"restore the file from the base revision (git checkout BASE -- PATH); a new attempt is a new round"}
-	IterationCountLowered = Rule{"h3a.append_only.iteration_count_lowered", CategoryAppendOnly, Error,
-		"Iteration count lowered without a human decision",
-		"state/CURRENT_TASK.json iteration_count is lower in head than at the base for the same task_id, and GATES_LEDGER.md gained no event by agent \"human\" since the base. gate_framework.md, Escalation Process, allows the reset only after human review: \"4. Human reviews and provides guidance [...] 6. Reset `iteration_count = 0` and retry\"; otherwise the count of attempts only grows (Iteration Limits: \"Max 2 iterations per gate before escalation\"). A new task_id starts its own count. Whether that event is a person's decision is judged apart (docs/trust-model.md): one the change under review only claims makes the run needs-human (h3a.security.human_claimed), not this error.",
-		"restore iteration_count from the base revision (git show BASE:PATH shows it); if a human reviewed the failed attempts and decided on a retry, that person records the decision as a GATES_LEDGER.md event by agent \"human\" in the same change as the reset, in a commit signed with a key the base's humans.allowed-signers lists"}
-	RunDeleted = Rule{"h3a.append_only.run_deleted", CategoryAppendOnly, Error,
-		"Run deleted since the base",
-		"A run directory that exists at the base revision is gone from the folder that holds runs. Runs are immutable; people archive them, agents never delete them.",
-		"restore the run (git checkout BASE -- DIR); if a person archived it on purpose, review and land that change on its own"}
+	HistoryNotCompared = Rule{
+		ID:          "h3a.append_only.not_compared",
+		Category:    CategoryAppendOnly,
+		Severity:    Info,
+		Title:       "History not compared",
+		Description: "The append-only files were not compared with a base revision (--base none, no git work tree, or a repository without a commit), so nothing proves that history was only added to.",
+		Remediation: "run the check inside the git work tree that holds the run, with --base REV (default HEAD)",
+	}
+	NewRun = Rule{
+		ID:          "h3a.append_only.new_run",
+		Category:    CategoryAppendOnly,
+		Severity:    Info,
+		Title:       "Run is new since the base",
+		Description: "The run does not exist at the base revision, so it has no history to compare.",
+		Remediation: "nothing to do; the next change to the run is compared with this version",
+	}
+	EntryRewritten = Rule{
+		ID:          "h3a.append_only.entry_rewritten",
+		Category:    CategoryAppendOnly,
+		Severity:    Error,
+		Title:       "Append-only entry rewritten",
+		Description: "An append-only JSON array (state.json steps[], SESSION_HANDOFF history[], planner reports[], executor tdd_cycles[], validator verdicts[]) no longer starts with its base version: an entry that existed at the base was changed, removed or reordered. New entries may only be appended. h3a-state-specification.md, Append-Only Pattern: \"Never delete or rewrite history in state.json\"; SESSION_HANDOFF.json: \"Agent appends to history[]\"; Directory Structure: \"Every H3A run creates an immutable, self-contained directory\".",
+		Remediation: "restore the entries from the base revision (git show BASE:PATH shows them) and append a new entry instead; in state.json amend an entry with a correction step {\"corrects\": \"<task_id>\", \"reason\": …}",
+	}
+	BadCorrection = Rule{
+		ID:          "h3a.append_only.bad_correction",
+		Category:    CategoryAppendOnly,
+		Severity:    Error,
+		Title:       "Correction names no earlier entry",
+		Description: "A state.json step with \"corrects\" is the only way to amend history, and it must name the task_id of an earlier step; this one names none. h3a-state-specification.md, state.json update protocol: \"Corrections add a new step with corrects: <task_id>\".",
+		Remediation: "set \"corrects\" to the task_id of the step being corrected",
+	}
+	GateEventRewritten = Rule{
+		ID:          "h3a.append_only.gate_event_rewritten",
+		Category:    CategoryAppendOnly,
+		Severity:    Error,
+		Title:       "Gate event rewritten",
+		Description: "The gate events log of GATES_LEDGER.md no longer starts with its base events: an event that existed at the base was changed, removed or reordered. Events may only be appended. h3a-state-specification.md, GATES_LEDGER.md update protocol: \"Never delete history\"; Append-Only Pattern: \"Never delete or rewrite history in state.json or GATES_LEDGER.md\".",
+		Remediation: "restore the events from the base revision (git show BASE:PATH shows them) and append a new event (e.g. \"FAILED\" then a later \"PASSED\") instead of editing an old one",
+	}
+	EvidenceEntryRewritten = Rule{
+		ID:          "h3a.append_only.evidence_entry_rewritten",
+		Category:    CategoryAppendOnly,
+		Severity:    Error,
+		Title:       "Evidence entry rewritten",
+		Description: "An EVIDENCE_LOG.md entry that existed at the base is gone, changed (path, hash, time or description) or out of order. Entries may only be added. h3a-state-specification.md, EVIDENCE_LOG.md update protocol: \"Never delete entries (immutable audit log)\".",
+		Remediation: "restore the entry from the base revision (git show BASE:PATH shows it); log a new artifact with a new entry (h3a-check log RUN FILE \"description\")",
+	}
+	TaskRemoved = Rule{
+		ID:          "h3a.append_only.task_removed",
+		Category:    CategoryAppendOnly,
+		Severity:    Error,
+		Title:       "Roadmap task removed",
+		Description: "A ROADMAP.md task that existed at the base is no longer in the task queue. h3a-state-specification.md, ROADMAP.md update protocol: \"Never delete history, only add completion markers\".",
+		Remediation: "restore the task line from the base revision (git show BASE:PATH shows it); tasks are never deleted, only completed",
+	}
+	TaskReworded = Rule{
+		ID:          "h3a.append_only.task_reworded",
+		Category:    CategoryAppendOnly,
+		Severity:    Error,
+		Title:       "Roadmap task reworded",
+		Description: "The description of a ROADMAP.md task differs from its base version. h3a-state-specification.md, ROADMAP.md update protocol: \"Never delete history, only add completion markers\".",
+		Remediation: "restore the task's wording from the base revision (git show BASE:PATH shows it); add a new task for new scope",
+	}
+	TaskUnticked = Rule{
+		ID:          "h3a.append_only.task_unticked",
+		Category:    CategoryAppendOnly,
+		Severity:    Error,
+		Title:       "Completed task unticked",
+		Description: "A ROADMAP.md task marked [x] at the base is [ ] in head: completion marks are never taken back. h3a-state-specification.md, ROADMAP.md update protocol: \"Never delete history, only add completion markers\".",
+		Remediation: "restore the [x]; if the work turned out incomplete, add a new task for the rework",
+	}
+	CompletionChanged = Rule{
+		ID:          "h3a.append_only.completion_changed",
+		Category:    CategoryAppendOnly,
+		Severity:    Error,
+		Title:       "Task completion time changed",
+		Description: "The \"(Completed: <time>)\" of a ROADMAP.md task differs from its base version or was removed. h3a-state-specification.md, ROADMAP.md update protocol: \"Executor marks tasks complete with timestamps\"; \"Never delete history\".",
+		Remediation: "restore the completion time from the base revision (git show BASE:PATH shows it)",
+	}
+	ArtifactChanged = Rule{
+		ID:          "h3a.append_only.artifact_changed",
+		Category:    CategoryAppendOnly,
+		Severity:    Error,
+		Title:       "Logged artifact changed since the base",
+		Description: "A file logged in the base EVIDENCE_LOG.md has different content in head. A logged artifact never changes, even when its log line is rewritten to match; only line endings may differ.",
+		Remediation: "restore the artifact from the base revision (git checkout BASE -- PATH); write new evidence to a new file and log it (h3a-check log RUN FILE \"description\")",
+	}
+	ArtifactRelogged = Rule{
+		ID:          "h3a.append_only.artifact_relogged",
+		Category:    CategoryAppendOnly,
+		Severity:    Warning,
+		Title:       "Logged artifact rewritten and logged again",
+		Description: "A file logged in the base EVIDENCE_LOG.md has different content in head, and a new evidence entry logs the new content. Re-running a step may rewrite its output, so this is no error, but a reviewer must see it.",
+		Remediation: "say in the change why the step was re-run; where the old output is evidence of its own, write the new output to a new file instead",
+	}
+	ArtifactLFSPointer = Rule{
+		ID:          "h3a.append_only.artifact_lfs_pointer",
+		Category:    CategoryAppendOnly,
+		Severity:    Error,
+		Title:       "Logged artifact replaced by a Git LFS pointer",
+		Description: "A file logged in the base EVIDENCE_LOG.md was committed with its content and is now a Git LFS pointer, though .gitattributes at the base does not track the path with LFS: the content it stands for is not in the repository, whatever hash the pointer claims.",
+		Remediation: "restore the artifact from the base revision (git checkout BASE -- PATH); to move artifacts to LFS, track them in .gitattributes first, in a change of its own",
+	}
+	ArtifactDeleted = Rule{
+		ID:          "h3a.append_only.artifact_deleted",
+		Category:    CategoryAppendOnly,
+		Severity:    Error,
+		Title:       "Logged artifact deleted since the base",
+		Description: "A file logged in the base EVIDENCE_LOG.md exists at the base but not in head.",
+		Remediation: "restore the artifact from the base revision (git checkout BASE -- PATH)",
+	}
+	FileRemoved = Rule{
+		ID:          "h3a.append_only.file_removed",
+		Category:    CategoryAppendOnly,
+		Severity:    Error,
+		Title:       "File of the run deleted since the base",
+		Description: "A file of the run's layout that is optional, or one of a family such as rounds/round-*/verdict.json, exists at the base revision but not in head. (A required file that is missing is h3a.structure.missing_file.)",
+		Remediation: "restore the file from the base revision (git checkout BASE -- PATH); a run's files are never deleted",
+	}
+	FrozenChanged = Rule{
+		ID:          "h3a.append_only.frozen_changed",
+		Category:    CategoryAppendOnly,
+		Severity:    Error,
+		Title:       "Committed file changed since the base",
+		Description: "A file that never changes once committed differs from its base version: a contract round's handoff.json, verdict.json or audit.json, or the summary.json of a finished contract run.",
+		Remediation: "restore the file from the base revision (git checkout BASE -- PATH); a new attempt is a new round",
+	}
+	IterationCountLowered = Rule{
+		ID:          "h3a.append_only.iteration_count_lowered",
+		Category:    CategoryAppendOnly,
+		Severity:    Error,
+		Title:       "Iteration count lowered without a human decision",
+		Description: "state/CURRENT_TASK.json iteration_count is lower in head than at the base for the same task_id, and GATES_LEDGER.md gained no event by agent \"human\" since the base. gate_framework.md, Escalation Process, allows the reset only after human review: \"4. Human reviews and provides guidance [...] 6. Reset `iteration_count = 0` and retry\"; otherwise the count of attempts only grows (Iteration Limits: \"Max 2 iterations per gate before escalation\"). A new task_id starts its own count. Whether that event is a person's decision is judged apart (docs/trust-model.md): one the change under review only claims makes the run needs-human (h3a.security.human_claimed), not this error.",
+		Remediation: "restore iteration_count from the base revision (git show BASE:PATH shows it); if a human reviewed the failed attempts and decided on a retry, that person records the decision as a GATES_LEDGER.md event by agent \"human\" in the same change as the reset, in a commit signed with a key the base's humans.allowed-signers lists",
+	}
+	RunDeleted = Rule{
+		ID:          "h3a.append_only.run_deleted",
+		Category:    CategoryAppendOnly,
+		Severity:    Error,
+		Title:       "Run deleted since the base",
+		Description: "A run directory that exists at the base revision is gone from the folder that holds runs. Runs are immutable; people archive them, agents never delete them.",
+		Remediation: "restore the run (git checkout BASE -- DIR); if a person archived it on purpose, review and land that change on its own",
+	}
 
-	LayoutChanged = Rule{"h3a.append_only.layout_changed", CategoryAppendOnly, Error,
-		"Run changed its layout since the base",
-		"A run directory that holds a run of one layout at the base revision holds a run of another layout in head (its state/ folder gone and a contract's handoff.json and verdict.json added, say). Deleting every append-only file and adding another layout's files must not turn a run with history into a new one. The run is still compared with its base under the layout it had there: each of those files missing in head is h3a.append_only.file_removed. h3a-state-specification.md, Directory Structure: \"Every H3A run creates an immutable, self-contained directory\"; Append-Only Pattern: \"Never delete or rewrite history in state.json or GATES_LEDGER.md\".",
-		"restore the run's files from the base revision (git checkout BASE -- DIR) and remove the files that made it look like the other layout; a run of another layout is a new run in a folder of its own"}
-	RunMoved = Rule{"h3a.append_only.run_moved", CategoryAppendOnly, Warning,
-		"Run moved since the base (needs a human)",
-		"A run that exists at the base revision is gone from its folder and the same run (same run id, its append-only files equal or only grown) is in another searched folder, such as archive/. Only a person archives a run, and the change under review cannot prove who moved it, so the gate is needs-human (exit 3). The run's history is compared with its base at the old place, so a move that also rewrites history fails. A run moved out of every searched folder is h3a.append_only.run_deleted. h3a-state-specification.md, Compliance & Audit, Retention: \"Runs are immutable and never deleted automatically\", \"Human can archive old runs (e.g., `mv runs/old-run-id/ archive/`)\".",
-		"if a person archived the run on purpose, a maintainer approves the change; otherwise move it back (git mv NEW OLD)"}
+	LayoutChanged = Rule{
+		ID:          "h3a.append_only.layout_changed",
+		Category:    CategoryAppendOnly,
+		Severity:    Error,
+		Title:       "Run changed its layout since the base",
+		Description: "A run directory that holds a run of one layout at the base revision holds a run of another layout in head (its state/ folder gone and a contract's handoff.json and verdict.json added, say). Deleting every append-only file and adding another layout's files must not turn a run with history into a new one. The run is still compared with its base under the layout it had there: each of those files missing in head is h3a.append_only.file_removed. h3a-state-specification.md, Directory Structure: \"Every H3A run creates an immutable, self-contained directory\"; Append-Only Pattern: \"Never delete or rewrite history in state.json or GATES_LEDGER.md\".",
+		Remediation: "restore the run's files from the base revision (git checkout BASE -- DIR) and remove the files that made it look like the other layout; a run of another layout is a new run in a folder of its own",
+	}
+	RunMoved = Rule{
+		ID:          "h3a.append_only.run_moved",
+		Category:    CategoryAppendOnly,
+		Severity:    Warning,
+		Title:       "Run moved since the base (needs a human)",
+		Description: "A run that exists at the base revision is gone from its folder and the same run (same run id, its append-only files equal or only grown) is in another searched folder, such as archive/. Only a person archives a run, and the change under review cannot prove who moved it, so the gate is needs-human (exit 3). The run's history is compared with its base at the old place, so a move that also rewrites history fails. A run moved out of every searched folder is h3a.append_only.run_deleted. h3a-state-specification.md, Compliance & Audit, Retention: \"Runs are immutable and never deleted automatically\", \"Human can archive old runs (e.g., `mv runs/old-run-id/ archive/`)\".",
+		Remediation: "if a person archived the run on purpose, a maintainer approves the change; otherwise move it back (git mv NEW OLD)",
+	}
 
-	HybridVersionDecreased = Rule{"h3a.append_only.hybrid_version_decreased", CategoryAppendOnly, Error,
-		"Version went down since the base",
-		"Under the optimistic lock every write raises v, and g only grows; a lower v or g than at the base means a write was lost or a file was overwritten with an older copy. hybrid-ai-os-v1.4.md, Optimistic Lock Protocol: \"2. Increment in-memory version. 3. Write; on disk version higher → conflict.\"; state.json: \"g | int | Global monotonic event counter\".",
-		"restore the newer file from the base revision (git show BASE:PATH shows it) and replay the later change on top of it"}
-	HybridLogShrunk = Rule{"h3a.append_only.hybrid_log_shrunk", CategoryAppendOnly, Error,
-		"Log unit rewritten",
-		"A log unit that existed at the base no longer starts with its base lines: log entries were changed or removed. Log units only grow. hybrid-ai-os-v1.4.md, Logging: \"Fields: `id` (global event)\", \"Rollover triggered when `ln ≥ max`; new file created, counter reset\" (entries are added to the newest unit, never rewritten); state.json: \"g | int | Global monotonic event counter\".",
-		"restore the unit from the base revision (git checkout BASE -- PATH); append new entries instead"}
-	StigmergyIssueReopened = Rule{"h3a.append_only.stigmergy_issue_reopened", CategoryAppendOnly, Error,
-		"Resolved issue reopened silently",
-		"An issue_log entry that was RESOLVED at the base is missing or no longer RESOLVED in head, and no history entry added since names it. stigmergy-state-schema.md, Root Object: \"`history` (Array of Objects): The immutable ledger of all system actions\" (reopening an issue is an action the ledger records), \"This file is the sacred ledger of the swarm's activity and the sole source of truth\".",
-		"keep the resolved entry; log a new issue for the new failure, or add a history entry saying why it was reopened"}
+	HybridVersionDecreased = Rule{
+		ID:          "h3a.append_only.hybrid_version_decreased",
+		Category:    CategoryAppendOnly,
+		Severity:    Error,
+		Title:       "Version went down since the base",
+		Description: "Under the optimistic lock every write raises v, and g only grows; a lower v or g than at the base means a write was lost or a file was overwritten with an older copy. hybrid-ai-os-v1.4.md, Optimistic Lock Protocol: \"2. Increment in-memory version. 3. Write; on disk version higher → conflict.\"; state.json: \"g | int | Global monotonic event counter\".",
+		Remediation: "restore the newer file from the base revision (git show BASE:PATH shows it) and replay the later change on top of it",
+	}
+	HybridLogShrunk = Rule{
+		ID:          "h3a.append_only.hybrid_log_shrunk",
+		Category:    CategoryAppendOnly,
+		Severity:    Error,
+		Title:       "Log unit rewritten",
+		Description: "A log unit that existed at the base no longer starts with its base lines: log entries were changed or removed. Log units only grow. hybrid-ai-os-v1.4.md, Logging: \"Fields: `id` (global event)\", \"Rollover triggered when `ln ≥ max`; new file created, counter reset\" (entries are added to the newest unit, never rewritten); state.json: \"g | int | Global monotonic event counter\".",
+		Remediation: "restore the unit from the base revision (git checkout BASE -- PATH); append new entries instead",
+	}
+	StigmergyIssueReopened = Rule{
+		ID:          "h3a.append_only.stigmergy_issue_reopened",
+		Category:    CategoryAppendOnly,
+		Severity:    Error,
+		Title:       "Resolved issue reopened silently",
+		Description: "An issue_log entry that was RESOLVED at the base is missing or no longer RESOLVED in head, and no history entry added since names it. stigmergy-state-schema.md, Root Object: \"`history` (Array of Objects): The immutable ledger of all system actions\" (reopening an issue is an action the ledger records), \"This file is the sacred ledger of the swarm's activity and the sole source of truth\".",
+		Remediation: "keep the resolved entry; log a new issue for the new failure, or add a history entry saying why it was reopened",
+	}
 
-	RunIDMismatch = Rule{"h3a.traceability.run_id_mismatch", CategoryTraceability, Error,
-		"Run id does not match its directory",
-		"state.json's run_id differs from the name of the run directory. h3a-state-specification.md, Directory Structure: \"runs/<run-id>/\", and state.json \"run_id\".",
-		"a run directory is named by its run id; find out which one is wrong and never reuse a run directory for another run"}
+	RunIDMismatch = Rule{
+		ID:          "h3a.traceability.run_id_mismatch",
+		Category:    CategoryTraceability,
+		Severity:    Error,
+		Title:       "Run id does not match its directory",
+		Description: "state.json's run_id differs from the name of the run directory. h3a-state-specification.md, Directory Structure: \"runs/<run-id>/\", and state.json \"run_id\".",
+		Remediation: "a run directory is named by its run id; find out which one is wrong and never reuse a run directory for another run",
+	}
 
-	ContractFileMissing = Rule{"h3a.evidence.contract_file_missing", CategoryEvidence, Warning,
-		"Touched file not in the repository",
-		"A path in the last round's handoff.json files_touched does not exist in the repository that holds the run (<repo>/.orchestrator/runs/<run>), and the round's patch.diff does not delete it. Runs elsewhere are not compared with a repository. doer-implement SKILL.md, Output Rules: \"Keep `files_touched` repo-relative.\" A warning: the file may have been renamed or moved by a later change.",
-		"correct files_touched to the paths the change really touched, or apply the round's patch.diff"}
+	ContractFileMissing = Rule{
+		ID:          "h3a.evidence.contract_file_missing",
+		Category:    CategoryEvidence,
+		Severity:    Warning,
+		Title:       "Touched file not in the repository",
+		Description: "A path in the last round's handoff.json files_touched does not exist in the repository that holds the run (<repo>/.orchestrator/runs/<run>), and the round's patch.diff does not delete it. Runs elsewhere are not compared with a repository. doer-implement SKILL.md, Output Rules: \"Keep `files_touched` repo-relative.\" A warning: the file may have been renamed or moved by a later change.",
+		Remediation: "correct files_touched to the paths the change really touched, or apply the round's patch.diff",
+	}
 
-	RulesChanged = Rule{"h3a.security.rules_changed", CategorySecurity, Warning,
-		"The change edits the rules that judge it",
-		"In CI or with --base, the configuration file and repository policy folders are read from the base revision, since the working tree is the change under review. This file differs in the working tree (edited, added, deleted, or replaced by a link or a folder): its version at the base was used, and the change's version applies once the change is merged.",
-		"review the change to the rules on its own; it applies once merged (a maintainer may check it with --trust-working-tree)"}
-	WaiverExpired = Rule{"h3a.waiver.expired", CategoryPolicy, Error,
-		"Waiver expired",
-		"A waiver in the configuration file is past its expiry date. It no longer accepts anything: the findings it covered count again.",
-		"fix what the waiver was covering and delete the waiver, or, if the exception still holds, give it a new expiry date and say why in its reason"}
-	WaiverUnused = Rule{"h3a.waiver.unused", CategoryPolicy, Warning,
-		"Waiver matches nothing",
-		"A waiver in the configuration file names this run (its path covers the run) but matches none of its findings: the problem was fixed, or the rule, path or task is mistyped.",
-		"delete the waiver if the problem is fixed; otherwise correct its rule, path or task"}
+	RulesChanged = Rule{
+		ID:          "h3a.security.rules_changed",
+		Category:    CategorySecurity,
+		Severity:    Warning,
+		Title:       "The change edits the rules that judge it",
+		Description: "In CI or with --base, the configuration file and repository policy folders are read from the base revision, since the working tree is the change under review. This file differs in the working tree (edited, added, deleted, or replaced by a link or a folder): its version at the base was used, and the change's version applies once the change is merged.",
+		Remediation: "review the change to the rules on its own; it applies once merged (a maintainer may check it with --trust-working-tree)",
+	}
+	WaiverExpired = Rule{
+		ID:          "h3a.waiver.expired",
+		Category:    CategoryPolicy,
+		Severity:    Error,
+		Title:       "Waiver expired",
+		Description: "A waiver in the configuration file is past its expiry date. It no longer accepts anything: the findings it covered count again.",
+		Remediation: "fix what the waiver was covering and delete the waiver, or, if the exception still holds, give it a new expiry date and say why in its reason",
+	}
+	WaiverUnused = Rule{
+		ID:          "h3a.waiver.unused",
+		Category:    CategoryPolicy,
+		Severity:    Warning,
+		Title:       "Waiver matches nothing",
+		Description: "A waiver in the configuration file names this run (its path covers the run) but matches none of its findings: the problem was fixed, or the rule, path or task is mistyped.",
+		Remediation: "delete the waiver if the problem is fixed; otherwise correct its rule, path or task",
+	}
 )
 
-// GoRules lists every rule implemented in Go, in the order `h3a-check rules`
-// prints them after sorting by id.
+// GoRules lists every rule implemented in Go. The catalogue that `rules`,
+// `explain` and each check's report use adds the policy rules to them and
+// sorts all by id, so the order here is free: rules are grouped by stage.
 var GoRules = []Rule{
 	MissingFile, NotRegular, SymlinkLoop, TooLarge, Unreadable, TmpLeftover, CheckerTmpLeftover,
 	RunDirName, RunDirNameLoose, NestedRun, Symlink, LayoutAmbiguous, SubmoduleNotChecked, MalformedRecord, NotEvaluated,

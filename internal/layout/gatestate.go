@@ -243,7 +243,8 @@ func normaliseGate(raw map[string]any) gateDoc {
 	return gd
 }
 
-// gateField is where a field of the guide's naming sits in the raw file.
+// pointer is where a field of the guide's naming sits in the raw file: the
+// JSON pointer of the field, or of the synonym the file spells it with.
 func (g gateDoc) pointer(field string) string {
 	if _, ok := g.raw[field]; !ok {
 		for _, s := range gateSynonyms {

@@ -12,7 +12,7 @@ type Document struct {
 	Data    []byte // raw bytes, nil unless Present
 	SHA256  string // hex digest of Data
 	// Parsed is true when the document parsed without a fatal problem; only
-	// then is JSON (for JSON documents) or Parsed-ledger (for Markdown) set.
+	// then is the field of its kind set: JSON, Lines, YAML or Ledger.
 	Parsed bool
 	JSON   *jsonpos.Document // JSON documents
 	Lines  *jsonpos.Lines    // JSON Lines documents
@@ -23,8 +23,7 @@ type Document struct {
 }
 
 // Value is the decoded data of a structured document (JSON, JSON Lines or
-// YAML),
-// nil for anything else or when it did not parse.
+// YAML), nil for anything else or when it did not parse.
 func (d *Document) Value() any {
 	switch {
 	case d == nil || !d.Parsed:

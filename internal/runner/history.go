@@ -41,8 +41,8 @@ type historyPlan struct {
 	elsewhere map[string]baseSide
 	// layoutForced is --layout: every run is of that layout, at the base too.
 	layoutForced bool
-	// processes counts the cat-file processes of every repository, for
-	// tests and benchmarks.
+	// repos are the repositories opened, one cat-file process each, so
+	// that tests and benchmarks can count the processes.
 	repos []*gitrev.Repo
 	// staged, for a staged check, holds each run's repository and base.
 	staged *stagedScope
