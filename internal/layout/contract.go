@@ -1,14 +1,12 @@
 package layout
 
 import (
-	"cmp"
 	"fmt"
 	"io/fs"
 	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/h3a-check/h3a-check/internal/finding"
@@ -123,7 +121,7 @@ func (Contract) rounds(r *Run) []contractRound {
 		cr := byDir[dir]
 		if cr == nil {
 			cr = &contractRound{N: -1, Dir: dir, Files: map[string]string{}}
-			if n, err := strconv.Atoi(strings.TrimPrefix(path.Base(dir), "round-")); err == nil && dir != "" {
+			if n, ok := contractRoundNumber(path.Base(dir)); ok && dir != "" {
 				cr.N = n
 			}
 			byDir[dir] = cr
@@ -131,12 +129,7 @@ func (Contract) rounds(r *Run) []contractRound {
 		}
 		cr.Files[role] = m.Path
 	}
-	slices.SortFunc(out, func(a, b *contractRound) int {
-		if c := cmp.Compare(a.N, b.N); c != 0 {
-			return c
-		}
-		return strings.Compare(a.Dir, b.Dir)
-	})
+	slices.SortFunc(out, func(a, b *contractRound) int { return compareRounds(*a, *b) })
 	rs := make([]contractRound, len(out))
 	for i, c := range out {
 		rs[i] = *c

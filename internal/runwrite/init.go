@@ -2,7 +2,8 @@
 // as the specification's initialiser does, and Log appends one evidence
 // entry with the artifact's hash. Both write only what the checker reads
 // back as written, so an agent that uses them cannot log a wrong hash or
-// a line the parser skips.
+// a line the parser skips. WriteContractAudit writes the checker's audit
+// of a contract run as the auditor's audit.json (check --write-audit).
 package runwrite
 
 import (

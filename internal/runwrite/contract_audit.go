@@ -1,0 +1,167 @@
+package runwrite
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/h3a-check/h3a-check/internal/atomicfile"
+	"github.com/h3a-check/h3a-check/internal/audit"
+	"github.com/h3a-check/h3a-check/internal/finding"
+	"github.com/h3a-check/h3a-check/internal/layout"
+	"github.com/h3a-check/h3a-check/internal/report"
+)
+
+// generatorKey marks an audit.json the checker wrote, so that a later
+// write may replace it without being forced; an auditor's file has no
+// such key.
+const generatorKey = "generator"
+
+// contractAudit is audit.json as the artifact contract defines it, filled
+// from the checker's own audit of the run, so the upstream orchestrator can
+// read audit_gate from it as from any auditor.
+type contractAudit struct {
+	TaskID          string               `json:"task_id"`
+	Gate            string               `json:"gate"`
+	Risk            audit.Risk           `json:"risk"`
+	Findings        []contractFinding    `json:"findings"`
+	Policy          map[string]string    `json:"policy"`
+	Traceability    contractTraceability `json:"traceability"`
+	RequiredActions []string             `json:"required_actions"`
+	Notes           string               `json:"notes"`
+	Generator       string               `json:"generator"`
+}
+
+type contractFinding struct {
+	Category string `json:"category"`
+	Details  string `json:"details"`
+	Rule     string `json:"rule"`
+	Severity string `json:"severity"`
+	Location string `json:"location,omitempty"`
+}
+
+type contractTraceability struct {
+	TaskIDMatch          string   `json:"task_id_match"`
+	RequirementsCoverage string   `json:"requirements_coverage"`
+	Issues               []string `json:"issues"`
+}
+
+// contractArea maps an audit area result onto the contract's pass|fail|unknown.
+func contractArea(v string) string {
+	switch v {
+	case audit.AreaPass, audit.AreaWarn:
+		return "pass"
+	case audit.AreaFail:
+		return "fail"
+	}
+	return "unknown"
+}
+
+func newContractAudit(a *audit.Audit, tool audit.Tool) contractAudit {
+	out := contractAudit{
+		Gate:            a.Gate,
+		Risk:            a.Risk,
+		Findings:        []contractFinding{},
+		RequiredActions: append([]string{}, a.RequiredActions...),
+		Traceability: contractTraceability{
+			TaskIDMatch:          contractArea(a.Traceability.TaskIDMatch),
+			RequirementsCoverage: contractArea(a.Traceability.RequirementsCoverage),
+			Issues:               append([]string{}, a.Traceability.Issues...),
+		},
+		Notes:     fmt.Sprintf("%d errors, %d warnings, %d info", a.Counts.Error, a.Counts.Warning, a.Counts.Info),
+		Generator: fmt.Sprintf("%s %s", tool.Name, tool.Version),
+	}
+	if a.TaskID != nil {
+		out.TaskID = *a.TaskID
+	}
+	integrity := "pass"
+	for _, f := range a.Findings {
+		if f.IsWaived() || f.Severity == finding.Info {
+			continue
+		}
+		out.Findings = append(out.Findings, contractFinding{
+			Category: string(f.Category), Details: f.Details, Rule: f.Rule,
+			Severity: f.Severity.String(), Location: f.Location(),
+		})
+		switch f.Category {
+		case finding.CategoryStructure, finding.CategorySchema, finding.CategoryIntegrity, finding.CategoryAppendOnly:
+			if f.Severity == finding.Error {
+				integrity = "fail"
+			}
+		}
+	}
+	// The checker runs no evaluation commands of its own.
+	out.Policy = map[string]string{"artifact_integrity": integrity, "eval_commands": "unknown"}
+	if out.Gate == audit.Fail && len(out.RequiredActions) == 0 {
+		// The gate failed on warnings (--fail-level warning): they block landing too.
+		out.RequiredActions = []string{"resolve the warnings listed in findings: the gate fails at warnings"}
+	}
+	return out
+}
+
+// AuditorsAuditError is an audit.json an auditor wrote, where the
+// checker's would go: it is replaced only when the caller forces it.
+type AuditorsAuditError struct {
+	Path string // the audit.json, as the caller named the run
+}
+
+func (e *AuditorsAuditError) Error() string {
+	return fmt.Sprintf("%s was written by an auditor; refusing to overwrite it", e.Path)
+}
+
+// WriteContractAudit writes the checker's audit of a contract run, as
+// tool, into the run's last round (layout.ContractLastRound) and returns
+// the file written. An existing audit.json written by an auditor is
+// replaced only with force (else *AuditorsAuditError); one the checker
+// wrote is always replaced. Nothing is written through a symbolic link,
+// and a leftover of an interrupted earlier write is removed.
+func WriteContractAudit(a *audit.Audit, tool audit.Tool, force bool) (string, error) {
+	run, err := os.OpenRoot(a.Run)
+	if err != nil {
+		return "", err
+	}
+	defer run.Close()
+	dir, err := layout.ContractLastRound(run)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", a.Run, err)
+	}
+	target := filepath.Join(a.Run, filepath.FromSlash(dir), "audit.json")
+	round, err := run.OpenRoot(dir)
+	if err != nil {
+		return "", err
+	}
+	defer round.Close()
+	if info, err := round.Lstat("audit.json"); err == nil {
+		if !info.Mode().IsRegular() {
+			return "", fmt.Errorf("%s is not a regular file; it is left alone", target)
+		}
+		if !force && !writtenBy(round, tool.Name) {
+			return "", &AuditorsAuditError{Path: target}
+		}
+	}
+	data, err := json.MarshalIndent(newContractAudit(a, tool), "", "  ")
+	if err != nil {
+		return "", err
+	}
+	if err := atomicfile.WriteIn(round, "audit.json", append(report.SafeJSON(data), '\n')); err != nil {
+		return "", fmt.Errorf("writing %s: %w", target, err)
+	}
+	return target, nil
+}
+
+// writtenBy reports whether the audit.json in dir carries the generator
+// key of the tool named name.
+func writtenBy(dir *os.Root, name string) bool {
+	data, err := dir.ReadFile("audit.json")
+	if err != nil {
+		return false
+	}
+	var doc map[string]any
+	if json.Unmarshal(data, &doc) != nil {
+		return false
+	}
+	g, _ := doc[generatorKey].(string)
+	return strings.HasPrefix(g, name+" ")
+}
