@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -244,10 +243,7 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 	if err := checkTeamRuleIDs(cfg, res.Rules); err != nil {
 		return fail(e, err)
 	}
-	rules := append(slices.Clone(finding.GoRules), policy.EngineRules...)
-	rules = append(rules, res.Rules...)
-	slices.SortFunc(rules, func(a, b finding.Rule) int { return strings.Compare(a.ID, b.ID) })
-	if err := reports.close(res.Gate(), rules); err != nil {
+	if err := reports.close(res.Gate(), checkedRules(res.Rules)); err != nil {
 		return fail(e, err)
 	}
 	if cf.writeAudit {

@@ -23,40 +23,55 @@ type catalogEntry struct {
 	file   string // the policy file that defines the rule; "" for a built-in rule
 }
 
-// catalog lists every rule the checker can report, sorted by id: the Go
-// rules, the policy stage's own rules, and the policy rules of the shipped
-// policies and of dirs, read from their metadata.
-func catalog(ctx context.Context, dirs []string) ([]catalogEntry, error) {
-	var out []catalogEntry
+// newCatalog is the one list of every rule the checker can report, sorted
+// by id: the Go rules, the policy stage's own rules, and the policy rules
+// loaded (shipped, and those of --policy folders). rules, explain, the
+// configuration's rule ids and every check's report take it from here.
+func newCatalog(policyRules []catalogEntry) []catalogEntry {
+	out := make([]catalogEntry, 0, len(finding.GoRules)+len(policy.EngineRules)+len(policyRules))
 	for _, r := range finding.GoRules {
 		out = append(out, catalogEntry{Rule: r, source: "built in"})
 	}
 	for _, r := range policy.EngineRules {
 		out = append(out, catalogEntry{Rule: r, source: "built in (policy stage)"})
 	}
+	out = append(out, policyRules...)
+	slices.SortFunc(out, func(a, b catalogEntry) int { return strings.Compare(a.ID, b.ID) })
+	return out
+}
+
+// catalog loads the shipped policies and those of dirs, and lists every
+// rule with where it is defined (rules, explain).
+func catalog(ctx context.Context, dirs []string) ([]catalogEntry, error) {
 	e, err := policy.Load(ctx, policy.Options{Dirs: dirs})
 	if err != nil {
 		return nil, err
 	}
+	var loaded []catalogEntry
 	for _, r := range e.Rules() {
 		file := r.Location[:max(strings.LastIndexByte(r.Location, ':'), 0)]
-		out = append(out, catalogEntry{Rule: r.Rule, source: fmt.Sprintf("%s (%s rule of package %s)", r.Location, r.Kind, r.Package), file: file})
+		loaded = append(loaded, catalogEntry{Rule: r.Rule, source: fmt.Sprintf("%s (%s rule of package %s)", r.Location, r.Kind, r.Package), file: file})
 	}
-	slices.SortFunc(out, func(a, b catalogEntry) int { return strings.Compare(a.ID, b.ID) })
-	return out, nil
+	return newCatalog(loaded), nil
 }
 
-// ruleList is the catalogue without sources, as the report formats take it.
-func ruleList(ctx context.Context, dirs []string) ([]finding.Rule, error) {
-	entries, err := catalog(ctx, dirs)
-	if err != nil {
-		return nil, err
+// checkedRules is the catalogue of a check whose policy stage loaded
+// loaded, as the report formats take it.
+func checkedRules(loaded []finding.Rule) []finding.Rule {
+	entries := make([]catalogEntry, len(loaded))
+	for i, r := range loaded {
+		entries[i] = catalogEntry{Rule: r}
 	}
+	return rulesOf(newCatalog(entries))
+}
+
+// rulesOf is a catalogue without sources.
+func rulesOf(entries []catalogEntry) []finding.Rule {
 	rules := make([]finding.Rule, len(entries))
 	for i, e := range entries {
 		rules[i] = e.Rule
 	}
-	return rules, nil
+	return rules
 }
 
 // shippedRules is the catalogue of every rule this build ships (no user
@@ -65,11 +80,11 @@ func ruleList(ctx context.Context, dirs []string) ([]finding.Rule, error) {
 // so an error here cannot happen in a released binary; were it to, the Go
 // rules alone still let configuration errors be reported.
 var shippedRules = sync.OnceValue(func() []finding.Rule {
-	rules, err := ruleList(context.Background(), nil)
+	entries, err := catalog(context.Background(), nil)
 	if err != nil {
 		return slices.Clone(finding.GoRules)
 	}
-	return rules
+	return rulesOf(entries)
 })
 
 // catalogFlags are the flags of rules and explain.
