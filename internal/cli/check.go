@@ -5,9 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -21,6 +19,7 @@ import (
 	"github.com/h3a-check/h3a-check/internal/report"
 	"github.com/h3a-check/h3a-check/internal/runner"
 	"github.com/h3a-check/h3a-check/internal/trust"
+	"github.com/h3a-check/h3a-check/internal/trusted"
 )
 
 // listFlag collects a repeatable string flag such as --policy DIR.
@@ -152,7 +151,8 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 	if cf.staged {
 		boundary = boundary.AgainstHead()
 	}
-	cfg, cfgSources, err := loadConfig(cf.config, boundary)
+	var reads trusted.Reads
+	cfg, err := trusted.Config(cf.config, boundary, configChecks, &reads)
 	if err != nil {
 		return fail(e, err)
 	}
@@ -168,15 +168,20 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 	if cf.debug {
 		opts.PolicyDebug = printWriter{e.stderr}
 	}
-	for _, src := range cfgSources {
-		opts.Sources = append(opts.Sources, auditSource(src))
-		opts.RuleChanges = append(opts.RuleChanges, ruleChanges(src)...)
-	}
-	if err := trustPolicyDirs(boundary, &opts); err != nil {
+	if opts.PolicyDirs, opts.PolicySources, err = trusted.PolicyDirs(boundary, opts.PolicyDirs, &reads); err != nil {
+		if de := (*trusted.PolicyDirError)(nil); errors.As(err, &de) {
+			err = fmt.Errorf("--policy %s: %w", de.Dir, de.Err)
+		}
 		return fail(e, err)
 	}
-	if opts.Humans, err = trustHumans(boundary, cfg, cf.base, e.getenv, &opts); err != nil {
+	if opts.Humans, err = trustHumans(boundary, cfg, cf.base, e.getenv, &reads); err != nil {
 		return fail(e, err)
+	}
+	opts.Sources = reads.Sources()
+	for _, f := range reads.Changes() {
+		// The command line says how to apply the change's version before it is merged.
+		f.Details += " (or with --trust-working-tree)"
+		opts.RuleChanges = append(opts.RuleChanges, f)
 	}
 	opts.Params, opts.Severity, opts.Waivers = configured.Params, configured.Severity, configured.Waivers
 	opts.MinHashDigits = configured.MinHashDigits
@@ -416,46 +421,13 @@ func checkBaseFlag(base string) error {
 	return nil
 }
 
-// trustPolicyDirs reads every --policy folder through the trust boundary:
-// when the working tree is the change under review, a repository-local
-// folder is read as it is at the base, so a change cannot delete or
-// weaken the rule that would catch it. A folder that exists only in the
-// working tree is left out (with a finding that says the change adds
-// rules); one that exists nowhere is an error.
-func trustPolicyDirs(b trust.Boundary, opts *runner.Options) error {
-	dirs := opts.PolicyDirs
-	opts.PolicyDirs = nil
-	for _, d := range dirs {
-		fsys, src, exists, err := b.Dir(d)
-		if err != nil {
-			return fmt.Errorf("--policy %s: %w", d, err)
-		}
-		opts.Sources = append(opts.Sources, auditSource(src))
-		opts.RuleChanges = append(opts.RuleChanges, ruleChanges(src)...)
-		if !exists {
-			if len(src.Ignored) > 0 {
-				continue
-			}
-			return fmt.Errorf("%s: cannot read the policy folder: it does not exist", d)
-		}
-		opts.PolicyDirs = append(opts.PolicyDirs, d)
-		if src.Origin == trust.Base {
-			if opts.PolicySources == nil {
-				opts.PolicySources = map[string]fs.FS{}
-			}
-			opts.PolicySources[d] = fsys
-		}
-	}
-	return nil
-}
-
 // trustHumans says whose human decisions count (docs/trust-model.md): on
 // the person's own working tree (not in CI, no --base), every one; else
 // those the base holds or that a commit signed by a key named in the
 // configuration added. The allowed signers file is read through the trust
 // boundary like the configuration that names it, so a change cannot add
 // its own key. asked is the command line's --base.
-func trustHumans(b trust.Boundary, cfg *config.Config, asked string, getenv func(string) string, opts *runner.Options) (*runner.Humans, error) {
+func trustHumans(b trust.Boundary, cfg *config.Config, asked string, getenv func(string) string, reads *trusted.Reads) (*runner.Humans, error) {
 	h := &runner.Humans{Local: !trust.InCI(getenv) && (asked == "" || asked == gitrev.None)}
 	if cfg == nil {
 		return h, nil
@@ -463,43 +435,9 @@ func trustHumans(b trust.Boundary, cfg *config.Config, asked string, getenv func
 	for _, fp := range cfg.Humans.GPGFingerprints {
 		h.GPGFingerprints = append(h.GPGFingerprints, fp.Value)
 	}
-	if s := cfg.Humans.AllowedSigners; s.Set() {
-		p := cfg.Resolve(s.Value)
-		data, src, exists, err := b.File(p)
-		if err != nil {
-			return nil, fmt.Errorf("%s:%d:%d: humans: allowed-signers: %w", cfg.File, s.Line, s.Column, err)
-		}
-		opts.Sources = append(opts.Sources, auditSource(src))
-		opts.RuleChanges = append(opts.RuleChanges, ruleChanges(src)...)
-		if !exists {
-			return nil, cfg.Errorf(s, "humans: allowed-signers: %s does not exist where the configuration is read from (%s); commit the allowed_signers file, or remove the key", p, src.Reason)
-		}
-		h.AllowedSigners = data
-	}
-	return h, nil
-}
-
-// ruleChanges turns what the working tree holds differently from the base
-// into findings a reviewer sees, each on the file that differs.
-func ruleChanges(s trust.Source) []finding.Finding {
-	var out []finding.Finding
-	wd, _ := os.Getwd()
-	for _, c := range s.Changes {
-		file := filepath.ToSlash(c.Path)
-		if filepath.IsAbs(c.Path) && wd != "" {
-			if rel, err := filepath.Rel(wd, c.Path); err == nil {
-				file = filepath.ToSlash(rel) // the audit's run is the working directory
-			}
-		}
-		f := finding.RulesChanged.New(file, "%s %s: the change under review edits the rules that judge it, so they were read at commit %s; the change's version applies once it is merged (or with --trust-working-tree)",
-			c.Path, c.What, gitrev.Short(s.Commit))
-		out = append(out, f)
-	}
-	return out
-}
-
-func auditSource(s trust.Source) audit.Source {
-	return audit.Source{Path: s.Path, Origin: string(s.Origin), Commit: s.Commit, Ignored: s.Ignored, Reason: s.Reason}
+	signers, err := trusted.AllowedSigners(b, cfg, reads)
+	h.AllowedSigners = signers
+	return h, err
 }
 
 func exitCode(gate string) int {

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"slices"
@@ -18,92 +17,8 @@ import (
 	"github.com/h3a-check/h3a-check/internal/layout"
 	"github.com/h3a-check/h3a-check/internal/runner"
 	"github.com/h3a-check/h3a-check/internal/textdist"
-	"github.com/h3a-check/h3a-check/internal/trust"
 	"github.com/h3a-check/h3a-check/internal/waiver"
 )
-
-// loadConfig reads --config FILE, or the nearest config.DefaultFile (see
-// configCandidates), through the trust boundary: when the working tree is
-// the change under review it is read as it is at the base, so a change
-// cannot loosen the configuration that judges it. The configuration is nil
-// when there is none; sources are where it was read from and every nearer
-// file that was left out, for the report.
-func loadConfig(explicit string, b trust.Boundary) (*config.Config, []trust.Source, error) {
-	candidates := []string{explicit}
-	if explicit == "" {
-		candidates = configCandidates()
-	}
-	var sources []trust.Source
-	for _, path := range candidates {
-		data, src, exists, err := b.File(path)
-		if err != nil {
-			return nil, nil, fmt.Errorf("cannot read the configuration file: %w", err)
-		}
-		if !exists {
-			if explicit != "" && len(src.Ignored) == 0 {
-				return nil, nil, fmt.Errorf("cannot read the configuration file %s: it does not exist", explicit)
-			}
-			if len(src.Ignored) > 0 || len(src.Changes) > 0 {
-				sources = append(sources, src)
-			}
-			continue
-		}
-		cfg, err := config.Parse(path, data, configChecks)
-		if err != nil {
-			return nil, nil, err
-		}
-		return cfg, append(sources, src), nil
-	}
-	return nil, sources, nil
-}
-
-// configCandidates are the places config.DefaultFile is looked for,
-// nearest first: the working directory and each folder above it up to the
-// top of the git work tree that holds it (outside one, the working
-// directory only). A run checked from runs/ is judged by the same
-// configuration as from the top. Each path is relative to the working
-// directory, so the trust boundary reads the same repository path at the
-// base, and the report names it as the user would type it.
-func configCandidates() []string {
-	out := []string{config.DefaultFile}
-	wd, err := os.Getwd()
-	if err != nil {
-		return out
-	}
-	wd = resolved(wd)
-	top := gitTop(wd)
-	if top == "" || top == wd {
-		return out
-	}
-	rel, err := filepath.Rel(top, wd)
-	if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
-		return out
-	}
-	up := ""
-	for range strings.Split(filepath.ToSlash(rel), "/") {
-		up = filepath.Join(up, "..")
-		out = append(out, filepath.Join(up, config.DefaultFile))
-	}
-	return out
-}
-
-// gitTop is the top of the git work tree holding dir, with links
-// resolved, or "" outside one.
-func gitTop(dir string) string {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", "rev-parse", "--show-toplevel")
-	cmd.Dir = dir
-	cmd.Env = gitrev.GitEnv()
-	out, err := cmd.Output()
-	if err != nil {
-		return ""
-	}
-	if top := strings.TrimSpace(string(out)); top != "" {
-		return resolved(top)
-	}
-	return ""
-}
 
 // applyConfig lets the configuration fill every flag the command line left
 // unset (flags override the file, the file overrides defaults), checks what
@@ -297,15 +212,8 @@ func repoRoot(ctx context.Context, getenv func(string) string) (root, workDir st
 			return resolved(abs), workDir
 		}
 	}
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", "rev-parse", "--show-toplevel")
-	cmd.Dir = workDir
-	cmd.Env = gitrev.GitEnv()
-	if out, err := cmd.Output(); err == nil {
-		if top := strings.TrimSpace(string(out)); top != "" {
-			return resolved(top), workDir
-		}
+	if top := gitrev.TopLevel(ctx, workDir); top != "" {
+		return top, workDir
 	}
 	return workDir, workDir
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/h3a-check/h3a-check/internal/gitrev"
 	"github.com/h3a-check/h3a-check/internal/report"
 	"github.com/h3a-check/h3a-check/internal/trust"
+	"github.com/h3a-check/h3a-check/internal/trusted"
 )
 
 // runConfig prints the effective configuration of a check with the same
@@ -31,7 +32,8 @@ func runConfig(_ context.Context, args []string, e *env) int {
 	}
 	var locator gitrev.Locator
 	defer locator.Close()
-	cfg, sources, err := loadConfig(cf.config, trust.New(&locator, cf.base, e.getenv, cf.trustWT))
+	var sources trusted.Reads
+	cfg, err := trusted.Config(cf.config, trust.New(&locator, cf.base, e.getenv, cf.trustWT), configChecks, &sources)
 	if err != nil {
 		return fail(e, err)
 	}

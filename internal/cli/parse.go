@@ -7,6 +7,7 @@ import (
 	"github.com/h3a-check/h3a-check/internal/report"
 	"github.com/h3a-check/h3a-check/internal/runner"
 	"github.com/h3a-check/h3a-check/internal/trust"
+	"github.com/h3a-check/h3a-check/internal/trusted"
 )
 
 // runParse prints the policy input document of one run: what a policy sees
@@ -16,7 +17,7 @@ func runParse(ctx context.Context, args []string, e *env) int {
 		return fail(e, usageError{"parse takes one run directory"})
 	}
 	// The configuration's params are part of the input a policy sees.
-	cfg, _, err := loadConfig("", trust.Boundary{})
+	cfg, err := trusted.Config("", trust.Boundary{}, configChecks, new(trusted.Reads))
 	if err != nil {
 		return fail(e, err)
 	}

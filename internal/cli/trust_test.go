@@ -80,7 +80,8 @@ func TestConfigOnlyInHead(t *testing.T) {
 	if code != ExitFail {
 		t.Fatalf("exit %d, want 1 (the waiver must not apply): %s", code, errb.String())
 	}
-	if !strings.Contains(out.String(), ".h3a-check.yaml: warning: .h3a-check.yaml is only in the working tree (a file): the change under review edits the rules") || !strings.Contains(out.String(), "[h3a.security.rules_changed]") {
+	if !strings.Contains(out.String(), ".h3a-check.yaml: warning: .h3a-check.yaml is only in the working tree (a file): the change under review edits the rules") || !strings.Contains(out.String(), "[h3a.security.rules_changed]") ||
+		!strings.Contains(out.String(), "the change's version applies once it is merged (or with --trust-working-tree)") {
 		t.Errorf("no finding about the configuration the change adds:\n%s", out.String())
 	}
 	if !strings.Contains(out.String(), "read: .h3a-check.yaml from commit ") || !strings.Contains(out.String(), "(in CI the working tree is the change under review; read at origin/HEAD") {
