@@ -123,7 +123,7 @@ func TestOutputNeverInsideARun(t *testing.T) {
 	inside := filepath.Join("runs", runID, "h3a-report.json")
 	var errb bytes.Buffer
 	code := Main([]string{"--base", "none", "--output", "json=" + inside, "runs"}, nil, &bytes.Buffer{}, &errb)
-	if code != ExitError || !strings.Contains(errb.String(), "is inside the run") {
+	if code != ExitError || !strings.Contains(errb.String(), "--output "+inside+": the report is inside the run") {
 		t.Fatalf("exit %d, want 2 naming the run: %s", code, errb.String())
 	}
 	if _, err := os.Stat(inside); !os.IsNotExist(err) {

@@ -284,7 +284,7 @@ func TestStagedModes(t *testing.T) {
 		}, ExitError, []string{`"--output=owned" starts with "-"`}, nil},
 		{"half a range", func(*testing.T, *gittest.Repo) map[string]string {
 			return map[string]string{"PRE_COMMIT_FROM_REF": "HEAD"}
-		}, ExitError, []string{"must be set together"}, nil},
+		}, ExitError, []string{"--staged: PRE_COMMIT_FROM_REF and PRE_COMMIT_TO_REF must be set together"}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

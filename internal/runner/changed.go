@@ -81,7 +81,7 @@ func findChanged(opts Options, paths []string, getenv func(string) string) (*cha
 			if _, done := sc.files[repo]; !done {
 				files, err := repo.Changed(rb.base.Commit)
 				if err != nil {
-					return nil, fmt.Errorf("--changed: listing the files changed since %s: %w", gitrev.Short(rb.base.Commit), err)
+					return nil, optionError(OptionChanged, "listing the files changed since %s: %w", gitrev.Short(rb.base.Commit), err)
 				}
 				sc.files[repo] = files
 				sc.onPath[repo] = foldersHolding(files)

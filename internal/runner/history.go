@@ -102,7 +102,7 @@ func planHistory(opts Options, paths []string, runs []rundir.Run) (*historyPlan,
 	}
 	if opts.Base != "" {
 		if err := gitrev.CheckRev(opts.Base); err != nil {
-			return nil, fmt.Errorf("--base: %w", err)
+			return nil, optionError(OptionBase, "%w", err)
 		}
 	}
 	getenv := opts.Getenv
@@ -121,7 +121,7 @@ func planHistory(opts Options, paths []string, runs []rundir.Run) (*historyPlan,
 		repo, err := hp.locator.Repo(dir)
 		if errors.Is(err, gitrev.ErrNotWorkTree) {
 			if opts.Base != "" {
-				return nil, gitrev.Base{}, "", fmt.Errorf("--base %s: %s is not inside a git work tree", opts.Base, dir)
+				return nil, gitrev.Base{}, "", &OptionError{Option: OptionBase, Value: opts.Base, Err: fmt.Errorf("%s is not inside a git work tree", dir)}
 			}
 			return nil, gitrev.Base{Skip: notWorkTreeSkip}, "", nil
 		}
@@ -681,7 +681,7 @@ func (hp *historyPlan) changedOnly(runs []rundir.Run) ([]rundir.Run, error) {
 		if !ok {
 			var err error
 			if files, err = rb.repo.Changed(rb.base.Commit); err != nil {
-				return nil, fmt.Errorf("--changed: listing the files changed since %s: %w", gitrev.Short(rb.base.Commit), err)
+				return nil, optionError(OptionChanged, "listing the files changed since %s: %w", gitrev.Short(rb.base.Commit), err)
 			}
 			changed[rb.repo] = files
 		}

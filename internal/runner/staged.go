@@ -101,14 +101,14 @@ func commitRange(getenv func(string) string) (from, to string, err error) {
 		names = "PRE_COMMIT_ORIGIN and PRE_COMMIT_SOURCE"
 	}
 	if (from == "") != (to == "") {
-		return "", "", fmt.Errorf("--staged: %s must be set together (pre-commit run --from-ref REF --to-ref REF sets both)", names)
+		return "", "", optionError(OptionStaged, "%s must be set together (pre-commit run --from-ref REF --to-ref REF sets both)", names)
 	}
 	if from == "" {
 		return "", "", nil
 	}
 	for _, rev := range []string{from, to} {
 		if err := gitrev.CheckRev(rev); err != nil {
-			return "", "", fmt.Errorf("--staged: %s: %w", names, err)
+			return "", "", optionError(OptionStaged, "%s: %w", names, err)
 		}
 	}
 	return from, to, nil
@@ -144,11 +144,11 @@ func findStaged(l *gitrev.Locator, paths []string, getenv func(string) string, f
 		}
 		repo, err := l.Repo(p)
 		if err != nil {
-			return nil, fmt.Errorf("--staged: %w", err)
+			return nil, optionError(OptionStaged, "%w", err)
 		}
 		prefix, err := repo.Rel(p)
 		if err != nil {
-			return nil, fmt.Errorf("--staged: %w", err)
+			return nil, optionError(OptionStaged, "%w", err)
 		}
 		snap := snaps[repo]
 		if snap == nil {
@@ -203,11 +203,11 @@ func (s *stagedScope) close() {
 func indexSnapshot(repo *gitrev.Repo, index string) (*snapshot, error) {
 	changes, err := repo.Staged(index)
 	if err != nil {
-		return nil, fmt.Errorf("--staged: listing the staged changes: %w", err)
+		return nil, optionError(OptionStaged, "listing the staged changes: %w", err)
 	}
 	files, err := repo.IndexFiles(index)
 	if err != nil {
-		return nil, fmt.Errorf("--staged: reading the index: %w", err)
+		return nil, optionError(OptionStaged, "reading the index: %w", err)
 	}
 	// A commit of the index is checked against its parent, in CI too.
 	base, err := gitrev.HeadBase(repo)
@@ -223,11 +223,11 @@ func indexSnapshot(repo *gitrev.Repo, index string) (*snapshot, error) {
 func rangeSnapshot(repo *gitrev.Repo, fromRef, toRef string) (*snapshot, error) {
 	from, err := repo.Resolve(fromRef)
 	if err != nil {
-		return nil, fmt.Errorf("--staged: PRE_COMMIT_FROM_REF: %w", err)
+		return nil, optionError(OptionStaged, "PRE_COMMIT_FROM_REF: %w", err)
 	}
 	to, err := repo.Resolve(toRef)
 	if err != nil {
-		return nil, fmt.Errorf("--staged: PRE_COMMIT_TO_REF: %w", err)
+		return nil, optionError(OptionStaged, "PRE_COMMIT_TO_REF: %w", err)
 	}
 	base := gitrev.Base{Commit: from, From: fromRef}
 	if mb, found, err := repo.MergeBase(from, to); err != nil {
@@ -237,11 +237,11 @@ func rangeSnapshot(repo *gitrev.Repo, fromRef, toRef string) (*snapshot, error) 
 	}
 	changes, err := repo.Between(base.Commit, to)
 	if err != nil {
-		return nil, fmt.Errorf("--staged: listing the changes from %s to %s: %w", fromRef, toRef, err)
+		return nil, optionError(OptionStaged, "listing the changes from %s to %s: %w", fromRef, toRef, err)
 	}
 	files, err := repo.CommitFiles(to)
 	if err != nil {
-		return nil, fmt.Errorf("--staged: listing %s: %w", toRef, err)
+		return nil, optionError(OptionStaged, "listing %s: %w", toRef, err)
 	}
 	return newSnapshot(repo, files, changes, base), nil
 }
@@ -271,7 +271,7 @@ func (s *stagedScope) collect(l *gitrev.Locator, snap *snapshot, p, prefix strin
 		if info, err := fs.Stat(snap.fsys, fsName(prefix)); err == nil && info.IsDir() {
 			runs, err := rundir.Search(snap.fsys, fsName(prefix), detectors)
 			if err != nil {
-				return fmt.Errorf("--staged: %w", err)
+				return optionError(OptionStaged, "%w", err)
 			}
 			for _, r := range runs {
 				found[relName(r.Dir)] = append([]string{r.Layout}, r.Also...)
@@ -322,7 +322,7 @@ func (s *stagedScope) collect(l *gitrev.Locator, snap *snapshot, p, prefix strin
 		}
 		present, err := rundir.Search(snap.fsys, fsName(h), detectors)
 		if err != nil {
-			return fmt.Errorf("--staged: %w", err)
+			return optionError(OptionStaged, "%w", err)
 		}
 		head := map[string]bool{}
 		for _, r := range present {
@@ -385,11 +385,11 @@ func (s *stagedScope) addRun(snap *snapshot, p, prefix, rel string, layouts []st
 		return err
 	}
 	if err := snap.repo.Materialize(snap.files, rel, dest); err != nil {
-		return fmt.Errorf("--staged: reading %s from git: %w", rel, err)
+		return optionError(OptionStaged, "reading %s from git: %w", rel, err)
 	}
 	inner, err := rundir.Search(snap.fsys, fsName(rel), detectors)
 	if err != nil {
-		return fmt.Errorf("--staged: %w", err)
+		return optionError(OptionStaged, "%w", err)
 	}
 	run := rundir.Run{Dir: dir, Display: s.display(p, prefix, snap.repo, rel), Layout: layouts[0], Also: layouts[1:]}
 	for _, r := range inner {
@@ -440,7 +440,7 @@ func (s *stagedScope) submodule(l *gitrev.Locator, snap *snapshot, c gitrev.Chan
 	}
 	files, err := sub.CommitFiles(c.NewObject)
 	if err != nil {
-		return fmt.Errorf("--staged: listing submodule %s: %w", c.Path, err)
+		return optionError(OptionStaged, "listing submodule %s: %w", c.Path, err)
 	}
 	var changes []gitrev.Change
 	base := gitrev.Base{Skip: "the submodule " + c.Path + " is new in this change"}
@@ -451,7 +451,7 @@ func (s *stagedScope) submodule(l *gitrev.Locator, snap *snapshot, c gitrev.Chan
 		}
 		base = gitrev.Base{Commit: c.OldObject, From: "the submodule's previous commit"}
 		if changes, err = sub.Between(c.OldObject, c.NewObject); err != nil {
-			return fmt.Errorf("--staged: comparing submodule %s: %w", c.Path, err)
+			return optionError(OptionStaged, "comparing submodule %s: %w", c.Path, err)
 		}
 	} else {
 		for _, f := range files {
