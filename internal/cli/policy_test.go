@@ -61,7 +61,7 @@ func TestPolicyExitCodeTwo(t *testing.T) {
 		stderr string
 	}{
 		{"shipped package", []string{"--base", "none", "--policy", filepath.Join(userPolicies, "hijack"), dir},
-			"hijack/gates.rego:1: package h3a.rules.gates is not allowed in a --policy folder"},
+			"hijack/gates.rego:1: package h3a.rules.gates is not allowed in a policy folder"},
 		{"missing folder", []string{"--base", "none", "--policy", filepath.Join(userPolicies, "nope"), dir}, "cannot read the policy folder"},
 		{"no timeout", []string{"--policy-timeout", "0s", dir}, `--policy-timeout 0s: expected a positive duration`},
 		{"test with a bad folder", []string{"test", filepath.Join(userPolicies, "hijack")}, "package h3a.rules.gates is not allowed"},

@@ -177,13 +177,13 @@ func TestLoadRefuses(t *testing.T) {
 		files map[string]string
 		want  string
 	}{
-		{"shipped package", map[string]string{"a.rego": "package h3a.rules.gates\n" + good}, "a.rego:1: package h3a.rules.gates is not allowed in a --policy folder"},
+		{"shipped package", map[string]string{"a.rego": "package h3a.rules.gates\n" + good}, "a.rego:1: package h3a.rules.gates is not allowed in a policy folder"},
 		{"bare user package", map[string]string{"a.rego": "package h3a.user\nimport data.h3a.lib\n" + good}, "package h3a.user is not allowed"},
 		{"lib package", map[string]string{"a.rego": "package h3a.lib\n\nx := 1\n"}, "package h3a.lib is not allowed"},
 		{"test file elsewhere", map[string]string{"a.rego": header + good, "a_test.rego": "package h3a.rules.gates\n\ntest_x if true\n"}, ""},
-		{"empty folder", map[string]string{"README.md": "no rules"}, "no .rego file in this --policy folder"},
-		{"no rule", map[string]string{"helpers.rego": "package h3a.user.team\n\nx := 1\n"}, "no deny or warn rule in this --policy folder"},
-		{"only tests", map[string]string{"a_test.rego": "package h3a.user.team_test\n\ntest_x if true\n"}, "no deny or warn rule in this --policy folder"},
+		{"empty folder", map[string]string{"README.md": "no rules"}, "no .rego file in this policy folder"},
+		{"no rule", map[string]string{"helpers.rego": "package h3a.user.team\n\nx := 1\n"}, "no deny or warn rule in this policy folder"},
+		{"only tests", map[string]string{"a_test.rego": "package h3a.user.team_test\n\ntest_x if true\n"}, "no deny or warn rule in this policy folder"},
 		{"no metadata", map[string]string{"a.rego": header + "deny contains f if {\n\tf := lib.finding(rego.metadata.rule(), {\"msg\": \"x\"})\n}\n"}, "a.rego:4: deny rule has no # METADATA block"},
 		{"no id", map[string]string{"a.rego": header + rule("deny", "#   category: gates", `	f := {"msg": "x"}`)}, "deny rule has no custom.id"},
 		{"bad category", map[string]string{"a.rego": header + rule("warn", "#   id: h3a.user.team.x\n#   category: style", `	f := lib.finding(rego.metadata.rule(), {"msg": "x"})`)}, `custom.category "style" is not one of`},

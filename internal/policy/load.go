@@ -86,7 +86,7 @@ func parseAll(dirs []string, sources map[string]fs.FS, withTests bool, caps *ast
 			return
 		}
 		if user && found == 0 {
-			problems = append(problems, fmt.Sprintf("%s: no .rego file in this --policy folder (expected at least one rule, e.g. deny contains f if {...} in a package under h3a.user)", dir))
+			problems = append(problems, fmt.Sprintf("%s: no .rego file in this policy folder (expected at least one rule, e.g. deny contains f if {...} in a package under h3a.user)", dir))
 		}
 		// Parsing is a third of the start-up cost of a check, and files
 		// parse independently: one goroutine each, results kept in walk
@@ -117,7 +117,7 @@ func parseAll(dirs []string, sources map[string]fs.FS, withTests bool, caps *ast
 			problems = append(problems, fmt.Sprintf("%s: cannot read the policy folder: %v", dir, unwrapPath(err)))
 			continue
 		case !info.IsDir():
-			problems = append(problems, fmt.Sprintf("%s: --policy expects a folder of .rego files, not a file", dir))
+			problems = append(problems, fmt.Sprintf("%s: a policy path expects a folder of .rego files, not a file", dir))
 			continue
 		}
 		add(os.DirFS(dir), func(p string) string { return filepath.Join(dir, filepath.FromSlash(p)) }, true, dir)
@@ -194,7 +194,7 @@ func checkPackages(mods []*module) []string {
 		p := m.parsed.Package.Path
 		if m.user {
 			if !p.HasPrefix(userPrefix) || len(p) <= len(userPrefix) {
-				problems = append(problems, fmt.Sprintf("%s: package %s is not allowed in a --policy folder: user packages live under h3a.user (e.g. package h3a.user.team), so they cannot change the shipped rules",
+				problems = append(problems, fmt.Sprintf("%s: package %s is not allowed in a policy folder: user packages live under h3a.user (e.g. package h3a.user.team), so they cannot change the shipped rules",
 					at(m.parsed.Package.Location), packageName(p)))
 			}
 			continue
@@ -443,7 +443,7 @@ func userDirsWithoutRules(dirs []string, rules map[string]*RuleInfo) []string {
 			continue
 		}
 		has[dir] = true // report a folder named twice once
-		problems = append(problems, fmt.Sprintf("%s: no deny or warn rule in this --policy folder, so it would check nothing (expected e.g. deny contains f if {...} in a package under h3a.user)", dir))
+		problems = append(problems, fmt.Sprintf("%s: no deny or warn rule in this policy folder, so it would check nothing (expected e.g. deny contains f if {...} in a package under h3a.user)", dir))
 	}
 	return problems
 }
