@@ -219,7 +219,7 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 		return fail(e, perr)
 	}
 	if err != nil {
-		return fail(e, withFlag(err))
+		return fail(e, err)
 	}
 	if cf.staged && res.StagedMode != runner.StagedIndex {
 		fmt.Fprintf(e.stderr, "%s: --staged checked %s\n", Name, report.EscapeLine(res.StagedWhat))
@@ -438,32 +438,6 @@ func trustHumans(b trust.Boundary, cfg *config.Config, asked string, getenv func
 	signers, err := trusted.AllowedSigners(b, cfg, reads)
 	h.AllowedSigners = signers
 	return h, err
-}
-
-// optionFlags are the flags that set each runner option.
-var optionFlags = map[runner.Option]string{
-	runner.OptionStaged:  "--staged",
-	runner.OptionChanged: "--changed",
-	runner.OptionBase:    "--base",
-	runner.OptionReports: "--output",
-}
-
-// withFlag names the flag whose request a check could not meet: the
-// runner's errors say what went wrong, the command line which flag asked
-// for it ("--base main: runs is not inside a git work tree").
-func withFlag(err error) error {
-	var oe *runner.OptionError
-	if !errors.As(err, &oe) {
-		return err
-	}
-	name := optionFlags[oe.Option]
-	if name == "" {
-		name = string(oe.Option)
-	}
-	if oe.Value != "" {
-		name += " " + oe.Value
-	}
-	return fmt.Errorf("%s: %w", name, err)
 }
 
 func exitCode(gate string) int {

@@ -358,6 +358,7 @@ type usageError struct{ msg string }
 func (u usageError) Error() string { return u.msg }
 
 func fail(e *env, err error) int {
+	err = withFlags(err)
 	if errors.Is(err, syscall.EPIPE) {
 		return ExitBrokenPipe // said by run, which sees the closed stdout
 	}

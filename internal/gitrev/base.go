@@ -74,11 +74,11 @@ func readEventDoc(getenv func(string) string) (eventDoc, error) {
 	name, p := getenv("GITHUB_EVENT_NAME"), getenv("GITHUB_EVENT_PATH")
 	var doc eventDoc
 	if p == "" {
-		return doc, fmt.Errorf("GITHUB_EVENT_NAME is %q but GITHUB_EVENT_PATH is not set; pass --base <sha> to say what to compare with", name)
+		return doc, &RemedyError{Remedy: NameTheBase, Err: fmt.Errorf("GITHUB_EVENT_NAME is %q but GITHUB_EVENT_PATH is not set", name)}
 	}
 	data, err := os.ReadFile(p)
 	if err != nil {
-		return doc, fmt.Errorf("cannot read the %s event (GITHUB_EVENT_PATH): %w; pass --base <sha> to say what to compare with", name, err)
+		return doc, &RemedyError{Remedy: NameTheBase, Err: fmt.Errorf("cannot read the %s event (GITHUB_EVENT_PATH): %w", name, err)}
 	}
 	if err := json.Unmarshal(data, &doc); err != nil {
 		return doc, fmt.Errorf("the %s event at %s is not valid JSON: %v", name, p, err)
@@ -108,7 +108,7 @@ func ReadEvent(getenv func(string) string) (ev Event, ok bool, err error) {
 		sha = doc.PullRequest.Base.SHA
 	}
 	if !isObjectName(sha) {
-		return Event{}, false, fmt.Errorf("the %s event at %s has no %s commit name; pass --base <sha> to say what to compare with", name, getenv("GITHUB_EVENT_PATH"), field)
+		return Event{}, false, &RemedyError{Remedy: NameTheBase, Err: fmt.Errorf("the %s event at %s has no %s commit name", name, getenv("GITHUB_EVENT_PATH"), field)}
 	}
 	return Event{Name: name, Target: sha, Field: field}, true, nil
 }
@@ -179,7 +179,7 @@ func gitlabTarget(repo *Repo, getenv func(string) string) (Target, error) {
 			continue
 		}
 		if !isObjectName(v) {
-			return Target{}, fmt.Errorf("%s is %q, not a full commit name; pass --base <sha> to say what to compare with", k, v)
+			return Target{}, &RemedyError{Remedy: NameTheBase, Err: fmt.Errorf("%s is %q, not a full commit name", k, v)}
 		}
 		sha, err := repo.Resolve(v)
 		if err != nil {
@@ -221,9 +221,9 @@ func defaultBranch(repo *Repo, branch, source, why string) (Target, error) {
 	if branch != "" {
 		fetch = "git fetch --no-tags origin " + branch + ":refs/remotes/origin/" + branch
 	}
-	return Target{}, fmt.Errorf("%w: in CI the rules and the history must come from a revision the change under review cannot write, but %s, and this clone holds none of %s; "+
-		"fetch the default branch (%s; actions/checkout: fetch-depth: 0) or pass --base <sha> naming the commit the change is to land on",
-		ErrNoTarget, why, strings.Join(tried, ", "), fetch)
+	return Target{}, &RemedyError{Remedy: NameTheTarget, Err: fmt.Errorf("%w: in CI the rules and the history must come from a revision the change under review cannot write, but %s, and this clone holds none of %s; "+
+		"fetch the default branch (%s; actions/checkout: fetch-depth: 0)",
+		ErrNoTarget, why, strings.Join(tried, ", "), fetch)}
 }
 
 // checkBranchName refuses a branch name from the environment that git

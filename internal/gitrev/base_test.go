@@ -107,7 +107,8 @@ func TestChooseBaseOnEveryEvent(t *testing.T) {
 }
 
 // TestChooseBaseFindsNothing: in CI with no revision the change cannot
-// write, the check refuses, saying to pass --base; never HEAD.
+// write, the check refuses, saying to fetch or name the target (the
+// command line words it as --base); never HEAD.
 func TestChooseBaseFindsNothing(t *testing.T) {
 	r := newCIRepo(t)
 	r.g.Git("update-ref", "-d", "--no-deref", "refs/remotes/origin/HEAD")
@@ -121,8 +122,9 @@ func TestChooseBaseFindsNothing(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			for _, choose := range []func(*gitrev.Repo, string, func(string) string) (gitrev.Base, error){gitrev.ChooseBase, gitrev.ChooseRulesBase} {
 				b, err := choose(r.repo, "", envOf(vars))
-				if !errors.Is(err, gitrev.ErrNoTarget) || !strings.Contains(err.Error(), "--base") || !strings.Contains(err.Error(), "git fetch") {
-					t.Errorf("%+v %v; want an error saying to fetch or pass --base", b, err)
+				var re *gitrev.RemedyError
+				if !errors.Is(err, gitrev.ErrNoTarget) || !errors.As(err, &re) || re.Remedy != gitrev.NameTheTarget || !strings.Contains(err.Error(), "git fetch") {
+					t.Errorf("%+v %v; want an error saying to fetch or name the target", b, err)
 				}
 			}
 		})

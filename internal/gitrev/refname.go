@@ -46,8 +46,8 @@ func (r *Repo) unambiguous(rev string) (string, error) {
 				break
 			}
 		}
-		return "", fmt.Errorf("revision %q is ambiguous: it names %s; pass the one you mean in full (e.g. --base %s, or a commit's full name)",
-			rev, strings.Join(candidates, " and "), example+rest)
+		return "", &RemedyError{Remedy: NameInFull, Example: example + rest, Err: fmt.Errorf("revision %q is ambiguous: it names %s; pass the one you mean in full",
+			rev, strings.Join(candidates, " and "))}
 	case len(refs) == 1:
 		return refs[0] + rest, nil
 	}
