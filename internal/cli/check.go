@@ -168,20 +168,8 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 	if cf.debug {
 		opts.PolicyDebug = printWriter{e.stderr}
 	}
-	if opts.PolicyDirs, opts.PolicySources, err = trusted.PolicyDirs(boundary, opts.PolicyDirs, &reads); err != nil {
-		if de := (*trusted.PolicyDirError)(nil); errors.As(err, &de) {
-			err = fmt.Errorf("--policy %s: %w", de.Dir, de.Err)
-		}
+	if err := readTrusted(boundary, cfg, cf.base, e.getenv, reads, &opts); err != nil {
 		return fail(e, err)
-	}
-	if opts.Humans, err = trustHumans(boundary, cfg, cf.base, e.getenv, &reads); err != nil {
-		return fail(e, err)
-	}
-	opts.Sources = reads.Sources()
-	for _, f := range reads.Changes() {
-		// The command line says how to apply the change's version before it is merged.
-		f.Details += " (or with --trust-working-tree)"
-		opts.RuleChanges = append(opts.RuleChanges, f)
 	}
 	opts.Params, opts.Severity, opts.Waivers = configured.Params, configured.Severity, configured.Waivers
 	opts.MinHashDigits = configured.MinHashDigits
@@ -221,27 +209,7 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 	if err != nil {
 		return fail(e, err)
 	}
-	if cf.staged && res.StagedMode != runner.StagedIndex {
-		fmt.Fprintf(e.stderr, "%s: --staged checked %s\n", Name, report.EscapeLine(res.StagedWhat))
-	}
-	if res.Runs == 0 {
-		// Only --changed, --staged or a shard can leave nothing: the runs
-		// exist, and they are unchanged or other jobs check them.
-		switch {
-		case cf.staged && res.StagedMode == runner.StagedAll:
-			fmt.Fprintf(e.stderr, "%s: the tree holds no run\n", Name)
-		case cf.staged && res.StagedMode == runner.StagedRange:
-			fmt.Fprintf(e.stderr, "%s: no change in the range touches a run\n", Name)
-		case cf.staged:
-			fmt.Fprintf(e.stderr, "%s: no staged change touches a run; nothing to check\n", Name)
-		case cf.changed && cf.shard.All():
-			fmt.Fprintf(e.stderr, "%s: no run has a file changed since the base; nothing to check\n", Name)
-		case cf.changed:
-			fmt.Fprintf(e.stderr, "%s: shard %s holds no run changed since the base; nothing to check here\n", Name, cf.shard.Shard)
-		default:
-			fmt.Fprintf(e.stderr, "%s: shard %s holds none of the runs found; nothing to check here\n", Name, cf.shard.Shard)
-		}
-	}
+	sayWhatWasChecked(e, &cf, res)
 	// A team's rule ids are known once its policies are loaded; a waiver
 	// or override naming none of them is the configuration's error, and
 	// no report file is written.
@@ -259,6 +227,54 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 		return fail(e, usageError{"--force applies only with --write-audit"})
 	}
 	return exitCode(res.Gate())
+}
+
+// sayWhatWasChecked tells, on stderr, what a staged check read when it
+// was not the index, and why a check found nothing to check: only
+// --changed, --staged or a shard can leave nothing (the runs exist, and
+// they are unchanged or other jobs check them).
+func sayWhatWasChecked(e *env, cf *checkFlags, res *runner.Result) {
+	if cf.staged && res.StagedMode != runner.StagedIndex {
+		fmt.Fprintf(e.stderr, "%s: --staged checked %s\n", Name, report.EscapeLine(res.StagedWhat))
+	}
+	if res.Runs != 0 {
+		return
+	}
+	switch {
+	case cf.staged && res.StagedMode == runner.StagedAll:
+		fmt.Fprintf(e.stderr, "%s: the tree holds no run\n", Name)
+	case cf.staged && res.StagedMode == runner.StagedRange:
+		fmt.Fprintf(e.stderr, "%s: no change in the range touches a run\n", Name)
+	case cf.staged:
+		fmt.Fprintf(e.stderr, "%s: no staged change touches a run; nothing to check\n", Name)
+	case cf.changed && cf.shard.All():
+		fmt.Fprintf(e.stderr, "%s: no run has a file changed since the base; nothing to check\n", Name)
+	case cf.changed:
+		fmt.Fprintf(e.stderr, "%s: shard %s holds no run changed since the base; nothing to check here\n", Name, cf.shard.Shard)
+	default:
+		fmt.Fprintf(e.stderr, "%s: shard %s holds none of the runs found; nothing to check here\n", Name, cf.shard.Shard)
+	}
+}
+
+// readTrusted reads the policy folders and the allowed signers through the
+// trust boundary, after the configuration (reads holds where it came
+// from), and gives the runner every source and the findings of the rules
+// the change under review edits.
+func readTrusted(b trust.Boundary, cfg *config.Config, asked string, getenv func(string) string, reads trusted.Reads, opts *runner.Options) error {
+	var err error
+	if opts.PolicyDirs, opts.PolicySources, err = trusted.PolicyDirs(b, opts.PolicyDirs, &reads); err != nil {
+		return err
+	}
+	if opts.Humans, err = trustHumans(b, cfg, asked, getenv, &reads); err != nil {
+		return err
+	}
+	opts.Sources = reads.Sources()
+	for _, f := range reads.Changes() {
+		// The command line says how to apply the change's version before it is merged.
+		f.Details += " (or with --trust-working-tree)"
+		opts.RuleChanges = append(opts.RuleChanges, f)
+	}
+	return nil
 }
 
 // reports are the report on stdout and those of --output, written as the

@@ -6,6 +6,7 @@ import (
 
 	"github.com/h3a-check/h3a-check/internal/gitrev"
 	"github.com/h3a-check/h3a-check/internal/runner"
+	"github.com/h3a-check/h3a-check/internal/trusted"
 )
 
 // optionFlags are the flags that set each runner option.
@@ -18,10 +19,14 @@ var optionFlags = map[runner.Option]string{
 
 // withFlags adds what only the command line knows to an error of a lower
 // package: the flag whose request could not be met ("--base main: runs is
-// not inside a git work tree"), and how to name a revision where naming
+// not inside a git work tree", "--policy DIR: ..."), and how to name a revision where naming
 // one is the fix ("...; pass --base <sha> to say what to compare with").
 // The lower packages say what went wrong without naming flags.
 func withFlags(err error) error {
+	var de *trusted.PolicyDirError
+	if errors.As(err, &de) {
+		err = fmt.Errorf("--policy %s: %w", de.Dir, de.Err)
+	}
 	var re *gitrev.RemedyError
 	if errors.As(err, &re) {
 		// Callers wrap errors by prefixing context, so the remedy still

@@ -13,6 +13,7 @@ import (
 	"github.com/h3a-check/h3a-check/internal/gitrev"
 	"github.com/h3a-check/h3a-check/internal/gitrev/gittest"
 	"github.com/h3a-check/h3a-check/internal/runner"
+	"github.com/h3a-check/h3a-check/internal/trusted"
 )
 
 // TestWithFlags: the runner's option errors are named by the flag that
@@ -31,6 +32,8 @@ func TestWithFlags(t *testing.T) {
 		{&runner.OptionError{Option: runner.OptionReports, Value: "r.json", Err: errors.New("the report is inside the run x")}, "--output r.json: the report is inside the run x"},
 		{fmt.Errorf("cannot read runs/a: %w", staged), "--staged: cannot read runs/a: reading the index: broken"},
 		{errors.New("no run found"), "no run found"},
+		{&trusted.PolicyDirError{Dir: "team", Err: fmt.Errorf("cannot decide where to read team from: %w", &gitrev.RemedyError{Remedy: gitrev.NameTheBase, Err: errors.New("CI_MERGE_REQUEST_TARGET_BRANCH_SHA is \"x\", not a full commit name")})},
+			`--policy team: cannot decide where to read team from: CI_MERGE_REQUEST_TARGET_BRANCH_SHA is "x", not a full commit name; pass --base <sha> to say what to compare with`},
 		{fmt.Errorf("cannot decide where to read policies from: %w", &gitrev.RemedyError{Remedy: gitrev.NameTheBase, Err: errors.New("GITHUB_EVENT_NAME is \"push\" but GITHUB_EVENT_PATH is not set")}),
 			`cannot decide where to read policies from: GITHUB_EVENT_NAME is "push" but GITHUB_EVENT_PATH is not set; pass --base <sha> to say what to compare with`},
 		{&gitrev.RemedyError{Remedy: gitrev.NameTheTarget, Err: errors.New("fetch the default branch (git fetch)")},
