@@ -147,7 +147,7 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 	}
 	var locator gitrev.Locator
 	defer locator.Close()
-	boundary := trust.New(&locator, cf.base, e.getenv, cf.trustWT)
+	boundary := trust.New(&locator, cf.base, e.getenv, cf.trustWT).Worded(trustReasons(cf.base))
 	if cf.staged {
 		boundary = boundary.AgainstHead()
 	}

@@ -33,7 +33,7 @@ func runConfig(_ context.Context, args []string, e *env) int {
 	var locator gitrev.Locator
 	defer locator.Close()
 	var sources trusted.Reads
-	cfg, err := trusted.Config(cf.config, trust.New(&locator, cf.base, e.getenv, cf.trustWT), configChecks, &sources)
+	cfg, err := trusted.Config(cf.config, trust.New(&locator, cf.base, e.getenv, cf.trustWT).Worded(trustReasons(cf.base)), configChecks, &sources)
 	if err != nil {
 		return fail(e, err)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/h3a-check/h3a-check/internal/gitrev"
 	"github.com/h3a-check/h3a-check/internal/runner"
+	"github.com/h3a-check/h3a-check/internal/trust"
 	"github.com/h3a-check/h3a-check/internal/trusted"
 )
 
@@ -52,4 +53,21 @@ func withFlags(err error) error {
 		err = fmt.Errorf("%s: %w", name, err)
 	}
 	return err
+}
+
+// trustReasons words why the trust boundary reads the rules where it does
+// by the flags that asked for it (base is --base), for the audit's
+// sources and the text report.
+func trustReasons(base string) func(trust.Why) string {
+	return func(w trust.Why) string {
+		switch w {
+		case trust.WhyTrusted:
+			return "--trust-working-tree"
+		case trust.WhyBase:
+			return "--base " + base + " was given"
+		case trust.WhyLocal:
+			return "not in CI and no --base given: the working tree is your own"
+		}
+		return ""
+	}
 }

@@ -35,13 +35,14 @@ func TestConfigReadFromBase(t *testing.T) {
 		origin   string
 		waived   bool
 		ci       bool
+		reason   string // how the source's reason begins: the flag that decided
 	}{
-		{"CI: the working tree's waiver is not read", []string{"runs"}, ExitFail, "base", false, true},
-		{"CI, --base none: the rules still come from the base", []string{"--base", "none", "runs"}, ExitFail, "base", false, true},
-		{"CI, --trust-working-tree reads it", []string{"--trust-working-tree", "runs"}, ExitPass, "working-tree", true, true},
-		{"local, --base HEAD: the working tree's waiver is not read", []string{"--base", "HEAD", "runs"}, ExitFail, "base", false, false},
-		{"local: the working tree is the person's own", []string{"runs"}, ExitPass, "working-tree", true, false},
-		{"local, --base none", []string{"--base", "none", "runs"}, ExitPass, "working-tree", true, false},
+		{"CI: the working tree's waiver is not read", []string{"runs"}, ExitFail, "base", false, true, "in CI the working tree is the change under review"},
+		{"CI, --base none: the rules still come from the base", []string{"--base", "none", "runs"}, ExitFail, "base", false, true, "in CI the working tree is the change under review"},
+		{"CI, --trust-working-tree reads it", []string{"--trust-working-tree", "runs"}, ExitPass, "working-tree", true, true, "--trust-working-tree"},
+		{"local, --base HEAD: the working tree's waiver is not read", []string{"--base", "HEAD", "runs"}, ExitFail, "base", false, false, "--base HEAD was given"},
+		{"local: the working tree is the person's own", []string{"runs"}, ExitPass, "working-tree", true, false, "not in CI and no --base given: the working tree is your own"},
+		{"local, --base none", []string{"--base", "none", "runs"}, ExitPass, "working-tree", true, false, "not in CI and no --base given: the working tree is your own"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -55,6 +56,9 @@ func TestConfigReadFromBase(t *testing.T) {
 			a := audits[0]
 			if len(a.Sources) != 1 || a.Sources[0].Origin != tc.origin || a.Sources[0].Path != config.DefaultFile {
 				t.Fatalf("sources %+v, want %s from %s", a.Sources, config.DefaultFile, tc.origin)
+			}
+			if !strings.HasPrefix(a.Sources[0].Reason, tc.reason) {
+				t.Errorf("reason %q, want it to begin %q", a.Sources[0].Reason, tc.reason)
 			}
 			if waived := a.Counts.Waived > 0; waived != tc.waived {
 				t.Errorf("waived %v, want %v (counts %+v)", waived, tc.waived, a.Counts)

@@ -46,7 +46,8 @@ const (
 // Boundary is the trust decision of one check. The zero Boundary reads
 // the working tree.
 type Boundary struct {
-	fromBase bool   // read repository-local rules from a base revision
+	fromBase bool // read repository-local rules from a base revision
+	why      Why
 	reason   string // why, for the audit and the text report
 	locator  *gitrev.Locator
 	asked    string
@@ -73,13 +74,33 @@ func New(l *gitrev.Locator, asked string, getenv func(string) string, trustWorki
 	b := Boundary{locator: l, asked: asked, getenv: getenv, bases: &baseCache{}}
 	switch {
 	case trustWorkingTree:
-		b.reason = "--trust-working-tree"
+		b.why, b.reason = WhyTrusted, "the working tree is trusted on request"
 	case InCI(getenv):
-		b.fromBase, b.reason = true, "in CI the working tree is the change under review"
+		b.fromBase, b.why, b.reason = true, WhyCI, "in CI the working tree is the change under review"
 	case asked != "" && asked != gitrev.None:
-		b.fromBase, b.reason = true, "--base "+asked+" was given"
+		b.fromBase, b.why, b.reason = true, WhyBase, "the base revision "+asked+" was asked for"
 	default:
-		b.reason = "not in CI and no --base given: the working tree is your own"
+		b.why, b.reason = WhyLocal, "not in CI and no base revision asked for: the working tree is your own"
+	}
+	return b
+}
+
+// Why is why a boundary reads the rules where it does.
+type Why int
+
+const (
+	WhyTrusted Why = iota + 1 // the caller trusts the working tree
+	WhyCI                     // in CI the working tree is the change under review
+	WhyBase                   // a base revision was asked for
+	WhyLocal                  // not in CI, no base asked for: the working tree is the user's own
+)
+
+// Worded makes b give reasons in the words of its caller's user, who
+// knows each ask by how they made it (the command line: its flags). words
+// returns "" to keep a reason as New words it.
+func (b Boundary) Worded(words func(Why) string) Boundary {
+	if w := words(b.why); w != "" {
+		b.reason = w
 	}
 	return b
 }

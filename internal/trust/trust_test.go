@@ -103,7 +103,7 @@ func TestPolicyDeletedInPullRequest(t *testing.T) {
 	// The branch that changes the policies on purpose.
 	trusted := boundary(t, ci, "", true)
 	fsys, src, _, err = trusted.Dir("policies")
-	if err != nil || src.Origin != trust.WorkingTree || src.Reason != "--trust-working-tree" || src.Changes != nil {
+	if err != nil || src.Origin != trust.WorkingTree || src.Reason != "the working tree is trusted on request" || src.Changes != nil {
 		t.Fatalf("trusted: %+v %v", src, err)
 	}
 	if _, err := fs.ReadFile(fsys, "lenient.rego"); err != nil {
