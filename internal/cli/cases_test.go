@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/h3a-check/h3a-check/internal/audit"
+	"github.com/h3a-check/h3a-check/internal/audit/audittest"
 	"github.com/h3a-check/h3a-check/internal/finding"
 )
 
@@ -134,13 +135,15 @@ func TestOKRuns(t *testing.T) {
 
 // TestErrRuns: every err case gives exactly its expected findings (the
 // .want snapshot, rewritten by -update), and what its hand-written expect
-// file says (never rewritten; see expect_test.go).
+// file says (never rewritten; see expect_test.go). An err case is a patch
+// over an ok case (internal/audit/audittest): it is written out into a temp
+// folder of the same name and checked there.
 func TestErrRuns(t *testing.T) {
 	t.Parallel()
 	for _, dir := range caseDirs(t, "err") {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			t.Parallel()
-			code, audits, stderr := checkJSON(t, dir)
+			code, audits, stderr := checkJSON(t, materialise(t, dir))
 			if code == ExitError {
 				t.Fatalf("exit 2: %s", stderr)
 			}
@@ -152,6 +155,24 @@ func TestErrRuns(t *testing.T) {
 			}
 		})
 	}
+}
+
+// materialise writes the err case folder dir out as the full case it
+// stands for, into a temp folder err/<case> (the names of the case and its
+// runs are kept: some cases are about names), and returns that folder.
+func materialise(t *testing.T, dir string) string {
+	t.Helper()
+	dst := filepath.Join(t.TempDir(), "err", filepath.Base(dir))
+	if err := audittest.MaterialiseCase(casesDir, dir, dst); err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// errCaseDir is the err case name written out in full (see materialise).
+func errCaseDir(t *testing.T, name string) string {
+	t.Helper()
+	return materialise(t, filepath.Join(casesDir, "err", name))
 }
 
 // TestJSONDeterministic: two checks of the same runs give the same bytes.

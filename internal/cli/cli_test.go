@@ -87,7 +87,7 @@ func TestOutputUnwritable(t *testing.T) {
 }
 
 func TestFailLevelWarning(t *testing.T) {
-	dir := filepath.Join(casesDir, "err", "bom_json")
+	dir := errCaseDir(t, "bom_json")
 	if code, _, _ := checkNoBase(dir); code != ExitPass {
 		t.Fatalf("a BOM alone is a warning: exit %d, want 0", code)
 	}
@@ -120,7 +120,7 @@ func TestTextReport(t *testing.T) {
 }
 
 func TestColour(t *testing.T) {
-	dir := filepath.Join(casesDir, "err", "hash_mismatch")
+	dir := errCaseDir(t, "hash_mismatch")
 	_, plain, _ := checkNoBase(dir)
 	if strings.Contains(plain, "\x1b[") {
 		t.Error("colour written to a non-terminal")

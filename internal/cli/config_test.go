@@ -25,7 +25,7 @@ const runID = "20250929-134215-8b6f8b9a-7c9f-4c5e-8c6a-2f0f0d2e9c1a"
 func configRepo(t *testing.T, errCase, yaml string) string {
 	t.Helper()
 	dir := t.TempDir()
-	src := filepath.Join(casesDir, "err", errCase, runID)
+	src := filepath.Join(errCaseDir(t, errCase), runID)
 	if err := os.CopyFS(filepath.Join(dir, "runs", runID), os.DirFS(src)); err != nil {
 		t.Fatal(err)
 	}

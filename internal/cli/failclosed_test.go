@@ -141,7 +141,7 @@ func TestOutputNeverInsideARun(t *testing.T) {
 // is still compared with the change's own diff (the merge base).
 func TestEventTrustsTheTarget(t *testing.T) {
 	g := gittest.Init(t)
-	src := filepath.Join(casesDir, "err", "ledger_time_backwards", runID)
+	src := filepath.Join(errCaseDir(t, "ledger_time_backwards"), runID)
 	abs, _ := filepath.Abs(src)
 	if err := os.CopyFS(filepath.Join(g.Dir, "runs", runID), os.DirFS(abs)); err != nil {
 		t.Fatal(err)

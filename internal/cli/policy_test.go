@@ -239,7 +239,7 @@ func TestRulesJSON(t *testing.T) {
 // no report format, whole or in its unmasked tail.
 func TestSecretMaskedInEveryOutput(t *testing.T) {
 	const secret = "AKIAIOSFODNN7EXAMPLE"
-	dir := filepath.Join(casesDir, "err", "secret")
+	dir := errCaseDir(t, "secret")
 	for _, format := range report.Formats() {
 		code, stdout, stderr := runMain("--format", format, dir)
 		if code != ExitFail {

@@ -12,7 +12,7 @@ import (
 // failing one and the totals, and leaves an --output file complete.
 func TestQuietFlag(t *testing.T) {
 	pass := filepath.Join(casesDir, "ok", "complete")
-	fail := filepath.Join(casesDir, "err", "hash_mismatch")
+	fail := errCaseDir(t, "hash_mismatch")
 	file := filepath.Join(t.TempDir(), "report.txt")
 	var stdout, stderr bytes.Buffer
 	code := run(t.Context(), []string{"--quiet", "--base", "none", "--color", "never", "--output", "text=" + file, pass, fail},

@@ -48,7 +48,7 @@ func TestRemediationsApplied(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.errCase, func(t *testing.T) {
 			run := filepath.Join(t.TempDir(), runID)
-			if err := os.CopyFS(run, os.DirFS(filepath.Join(casesDir, "err", tc.errCase, runID))); err != nil {
+			if err := os.CopyFS(run, os.DirFS(filepath.Join(errCaseDir(t, tc.errCase), runID))); err != nil {
 				t.Fatal(err)
 			}
 			_, audits, stderr := checkJSON(t, run)

@@ -18,6 +18,8 @@ import (
 	"testing"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/h3a-check/h3a-check/internal/audit/audittest"
 )
 
 // moduleRoot is the checkout under test.
@@ -296,11 +298,20 @@ func gitEnv(t *testing.T) []string {
 
 const runID = "20250929-134215-8b6f8b9a-7c9f-4c5e-8c6a-2f0f0d2e9c1a"
 
-// copyCase copies the run of a testdata case into dst.
+// copyCase copies the run of a testdata case into dst. An err case is a
+// patch over an ok case (internal/audit/audittest): it is written out first.
 func copyCase(t *testing.T, kind, name, dst string) {
 	t.Helper()
-	src := filepath.Join(moduleRoot, "testdata", "runs", kind, name, runID)
-	if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
+	runs := filepath.Join(moduleRoot, "testdata", "runs")
+	caseDir := filepath.Join(runs, kind, name)
+	if kind == "err" {
+		full := filepath.Join(t.TempDir(), name)
+		if err := audittest.MaterialiseCase(runs, caseDir, full); err != nil {
+			t.Fatal(err)
+		}
+		caseDir = full
+	}
+	if err := os.CopyFS(dst, os.DirFS(filepath.Join(caseDir, runID))); err != nil {
 		t.Fatal(err)
 	}
 }
