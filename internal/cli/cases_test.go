@@ -175,12 +175,34 @@ func errCaseDir(t *testing.T, name string) string {
 	return materialise(t, filepath.Join(casesDir, "err", name))
 }
 
+// caseDir is the case "ok/NAME" as it is, or "err/NAME" written out.
+func caseDir(t *testing.T, kindCase string) string {
+	t.Helper()
+	if name, ok := strings.CutPrefix(kindCase, "err/"); ok {
+		return errCaseDir(t, name)
+	}
+	return filepath.Join(casesDir, filepath.FromSlash(kindCase))
+}
+
+// allCases is every case, ok and err, written out into a temp folder
+// testdata/runs/ (as kept in the repository), for tests that check them all
+// at once.
+func allCases(t *testing.T) string {
+	t.Helper()
+	dst := filepath.Join(t.TempDir(), "testdata", "runs")
+	if err := audittest.WriteCases(casesDir, dst); err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
 // TestJSONDeterministic: two checks of the same runs give the same bytes.
 func TestJSONDeterministic(t *testing.T) {
 	t.Parallel()
 	var a, b bytes.Buffer
-	Main([]string{"--format", "json", "--base", "none", casesDir}, nil, &a, &bytes.Buffer{})
-	Main([]string{"--format", "json", "--base", "none", "--workers", "1", casesDir}, nil, &b, &bytes.Buffer{})
+	all := allCases(t)
+	Main([]string{"--format", "json", "--base", "none", all}, nil, &a, &bytes.Buffer{})
+	Main([]string{"--format", "json", "--base", "none", "--workers", "1", all}, nil, &b, &bytes.Buffer{})
 	if a.Len() == 0 || !bytes.Equal(a.Bytes(), b.Bytes()) {
 		t.Fatalf("json output differs between runs (%d vs %d bytes)", a.Len(), b.Len())
 	}

@@ -13,7 +13,7 @@ import (
 func TestMixedLayouts(t *testing.T) {
 	root := t.TempDir()
 	for _, src := range []string{"ok/complete", "ok/contract_rounds", "ok/contract_flat", "err/contract_task_id"} {
-		if err := os.CopyFS(filepath.Join(root, filepath.Base(src)), os.DirFS(filepath.Join(casesDir, src))); err != nil {
+		if err := os.CopyFS(filepath.Join(root, filepath.Base(src)), os.DirFS(caseDir(t, src))); err != nil {
 			t.Fatal(err)
 		}
 		os.Remove(filepath.Join(root, filepath.Base(src), "CASE.md"))

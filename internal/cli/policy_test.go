@@ -270,7 +270,7 @@ func TestAuditTraceability(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.dir, func(t *testing.T) {
-			_, audits, stderr := checkJSON(t, filepath.Join(casesDir, tc.dir))
+			_, audits, stderr := checkJSON(t, caseDir(t, tc.dir))
 			if len(audits) != 1 {
 				t.Fatalf("%d audits: %s", len(audits), stderr)
 			}

@@ -13,7 +13,8 @@ import (
 // test cases exactly once, and each keeps the exit code of its own runs.
 func TestShardFlag(t *testing.T) {
 	t.Parallel()
-	_, all, stderr := checkJSON(t, casesDir)
+	cases := allCases(t)
+	_, all, stderr := checkJSON(t, cases)
 	if len(all) < 10 {
 		t.Fatalf("expected the test cases to hold many runs, got %d: %s", len(all), stderr)
 	}
@@ -25,7 +26,7 @@ func TestShardFlag(t *testing.T) {
 	var got []string
 	for i := 1; i <= n; i++ {
 		shard := runner.Shard{Index: i, Count: n}.String()
-		code, audits, stderr := checkJSON(t, "--shard", shard, casesDir)
+		code, audits, stderr := checkJSON(t, "--shard", shard, cases)
 		if code == ExitError {
 			t.Fatalf("--shard %s: exit 2: %s", shard, stderr)
 		}

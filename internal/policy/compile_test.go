@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"sync"
 	"testing"
 
+	"github.com/h3a-check/h3a-check/internal/audit/audittest"
 	"github.com/h3a-check/h3a-check/internal/policy"
 	"github.com/h3a-check/h3a-check/internal/runner"
 )
@@ -74,7 +76,11 @@ func TestShippedPlanMatchesCompiledPolicies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := runner.Check(ctx, runner.Options{Paths: []string{"../../testdata/runs"}, Base: "none", KeepInputs: true})
+	runs := filepath.Join(t.TempDir(), "runs") // the err cases are patches: write them out
+	if err := audittest.WriteCases("../../testdata/runs", runs); err != nil {
+		t.Fatal(err)
+	}
+	res, err := runner.Check(ctx, runner.Options{Paths: []string{runs}, Base: "none", KeepInputs: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -465,3 +465,40 @@ func PlainText(data []byte) bool {
 	}
 	return true
 }
+
+// WriteCases writes the whole case tree runsDir out into dst (which must
+// not exist yet): ok/ and every other folder copied as they are, each err
+// case written out in full. For tests that check every case at once.
+func WriteCases(runsDir, dst string) error {
+	ents, err := os.ReadDir(runsDir)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dst, 0o755); err != nil {
+		return err
+	}
+	for _, e := range ents {
+		if e.Name() != "err" || !e.IsDir() {
+			if err := copyTree(filepath.Join(runsDir, e.Name()), filepath.Join(dst, e.Name())); err != nil {
+				return err
+			}
+			continue
+		}
+		cases, err := os.ReadDir(filepath.Join(runsDir, "err"))
+		if err != nil {
+			return err
+		}
+		for _, c := range cases {
+			src, to := filepath.Join(runsDir, "err", c.Name()), filepath.Join(dst, "err", c.Name())
+			if !c.IsDir() {
+				err = copyTree(src, to)
+			} else {
+				err = MaterialiseCase(runsDir, src, to)
+			}
+			if err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

@@ -201,3 +201,28 @@ func TestPlainText(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteCases: ok cases are copied, err cases written out, side by side.
+func TestWriteCases(t *testing.T) {
+	runs := fakeRuns(t)
+	caseDir := filepath.Join(runs, "err", "c")
+	os.MkdirAll(caseDir, 0o755)
+	os.WriteFile(filepath.Join(caseDir, PatchFile), []byte("base: ok/base\ndelete: run/a.txt\n"), 0o644)
+	os.WriteFile(filepath.Join(runs, "err", "c.want"), []byte("exit 1\n"), 0o644)
+	dst := filepath.Join(t.TempDir(), "runs")
+	if err := WriteCases(runs, dst); err != nil {
+		t.Fatal(err)
+	}
+	for p, want := range map[string]string{
+		"ok/base/run/a.txt": "alpha\n",
+		"err/c/run/log.md":  "- `a.txt` - [hash:0000000000000000]\n",
+		"err/c.want":        "exit 1\n",
+	} {
+		if got := read(t, filepath.Join(dst, filepath.FromSlash(p))); got != want {
+			t.Errorf("%s = %q, want %q", p, got, want)
+		}
+	}
+	if _, err := os.Lstat(filepath.Join(dst, "err", "c", "run", "a.txt")); err == nil {
+		t.Error("err/c/run/a.txt exists: the patch was not applied")
+	}
+}
