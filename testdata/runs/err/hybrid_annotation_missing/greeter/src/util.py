@@ -1,4 +1,0 @@
-# Depends on: []
-
-def shout(s):
-    return s.upper()
