@@ -10,7 +10,9 @@
 #
 # Each file holds the exit code and the JSON report (--format json --base
 # none) of one check: every case folder under testdata/runs/ok and
-# testdata/runs/err, and every folder of REALWORLD (default
+# testdata/runs/err (each err case, a patch over an ok case, is written out
+# first into a scratch folder under the same relative path, and checked from
+# there, so its report names the same paths), and every folder of REALWORLD (default
 # ../shared/realworld beside the repository) as found and with each layout
 # forced. stderr is kept too: the text of "no run found" is part of the
 # behaviour. The binary is stamped with a fixed version so the reports
@@ -21,9 +23,14 @@ cd "$(dirname "$0")/.."
 out="${1:?usage: findings-snapshot.sh OUT [REALWORLD]}"
 realworld="${2:-../shared/realworld}"
 mkdir -p "$out"
-bin="$(mktemp -d)/h3a-check"
-trap 'rm -rf "$(dirname "$bin")"' EXIT
+out="$(cd "$out" && pwd)"
+scratch="$(mktemp -d)"
+trap 'rm -rf "$scratch"' EXIT
+bin="$scratch/h3a-check"
 go build -ldflags "-X github.com/h3a-check/h3a-check/internal/cli.version=snapshot" -o "$bin" ./cmd/h3a-check
+go build -o "$scratch/materialise" ./internal/audit/audittest/cmd/materialise
+mkdir -p "$scratch/cases/testdata/runs/err"
+"$scratch/materialise" -o "$scratch/cases/testdata/runs/err" testdata/runs/err/*/
 layouts=$("$bin" check --help 2>&1 | sed -n 's/.*force a layout instead of detecting it (\([^)]*\)).*/\1/p' | tr -d ',')
 [ -n "$layouts" ] || { echo "findings-snapshot.sh: cannot read the layouts from --help" >&2; exit 2; }
 
@@ -36,9 +43,13 @@ snap() {
 	echo "$code" >"$out/$name.exit"
 }
 
-for dir in testdata/runs/ok/*/ testdata/runs/err/*/; do
+for dir in testdata/runs/ok/*/; do
 	dir="${dir%/}"
 	snap "$(echo "$dir" | tr '/' '_')" "$dir"
+done
+for dir in testdata/runs/err/*/; do
+	dir="${dir%/}"
+	(cd "$scratch/cases" && snap "$(echo "$dir" | tr '/' '_')" "$dir")
 done
 if [ -d "$realworld" ]; then
 	while IFS= read -r dir; do
