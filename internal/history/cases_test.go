@@ -1,7 +1,6 @@
 package history_test
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -18,6 +17,7 @@ import (
 	"github.com/h3a-check/h3a-check/internal/audit/audittest"
 	"github.com/h3a-check/h3a-check/internal/gitrev/gittest"
 	"github.com/h3a-check/h3a-check/internal/runner"
+	"github.com/h3a-check/h3a-check/internal/txtar"
 )
 
 var update = flag.Bool("update", false, "rewrite the want section of testdata/history/*.txtar")
@@ -61,13 +61,13 @@ func TestHistoryCases(t *testing.T) {
 			got, audits := runCase(t, ar)
 			checkExpectation(t, ar, audits)
 			if *update {
-				ar.set("want", got)
-				if err := os.WriteFile(p, ar.format(), 0o644); err != nil {
+				ar.Set("want", got)
+				if err := os.WriteFile(p, ar.Format(), 0o644); err != nil {
 					t.Fatal(err)
 				}
 				return
 			}
-			want, ok := ar.get("want")
+			want, ok := ar.Get("want")
 			if !ok {
 				t.Fatalf("%s has no want section (run with -update to write it)", p)
 			}
@@ -82,7 +82,7 @@ func TestHistoryCases(t *testing.T) {
 // without -update.
 func checkExpectation(t *testing.T, ar *archive, audits []*audit.Audit) {
 	t.Helper()
-	text, ok := ar.get("expect")
+	text, ok := ar.Get("expect")
 	if !ok {
 		t.Errorf("no expect section: write one by hand from the case's comment (gate and rule; format in internal/audit/audittest)")
 		return
@@ -209,19 +209,19 @@ func exampleDir(t *testing.T, kindCase string) string {
 func applyTree(t *testing.T, ar *archive, prefix, runDir string) {
 	t.Helper()
 	var templated []string
-	for _, f := range ar.files {
-		rel, ok := strings.CutPrefix(f.name, prefix)
+	for _, f := range ar.Files {
+		rel, ok := strings.CutPrefix(f.Name, prefix)
 		if !ok {
 			continue
 		}
-		content := f.data
+		content := f.Data
 		if edit, ok := strings.CutSuffix(rel, ".edit"); ok {
 			rel = edit
 			old, err := os.ReadFile(filepath.Join(runDir, filepath.FromSlash(rel)))
 			if err != nil {
-				t.Fatalf("%s: %v", f.name, err)
+				t.Fatalf("%s: %v", f.Name, err)
 			}
-			content = applyEdits(t, f.name, string(old), f.data)
+			content = applyEdits(t, f.Name, string(old), f.Data)
 		}
 		full := filepath.Join(runDir, filepath.FromSlash(rel))
 		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
@@ -270,14 +270,9 @@ func applyEdits(t *testing.T, name, content, edits string) string {
 	return content
 }
 
-// archive is the txtar format: a comment, then files each introduced by a
-// line "-- NAME --".
-type archive struct {
-	comment string
-	files   []archiveFile
-}
-
-type archiveFile struct{ name, data string }
+// archive is a case: a txtar file (internal/txtar) whose comment holds
+// the directives.
+type archive struct{ *txtar.Archive }
 
 func readArchive(t *testing.T, path string) *archive {
 	t.Helper()
@@ -285,36 +280,12 @@ func readArchive(t *testing.T, path string) *archive {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ar := &archive{}
-	var cur *archiveFile
-	var comment strings.Builder
-	for _, line := range strings.SplitAfter(string(data), "\n") {
-		if name, ok := fileMarker(line); ok {
-			ar.files = append(ar.files, archiveFile{name: name})
-			cur = &ar.files[len(ar.files)-1]
-			continue
-		}
-		if cur == nil {
-			comment.WriteString(line)
-		} else {
-			cur.data += line
-		}
-	}
-	ar.comment = comment.String()
-	return ar
-}
-
-func fileMarker(line string) (string, bool) {
-	s := strings.TrimRight(line, "\r\n")
-	if !strings.HasPrefix(s, "-- ") || !strings.HasSuffix(s, " --") || len(s) < 7 {
-		return "", false
-	}
-	return strings.TrimSpace(s[3 : len(s)-3]), true
+	return &archive{txtar.Parse(data)}
 }
 
 func (a *archive) directives() []string {
 	var ds []string
-	for _, l := range strings.Split(a.comment, "\n") {
+	for _, l := range strings.Split(a.Comment, "\n") {
 		if strings.HasPrefix(l, "delete: ") || l == "new-run" || strings.HasPrefix(l, "template: ") || strings.HasPrefix(l, "move: ") || strings.HasPrefix(l, "search: ") || l == "local" {
 			ds = append(ds, l)
 		}
@@ -330,35 +301,4 @@ func (a *archive) directive(prefix string) string {
 		}
 	}
 	return ""
-}
-
-func (a *archive) get(name string) (string, bool) {
-	for _, f := range a.files {
-		if f.name == name {
-			return f.data, true
-		}
-	}
-	return "", false
-}
-
-func (a *archive) set(name, data string) {
-	for i := range a.files {
-		if a.files[i].name == name {
-			a.files[i].data = data
-			return
-		}
-	}
-	a.files = append(a.files, archiveFile{name: name, data: data})
-}
-
-func (a *archive) format() []byte {
-	var b bytes.Buffer
-	b.WriteString(a.comment)
-	for _, f := range a.files {
-		fmt.Fprintf(&b, "-- %s --\n%s", f.name, f.data)
-		if f.data != "" && !strings.HasSuffix(f.data, "\n") {
-			b.WriteByte('\n')
-		}
-	}
-	return b.Bytes()
 }
