@@ -10,6 +10,7 @@
 # absolute or contain ".." are skipped: several err/ cases are built from exactly
 # those, and a helper that "repairs" them would erase the problem they exist to show.
 # Never run it without PATHs on an err/ case about hashes (hash_mismatch, symlink_*).
+# An err/ case is a patch (see README.md): RUN_DIR is err/<case>/<run>, -n only.
 set -euo pipefail
 
 check_only=false
@@ -23,6 +24,32 @@ if [[ $# -lt 1 ]]; then
 fi
 run_dir=${1%/}
 shift
+
+# An err case (err/<case>/, holding patch.txtar) is a patch over an ok case:
+# its runs exist only once written out. -n writes the case out into a scratch
+# folder and checks the run there; a hash in a patch is not rewritten here
+# but written as {{hash <run>/PATH}}, which becomes the file's hash when the
+# case is written out.
+case_dir="" d=$run_dir
+while [[ -n $d && $d != . && $d != / ]]; do
+  if [[ -f $d/patch.txtar ]]; then
+    case_dir=$d
+    break
+  fi
+  [[ $d == */* ]] || break
+  d=${d%/*}
+done
+if [[ -n $case_dir ]]; then
+  if ! $check_only; then
+    echo "rehash.sh: $case_dir is a patch over an ok case: in its patch.txtar write the hash as {{hash <run>/PATH}} (the path from the case folder), then check with: ./rehash.sh -n $run_dir" >&2
+    exit 2
+  fi
+  scratch=$(mktemp -d)
+  trap 'rm -rf "$scratch"' EXIT
+  case_abs=$(cd "$case_dir" && pwd)
+  (cd "$(dirname "$0")/../.." && go run ./internal/audit/audittest/cmd/materialise -o "$scratch" "$case_abs")
+  run_dir=$scratch/${case_dir##*/}${run_dir#"$case_dir"}
+fi
 log="$run_dir/state/EVIDENCE_LOG.md"
 if [[ ! -f $log ]]; then
   echo "rehash.sh: no evidence log at \"$log\"" >&2
