@@ -143,6 +143,7 @@ func TestErrRuns(t *testing.T) {
 	for _, dir := range caseDirs(t, "err") {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			t.Parallel()
+			checkCaseFolder(t, dir)
 			code, audits, stderr := checkJSON(t, materialise(t, dir))
 			if code == ExitError {
 				t.Fatalf("exit 2: %s", stderr)
@@ -154,6 +155,31 @@ func TestErrRuns(t *testing.T) {
 				t.Errorf("case %s produced no finding", dir)
 			}
 		})
+	}
+}
+
+// checkCaseFolder: an err case folder holds its prose, its expectation and
+// its patch, and nothing else (a run copied in beside them would be checked
+// in place of the patch's, and would drift from its base unseen).
+func checkCaseFolder(t *testing.T, dir string) {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	have := map[string]bool{}
+	for _, e := range ents {
+		switch e.Name() {
+		case "CASE.md", "expect", audittest.PatchFile:
+			have[e.Name()] = true
+		default:
+			t.Errorf("%s: %s: an err case folder holds CASE.md, expect and %s only; write the change into the patch (format in testdata/runs/README.md)", dir, e.Name(), audittest.PatchFile)
+		}
+	}
+	for _, name := range []string{"CASE.md", audittest.PatchFile} {
+		if !have[name] {
+			t.Errorf("%s: no %s", dir, name)
+		}
 	}
 }
 
