@@ -412,7 +412,6 @@ carried_over_severity(gate, last_gate) := "warning" if {
 	r.audit.gate == gate
 } else := "error"
 
-
 audit_gate_of(r) := r.audit.gate if is_object(r.audit)
 
 else := null

@@ -129,10 +129,13 @@ test_task_id if {
 }
 
 test_task_id_first_read_from_a_file if {
-	msgs := {f.msg | some f in findings([{"op": "replace", "path": "/docs/task_ids", "value": [
-		{"file": "summary.json", "task_id": "TASK-0042"},
-		{"file": "rounds/round-1/handoff.json", "task_id": "TASK-0043"},
-	]}]); f.rule == "h3a.traceability.contract_task_id"}
+	msgs := {f.msg |
+		some f in findings([{"op": "replace", "path": "/docs/task_ids", "value": [
+			{"file": "summary.json", "task_id": "TASK-0042"},
+			{"file": "rounds/round-1/handoff.json", "task_id": "TASK-0043"},
+		]}])
+		f.rule == "h3a.traceability.contract_task_id"
+	}
 	msgs == {`rounds/round-1/handoff.json task_id "TASK-0043" differs from summary.json "TASK-0042"`}
 }
 
@@ -151,20 +154,26 @@ test_summary_missing if {
 }
 
 test_summary_missing_names_what_the_last_round_holds if {
-	{f.msg | some f in findings([
-		{"op": "replace", "path": "/files/summary.json/present", "value": false},
-		{"op": "replace", "path": "/docs/summary", "value": null},
-		{"op": "remove", "path": "/docs/rounds/1"},
-	]); f.rule == "h3a.structure.contract_summary_missing"} == {"summary.json is missing: the loop did not finish (the last round is rounds/round-1, holding handoff.json, verdict.json)"}
+	{f.msg |
+		some f in findings([
+			{"op": "replace", "path": "/files/summary.json/present", "value": false},
+			{"op": "replace", "path": "/docs/summary", "value": null},
+			{"op": "remove", "path": "/docs/rounds/1"},
+		])
+		f.rule == "h3a.structure.contract_summary_missing"
+	} == {"summary.json is missing: the loop did not finish (the last round is rounds/round-1, holding handoff.json, verdict.json)"}
 }
 
 # A flat run (its documents at the top, no rounds/) has no loop to finish.
 test_summary_not_expected_without_rounds if {
-	count({f | some f in findings([
-		{"op": "replace", "path": "/files/summary.json/present", "value": false},
-		{"op": "replace", "path": "/docs/summary", "value": null},
-		{"op": "replace", "path": "/docs/rounds/0/dir", "value": ""},
-	]); f.rule == "h3a.structure.contract_summary_missing"}) == 0
+	count({f |
+		some f in findings([
+			{"op": "replace", "path": "/files/summary.json/present", "value": false},
+			{"op": "replace", "path": "/docs/summary", "value": null},
+			{"op": "replace", "path": "/docs/rounds/0/dir", "value": ""},
+		])
+		f.rule == "h3a.structure.contract_summary_missing"
+	}) == 0
 }
 
 test_audit_that_saw_the_mismatch_is_fine if {
@@ -509,10 +518,13 @@ test_earlier_needs_human_settled_by_a_person_does_not_stop if {
 # The change under review went on after a needs-human round by itself: the
 # person's decision is only claimed.
 test_earlier_needs_human_settled_by_the_change_needs_a_human if {
-	[f] := [f | some f in stops([
-		{"op": "replace", "path": "/docs/rounds/0/audit", "value": {"gate": "needs-human"}},
-		{"op": "replace", "path": "/docs/provenance", "value": {"rounds/round-2/handoff.json": "claimed", v2: "base"}},
-	]); f.rule == "h3a.security.contract_human_claimed"]
+	[f] := [f |
+		some f in stops([
+			{"op": "replace", "path": "/docs/rounds/0/audit", "value": {"gate": "needs-human"}},
+			{"op": "replace", "path": "/docs/provenance", "value": {"rounds/round-2/handoff.json": "claimed", v2: "base"}},
+		])
+		f.rule == "h3a.security.contract_human_claimed"
+	]
 	f.file == "rounds/round-2/handoff.json"
 	f.msg == "a human decision claimed in this change; a reviewer must confirm it: rounds/round-2 goes on after rounds/round-1 asked for a person (the auditor's gate is needs-human), and rounds/round-2/handoff.json, rounds/round-2/audit.json came from the change under review, not from a commit signed by a key the base names as a human's"
 }

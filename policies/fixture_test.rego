@@ -17,13 +17,13 @@ complete := {
 				"Test coverage ≥ 90% for auth module",
 				"Token expiration validated (tokens expire after 1 hour)",
 				"Secret key rotation documented in src/config/keys.py",
-				"Security scan passes (no JWT vulnerabilities)"
+				"Security scan passes (no JWT vulnerabilities)",
 			],
 			"dependencies": [],
 			"files_affected": [
 				"src/auth/jwt.py",
 				"tests/test_auth.py",
-				"src/config/keys.py"
+				"src/config/keys.py",
 			],
 			"gate_status": "G2_passed",
 			"goal": "Add JWT generation and validation with token expiration",
@@ -35,8 +35,8 @@ complete := {
 			"tdd_plan": {
 				"green": "Implement generate_jwt() and decode_jwt() in src/auth/jwt.py with PyJWT to pass the tests",
 				"red": "Write test_jwt_generation(), test_jwt_expiration() and test_jwt_rejects_tampered_signature() expecting a signed HS256 token with an exp claim",
-				"refactor": "Extract key management to src/config/keys.py"
-			}
+				"refactor": "Extract key management to src/config/keys.py",
+			},
 		},
 		"evidence_log": {
 			"entries": [
@@ -45,65 +45,65 @@ complete := {
 					"hash": "fafce8451fe5fdc8",
 					"line": 14,
 					"path": "artifacts/planner/architecture.png",
-					"time": "2025-09-29T14:03:15Z"
+					"time": "2025-09-29T14:03:15Z",
 				},
 				{
 					"description": "Task decomposition report",
 					"hash": "cc7518bc0b4b1294",
 					"line": 15,
 					"path": "planner_report.json",
-					"time": "2025-09-29T14:05:30Z"
+					"time": "2025-09-29T14:05:30Z",
 				},
 				{
 					"description": "RED phase (3 tests failing)",
 					"hash": "12cf4ed53b103881",
 					"line": 18,
 					"path": "artifacts/executor/test_output_red.txt",
-					"time": "2025-09-29T14:15:00Z"
+					"time": "2025-09-29T14:15:00Z",
 				},
 				{
 					"description": "GREEN phase (47 tests passing)",
 					"hash": "1338bf06d8ca805a",
 					"line": 19,
 					"path": "artifacts/executor/test_output_green.txt",
-					"time": "2025-09-29T14:30:00Z"
+					"time": "2025-09-29T14:30:00Z",
 				},
 				{
 					"description": "Coverage +5.2% (94.2% absolute)",
 					"hash": "69804f0646a6cd10",
 					"line": 20,
 					"path": "artifacts/executor/coverage_delta.json",
-					"time": "2025-09-29T14:42:00Z"
+					"time": "2025-09-29T14:42:00Z",
 				},
 				{
 					"description": "TDD cycle T001 complete",
 					"hash": "458c788af2451fb8",
 					"line": 21,
 					"path": "executor_report.json",
-					"time": "2025-09-29T14:45:00Z"
+					"time": "2025-09-29T14:45:00Z",
 				},
 				{
 					"description": "OWASP scan clean (0 vulnerabilities)",
 					"hash": "8a5a180d0a1b3450",
 					"line": 24,
 					"path": "artifacts/validator/security_scan.json",
-					"time": "2025-09-29T14:55:00Z"
+					"time": "2025-09-29T14:55:00Z",
 				},
 				{
 					"description": "91.3% mutation score",
 					"hash": "8597d8135fc06382",
 					"line": 25,
 					"path": "artifacts/validator/mutation_report.txt",
-					"time": "2025-09-29T14:58:00Z"
+					"time": "2025-09-29T14:58:00Z",
 				},
 				{
 					"description": "Validation PASSED",
 					"hash": "8bc2a8bf47e26ca5",
 					"line": 26,
 					"path": "validator_report.json",
-					"time": "2025-09-29T15:00:00Z"
-				}
-			]
+					"time": "2025-09-29T15:00:00Z",
+				},
+			],
 		},
 		"executor_report": {
 			"agent": "executor",
@@ -113,7 +113,7 @@ complete := {
 					"artifacts": [
 						"artifacts/executor/test_output_red.txt",
 						"artifacts/executor/test_output_green.txt",
-						"artifacts/executor/coverage_delta.json"
+						"artifacts/executor/coverage_delta.json",
 					],
 					"coverage_absolute": "94.2%",
 					"coverage_delta": "+5.2%",
@@ -121,25 +121,25 @@ complete := {
 						{
 							"actual": "97.0%",
 							"criterion": "Test coverage ≥ 90% for auth module",
-							"met": true
+							"met": true,
 						},
 						{
 							"criterion": "Token expiration validated (tokens expire after 1 hour)",
-							"met": true
+							"met": true,
 						},
 						{
 							"criterion": "Secret key rotation documented in src/config/keys.py",
-							"met": true
+							"met": true,
 						},
 						{
 							"criterion": "Security scan passes (no JWT vulnerabilities)",
-							"met": true
-						}
+							"met": true,
+						},
 					],
 					"files_changed": [
 						"src/auth/jwt.py",
 						"tests/test_auth.py",
-						"src/config/keys.py"
+						"src/config/keys.py",
 					],
 					"gate_status": "G1_passed",
 					"iteration_count": 1,
@@ -148,23 +148,23 @@ complete := {
 						"green": {
 							"implementation_file": "src/auth/jwt.py",
 							"test_output": "artifacts/executor/test_output_green.txt",
-							"timestamp": "2025-09-29T14:30:00Z"
+							"timestamp": "2025-09-29T14:30:00Z",
 						},
 						"red": {
 							"failure_output": "artifacts/executor/test_output_red.txt",
 							"test_file": "tests/test_auth.py",
 							"test_name": "test_jwt_generation",
-							"timestamp": "2025-09-29T14:15:00Z"
+							"timestamp": "2025-09-29T14:15:00Z",
 						},
 						"refactor": {
 							"changes": "Extracted key management to src/config/keys.py",
 							"test_still_passing": true,
-							"timestamp": "2025-09-29T14:40:00Z"
-						}
+							"timestamp": "2025-09-29T14:40:00Z",
+						},
 					},
-					"timestamp": "2025-09-29T14:45:00Z"
-				}
-			]
+					"timestamp": "2025-09-29T14:45:00Z",
+				},
+			],
 		},
 		"gates_ledger": {
 			"events": [
@@ -175,7 +175,7 @@ complete := {
 					"note": "Task decomposition initiated",
 					"provenance": "claimed",
 					"status": "STARTED",
-					"time": "2025-09-29T13:45:00Z"
+					"time": "2025-09-29T13:45:00Z",
 				},
 				{
 					"agent": "planner",
@@ -184,7 +184,7 @@ complete := {
 					"note": "ROADMAP complete, CURRENT_TASK created",
 					"provenance": "claimed",
 					"status": "PASSED",
-					"time": "2025-09-29T14:05:30Z"
+					"time": "2025-09-29T14:05:30Z",
 				},
 				{
 					"agent": "executor",
@@ -193,7 +193,7 @@ complete := {
 					"note": "TDD cycle T001 begins",
 					"provenance": "claimed",
 					"status": "STARTED",
-					"time": "2025-09-29T14:10:00Z"
+					"time": "2025-09-29T14:10:00Z",
 				},
 				{
 					"agent": "executor",
@@ -202,7 +202,7 @@ complete := {
 					"note": "All tests green, coverage +5.2%",
 					"provenance": "claimed",
 					"status": "PASSED",
-					"time": "2025-09-29T14:45:00Z"
+					"time": "2025-09-29T14:45:00Z",
 				},
 				{
 					"agent": "validator",
@@ -211,7 +211,7 @@ complete := {
 					"note": "Verification of T001 begins",
 					"provenance": "claimed",
 					"status": "STARTED",
-					"time": "2025-09-29T14:50:00Z"
+					"time": "2025-09-29T14:50:00Z",
 				},
 				{
 					"agent": "validator",
@@ -220,8 +220,8 @@ complete := {
 					"note": "All checks passed, mutation score 91.3%",
 					"provenance": "claimed",
 					"status": "PASSED",
-					"time": "2025-09-29T15:00:00Z"
-				}
+					"time": "2025-09-29T15:00:00Z",
+				},
 			],
 			"events_line": 25,
 			"table": [
@@ -231,7 +231,7 @@ complete := {
 					"name": "Planning",
 					"owner": "Planner",
 					"raw_status": "🟢 Passed",
-					"status": "passed"
+					"status": "passed",
 				},
 				{
 					"gate": "G1",
@@ -239,7 +239,7 @@ complete := {
 					"name": "Implementation",
 					"owner": "Executor",
 					"raw_status": "🟢 Passed",
-					"status": "passed"
+					"status": "passed",
 				},
 				{
 					"gate": "G2",
@@ -247,7 +247,7 @@ complete := {
 					"name": "Validation",
 					"owner": "Validator",
 					"raw_status": "🟢 Passed",
-					"status": "passed"
+					"status": "passed",
 				},
 				{
 					"gate": "G3",
@@ -255,9 +255,9 @@ complete := {
 					"name": "Production-Ready",
 					"owner": "System",
 					"raw_status": "⚪ Not Started",
-					"status": "not_started"
-				}
-			]
+					"status": "not_started",
+				},
+			],
 		},
 		"handoff": {
 			"current_agent": "validator",
@@ -269,22 +269,22 @@ complete := {
 					"gate": "G0_passed",
 					"notes": "Task T001 ready for implementation",
 					"time": "2025-09-29T14:05:30Z",
-					"to": "executor"
+					"to": "executor",
 				},
 				{
 					"from": "executor",
 					"gate": "G1_passed",
 					"notes": "Implementation complete, awaiting validation",
 					"time": "2025-09-29T14:45:00Z",
-					"to": "validator"
+					"to": "validator",
 				},
 				{
 					"from": "validator",
 					"gate": "G2_passed",
 					"notes": "Validation passed, ready for G3",
 					"time": "2025-09-29T15:00:00Z",
-					"to": "system"
-				}
+					"to": "system",
+				},
 			],
 			"next_agent": "system",
 			"payload": {
@@ -293,41 +293,41 @@ complete := {
 				"files_to_review": [
 					"validator_report.json",
 					"artifacts/validator/security_scan.json",
-					"artifacts/validator/mutation_report.txt"
+					"artifacts/validator/mutation_report.txt",
 				],
-				"task_id": "T001"
+				"task_id": "T001",
 			},
-			"run_id": "20250929-134215-8b6f8b9a-7c9f-4c5e-8c6a-2f0f0d2e9c1a"
+			"run_id": "20250929-134215-8b6f8b9a-7c9f-4c5e-8c6a-2f0f0d2e9c1a",
 		},
 		"planner_report": {
 			"agent": "planner",
 			"reports": [
 				{
 					"artifacts": [
-						"artifacts/planner/architecture.png"
+						"artifacts/planner/architecture.png",
 					],
 					"gate_status": "G0_passed",
 					"research_findings": [
 						"PyJWT is the industry standard for JWT handling in Python",
 						"HMAC SHA-256 (HS256) with a 256-bit secret is recommended by OWASP for single-service tokens",
-						"Tokens must carry exp and be rejected after it; the algorithm must be pinned on decode"
+						"Tokens must carry exp and be rejected after it; the algorithm must be pinned on decode",
 					],
 					"roadmap_status": "updated",
 					"task_id": "T001",
 					"tasks_created": [
-						"T001"
+						"T001",
 					],
 					"tdd_strategy": {
 						"T001": {
 							"green": "Implement generate_jwt() and decode_jwt() in src/auth/jwt.py with PyJWT to pass the tests",
 							"red": "Write test_jwt_generation(), test_jwt_expiration() and test_jwt_rejects_tampered_signature() expecting a signed HS256 token with an exp claim",
-							"refactor": "Extract key management to src/config/keys.py"
-						}
+							"refactor": "Extract key management to src/config/keys.py",
+						},
 					},
-					"timestamp": "2025-09-29T14:05:30Z"
-				}
+					"timestamp": "2025-09-29T14:05:30Z",
+				},
 			],
-			"run_id": "20250929-134215-8b6f8b9a-7c9f-4c5e-8c6a-2f0f0d2e9c1a"
+			"run_id": "20250929-134215-8b6f8b9a-7c9f-4c5e-8c6a-2f0f0d2e9c1a",
 		},
 		"roadmap": {
 			"brief": "Add JWT authentication to the auth service: issue signed access tokens at login, reject expired or tampered tokens, and document how the signing key is rotated.",
@@ -339,7 +339,7 @@ complete := {
 				"Task Decomposition",
 				"Task Queue",
 				"Success Criteria",
-				"Notes"
+				"Notes",
 			],
 			"status": "Complete",
 			"status_line": 3,
@@ -349,9 +349,9 @@ complete := {
 					"done": true,
 					"id": "T001",
 					"line": 21,
-					"text": "Add JWT generation and validation with token expiration"
-				}
-			]
+					"text": "Add JWT generation and validation with token expiration",
+				},
+			],
 		},
 		"state": {
 			"created_at": "2025-09-29T13:42:15Z",
@@ -359,7 +359,7 @@ complete := {
 				"G0_planning": "passed",
 				"G1_implementation": "passed",
 				"G2_validation": "passed",
-				"G3_production_ready": "not_started"
+				"G3_production_ready": "not_started",
 			},
 			"h3a_version": "1.0.0",
 			"meta": {
@@ -369,7 +369,7 @@ complete := {
 				"commit_short": "4c1d9e7",
 				"dirty": false,
 				"remote": "git@github.com:acme/auth-service.git",
-				"repo": "auth-service"
+				"repo": "auth-service",
 			},
 			"run_id": "20250929-134215-8b6f8b9a-7c9f-4c5e-8c6a-2f0f0d2e9c1a",
 			"steps": [
@@ -377,13 +377,13 @@ complete := {
 					"agent": "planner",
 					"artifacts": [
 						"planner_report.json",
-						"artifacts/planner/architecture.png"
+						"artifacts/planner/architecture.png",
 					],
 					"gate": "G0_planning",
 					"status": "passed",
 					"summary": "Task decomposition complete",
 					"task_id": "T001",
-					"timestamp": "2025-09-29T14:05:30Z"
+					"timestamp": "2025-09-29T14:05:30Z",
 				},
 				{
 					"agent": "executor",
@@ -391,25 +391,25 @@ complete := {
 						"executor_report.json",
 						"artifacts/executor/test_output_red.txt",
 						"artifacts/executor/test_output_green.txt",
-						"artifacts/executor/coverage_delta.json"
+						"artifacts/executor/coverage_delta.json",
 					],
 					"commands_run": [
 						{
 							"artifact": "artifacts/executor/test_output_green.txt",
 							"cmd": "pytest tests/ -v --tb=short",
-							"exit_code": 0
+							"exit_code": 0,
 						},
 						{
 							"artifact": "artifacts/executor/coverage_delta.json",
 							"cmd": "coverage report --format=json",
-							"exit_code": 0
-						}
+							"exit_code": 0,
+						},
 					],
 					"coverage_delta": "+5.2%",
 					"files_changed": [
 						"src/auth/jwt.py",
 						"tests/test_auth.py",
-						"src/config/keys.py"
+						"src/config/keys.py",
 					],
 					"gate": "G1_implementation",
 					"notes": "All tests passing, coverage target met",
@@ -418,25 +418,25 @@ complete := {
 					"task_id": "T001",
 					"tdd_evidence": {
 						"green": "artifacts/executor/test_output_green.txt",
-						"red": "artifacts/executor/test_output_red.txt"
+						"red": "artifacts/executor/test_output_red.txt",
 					},
-					"timestamp": "2025-09-29T14:45:00Z"
+					"timestamp": "2025-09-29T14:45:00Z",
 				},
 				{
 					"agent": "validator",
 					"artifacts": [
 						"validator_report.json",
 						"artifacts/validator/security_scan.json",
-						"artifacts/validator/mutation_report.txt"
+						"artifacts/validator/mutation_report.txt",
 					],
 					"gate": "G2_validation",
 					"notes": "Mutation score 91.3%, security scan clean, DoD 4/4 met",
 					"status": "passed",
 					"summary": "Validation passed: all checks pass",
 					"task_id": "T001",
-					"timestamp": "2025-09-29T15:00:00Z"
-				}
-			]
+					"timestamp": "2025-09-29T15:00:00Z",
+				},
+			],
 		},
 		"validator_report": {
 			"agent": "validator",
@@ -446,7 +446,7 @@ complete := {
 					"approval_for_next_task": true,
 					"artifacts": [
 						"artifacts/validator/security_scan.json",
-						"artifacts/validator/mutation_report.txt"
+						"artifacts/validator/mutation_report.txt",
 					],
 					"gate_status": "G2_passed",
 					"remediation_plan": null,
@@ -456,115 +456,115 @@ complete := {
 					"verification_results": {
 						"accessibility": {
 							"notes": "No UI changes in this task",
-							"status": "not_applicable"
+							"status": "not_applicable",
 						},
 						"coverage": {
 							"absolute": "94.2%",
 							"delta": "+5.2%",
 							"status": "pass",
-							"threshold": "90%"
+							"threshold": "90%",
 						},
 						"dod_checklist": {
 							"met": 4,
 							"status": "pass",
 							"total": 4,
-							"unmet": []
+							"unmet": [],
 						},
 						"lint": {
 							"errors": 0,
 							"status": "pass",
-							"warnings": 0
+							"warnings": 0,
 						},
 						"mutation": {
 							"report": "artifacts/validator/mutation_report.txt",
 							"score": "91.3%",
 							"status": "pass",
-							"threshold": "85%"
+							"threshold": "85%",
 						},
 						"security": {
 							"report": "artifacts/validator/security_scan.json",
 							"scan_type": "OWASP",
 							"status": "pass",
-							"vulnerabilities": 0
+							"vulnerabilities": 0,
 						},
 						"tdd_compliance": {
 							"green_evidence": "artifacts/executor/test_output_green.txt",
 							"notes": "Clear RED→GREEN transition verified: 3 failing, then 47 passing",
 							"red_evidence": "artifacts/executor/test_output_red.txt",
-							"status": "pass"
+							"status": "pass",
 						},
 						"tests": {
 							"failed": 0,
 							"passed": 47,
 							"skipped": 0,
 							"status": "pass",
-							"total": 47
+							"total": 47,
 						},
 						"type_check": {
 							"errors": 0,
 							"status": "pass",
-							"tool": "mypy"
-						}
-					}
-				}
-			]
-		}
+							"tool": "mypy",
+						},
+					},
+				},
+			],
+		},
 	},
 	"evidence": {
 		"artifacts/executor/coverage_delta.json": {
 			"exists": true,
 			"hash_ok": true,
 			"inside_run": true,
-			"logged": true
+			"logged": true,
 		},
 		"artifacts/executor/test_output_green.txt": {
 			"exists": true,
 			"hash_ok": true,
 			"inside_run": true,
-			"logged": true
+			"logged": true,
 		},
 		"artifacts/executor/test_output_red.txt": {
 			"exists": true,
 			"hash_ok": true,
 			"inside_run": true,
-			"logged": true
+			"logged": true,
 		},
 		"artifacts/planner/architecture.png": {
 			"exists": true,
 			"hash_ok": true,
 			"inside_run": true,
-			"logged": true
+			"logged": true,
 		},
 		"artifacts/validator/mutation_report.txt": {
 			"exists": true,
 			"hash_ok": true,
 			"inside_run": true,
-			"logged": true
+			"logged": true,
 		},
 		"artifacts/validator/security_scan.json": {
 			"exists": true,
 			"hash_ok": true,
 			"inside_run": true,
-			"logged": true
+			"logged": true,
 		},
 		"executor_report.json": {
 			"exists": true,
 			"hash_ok": true,
 			"inside_run": true,
-			"logged": true
+			"logged": true,
 		},
 		"planner_report.json": {
 			"exists": true,
 			"hash_ok": true,
 			"inside_run": true,
-			"logged": true
+			"logged": true,
 		},
 		"validator_report.json": {
 			"exists": true,
 			"hash_ok": true,
 			"inside_run": true,
-			"logged": true
-		}
+			"logged": true,
+		},
 	},
 	"files": {
 		"executor_report.json": {
@@ -572,71 +572,71 @@ complete := {
 			"parsed": true,
 			"present": true,
 			"schema_valid": true,
-			"sha256": "458c788af2451fb8836bb89694c192eafe15142bdd81554fb36b380119160178"
+			"sha256": "458c788af2451fb8836bb89694c192eafe15142bdd81554fb36b380119160178",
 		},
 		"planner_report.json": {
 			"doc": "planner_report",
 			"parsed": true,
 			"present": true,
 			"schema_valid": true,
-			"sha256": "cc7518bc0b4b12948c91abe02798191a82e891967cd9d6a26372cd5b6c3d4041"
+			"sha256": "cc7518bc0b4b12948c91abe02798191a82e891967cd9d6a26372cd5b6c3d4041",
 		},
 		"state.json": {
 			"doc": "state",
 			"parsed": true,
 			"present": true,
 			"schema_valid": true,
-			"sha256": "ab72290ef510134649e68be4e54fcff92b878059cda472b78cce2b959872fecf"
+			"sha256": "ab72290ef510134649e68be4e54fcff92b878059cda472b78cce2b959872fecf",
 		},
 		"state/CURRENT_TASK.json": {
 			"doc": "current_task",
 			"parsed": true,
 			"present": true,
 			"schema_valid": true,
-			"sha256": "9f3725bc031fe5fa037337e82adb17a7603f91cfb2993324074971b255a654d3"
+			"sha256": "9f3725bc031fe5fa037337e82adb17a7603f91cfb2993324074971b255a654d3",
 		},
 		"state/EVIDENCE_LOG.md": {
 			"doc": "evidence_log",
 			"parsed": true,
 			"present": true,
 			"schema_valid": true,
-			"sha256": "4a61fa7e98a92c828b260cd633aee246a268fce3a3d5160fa2942f76d550a93b"
+			"sha256": "4a61fa7e98a92c828b260cd633aee246a268fce3a3d5160fa2942f76d550a93b",
 		},
 		"state/GATES_LEDGER.md": {
 			"doc": "gates_ledger",
 			"parsed": true,
 			"present": true,
 			"schema_valid": true,
-			"sha256": "a08f9d03692b64a6e754af74d56de4e1a1da911c0eac192c8e7529a4ecc2a04f"
+			"sha256": "a08f9d03692b64a6e754af74d56de4e1a1da911c0eac192c8e7529a4ecc2a04f",
 		},
 		"state/ROADMAP.md": {
 			"doc": "roadmap",
 			"parsed": true,
 			"present": true,
 			"schema_valid": true,
-			"sha256": "94ea480931ec40faf7d8d08579ef6cf99fd46bb999b4244072b69df12280ee95"
+			"sha256": "94ea480931ec40faf7d8d08579ef6cf99fd46bb999b4244072b69df12280ee95",
 		},
 		"state/SESSION_HANDOFF.json": {
 			"doc": "handoff",
 			"parsed": true,
 			"present": true,
 			"schema_valid": true,
-			"sha256": "77c1d37b145c48c88604ef22f2ef7c1b52e95159ef5121570433ab765122cd35"
+			"sha256": "77c1d37b145c48c88604ef22f2ef7c1b52e95159ef5121570433ab765122cd35",
 		},
 		"validator_report.json": {
 			"doc": "validator_report",
 			"parsed": true,
 			"present": true,
 			"schema_valid": true,
-			"sha256": "8bc2a8bf47e26ca596f3229cb524906457dacd19eca535942d0cc3c3db87e292"
-		}
+			"sha256": "8bc2a8bf47e26ca596f3229cb524906457dacd19eca535942d0cc3c3db87e292",
+		},
 	},
 	"history": {
 		"base": null,
 		"checked": false,
 		"new_run": false,
 		"reason": "--base none was given",
-		"violations": []
+		"violations": [],
 	},
 	"meanings": {
 		"handoff_verdict": null,
@@ -645,7 +645,7 @@ complete := {
 			"outcome": "pass",
 			"remediation_due": false,
 			"started": true,
-			"status": "complete"
+			"status": "complete",
 		},
 		"verdicts": [
 			{
@@ -653,18 +653,18 @@ complete := {
 				"outcome": "pass",
 				"remediation_due": false,
 				"started": false,
-				"status": "pass"
-			}
-		]
+				"status": "pass",
+			},
+		],
 	},
 	"params": {
-		"max_iterations": 2
+		"max_iterations": 2,
 	},
 	"run": {
 		"dir": "20250929-134215-8b6f8b9a-7c9f-4c5e-8c6a-2f0f0d2e9c1a",
 		"dir_is_run_id": true,
 		"id": "20250929-134215-8b6f8b9a-7c9f-4c5e-8c6a-2f0f0d2e9c1a",
-		"layout": "h3a"
+		"layout": "h3a",
 	},
 	"secrets": [],
 	"tree": [
@@ -683,8 +683,8 @@ complete := {
 		"state/ROADMAP.md",
 		"state/SESSION_HANDOFF.json",
 		"state.json",
-		"validator_report.json"
-	]
+		"validator_report.json",
+	],
 }
 
 fresh := {
@@ -707,16 +707,16 @@ fresh := {
 			"tdd_plan": {
 				"green": null,
 				"red": null,
-				"refactor": null
-			}
+				"refactor": null,
+			},
 		},
 		"evidence_log": {
-			"entries": []
+			"entries": [],
 		},
 		"executor_report": {
 			"agent": "executor",
 			"run_id": "20250929-134215-8b6f8b9a-7c9f-4c5e-8c6a-2f0f0d2e9c1a",
-			"tdd_cycles": []
+			"tdd_cycles": [],
 		},
 		"gates_ledger": {
 			"events": [],
@@ -728,7 +728,7 @@ fresh := {
 					"name": "Planning",
 					"owner": "Planner",
 					"raw_status": "⚪ Not Started",
-					"status": "not_started"
+					"status": "not_started",
 				},
 				{
 					"gate": "G1",
@@ -736,7 +736,7 @@ fresh := {
 					"name": "Implementation",
 					"owner": "Executor",
 					"raw_status": "⚪ Not Started",
-					"status": "not_started"
+					"status": "not_started",
 				},
 				{
 					"gate": "G2",
@@ -744,7 +744,7 @@ fresh := {
 					"name": "Validation",
 					"owner": "Validator",
 					"raw_status": "⚪ Not Started",
-					"status": "not_started"
+					"status": "not_started",
 				},
 				{
 					"gate": "G3",
@@ -752,9 +752,9 @@ fresh := {
 					"name": "Production-Ready",
 					"owner": "System",
 					"raw_status": "⚪ Not Started",
-					"status": "not_started"
-				}
-			]
+					"status": "not_started",
+				},
+			],
 		},
 		"handoff": {
 			"current_agent": "system",
@@ -766,16 +766,16 @@ fresh := {
 				"action_required": "Planner must decompose the task brief, write CURRENT_TASK.json and pass G0",
 				"context": "Run initialised; no task defined yet",
 				"files_to_review": [
-					"state/ROADMAP.md"
+					"state/ROADMAP.md",
 				],
-				"task_id": null
+				"task_id": null,
 			},
-			"run_id": "20250929-134215-8b6f8b9a-7c9f-4c5e-8c6a-2f0f0d2e9c1a"
+			"run_id": "20250929-134215-8b6f8b9a-7c9f-4c5e-8c6a-2f0f0d2e9c1a",
 		},
 		"planner_report": {
 			"agent": "planner",
 			"reports": [],
-			"run_id": "20250929-134215-8b6f8b9a-7c9f-4c5e-8c6a-2f0f0d2e9c1a"
+			"run_id": "20250929-134215-8b6f8b9a-7c9f-4c5e-8c6a-2f0f0d2e9c1a",
 		},
 		"roadmap": {
 			"brief": "Add JWT authentication to the auth service: issue signed access tokens at login, reject expired or tampered tokens, and document how the signing key is rotated.",
@@ -787,11 +787,11 @@ fresh := {
 				"Task Decomposition",
 				"Task Queue",
 				"Success Criteria",
-				"Notes"
+				"Notes",
 			],
 			"status": "Planning Phase",
 			"status_line": 3,
-			"tasks": []
+			"tasks": [],
 		},
 		"state": {
 			"created_at": "2025-09-29T13:42:15Z",
@@ -799,7 +799,7 @@ fresh := {
 				"G0_planning": "pending",
 				"G1_implementation": "not_started",
 				"G2_validation": "not_started",
-				"G3_production_ready": "not_started"
+				"G3_production_ready": "not_started",
 			},
 			"h3a_version": "1.0.0",
 			"meta": {
@@ -809,16 +809,16 @@ fresh := {
 				"commit_short": "unknown",
 				"dirty": false,
 				"remote": "unknown",
-				"repo": "unknown"
+				"repo": "unknown",
 			},
 			"run_id": "20250929-134215-8b6f8b9a-7c9f-4c5e-8c6a-2f0f0d2e9c1a",
-			"steps": []
+			"steps": [],
 		},
 		"validator_report": {
 			"agent": "validator",
 			"run_id": "20250929-134215-8b6f8b9a-7c9f-4c5e-8c6a-2f0f0d2e9c1a",
-			"verdicts": []
-		}
+			"verdicts": [],
+		},
 	},
 	"evidence": {},
 	"files": {
@@ -827,71 +827,71 @@ fresh := {
 			"parsed": true,
 			"present": true,
 			"schema_valid": true,
-			"sha256": "3061543bff67001d1604aa9b5be49340418a7b4c2898d9054509448f58c65240"
+			"sha256": "3061543bff67001d1604aa9b5be49340418a7b4c2898d9054509448f58c65240",
 		},
 		"planner_report.json": {
 			"doc": "planner_report",
 			"parsed": true,
 			"present": true,
 			"schema_valid": true,
-			"sha256": "873ac1a6003edb145c315e39ec80bd9deead2f60f4a63f22b14822130d7a5dcd"
+			"sha256": "873ac1a6003edb145c315e39ec80bd9deead2f60f4a63f22b14822130d7a5dcd",
 		},
 		"state.json": {
 			"doc": "state",
 			"parsed": true,
 			"present": true,
 			"schema_valid": true,
-			"sha256": "833b36378c24c832cd8e6438460371e97ada4b3756b08e5d98f178409f697d7c"
+			"sha256": "833b36378c24c832cd8e6438460371e97ada4b3756b08e5d98f178409f697d7c",
 		},
 		"state/CURRENT_TASK.json": {
 			"doc": "current_task",
 			"parsed": true,
 			"present": true,
 			"schema_valid": true,
-			"sha256": "7150dbedb755866c1c43f6e3eff8614d64776a1bb6de0712da894982f433d001"
+			"sha256": "7150dbedb755866c1c43f6e3eff8614d64776a1bb6de0712da894982f433d001",
 		},
 		"state/EVIDENCE_LOG.md": {
 			"doc": "evidence_log",
 			"parsed": true,
 			"present": true,
 			"schema_valid": true,
-			"sha256": "45f7d16c2575aac73a13cf323ffd747ff01ed159ada35ce83b9346b44cf0ecdb"
+			"sha256": "45f7d16c2575aac73a13cf323ffd747ff01ed159ada35ce83b9346b44cf0ecdb",
 		},
 		"state/GATES_LEDGER.md": {
 			"doc": "gates_ledger",
 			"parsed": true,
 			"present": true,
 			"schema_valid": true,
-			"sha256": "190a0f02c5bc2a55cb0033b63d997c5d07a0a1c51c619bafa9d1912c2aec1763"
+			"sha256": "190a0f02c5bc2a55cb0033b63d997c5d07a0a1c51c619bafa9d1912c2aec1763",
 		},
 		"state/ROADMAP.md": {
 			"doc": "roadmap",
 			"parsed": true,
 			"present": true,
 			"schema_valid": true,
-			"sha256": "e0fcb78a1820489ecb43bfc4737b98f26583994b7e26541987bab51c806a7090"
+			"sha256": "e0fcb78a1820489ecb43bfc4737b98f26583994b7e26541987bab51c806a7090",
 		},
 		"state/SESSION_HANDOFF.json": {
 			"doc": "handoff",
 			"parsed": true,
 			"present": true,
 			"schema_valid": true,
-			"sha256": "0316ee51a79b1cfd0216569947f99ad5d4ef3d037c4bee96fa661526a21116ac"
+			"sha256": "0316ee51a79b1cfd0216569947f99ad5d4ef3d037c4bee96fa661526a21116ac",
 		},
 		"validator_report.json": {
 			"doc": "validator_report",
 			"parsed": true,
 			"present": true,
 			"schema_valid": true,
-			"sha256": "499f84cd9cede45689f0e3b580b562320d558d7161e0ae2f97a77879b980bf56"
-		}
+			"sha256": "499f84cd9cede45689f0e3b580b562320d558d7161e0ae2f97a77879b980bf56",
+		},
 	},
 	"history": {
 		"base": null,
 		"checked": false,
 		"new_run": false,
 		"reason": "--base none was given",
-		"violations": []
+		"violations": [],
 	},
 	"meanings": {
 		"handoff_verdict": null,
@@ -900,18 +900,18 @@ fresh := {
 			"outcome": "open",
 			"remediation_due": false,
 			"started": false,
-			"status": "awaiting_planner"
+			"status": "awaiting_planner",
 		},
-		"verdicts": []
+		"verdicts": [],
 	},
 	"params": {
-		"max_iterations": 2
+		"max_iterations": 2,
 	},
 	"run": {
 		"dir": "20250929-134215-8b6f8b9a-7c9f-4c5e-8c6a-2f0f0d2e9c1a",
 		"dir_is_run_id": true,
 		"id": "20250929-134215-8b6f8b9a-7c9f-4c5e-8c6a-2f0f0d2e9c1a",
-		"layout": "h3a"
+		"layout": "h3a",
 	},
 	"secrets": [],
 	"tree": [
@@ -924,8 +924,8 @@ fresh := {
 		"state/ROADMAP.md",
 		"state/SESSION_HANDOFF.json",
 		"state.json",
-		"validator_report.json"
-	]
+		"validator_report.json",
+	],
 }
 
 contract_rounds := {
@@ -937,28 +937,28 @@ contract_rounds := {
 				"dir": "rounds/round-1",
 				"files": {
 					"handoff": "rounds/round-1/handoff.json",
-					"verdict": "rounds/round-1/verdict.json"
+					"verdict": "rounds/round-1/verdict.json",
 				},
 				"handoff": {
 					"assumptions": [
-						"ASMP-0012"
+						"ASMP-0012",
 					],
 					"files_touched": [
 						"src/reset.py",
-						"tests/test_reset.py"
+						"tests/test_reset.py",
 					],
 					"notes": "",
 					"requirements_touched": [
-						"RQ-0102"
+						"RQ-0102",
 					],
 					"smoke_checks": [
 						{
 							"command": "pytest -q tests/test_reset.py",
-							"status": "fail"
-						}
+							"status": "fail",
+						},
 					],
 					"summary": "Implemented password reset endpoint",
-					"task_id": "TASK-0042"
+					"task_id": "TASK-0042",
 				},
 				"n": 1,
 				"verdict": {
@@ -966,22 +966,22 @@ contract_rounds := {
 					"reasons": [
 						{
 							"check": "tests",
-							"details": "2 failures in tests/test_reset.py"
-						}
+							"details": "2 failures in tests/test_reset.py",
+						},
 					],
 					"required_changes": [
-						"Handle invalid token error path"
+						"Handle invalid token error path",
 					],
 					"requirements_checked": [],
 					"requirements_missing": [
-						"RQ-0102"
+						"RQ-0102",
 					],
 					"suggested_tests": [
-						"pytest -q tests/test_reset.py::test_invalid_token"
+						"pytest -q tests/test_reset.py::test_invalid_token",
 					],
 					"task_id": "TASK-0042",
-					"verdict": "reject"
-				}
+					"verdict": "reject",
+				},
 			},
 			{
 				"audit": {
@@ -990,48 +990,48 @@ contract_rounds := {
 					"notes": "",
 					"policy": {
 						"artifact_integrity": "pass",
-						"eval_commands": "pass"
+						"eval_commands": "pass",
 					},
 					"required_actions": [],
 					"risk": {
 						"level": "low",
 						"reasons": [
-							"small change with tests"
-						]
+							"small change with tests",
+						],
 					},
 					"task_id": "TASK-0042",
 					"traceability": {
 						"issues": [],
 						"requirements_coverage": "pass",
-						"task_id_match": "pass"
-					}
+						"task_id_match": "pass",
+					},
 				},
 				"dir": "rounds/round-2",
 				"files": {
 					"audit": "rounds/round-2/audit.json",
 					"handoff": "rounds/round-2/handoff.json",
-					"verdict": "rounds/round-2/verdict.json"
+					"verdict": "rounds/round-2/verdict.json",
 				},
 				"handoff": {
 					"assumptions": [
-						"ASMP-0012"
+						"ASMP-0012",
 					],
 					"files_touched": [
 						"src/reset.py",
-						"tests/test_reset.py"
+						"tests/test_reset.py",
 					],
 					"notes": "",
 					"requirements_touched": [
-						"RQ-0102"
+						"RQ-0102",
 					],
 					"smoke_checks": [
 						{
 							"command": "pytest -q tests/test_reset.py",
-							"status": "pass"
-						}
+							"status": "pass",
+						},
 					],
 					"summary": "Implemented password reset endpoint",
-					"task_id": "TASK-0042"
+					"task_id": "TASK-0042",
 				},
 				"n": 2,
 				"verdict": {
@@ -1039,19 +1039,19 @@ contract_rounds := {
 					"reasons": [
 						{
 							"check": "tests",
-							"details": "all tests pass"
-						}
+							"details": "all tests pass",
+						},
 					],
 					"required_changes": [],
 					"requirements_checked": [
-						"RQ-0102"
+						"RQ-0102",
 					],
 					"requirements_missing": [],
 					"suggested_tests": [],
 					"task_id": "TASK-0042",
-					"verdict": "pass"
-				}
-			}
+					"verdict": "pass",
+				},
+			},
 		],
 		"summary": {
 			"audit_enabled": true,
@@ -1060,39 +1060,39 @@ contract_rounds := {
 			"judge_verdict": "pass",
 			"rounds_completed": 2,
 			"run_dir": "/repo/.orchestrator/runs/TASK-0042-20260216-130000",
-			"task_id": "TASK-0042"
+			"task_id": "TASK-0042",
 		},
 		"task_ids": [
 			{
 				"file": "",
-				"task_id": "TASK-0042"
+				"task_id": "TASK-0042",
 			},
 			{
 				"file": "summary.json",
-				"task_id": "TASK-0042"
+				"task_id": "TASK-0042",
 			},
 			{
 				"file": "rounds/round-1/handoff.json",
-				"task_id": "TASK-0042"
+				"task_id": "TASK-0042",
 			},
 			{
 				"file": "rounds/round-1/verdict.json",
-				"task_id": "TASK-0042"
+				"task_id": "TASK-0042",
 			},
 			{
 				"file": "rounds/round-2/handoff.json",
-				"task_id": "TASK-0042"
+				"task_id": "TASK-0042",
 			},
 			{
 				"file": "rounds/round-2/verdict.json",
-				"task_id": "TASK-0042"
+				"task_id": "TASK-0042",
 			},
 			{
 				"file": "rounds/round-2/audit.json",
-				"task_id": "TASK-0042"
-			}
+				"task_id": "TASK-0042",
+			},
 		],
-		"task_ids_agree": true
+		"task_ids_agree": true,
 	},
 	"evidence": {},
 	"files": {
@@ -1101,80 +1101,80 @@ contract_rounds := {
 			"parsed": false,
 			"present": false,
 			"schema_valid": false,
-			"sha256": null
+			"sha256": null,
 		},
 		"handoff.json": {
 			"doc": "handoff",
 			"parsed": false,
 			"present": false,
 			"schema_valid": false,
-			"sha256": null
+			"sha256": null,
 		},
 		"rounds/round-1/handoff.json": {
 			"doc": "handoff",
 			"parsed": true,
 			"present": true,
 			"schema_valid": true,
-			"sha256": "0450215de89db29a0b33bf5df508854538912be6103b37579ff947496a4e351b"
+			"sha256": "0450215de89db29a0b33bf5df508854538912be6103b37579ff947496a4e351b",
 		},
 		"rounds/round-1/verdict.json": {
 			"doc": "verdict",
 			"parsed": true,
 			"present": true,
 			"schema_valid": true,
-			"sha256": "b49a73497ae41c6cff7daa0ca87b9c0d1b177f7a27d010402ec30cbf09497fcb"
+			"sha256": "b49a73497ae41c6cff7daa0ca87b9c0d1b177f7a27d010402ec30cbf09497fcb",
 		},
 		"rounds/round-2/audit.json": {
 			"doc": "audit",
 			"parsed": true,
 			"present": true,
 			"schema_valid": true,
-			"sha256": "55c5eead45b5a359deb79a5aea352a6ba2f01c499785629b2cd9ab67fafce316"
+			"sha256": "55c5eead45b5a359deb79a5aea352a6ba2f01c499785629b2cd9ab67fafce316",
 		},
 		"rounds/round-2/handoff.json": {
 			"doc": "handoff",
 			"parsed": true,
 			"present": true,
 			"schema_valid": true,
-			"sha256": "4a2667ea9e77af787dcd885002f15a7df546bc9809e40ea1b57807ff2f6a422a"
+			"sha256": "4a2667ea9e77af787dcd885002f15a7df546bc9809e40ea1b57807ff2f6a422a",
 		},
 		"rounds/round-2/verdict.json": {
 			"doc": "verdict",
 			"parsed": true,
 			"present": true,
 			"schema_valid": true,
-			"sha256": "3ce2fa9002ae9266b97c09025dfa85f0508ffa1b18f6fb5d86c7b8e50e72b411"
+			"sha256": "3ce2fa9002ae9266b97c09025dfa85f0508ffa1b18f6fb5d86c7b8e50e72b411",
 		},
 		"summary.json": {
 			"doc": "summary",
 			"parsed": true,
 			"present": true,
 			"schema_valid": true,
-			"sha256": "4433ce01bb4282a05089be67d1977a154601d7e4dadcb79a5495bfe322c96181"
+			"sha256": "4433ce01bb4282a05089be67d1977a154601d7e4dadcb79a5495bfe322c96181",
 		},
 		"verdict.json": {
 			"doc": "verdict",
 			"parsed": false,
 			"present": false,
 			"schema_valid": false,
-			"sha256": null
-		}
+			"sha256": null,
+		},
 	},
 	"history": {
 		"base": null,
 		"checked": false,
 		"new_run": false,
 		"reason": "--base none was given",
-		"violations": []
+		"violations": [],
 	},
 	"params": {
-		"max_iterations": 2
+		"max_iterations": 2,
 	},
 	"run": {
 		"dir": "TASK-0042-20260216-130000",
 		"dir_is_run_id": false,
 		"id": "TASK-0042-20260216-130000",
-		"layout": "contract"
+		"layout": "contract",
 	},
 	"secrets": [],
 	"tree": [
@@ -1185,8 +1185,8 @@ contract_rounds := {
 		"rounds/round-2/handoff.json",
 		"rounds/round-2/patch.diff",
 		"rounds/round-2/verdict.json",
-		"summary.json"
-	]
+		"summary.json",
+	],
 }
 
 hybrid_x2 := {
@@ -1209,10 +1209,10 @@ hybrid_x2 := {
 				"issue_a": {
 					"severity": "LOW",
 					"status": "OPEN",
-					"title": "flaky build"
-				}
+					"title": "flaky build",
+				},
 			},
-			"v": 2
+			"v": 2,
 		},
 		"x2_plans": {
 			"plans/plan_a.txt": {
@@ -1222,24 +1222,24 @@ hybrid_x2 := {
 				"tasks": [
 					{
 						"id": "t1",
-						"status": "PENDING"
-					}
+						"status": "PENDING",
+					},
 				],
-				"v": 1
-			}
+				"v": 1,
+			},
 		},
 		"x2_registry_map": {
 			"artifact_registry_tree": {
 				"plans": {
-					"plan_a": "plans/plan_a.txt"
-				}
+					"plan_a": "plans/plan_a.txt",
+				},
 			},
 			"g_updated": 12,
-			"v": 3
+			"v": 3,
 		},
 		"x2_state": {
 			"active_issue_ids": [
-				"issue_a"
+				"issue_a",
 			],
 			"cp_id": "plan_a",
 			"ct_id": "t1",
@@ -1248,8 +1248,8 @@ hybrid_x2 := {
 			"ph": "CONSTRUCT",
 			"rt": {},
 			"st": "READY",
-			"v": 4
-		}
+			"v": 4,
+		},
 	},
 	"evidence": {},
 	"files": {
@@ -1258,81 +1258,81 @@ hybrid_x2 := {
 			"parsed": true,
 			"present": true,
 			"schema_valid": true,
-			"sha256": "d81fe08df9c04db8bd9b4a44062774b7d98fbce0cb1b6707534a9adbc6c4763d"
+			"sha256": "d81fe08df9c04db8bd9b4a44062774b7d98fbce0cb1b6707534a9adbc6c4763d",
 		},
 		"known_issues.json": {
 			"doc": "known_issues",
 			"parsed": false,
 			"present": false,
 			"schema_valid": false,
-			"sha256": null
+			"sha256": null,
 		},
 		"plan_summary.json": {
 			"doc": "plan_summary",
 			"parsed": false,
 			"present": false,
 			"schema_valid": false,
-			"sha256": null
+			"sha256": null,
 		},
 		"plans/plan_a.txt": {
 			"doc": "x2_plans",
 			"parsed": true,
 			"present": true,
 			"schema_valid": true,
-			"sha256": "2336ec3af84fcc90a0e1ac3b4f824ccae275ef1cd67b6db1bc379f5f2071c22b"
+			"sha256": "2336ec3af84fcc90a0e1ac3b4f824ccae275ef1cd67b6db1bc379f5f2071c22b",
 		},
 		"registry_map.txt": {
 			"doc": "x2_registry_map",
 			"parsed": true,
 			"present": true,
 			"schema_valid": true,
-			"sha256": "72add611ca138415d0b8d839fe6aa82b7c279da877b393f7bedaec9fd276be7d"
+			"sha256": "72add611ca138415d0b8d839fe6aa82b7c279da877b393f7bedaec9fd276be7d",
 		},
 		"registry_summary.json": {
 			"doc": "registry_summary",
 			"parsed": false,
 			"present": false,
 			"schema_valid": false,
-			"sha256": null
+			"sha256": null,
 		},
 		"state.json": {
 			"doc": "state",
 			"parsed": false,
 			"present": false,
 			"schema_valid": false,
-			"sha256": null
+			"sha256": null,
 		},
 		"state.txt": {
 			"doc": "x2_state",
 			"parsed": true,
 			"present": true,
 			"schema_valid": true,
-			"sha256": "3f4ffb20eee3b8994a17874b9df92c36ad32f15eeb7431f44de2c654d1221412"
-		}
+			"sha256": "3f4ffb20eee3b8994a17874b9df92c36ad32f15eeb7431f44de2c654d1221412",
+		},
 	},
 	"history": {
 		"base": null,
 		"checked": false,
 		"new_run": false,
 		"reason": "--base none was given",
-		"violations": []
+		"violations": [],
 	},
 	"params": {
-		"max_iterations": 2
+		"max_iterations": 2,
 	},
 	"run": {
 		"dir": "app",
 		"dir_is_run_id": false,
 		"id": "app",
-		"layout": "hybrid-os"
+		"layout": "hybrid-os",
 	},
 	"secrets": [],
 	"tree": [
 		"issues_summary.txt",
 		"plans/plan_a.txt",
 		"registry_map.txt",
-		"state.txt"
-	]
+		"state.txt",
+	],
 }
 
 gate_state_complete := {
@@ -1347,12 +1347,12 @@ gate_state_complete := {
 							"metadata": {
 								"domain": "demoqa_com",
 								"feature": "student_registration",
-								"url": "https://demoqa.com/automation-practice-form"
+								"url": "https://demoqa.com/automation-practice-form",
 							},
 							"output": {
 								"dataStrategy": {
 									"totalCases": 1,
-									"type": "data-driven"
+									"type": "data-driven",
 								},
 								"testCases": [
 									{
@@ -1362,22 +1362,22 @@ gate_state_complete := {
 											{
 												"action": "Enter first name",
 												"stepNumber": 1,
-												"target": "firstName input field"
-											}
-										]
-									}
-								]
+												"target": "firstName input field",
+											},
+										],
+									},
+								],
 							},
 							"status": "SUCCESS",
 							"validation": {
 								"issues": [],
 								"passed": true,
-								"score": 95
-							}
+								"score": 95,
+							},
 						},
 						"path": ".state/demoqa_com-student_registration-gate1-output.json",
 						"read_from": {},
-						"variants": []
+						"variants": [],
 					},
 					"2": {
 						"doc": {
@@ -1386,7 +1386,7 @@ gate_state_complete := {
 							"metadata": {
 								"domain": "demoqa_com",
 								"feature": "student_registration",
-								"url": "https://demoqa.com/automation-practice-form"
+								"url": "https://demoqa.com/automation-practice-form",
 							},
 							"output": {
 								"elementMappings": [
@@ -1396,48 +1396,48 @@ gate_state_complete := {
 											"primary": {
 												"confidenceScore": 0.95,
 												"type": "id",
-												"value": "firstName"
-											}
+												"value": "firstName",
+											},
 										},
-										"logicalName": "firstNameInput"
-									}
-								]
+										"logicalName": "firstNameInput",
+									},
+								],
 							},
 							"status": "SUCCESS",
 							"validation": {
 								"issues": [
-									"2 elements have confidence \u003c 80%"
+									"2 elements have confidence \u003c 80%",
 								],
 								"passed": true,
-								"score": 87
-							}
+								"score": 87,
+							},
 						},
 						"path": ".state/demoqa_com-student_registration-gate2-output.json",
 						"read_from": {},
-						"variants": []
-					}
+						"variants": [],
+					},
 				},
 				"path": ".state/demoqa_com-student_registration-pipeline.json",
 				"pipeline": {
 					"completedGates": [
 						1,
-						2
+						2,
 					],
 					"currentGate": 2,
 					"metadata": {
 						"acceptanceCriteria": [
-							"the form submits with valid data"
+							"the form submits with valid data",
 						],
 						"domain": "demoqa_com",
 						"feature": "student_registration",
 						"url": "https://demoqa.com/automation-practice-form",
-						"userStory": "As a student I register for a course"
+						"userStory": "As a student I register for a course",
 					},
-					"status": "IN_PROGRESS"
+					"status": "IN_PROGRESS",
 				},
-				"prefix": "demoqa_com-student_registration"
-			}
-		]
+				"prefix": "demoqa_com-student_registration",
+			},
+		],
 	},
 	"evidence": {},
 	"files": {
@@ -1446,45 +1446,45 @@ gate_state_complete := {
 			"parsed": true,
 			"present": true,
 			"schema_valid": true,
-			"sha256": "0bb021f766a8f8243f629034253de0d195fc5293b49348a36a63b3e6964e3128"
+			"sha256": "0bb021f766a8f8243f629034253de0d195fc5293b49348a36a63b3e6964e3128",
 		},
 		".state/demoqa_com-student_registration-gate2-output.json": {
 			"doc": "gates",
 			"parsed": true,
 			"present": true,
 			"schema_valid": true,
-			"sha256": "3aa34ad30cb85999a37a02fc8996245c266c242d8f70149848b4f38d755cfa2f"
+			"sha256": "3aa34ad30cb85999a37a02fc8996245c266c242d8f70149848b4f38d755cfa2f",
 		},
 		".state/demoqa_com-student_registration-pipeline.json": {
 			"doc": "pipelines",
 			"parsed": true,
 			"present": true,
 			"schema_valid": true,
-			"sha256": "66ce571765f581ce23b91693502a3ab0eb8be80334ac31cadc95e34af5df1db6"
-		}
+			"sha256": "66ce571765f581ce23b91693502a3ab0eb8be80334ac31cadc95e34af5df1db6",
+		},
 	},
 	"history": {
 		"base": null,
 		"checked": false,
 		"new_run": false,
 		"reason": "--base none was given",
-		"violations": []
+		"violations": [],
 	},
 	"params": {
-		"max_iterations": 2
+		"max_iterations": 2,
 	},
 	"run": {
 		"dir": "app",
 		"dir_is_run_id": false,
 		"id": "app",
-		"layout": "gate-state"
+		"layout": "gate-state",
 	},
 	"secrets": [],
 	"tree": [
 		".state/demoqa_com-student_registration-gate1-output.json",
 		".state/demoqa_com-student_registration-gate2-output.json",
-		".state/demoqa_com-student_registration-pipeline.json"
-	]
+		".state/demoqa_com-student_registration-pipeline.json",
+	],
 }
 
 hybrid_complete := {
@@ -1492,68 +1492,68 @@ hybrid_complete := {
 		"annotations": {
 			"registry/code/a_greet.json": {
 				"depends_on": [
-					"a_util"
+					"a_util",
 				],
 				"issues": [
-					"i_lint"
+					"i_lint",
 				],
 				"loc": "src/greet.py",
 				"missing": false,
-				"purpose": true
+				"purpose": true,
 			},
 			"registry/code/a_util.json": {
 				"depends_on": [],
 				"issues": [],
 				"loc": "src/util.py",
 				"missing": false,
-				"purpose": true
-			}
+				"purpose": true,
+			},
 		},
 		"artifacts": {
 			"registry/code/a_greet.json": {
 				"dep": [
-					"a_util"
+					"a_util",
 				],
 				"dom": "code",
 				"id": "a_greet",
 				"if": [
-					"greet()"
+					"greet()",
 				],
 				"ki": [
-					"i_lint"
+					"i_lint",
 				],
 				"loc": "src/greet.py",
 				"pu": "prints the greeting",
 				"type": "code",
-				"v": 2
+				"v": 2,
 			},
 			"registry/code/a_util.json": {
 				"dep": [],
 				"dom": "code",
 				"id": "a_util",
 				"if": [
-					"shout(s)"
+					"shout(s)",
 				],
 				"ki": [],
 				"loc": "src/util.py",
 				"pu": "string helpers",
 				"type": "code",
-				"v": 1
-			}
+				"v": 1,
+			},
 		},
 		"generation": "v1.4",
 		"known_issues": {
 			"issues": {
 				"i_lint": {
 					"msg": "line-length lint suppressed in greet.py",
-					"st": "ACTIVE"
+					"st": "ACTIVE",
 				},
 				"i_old": {
 					"msg": "typo in util.py",
-					"st": "RES"
-				}
+					"st": "RES",
+				},
 			},
-			"v": 2
+			"v": 2,
 		},
 		"logs": {
 			"logs/log_unit_1.jsonl": [
@@ -1563,7 +1563,7 @@ hybrid_complete := {
 					"msg": "session start",
 					"ph": "A",
 					"plan": null,
-					"task": null
+					"task": null,
 				},
 				{
 					"L": "I",
@@ -1571,7 +1571,7 @@ hybrid_complete := {
 					"msg": "plan p_greet written",
 					"ph": "B",
 					"plan": "p_greet",
-					"task": null
+					"task": null,
 				},
 				{
 					"L": "I",
@@ -1579,7 +1579,7 @@ hybrid_complete := {
 					"msg": "t1 started",
 					"ph": "C",
 					"plan": "p_greet",
-					"task": "t1"
+					"task": "t1",
 				},
 				{
 					"L": "I",
@@ -1587,7 +1587,7 @@ hybrid_complete := {
 					"msg": "t1 validated",
 					"ph": "V",
 					"plan": "p_greet",
-					"task": "t1"
+					"task": "t1",
 				},
 				{
 					"L": "I",
@@ -1595,8 +1595,8 @@ hybrid_complete := {
 					"msg": "t1 retried",
 					"ph": "C",
 					"plan": "p_greet",
-					"task": "t1"
-				}
+					"task": "t1",
+				},
 			],
 			"logs/log_unit_2.jsonl": [
 				{
@@ -1605,7 +1605,7 @@ hybrid_complete := {
 					"msg": "t1 done",
 					"ph": "C",
 					"plan": "p_greet",
-					"task": "t1"
+					"task": "t1",
 				},
 				{
 					"L": "I",
@@ -1613,7 +1613,7 @@ hybrid_complete := {
 					"msg": "t1 accepted",
 					"ph": "V",
 					"plan": "p_greet",
-					"task": "t1"
+					"task": "t1",
 				},
 				{
 					"L": "I",
@@ -1621,32 +1621,32 @@ hybrid_complete := {
 					"msg": "t2 started",
 					"ph": "C",
 					"plan": "p_greet",
-					"task": "t2"
-				}
-			]
+					"task": "t2",
+				},
+			],
 		},
 		"paths": {
 			"plans/core/p_greet.json": {
 				"clean": "plans/core/p_greet.json",
-				"file": true
+				"file": true,
 			},
 			"registry/code/a_greet.json": {
 				"clean": "registry/code/a_greet.json",
-				"file": true
+				"file": true,
 			},
 			"registry/code/a_util.json": {
 				"clean": "registry/code/a_util.json",
-				"file": true
-			}
+				"file": true,
+			},
 		},
 		"plan_summary": {
 			"map": {
 				"p_greet": {
 					"path": "plans/core/p_greet.json",
-					"v": 2
-				}
+					"v": 2,
+				},
 			},
-			"v": 2
+			"v": 2,
 		},
 		"plans": {
 			"plans/core/p_greet.json": {
@@ -1657,29 +1657,29 @@ hybrid_complete := {
 					{
 						"id": "t1",
 						"rt": 1,
-						"st": "DONE"
+						"st": "DONE",
 					},
 					{
 						"id": "t2",
 						"rt": 0,
-						"st": "PENDING"
-					}
+						"st": "PENDING",
+					},
 				],
-				"v": 2
-			}
+				"v": 2,
+			},
 		},
 		"registry_summary": {
 			"map": {
 				"a_greet": {
 					"path": "registry/code/a_greet.json",
-					"v": 2
+					"v": 2,
 				},
 				"a_util": {
 					"path": "registry/code/a_util.json",
-					"v": 1
-				}
+					"v": 1,
+				},
 			},
-			"v": 3
+			"v": 3,
 		},
 		"state": {
 			"cp": "p_greet",
@@ -1687,16 +1687,16 @@ hybrid_complete := {
 			"err": null,
 			"g": 8,
 			"iss": {
-				"i_lint": "ACTIVE"
+				"i_lint": "ACTIVE",
 			},
 			"ln": 3,
 			"max": 5,
 			"ph": "C",
 			"rt": {
-				"t1": 1
+				"t1": 1,
 			},
 			"st": "READY",
-			"v": 9
+			"v": 9,
 		},
 		"units": [
 			{
@@ -1705,26 +1705,26 @@ hybrid_complete := {
 					2,
 					3,
 					4,
-					5
+					5,
 				],
 				"number": 1,
-				"path": "logs/log_unit_1.jsonl"
+				"path": "logs/log_unit_1.jsonl",
 			},
 			{
 				"lines": [
 					1,
 					2,
-					3
+					3,
 				],
 				"number": 2,
-				"path": "logs/log_unit_2.jsonl"
-			}
+				"path": "logs/log_unit_2.jsonl",
+			},
 		],
 		"x2_issues": {},
 		"x2_issues_summary": null,
 		"x2_plans": {},
 		"x2_registry_map": null,
-		"x2_state": null
+		"x2_state": null,
 	},
 	"evidence": {},
 	"files": {
@@ -1733,101 +1733,101 @@ hybrid_complete := {
 			"parsed": false,
 			"present": false,
 			"schema_valid": false,
-			"sha256": null
+			"sha256": null,
 		},
 		"known_issues.json": {
 			"doc": "known_issues",
 			"parsed": true,
 			"present": true,
 			"schema_valid": true,
-			"sha256": "1266e34c2c0c8b87fd6c0b0754e50470dfa471efbb437e825d9df1c054d62d70"
+			"sha256": "1266e34c2c0c8b87fd6c0b0754e50470dfa471efbb437e825d9df1c054d62d70",
 		},
 		"logs/log_unit_1.jsonl": {
 			"doc": "logs",
 			"parsed": true,
 			"present": true,
 			"schema_valid": true,
-			"sha256": "ed45f1ebbeb34e93002f2a84704d944f73cd2b40befe717c097d81e611270a12"
+			"sha256": "ed45f1ebbeb34e93002f2a84704d944f73cd2b40befe717c097d81e611270a12",
 		},
 		"logs/log_unit_2.jsonl": {
 			"doc": "logs",
 			"parsed": true,
 			"present": true,
 			"schema_valid": true,
-			"sha256": "cc97e1a2a625513ff9437b41b072cef83d98d0e2b446dcbe9952b969ca18cd3c"
+			"sha256": "cc97e1a2a625513ff9437b41b072cef83d98d0e2b446dcbe9952b969ca18cd3c",
 		},
 		"plan_summary.json": {
 			"doc": "plan_summary",
 			"parsed": true,
 			"present": true,
 			"schema_valid": true,
-			"sha256": "0827824a733260fc658b5aaa2fc99b485a5353877065acc12dbd229daeeaec71"
+			"sha256": "0827824a733260fc658b5aaa2fc99b485a5353877065acc12dbd229daeeaec71",
 		},
 		"plans/core/p_greet.json": {
 			"doc": "plans",
 			"parsed": true,
 			"present": true,
 			"schema_valid": true,
-			"sha256": "e25e88bc09b218e0f37476ea11904b611906c9b01a06d1944c7d5091abb20e31"
+			"sha256": "e25e88bc09b218e0f37476ea11904b611906c9b01a06d1944c7d5091abb20e31",
 		},
 		"registry/code/a_greet.json": {
 			"doc": "artifacts",
 			"parsed": true,
 			"present": true,
 			"schema_valid": true,
-			"sha256": "49d43bb0d5d74662bc96c86d36159f9a76b08b91cebb8cf2a43f0a2fdeb20046"
+			"sha256": "49d43bb0d5d74662bc96c86d36159f9a76b08b91cebb8cf2a43f0a2fdeb20046",
 		},
 		"registry/code/a_util.json": {
 			"doc": "artifacts",
 			"parsed": true,
 			"present": true,
 			"schema_valid": true,
-			"sha256": "783c3e18528a4aad6bc19fceebf1f6f3dc369c766c9defcfbf75a6fa31b9151a"
+			"sha256": "783c3e18528a4aad6bc19fceebf1f6f3dc369c766c9defcfbf75a6fa31b9151a",
 		},
 		"registry_map.txt": {
 			"doc": "x2_registry_map",
 			"parsed": false,
 			"present": false,
 			"schema_valid": false,
-			"sha256": null
+			"sha256": null,
 		},
 		"registry_summary.json": {
 			"doc": "registry_summary",
 			"parsed": true,
 			"present": true,
 			"schema_valid": true,
-			"sha256": "ae0df3dc0d1a8788bcf4a9903e737d00031c01730f712fca36c7f3e3ba222d88"
+			"sha256": "ae0df3dc0d1a8788bcf4a9903e737d00031c01730f712fca36c7f3e3ba222d88",
 		},
 		"state.json": {
 			"doc": "state",
 			"parsed": true,
 			"present": true,
 			"schema_valid": true,
-			"sha256": "10bda2185a2b90161d8aa9bb90d9a4d3fdfb6d40ac6884a39e2a16be9525971c"
+			"sha256": "10bda2185a2b90161d8aa9bb90d9a4d3fdfb6d40ac6884a39e2a16be9525971c",
 		},
 		"state.txt": {
 			"doc": "x2_state",
 			"parsed": false,
 			"present": false,
 			"schema_valid": false,
-			"sha256": null
-		}
+			"sha256": null,
+		},
 	},
 	"history": {
 		"base": null,
 		"checked": false,
 		"new_run": false,
 		"reason": "--base none was given",
-		"violations": []
+		"violations": [],
 	},
 	"params": {
-		"max_iterations": 2
+		"max_iterations": 2,
 	},
 	"run": {
 		"dir": "greeter",
 		"dir_is_run_id": false,
 		"id": "greeter",
-		"layout": "hybrid-os"
+		"layout": "hybrid-os",
 	},
 	"secrets": [],
 	"tree": [
@@ -1841,8 +1841,8 @@ hybrid_complete := {
 		"registry_summary.json",
 		"src/greet.py",
 		"src/util.py",
-		"state.json"
-	]
+		"state.json",
+	],
 }
 
 stigmergy_complete := {
@@ -1851,30 +1851,30 @@ stigmergy_complete := {
 			"tasks": [
 				{
 					"id": "T01",
-					"summary": "scaffold"
+					"summary": "scaffold",
 				},
 				{
 					"dependencies": [
-						"T01"
+						"T01",
 					],
 					"id": "T02",
-					"summary": "greet"
+					"summary": "greet",
 				},
 				{
 					"dependencies": [
-						"T02"
+						"T02",
 					],
 					"id": "T03",
-					"summary": "package"
-				}
-			]
+					"summary": "package",
+				},
+			],
 		},
 		"dependency_cycles": [],
 		"documents": {
 			"docs/architecture.md": true,
 			"docs/brief.md": true,
 			"docs/prd.md": true,
-			"execution-blueprint.yml": true
+			"execution-blueprint.yml": true,
 		},
 		"engine_state": null,
 		"state": {
@@ -1884,14 +1884,14 @@ stigmergy_complete := {
 					"agent_id": "saul",
 					"signal": "BLUEPRINT_COMPLETE",
 					"summary": "manifest derived from the blueprint",
-					"timestamp": "2025-09-01T10:00:00Z"
+					"timestamp": "2025-09-01T10:00:00Z",
 				},
 				{
 					"agent_id": "james",
 					"signal": "TASK_COMPLETE",
 					"summary": "T01 done",
-					"timestamp": "2025-09-01T13:30:00+02:00"
-				}
+					"timestamp": "2025-09-01T13:30:00+02:00",
+				},
 			],
 			"issue_log": [
 				{
@@ -1899,8 +1899,8 @@ stigmergy_complete := {
 					"status": "RESOLVED",
 					"summary": "flaky test, fixed",
 					"task_id_ref": "T02",
-					"timestamp": "2025-09-01T11:00:00Z"
-				}
+					"timestamp": "2025-09-01T11:00:00Z",
+				},
 			],
 			"project_manifest": {
 				"tasks": [
@@ -1910,36 +1910,36 @@ stigmergy_complete := {
 						"failure_count": 0,
 						"id": "T01",
 						"status": "COMPLETED",
-						"summary": "task T01"
+						"summary": "task T01",
 					},
 					{
 						"agent": "james",
 						"dependencies": [
-							"T01"
+							"T01",
 						],
 						"failure_count": 1,
 						"id": "T02",
 						"status": "IN_PROGRESS",
-						"summary": "task T02"
+						"summary": "task T02",
 					},
 					{
 						"agent": "james",
 						"dependencies": [
-							"T02"
+							"T02",
 						],
 						"failure_count": 0,
 						"id": "T03",
 						"status": "PENDING",
-						"summary": "task T03"
-					}
-				]
+						"summary": "task T03",
+					},
+				],
 			},
 			"project_name": "greeter",
 			"project_status": "EXECUTION_IN_PROGRESS",
-			"schema_version": "3.0"
+			"schema_version": "3.0",
 		},
 		"strict": true,
-		"version": "schema_version \"3.0\""
+		"version": "schema_version \"3.0\"",
 	},
 	"evidence": {},
 	"files": {
@@ -1948,38 +1948,38 @@ stigmergy_complete := {
 			"parsed": true,
 			"present": true,
 			"schema_valid": true,
-			"sha256": "1fb9f36950a6b10e88f4839cf67b647916701094799e01fad8d392a46eb67b33"
+			"sha256": "1fb9f36950a6b10e88f4839cf67b647916701094799e01fad8d392a46eb67b33",
 		},
 		".stigmergy/state/current.json": {
 			"doc": "engine_state",
 			"parsed": false,
 			"present": false,
 			"schema_valid": false,
-			"sha256": null
+			"sha256": null,
 		},
 		"execution-blueprint.yml": {
 			"doc": "blueprint",
 			"parsed": true,
 			"present": true,
 			"schema_valid": true,
-			"sha256": "562a3ee3698e3945178452cf8534d0084f90adb5a52e7fdc80d38ec2ca8b4876"
-		}
+			"sha256": "562a3ee3698e3945178452cf8534d0084f90adb5a52e7fdc80d38ec2ca8b4876",
+		},
 	},
 	"history": {
 		"base": null,
 		"checked": false,
 		"new_run": false,
 		"reason": "--base none was given",
-		"violations": []
+		"violations": [],
 	},
 	"params": {
-		"max_iterations": 2
+		"max_iterations": 2,
 	},
 	"run": {
 		"dir": "greeter",
 		"dir_is_run_id": false,
 		"id": "greeter",
-		"layout": "stigmergy"
+		"layout": "stigmergy",
 	},
 	"secrets": [],
 	"tree": [
@@ -1987,8 +1987,8 @@ stigmergy_complete := {
 		"docs/architecture.md",
 		"docs/brief.md",
 		"docs/prd.md",
-		"execution-blueprint.yml"
-	]
+		"execution-blueprint.yml",
+	],
 }
 
 # status_meanings[def][spelling], by the schema definition of each status field.
@@ -1999,64 +1999,64 @@ status_meanings := {
 			"outcome": "open",
 			"remediation_due": false,
 			"started": false,
-			"status": "awaiting_planner"
+			"status": "awaiting_planner",
 		},
 		"awaiting_validation": {
 			"notes": false,
 			"outcome": "open",
 			"remediation_due": false,
 			"started": true,
-			"status": "awaiting_validation"
+			"status": "awaiting_validation",
 		},
 		"complete": {
 			"notes": false,
 			"outcome": "pass",
 			"remediation_due": false,
 			"started": true,
-			"status": "complete"
+			"status": "complete",
 		},
 		"escalation_required": {
 			"notes": false,
 			"outcome": "escalation",
 			"remediation_due": false,
 			"started": true,
-			"status": "escalation_required"
+			"status": "escalation_required",
 		},
 		"failed": {
 			"notes": false,
 			"outcome": "fail",
 			"remediation_due": false,
 			"started": true,
-			"status": "failed"
+			"status": "failed",
 		},
 		"in_progress": {
 			"notes": false,
 			"outcome": "open",
 			"remediation_due": false,
 			"started": true,
-			"status": "in_progress"
+			"status": "in_progress",
 		},
 		"ready_for_execution": {
 			"notes": false,
 			"outcome": "open",
 			"remediation_due": false,
 			"started": false,
-			"status": "ready_for_execution"
+			"status": "ready_for_execution",
 		},
 		"remediation_needed": {
 			"notes": false,
 			"outcome": "fail",
 			"remediation_due": true,
 			"started": true,
-			"status": "remediation_needed"
+			"status": "remediation_needed",
 		},
 		"validation": {
 			"notes": false,
 			"outcome": "open",
 			"remediation_due": false,
 			"started": true,
-			"status": "validation"
-		}
+			"status": "validation",
+		},
 	},
 	"verdictStatus": {
 		"escalation": {
@@ -2064,42 +2064,42 @@ status_meanings := {
 			"outcome": "escalation",
 			"remediation_due": false,
 			"started": false,
-			"status": "escalation"
+			"status": "escalation",
 		},
 		"escalation_required": {
 			"notes": false,
 			"outcome": "escalation",
 			"remediation_due": false,
 			"started": false,
-			"status": "escalation_required"
+			"status": "escalation_required",
 		},
 		"fail": {
 			"notes": false,
 			"outcome": "fail",
 			"remediation_due": true,
 			"started": false,
-			"status": "fail"
+			"status": "fail",
 		},
 		"needs_remediation": {
 			"notes": false,
 			"outcome": "fail",
 			"remediation_due": true,
 			"started": false,
-			"status": "needs_remediation"
+			"status": "needs_remediation",
 		},
 		"pass": {
 			"notes": false,
 			"outcome": "pass",
 			"remediation_due": false,
 			"started": false,
-			"status": "pass"
+			"status": "pass",
 		},
 		"pass_with_notes": {
 			"notes": true,
 			"outcome": "pass",
 			"remediation_due": false,
 			"started": false,
-			"status": "pass_with_notes"
-		}
-	}
+			"status": "pass_with_notes",
+		},
+	},
 }

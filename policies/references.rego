@@ -208,7 +208,7 @@ unlogged contains v if {
 #     log the file (h3a-check log RUN FILE "description" appends its entry to
 #     EVIDENCE_LOG.md), or remove it from artifacts/ if it is not evidence
 warn contains f if {
-	some p in artifact_files - object.keys(input.evidence)
+	some p in (artifact_files - object.keys(input.evidence))
 	not startswith(base(p), ".")
 	not unlogged_files[p]
 	f := lib.finding(rego.metadata.rule(), {

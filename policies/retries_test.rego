@@ -233,6 +233,7 @@ test_third_attempt_needs_both_escalation_and_human if {
 	count(third(test.patch(g2_attempts([
 		failed_g2("2025-09-29T14:51:00Z"), failed_g2("2025-09-29T14:53:00Z"), escalation_g2("2025-09-29T14:55:00Z"),
 	])))) == 1
+
 	# the human must decide after the escalation
 	count(third(test.patch(g2_attempts([
 		failed_g2("2025-09-29T14:51:00Z"), failed_g2("2025-09-29T14:53:00Z"),
@@ -253,6 +254,7 @@ test_third_attempt_counts_failures_since_the_last_review if {
 		failed_g2("2025-09-29T14:51:00Z"), escalation_g2("2025-09-29T14:52:00Z"), human("2025-09-29T14:52:30Z"),
 		failed_g2("2025-09-29T14:53:00Z"),
 	])))) == 0
+
 	# two after it: the review does not cover them
 	count(third(test.patch(g2_attempts([
 		failed_g2("2025-09-29T14:51:00Z"), failed_g2("2025-09-29T14:51:30Z"),
@@ -438,10 +440,13 @@ test_escalation_resolved_by_an_agent_needs_a_human if {
 	f.needs_human == true
 	f.line == 32
 	f.task_id == "T001"
+
 	# a person's decision after it resolves it
 	count(unresolved(json.patch(inp, [{"op": "add", "path": "/docs/gates_ledger/events/-", "value": test.event("2025-09-29T16:00:00Z", "G2_validation", "REVIEWED", "human", 33)}]))) == 0
+
 	# a claimed one does not
 	count(unresolved(json.patch(inp, [{"op": "add", "path": "/docs/gates_ledger/events/-", "value": test.claimed(test.event("2025-09-29T16:00:00Z", "G2_validation", "REVIEWED", "human", 33))}]))) == 1
+
 	# a later failure is a setback of its own, not a resolution
 	count(unresolved(json.patch(inp, [{"op": "add", "path": "/docs/gates_ledger/events/-", "value": test.event("2025-09-29T16:00:00Z", "G2_validation", "FAILED", "validator", 33)}]))) == 0
 }

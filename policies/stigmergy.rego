@@ -424,7 +424,7 @@ offset(sign, h, m) := [{"+": 1, "-": -1}[sign], to_number(h), to_number(m)] if s
 # its own, or is undefined when the timestamp names no real date and time
 # (a 30 February, hour 24; an offset up to 24:60 is accepted, as Go reads
 # RFC 3339).
-instant(parts) := ((days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + s) - sign * (oh * 3600 + om * 60)) * 1000000000 + nanoseconds(fraction) if {
+instant(parts) := ((((((days_from_civil(y, mo, d) * 86400) + (h * 3600)) + (mi * 60)) + s) - (sign * ((oh * 3600) + (om * 60)))) * 1000000000) + nanoseconds(fraction) if {
 	[y, mo, d, h, mi, s, fraction, [sign, oh, om]] := parts
 	mo >= 1
 	mo <= 12
@@ -443,10 +443,10 @@ nanoseconds(fraction) := to_number(concat("", ["0", substring(concat("", [fracti
 days_from_civil(y, m, d) := ((era * 146097) + doe) - 719468 if {
 	year := y - to_number(m <= 2)
 	era := floor(year / 400)
-	yoe := year - era * 400
+	yoe := year - (era * 400)
 	mp := (m + 9) % 12
 	doy := (floor(((153 * mp) + 2) / 5) + d) - 1
-	doe := ((yoe * 365 + floor(yoe / 4)) - floor(yoe / 100)) + doy
+	doe := (((yoe * 365) + floor(yoe / 4)) - floor(yoe / 100)) + doy
 }
 
 # written_as gives a timestamp as Go writes it in RFC 3339: seconds always,
@@ -466,7 +466,7 @@ else := concat("", [".", trim_right(substring(fraction, 0, 9), "0")])
 # zone_text writes an offset as Go does, from its minutes: +00:60 is +01:00.
 zone_text([sign, h, m]) := "Z" if h + m == 0
 
-else := sprintf("%s%02d:%02d", [{1: "+", -1: "-"}[sign], floor((h * 60 + m) / 60), (h * 60 + m) % 60])
+else := sprintf("%s%02d:%02d", [{1: "+", -1: "-"}[sign], floor(((h * 60) + m) / 60), ((h * 60) + m) % 60])
 
 # METADATA
 # title: Timestamp not ISO 8601
