@@ -239,7 +239,7 @@ main() {
 	mutant retries-limit-off-by-one policies/retries.rego \
 		$'\tis_number(n)\n\tn > lib.limit\n\tnot task_escalated\n' $'\tis_number(n)\n\tn > lib.limit + 1\n\tnot task_escalated\n' \
 		./internal/policy/ '^TestRegoPolicies$'
-	mutant evidence-coverage-zero-is-a-decrease policies/evidence.rego \
+	mutant evidence-coverage-zero-is-a-decrease policies/evidence_tdd.rego \
 		'coverage_value(delta) < 0' 'coverage_value(delta) <= 0' \
 		./internal/policy/ '^TestRegoPolicies$'
 	mutant traceability-handoff-task-unchecked policies/traceability.rego \

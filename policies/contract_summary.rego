@@ -1,0 +1,221 @@
+# summary.json against the rounds it sums up: present, counted, final verdict, audit gate, judge verdict, traced requirements.
+# (The package and its metadata: contract.rego.)
+package h3a.rules.contract
+
+import data.h3a.lib
+
+# METADATA
+# title: Contract run without summary.json
+# description: >-
+#   A contract run with rounds/ has no summary.json: the orchestrator writes it when the
+#   loop ends, so a round failed or the loop is still running. artifact-contract.md,
+#   summary.json: "Produced by orchestrator after loop completion."
+# custom:
+#   id: h3a.structure.contract_summary_missing
+#   category: structure
+#   severity: warning
+#   remediation: look at the last round's artifacts to see why the loop stopped; re-run the loop to get a summary
+warn contains f if {
+	contract
+	not input.files["summary.json"].present
+	count(rounds) > 0
+	rounds[0].dir != ""
+	last := rounds[count(rounds) - 1]
+	held := [sprintf("%s.json", [role]) | some role in ["handoff", "verdict", "audit"]; last.files[role]]
+	f := lib.finding(rego.metadata.rule(), {"msg": sprintf("summary.json is missing: the loop did not finish (the last round is %s, holding %s)", [last.dir, concat(", ", held)])})
+}
+
+# METADATA
+# title: Touched requirement not traced
+# description: >-
+#   Every requirement in a round's handoff.json requirements_touched is in the same
+#   round's verdict.json requirements_checked or requirements_missing.
+#   loop-orchestrator SKILL.md, Iterate with feedback: "Keep requirement-ID traceability
+#   across artifacts (`requirements_touched` -> `requirements_checked|requirements_missing`)".
+# custom:
+#   id: h3a.traceability.contract_requirement_untraced
+#   category: traceability
+#   severity: error
+#   traceability: requirements_coverage
+#   remediation: >-
+#     the judge checks the requirement and lists it in requirements_checked, or lists it in
+#     requirements_missing
+deny contains f if {
+	some r in rounds
+	is_object(r.verdict)
+	traced := {id | some key in ["requirements_checked", "requirements_missing"]; some id in lib.items(r.verdict[key])}
+	some i, id in lib.items(r.handoff.requirements_touched)
+	not id in traced
+	f := lib.finding(rego.metadata.rule(), {
+		"msg": sprintf("requirement %q is touched but %s lists it in neither requirements_checked nor requirements_missing", [id, r.files.verdict]),
+		"file": r.files.handoff,
+		"pointer": sprintf("/requirements_touched/%d", [i]),
+	})
+}
+
+# METADATA
+# title: rounds_completed differs from the rounds present
+# description: >-
+#   summary.json rounds_completed equals the number of rounds in the run (a dry run,
+#   final_verdict dry-run, writes no round artifacts and is not compared).
+#   artifact-contract.md, summary.json: "rounds_completed": 2, "Produced by orchestrator
+#   after loop completion".
+# custom:
+#   id: h3a.structure.contract_rounds_completed
+#   category: structure
+#   severity: error
+#   remediation: >-
+#     a round folder was lost or added after the loop ended: restore the run as the
+#     orchestrator left it, or re-run the loop
+deny contains f if {
+	n := summary.rounds_completed
+	is_number(n)
+	summary.final_verdict != "dry-run"
+	n != count(rounds)
+	f := lib.finding(rego.metadata.rule(), {
+		"msg": sprintf("summary.json rounds_completed is %v but the run holds %d round(s)", [n, count(rounds)]),
+		"file": "summary.json",
+		"pointer": "/rounds_completed",
+	})
+}
+
+# expected_final is the final verdict the last round gives, with why.
+expected_final := [v, sprintf("the last round's judge verdict is %q", [v])] if {
+	v := last_round.verdict.verdict
+	v in {"reject", "needs-human"}
+} else := ["pass", "the judge passed the last round and the audit is disabled"] if {
+	last_round.verdict.verdict == "pass"
+	summary.audit_enabled == false
+} else := [final_of_gate[g], sprintf("the judge passed the last round and its audit gate is %q", [g])] if {
+	last_round.verdict.verdict == "pass"
+	g := last_round.audit.gate
+	final_of_gate[g]
+} else := ["", "the last round has no audit.json although the judge passed it and the audit is enabled"] if {
+	last_round.verdict.verdict == "pass"
+	not is_object(last_round.audit)
+}
+
+final_of_gate := {"pass": "pass", "fail": "reject", "needs-human": "needs-human"}
+
+# METADATA
+# title: final_verdict does not follow from the last round
+# description: >-
+#   summary.json final_verdict follows from the last round: the judge's reject or
+#   needs-human; when the judge passed, pass if the audit is disabled, else the audit gate
+#   (pass, fail gives reject, needs-human). pass only when the judge passed and the audit
+#   passed or was disabled. not-run and dry-run are accepted as written.
+#   loop-orchestrator SKILL.md, Run auditor gate: "Map gate status to loop outcome: `pass`
+#   -> final `pass`, `fail` -> final `reject` with feedback, `needs-human` -> final
+#   `needs-human`".
+# custom:
+#   id: h3a.gates.contract_final_verdict
+#   category: gates
+#   severity: error
+#   remediation: >-
+#     the summary was written from stale or wrong outcomes; re-run the orchestrator's
+#     summary step, never edit the verdict by hand
+deny contains f if {
+	final := summary.final_verdict
+	is_string(final)
+	not final in not_run
+	[want, why] := expected_final
+	final != want
+	f := lib.finding(rego.metadata.rule(), {
+		"msg": sprintf("summary.json final_verdict is %q but %s%s", [final, why, expected_suffix(want)]),
+		"file": "summary.json",
+		"pointer": "/final_verdict",
+	})
+}
+
+expected_suffix("") := ""
+
+expected_suffix(want) := sprintf(", so it should be %q", [want]) if want != ""
+
+# METADATA
+# title: audit_gate is not the last round's
+# description: >-
+#   summary.json audit_gate equals the gate of the last round's audit.json, and not-run
+#   or dry-run only when the last round has no audit. loop-orchestrator SKILL.md,
+#   Iterate with feedback: "Persist `summary.json` with judge and audit outcomes". When
+#   the last round has no audit (its judge did not pass) an earlier round's gate carried
+#   over is a warning: the upstream orchestrator keeps the last gate it saw.
+# custom:
+#   id: h3a.gates.contract_stale_audit_gate
+#   category: gates
+#   severity: error
+#   remediation: >-
+#     the orchestrator must reset audit_gate every round; re-run its summary step so
+#     audit_gate is the last round's gate (or not-run)
+deny contains f if {
+	some item in stale_audit_gate
+	f := lib.finding(rego.metadata.rule(), object.union(item, {"file": "summary.json", "pointer": "/audit_gate"}))
+}
+
+stale_audit_gate contains item if {
+	gate := summary.audit_gate
+	gate in gates
+	last := last_round
+	last_gate := audit_gate_of(last)
+	gate != last_gate
+	item := {
+		"msg": sprintf("summary.json audit_gate %q is not the last round's: %s%s", [gate, last_gate_text(last, last_gate), earlier_source(gate)]),
+		"severity": carried_over_severity(gate, last_gate),
+	}
+}
+
+stale_audit_gate contains item if {
+	gate := summary.audit_gate
+	gate in not_run
+	last := last_round
+	last_gate := last.audit.gate
+	last_gate in gates
+	item := {"msg": sprintf("summary.json audit_gate is %q but %s", [gate, last_gate_text(last, last_gate)]), "severity": "error"}
+}
+
+# carried_over_severity: an earlier round's gate kept while the last round
+# had no audit is what the upstream orchestrator writes, so only a warning.
+carried_over_severity(gate, last_gate) := "warning" if {
+	last_gate == null
+	some i, r in rounds
+	i < count(rounds) - 1
+	r.audit.gate == gate
+} else := "error"
+
+audit_gate_of(r) := r.audit.gate if is_object(r.audit)
+
+else := null
+
+last_gate_text(last, g) := sprintf("the last round (%s) has no audit.json", [round_name(last)]) if not is_string(g)
+
+else := sprintf("the last round's %s gate is %q", [last.files.audit, g])
+
+# earlier_source names the earlier round whose gate the summary carries.
+earlier_source(gate) := sprintf(" (it is %s's gate, a stale value)", [concat(", ", names)]) if {
+	names := [r.files.audit | some i, r in rounds; i < count(rounds) - 1; r.audit.gate == gate]
+	count(names) > 0
+} else := ""
+
+# METADATA
+# title: judge_verdict is not the last round's
+# description: >-
+#   summary.json judge_verdict equals the verdict of the last round's verdict.json
+#   (not-run and dry-run are accepted as written). loop-orchestrator SKILL.md, Iterate
+#   with feedback: "Persist `summary.json` with judge and audit outcomes".
+# custom:
+#   id: h3a.gates.contract_stale_judge_verdict
+#   category: gates
+#   severity: error
+#   remediation: re-run the orchestrator's summary step so judge_verdict is the last round's verdict
+deny contains f if {
+	v := summary.judge_verdict
+	is_string(v)
+	not v in not_run
+	want := last_round.verdict.verdict
+	want in verdicts
+	v != want
+	f := lib.finding(rego.metadata.rule(), {
+		"msg": sprintf("summary.json judge_verdict %q differs from the last round's %s verdict %q", [v, last_round.files.verdict, want]),
+		"file": "summary.json",
+		"pointer": "/judge_verdict",
+	})
+}

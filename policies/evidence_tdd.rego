@@ -1,0 +1,134 @@
+# The TDD cycle: phase order, coverage and the G2 exit criteria.
+# (The package and its metadata: evidence.rego.)
+package h3a.rules.evidence
+
+import data.h3a.lib
+
+# METADATA
+# title: TDD phases out of order
+# description: >-
+#   G1 passed needs the current TDD cycle's RED time before its GREEN time, and the GREEN
+#   time before the REFACTOR time when a refactor is recorded with a time.
+#   gate_framework.md, G1 TDD Non-Negotiables: "GREEN phase MUST follow RED - Chronological
+#   order matters"; G1 Purpose: "TDD execution (RED→GREEN→REFACTOR)".
+# custom:
+#   id: h3a.evidence.tdd_order
+#   category: evidence
+#   severity: error
+#   remediation: >-
+#     TDD writes the failing test first: record each phase's real time when it happens;
+#     if the tests were written after the code, redo the cycle test-first
+deny contains f if {
+	1 in lib.claimed_passed
+	some v in order_gaps
+	f := lib.finding(rego.metadata.rule(), element(1, v))
+}
+
+phases := lib.cycles[lib.current_cycle].tdd_phases
+
+order_gaps contains v if {
+	is_object(phases)
+	some phase in ["red", "green"]
+	not phase_time(phase)
+	v := {
+		"msg": sprintf("the TDD cycle for %s has no %s time (tdd_phases.%s.timestamp), so RED before GREEN cannot be shown", [task_name, upper(phase), phase]),
+		"file": lib.doc_file.executor_report,
+		"pointer": phase_pointer(phase),
+	}
+}
+
+order_gaps contains v if {
+	some earlier, later in {"red": "green", "green": "refactor"}
+	t1 := lib.time_ns(phases[earlier].timestamp)
+	t2 := lib.time_ns(phases[later].timestamp)
+	t1 >= t2
+	v := {
+		"msg": sprintf("%s at %s is not before %s at %s in the TDD cycle for %s", [upper(earlier), phases[earlier].timestamp, upper(later), phases[later].timestamp, task_name]),
+		"file": lib.doc_file.executor_report,
+		"pointer": phase_pointer(later),
+	}
+}
+
+phase_time(phase) if lib.time_ns(phases[phase].timestamp)
+
+phase_pointer(phase) := sprintf("/tdd_cycles/%d/tdd_phases/%s", [lib.current_cycle, phase]) if is_object(phases[phase])
+
+else := sprintf("/tdd_cycles/%d/tdd_phases", [lib.current_cycle])
+
+# METADATA
+# title: Coverage decreased
+# description: >-
+#   G1 passed needs the current TDD cycle's coverage_delta not to be negative.
+#   gate_framework.md, G1 TDD Non-Negotiables: "Coverage MUST NOT decrease - Absolute
+#   minimum requirement".
+# custom:
+#   id: h3a.evidence.coverage_decreased
+#   category: evidence
+#   severity: error
+#   remediation: add tests for the code paths that lost coverage, then re-run the GREEN phase
+deny contains f if {
+	1 in lib.claimed_passed
+	i := lib.current_cycle
+	delta := lib.cycles[i].coverage_delta
+	coverage_value(delta) < 0
+	f := lib.finding(rego.metadata.rule(), element(1, {
+		"msg": sprintf("G1_implementation is passed but coverage_delta %v of the TDD cycle for %s is negative", [delta, task_name]),
+		"file": lib.doc_file.executor_report,
+		"pointer": sprintf("/tdd_cycles/%d/coverage_delta", [i]),
+	}))
+}
+
+# coverage_value reads "+5.2%", "-1.2%", "0.4" or a number.
+coverage_value(x) := x if is_number(x)
+
+coverage_value(x) := to_number(trim_prefix(trim_suffix(s, "%"), "+")) if {
+	is_string(x)
+	s := replace(trim_space(x), " ", "")
+	regex.match(`^[+-]?[0-9]+(\.[0-9]+)?%?$`, s)
+}
+
+# METADATA
+# title: G2 passed without its exit criteria
+# description: >-
+#   G2 passed needs a validator_report.json verdict for the current task whose status means
+#   a pass (pass or pass_with_notes), and a G2 PASSED event in GATES_LEDGER.md. (The
+#   security scan and mutation report: h3a.evidence.required_artifact.) gate_framework.md,
+#   G2 Exit Criteria: "Validator report generated", "Gate logged"; G2 Verification Commands:
+#   "jq -e '.verdicts[-1].status == "pass"'"; Validation Status Types: "PASS",
+#   "PASS_WITH_NOTES".
+# custom:
+#   id: h3a.evidence.g2_exit_criteria
+#   category: evidence
+#   severity: error
+#   remediation: >-
+#     the validator records a passing verdict for the task before G2 is set to passed; a
+#     failing verdict sends the task back to the executor
+deny contains f if {
+	2 in lib.claimed_passed
+	some v in g2_gaps
+	f := lib.finding(rego.metadata.rule(), element(2, v))
+}
+
+g2_gaps contains v if {
+	input.docs.validator_report != null
+	not lib.current_verdict
+	v := {"msg": sprintf("G2_validation is passed but validator_report.json has no verdict for %s", [task_name]), "file": lib.doc_file.validator_report, "pointer": "/verdicts"}
+}
+
+g2_gaps contains v if {
+	i := lib.current_verdict
+	not lib.verdict_passes(i)
+	v := {
+		"msg": sprintf("G2_validation is passed but the verdict for %s has %s, expected a passing status (pass or pass_with_notes)", [task_name, lib.describe_verdict_status(i)]),
+		"file": lib.doc_file.validator_report,
+		"pointer": verdict_status_pointer(i),
+	}
+}
+
+verdict_status_pointer(i) := sprintf("/verdicts/%d/status", [i]) if lib.has_status(lib.verdicts[i])
+
+else := sprintf("/verdicts/%d", [i])
+
+g2_gaps contains v if {
+	some v in ledger_gaps(2)
+}

@@ -1,0 +1,87 @@
+# After a failure: gates run after it, and the person it needs.
+# (The package and its metadata: gate_state.rego.)
+package h3a.rules.gate_state
+
+import data.h3a.lib
+
+# METADATA
+# title: Gate run after a failed gate
+# description: >-
+#   A gate runs only after every earlier gate ended SUCCESS or PARTIAL: a gate output,
+#   or a completedGates entry (but the final mark, gate 5), after a FAILED gate is an
+#   error. gate-state-management.md, Pattern 3: Verify Pipeline State: "const
+#   anyPreviousFailed = previousGateTodos.some(todo => todo.status === 'failed')", "throw
+#   new Error(`Cannot execute GATE ...: Previous gate failed`)"; Pattern 1: the previous
+#   output is used only "if (previousGateState.status === 'SUCCESS' ||
+#   previousGateState.status === 'PARTIAL')".
+# custom:
+#   id: h3a.gates.gate_state_after_failed
+#   category: gates
+#   severity: error
+#   remediation: >-
+#     re-run the failed gate until it succeeds before the gates after it, or start a new
+#     pipeline; remove outputs written past the failure
+deny contains f if {
+	some item in after_failed
+	f := lib.finding(rego.metadata.rule(), item)
+}
+
+# first_failed(p) is the lowest gate of pipeline p whose output is FAILED.
+first_failed(p) := min({n | some n, g in gates(p); g.doc.status == "FAILED"})
+
+after_failed contains item if {
+	some p in pipelines
+	failed := first_failed(p)
+	some n, g in gates(p)
+	n > failed
+	item := {
+		"msg": sprintf("gate %d's output exists but gate %d before it FAILED (%s); no gate runs after a failed one", [n, failed, output_file(p, failed)]),
+		"file": g.path,
+	}
+}
+
+after_failed contains item if {
+	some p in pipelines
+	is_object(p.pipeline)
+	failed := first_failed(p)
+	some [i, n] in completed(p)
+	n > failed
+	n != final_gate
+	item := {
+		"msg": sprintf("gate %d is completed but gate %d before it FAILED (%s); no gate runs after a failed one", [n, failed, output_file(p, failed)]),
+		"file": p.path,
+		"pointer": sprintf("/completedGates/%d", [i]),
+	}
+}
+
+# METADATA
+# title: The pipeline failed and needs a human
+# description: >-
+#   A pipeline whose status is FAILED stopped without success: no gate runs after a
+#   failed one, so a person must decide how to go on. The gate is needs-human (exit 3);
+#   a FAILED pipeline that contradicts itself fails on the rules above.
+#   gate-state-management.md, Pattern 5, FINAL: "pipelineState.status = overallStatus
+#   // 'SUCCESS', 'PARTIAL', or 'FAILED'"; Pattern 3: "throw new Error(`Cannot execute
+#   GATE ...: Previous gate failed`)".
+# custom:
+#   id: h3a.gates.gate_state_needs_human
+#   category: gates
+#   severity: warning
+#   remediation: >-
+#     a person reads the failed gate's validation issues, fixes the cause and re-runs the
+#     gate (or starts a new pipeline)
+warn contains f if {
+	some p in pipelines
+	p.pipeline.status == "FAILED"
+	f := lib.finding(rego.metadata.rule(), {
+		"msg": sprintf("pipeline %s FAILED%s: a person must decide how to go on", [p.prefix, failed_gate_text(p)]),
+		"file": p.path,
+		"pointer": "/status",
+		"needs_human": true,
+	})
+}
+
+failed_gate_text(p) := sprintf(" at gate %d", [n]) if {
+	n := gate_number(p.pipeline.currentGate)
+	n != final_gate
+} else := ""

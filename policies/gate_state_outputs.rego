@@ -1,0 +1,260 @@
+# Progress and outputs: currentGate, and each completed or failed gate's output.
+# (The package and its metadata: gate_state.rego.)
+package h3a.rules.gate_state
+
+import data.h3a.lib
+
+# METADATA
+# title: currentGate disagrees with completedGates
+# description: >-
+#   completedGates is ascending without repeats, and currentGate is its last gate or
+#   the next one (0 or 1 while none is complete). gate-state-management.md, Pattern 5,
+#   After Each Gate: "pipelineState.currentGate = <GATE_NUMBER>",
+#   "pipelineState.completedGates.push(<GATE_NUMBER>)".
+# custom:
+#   id: h3a.gates.gate_state_current_gate
+#   category: gates
+#   severity: error
+#   remediation: set currentGate from completedGates as each gate completes
+deny contains f if {
+	some item in current_gate_problems
+	f := lib.finding(rego.metadata.rule(), item)
+}
+
+current_gate_problems contains item if {
+	some p in pipelines
+	is_object(p.pipeline)
+	some [i, n] in completed(p)
+	last := last_completed(p, i)
+	n <= last
+	item := {
+		"msg": sprintf("completed gate %d follows gate %d, expected ascending gates without repeats", [n, last]),
+		"file": p.path,
+		"pointer": sprintf("/completedGates/%d", [i]),
+	}
+}
+
+current_gate_problems contains item if {
+	some p in pipelines
+	is_object(p.pipeline)
+	current := gate_number(p.pipeline.currentGate)
+	last := last_completed(p, count(lib.items(lib.get(p.pipeline, "completedGates"))))
+	[low, high] := expected_current(last)
+	not between(current, low, high)
+	item := {
+		"msg": sprintf("currentGate is %d but the last completed gate is %s, expected %d or %d", [current, gate_text(last), low, high]),
+		"file": p.path,
+		"pointer": "/currentGate",
+	}
+}
+
+expected_current(last) := [0, 1] if last < 0
+
+else := [last, last + 1]
+
+between(n, low, high) if {
+	n >= low
+	n <= high
+}
+
+gate_text(n) := "none" if n < 0
+
+else := sprintf("%d", [n])
+
+# METADATA
+# title: Completed gate without a usable output
+# description: >-
+#   Every gate in completedGates (but the final mark, gate 5) needs its output file
+#   with status SUCCESS or PARTIAL. gate-state-management.md, Pattern 1: "if
+#   (previousGateState.status === 'SUCCESS' || previousGateState.status === 'PARTIAL')";
+#   Pattern 6: Crash Recovery runs only the gates not in completedGates, so a gate
+#   listed there that did not succeed is never run again.
+# custom:
+#   id: h3a.evidence.gate_state_completed_output
+#   category: evidence
+#   severity: error
+#   remediation: write the gate's output file, or take the gate out of completedGates
+deny contains f if {
+	some item in completed_output_problems
+	f := lib.finding(rego.metadata.rule(), item)
+}
+
+completed_output_problems contains item if {
+	some p in pipelines
+	is_object(p.pipeline)
+	some [i, n] in completed(p)
+	n != final_gate
+	not gates(p)[n]
+	item := {
+		"msg": sprintf("gate %d is completed but %s does not exist", [n, output_file(p, n)]),
+		"file": p.path,
+		"pointer": sprintf("/completedGates/%d", [i]),
+	}
+}
+
+completed_output_problems contains item if {
+	some p in pipelines
+	is_object(p.pipeline)
+	some [i, n] in completed(p)
+	n != final_gate
+	g := gates(p)[n]
+	is_object(g.doc)
+	not lib.get(g.doc, "status") in {"SUCCESS", "PARTIAL"}
+	item := {
+		"msg": sprintf("gate %d is completed but its output's status is %s, expected SUCCESS or PARTIAL", [n, lib.describe_field(g.doc, "status")]),
+		"file": p.path,
+		"pointer": sprintf("/completedGates/%d", [i]),
+	}
+}
+
+# METADATA
+# title: Failed gate without its output file
+# description: >-
+#   The guide writes a gate's state file even when the gate fails: a FAILED pipeline
+#   has the output of its currentGate (gate 5, the final mark, aside).
+#   gate-state-management.md, Constraints, NEVER: "Skip writing state files (even if
+#   gate fails - write FAILED status)".
+# custom:
+#   id: h3a.evidence.gate_state_failed_output
+#   category: evidence
+#   severity: error
+#   remediation: write the failed gate's output with status FAILED and its validation issues
+deny contains f if {
+	some p in pipelines
+	p.pipeline.status == "FAILED"
+	current := gate_number(p.pipeline.currentGate)
+	current != final_gate
+	not gates(p)[current]
+	f := lib.finding(rego.metadata.rule(), {
+		"msg": sprintf("pipeline FAILED at gate %d but %s does not exist", [current, output_file(p, current)]),
+		"file": p.path,
+		"pointer": "/currentGate",
+	})
+}
+
+# METADATA
+# title: SUCCESS pipeline with a gate that did not succeed
+# description: >-
+#   A pipeline whose status is SUCCESS has no FAILED gate output: a failed gate stops the
+#   pipeline. gate-state-management.md, Pattern 3: Verify Pipeline State: "if
+#   (anyPreviousFailed) { throw new Error(`Cannot execute GATE ...: Previous gate
+#   failed`) }". A PARTIAL gate under a SUCCESS pipeline is a warning: the guide leaves
+#   overallStatus to the orchestrator.
+# custom:
+#   id: h3a.gates.gate_state_pipeline_status
+#   category: gates
+#   severity: error
+#   remediation: set the pipeline's status to PARTIAL or FAILED, or re-run the gate
+deny contains f if {
+	some p in pipelines
+	p.pipeline.status == "SUCCESS"
+	some n, g in gates(p)
+	is_object(g.doc)
+	not lib.get(g.doc, "status") == "SUCCESS"
+	f := lib.finding(rego.metadata.rule(), {
+		"msg": sprintf("pipeline status is SUCCESS but gate %d (%s) has status %s", [n, g.path, lib.describe_field(g.doc, "status")]),
+		"file": p.path,
+		"pointer": "/status",
+		"severity": under_success_severity(lib.get(g.doc, "status")),
+	})
+}
+
+under_success_severity(status) := "warning" if status == "PARTIAL"
+
+else := "error"
+
+# METADATA
+# title: Gate output the next gate cannot use
+# description: >-
+#   The guide's own agents read the previous gate's output: a SUCCESS or PARTIAL gate 1
+#   of TestCaseDesigner has a non-empty output.testCases, each with testId and non-empty
+#   testSteps; a gate 2 of DOMAgent has output.elementMappings, each with
+#   locators.primary. gate-state-management.md, Pattern 1, Validation Functions:
+#   "Array.isArray(data.testCases) && data.testCases.length > 0 &&
+#   data.testCases.every(tc => tc.testId && tc.testSteps)",
+#   "data.elementMappings.every(em => em.locators?.primary)"; Constraints, ALWAYS:
+#   "Validate previous gate output structure before using".
+# custom:
+#   id: h3a.gates.gate_state_handoff
+#   category: gates
+#   severity: error
+#   remediation: write the output the next gate reads, or mark the gate FAILED
+deny contains f if {
+	some item in handoff_problems
+	f := lib.finding(rego.metadata.rule(), item)
+}
+
+# handed_over lists [gate number, gate, output] of each finished gate whose
+# output the guide's next agent reads.
+handed_over contains [n, g, out] if {
+	some p in pipelines
+	some n, g in gates(p)
+	g.doc.status in {"SUCCESS", "PARTIAL"}
+	out := g.doc.output
+	is_object(out)
+}
+
+handoff_problems contains item if {
+	some [1, g, out] in handed_over
+	g.doc.agent == "TestCaseDesigner"
+	not nonempty_array(lib.get(out, "testCases"))
+	item := {
+		"msg": sprintf("gate 1 output has testCases %s, expected a non-empty array for gate 2 to map", [lib.describe_field(out, "testCases")]),
+		"file": g.path,
+		"pointer": field_pointer(g, "output"),
+	}
+}
+
+handoff_problems contains item if {
+	some [1, g, out] in handed_over
+	g.doc.agent == "TestCaseDesigner"
+	nonempty_array(out.testCases)
+	some i, test in out.testCases
+	not lib.filled(lib.get(test, "testId"))
+	item := {
+		"msg": sprintf("test case %d has testId %s, expected a non-empty string", [i, lib.describe_field(test, "testId")]),
+		"file": g.path,
+		"pointer": sprintf("%s/testCases/%d", [field_pointer(g, "output"), i]),
+	}
+}
+
+handoff_problems contains item if {
+	some [1, g, out] in handed_over
+	g.doc.agent == "TestCaseDesigner"
+	nonempty_array(out.testCases)
+	some i, test in out.testCases
+	not nonempty_array(lib.get(test, "testSteps"))
+	item := {
+		"msg": sprintf("test case %d has testSteps %s, expected a non-empty array", [i, lib.describe_field(test, "testSteps")]),
+		"file": g.path,
+		"pointer": sprintf("%s/testCases/%d", [field_pointer(g, "output"), i]),
+	}
+}
+
+handoff_problems contains item if {
+	some [2, g, out] in handed_over
+	g.doc.agent == "DOMAgent"
+	not is_array(lib.get(out, "elementMappings"))
+	item := {
+		"msg": sprintf("gate 2 output has elementMappings %s, expected an array for gate 3 to use", [lib.describe_field(out, "elementMappings")]),
+		"file": g.path,
+		"pointer": field_pointer(g, "output"),
+	}
+}
+
+handoff_problems contains item if {
+	some [2, g, out] in handed_over
+	g.doc.agent == "DOMAgent"
+	some i, mapping in lib.items(out.elementMappings)
+	not is_object(lib.get(lib.get(mapping, "locators"), "primary"))
+	item := {
+		"msg": sprintf("element mapping %d has no locators.primary object", [i]),
+		"file": g.path,
+		"pointer": sprintf("%s/elementMappings/%d", [field_pointer(g, "output"), i]),
+	}
+}
+
+nonempty_array(x) if {
+	is_array(x)
+	count(x) > 0
+}

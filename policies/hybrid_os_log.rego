@@ -1,0 +1,116 @@
+# The log: its records, ids and counters.
+# (The package and its metadata: hybrid_os.rego.)
+package h3a.rules.hybrid_os
+
+import data.h3a.lib
+
+units := lib.items(input.docs.units) if v14
+
+# records are the log's records in order, unit by unit, each with its unit,
+# index and line.
+records := [{"unit": u.path, "i": i, "line": u.lines[i], "record": r} |
+	some u in units
+	some i, r in lib.items(object.get(input.docs.logs, u.path, []))
+]
+
+# numbered are the records with a whole-number id, in order.
+numbered := [{"at": r, "id": id} | some r in records; id := lib.int64(r.record.id)]
+
+unit_size(u) := count(lib.items(object.get(input.docs.logs, u.path, [])))
+
+# METADATA
+# title: Event counter out of step with the log
+# description: >-
+#   Log ids must strictly increase across all units, and state.json g must equal the id
+#   of the last log entry (the startup sequence syncs g from it). hybrid-ai-os-v1.4.md,
+#   state.json: "g | Global monotonic event counter"; Logging: "`id` (global event)";
+#   Startup Sequence: "Sync global event counter from last log entry".
+# custom:
+#   id: h3a.integrity.hybrid_log_counter
+#   category: integrity
+#   severity: error
+#   remediation: find the lost or duplicated log entry; set g from the last log entry
+deny contains f if {
+	some item in counter_problems
+	f := lib.finding(rego.metadata.rule(), item)
+}
+
+counter_problems contains item if {
+	some j, x in numbered
+	j > 0
+	before := numbered[j - 1]
+	x.id <= before.id
+	item := {
+		"msg": sprintf("log id %d does not increase: the entry before it (%s line %d) has id %d", [x.id, before.at.unit, before.at.line, before.id]),
+		"file": x.at.unit,
+		"pointer": sprintf("/%d/id", [x.at.i]),
+	}
+}
+
+counter_problems contains item if {
+	count(units) > 0
+	g := lib.int64(state.g)
+	count(numbered) > 0
+	last := numbered[count(numbered) - 1]
+	g != last.id
+	item := {
+		"msg": sprintf("g is %d but the last log entry (%s line %d) has id %d; g must equal it", [g, last.at.unit, last.at.line, last.id]),
+		"file": "state.json",
+		"pointer": "/g",
+	}
+}
+
+# METADATA
+# title: Log rollover inconsistent
+# description: >-
+#   state.json ln must equal the number of entries in the newest log unit and be below
+#   max, and every earlier (full) unit must hold exactly max entries.
+#   hybrid-ai-os-v1.4.md, state.json: "ln | Entries in current log file", "max |
+#   Log-rollover threshold"; Logging: "Rollover triggered when `ln ≥ max`; new file
+#   created, counter reset".
+# custom:
+#   id: h3a.integrity.hybrid_log_rollover
+#   category: integrity
+#   severity: error
+#   remediation: >-
+#     find the unit that lost or gained lines; restore it from version control and set ln
+#     to the newest unit's line count
+deny contains f if {
+	some item in rollover_problems
+	f := lib.finding(rego.metadata.rule(), item)
+}
+
+rollover_problems contains item if {
+	count(units) > 0
+	ln := lib.int64(state.ln)
+	newest := units[count(units) - 1]
+	unit_size(newest) != ln
+	item := {
+		"msg": sprintf("ln is %d but the newest log unit %s has %d entries", [ln, newest.path, unit_size(newest)]),
+		"file": "state.json",
+		"pointer": "/ln",
+	}
+}
+
+rollover_problems contains item if {
+	count(units) > 0
+	ln := lib.int64(state.ln)
+	most := lib.int64(state.max)
+	ln >= most
+	item := {
+		"msg": sprintf("ln %d is not below max %d; the log should have rolled over to a new unit", [ln, most]),
+		"file": "state.json",
+		"pointer": "/ln",
+	}
+}
+
+rollover_problems contains item if {
+	most := lib.int64(state.max)
+	some k, u in units
+	k < count(units) - 1
+	unit_size(u) != most
+	item := {
+		"msg": sprintf("full log unit %s has %d entries; a unit rolls over at exactly max %d", [u.path, unit_size(u), most]),
+		"file": u.path,
+	}
+}

@@ -1,0 +1,87 @@
+# Other shapes: a state that differs from schema 3.0.
+# (The package and its metadata: stigmergy.rego.)
+package h3a.rules.stigmergy
+
+import data.h3a.lib
+
+root_keys := ["schema_version", "project_name", "goal", "project_status", "project_manifest", "history", "issue_log"]
+
+task_keys := ["id", "summary", "agent", "status", "dependencies", "failure_count"]
+
+history_keys := ["timestamp", "agent_id", "signal", "summary"]
+
+# lacking lists the keys of keys that some of entries lack, in the order
+# the entries first lack them (an entry that is no object lacks them all).
+lacking(entries, keys) := [key |
+	some [_, _, key] in sort([[first, k, key] |
+		some k, key in keys
+		first := min({i | some i, e in entries; not key in object.keys(as_object(e))})
+	])
+]
+
+as_object(x) := x if is_object(x)
+
+else := {}
+
+# METADATA
+# title: State differs from schema 3.0
+# description: >-
+#   The state file declares another schema_version (or none, or is the engine's
+#   current.json): it is checked for what it shares with schema 3.0, and the differences
+#   are reported as warnings naming the version. stigmergy-state-schema.md: "This
+#   document defines the official schema for the `.ai/state.json` file", "`schema_version`
+#   (String): The version of this schema.".
+# custom:
+#   id: h3a.schema.stigmergy_drift
+#   category: schema
+#   severity: warning
+#   remediation: migrate the file to schema 3.0, or ignore the warning if the engine of that version wrote it
+warn contains f if {
+	ledger
+	not strict
+	some item in drift
+	f := lib.finding(rego.metadata.rule(), {
+		"msg": sprintf("%s: %s", [input.docs.version, item.msg]),
+		"file": ledger_file,
+		"pointer": item.pointer,
+	})
+}
+
+drift contains {"msg": sprintf("lacks %s of schema 3.0", [concat(", ", missing)]), "pointer": ""} if {
+	missing := [k | some k in root_keys; not k in object.keys(ledger)]
+	count(missing) > 0
+}
+
+drift contains {"msg": sprintf("has keys schema 3.0 does not define: %s", [concat(", ", extra)]), "pointer": ""} if {
+	extra := sort([k | some k in object.keys(ledger); not k in root_keys])
+	count(extra) > 0
+}
+
+drift contains {"msg": sprintf("goal is %s, expected the user's goal as a string", [lib.describe(goal)]), "pointer": "/goal"} if {
+	goal := ledger.goal
+	not is_string(goal)
+}
+
+drift contains {"msg": sprintf("project_status %s is not a 3.0 status", [lib.describe(status)]), "pointer": "/project_status"} if {
+	status := ledger.project_status
+	not lib.str(status) in {stage | some [stage, _] in stages}
+}
+
+drift contains {"msg": sprintf("tasks lack %s", [concat(", ", missing)]), "pointer": "/project_manifest/tasks"} if {
+	missing := lacking(lib.items(ledger.project_manifest.tasks), task_keys)
+	count(missing) > 0
+}
+
+drift contains {"msg": sprintf("task statuses outside PENDING, IN_PROGRESS, COMPLETED, FAILED: %s", [concat(", ", odd)]), "pointer": "/project_manifest/tasks"} if {
+	odd := [sprintf("%s (%s)", [lib.str(lib.get(t, "id")), lib.describe(t.status)]) |
+		some t in lib.items(ledger.project_manifest.tasks)
+		"status" in object.keys(as_object(t))
+		not lib.str(t.status) in task_statuses
+	]
+	count(odd) > 0
+}
+
+drift contains {"msg": sprintf("history entries lack %s", [concat(", ", missing)]), "pointer": "/history"} if {
+	missing := lacking(lib.items(ledger.history), history_keys)
+	count(missing) > 0
+}

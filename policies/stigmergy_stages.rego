@@ -1,0 +1,151 @@
+# The stages: their documents, execution, a halted project, the blueprint against the manifest.
+# (The package and its metadata: stigmergy.rego.)
+package h3a.rules.stigmergy
+
+import data.h3a.lib
+
+# METADATA
+# title: Stage passed without its document
+# description: >-
+#   A project_status past a NEEDS_X stage requires that stage's document: docs/brief.md,
+#   docs/prd.md, docs/architecture.md, execution-blueprint.yml. stigmergy-state-schema.md,
+#   Root Object, project_status: "`NEEDS_BRIEFING`: Awaiting creation of
+#   `docs/brief.md`" (and so on to "`NEEDS_BLUEPRINT`: Awaiting creation of
+#   `execution-blueprint.yml`").
+# custom:
+#   id: h3a.evidence.stigmergy_missing_document
+#   category: evidence
+#   severity: error
+#   remediation: write the missing document, or set project_status back to the stage that produces it
+deny contains f if {
+	status := ledger.project_status
+	some at, reached in stages
+	reached[0] == status
+	some i, [stage, document] in stages
+	i < at
+	document != ""
+	not input.docs.documents[document]
+	f := lib.finding(rego.metadata.rule(), judged({
+		"msg": sprintf("project_status %q is past %s but %s does not exist", [status, stage, document]),
+		"file": ledger_file,
+		"pointer": "/project_status",
+	}))
+}
+
+# before_execution holds for a project_status of a stage before
+# READY_FOR_EXECUTION: the spec's NEEDS_X stages, and in a file not held to
+# 3.0 any NEEDS_ status (3.1 writes NEEDS_INITIALIZATION).
+before_execution(status) if status in {stage | some [stage, document] in stages; document != ""}
+
+before_execution(status) if {
+	not strict
+	startswith(status, "NEEDS_")
+}
+
+# METADATA
+# title: Task started before execution
+# description: >-
+#   project_status is a stage before READY_FOR_EXECUTION (a NEEDS_X stage) but a task is
+#   IN_PROGRESS, COMPLETED or FAILED: the swarm built before its blueprint was complete.
+#   stigmergy-state-schema.md, Root Object, project_status: "`READY_FOR_EXECUTION`:
+#   Blueprint is complete, swarm can begin building", "`EXECUTION_IN_PROGRESS`: Actively
+#   working on blueprint tasks".
+# custom:
+#   id: h3a.gates.stigmergy_started_early
+#   category: gates
+#   severity: error
+#   remediation: >-
+#     set project_status to the stage the project is really in, or put the task back to
+#     PENDING until the blueprint is complete
+deny contains f if {
+	status := ledger.project_status
+	is_string(status)
+	before_execution(status)
+	some [i, id, t] in tasks
+	t.status in {"IN_PROGRESS", "COMPLETED", "FAILED"}
+	f := lib.finding(rego.metadata.rule(), judged({
+		"msg": sprintf("task %q is %s but project_status is %q; tasks start once the project is READY_FOR_EXECUTION", [id, t.status, status]),
+		"file": ledger_file,
+		"pointer": task_pointer(i, "/status"),
+	}))
+}
+
+# METADATA
+# title: Project halted, a person must decide
+# description: >-
+#   project_status is EXECUTION_HALTED: the swarm stopped on an unrecoverable error, so
+#   the gate needs a human. stigmergy-state-schema.md, Root Object, project_status:
+#   "`EXECUTION_HALTED`: A critical, unrecoverable error occurred".
+# custom:
+#   id: h3a.gates.stigmergy_halted
+#   category: gates
+#   severity: warning
+#   remediation: >-
+#     a person reads the issue_log and history, decides how to go on, logs the decision
+#     in history and sets project_status accordingly
+warn contains f if {
+	ledger.project_status == "EXECUTION_HALTED"
+	f := lib.finding(rego.metadata.rule(), labelled({
+		"msg": sprintf("project_status is \"EXECUTION_HALTED\" (a critical, unrecoverable error occurred; %s): a person must decide how to go on", [open_issues_text]),
+		"file": ledger_file,
+		"pointer": "/project_status",
+		"needs_human": true,
+	}))
+}
+
+open_issues := [lib.str(lib.get(issue, "issue_id")) |
+	some issue in lib.items(ledger.issue_log)
+	issue.status in {"OPEN", "IN_PROGRESS", "FAILED_TO_RESOLVE"}
+]
+
+open_issues_text := "no open issue in issue_log" if count(open_issues) == 0
+
+else := sprintf("unresolved issues: %s", [concat(", ", open_issues)])
+
+# blueprint_tasks lists [id, pointer] of each task of execution-blueprint.yml
+# that has an id: a "tasks" list at the top, or a list at the top.
+blueprint_tasks := [[t.id, sprintf("/%d/id", [i])] | some i, t in input.docs.blueprint; lib.str(lib.get(t, "id")) != ""] if is_array(input.docs.blueprint)
+
+else := [[t.id, sprintf("/tasks/%d/id", [i])] | some i, t in input.docs.blueprint.tasks; lib.str(lib.get(t, "id")) != ""] if is_array(input.docs.blueprint.tasks)
+
+# METADATA
+# title: Blueprint and manifest disagree
+# description: >-
+#   The manifest is derived from execution-blueprint.yml: both must hold the same task
+#   ids. stigmergy-state-schema.md, Root Object: "`project_manifest` (Object): The master
+#   plan derived from the blueprint".
+# custom:
+#   id: h3a.traceability.stigmergy_blueprint_mismatch
+#   category: traceability
+#   severity: error
+#   remediation: re-derive the manifest from the blueprint, or add the task to the blueprint
+deny contains f if {
+	some item in blueprint_mismatches
+	f := lib.finding(rego.metadata.rule(), judged(item))
+}
+
+blueprint_mismatches contains item if {
+	ledger
+	blueprint_tasks
+	in_manifest := {id | some [_, id, _] in tasks}
+	some [id, pointer] in blueprint_tasks
+	not id in in_manifest
+	item := {
+		"msg": sprintf("blueprint task %q is not in the manifest of %s", [id, ledger_file]),
+		"file": blueprint_path,
+		"pointer": pointer,
+	}
+}
+
+blueprint_mismatches contains item if {
+	blueprint_tasks
+	in_blueprint := {id | some [id, _] in blueprint_tasks}
+	some [i, id, _] in tasks
+	id != ""
+	not id in in_blueprint
+	item := {
+		"msg": sprintf("manifest task %q is not in %s", [id, blueprint_path]),
+		"file": ledger_file,
+		"pointer": task_pointer(i, "/id"),
+	}
+}
