@@ -269,7 +269,7 @@ func TestGeneratedFilesAreMarked(t *testing.T) {
 		}
 	}
 	if len(generated) < 2 {
-		t.Fatalf("found %d generated files (%q), expected at least internal/policy/shipped_plan.go and policies/fixture_test.rego", len(generated), generated)
+		t.Fatalf("found %d generated files (%q), expected at least internal/policy/shipped_plan.go and policies/fixture_h3a_test.rego", len(generated), generated)
 	}
 	for _, f := range generated {
 		want := map[string]string{"linguist-generated": "true"}
