@@ -8,8 +8,9 @@
 package h3a.rules.evidence
 
 import data.h3a.lib
+import data.h3a.model
 
-task := lib.current_task_id
+task := model.current_task_id
 
 ct := input.docs.current_task
 
@@ -36,7 +37,7 @@ else := object.union({"gate": sprintf("G%d", [n])}, v)
 #     the planner completes what is missing and logs it; until then G0 is not passed, so
 #     set it back to in_progress in every record
 deny contains f if {
-	0 in lib.claimed_passed
+	0 in model.claimed_passed
 	some v in g0_gaps
 	f := lib.finding(rego.metadata.rule(), element(0, v))
 }
@@ -126,12 +127,12 @@ g0_gaps contains v if {
 # ledger_gaps(n) holds the finding for a gate claimed passed that the ledger never logged passing.
 ledger_gaps(n) := {v |
 	input.docs.gates_ledger != null
-	not lib.ledger_has(n, "PASSED")
+	not model.ledger_has(n, "PASSED")
 	v := {
-		"msg": sprintf("%s is passed but GATES_LEDGER.md has no %s PASSED event", [lib.gate_names[n], lib.gate_names[n]]),
+		"msg": sprintf("%s is passed but GATES_LEDGER.md has no %s PASSED event", [model.gate_names[n], model.gate_names[n]]),
 		"file": lib.doc_file.gates_ledger,
 		"line": input.docs.gates_ledger.events_line,
-		"remediation": sprintf("once its exit criteria hold, append \"[<UTC time>] %s - PASSED - <agent> - <evidence>\" to GATES_LEDGER.md; until then the gate is not passed, so set it back to in_progress in every record", [lib.gate_names[n]]),
+		"remediation": sprintf("once its exit criteria hold, append \"[<UTC time>] %s - PASSED - <agent> - <evidence>\" to GATES_LEDGER.md; until then the gate is not passed, so set it back to in_progress in every record", [model.gate_names[n]]),
 	}
 }
 
@@ -157,27 +158,27 @@ g0_fix(add) := sprintf("%s; until then G0 is not passed, so set it back to in_pr
 #     the executor records the TDD cycle completely (RED failure output, GREEN test output,
 #     one entry per definition-of-done item) before G1 is set to passed
 deny contains f if {
-	1 in lib.claimed_passed
+	1 in model.claimed_passed
 	some v in g1_gaps
 	f := lib.finding(rego.metadata.rule(), element(1, v))
 }
 
 g1_gaps contains v if {
 	input.docs.executor_report != null
-	not lib.current_cycle
+	not model.current_cycle
 	v := {"msg": sprintf("G1_implementation is passed but executor_report.json has no TDD cycle for %s", [task_name]), "file": lib.doc_file.executor_report, "pointer": "/tdd_cycles"}
 }
 
-cycle_names(i, phase, field) if lib.filled(lib.cycles[i].tdd_phases[phase][field])
+cycle_names(i, phase, field) if lib.filled(model.cycles[i].tdd_phases[phase][field])
 
-current_cycle_names(phase, field) if cycle_names(lib.current_cycle, phase, field)
+current_cycle_names(phase, field) if cycle_names(model.current_cycle, phase, field)
 
 task_name := sprintf("task %q", [task]) if task
 
 else := "the current task"
 
 g1_gaps contains v if {
-	i := lib.current_cycle
+	i := model.current_cycle
 	some phase, field in tdd_outputs
 	not cycle_names(i, phase, field)
 	v := {
@@ -188,8 +189,8 @@ g1_gaps contains v if {
 }
 
 g1_gaps contains v if {
-	i := lib.current_cycle
-	addressed := [lower(trim_space(d.criterion)) | some d in lib.items(lib.cycles[i].definition_of_done); is_string(d.criterion)]
+	i := model.current_cycle
+	addressed := [lower(trim_space(d.criterion)) | some d in lib.items(model.cycles[i].definition_of_done); is_string(d.criterion)]
 	some item in lib.items(ct.definition_of_done)
 	is_string(item)
 	not is_addressed(lower(trim_space(item)), addressed)

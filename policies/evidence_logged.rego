@@ -3,6 +3,7 @@
 package h3a.rules.evidence
 
 import data.h3a.lib
+import data.h3a.model
 
 # METADATA
 # title: Gate evidence missing, unlogged or unverified
@@ -23,30 +24,30 @@ import data.h3a.lib
 #     h3a-check log RUN FILE "description"; no artifact, no gate
 deny contains f if {
 	some r in required
-	problem := lib.evidence_problem(r.path)
+	problem := model.evidence_problem(r.path)
 	position := object.filter(r, ["file", "pointer", "line"])
 	f := lib.finding(rego.metadata.rule(), element(r.gate, object.union(position, {
-		"msg": sprintf("%s is passed but its %s %q %s", [lib.gate_names[r.gate], r.what, r.path, problem]),
+		"msg": sprintf("%s is passed but its %s %q %s", [model.gate_names[r.gate], r.what, r.path, problem]),
 	})))
 }
 
 required contains r if {
-	1 in lib.claimed_passed
+	1 in model.claimed_passed
 	some phase, field in tdd_outputs
 	p := phases[phase][field]
 	lib.filled(p)
 	r := {
 		"gate": 1, "what": sprintf("%s test output", [upper(phase)]), "path": p,
 		"file": lib.doc_file.executor_report,
-		"pointer": sprintf("/tdd_cycles/%d/tdd_phases/%s/%s", [lib.current_cycle, phase, field]),
+		"pointer": sprintf("/tdd_cycles/%d/tdd_phases/%s/%s", [model.current_cycle, phase, field]),
 	}
 }
 
 required contains r if {
-	1 in lib.claimed_passed
+	1 in model.claimed_passed
 	some phase, field in tdd_outputs
 	not current_cycle_names(phase, field)
-	r := object.union(lib.claim_position(1), {
+	r := object.union(model.claim_position(1), {
 		"gate": 1, "what": sprintf("%s test output", [upper(phase)]),
 		"path": sprintf("artifacts/executor/test_output_%s.txt", [phase]),
 	})
@@ -55,15 +56,15 @@ required contains r if {
 tdd_outputs := {"red": "failure_output", "green": "test_output"}
 
 required contains r if {
-	1 in lib.claimed_passed
+	1 in model.claimed_passed
 	r := object.union({"gate": 1, "what": "coverage report"}, coverage_artifact)
 }
 
-coverage_artifact := {"path": p, "file": lib.doc_file.executor_report, "pointer": sprintf("/tdd_cycles/%d/artifacts/%d", [lib.current_cycle, j])} if {
-	paths := [[k, x] | some k, x in lib.items(lib.cycles[lib.current_cycle].artifacts); is_string(x); endswith(x, "coverage_delta.json")]
+coverage_artifact := {"path": p, "file": lib.doc_file.executor_report, "pointer": sprintf("/tdd_cycles/%d/artifacts/%d", [model.current_cycle, j])} if {
+	paths := [[k, x] | some k, x in lib.items(model.cycles[model.current_cycle].artifacts); is_string(x); endswith(x, "coverage_delta.json")]
 	count(paths) > 0
 	[j, p] := paths[0]
-} else := object.union(lib.claim_position(1), {"path": "artifacts/executor/coverage_delta.json"})
+} else := object.union(model.claim_position(1), {"path": "artifacts/executor/coverage_delta.json"})
 
 validator_reports := {
 	"security": {"what": "security scan", "path": "artifacts/validator/security_scan.json"},
@@ -71,30 +72,30 @@ validator_reports := {
 }
 
 required contains r if {
-	2 in lib.claimed_passed
+	2 in model.claimed_passed
 	some check, spec in validator_reports
-	p := lib.verdicts[lib.current_verdict].verification_results[check].report
+	p := model.verdicts[model.current_verdict].verification_results[check].report
 	lib.filled(p)
 	r := {
 		"gate": 2, "what": spec.what, "path": p,
 		"file": lib.doc_file.validator_report,
-		"pointer": sprintf("/verdicts/%d/verification_results/%s/report", [lib.current_verdict, check]),
+		"pointer": sprintf("/verdicts/%d/verification_results/%s/report", [model.current_verdict, check]),
 	}
 }
 
 required contains r if {
-	2 in lib.claimed_passed
+	2 in model.claimed_passed
 	some check, spec in validator_reports
 	not verdict_names(check)
-	r := object.union(lib.claim_position(2), {"gate": 2, "what": spec.what, "path": spec.path})
+	r := object.union(model.claim_position(2), {"gate": 2, "what": spec.what, "path": spec.path})
 }
 
-verdict_names(check) if lib.filled(lib.verdicts[lib.current_verdict].verification_results[check].report)
+verdict_names(check) if lib.filled(model.verdicts[model.current_verdict].verification_results[check].report)
 
 system_artifacts := {"pre_deploy_checklist.md": "pre-deploy checklist", "rollback_plan.md": "rollback plan"}
 
 required contains r if {
-	3 in lib.claimed_passed
+	3 in model.claimed_passed
 	some name, what in system_artifacts
 	logged := [e | some e in lib.items(input.docs.evidence_log.entries); endswith(e.path, sprintf("/%s", [name]))]
 	count(logged) > 0
@@ -103,10 +104,10 @@ required contains r if {
 }
 
 required contains r if {
-	3 in lib.claimed_passed
+	3 in model.claimed_passed
 	some name, what in system_artifacts
 	not name_logged(name)
-	r := object.union(lib.claim_position(3), {"gate": 3, "what": what, "path": sprintf("artifacts/system/%s", [name])})
+	r := object.union(model.claim_position(3), {"gate": 3, "what": what, "path": sprintf("artifacts/system/%s", [name])})
 }
 
 name_logged(name) if {

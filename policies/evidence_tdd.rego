@@ -3,6 +3,7 @@
 package h3a.rules.evidence
 
 import data.h3a.lib
+import data.h3a.model
 
 # METADATA
 # title: TDD phases out of order
@@ -19,12 +20,12 @@ import data.h3a.lib
 #     TDD writes the failing test first: record each phase's real time when it happens;
 #     if the tests were written after the code, redo the cycle test-first
 deny contains f if {
-	1 in lib.claimed_passed
+	1 in model.claimed_passed
 	some v in order_gaps
 	f := lib.finding(rego.metadata.rule(), element(1, v))
 }
 
-phases := lib.cycles[lib.current_cycle].tdd_phases
+phases := model.cycles[model.current_cycle].tdd_phases
 
 order_gaps contains v if {
 	is_object(phases)
@@ -51,9 +52,9 @@ order_gaps contains v if {
 
 phase_time(phase) if lib.time_ns(phases[phase].timestamp)
 
-phase_pointer(phase) := sprintf("/tdd_cycles/%d/tdd_phases/%s", [lib.current_cycle, phase]) if is_object(phases[phase])
+phase_pointer(phase) := sprintf("/tdd_cycles/%d/tdd_phases/%s", [model.current_cycle, phase]) if is_object(phases[phase])
 
-else := sprintf("/tdd_cycles/%d/tdd_phases", [lib.current_cycle])
+else := sprintf("/tdd_cycles/%d/tdd_phases", [model.current_cycle])
 
 # METADATA
 # title: Coverage decreased
@@ -67,9 +68,9 @@ else := sprintf("/tdd_cycles/%d/tdd_phases", [lib.current_cycle])
 #   severity: error
 #   remediation: add tests for the code paths that lost coverage, then re-run the GREEN phase
 deny contains f if {
-	1 in lib.claimed_passed
-	i := lib.current_cycle
-	delta := lib.cycles[i].coverage_delta
+	1 in model.claimed_passed
+	i := model.current_cycle
+	delta := model.cycles[i].coverage_delta
 	coverage_value(delta) < 0
 	f := lib.finding(rego.metadata.rule(), element(1, {
 		"msg": sprintf("G1_implementation is passed but coverage_delta %v of the TDD cycle for %s is negative", [delta, task_name]),
@@ -104,28 +105,28 @@ coverage_value(x) := to_number(trim_prefix(trim_suffix(s, "%"), "+")) if {
 #     the validator records a passing verdict for the task before G2 is set to passed; a
 #     failing verdict sends the task back to the executor
 deny contains f if {
-	2 in lib.claimed_passed
+	2 in model.claimed_passed
 	some v in g2_gaps
 	f := lib.finding(rego.metadata.rule(), element(2, v))
 }
 
 g2_gaps contains v if {
 	input.docs.validator_report != null
-	not lib.current_verdict
+	not model.current_verdict
 	v := {"msg": sprintf("G2_validation is passed but validator_report.json has no verdict for %s", [task_name]), "file": lib.doc_file.validator_report, "pointer": "/verdicts"}
 }
 
 g2_gaps contains v if {
-	i := lib.current_verdict
-	not lib.verdict_passes(i)
+	i := model.current_verdict
+	not model.verdict_passes(i)
 	v := {
-		"msg": sprintf("G2_validation is passed but the verdict for %s has %s, expected a passing status (pass or pass_with_notes)", [task_name, lib.describe_verdict_status(i)]),
+		"msg": sprintf("G2_validation is passed but the verdict for %s has %s, expected a passing status (pass or pass_with_notes)", [task_name, model.describe_verdict_status(i)]),
 		"file": lib.doc_file.validator_report,
 		"pointer": verdict_status_pointer(i),
 	}
 }
 
-verdict_status_pointer(i) := sprintf("/verdicts/%d/status", [i]) if lib.has_status(lib.verdicts[i])
+verdict_status_pointer(i) := sprintf("/verdicts/%d/status", [i]) if model.has_status(model.verdicts[i])
 
 else := sprintf("/verdicts/%d", [i])
 

@@ -3,6 +3,7 @@
 package h3a.rules.evidence
 
 import data.h3a.lib
+import data.h3a.model
 
 # METADATA
 # title: Verdict numbers contradict themselves
@@ -27,7 +28,7 @@ warn contains f if {
 }
 
 number_gaps contains v if {
-	some i, verdict in lib.verdicts
+	some i, verdict in model.verdicts
 	tests := verdict.verification_results.tests
 	every k in ["total", "passed", "failed", "skipped"] {
 		is_number(tests[k])
@@ -40,7 +41,7 @@ number_gaps contains v if {
 }
 
 number_gaps contains v if {
-	some i, verdict in lib.verdicts
+	some i, verdict in model.verdicts
 	tests := verdict.verification_results.tests
 	tests.status == "pass"
 	is_number(tests.failed)
@@ -49,7 +50,7 @@ number_gaps contains v if {
 }
 
 number_gaps contains v if {
-	some i, verdict in lib.verdicts
+	some i, verdict in model.verdicts
 	dod := verdict.verification_results.dod_checklist
 	dod.status == "pass"
 	is_number(dod.met)
@@ -88,7 +89,7 @@ else := {}
 #     commit every change and let CI go green, then record meta.ci_green true and
 #     meta.dirty false before G3 is set to passed
 warn contains f if {
-	3 in lib.claimed_passed
+	3 in model.claimed_passed
 	meta := input.docs.state.meta
 	some field, want in {"ci_green": true, "dirty": false}
 	meta[field] != want

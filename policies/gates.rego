@@ -6,6 +6,7 @@
 package h3a.rules.gates
 
 import data.h3a.lib
+import data.h3a.model
 
 # METADATA
 # title: Gate passed out of order
@@ -31,31 +32,31 @@ deny contains f if {
 order_violations contains v if {
 	gates := input.docs.state.gates
 	is_object(gates)
-	some n in lib.gate_numbers
-	gates[lib.gate_names[n]] == "passed"
-	earlier := [sprintf("%s is %q", [lib.gate_names[m], value]) |
-		some m in lib.gate_numbers
+	some n in model.gate_numbers
+	gates[model.gate_names[n]] == "passed"
+	earlier := [sprintf("%s is %q", [model.gate_names[m], value]) |
+		some m in model.gate_numbers
 		m < n
-		value := object.get(gates, lib.gate_names[m], "missing")
+		value := object.get(gates, model.gate_names[m], "missing")
 		value != "passed"
 	]
 	count(earlier) > 0
 	v := {
-		"msg": sprintf("%s is \"passed\" in state.json gates, but the earlier %s", [lib.gate_names[n], concat(" and ", earlier)]),
+		"msg": sprintf("%s is \"passed\" in state.json gates, but the earlier %s", [model.gate_names[n], concat(" and ", earlier)]),
 		"file": lib.doc_file.state,
-		"pointer": sprintf("/gates/%s", [lib.gate_names[n]]),
+		"pointer": sprintf("/gates/%s", [model.gate_names[n]]),
 		"gate": sprintf("G%d", [n]),
 	}
 }
 
 order_violations contains v if {
-	some n in lib.gate_numbers
-	ev := lib.ledger_latest[n]
+	some n in model.gate_numbers
+	ev := model.ledger_latest[n]
 	ev.status == "PASSED"
 	earlier := [describe_latest(m) |
-		some m in lib.gate_numbers
+		some m in model.gate_numbers
 		m < n
-		not lib.ledger_latest[m].status == "PASSED"
+		not model.ledger_latest[m].status == "PASSED"
 	]
 	count(earlier) > 0
 	v := {
@@ -67,7 +68,7 @@ order_violations contains v if {
 }
 
 describe_latest(m) := sprintf("the latest event of the earlier gate G%d is %s (line %d)", [m, ev.status, ev.line]) if {
-	ev := lib.ledger_latest[m]
+	ev := model.ledger_latest[m]
 } else := sprintf("the earlier gate G%d has no event", [m])
 
 # METADATA
@@ -93,14 +94,14 @@ deny contains f if {
 }
 
 reference_source := src if {
-	first := min({s.order | some s in lib.gate_sources})
-	some src in lib.gate_sources
+	first := min({s.order | some s in model.gate_sources})
+	some src in model.gate_sources
 	src.order == first
 }
 
 disagreements contains v if {
 	ref := reference_source
-	some src in lib.gate_sources
+	some src in model.gate_sources
 	src.order > ref.order
 	src.frontier != ref.frontier
 	v := object.union(object.filter(src, ["file", "pointer", "line"]), {"msg": sprintf(
@@ -109,6 +110,6 @@ disagreements contains v if {
 	)})
 }
 
-frontier_name(n) := lib.gate_names[n] if n >= 0
+frontier_name(n) := model.gate_names[n] if n >= 0
 
 else := "no gate"

@@ -6,8 +6,9 @@
 package h3a.rules.ledger
 
 import data.h3a.lib
+import data.h3a.model
 
-events := lib.ledger_events
+events := model.ledger_events
 
 ledger_file := lib.doc_file.gates_ledger
 
@@ -32,7 +33,7 @@ outcomes := {"PASSED", "FAILED"}
 deny contains f if {
 	some i, ev in events
 	ev.status in outcomes
-	n := lib.event_gates[i]
+	n := model.event_gates[i]
 	n >= 0
 	not event_before(i, n, "STARTED")
 	f := lib.finding(rego.metadata.rule(), {
@@ -64,7 +65,7 @@ deny contains f if {
 started_early contains v if {
 	some i, ev in events
 	ev.status == "STARTED"
-	n := lib.event_gates[i]
+	n := model.event_gates[i]
 	n >= 0
 	n > 0
 	not event_before(i, n - 1, "PASSED")
@@ -79,7 +80,7 @@ started_early contains v if {
 started_early contains v if {
 	some i, ev in events
 	ev.status == "STARTED"
-	n := lib.event_gates[i]
+	n := model.event_gates[i]
 	n >= 0
 	n > 0
 	k := last_before(i, n - 1, "PASSED")
@@ -115,7 +116,7 @@ deny contains f if {
 inverted contains v if {
 	some i, ev in events
 	ev.status in outcomes
-	n := lib.event_gates[i]
+	n := model.event_gates[i]
 	n >= 0
 	k := last_before(i, n, "STARTED")
 	start := events[k]
@@ -173,7 +174,7 @@ last_before(i, n, status) := max(found) if {
 # instead of scanning every earlier event.
 event_indexes[[n, status]] contains i if {
 	some i, ev in events
-	n := lib.event_gates[i]
+	n := model.event_gates[i]
 	n >= 0
 	status := ev.status
 }

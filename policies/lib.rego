@@ -1,9 +1,12 @@
 # METADATA
 # title: Helpers for H3A rules
 # description: >-
-#   Shared by the shipped rules and open to user rules (import data.h3a.lib).
-#   finding() is how every rule builds a result element: it takes the rule id
-#   from the rule's own metadata, so an element always names its rule.
+#   Generic helpers, for the rules of any layout: shared by the shipped rules
+#   and open to user rules (import data.h3a.lib; docs/policies.md lists them).
+#   The h3a layout's own model (gates, ledger, tasks, verdicts) is the package
+#   h3a.model. finding() is how every rule builds a result element: it takes
+#   the rule id from the rule's own metadata, so an element always names its
+#   rule.
 package h3a.lib
 
 # finding returns one result element of the rule whose metadata is meta:
@@ -102,42 +105,6 @@ escape_token(tok) := tok if {
 
 else := sprintf("%v", [tok])
 
-# --- gates ------------------------------------------------------------------
-
-# gate_names are the gates in order, as state.json names them.
-gate_names := ["G0_planning", "G1_implementation", "G2_validation", "G3_production_ready"]
-
-gate_numbers := numbers.range(0, 3)
-
-# gate_number reads the gate number of "G1", "G1_implementation" or "G1_passed".
-# (String builtins, not a regex: it runs for every ledger event.)
-gate_number(s) := to_number(digit) if {
-	is_string(s)
-	startswith(s, "G")
-	digit := substring(s, 1, 1)
-	digit in {"0", "1", "2", "3"}
-	gate_suffix_ok(substring(s, 2, 1))
-}
-
-gate_suffix_ok("")
-
-gate_suffix_ok("_")
-
-# parse_gate_status reads a gate_status such as "G2_passed" into
-# {"gate": 2, "status": "passed"}.
-parse_gate_status(s) := {"gate": gate_number(s), "status": substring(s, 3, -1)} if {
-	is_string(s)
-	regex.match(`^G[0-3]_(pending|not_started|in_progress|passed|failed)$`, s)
-}
-
-# status_frontier is the last gate a gate_status implies is passed: "G2_passed"
-# means G0 to G2, "G2_in_progress" G0 and G1; -1 when none.
-status_frontier(st) := st.gate if st.status == "passed"
-
-else := st.gate - 1
-
-ledger_events := items(input.docs.gates_ledger.events)
-
 # human_event(ev): a person's decision: an event by agent "human" whose
 # provenance (set by the checker, docs/trust-model.md) lies outside the
 # change under review: the base holds it ("base"), a commit signed by a key
@@ -161,229 +128,6 @@ claimed_human_event(ev) if {
 }
 
 # event_gates[i] is the gate number of ledger event i (-1 for none), worked
-# out once: rules look it up for every pair of events.
-event_gates := [gate_or_none(ev) | some ev in ledger_events]
-
-gate_or_none(ev) := n if {
-	n := gate_number(ev.gate)
-} else := -1
-
-# gate_moves are the event statuses that change a gate's state; other words
-# (REVIEWED, NOTE, DECIDED, ...) record something about a gate without moving it.
-gate_moves := {"STARTED", "PASSED", "FAILED", "REJECTED", "ESCALATION", "ESCALATED"}
-
-# ledger_latest[n] is the last event that moved gate n, in file order.
-ledger_latest := {n: ledger_events[max(indexes)] | some n, indexes in gate_move_indexes}
-
-# gate_move_indexes[n] holds the indexes of the events that moved gate n.
-gate_move_indexes[n] contains i if {
-	some i, ev in ledger_events
-	ev.status in gate_moves
-	n := event_gates[i]
-	n >= 0
-}
-
-# current_task_status and handoff_status are the gate_status of
-# CURRENT_TASK.json and SESSION_HANDOFF.json, with where they were read. A
-# handoff in the handoff-contract shape states "G1_passed → G2_pending" in
-# gate_transition instead; its left side is what has been reached.
-current_task_status := {"value": s, "parsed": parse_gate_status(s), "pointer": "/gate_status"} if {
-	s := input.docs.current_task.gate_status
-}
-
-handoff_status := {"value": s, "parsed": parse_gate_status(s), "pointer": "/gate_status"} if {
-	s := input.docs.handoff.gate_status
-	is_string(s)
-} else := {"value": s, "parsed": parse_gate_status(s), "pointer": "/gate_transition"} if {
-	t := input.docs.handoff.gate_transition
-	is_string(t)
-	s := trim_space(split(t, "→")[0])
-}
-
-# gate_sources lists every place that states how far the gates have got, with
-# its frontier: the last gate it says is passed (-1 for none). Order decides
-# which source the others are compared with.
-gate_sources contains src if {
-	gates := input.docs.state.gates
-	is_object(gates)
-	passed := {n | some n in gate_numbers; gates[gate_names[n]] == "passed"}
-	src := {
-		"order": 0, "name": "state.json gates", "file": doc_file.state, "pointer": "/gates",
-		"frontier": max(passed | {-1}),
-	}
-}
-
-gate_sources contains src if {
-	input.docs.gates_ledger != null
-	passed := {n | some n in gate_numbers; ledger_latest[n].status == "PASSED"}
-	src := {
-		"order": 1, "name": "the latest GATES_LEDGER.md events", "file": doc_file.gates_ledger,
-		"line": ledger_line, "frontier": max(passed | {-1}),
-	}
-}
-
-gate_sources contains src if {
-	st := current_task_status
-	src := {
-		"order": 2, "name": sprintf("CURRENT_TASK.json gate_status %q", [st.value]),
-		"file": doc_file.current_task, "pointer": st.pointer, "frontier": status_frontier(st.parsed),
-	}
-}
-
-gate_sources contains src if {
-	st := handoff_status
-	src := {
-		"order": 3, "name": sprintf("SESSION_HANDOFF.json %s %q", [trim_prefix(st.pointer, "/"), st.value]),
-		"file": doc_file.handoff, "pointer": st.pointer, "frontier": status_frontier(st.parsed),
-	}
-}
-
-# ledger_line is where a finding about the ledger as a whole points: its last
-# event, or the events heading.
-ledger_line := ledger_events[count(ledger_events) - 1].line if count(ledger_events) > 0
-
-else := input.docs.gates_ledger.events_line
-
-# claimed_passed holds every gate some source says is passed. Evidence rules
-# hold each such claim to its gate's exit criteria.
-claimed_passed contains n if {
-	some n in gate_numbers
-	input.docs.state.gates[gate_names[n]] == "passed"
-}
-
-claimed_passed contains n if {
-	some n in gate_numbers
-	ledger_latest[n].status == "PASSED"
-}
-
-claimed_passed contains n if {
-	some n in implied_passed(current_task_status)
-}
-
-claimed_passed contains n if {
-	some n in implied_passed(handoff_status)
-}
-
-# implied_passed lists the gates a gate_status implies are passed.
-implied_passed(st) := numbers.range(0, f) if {
-	f := status_frontier(st.parsed)
-	f >= 0
-} else := []
-
-# claim_position(n) is where gate n is claimed passed: state.json when it says
-# so, else the ledger event, else the gate_status that implies it.
-claim_position(n) := {"file": doc_file.state, "pointer": sprintf("/gates/%s", [gate_names[n]])} if {
-	input.docs.state.gates[gate_names[n]] == "passed"
-} else := {"file": doc_file.gates_ledger, "line": ledger_latest[n].line} if {
-	ledger_latest[n].status == "PASSED"
-} else := {"file": doc_file.current_task, "pointer": current_task_status.pointer} if {
-	status_frontier(current_task_status.parsed) >= n
-} else := {"file": doc_file.handoff, "pointer": handoff_status.pointer}
-
-# ledger_has(n, status) holds when the ledger logs gate n with that status.
-ledger_has(n, status) if {
-	some i, ev in ledger_events
-	event_gates[i] == n
-	ev.status == status
-}
-
-# --- tasks, cycles, verdicts -------------------------------------------------
-
-# current_task_id is the task the run is working on: CURRENT_TASK.json's, else
-# the handoff's.
-current_task_id := id if {
-	id := input.docs.current_task.task_id
-	filled(id)
-} else := id if {
-	id := input.docs.handoff.payload.task_id
-	filled(id)
-}
-
-roadmap_ids := {t.id | some t in items(input.docs.roadmap.tasks)}
-
-# last_index returns the index of the last element of xs whose task_id is id.
-last_index(xs, id) := max(matches) if {
-	matches := {i | some i, x in items(xs); x.task_id == id}
-	count(matches) > 0
-}
-
-cycles := items(input.docs.executor_report.tdd_cycles)
-
-verdicts := items(input.docs.validator_report.verdicts)
-
-# current_cycle is the index of the executor cycle for the current task (its
-# last iteration), current_verdict that of its last verdict; with no task id
-# known, the last one. Undefined when there is none.
-current_cycle := last_index(cycles, current_task_id)
-
-current_cycle := count(cycles) - 1 if {
-	not current_task_id
-	count(cycles) > 0
-}
-
-current_verdict := last_index(verdicts, current_task_id)
-
-current_verdict := count(verdicts) - 1 if {
-	not current_task_id
-	count(verdicts) > 0
-}
-
-# limit is the iteration limit: the task's own max_iterations, else params.
-limit := n if {
-	n := input.docs.current_task.max_iterations
-	is_number(n)
-} else := input.params.max_iterations
-
-# --- statuses -----------------------------------------------------------------
-
-# What a status means comes from input.meanings, worked out by the checker
-# from its one status mapping (docs/status-meanings.md lists it): the three documents spell
-# some statuses in more than one way, so rules test the meaning, never a
-# spelling.
-
-# verdict_meaning(i) is what the status of verdict i means; undefined for a
-# status no document defines.
-verdict_meaning(i) := m if {
-	m := input.meanings.verdicts[i]
-	m != null
-}
-
-# verdict_passes(i) holds for a passing verdict (pass, pass_with_notes).
-verdict_passes(i) if verdict_meaning(i).outcome == "pass"
-
-# task_meaning is what CURRENT_TASK.json status means.
-task_meaning := m if {
-	m := input.meanings.task
-	m != null
-}
-
-# describe_verdict_status(i) quotes verdict i's status and says what it means.
-describe_verdict_status(i) := sprintf("status %q (%s)", [m.status, outcome_words[m.outcome]]) if {
-	m := verdict_meaning(i)
-} else := sprintf("status %s, which no document defines", [written_status(verdicts[i])])
-
-outcome_words := {
-	"open": "not decided",
-	"pass": "a pass",
-	"fail": "a failure, remediation due",
-	"escalation": "an escalation to a human",
-}
-
-written_status(x) := sprintf("%q", [x.status]) if is_string(x.status)
-
-else := "missing" if not has_status(x)
-
-else := sprintf("%v", [x.status])
-
-has_status(x) if {
-	is_object(x)
-	"status" in object.keys(x)
-}
-
-# passing_verdict_statuses: the passing spellings as they were before the
-# status mapping; kept for user rules, the shipped rules use verdict_passes.
-passing_verdict_statuses := {"pass", "pass_with_notes"}
-
 # --- paths and evidence -------------------------------------------------------
 
 # clean normalises a reference the way the checker normalises evidence-log
@@ -401,23 +145,6 @@ is_dir_ref(p) if endswith(p, "/")
 
 # files_under lists the run's files inside folder reference p.
 files_under(p) := [f | prefix := clean(p); some f in items(input.tree); startswith(f, prefix)]
-
-# evidence_problem explains why path p is not proven evidence; undefined when
-# it is logged, present and its hash verified.
-evidence_problem(p) := entry_problem(object.get(input.evidence, clean(p), null))
-
-entry_problem(null) := "is not logged in state/EVIDENCE_LOG.md"
-
-entry_problem(e) := "is logged but resolves to a place outside the run directory" if {
-	e != null
-	not e.inside_run
-} else := "is logged but not present in the run" if {
-	e != null
-	not e.exists
-} else := "is logged but its hash is not verified (see the integrity finding on its EVIDENCE_LOG.md entry)" if {
-	e != null
-	not e.hash_ok
-}
 
 # in_tree holds when the run holds file p.
 in_tree(p) if tree_set[clean(p)]

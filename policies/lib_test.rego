@@ -2,27 +2,6 @@ package h3a.tests.lib
 
 import data.h3a.lib
 
-test_parse_gate_status if {
-	lib.parse_gate_status("G2_passed") == {"gate": 2, "status": "passed"}
-	lib.parse_gate_status("G0_not_started") == {"gate": 0, "status": "not_started"}
-	not lib.parse_gate_status("G4_passed")
-	not lib.parse_gate_status("G1-passed")
-	not lib.parse_gate_status(7)
-}
-
-test_status_frontier if {
-	lib.status_frontier({"gate": 2, "status": "passed"}) == 2
-	lib.status_frontier({"gate": 2, "status": "in_progress"}) == 1
-	lib.status_frontier({"gate": 0, "status": "pending"}) == -1
-}
-
-test_gate_number if {
-	lib.gate_number("G1") == 1
-	lib.gate_number("G3_production_ready") == 3
-	not lib.gate_number("G9")
-	not lib.gate_number("gate 1")
-}
-
 test_mask_never_shows_the_secret if {
 	m := lib.mask("AKIAABCDEFGHIJKLMNOP")
 	not contains(m, "ABCDEFGHIJKLMNOP")
@@ -66,15 +45,6 @@ test_pointer_escapes if {
 
 test_doc_file if {
 	lib.doc_file.state == "state.json" with input.files as {"state.json": {"doc": "state"}}
-}
-
-test_limit_from_params_without_max_iterations if {
-	lib.limit == 4 with input as {"docs": {"current_task": {}}, "params": {"max_iterations": 4}}
-	lib.limit == 3 with input as {"docs": {"current_task": {"max_iterations": 3}}, "params": {"max_iterations": 4}}
-}
-
-test_event_gates if {
-	lib.event_gates == [0, -1, 2] with input.docs.gates_ledger.events as [{"gate": "G0_planning"}, {"gate": "G9"}, {"gate": "G2"}]
 }
 
 test_int64_judges_the_value if {

@@ -6,6 +6,7 @@
 package h3a.rules.references
 
 import data.h3a.lib
+import data.h3a.model
 
 # ref_paths are the paths the references name, as written. A clean run stops
 # after this cheap pass: the references' positions (refs) are worked out
@@ -34,19 +35,19 @@ ref_paths contains p if {
 }
 
 ref_paths contains p if {
-	some cycle in lib.cycles
+	some cycle in model.cycles
 	some phase, field in cycle_outputs
 	p := cycle.tdd_phases[phase][field]
 }
 
 ref_paths contains p if {
-	some verdict in lib.verdicts
+	some verdict in model.verdicts
 	some field in ["red_evidence", "green_evidence"]
 	p := verdict.verification_results.tdd_compliance[field]
 }
 
 ref_paths contains p if {
-	some verdict in lib.verdicts
+	some verdict in model.verdicts
 	is_object(verdict.verification_results)
 	some result in verdict.verification_results
 	p := result.report
@@ -96,13 +97,13 @@ refs contains r if {
 }
 
 refs contains r if {
-	some i, cycle in lib.cycles
+	some i, cycle in model.cycles
 	some phase, field in cycle_outputs
 	r := ref(cycle.tdd_phases[phase][field], lib.doc_file.executor_report, sprintf("/tdd_cycles/%d/tdd_phases/%s/%s", [i, phase, field]))
 }
 
 refs contains r if {
-	some i, verdict in lib.verdicts
+	some i, verdict in model.verdicts
 	some field in ["red_evidence", "green_evidence"]
 	r := ref(
 		verdict.verification_results.tdd_compliance[field], lib.doc_file.validator_report,
@@ -111,7 +112,7 @@ refs contains r if {
 }
 
 refs contains r if {
-	some i, verdict in lib.verdicts
+	some i, verdict in model.verdicts
 	is_object(verdict.verification_results)
 	some check, result in verdict.verification_results
 	r := ref(result.report, lib.doc_file.validator_report, sprintf("/verdicts/%d/verification_results/%s/report", [i, lib.escape_token(check)]))

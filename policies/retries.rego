@@ -8,6 +8,7 @@
 package h3a.rules.retries
 
 import data.h3a.lib
+import data.h3a.model
 
 ct := input.docs.current_task
 
@@ -37,23 +38,23 @@ deny contains f if {
 over_limit contains v if {
 	n := ct.iteration_count
 	is_number(n)
-	n > lib.limit
+	n > model.limit
 	not task_escalated
 	v := object.union(task, {
-		"msg": sprintf("iteration_count %v exceeds the limit of %v iterations", [n, lib.limit]),
+		"msg": sprintf("iteration_count %v exceeds the limit of %v iterations", [n, model.limit]),
 		"file": lib.doc_file.current_task,
 		"pointer": "/iteration_count",
 	})
 }
 
 over_limit contains v if {
-	some i, cycle in lib.cycles
+	some i, cycle in model.cycles
 	n := cycle.iteration_count
 	is_number(n)
-	n > lib.limit
+	n > model.limit
 	not escalated_cycle(cycle)
 	v := {
-		"msg": sprintf("TDD cycle %d (task %v) has iteration_count %v, over the limit of %v iterations", [i, object.get(cycle, "task_id", "unknown"), n, lib.limit]),
+		"msg": sprintf("TDD cycle %d (task %v) has iteration_count %v, over the limit of %v iterations", [i, object.get(cycle, "task_id", "unknown"), n, model.limit]),
 		"file": lib.doc_file.executor_report,
 		"pointer": sprintf("/tdd_cycles/%d/iteration_count", [i]),
 	}
@@ -61,14 +62,14 @@ over_limit contains v if {
 
 # task_escalated: the current task is where the iteration limit leads,
 # waiting for a human (undefined status is not escalated: the limit fires).
-task_escalated if lib.task_meaning.outcome == "escalation"
+task_escalated if model.task_meaning.outcome == "escalation"
 
 escalated_cycle(cycle) if {
 	task_escalated
-	cycle.task_id == lib.current_task_id
+	cycle.task_id == model.current_task_id
 }
 
-task := {"task_id": lib.current_task_id} if lib.current_task_id
+task := {"task_id": model.current_task_id} if model.current_task_id
 
 else := {}
 
@@ -100,21 +101,21 @@ warn contains f if {
 	f := lib.finding(rego.metadata.rule(), object.union(object.union(task, gate), object.union(v, {"needs_human": true})))
 }
 
-gate := {"gate": sprintf("G%d", [lib.current_task_status.parsed.gate])} if lib.current_task_status.parsed
+gate := {"gate": sprintf("G%d", [model.current_task_status.parsed.gate])} if model.current_task_status.parsed
 
 else := {}
 
 escalations contains v if {
-	lib.task_meaning.outcome == "escalation"
+	model.task_meaning.outcome == "escalation"
 	v := {"msg": sprintf("the task's status is %s: a human must decide how to go on", [ct.status]), "file": lib.doc_file.current_task, "pointer": "/status"}
 }
 
 escalations contains v if {
-	lib.task_meaning.outcome == "fail"
+	model.task_meaning.outcome == "fail"
 	is_number(ct.iteration_count)
-	ct.iteration_count >= lib.limit
+	ct.iteration_count >= model.limit
 	v := {
-		"msg": sprintf("the task is %q after %v of %v iterations: a human must decide how to go on", [ct.status, ct.iteration_count, lib.limit]),
+		"msg": sprintf("the task is %q after %v of %v iterations: a human must decide how to go on", [ct.status, ct.iteration_count, model.limit]),
 		"file": lib.doc_file.current_task,
 		"pointer": "/status",
 	}
@@ -122,19 +123,19 @@ escalations contains v if {
 
 escalations contains v if {
 	is_number(ct.iteration_count)
-	ct.iteration_count >= lib.limit
-	some n in lib.gate_numbers
-	input.docs.state.gates[lib.gate_names[n]] == "failed"
+	ct.iteration_count >= model.limit
+	some n in model.gate_numbers
+	input.docs.state.gates[model.gate_names[n]] == "failed"
 	v := {
-		"msg": sprintf("%s failed after %v of %v iterations: a human must decide how to go on", [lib.gate_names[n], ct.iteration_count, lib.limit]),
+		"msg": sprintf("%s failed after %v of %v iterations: a human must decide how to go on", [model.gate_names[n], ct.iteration_count, model.limit]),
 		"file": lib.doc_file.state,
-		"pointer": sprintf("/gates/%s", [lib.gate_names[n]]),
+		"pointer": sprintf("/gates/%s", [model.gate_names[n]]),
 	}
 }
 
 escalations contains v if {
-	i := lib.current_verdict
-	m := lib.verdict_meaning(i)
+	i := model.current_verdict
+	m := model.verdict_meaning(i)
 	m.outcome == "escalation"
 	v := {"msg": sprintf("the last verdict's status is %s: a human must decide how to go on", [m.status]), "file": lib.doc_file.validator_report, "pointer": sprintf("/verdicts/%d/status", [i])}
 }
@@ -178,7 +179,7 @@ escalation_statuses := {"ESCALATION", "ESCALATED"}
 # review after them. Each gate's events are split at its PASSED events, so
 # every event is looked at once per gate, however long the ledger.
 ledger_third_attempts[p] := fails if {
-	some n in lib.gate_numbers
+	some n in model.gate_numbers
 	passes := gate_passes[n]
 	some k, p in passes
 	prev := previous(passes, k)
@@ -188,15 +189,15 @@ ledger_third_attempts[p] := fails if {
 	fails := [i |
 		some i in window
 		i > reviewed
-		lib.ledger_events[i].status == "FAILED"
-		lib.event_gates[i] == n
+		model.ledger_events[i].status == "FAILED"
+		model.event_gates[i] == n
 	]
 	at_limit(count(fails))
 }
 
 # gate_passes[n] lists the indexes of gate n's PASSED events in order.
-gate_passes[n] := sort([i | some i, ev in lib.ledger_events; ev.status == "PASSED"; lib.event_gates[i] == n]) if {
-	some n in lib.gate_numbers
+gate_passes[n] := sort([i | some i, ev in model.ledger_events; ev.status == "PASSED"; model.event_gates[i] == n]) if {
+	some n in model.gate_numbers
 }
 
 previous(xs, k) := xs[k - 1] if k > 0
@@ -208,10 +209,10 @@ else := -1
 last_review(n, window) := max({e |
 	some e in window
 	e < last_human
-	lib.ledger_events[e].status in escalation_statuses
-	lib.event_gates[e] == n
+	model.ledger_events[e].status in escalation_statuses
+	model.event_gates[e] == n
 } | {-1}) if {
-	humans := {h | some h in window; lower(lib.ledger_events[h].agent) == "human"}
+	humans := {h | some h in window; lower(model.ledger_events[h].agent) == "human"}
 	count(humans) > 0
 	last_human := max(humans)
 } else := -1
@@ -219,18 +220,18 @@ last_review(n, window) := max({e |
 # at_limit(k): k failed attempts use up the limit (a limit below 1, which
 # the schema refuses, is read as 1).
 at_limit(k) if {
-	k >= lib.limit
+	k >= model.limit
 	k > 0
 }
 
 third_attempts contains v if {
 	some p, fails in ledger_third_attempts
-	ev := lib.ledger_events[p]
-	n := lib.event_gates[p]
+	ev := model.ledger_events[p]
+	n := model.event_gates[p]
 	v := object.union(task, {
 		"msg": sprintf(
 			"%s PASSED at %s after %d failed attempts of the gate (FAILED at lines %s) with no ESCALATION event followed by a human's decision in between: the attempt past the limit of %v needs a human first",
-			[ev.gate, ev.time, count(fails), lines(fails), lib.limit],
+			[ev.gate, ev.time, count(fails), lines(fails), model.limit],
 		),
 		"file": lib.doc_file.gates_ledger,
 		"line": ev.line,
@@ -239,32 +240,32 @@ third_attempts contains v if {
 }
 
 # lines names the lines of the first few events, then how many more.
-lines(indexes) := concat(", ", [sprintf("%d", [lib.ledger_events[i].line]) | some i in indexes]) if count(indexes) <= 4
+lines(indexes) := concat(", ", [sprintf("%d", [model.ledger_events[i].line]) | some i in indexes]) if count(indexes) <= 4
 
 else := sprintf("%s and %d more", [
-	concat(", ", [sprintf("%d", [lib.ledger_events[indexes[k]].line]) | some k in numbers.range(0, 2)]),
+	concat(", ", [sprintf("%d", [model.ledger_events[indexes[k]].line]) | some k in numbers.range(0, 2)]),
 	count(indexes) - 3,
 ])
 
 # The verdicts tell the G2 attempts of each task when the ledger does not.
 third_attempts contains v if {
 	not ledger_shows_g2
-	some p, verdict in lib.verdicts
-	lib.verdict_passes(p)
+	some p, verdict in model.verdicts
+	model.verdict_passes(p)
 	prev := last_pass_before(verdict.task_id, p)
 	fails := [i |
-		some i, w in lib.verdicts
+		some i, w in model.verdicts
 		i > prev
 		i < p
 		w.task_id == verdict.task_id
-		lib.verdict_meaning(i).outcome == "fail"
+		model.verdict_meaning(i).outcome == "fail"
 		not verdict_reviewed(i, p)
 	]
 	at_limit(count(fails))
 	v := object.union({"task_id": verdict.task_id | lib.filled(verdict.task_id)}, {
 		"msg": sprintf(
 			"verdict %d passes task %v after %d failing verdicts (%s) with no escalation followed by a human's decision in between: the attempt past the limit of %v needs a human first",
-			[p, verdict.task_id, count(fails), verdict_list(fails), lib.limit],
+			[p, verdict.task_id, count(fails), verdict_list(fails), model.limit],
 		),
 		"file": lib.doc_file.validator_report,
 		"pointer": sprintf("/verdicts/%d/status", [p]),
@@ -279,33 +280,33 @@ else := sprintf("verdicts %d, %d, %d and %d more", [indexes[0], indexes[1], inde
 # last_pass_before(t, p): the index of task t's last passing verdict before
 # verdict p (its attempts are counted since), -1 for none.
 last_pass_before(t, p) := max({i |
-	some i, w in lib.verdicts
+	some i, w in model.verdicts
 	i < p
 	w.task_id == t
-	lib.verdict_passes(i)
+	model.verdict_passes(i)
 } | {-1})
 
 ledger_shows_g2 if {
 	some p, _ in ledger_third_attempts
-	lib.event_gates[p] == 2
+	model.event_gates[p] == 2
 }
 
 # verdict_reviewed(i, p): between failing verdict i and passing verdict p,
 # an escalation was recorded and a human decided after it, by the times
 # written. A time that cannot be read shows nothing.
 verdict_reviewed(i, p) if {
-	some e, w in lib.verdicts
+	some e, w in model.verdicts
 	i < e
 	e < p
-	w.task_id == lib.verdicts[p].task_id
-	lib.verdict_meaning(e).outcome == "escalation"
-	human_decided(lib.time_ns(w.timestamp), lib.time_ns(lib.verdicts[p].timestamp))
+	w.task_id == model.verdicts[p].task_id
+	model.verdict_meaning(e).outcome == "escalation"
+	human_decided(lib.time_ns(w.timestamp), lib.time_ns(model.verdicts[p].timestamp))
 }
 
 verdict_reviewed(i, p) if {
-	from := lib.time_ns(lib.verdicts[i].timestamp)
-	to := lib.time_ns(lib.verdicts[p].timestamp)
-	some ev in lib.ledger_events
+	from := lib.time_ns(model.verdicts[i].timestamp)
+	to := lib.time_ns(model.verdicts[p].timestamp)
+	some ev in model.ledger_events
 	ev.status in escalation_statuses
 	t := lib.time_ns(ev.time)
 	from <= t
@@ -314,7 +315,7 @@ verdict_reviewed(i, p) if {
 
 # human_decided(from, to): a human's ledger event is timed between from and to.
 human_decided(from, to) if {
-	some ev in lib.ledger_events
+	some ev in model.ledger_events
 	lower(ev.agent) == "human"
 	t := lib.time_ns(ev.time)
 	from <= t
@@ -326,12 +327,12 @@ human_decided(from, to) if {
 # (the escalation stays), and h3a.security.human_claimed asks a reviewer.
 human_decision if {
 	j := last_setback
-	some k, ev in lib.ledger_events
+	some k, ev in model.ledger_events
 	k > j
 	lib.human_event(ev)
 }
 
-last_setback := max({i | some i, ev in lib.ledger_events; ev.status in setbacks} | {-1})
+last_setback := max({i | some i, ev in model.ledger_events; ev.status in setbacks} | {-1})
 
 # METADATA
 # title: A human decision claimed by the change under review
@@ -358,7 +359,7 @@ last_setback := max({i | some i, ev in lib.ledger_events; ev.status in setbacks}
 #     humans.allowed-signers lists at the base (git commit -S), or the reviewer accepts the
 #     change as it is
 warn contains f if {
-	some ev in lib.ledger_events
+	some ev in model.ledger_events
 	lib.claimed_human_event(ev)
 	f := lib.finding(rego.metadata.rule(), {
 		"msg": sprintf(
@@ -392,10 +393,10 @@ warn contains f if {
 warn contains f if {
 	j := last_setback
 	j >= 0
-	lib.ledger_events[j].status in escalation_statuses
+	model.ledger_events[j].status in escalation_statuses
 	not human_decision
 	count(escalations) == 0 # h3a.retries.escalation already asks for the human
-	ev := lib.ledger_events[j]
+	ev := model.ledger_events[j]
 	f := lib.finding(rego.metadata.rule(), object.union(task, {
 		"msg": sprintf(
 			"%s was escalated at %s (line %d) and no human's decision is recorded since, yet the task has moved on (CURRENT_TASK.json status %v): a person must confirm how it was resolved",
@@ -428,8 +429,8 @@ deny contains f if {
 }
 
 missing_plan contains v if {
-	some i, verdict in lib.verdicts
-	m := lib.verdict_meaning(i)
+	some i, verdict in model.verdicts
+	m := model.verdict_meaning(i)
 	m.remediation_due
 	not verdict_has_plan(i)
 	v := object.union(verdict_task(verdict), {
@@ -444,9 +445,9 @@ verdict_task(verdict) := {"task_id": verdict.task_id} if lib.filled(verdict.task
 else := {}
 
 missing_plan contains v if {
-	lib.task_meaning.remediation_due
-	i := lib.current_verdict
-	not lib.verdict_meaning(i).remediation_due # reported above when it has no plan
+	model.task_meaning.remediation_due
+	i := model.current_verdict
+	not model.verdict_meaning(i).remediation_due # reported above when it has no plan
 	not verdict_has_plan(i)
 	v := object.union(task, {
 		"msg": sprintf("the task's status is %s but its last verdict has no remediation_plan", [ct.status]),
@@ -456,15 +457,15 @@ missing_plan contains v if {
 }
 
 plan_pointer(i) := sprintf("/verdicts/%d/remediation_plan", [i]) if {
-	is_object(lib.verdicts[i])
-	"remediation_plan" in object.keys(lib.verdicts[i])
+	is_object(model.verdicts[i])
+	"remediation_plan" in object.keys(model.verdicts[i])
 }
 
 else := sprintf("/verdicts/%d", [i])
 
 missing_plan contains v if {
-	lib.task_meaning.remediation_due
-	not lib.current_verdict
+	model.task_meaning.remediation_due
+	not model.current_verdict
 	v := object.union(task, {
 		"msg": sprintf("the task's status is %s but validator_report.json has no verdict for it, so no remediation_plan", [ct.status]),
 		"file": lib.doc_file.current_task,
@@ -473,7 +474,7 @@ missing_plan contains v if {
 }
 
 # verdict_has_plan wraps the ref: "not f(undefined)" is undefined in Rego.
-verdict_has_plan(i) if plan_given(lib.verdicts[i].remediation_plan)
+verdict_has_plan(i) if plan_given(model.verdicts[i].remediation_plan)
 
 plan_given(x) if lib.filled(x)
 

@@ -6,6 +6,7 @@
 package h3a.rules.traceability
 
 import data.h3a.lib
+import data.h3a.model
 
 roadmap := input.docs.roadmap
 
@@ -89,7 +90,7 @@ task_ids contains id if {
 }
 
 task_ids contains id if {
-	some entry in array.concat(lib.cycles, lib.verdicts)
+	some entry in array.concat(model.cycles, model.verdicts)
 	id := entry.task_id
 }
 
@@ -120,12 +121,12 @@ task_refs contains r if {
 }
 
 task_refs contains r if {
-	some i, cycle in lib.cycles
+	some i, cycle in model.cycles
 	r := task_ref(cycle.task_id, lib.doc_file.executor_report, sprintf("/tdd_cycles/%d/task_id", [i]))
 }
 
 task_refs contains r if {
-	some i, verdict in lib.verdicts
+	some i, verdict in model.verdicts
 	r := task_ref(verdict.task_id, lib.doc_file.validator_report, sprintf("/verdicts/%d/task_id", [i]))
 }
 
@@ -173,9 +174,9 @@ task_ref(id, file, pointer) := {"id": id, "file": file, "pointer": pointer} if l
 #     or the document is corrected to name a planned task
 deny contains f if {
 	roadmap != null
-	count(task_ids - lib.roadmap_ids) > 0
+	count(task_ids - model.roadmap_ids) > 0
 	some r in task_refs
-	not r.id in lib.roadmap_ids
+	not r.id in model.roadmap_ids
 	f := lib.finding(rego.metadata.rule(), {
 		"msg": sprintf("task %q is not in the ROADMAP.md task queue%s", [r.id, known_tasks]),
 		"file": r.file,
@@ -184,7 +185,7 @@ deny contains f if {
 	})
 }
 
-known_tasks := sprintf(" (it lists %s)", [concat(", ", sort(lib.roadmap_ids))]) if count(lib.roadmap_ids) > 0
+known_tasks := sprintf(" (it lists %s)", [concat(", ", sort(model.roadmap_ids))]) if count(model.roadmap_ids) > 0
 
 else := " (it lists no task)"
 
@@ -204,8 +205,8 @@ else := " (it lists no task)"
 #     a verdict validates executed work: record the executor's TDD cycle, or correct the verdict's task_id
 deny contains f if {
 	input.docs.executor_report != null
-	cycle_tasks := {c.task_id | some c in lib.cycles}
-	some i, verdict in lib.verdicts
+	cycle_tasks := {c.task_id | some c in model.cycles}
+	some i, verdict in model.verdicts
 	lib.filled(verdict.task_id)
 	not verdict.task_id in cycle_tasks
 	f := lib.finding(rego.metadata.rule(), {
@@ -233,7 +234,7 @@ deny contains f if {
 deny contains f if {
 	input.docs.planner_report != null
 	created := {id | some r in lib.items(input.docs.planner_report.reports); some id in lib.items(r.tasks_created)}
-	some i, cycle in lib.cycles
+	some i, cycle in model.cycles
 	lib.filled(cycle.task_id)
 	not cycle.task_id in created
 	f := lib.finding(rego.metadata.rule(), {
@@ -267,15 +268,15 @@ deny contains f if {
 dependency_gaps contains v if {
 	some j, dep in lib.items(input.docs.current_task.dependencies)
 	lib.filled(dep)
-	not dep in lib.roadmap_ids
+	not dep in model.roadmap_ids
 	v := dependency_finding(j, sprintf("depends on %q, which is not in the ROADMAP.md task queue", [dep]))
 }
 
 dependency_gaps contains v if {
 	input.docs.validator_report != null
-	lib.task_meaning.started
+	model.task_meaning.started
 	some j, dep in lib.items(input.docs.current_task.dependencies)
-	dep in lib.roadmap_ids
+	dep in model.roadmap_ids
 	not complete(dep)
 	v := dependency_finding(j, sprintf(
 		"is %q but its dependency %q is not complete (open in ROADMAP.md and no passing verdict)",
@@ -297,9 +298,9 @@ complete(id) if {
 complete(id) if has_passing_verdict(id)
 
 has_passing_verdict(id) if {
-	some i, verdict in lib.verdicts
+	some i, verdict in model.verdicts
 	verdict.task_id == id
-	lib.verdict_passes(i)
+	model.verdict_passes(i)
 }
 
 # METADATA

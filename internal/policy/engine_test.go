@@ -180,6 +180,7 @@ func TestLoadRefuses(t *testing.T) {
 		{"shipped package", map[string]string{"a.rego": "package h3a.rules.gates\n" + good}, "a.rego:1: package h3a.rules.gates is not allowed in a policy folder"},
 		{"bare user package", map[string]string{"a.rego": "package h3a.user\nimport data.h3a.lib\n" + good}, "package h3a.user is not allowed"},
 		{"lib package", map[string]string{"a.rego": "package h3a.lib\n\nx := 1\n"}, "package h3a.lib is not allowed"},
+		{"model package", map[string]string{"a.rego": "package h3a.model\n\nlimit := 99\n"}, "package h3a.model is not allowed"},
 		{"test file elsewhere", map[string]string{"a.rego": header + good, "a_test.rego": "package h3a.rules.gates\n\ntest_x if true\n"}, ""},
 		{"empty folder", map[string]string{"README.md": "no rules"}, "no .rego file in this policy folder"},
 		{"no rule", map[string]string{"helpers.rego": "package h3a.user.team\n\nx := 1\n"}, "no deny or warn rule in this policy folder"},

@@ -18,13 +18,15 @@ import (
 )
 
 // Package prefixes: shipped rules live under h3a.rules, their helpers in
-// h3a.lib, and user rules only under h3a.user. Rego merges packages across
-// files, so a user module in any other package could add to or break a
-// shipped rule; it is refused instead.
+// h3a.lib (generic) and h3a.model (the h3a layout's), and user rules only
+// under h3a.user. Rego merges packages across files, so a user module in
+// any other package could add to or break a shipped rule; it is refused
+// instead.
 var (
-	rulesPrefix = ast.MustParseRef("data.h3a.rules")
-	libPackage  = ast.MustParseRef("data.h3a.lib")
-	userPrefix  = ast.MustParseRef("data.h3a.user")
+	rulesPrefix  = ast.MustParseRef("data.h3a.rules")
+	libPackage   = ast.MustParseRef("data.h3a.lib")
+	modelPackage = ast.MustParseRef("data.h3a.model")
+	userPrefix   = ast.MustParseRef("data.h3a.user")
 )
 
 // shippedDir is how embedded files are named in messages and coverage: the
@@ -187,7 +189,7 @@ func at(loc *ast.Location) string {
 }
 
 // checkPackages refuses a module outside the package space its origin may
-// use: h3a.rules.* or h3a.lib for shipped files, h3a.user.* for user files.
+// use: h3a.rules.*, h3a.lib or h3a.model for shipped files, h3a.user.* for user files.
 func checkPackages(mods []*module) []string {
 	var problems []string
 	for _, m := range mods {
@@ -202,8 +204,8 @@ func checkPackages(mods []*module) []string {
 		if m.test {
 			continue // shipped tests and their fixtures never reach a check
 		}
-		if !(p.HasPrefix(rulesPrefix) && len(p) > len(rulesPrefix)) && !p.Equal(libPackage) {
-			problems = append(problems, fmt.Sprintf("%s: shipped package %s is outside h3a.rules and h3a.lib", at(m.parsed.Package.Location), packageName(p)))
+		if !(p.HasPrefix(rulesPrefix) && len(p) > len(rulesPrefix)) && !p.Equal(libPackage) && !p.Equal(modelPackage) {
+			problems = append(problems, fmt.Sprintf("%s: shipped package %s is outside h3a.rules, h3a.lib and h3a.model", at(m.parsed.Package.Location), packageName(p)))
 		}
 	}
 	return problems
