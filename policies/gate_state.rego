@@ -26,8 +26,9 @@ pass_score := 70
 # completedGates without writing an output for it.
 final_gate := 5
 
-# gate_number reads a gate number: a whole number from 0 to a million.
-gate_number(v) := floor(v) if {
+# gate_from_number reads a gate number written as a JSON number: a whole
+# number from 0 to a million (model.gate_from_name reads "G1" and the like).
+gate_from_number(v) := floor(v) if {
 	is_number(v)
 	v >= 0
 	v <= 1000000
@@ -63,7 +64,7 @@ misnamed(prefix, doc) := want if {
 }
 
 # completed(p) lists [index, gate] of each gate number in completedGates.
-completed(p) := [[i, n] | some i, v in lib.items(lib.get(p.pipeline, "completedGates")); n := gate_number(v)]
+completed(p) := [[i, n] | some i, v in lib.items(lib.get(p.pipeline, "completedGates")); n := gate_from_number(v)]
 
 # last_completed(p, i) is the highest gate completed before index i of
 # completedGates, -1 for none.
@@ -115,7 +116,7 @@ misnamed_files contains item if {
 	some p in pipelines
 	some n, g in gates(p)
 	is_object(g.doc)
-	written := gate_number(g.doc.gate)
+	written := gate_from_number(g.doc.gate)
 	written != n
 	item := {
 		"msg": sprintf("file is named for gate %d but gate is %d", [n, written]),

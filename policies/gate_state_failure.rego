@@ -82,6 +82,6 @@ warn contains f if {
 }
 
 failed_gate_text(p) := sprintf(" at gate %d", [n]) if {
-	n := gate_number(p.pipeline.currentGate)
+	n := gate_from_number(p.pipeline.currentGate)
 	n != final_gate
 } else := ""

@@ -37,7 +37,7 @@ current_gate_problems contains item if {
 current_gate_problems contains item if {
 	some p in pipelines
 	is_object(p.pipeline)
-	current := gate_number(p.pipeline.currentGate)
+	current := gate_from_number(p.pipeline.currentGate)
 	last := last_completed(p, count(lib.items(lib.get(p.pipeline, "completedGates"))))
 	[low, high] := expected_current(last)
 	not between(current, low, high)
@@ -122,7 +122,7 @@ completed_output_problems contains item if {
 deny contains f if {
 	some p in pipelines
 	p.pipeline.status == "FAILED"
-	current := gate_number(p.pipeline.currentGate)
+	current := gate_from_number(p.pipeline.currentGate)
 	current != final_gate
 	not gates(p)[current]
 	f := lib.finding(rego.metadata.rule(), {

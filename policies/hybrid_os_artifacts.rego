@@ -16,8 +16,6 @@ else := {}
 
 has_issues if is_object(input.docs.known_issues)
 
-strings(xs) := [x | some x in lib.items(xs); is_string(x)]
-
 # METADATA
 # title: Reference to an unknown artifact or issue
 # description: >-
@@ -38,7 +36,7 @@ deny contains f if {
 
 unknown_references contains item if {
 	some p, a in artifacts
-	some i, dep in strings(lib.get(a, "dep"))
+	some i, dep in lib.string_items(lib.get(a, "dep"))
 	not dep in registered
 	item := {
 		"msg": sprintf("artifact %q depends on %q, which is not a registered artifact", [id_of(a), dep]),
@@ -50,7 +48,7 @@ unknown_references contains item if {
 unknown_references contains item if {
 	has_issues
 	some p, a in artifacts
-	some i, issue in strings(lib.get(a, "ki"))
+	some i, issue in lib.string_items(lib.get(a, "ki"))
 	not issue in object.keys(issue_statuses)
 	item := {
 		"msg": sprintf("artifact %q links issue %q, which known_issues.json does not hold", [id_of(a), issue]),
@@ -95,7 +93,7 @@ unknown_references contains item if {
 #   remediation: remove the issue id from the artifact's ki[] in the same write that resolved it
 deny contains f if {
 	some p, a in artifacts
-	some i, issue in strings(lib.get(a, "ki"))
+	some i, issue in lib.string_items(lib.get(a, "ki"))
 	issue_statuses[issue] == "RES"
 	f := lib.finding(rego.metadata.rule(), {
 		"msg": sprintf("artifact %q still links issue %q, which is resolved (RES); resolving unlinks it", [id_of(a), issue]),

@@ -72,13 +72,13 @@ drift contains {"msg": sprintf("rt is %s, expected an object of retry counts", [
 # The active issues state.txt caches are open issues of issues_summary.txt.
 drift contains {"msg": sprintf("active issue %q is not in issues_summary.txt", [id]), "pointer": sprintf("/active_issue_ids/%d", [i])} if {
 	issues := x2_issues
-	some i, id in strings(lib.get(x2_state, "active_issue_ids"))
+	some i, id in lib.string_items(lib.get(x2_state, "active_issue_ids"))
 	not is_object(lib.get(issues, id))
 }
 
 drift contains {"msg": sprintf("active issue %q is %q in issues_summary.txt", [id, status]), "pointer": sprintf("/active_issue_ids/%d", [i])} if {
 	issues := x2_issues
-	some i, id in strings(lib.get(x2_state, "active_issue_ids"))
+	some i, id in lib.string_items(lib.get(x2_state, "active_issue_ids"))
 	is_object(issues[id])
 	status := lib.str(lib.get(issues[id], "status"))
 	startswith(upper(status), "RES")

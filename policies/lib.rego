@@ -84,6 +84,10 @@ describe_field(m, key) := describe(m[key]) if {
 	key in object.keys(m)
 } else := "missing"
 
+# string_items returns the strings of x when it is an array (else none), in
+# order: a list of ids read from a document that may hold other values.
+string_items(xs) := [x | some x in items(xs); is_string(x)]
+
 # finite holds for a number a 64-bit float can hold, as the checker's Go
 # code reads numbers: 1e400 is no score.
 finite(x) if {
@@ -145,6 +149,9 @@ is_dir_ref(p) if endswith(p, "/")
 
 # files_under lists the run's files inside folder reference p.
 files_under(p) := [f | prefix := clean(p); some f in items(input.tree); startswith(f, prefix)]
+
+# base_name is the last element of slash-separated path p.
+base_name(p) := parts[count(parts) - 1] if parts := split(p, "/")
 
 # in_tree holds when the run holds file p.
 in_tree(p) if tree_set[clean(p)]

@@ -58,3 +58,13 @@ test_int64_judges_the_value if {
 	not lib.int64("2")
 	not lib.int64(null)
 }
+
+test_string_items if {
+	lib.string_items(["a", 1, null, "b"]) == ["a", "b"]
+	lib.string_items("a") == []
+}
+
+test_base_name if {
+	lib.base_name("rounds/round-1/verdict.json") == "verdict.json"
+	lib.base_name("summary.json") == "summary.json"
+}

@@ -17,9 +17,9 @@ gate_names := ["G0_planning", "G1_implementation", "G2_validation", "G3_producti
 
 gate_numbers := numbers.range(0, 3)
 
-# gate_number reads the gate number of "G1", "G1_implementation" or "G1_passed".
+# gate_from_name reads the gate number of "G1", "G1_implementation" or "G1_passed".
 # (String builtins, not a regex: it runs for every ledger event.)
-gate_number(s) := to_number(digit) if {
+gate_from_name(s) := to_number(digit) if {
 	is_string(s)
 	startswith(s, "G")
 	digit := substring(s, 1, 1)
@@ -33,7 +33,7 @@ gate_suffix_ok("_")
 
 # parse_gate_status reads a gate_status such as "G2_passed" into
 # {"gate": 2, "status": "passed"}.
-parse_gate_status(s) := {"gate": gate_number(s), "status": substring(s, 3, -1)} if {
+parse_gate_status(s) := {"gate": gate_from_name(s), "status": substring(s, 3, -1)} if {
 	is_string(s)
 	regex.match(`^G[0-3]_(pending|not_started|in_progress|passed|failed)$`, s)
 }
@@ -50,7 +50,7 @@ ledger_events := lib.items(input.docs.gates_ledger.events)
 event_gates := [gate_or_none(ev) | some ev in ledger_events]
 
 gate_or_none(ev) := n if {
-	n := gate_number(ev.gate)
+	n := gate_from_name(ev.gate)
 } else := -1
 
 # gate_moves are the event statuses that change a gate's state; other words

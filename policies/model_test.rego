@@ -16,11 +16,11 @@ test_status_frontier if {
 	model.status_frontier({"gate": 0, "status": "pending"}) == -1
 }
 
-test_gate_number if {
-	model.gate_number("G1") == 1
-	model.gate_number("G3_production_ready") == 3
-	not model.gate_number("G9")
-	not model.gate_number("gate 1")
+test_gate_from_name if {
+	model.gate_from_name("G1") == 1
+	model.gate_from_name("G3_production_ready") == 3
+	not model.gate_from_name("G9")
+	not model.gate_from_name("gate 1")
 }
 
 test_limit_from_params_without_max_iterations if {

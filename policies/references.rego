@@ -210,7 +210,7 @@ unlogged contains v if {
 #     EVIDENCE_LOG.md), or remove it from artifacts/ if it is not evidence
 warn contains f if {
 	some p in (artifact_files - object.keys(input.evidence))
-	not startswith(base(p), ".")
+	not startswith(lib.base_name(p), ".")
 	not unlogged_files[p]
 	f := lib.finding(rego.metadata.rule(), {
 		"msg": sprintf("%q is under artifacts/ but no EVIDENCE_LOG.md entry logs it", [p]),
@@ -219,5 +219,3 @@ warn contains f if {
 }
 
 artifact_files := {p | some p in lib.items(input.tree); startswith(p, "artifacts/")}
-
-base(p) := parts[count(parts) - 1] if parts := split(p, "/")

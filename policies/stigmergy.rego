@@ -99,8 +99,6 @@ deny contains f if {
 	}))
 }
 
-strings(xs) := [x | some x in lib.items(xs); is_string(x)]
-
 # METADATA
 # title: Reference to an unknown task
 # description: >-
@@ -120,7 +118,7 @@ deny contains f if {
 
 unknown_tasks contains item if {
 	some [i, id, t] in tasks
-	some j, dep in strings(lib.get(t, "dependencies"))
+	some j, dep in lib.string_items(lib.get(t, "dependencies"))
 	not first_task[dep]
 	item := {
 		"msg": sprintf("task %q depends on %q, which is not a task of the manifest", [id, dep]),
@@ -157,7 +155,7 @@ deny contains f if {
 	some [i, id, t] in tasks
 	status := t.status
 	status in {"IN_PROGRESS", "COMPLETED"}
-	some dep in strings(lib.get(t, "dependencies"))
+	some dep in lib.string_items(lib.get(t, "dependencies"))
 	[_, _, dependency] := first_task[dep]
 	not dependency.status == "COMPLETED"
 	f := lib.finding(rego.metadata.rule(), judged({

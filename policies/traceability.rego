@@ -36,7 +36,7 @@ deny contains f if {
 	[want, source] := expected_run_id
 	id != want
 	f := lib.finding(rego.metadata.rule(), {
-		"msg": sprintf("%s run_id %q differs from %s %q", [base(lib.doc_file[key]), id, source, want]),
+		"msg": sprintf("%s run_id %q differs from %s %q", [lib.base_name(lib.doc_file[key]), id, source, want]),
 		"file": lib.doc_file[key],
 		"pointer": "/run_id",
 	})
@@ -48,8 +48,6 @@ else := [id, "state.json run_id"] if {
 	id := input.docs.state.run_id
 	lib.filled(id)
 }
-
-base(p) := parts[count(parts) - 1] if parts := split(p, "/")
 
 # METADATA
 # title: Current task and handoff name different tasks
