@@ -98,6 +98,39 @@ stigmergy_complete := {
 			"schema_version": "3.0",
 		},
 		"strict": true,
+		"timestamps": {
+			"history": [
+				{
+					"instant": [
+						1756720800,
+						0,
+					],
+					"iso8601": true,
+					"real": true,
+					"rfc3339": "2025-09-01T10:00:00Z",
+				},
+				{
+					"instant": [
+						1756726200,
+						0,
+					],
+					"iso8601": true,
+					"real": true,
+					"rfc3339": "2025-09-01T13:30:00+02:00",
+				},
+			],
+			"issue_log": [
+				{
+					"instant": [
+						1756724400,
+						0,
+					],
+					"iso8601": true,
+					"real": true,
+					"rfc3339": "2025-09-01T11:00:00Z",
+				},
+			],
+		},
 		"version": "schema_version \"3.0\"",
 	},
 	"evidence": {},

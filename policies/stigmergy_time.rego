@@ -4,67 +4,13 @@ package h3a.rules.stigmergy
 
 import data.h3a.lib
 
-# timestamp_parts reads a timestamp as the ledger may write it (ISO 8601:
-# seconds and fraction optional, Z or an offset with or without its colon)
-# into its numbers; undefined for any other text.
-timestamp_parts(s) := [to_number(y), to_number(mo), to_number(d), to_number(h), to_number(mi), seconds, fraction, zone] if {
-	is_string(s)
-	[[_, y, mo, d, h, mi, sec, fraction, sign, oh, om]] := regex.find_all_string_submatch_n(`^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(?:Z|([+-])(\d{2}):?(\d{2}))$`, s, 1)
-	seconds := to_number(concat("", ["0", sec]))
-	zone := offset(sign, oh, om)
-}
-
-offset("", _, _) := [0, 0, 0]
-
-offset(sign, h, m) := [{"+": 1, "-": -1}[sign], to_number(h), to_number(m)] if sign != ""
-
-# instant gives the instant of a timestamp in nanoseconds from an epoch of
-# its own, or is undefined when the timestamp names no real date and time
-# (a 30 February, hour 24; an offset up to 24:60 is accepted, as Go reads
-# RFC 3339).
-instant(parts) := ((((((days_from_civil(y, mo, d) * 86400) + (h * 3600)) + (mi * 60)) + s) - (sign * ((oh * 3600) + (om * 60)))) * 1000000000) + nanoseconds(fraction) if {
-	[y, mo, d, h, mi, s, fraction, [sign, oh, om]] := parts
-	mo >= 1
-	mo <= 12
-	d >= 1
-	lib.day_exists(y, mo, d)
-	h <= 23
-	mi <= 59
-	s <= 59
-	oh <= 24
-	om <= 60
-}
-
-nanoseconds(fraction) := to_number(concat("", ["0", substring(concat("", [fraction, "000000000"]), 0, 9)]))
-
-# days_from_civil counts days from 1970-01-01 (H. Hinnant's algorithm).
-days_from_civil(y, m, d) := ((era * 146097) + doe) - 719468 if {
-	year := y - to_number(m <= 2)
-	era := floor(year / 400)
-	yoe := year - (era * 400)
-	mp := (m + 9) % 12
-	doy := (floor(((153 * mp) + 2) / 5) + d) - 1
-	doe := (((yoe * 365) + floor(yoe / 4)) - floor(yoe / 100)) + doy
-}
-
-# written_as gives a timestamp as Go writes it in RFC 3339: seconds always,
-# the fraction without trailing zeros, Z for a zero offset.
-written_as(parts) := concat("", [
-	sprintf("%04d-%02d-%02dT%02d:%02d:%02d", [y, mo, d, h, mi, s]),
-	fraction_text(fraction),
-	zone_text(zone),
-]) if {
-	[y, mo, d, h, mi, s, fraction, zone] := parts
-}
-
-fraction_text(fraction) := "" if trim_right(substring(fraction, 0, 9), "0") == ""
-
-else := concat("", [".", trim_right(substring(fraction, 0, 9), "0")])
-
-# zone_text writes an offset as Go does, from its minutes: +00:60 is +01:00.
-zone_text([sign, h, m]) := "Z" if h + m == 0
-
-else := sprintf("%s%02d:%02d", [{1: "+", -1: "-"}[sign], floor(((h * 60) + m) / 60), ((h * 60) + m) % 60])
+# stamp is what the checker read from timestamp i of list (history or
+# issue_log): iso8601, real and, for a real one, instant ([Unix seconds,
+# nanoseconds]) and rfc3339 (docs.timestamps; parsing is Go's).
+stamp(list, i) := s if {
+	s := input.docs.timestamps[list][i]
+	is_object(s)
+} else := {}
 
 # METADATA
 # title: Timestamp not ISO 8601
@@ -93,7 +39,7 @@ stamped contains [list, i, entry.timestamp] if {
 
 timestamp_problems contains item if {
 	some [list, i, raw] in stamped
-	not timestamp_parts(raw)
+	object.get(stamp(list, i), "iso8601", false) != true
 	item := {
 		"msg": sprintf("%s[%d].timestamp %s is not an ISO 8601 date and time", [list, i, lib.describe(raw)]),
 		"file": ledger_file,
@@ -103,8 +49,8 @@ timestamp_problems contains item if {
 
 timestamp_problems contains item if {
 	some [list, i, raw] in stamped
-	not instant(timestamp_parts(raw))
-	timestamp_parts(raw)
+	stamp(list, i).iso8601 == true
+	object.get(stamp(list, i), "real", false) != true
 	item := {
 		"msg": sprintf("%s[%d].timestamp %q is not a real date and time", [list, i, raw]),
 		"file": ledger_file,
@@ -112,13 +58,13 @@ timestamp_problems contains item if {
 	}
 }
 
-# timed lists [index, instant, parts, as written] of the history entries
-# whose timestamp is a real date and time, in order.
-timed := [[i, t, parts, raw] |
+# timed lists [index, instant, as Go writes it, as written] of the history
+# entries whose timestamp is a real date and time, in order.
+timed := [[i, s.instant, s.rfc3339, raw] |
 	some i, entry in lib.items(ledger.history)
 	raw := entry.timestamp
-	parts := timestamp_parts(raw)
-	t := instant(parts)
+	s := stamp("history", i)
+	s.real == true
 ]
 
 # METADATA
@@ -136,10 +82,10 @@ timed := [[i, t, parts, raw] |
 warn contains f if {
 	some k, [i, t, _, raw] in timed
 	k > 0
-	[before, earlier, parts, _] := timed[k - 1]
+	[before, earlier, earlier_text, _] := timed[k - 1]
 	t < earlier
 	f := lib.finding(rego.metadata.rule(), labelled({
-		"msg": sprintf("history[%d] (%s) is older than history[%d] (%s)", [i, raw, before, written_as(parts)]),
+		"msg": sprintf("history[%d] (%s) is older than history[%d] (%s)", [i, raw, before, earlier_text]),
 		"file": ledger_file,
 		"pointer": sprintf("/history/%d/timestamp", [i]),
 	}))

@@ -132,8 +132,9 @@ func (Stigmergy) Needs(*Run) []Need {
 
 // Docs gives the documents as written, the shape recognised (version,
 // strict), and what the rules cannot work out from the documents: which
-// stage documents exist (documents), and the cycles of the task
-// dependencies as a depth-first search meets them (dependency_cycles).
+// stage documents exist (documents), the cycles of the task
+// dependencies as a depth-first search meets them (dependency_cycles), and
+// what the ledger's timestamps say (timestamps).
 func (l Stigmergy) Docs(r *Run) map[string]any {
 	docs := map[string]any{"version": l.version(r), "strict": l.strict(r)}
 	for _, f := range stigmergyFiles {
@@ -160,6 +161,8 @@ func (l Stigmergy) Docs(r *Run) map[string]any {
 		cycles = append(cycles, ids)
 	}
 	docs["dependency_cycles"] = cycles
+	ledger, _ := r.Docs[l.stateFile(r)].Value().(map[string]any)
+	docs["timestamps"] = stigmergyTimestamps(ledger)
 	return docs
 }
 
