@@ -3,6 +3,7 @@ package policy
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -17,7 +18,8 @@ const regoCoverageThreshold = 90.0
 
 // TestRegoPolicies runs every shipped *_test.rego in strict mode and fails
 // for each failing Rego test and, with the long tests (coverage tracing
-// doubles the time), for coverage under the threshold.
+// doubles the time), for coverage under the threshold and for each deny or
+// warn rule that fires in no test.
 func TestRegoPolicies(t *testing.T) {
 	t.Parallel()
 	coverage := longtest.Enabled()
@@ -48,5 +50,36 @@ func TestRegoPolicies(t *testing.T) {
 		slices.Sort(lines)
 		t.Errorf("Rego coverage %.1f%%, want at least %.0f%%; not covered:\n%s", got, regoCoverageThreshold, strings.Join(lines, "\n"))
 	}
+	// Every rule must fire in some test: a line count passes a rule whose
+	// last line is never reached.
+	if len(rep.NeverFired) > 0 {
+		t.Errorf("%d deny/warn rules produce a finding in no Rego test; add a test that fires each (in policies/<file>_test.rego):\n%s",
+			len(rep.NeverFired), strings.Join(rep.NeverFired, "\n"))
+	}
 	t.Logf("%d Rego tests, coverage %.1f%%", len(rep.Results), rep.Coverage.Coverage)
+}
+
+// TestNeverFiredNamesTheRule: a rule whose body is entered by a test but
+// never completes is named with its file:line, though its lines are mostly
+// covered; a rule that fires is not.
+func TestNeverFiredNamesTheRule(t *testing.T) {
+	t.Parallel()
+	dir := userDir(t, map[string]string{
+		"team.rego": header + rule("deny", "#   id: h3a.user.team.fires", `	input.params.max_iterations == 1
+	f := lib.finding(rego.metadata.rule(), {"msg": "x is 1"})`) + rule("warn", "#   id: h3a.user.team.never", `	input.params.max_iterations == 2
+	f := lib.finding(rego.metadata.rule(), {"msg": "x is 2"})`),
+		"team_test.rego": "package h3a.user.team_test\n\nimport data.h3a.user.team\n\n" +
+			"test_fires if {\n\tcount(team.deny) == 1 with input as {\"params\": {\"max_iterations\": 1}}\n\tcount(team.warn) == 0 with input as {\"params\": {\"max_iterations\": 1}}\n}\n",
+	})
+	rep, err := RunTests(context.Background(), TestOptions{Dirs: []string{dir}, Coverage: true, Timeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Failed() > 0 {
+		t.Fatalf("%d tests failed", rep.Failed())
+	}
+	want := []string{filepath.Join(dir, "team.rego") + ":20: rule h3a.user.team.never (warn) fires in no test"}
+	if !slices.Equal(rep.NeverFired, want) {
+		t.Errorf("NeverFired = %q\nwant %q", rep.NeverFired, want)
+	}
 }

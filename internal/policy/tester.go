@@ -36,6 +36,11 @@ type TestReport struct {
 	// modules under test (those of Dirs, else the shipped ones), not the
 	// tests.
 	Coverage *cover.Report
+	// NeverFired lists, with TestOptions.Coverage, each deny or warn rule
+	// of the modules under test that no test made produce a finding, as
+	// "file:line: rule ID (deny)", sorted: line coverage alone passes a
+	// rule whose body is entered but never completes.
+	NeverFired []string
 }
 
 // TestResult is one test's result and, for a test that failed, why.
@@ -68,7 +73,8 @@ func RunTests(ctx context.Context, opts TestOptions) (*TestReport, error) {
 	if len(problems) > 0 {
 		return nil, &CompileError{Problems: problems}
 	}
-	if _, problems := collectRules(mods); len(problems) > 0 {
+	rules, problems := collectRules(mods)
+	if len(problems) > 0 {
 		return nil, &CompileError{Problems: problems}
 	}
 	timeout := opts.Timeout
@@ -119,8 +125,52 @@ func RunTests(ctx context.Context, opts TestOptions) (*TestReport, error) {
 	}
 	if cov != nil {
 		rep.Coverage = coverageOf(cov.Report(measured), measured)
+		rep.NeverFired = neverFired(rep.Coverage, measured, rules)
 	}
 	return rep, nil
+}
+
+// neverFired lists the deny and warn rules of modules whose head r does
+// not cover. OPA's tracer covers a rule's head when the rule exits with a
+// value, that is when its body held: for a deny or warn rule, when it
+// produced a finding.
+func neverFired(r *cover.Report, modules map[string]*ast.Module, rules map[string]*RuleInfo) []string {
+	ids := map[string]string{} // file:line → rule id
+	for id, info := range rules {
+		ids[info.Location] = id
+	}
+	var out []string
+	for file, m := range modules {
+		fr := r.Files[file]
+		for _, rule := range m.Rules {
+			name, ok := rule.Head.Ref()[0].Value.(ast.Var)
+			if _, kind := ruleKinds[string(name)]; !ok || !kind || rule.Head.Location == nil {
+				continue
+			}
+			if !headNotCovered(fr, rule.Head.Location) {
+				continue
+			}
+			loc := at(rule.Location)
+			out = append(out, fmt.Sprintf("%s: rule %s (%s) fires in no test", loc, ids[loc], name))
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// headNotCovered says whether fr lists the range of a rule head as not
+// covered; OPA's report names each head and expression by its exact range.
+func headNotCovered(fr *cover.FileReport, loc *ast.Location) bool {
+	if fr == nil {
+		return true
+	}
+	endRow, endCol := loc.End()
+	for _, rng := range fr.NotCovered {
+		if rng.Start.Row == loc.Row && rng.Start.Col == loc.Col && rng.End.Row == endRow && rng.End.Col == endCol {
+			return true
+		}
+	}
+	return false
 }
 
 // coverageOf keeps the files of modules in a coverage report, and the
