@@ -237,7 +237,7 @@ main() {
 		$'\t\tm < n\n\t\tvalue := object.get(gates' $'\t\tm > n\n\t\tvalue := object.get(gates' \
 		./internal/policy/ '^TestRegoPolicies$'
 	mutant retries-limit-off-by-one policies/retries.rego \
-		$'\tis_number(n)\n\tn > lib.limit\n\tnot task_escalated\n' $'\tis_number(n)\n\tn > lib.limit + 1\n\tnot task_escalated\n' \
+		$'\tis_number(n)\n\tn > model.limit\n\tnot task_escalated\n' $'\tis_number(n)\n\tn > model.limit + 1\n\tnot task_escalated\n' \
 		./internal/policy/ '^TestRegoPolicies$'
 	mutant evidence-coverage-zero-is-a-decrease policies/evidence_tdd.rego \
 		'coverage_value(delta) < 0' 'coverage_value(delta) <= 0' \
@@ -245,6 +245,12 @@ main() {
 	mutant traceability-handoff-task-unchecked policies/traceability.rego \
 		$'\tlib.filled(theirs)\n\tours != theirs' $'\tlib.filled(theirs)\n\tours == theirs' \
 		./internal/policy/ '^TestRegoPolicies$'
+	mutant stigmergy-hour-24-is-real internal/layout/stigmergytime.go \
+		'hour > 23 ||' 'hour > 24 ||' \
+		./internal/layout/ '^TestStigmergyStamp$'
+	mutant rego-rule-never-fired-unreported internal/policy/tester.go \
+		'if !headNotCovered(fr, rule.Head.Location) {' 'if true || !headNotCovered(fr, rule.Head.Location) {' \
+		./internal/policy/ '^TestNeverFiredNamesTheRule$'
 
 	# --- more of the same guarantees, at their edges
 	mutant hash-sum-case-sensitive internal/evidence/token.go \
