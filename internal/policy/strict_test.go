@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/h3a-check/h3a-check/policies"
 )
@@ -18,8 +19,8 @@ var validUserPolicies = []string{"team", "partial", "failing", "debug", "slow"}
 // TestRegoStrict holds every shipped policy, and the user policies the CLI
 // tests load as valid, to OPA's strict compile (what opa check --strict
 // does: unused variables, imports and arguments, shadowed names, deprecated
-// built-ins are errors). The shipped *_test.rego files are compiled
-// strictly by TestRegoPolicies.
+// built-ins are errors), their tests included (the shipped *_test.rego
+// files are compiled strictly by TestRegoPolicies).
 func TestRegoStrict(t *testing.T) {
 	t.Parallel()
 	if _, err := Load(context.Background(), Options{Strict: true}); err != nil {
@@ -29,6 +30,12 @@ func TestRegoStrict(t *testing.T) {
 		dir := filepath.Join("..", "cli", "testdata", "policies", d)
 		if _, err := Load(context.Background(), Options{Dirs: []string{dir}, Strict: true}); err != nil {
 			t.Errorf("%s, strict: %v", dir, err)
+		}
+		if tests, _ := filepath.Glob(filepath.Join(dir, "*_test.rego")); len(tests) == 0 {
+			continue
+		}
+		if _, err := RunTests(context.Background(), TestOptions{Dirs: []string{dir}, Strict: true, Timeout: time.Minute}); err != nil {
+			t.Errorf("%s, its tests strict: %v", dir, err)
 		}
 	}
 }
