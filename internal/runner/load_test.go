@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/h3a-check/h3a-check/internal/audit/audittest"
 	"github.com/h3a-check/h3a-check/internal/finding"
 	"github.com/h3a-check/h3a-check/internal/layout"
 	"github.com/h3a-check/h3a-check/internal/rundir"
@@ -19,6 +20,17 @@ func copyOK(t *testing.T, src string) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), filepath.Base(src))
 	if err := os.CopyFS(dir, os.DirFS(filepath.Join(testRuns, "ok", filepath.FromSlash(src)))); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// copyCase writes the case name ("ok/X" or "err/X", an err case written
+// out from its patch) into a temporary folder of the same base name.
+func copyCase(t *testing.T, name string) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), filepath.Base(name))
+	if err := audittest.MaterialiseCase(testRuns, filepath.Join(testRuns, filepath.FromSlash(name)), dir); err != nil {
 		t.Fatal(err)
 	}
 	return dir
@@ -113,10 +125,7 @@ func TestLayoutsReadOnlyTheLoadedRun(t *testing.T) {
 	}
 	for _, name := range cases {
 		t.Run(name, func(t *testing.T) {
-			top := filepath.Join(t.TempDir(), filepath.Base(name))
-			if err := os.CopyFS(top, os.DirFS(filepath.Join(testRuns, filepath.FromSlash(name)))); err != nil {
-				t.Fatal(err)
-			}
+			top := copyCase(t, name)
 			runs, err := rundir.Discover([]string{top}, layout.Detectors(), "")
 			if err != nil || len(runs) == 0 {
 				t.Fatalf("no run found in %s: %v", name, err)
@@ -158,7 +167,7 @@ func TestLayoutsReadOnlyTheLoadedRun(t *testing.T) {
 func TestNeedsAreConfined(t *testing.T) {
 	const (
 		hybrid   = "hybrid_complete/greeter"
-		contract = "../err/contract_files_touched/repo"
+		contract = "err/contract_files_touched"
 		round2   = ".orchestrator/runs/TASK-0042-20260216-130000/rounds/round-2"
 	)
 	outside := filepath.Join(t.TempDir(), "outside.txt")
@@ -202,7 +211,12 @@ func TestNeedsAreConfined(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := copyOK(t, tc.src)
+			var dir string
+			if tc.src == contract {
+				dir = filepath.Join(copyCase(t, contract), "repo")
+			} else {
+				dir = copyOK(t, tc.src)
+			}
 			tc.change(t, filepath.Join(dir, filepath.FromSlash(tc.file)))
 			got := findingsOf(t, dir, tc.rule)
 			if len(got) != 1 || got[0].File != tc.at || got[0].Pointer != tc.pointer {
