@@ -11,6 +11,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/h3a-check/h3a-check/internal/audit/audittest"
 	"github.com/h3a-check/h3a-check/internal/layout"
 )
 
@@ -300,11 +301,17 @@ func TestArchitectureIsTrue(t *testing.T) {
 		t.Errorf("ARCHITECTURE.md has %d lines; keep it to one page (100)", lines)
 	}
 	// A path in backquotes, without placeholders or globs, is a promise
-	// that the file or folder exists.
-	for _, m := range regexp.MustCompile("`([a-z_./-]+/[a-z_./-]*[a-z_.-])`").FindAllStringSubmatch(doc, -1) {
-		p := strings.TrimSuffix(m[1], "/…")
-		if _, err := os.Stat(filepath.Join(moduleRoot, filepath.FromSlash(p))); err != nil {
-			t.Errorf("ARCHITECTURE.md names %s, which does not exist", p)
+	// that the file or folder exists; the recipes make the same promise.
+	recipes, err := os.ReadFile(filepath.Join(moduleRoot, "CONTRIBUTING.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range map[string]string{"ARCHITECTURE.md": doc, "CONTRIBUTING.md": string(recipes)} {
+		for _, m := range regexp.MustCompile("`([a-z_./-]+/[a-z_./-]*[a-z_.-])`").FindAllStringSubmatch(text, -1) {
+			p := strings.TrimSuffix(m[1], "/…")
+			if _, err := os.Stat(filepath.Join(moduleRoot, filepath.FromSlash(p))); err != nil {
+				t.Errorf("%s names %s, which does not exist", name, p)
+			}
 		}
 	}
 	packages, err := filepath.Glob(filepath.Join(moduleRoot, "internal", "*"))
@@ -322,7 +329,12 @@ func TestArchitectureIsTrue(t *testing.T) {
 	}
 }
 
-var tourLine = regexp.MustCompile(`^go run \./cmd/h3a-check (\S+)\s+#.*: exit ([0-9])$`)
+var (
+	tourLine = regexp.MustCompile(`^go run \./cmd/h3a-check (\S+)\s+#.*: exit ([0-9])$`)
+	// The err cases are patches: the tour writes two out into $cases first.
+	tourCases       = regexp.MustCompile(`^cases=\$\(mktemp -d\)\s+#.*$`)
+	tourMaterialise = regexp.MustCompile(`^go run \./internal/audit/audittest/cmd/materialise -o "\$cases"((?: testdata/runs/err/[a-z0-9_]+)+)$`)
+)
 
 // TestREADMETour: the runs the README's tour checks give the exit status
 // it says, when checked from the module root as a newcomer does (outside
@@ -338,14 +350,31 @@ func TestREADMETour(t *testing.T) {
 	}
 	tour, _, _ = strings.Cut(tour, "```")
 	seen := map[string]bool{}
+	cases := ""
 	for _, line := range strings.Split(strings.TrimSpace(tour), "\n") {
+		if tourCases.MatchString(line) {
+			cases = t.TempDir()
+			continue
+		}
+		if m := tourMaterialise.FindStringSubmatch(line); m != nil && cases != "" {
+			for _, c := range strings.Fields(m[1]) {
+				if err := audittest.MaterialiseCase(filepath.Join(moduleRoot, "testdata", "runs"), filepath.Join(moduleRoot, c), filepath.Join(cases, filepath.Base(c))); err != nil {
+					t.Errorf("tour line %q: %v", line, err)
+				}
+			}
+			continue
+		}
 		m := tourLine.FindStringSubmatch(line)
 		if m == nil {
-			t.Errorf("tour line %q is not `go run ./cmd/h3a-check PATH # ...: exit N`", line)
+			t.Errorf("tour line %q is not `go run ./cmd/h3a-check PATH # ...: exit N`, nor one that writes err cases out into $cases", line)
 			continue
 		}
 		seen[m[2]] = true
-		cmd := exec.Command(binary, m[1])
+		path := m[1]
+		if rest, ok := strings.CutPrefix(path, `"$cases/`); ok && cases != "" {
+			path = filepath.Join(cases, strings.TrimSuffix(rest, `"`))
+		}
+		cmd := exec.Command(binary, path)
 		cmd.Dir = moduleRoot
 		cmd.Env = baseEnv()
 		out, err := cmd.CombinedOutput()

@@ -2,10 +2,7 @@ package layout
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -32,47 +29,32 @@ func compareRounds(a, b contractRound) int {
 	return strings.Compare(a.Dir, b.Dir)
 }
 
+// ContractRoundFolder is an entry of a contract run's rounds/ folder, as
+// the writer of the auditor's audit.json finds it on disk.
+type ContractRoundFolder struct {
+	Name    string   // the entry's name: a round is round-<n>
+	Symlink bool     // a symbolic link, not a folder
+	Files   []string // the names of what a folder holds other than folders
+}
+
 // ContractLastRound is where the auditor of a contract run writes,
-// relative to the run: the highest-numbered rounds/round-<n>/ folder
-// holding one of a round's documents, or "." when the run has no such
-// folder. Two folders of that number (round-2 and round-02) are an error,
-// and so is a symbolic link where the round would be: the checker writes
-// into a run only through real folders.
-func ContractLastRound(run *os.Root) (string, error) {
-	info, err := run.Lstat("rounds")
-	if errors.Is(err, fs.ErrNotExist) {
-		return ".", nil
-	}
-	if err != nil {
-		return "", err
-	}
-	if !info.IsDir() {
-		if info.Mode()&fs.ModeSymlink != 0 {
-			return "", fmt.Errorf("rounds is a symbolic link; the checker writes into a run only through real folders")
-		}
-		return ".", nil
-	}
-	d, err := run.Open("rounds")
-	if err != nil {
-		return "", err
-	}
-	ents, err := d.ReadDir(-1)
-	d.Close()
-	if err != nil {
-		return "", err
-	}
+// relative to the run, given the entries of its rounds/ folder: the
+// highest-numbered round-<n> folder holding one of a round's documents,
+// or "." when there is none. Two folders of that number (round-2 and
+// round-02) are an error, and so is a symbolic link where a round would
+// be: the checker writes into a run only through real folders.
+func ContractLastRound(entries []ContractRoundFolder) (string, error) {
 	var rounds []contractRound
-	for _, e := range ents {
-		n, ok := contractRoundNumber(e.Name())
+	for _, e := range entries {
+		n, ok := contractRoundNumber(e.Name)
 		if !ok {
 			continue
 		}
-		if e.Type()&fs.ModeSymlink != 0 {
-			return "", fmt.Errorf("rounds/%s is a symbolic link; the checker writes into a run only through real folders", e.Name())
+		if e.Symlink {
+			return "", fmt.Errorf("rounds/%s is a symbolic link; the checker writes into a run only through real folders", e.Name)
 		}
-		dir := "rounds/" + e.Name()
-		if e.IsDir() && holdsRound(run, dir) {
-			rounds = append(rounds, contractRound{N: n, Dir: dir})
+		if holdsRound(e.Files) {
+			rounds = append(rounds, contractRound{N: n, Dir: "rounds/" + e.Name})
 		}
 	}
 	if len(rounds) == 0 {
@@ -92,11 +74,11 @@ func ContractLastRound(run *os.Root) (string, error) {
 	return last.Dir, nil
 }
 
-// holdsRound reports whether dir holds one of a round's documents: an
-// empty or unrelated folder is not a round.
-func holdsRound(run *os.Root, dir string) bool {
+// holdsRound reports whether a folder's files include one of a round's
+// documents: an empty or unrelated folder is not a round.
+func holdsRound(files []string) bool {
 	for _, role := range contractRoles {
-		if info, err := run.Lstat(dir + "/" + role.name + ".json"); err == nil && !info.IsDir() {
+		if slices.Contains(files, role.name+".json") {
 			return true
 		}
 	}

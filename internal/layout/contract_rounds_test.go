@@ -1,10 +1,6 @@
 package layout
 
-import (
-	"os"
-	"path/filepath"
-	"testing"
-)
+import "testing"
 
 // TestContractLastRoundAgreesWithRounds: the folder the auditor's
 // audit.json is written to is the last of the rounds the check reads, by
@@ -28,27 +24,15 @@ func TestContractLastRoundAgreesWithRounds(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
 			docs := map[string]string{}
+			var entries []ContractRoundFolder
 			for _, f := range tt.folders {
-				p := "rounds/" + f + "/verdict.json"
-				docs[p] = `{"task_id": "T-1"}`
-				if err := os.MkdirAll(filepath.Join(dir, "rounds", f), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(p)), []byte(docs[p]), 0o644); err != nil {
-					t.Fatal(err)
-				}
+				docs["rounds/"+f+"/verdict.json"] = `{"task_id": "T-1"}`
+				entries = append(entries, ContractRoundFolder{Name: f, Files: []string{"notes.md", "verdict.json"}})
 			}
 			for _, f := range tt.empty {
-				if err := os.MkdirAll(filepath.Join(dir, "rounds", f), 0o755); err != nil {
-					t.Fatal(err)
-				}
+				entries = append(entries, ContractRoundFolder{Name: f})
 			}
-			root, err := os.OpenRoot(dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer root.Close()
-			got, err := ContractLastRound(root)
+			got, err := ContractLastRound(entries)
 			if (err != nil) != tt.wantErr || got != tt.want {
 				t.Fatalf("ContractLastRound = %q, %v; want %q (error: %v)", got, err, tt.want, tt.wantErr)
 			}
@@ -66,5 +50,17 @@ func TestContractLastRoundAgreesWithRounds(t *testing.T) {
 				t.Errorf("the check's last numbered round is %q, the audit is written to %q", last, got)
 			}
 		})
+	}
+}
+
+// TestContractLastRoundRefusesLinks: a symbolic link where a round would
+// be is an error; one with another name is not a round at all.
+func TestContractLastRoundRefusesLinks(t *testing.T) {
+	if _, err := ContractLastRound([]ContractRoundFolder{{Name: "round-1", Files: []string{"verdict.json"}}, {Name: "round-2", Symlink: true}}); err == nil {
+		t.Error("a link named round-2 was taken")
+	}
+	got, err := ContractLastRound([]ContractRoundFolder{{Name: "round-1", Files: []string{"verdict.json"}}, {Name: "latest", Symlink: true}})
+	if err != nil || got != "rounds/round-1" {
+		t.Errorf("ContractLastRound = %q, %v; want rounds/round-1", got, err)
 	}
 }

@@ -2,7 +2,9 @@ package runwrite
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -123,7 +125,7 @@ func WriteContractAudit(a *audit.Audit, tool audit.Tool, force bool) (string, er
 		return "", err
 	}
 	defer run.Close()
-	dir, err := layout.ContractLastRound(run)
+	dir, err := lastRound(run)
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", a.Run, err)
 	}
@@ -164,4 +166,45 @@ func writtenBy(dir *os.Root, name string) bool {
 	}
 	g, _ := doc[generatorKey].(string)
 	return strings.HasPrefix(g, name+" ")
+}
+
+// lastRound reads the run's rounds/ folder for layout.ContractLastRound.
+func lastRound(run *os.Root) (string, error) {
+	info, err := run.Lstat("rounds")
+	if errors.Is(err, fs.ErrNotExist) {
+		return ".", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	if info.Mode()&fs.ModeSymlink != 0 {
+		return "", errors.New("rounds is a symbolic link; the checker writes into a run only through real folders")
+	}
+	if !info.IsDir() {
+		return ".", nil
+	}
+	ents, err := fs.ReadDir(run.FS(), "rounds")
+	if err != nil {
+		return "", err
+	}
+	var folders []layout.ContractRoundFolder
+	for _, e := range ents {
+		switch {
+		case e.Type()&fs.ModeSymlink != 0:
+			folders = append(folders, layout.ContractRoundFolder{Name: e.Name(), Symlink: true})
+		case e.IsDir():
+			files, err := fs.ReadDir(run.FS(), "rounds/"+e.Name())
+			if err != nil {
+				return "", err
+			}
+			f := layout.ContractRoundFolder{Name: e.Name()}
+			for _, file := range files {
+				if !file.IsDir() {
+					f.Files = append(f.Files, file.Name())
+				}
+			}
+			folders = append(folders, f)
+		}
+	}
+	return layout.ContractLastRound(folders)
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 
+	"github.com/h3a-check/h3a-check/internal/audit/audittest"
 	"github.com/h3a-check/h3a-check/schemas"
 )
 
@@ -194,7 +195,13 @@ func collectExpected(url, ptr string, node any, out map[string]string) {
 func oracleDocuments(t testing.TB) map[string]any {
 	t.Helper()
 	docs := map[string]any{}
-	for _, root := range []string{"testdata", "../../testdata/runs", "../../../shared/realworld"} {
+	// The err cases are patches over the ok cases: write them out so
+	// their documents are held to the oracle too.
+	runs := filepath.Join(t.TempDir(), "runs")
+	if err := audittest.WriteCases("../../testdata/runs", runs); err != nil {
+		t.Fatal(err)
+	}
+	for _, root := range []string{"testdata", runs, "../../../shared/realworld"} {
 		if _, err := os.Stat(root); err != nil {
 			if root == "testdata" {
 				t.Fatal(err)

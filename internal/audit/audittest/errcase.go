@@ -382,11 +382,11 @@ func applyEdits(content, edits string) (string, error) {
 		return "", fmt.Errorf("text outside a <<<< ==== >>>> block: %q", firstLine(rest))
 	}
 	for _, b := range blocks {
-		old, new := b[1], b[2]
+		old, replacement := b[1], b[2]
 		if n := strings.Count(content, old); n != 1 {
 			return "", fmt.Errorf("%q occurs %d times, want once", firstLine(old), n)
 		}
-		content = strings.Replace(content, old, new, 1)
+		content = strings.Replace(content, old, replacement, 1)
 	}
 	return content, nil
 }
