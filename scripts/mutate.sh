@@ -163,7 +163,7 @@ main() {
 	mutant human-any-signature-counts internal/runner/humans.go \
 		'return sig.Status == "G" && len(h.AllowedSigners) > 0' 'return sig.Status != "N"' \
 		./internal/runner/ 'TestEventProvenance'
-	mutant layout-change-unseen internal/runner/history.go \
+	mutant layout-change-unseen internal/runner/history_base.go \
 		'case existed && baseLayout != r.Layout && !hp.layoutForced:' 'case false:' \
 		./internal/history/ 'TestHistoryCases'
 	mutant needs-text-past-budget internal/runner/needs.go \
@@ -172,7 +172,7 @@ main() {
 	mutant needs-text-refusal-silent internal/runner/needs.go \
 		'	s.add(f)' '	_ = f' \
 		./internal/runner/ 'TestNeedsAreConfined'
-	mutant run-link-read internal/runner/runner.go \
+	mutant run-link-read internal/runner/checker.go \
 		'if run.Link != "" {' 'if false {' \
 		./internal/cli/ 'TestErrRuns'
 	mutant waiver-unused-silent internal/waiver/waiver.go \
@@ -194,7 +194,7 @@ main() {
 	mutant discover-skips-unreadable internal/rundir/discover.go \
 		'return &UnreadableError{Dir: dir, Err: unwrapPathError(err)}' 'return nil' \
 		./internal/rundir/ .
-	mutant discover-nested-run-silent internal/runner/runner.go \
+	mutant discover-nested-run-silent internal/runner/checker.go \
 		'for _, inner := range run.Holds {' 'for _, inner := range run.Holds[:0] {' \
 		./internal/cli/ 'TestErrRuns'
 	mutant changed-skips-inner-repository internal/runner/changed.go \
@@ -221,7 +221,7 @@ main() {
 		./internal/runwrite/ .
 
 	# --- one per rule category
-	mutant structure-tmp-leftover internal/runner/runner.go \
+	mutant structure-tmp-leftover internal/runner/load.go \
 		'} else if strings.HasSuffix(d.Name(), ".tmp") {' '} else if strings.HasSuffix(d.Name(), ".temp") {' \
 		./internal/cli/ 'TestErrRuns'
 	mutant schema-bom-unreported internal/jsonpos/parse.go \

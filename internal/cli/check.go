@@ -166,15 +166,15 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 		return fail(e, err)
 	}
 	if cf.debug {
-		opts.PolicyDebug = printWriter{e.stderr}
+		opts.Rules.PolicyDebug = printWriter{e.stderr}
 	}
 	if err := readTrusted(boundary, cfg, cf.base, e.getenv, reads, &opts); err != nil {
 		return fail(e, err)
 	}
-	opts.Params, opts.Severity, opts.Waivers = configured.Params, configured.Severity, configured.Waivers
-	opts.MinHashDigits = configured.MinHashDigits
-	opts.Getenv = e.getenv
-	opts.Locator = &locator
+	opts.Rules.Params, opts.Rules.Severity, opts.Rules.Waivers = configured.Rules.Params, configured.Rules.Severity, configured.Rules.Waivers
+	opts.Rules.MinHashDigits = configured.Rules.MinHashDigits
+	opts.Scope.Getenv = e.getenv
+	opts.Scope.Locator = &locator
 	tool := audit.Tool{Name: Name, Version: Version()}
 	ropts := cf.reportOptions(ctx, e)
 	reports, err := openReports(&cf, e, tool, ropts)
@@ -185,7 +185,7 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 	// Each audit is reported as soon as it and those before it are done,
 	// and only the contract runs' audits are kept, for --write-audit.
 	var contractAudits []*audit.Audit
-	opts.Emit = func(a *audit.Audit) error {
+	opts.Output.Emit = func(a *audit.Audit) error {
 		if cf.writeAudit && a.Layout == "contract" {
 			contractAudits = append(contractAudits, a)
 		}
@@ -198,9 +198,9 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 	}
 	runsFound, restoreGC := tuneGC(e)
 	defer restoreGC()
-	opts.Discovered = runsFound
+	opts.Output.Discovered = runsFound
 	for _, o := range cf.outputs {
-		opts.Reports = append(opts.Reports, o.path)
+		opts.Output.Reports = append(opts.Output.Reports, o.path)
 	}
 	res, err := runner.Check(ctx, opts)
 	if perr := stopProfiles(); perr != nil {
@@ -262,17 +262,17 @@ func sayWhatWasChecked(e *env, cf *checkFlags, res *runner.Result) {
 // the change under review edits.
 func readTrusted(b trust.Boundary, cfg *config.Config, asked string, getenv func(string) string, reads trusted.Reads, opts *runner.Options) error {
 	var err error
-	if opts.PolicyDirs, opts.PolicySources, err = trusted.PolicyDirs(b, opts.PolicyDirs, &reads); err != nil {
+	if opts.Rules.PolicyDirs, opts.Rules.PolicySources, err = trusted.PolicyDirs(b, opts.Rules.PolicyDirs, &reads); err != nil {
 		return err
 	}
-	if opts.Humans, err = trustHumans(b, cfg, asked, getenv, &reads); err != nil {
+	if opts.Rules.Humans, err = trustHumans(b, cfg, asked, getenv, &reads); err != nil {
 		return err
 	}
-	opts.Sources = reads.Sources()
+	opts.Record.Sources = reads.Sources()
 	for _, f := range reads.Changes() {
 		// The command line says how to apply the change's version before it is merged.
 		f.Details += " (or with --trust-working-tree)"
-		opts.RuleChanges = append(opts.RuleChanges, f)
+		opts.Record.RuleChanges = append(opts.Record.RuleChanges, f)
 	}
 	return nil
 }
@@ -468,18 +468,18 @@ func exitCode(gate string) int {
 
 func (cf *checkFlags) options(paths []string) (runner.Options, error) {
 	opts := runner.Options{
-		Paths: paths, Layout: cf.layout, Workers: cf.workers,
-		ToolName: Name, ToolVersion: Version(), Shard: cf.shard.Shard, Changed: cf.changed, Staged: cf.staged,
-		Base: cf.base, TrustWorkingTree: cf.trustWT,
+		Scope:   runner.Scope{Paths: paths, Layout: cf.layout, Shard: cf.shard.Shard, Changed: cf.changed, Staged: cf.staged, Base: cf.base},
+		Record:  runner.Record{ToolName: Name, ToolVersion: Version(), TrustWorkingTree: cf.trustWT},
+		Workers: cf.workers,
 	}
 	if err := checkBaseFlag(cf.base); err != nil {
 		return opts, err
 	}
 	switch cf.failLevel {
 	case "error":
-		opts.FailLevel = finding.Error
+		opts.Rules.FailLevel = finding.Error
 	case "warning":
-		opts.FailLevel = finding.Warning
+		opts.Rules.FailLevel = finding.Warning
 	default:
 		return opts, usageError{fmt.Sprintf("--fail-level %q: expected \"error\" or \"warning\"", cf.failLevel)}
 	}
@@ -489,7 +489,7 @@ func (cf *checkFlags) options(paths []string) (runner.Options, error) {
 	}
 	opts.MaxJSONSize = n
 	if cf.timestamp {
-		opts.Timestamp = time.Now().UTC().Format(time.RFC3339)
+		opts.Record.Timestamp = time.Now().UTC().Format(time.RFC3339)
 	}
 	if cf.workers < 0 {
 		return opts, usageError{"--workers must be 0 or more"}
@@ -497,7 +497,7 @@ func (cf *checkFlags) options(paths []string) (runner.Options, error) {
 	if cf.timeout <= 0 {
 		return opts, usageError{fmt.Sprintf("--policy-timeout %s: expected a positive duration such as 5s", cf.timeout)}
 	}
-	opts.PolicyDirs, opts.PolicyTimeout = cf.policies, cf.timeout
+	opts.Rules.PolicyDirs, opts.Rules.PolicyTimeout = cf.policies, cf.timeout
 	switch cf.color {
 	case "auto", "always", "never":
 	default:

@@ -64,10 +64,10 @@ func applyConfig(fset *flag.FlagSet, cfg *config.Config, args []string, opts *ru
 	bind("policies", "policy", cfg.Policies, true)
 
 	if len(cfg.Severity) > 0 {
-		opts.Severity = map[string]finding.Severity{}
+		opts.Rules.Severity = map[string]finding.Severity{}
 	}
 	for _, o := range cfg.Severity {
-		opts.Severity[o.Rule.Value] = o.Severity
+		opts.Rules.Severity[o.Rule.Value] = o.Severity
 	}
 	if len(errs) > 0 {
 		return nil, errs
@@ -79,9 +79,9 @@ func applyConfig(fset *flag.FlagSet, cfg *config.Config, args []string, opts *ru
 	if err != nil {
 		return nil, err
 	}
-	opts.Waivers = ws
-	opts.Params = cfg.Params
-	opts.MinHashDigits = cfg.Evidence.MinHashDigits
+	opts.Rules.Waivers = ws
+	opts.Rules.Params = cfg.Params
+	opts.Rules.MinHashDigits = cfg.Evidence.MinHashDigits
 	if len(args) > 0 {
 		return args, nil
 	}

@@ -24,10 +24,14 @@ func runParse(ctx context.Context, args []string, e *env) int {
 	// Human decisions count as a check counts them on the person's own
 	// machine; elsewhere parse reads no keys, so a decision the working
 	// tree adds shows as claimed.
-	opts := runner.Options{Paths: args, KeepInputs: true, ToolName: Name, ToolVersion: Version(), Getenv: e.getenv,
-		Humans: &runner.Humans{Local: !trust.InCI(e.getenv)}}
+	opts := runner.Options{
+		Scope:  runner.Scope{Paths: args, Getenv: e.getenv},
+		Rules:  runner.Rules{Humans: &runner.Humans{Local: !trust.InCI(e.getenv)}},
+		Record: runner.Record{ToolName: Name, ToolVersion: Version()},
+		Output: runner.Output{KeepInputs: true},
+	}
 	if cfg != nil {
-		opts.Params = cfg.Params
+		opts.Rules.Params = cfg.Params
 	}
 	res, err := runner.Check(ctx, opts)
 	if err != nil {

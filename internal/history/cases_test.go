@@ -144,9 +144,11 @@ func runCase(t *testing.T, ar *archive) (string, []*audit.Audit) {
 	// The change under review is the working tree; "local" makes it the
 	// person's own, whose human decisions count.
 	res, err := runner.Check(context.Background(), runner.Options{
-		Paths:  searched,
-		Getenv: func(string) string { return "" }, // not a pull request, even in CI
-		Humans: &runner.Humans{Local: slices.Contains(directives, "local")},
+		Scope: runner.Scope{
+			Paths:  searched,
+			Getenv: func(string) string { return "" }, // not a pull request, even in CI
+		},
+		Rules: runner.Rules{Humans: &runner.Humans{Local: slices.Contains(directives, "local")}},
 	})
 	if err != nil {
 		return "error: " + err.Error() + "\n", nil

@@ -77,7 +77,7 @@ func findingsAfterEdit(t *testing.T, template, name string, edit func(run string
 	}
 	base := g.Commit("base")
 	edit(run)
-	res, err := runner.Check(context.Background(), runner.Options{Paths: []string{run}, Getenv: func(string) string { return "" }})
+	res, err := runner.Check(context.Background(), runner.Options{Scope: runner.Scope{Paths: []string{run}, Getenv: func(string) string { return "" }}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ import (
 // tenth breaks a rule, so the rules do real work and the results differ.
 func generatedInputs(b *testing.B, n int) []map[string]any {
 	b.Helper()
-	res, err := runner.Check(context.Background(), runner.Options{Paths: []string{"../../testdata/runs/ok/complete"}, KeepInputs: true, Getenv: noCI})
+	res, err := runner.Check(context.Background(), runner.Options{Scope: runner.Scope{Paths: []string{"../../testdata/runs/ok/complete"}, Getenv: noCI}, Output: runner.Output{KeepInputs: true}})
 	if err != nil || len(res.Inputs) != 1 {
 		b.Fatalf("complete run: %v", err)
 	}

@@ -80,7 +80,7 @@ func TestShippedPlanMatchesCompiledPolicies(t *testing.T) {
 	if err := audittest.WriteCases("../../testdata/runs", runs); err != nil {
 		t.Fatal(err)
 	}
-	res, err := runner.Check(ctx, runner.Options{Paths: []string{runs}, Base: "none", KeepInputs: true})
+	res, err := runner.Check(ctx, runner.Options{Scope: runner.Scope{Paths: []string{runs}, Base: "none"}, Output: runner.Output{KeepInputs: true}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,7 +21,7 @@ var contractPlaces = [][]any{
 // evaluate cleanly, as FuzzShippedPolicies requires for an h3a run, and
 // their plan must give what OPA's evaluator gives.
 func FuzzContractPolicies(f *testing.F) {
-	res, err := runner.Check(context.Background(), runner.Options{Paths: []string{"../../testdata/runs/ok/contract_rounds"}, KeepInputs: true, Getenv: noCI})
+	res, err := runner.Check(context.Background(), runner.Options{Scope: runner.Scope{Paths: []string{"../../testdata/runs/ok/contract_rounds"}, Getenv: noCI}, Output: runner.Output{KeepInputs: true}})
 	if err != nil || len(res.Inputs) != 1 {
 		f.Fatalf("contract run: %v", err)
 	}

@@ -86,7 +86,7 @@ func FuzzLayoutPolicies(f *testing.F) {
 	var bases []map[string]any
 	var places []place
 	for i, name := range layoutCases {
-		res, err := runner.Check(context.Background(), runner.Options{Paths: []string{filepath.Join("../../testdata/runs/ok", name)}, KeepInputs: true, Base: "none"})
+		res, err := runner.Check(context.Background(), runner.Options{Scope: runner.Scope{Paths: []string{filepath.Join("../../testdata/runs/ok", name)}, Base: "none"}, Output: runner.Output{KeepInputs: true}})
 		if err != nil || len(res.Inputs) != 1 {
 			f.Fatalf("%s: %v", name, err)
 		}

@@ -113,7 +113,7 @@ func seedSample(f *testing.F, n int) func(args ...any) {
 
 func completeInput(tb testing.TB) map[string]any {
 	tb.Helper()
-	res, err := runner.Check(context.Background(), runner.Options{Paths: []string{"../../testdata/runs/ok/complete"}, KeepInputs: true, Getenv: noCI})
+	res, err := runner.Check(context.Background(), runner.Options{Scope: runner.Scope{Paths: []string{"../../testdata/runs/ok/complete"}, Getenv: noCI}, Output: runner.Output{KeepInputs: true}})
 	if err != nil || len(res.Inputs) != 1 {
 		tb.Fatalf("complete run: %v", err)
 	}
@@ -158,7 +158,7 @@ func TestShippedPoliciesOnEveryTestdataRun(t *testing.T) {
 		if info, err := os.Stat(dir); err != nil || !info.IsDir() {
 			continue
 		}
-		res, err := runner.Check(context.Background(), runner.Options{Paths: []string{dir}, KeepInputs: true, Getenv: noCI})
+		res, err := runner.Check(context.Background(), runner.Options{Scope: runner.Scope{Paths: []string{dir}, Getenv: noCI}, Output: runner.Output{KeepInputs: true}})
 		if err != nil {
 			t.Fatalf("%s: %v", dir, err)
 		}

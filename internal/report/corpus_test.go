@@ -37,7 +37,7 @@ func TestSummaryOfManyRuns(t *testing.T) {
 	if broken.ID == "" {
 		t.Fatal("the corpus has no broken run")
 	}
-	res, err := runner.Check(context.Background(), runner.Options{Paths: []string{c.Dir}})
+	res, err := runner.Check(context.Background(), runner.Options{Scope: runner.Scope{Paths: []string{c.Dir}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -61,7 +61,7 @@ func BenchmarkCheck(b *testing.B) {
 		b.SetBytes(c.Bytes)
 		b.ReportAllocs()
 		for b.Loop() {
-			res, err := Check(context.Background(), Options{Paths: []string{c.Dir}})
+			res, err := Check(context.Background(), Options{Scope: Scope{Paths: []string{c.Dir}}})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -256,7 +256,7 @@ func BenchmarkStageHash(b *testing.B) {
 // BenchmarkStageReport: rendering the verdicts of one check.
 func BenchmarkStageReport(b *testing.B) {
 	eachCorpus(b, func(b *testing.B, c *corpus.Corpus) {
-		res, err := Check(context.Background(), Options{Paths: []string{c.Dir}, ToolName: "h3a-check", ToolVersion: "bench"})
+		res, err := Check(context.Background(), Options{Scope: Scope{Paths: []string{c.Dir}}, Record: Record{ToolName: "h3a-check", ToolVersion: "bench"}})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -47,7 +47,7 @@ func TestDocumentsStayWithinTheBudget(t *testing.T) {
 				t.Fatal(err)
 			}
 			tc.write(t, filepath.Join(run, filepath.FromSlash(tc.file)))
-			res, err := Check(context.Background(), Options{Paths: []string{run}, Base: "none"})
+			res, err := Check(context.Background(), Options{Scope: Scope{Paths: []string{run}, Base: "none"}})
 			if err != nil {
 				t.Fatal(err)
 			}

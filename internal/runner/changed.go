@@ -1,3 +1,6 @@
+// --changed: what git says changed since the base, asked before anything
+// is discovered, so that discovery looks only along the changes.
+
 package runner
 
 import (
@@ -47,7 +50,7 @@ type scopedPath struct {
 
 // findChanged asks git what changed under each path. An error is the one
 // the history plan would give for the same repository and base.
-func findChanged(opts Options, paths []string, getenv func(string) string) (*changedScope, error) {
+func findChanged(scope Scope, maxRead int64, paths []string, getenv func(string) string) (*changedScope, error) {
 	sc := &changedScope{bases: map[*gitrev.Repo]*repoBase{}, files: map[*gitrev.Repo][]string{}, onPath: map[*gitrev.Repo]map[string]bool{}, wholeDirs: map[*gitrev.Repo]map[string]bool{}}
 	for _, p := range paths {
 		abs, err := filepath.Abs(p)
@@ -58,7 +61,7 @@ func findChanged(opts Options, paths []string, getenv func(string) string) (*cha
 		if info, err := os.Stat(abs); err == nil && !info.IsDir() {
 			dir = filepath.Dir(abs)
 		}
-		repo, err := opts.Locator.Repo(dir)
+		repo, err := scope.Locator.Repo(dir)
 		if errors.Is(err, gitrev.ErrNotWorkTree) || err != nil {
 			// The history plan says what is wrong (or that there is no
 			// history to compare): everything is searched.
@@ -67,8 +70,8 @@ func findChanged(opts Options, paths []string, getenv func(string) string) (*cha
 		}
 		rb, ok := sc.bases[repo]
 		if !ok {
-			repo.MaxRead = opts.MaxJSONSize
-			b, err := gitrev.ChooseBase(repo, opts.Base, getenv)
+			repo.MaxRead = maxRead
+			b, err := gitrev.ChooseBase(repo, scope.Base, getenv)
 			if err != nil {
 				return nil, err
 			}

@@ -39,7 +39,7 @@ func TestChanged(t *testing.T) {
 
 	checked := func(opts Options) []string {
 		t.Helper()
-		opts.Paths, opts.Getenv = []string{c.Dir}, noEnv
+		opts.Scope.Paths, opts.Scope.Getenv = []string{c.Dir}, noEnv
 		res, err := Check(context.Background(), opts)
 		if err != nil {
 			t.Fatal(err)
@@ -51,7 +51,7 @@ func TestChanged(t *testing.T) {
 		slices.Sort(ids)
 		return ids
 	}
-	got := checked(Options{Changed: true})
+	got := checked(Options{Scope: Scope{Changed: true}})
 	// The deleted run's audit is the folder's, named after the folder.
 	if !slices.Contains(got, edited.ID) || !slices.Contains(got, untracked.ID) || slices.Contains(got, untouched.ID) {
 		t.Errorf("--changed checked %v; want %s and %s, not %s", got, edited.ID, untracked.ID, untouched.ID)
@@ -59,7 +59,7 @@ func TestChanged(t *testing.T) {
 	if len(got) != 3 {
 		t.Errorf("--changed: %d audits %v, want the 2 changed runs and the folder that lost a run", len(got), got)
 	}
-	if all := checked(Options{Changed: true, Base: "none"}); len(all) != 3 {
+	if all := checked(Options{Scope: Scope{Changed: true, Base: "none"}}); len(all) != 3 {
 		t.Errorf("--changed without a base checks every run present: got %v", all)
 	}
 }
@@ -146,7 +146,7 @@ func TestChangedFailsClosed(t *testing.T) {
 			}
 			g.Commit("four runs")
 			tt.after(t, c)
-			res, err := Check(context.Background(), Options{Paths: []string{c.Dir}, Getenv: noEnv, Changed: true, Layout: tt.layout})
+			res, err := Check(context.Background(), Options{Scope: Scope{Paths: []string{c.Dir}, Getenv: noEnv, Changed: true, Layout: tt.layout}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -226,7 +226,7 @@ func TestChangedReadsWhatChanged(t *testing.T) {
 	mustWrite(t, filepath.Join(c.Runs[7].Dir, "README.md"), "edited\n")
 	loc := &gitrev.Locator{}
 	defer loc.Close()
-	res, err := Check(context.Background(), Options{Paths: []string{c.Dir}, Getenv: noEnv, Changed: true, Locator: loc})
+	res, err := Check(context.Background(), Options{Scope: Scope{Paths: []string{c.Dir}, Getenv: noEnv, Changed: true, Locator: loc}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,3 +1,6 @@
+// The integrity stage: every logged artifact's entry checked and its hash
+// queued on the shared pool while the other stages run, then compared.
+
 package runner
 
 import (
@@ -32,6 +35,16 @@ type verifiedCount struct{ ok, total int }
 // startEvidence checks every evidence entry's path and token and queues the
 // hashes, so hashing runs while the other stages do.
 func (c *checker) startEvidence(s *runState) *pendingEvidence {
+	order := loggedArtifacts(s)
+	for _, a := range order {
+		c.startArtifact(s, a)
+	}
+	return &pendingEvidence{artifacts: order}
+}
+
+// loggedArtifacts checks every evidence entry's path and token, and
+// returns the distinct paths logged, in order, each with its last entry.
+func loggedArtifacts(s *runState) []*loggedArtifact {
 	refs := s.lay.Evidence(s.run)
 	byPath := map[string]*loggedArtifact{}
 	var order []*loggedArtifact
@@ -67,41 +80,44 @@ func (c *checker) startEvidence(s *runState) *pendingEvidence {
 		}
 		a.last, a.token = ref, tok
 	}
-	for _, a := range order {
-		// The last entry of a path is the one verified, so it is the one
-		// that must be long enough: an artifact logged again with more
-		// digits is fixed without rewriting the log.
-		if a.token.ShorterThan(c.opts.MinHashDigits) {
-			f := finding.HashTooShort.New(a.last.LogFile, "hash %q has %d hex digits; this repository requires at least %d (evidence: min-hash-digits in .h3a-check.yaml) (entry for %q)",
-				a.last.Hash, len(a.token.Hex), c.opts.MinHashDigits, a.last.Path)
-			f.Line, f.Column = a.last.Line, a.last.HashColumn
-			s.add(f)
-		}
-		if doc := s.run.Docs[a.path]; doc != nil && doc.Present {
-			a.sum, a.exists, a.inside = doc.SHA256, true, true
-			continue
-		}
-		if !a.token.Verifiable {
-			// Not hashed, but its presence still counts.
-			if _, _, p := s.root.Stat(a.path); p != nil {
-				s.artifactProblem(a, p)
-				continue
-			}
-			a.exists, a.inside = true, true
-			continue
-		}
-		// The worker's open is the existence check: one open per artifact,
-		// and a refused or missing path comes back as the hash's error.
-		root, path := s.root, a.path
-		a.hash = c.hasher.Submit(func() (io.ReadCloser, error) {
-			rc, _, p := root.OpenReader(path)
-			if p != nil {
-				return nil, p
-			}
-			return rc, nil
-		})
+	return order
+}
+
+// startArtifact checks that the logged artifact a's hash is long enough,
+// and queues its hash unless it is a document already read.
+func (c *checker) startArtifact(s *runState, a *loggedArtifact) {
+	// The last entry of a path is the one verified, so it is the one
+	// that must be long enough: an artifact logged again with more
+	// digits is fixed without rewriting the log.
+	if a.token.ShorterThan(c.rules.MinHashDigits) {
+		f := finding.HashTooShort.New(a.last.LogFile, "hash %q has %d hex digits; this repository requires at least %d (evidence: min-hash-digits in .h3a-check.yaml) (entry for %q)",
+			a.last.Hash, len(a.token.Hex), c.rules.MinHashDigits, a.last.Path)
+		f.Line, f.Column = a.last.Line, a.last.HashColumn
+		s.add(f)
 	}
-	return &pendingEvidence{artifacts: order}
+	if doc := s.run.Docs[a.path]; doc != nil && doc.Present {
+		a.sum, a.exists, a.inside = doc.SHA256, true, true
+		return
+	}
+	if !a.token.Verifiable {
+		// Not hashed, but its presence still counts.
+		if _, _, p := s.root.Stat(a.path); p != nil {
+			s.artifactProblem(a, p)
+			return
+		}
+		a.exists, a.inside = true, true
+		return
+	}
+	// The worker's open is the existence check: one open per artifact,
+	// and a refused or missing path comes back as the hash's error.
+	root, path := s.root, a.path
+	a.hash = c.hasher.Submit(func() (io.ReadCloser, error) {
+		rc, _, p := root.OpenReader(path)
+		if p != nil {
+			return nil, p
+		}
+		return rc, nil
+	})
 }
 
 // artifactProblem reports a logged artifact that cannot be used, at its

@@ -46,7 +46,7 @@ func TestLastEvidenceEntryCounts(t *testing.T) {
 			if err := os.WriteFile(logPath, []byte(twice), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			res, err := Check(context.Background(), Options{Paths: []string{run}, Base: "none", Getenv: noEnv})
+			res, err := Check(context.Background(), Options{Scope: Scope{Paths: []string{run}, Base: "none", Getenv: noEnv}})
 			if err != nil {
 				t.Fatal(err)
 			}

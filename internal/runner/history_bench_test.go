@@ -57,7 +57,7 @@ func BenchmarkHistory1000Runs(b *testing.B) {
 	g.Write(all)
 
 	check := func(b *testing.B, base string) *Result {
-		res, err := Check(context.Background(), Options{Paths: []string{dir}, Base: base, Getenv: noEnv})
+		res, err := Check(context.Background(), Options{Scope: Scope{Paths: []string{dir}, Base: base, Getenv: noEnv}})
 		if err != nil {
 			b.Fatal(err)
 		}

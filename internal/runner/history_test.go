@@ -58,7 +58,7 @@ func TestHistoryInMonorepo(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, p := range []string{runs, rel, filepath.Join(runs, exampleID, "state.json")} {
-		res, err := Check(context.Background(), Options{Paths: []string{p}, Getenv: noEnv, KeepInputs: true})
+		res, err := Check(context.Background(), Options{Scope: Scope{Paths: []string{p}, Getenv: noEnv}, Output: Output{KeepInputs: true}})
 		if err != nil {
 			t.Fatalf("%s: %v", p, err)
 		}
@@ -112,7 +112,7 @@ func TestHistoryNotCompared(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := Check(context.Background(), Options{Paths: []string{tc.path}, Base: tc.base, Getenv: noEnv})
+			res, err := Check(context.Background(), Options{Scope: Scope{Paths: []string{tc.path}, Base: tc.base, Getenv: noEnv}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -139,7 +139,7 @@ func TestHistoryNotCompared(t *testing.T) {
 		})
 	}
 	t.Run("explicit base outside a work tree", func(t *testing.T) {
-		_, err := Check(context.Background(), Options{Paths: []string{filepath.Join(outside, "runs")}, Base: "HEAD", Getenv: noEnv})
+		_, err := Check(context.Background(), Options{Scope: Scope{Paths: []string{filepath.Join(outside, "runs")}, Base: "HEAD", Getenv: noEnv}})
 		if err == nil || !strings.Contains(err.Error(), "not inside a git work tree") {
 			t.Fatalf("err %v", err)
 		}
@@ -152,16 +152,16 @@ func TestHistoryBaseErrors(t *testing.T) {
 	g.Commit("runs")
 	dir := filepath.Join(g.Dir, "runs")
 	var missing *gitrev.MissingCommitError
-	if _, err := Check(context.Background(), Options{Paths: []string{dir}, Base: "no-such-branch", Getenv: noEnv}); !errors.As(err, &missing) {
+	if _, err := Check(context.Background(), Options{Scope: Scope{Paths: []string{dir}, Base: "no-such-branch", Getenv: noEnv}}); !errors.As(err, &missing) {
 		t.Errorf("unknown base: %v", err)
 	}
-	if _, err := Check(context.Background(), Options{Paths: []string{dir}, Base: "-x", Getenv: noEnv}); err == nil || !strings.Contains(err.Error(), `starts with "-"`) {
+	if _, err := Check(context.Background(), Options{Scope: Scope{Paths: []string{dir}, Base: "-x", Getenv: noEnv}}); err == nil || !strings.Contains(err.Error(), `starts with "-"`) {
 		t.Errorf("option-like base: %v", err)
 	}
 	// Deleting every run is reported, not mistaken for "no run found".
 	g.Remove("runs/" + exampleID)
 	os.MkdirAll(dir, 0o755)
-	res, err := Check(context.Background(), Options{Paths: []string{dir}, Getenv: noEnv})
+	res, err := Check(context.Background(), Options{Scope: Scope{Paths: []string{dir}, Getenv: noEnv}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,13 +171,13 @@ func TestHistoryBaseErrors(t *testing.T) {
 	if a := res.Audits[0]; a.Run != dir || a.Layout != "h3a" || a.Base == nil {
 		t.Errorf("deleted-run audit: run %q, layout %q, base %v; want the folder, h3a and the base", a.Run, a.Layout, a.Base)
 	}
-	if _, err := Check(context.Background(), Options{Paths: []string{dir}, Base: "none"}); !errors.Is(err, ErrNoRuns) {
+	if _, err := Check(context.Background(), Options{Scope: Scope{Paths: []string{dir}, Base: "none"}}); !errors.Is(err, ErrNoRuns) {
 		t.Errorf("no run and no base: %v, want ErrNoRuns", err)
 	}
 }
 
 func TestTrustWorkingTreeRecorded(t *testing.T) {
-	res, err := Check(context.Background(), Options{Paths: []string{exampleRuns}, Base: "none", TrustWorkingTree: true})
+	res, err := Check(context.Background(), Options{Scope: Scope{Paths: []string{exampleRuns}, Base: "none"}, Record: Record{TrustWorkingTree: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,7 +212,7 @@ func TestHistoryReadsOnlyWhatChanged(t *testing.T) {
 
 	var loc gitrev.Locator
 	defer loc.Close()
-	res, err := Check(context.Background(), Options{Paths: []string{runs}, Getenv: noEnv, Locator: &loc})
+	res, err := Check(context.Background(), Options{Scope: Scope{Paths: []string{runs}, Getenv: noEnv, Locator: &loc}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -259,7 +259,7 @@ func TestDeletedRunBehindAFakeRun(t *testing.T) {
 	g.Remove("runs/" + exampleID)
 	g.Remove("runs/held/" + exampleID)
 	g.Write(map[string]string{"runs/handoff.json": `{"task_id": "T1"}`, "runs/verdict.json": `{"task_id": "T1"}`})
-	res, err := Check(context.Background(), Options{Paths: []string{filepath.Join(g.Dir, "runs")}, Getenv: noEnv})
+	res, err := Check(context.Background(), Options{Scope: Scope{Paths: []string{filepath.Join(g.Dir, "runs")}, Getenv: noEnv}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -298,7 +298,7 @@ func TestMoveNeedsOneCandidate(t *testing.T) {
 	for _, d := range []string{"runs", "archive", "old"} {
 		paths = append(paths, filepath.Join(g.Dir, d))
 	}
-	res, err := Check(context.Background(), Options{Paths: paths, Getenv: noEnv})
+	res, err := Check(context.Background(), Options{Scope: Scope{Paths: paths, Getenv: noEnv}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -333,7 +333,7 @@ func TestLayoutChangeOfANamedFile(t *testing.T) {
 	g.Commit("an h3a run")
 	g.Remove("runs/"+exampleID+"/state", "runs/"+exampleID+"/state.json")
 	g.Write(map[string]string{"runs/" + exampleID + "/handoff.json": `{"task_id": "T1"}`, "runs/" + exampleID + "/verdict.json": `{"task_id": "T1"}`})
-	res, err := Check(context.Background(), Options{Paths: []string{filepath.Join(run, "handoff.json")}, Getenv: noEnv})
+	res, err := Check(context.Background(), Options{Scope: Scope{Paths: []string{filepath.Join(run, "handoff.json")}, Getenv: noEnv}})
 	if err != nil {
 		t.Fatal(err)
 	}

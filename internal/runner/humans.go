@@ -1,3 +1,6 @@
+// Whose word a human decision recorded in a run is: the commit that added
+// it, and git's word on its signature.
+
 package runner
 
 import (
@@ -213,15 +216,15 @@ func (h *Humans) accepts(sig gitrev.Signature) bool {
 	return fp != "" && (slices.Contains(h.GPGFingerprints, fp) || slices.Contains(h.GPGFingerprints, strings.ToUpper(sig.Primary)))
 }
 
-// noHumans is used when Options.Humans is nil: no decision the change
+// noHumans is used when Options.Rules.Humans is nil: no decision the change
 // under review adds counts.
 var noHumans = &Humans{}
 
 func (c *checker) humans() *Humans {
-	if c.opts.Humans == nil {
+	if c.rules.Humans == nil {
 		return noHumans
 	}
-	return c.opts.Humans
+	return c.rules.Humans
 }
 
 // markProvenance writes each gates ledger event's provenance into the

@@ -36,7 +36,9 @@ func addLedgerLine(t *testing.T, run, line string) {
 func eventProvenances(t *testing.T, dir string, humans *Humans, base string) map[string]string {
 	t.Helper()
 	res, err := Check(context.Background(), Options{
-		Paths: []string{filepath.Join(dir, "runs", exampleID)}, KeepInputs: true, Base: base, Getenv: noEnv, Humans: humans,
+		Scope:  Scope{Paths: []string{filepath.Join(dir, "runs", exampleID)}, Base: base, Getenv: noEnv},
+		Rules:  Rules{Humans: humans},
+		Output: Output{KeepInputs: true},
 	})
 	if err != nil {
 		t.Fatal(err)

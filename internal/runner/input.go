@@ -1,3 +1,6 @@
+// The policy input document of a run, built from what the earlier stages
+// loaded.
+
 package runner
 
 import (
@@ -40,7 +43,7 @@ func (c *checker) buildInput(s *runState, pe *pendingEvidence, hist historyOutco
 		}
 	}
 	params := DefaultParams()
-	maps.Copy(params, c.opts.Params)
+	maps.Copy(params, c.rules.Params)
 	tree := make([]any, len(s.tree))
 	for i, p := range s.tree {
 		tree[i] = p

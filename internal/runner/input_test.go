@@ -29,7 +29,7 @@ func inputOf(t *testing.T, dir string) []map[string]any {
 	t.Helper()
 	// No base: the inputs must not depend on this repository's history
 	// (the fixture generated from them is compared byte for byte).
-	res, err := Check(context.Background(), Options{Paths: []string{dir}, KeepInputs: true, Base: "none"})
+	res, err := Check(context.Background(), Options{Scope: Scope{Paths: []string{dir}, Base: "none"}, Output: Output{KeepInputs: true}})
 	if err != nil {
 		t.Fatalf("%s: %v", dir, err)
 	}

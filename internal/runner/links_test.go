@@ -53,7 +53,7 @@ func TestLinksAndTwoLayoutsFail(t *testing.T) {
 			if err := os.CopyFS(run, os.DirFS(tc.src)); err != nil {
 				t.Fatal(err)
 			}
-			res, err := Check(context.Background(), Options{Paths: []string{tc.change(t, run)}, Base: "none"})
+			res, err := Check(context.Background(), Options{Scope: Scope{Paths: []string{tc.change(t, run)}, Base: "none"}})
 			if err != nil {
 				t.Fatal(err)
 			}

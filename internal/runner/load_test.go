@@ -39,7 +39,7 @@ func copyCase(t *testing.T, name string) string {
 // findingsOf checks the run at dir and returns its findings of rule.
 func findingsOf(t *testing.T, dir string, rule finding.Rule) []finding.Finding {
 	t.Helper()
-	res, err := Check(context.Background(), Options{Paths: []string{dir}, Base: "none"})
+	res, err := Check(context.Background(), Options{Scope: Scope{Paths: []string{dir}, Base: "none"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +130,7 @@ func TestLayoutsReadOnlyTheLoadedRun(t *testing.T) {
 			if err != nil || len(runs) == 0 {
 				t.Fatalf("no run found in %s: %v", name, err)
 			}
-			c := &checker{opts: Options{MaxJSONSize: DefaultMaxJSONSize}}
+			c := &checker{maxJSONSize: DefaultMaxJSONSize}
 			var states []*runState
 			var want []layoutView
 			for _, run := range runs {
@@ -230,7 +230,7 @@ func TestNeedsAreConfined(t *testing.T) {
 	t.Run("a stage document leading out of the run", func(t *testing.T) {
 		dir := copyOK(t, "stigmergy_complete/greeter")
 		linkOut(t, filepath.Join(dir, "docs", "brief.md"))
-		res, err := Check(context.Background(), Options{Paths: []string{dir}, Base: "none", KeepInputs: true})
+		res, err := Check(context.Background(), Options{Scope: Scope{Paths: []string{dir}, Base: "none"}, Output: Output{KeepInputs: true}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -35,13 +35,13 @@ func TestAuditsRetainLittle(t *testing.T) {
 	}
 	// So are the caches a check fills (interned names, pools): a first
 	// check fills them, and the second one's audits are what is measured.
-	if _, err := Check(context.Background(), Options{Paths: []string{c.Dir}}); err != nil {
+	if _, err := Check(context.Background(), Options{Scope: Scope{Paths: []string{c.Dir}}}); err != nil {
 		t.Fatal(err)
 	}
 	var before, after runtime.MemStats
 	settle()
 	runtime.ReadMemStats(&before)
-	res, err := Check(context.Background(), Options{Paths: []string{c.Dir}})
+	res, err := Check(context.Background(), Options{Scope: Scope{Paths: []string{c.Dir}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +104,7 @@ func sameMap(x, y map[string]string) bool {
 	return ok
 }
 
-// TestEmitKeepsNoAudit: with Options.Emit the audits come in the order of
+// TestEmitKeepsNoAudit: with Options.Output.Emit the audits come in the order of
 // a check that keeps them, and the check keeps none: what a check of any
 // number of runs holds is the audits of the runs in flight.
 func TestEmitKeepsNoAudit(t *testing.T) {
@@ -117,7 +117,7 @@ func TestEmitKeepsNoAudit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	kept, err := Check(context.Background(), Options{Paths: []string{c.Dir}, Workers: 4})
+	kept, err := Check(context.Background(), Options{Scope: Scope{Paths: []string{c.Dir}}, Workers: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +133,7 @@ func TestEmitKeepsNoAudit(t *testing.T) {
 	var before, after runtime.MemStats
 	settle()
 	runtime.ReadMemStats(&before)
-	res, err := Check(context.Background(), Options{Paths: []string{c.Dir}, Workers: 4, Emit: emit})
+	res, err := Check(context.Background(), Options{Scope: Scope{Paths: []string{c.Dir}}, Output: Output{Emit: emit}, Workers: 4})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,3 +1,6 @@
+// The rest of the load stage: what the layout's checks need besides its
+// files, read within what is left of the run's memory budget.
+
 package runner
 
 import (

@@ -82,7 +82,7 @@ func TestRealWorldIsNotAnH3ARun(t *testing.T) {
 	if _, err := os.Stat(realworld); err != nil {
 		t.Skipf("no real-world corpus: %v", err)
 	}
-	res, err := Check(context.Background(), Options{Paths: []string{realworld}})
+	res, err := Check(context.Background(), Options{Scope: Scope{Paths: []string{realworld}}})
 	if errors.Is(err, ErrNoRuns) {
 		return
 	}

@@ -1,3 +1,5 @@
+// Credentials written into a run's documents, as facts for the policies.
+
 package runner
 
 import (

@@ -137,7 +137,7 @@ func TestSecretsInEveryLayout(t *testing.T) {
 			if err := os.WriteFile(path, []byte(strings.Replace(string(data), tt.old, tt.new, 1)), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			res, err := Check(context.Background(), Options{Paths: []string{dir}, KeepInputs: true, Base: "none"})
+			res, err := Check(context.Background(), Options{Scope: Scope{Paths: []string{dir}, Base: "none"}, Output: Output{KeepInputs: true}})
 			if err != nil || len(res.Inputs) != 1 {
 				t.Fatalf("check: %v", err)
 			}

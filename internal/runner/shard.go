@@ -1,3 +1,5 @@
+// --shard: which part of the discovered runs one CI job checks.
+
 package runner
 
 import (

@@ -132,7 +132,7 @@ func TestCheckShards(t *testing.T) {
 	const n = 5
 	var checked []string
 	for i := 1; i <= n; i++ {
-		res, err := Check(context.Background(), Options{Paths: []string{c.Dir}, Shard: Shard{i, n}})
+		res, err := Check(context.Background(), Options{Scope: Scope{Paths: []string{c.Dir}, Shard: Shard{i, n}}})
 		if err != nil {
 			t.Fatalf("shard %d/%d: %v", i, n, err)
 		}

@@ -38,7 +38,7 @@ func TestStagedReadsTheIndexOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Check(context.Background(), Options{Paths: []string{g.Dir}, Staged: true, Getenv: noEnv})
+	res, err := Check(context.Background(), Options{Scope: Scope{Paths: []string{g.Dir}, Staged: true, Getenv: noEnv}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func TestStagedErrorLeavesNoCopy(t *testing.T) {
 	g.Git("update-index", "--add", "--cacheinfo", "100644,1234567890123456789012345678901234567890,runs/"+exampleID+"/missing.txt")
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
-	if _, err := Check(context.Background(), Options{Paths: []string{g.Dir}, Staged: true, Getenv: noEnv}); err == nil || !strings.Contains(err.Error(), "not in the repository") {
+	if _, err := Check(context.Background(), Options{Scope: Scope{Paths: []string{g.Dir}, Staged: true, Getenv: noEnv}}); err == nil || !strings.Contains(err.Error(), "not in the repository") {
 		t.Errorf("err = %v, want the missing object named", err)
 	}
 	if left, err := os.ReadDir(tmp); err != nil || len(left) != 0 {

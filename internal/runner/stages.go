@@ -1,3 +1,5 @@
+// The stages of a run's process and its gate events, for the reports.
+
 package runner
 
 import (

@@ -32,7 +32,7 @@ func check(t *testing.T, dir string) *runner.Result {
 	t.Helper()
 	// A generated corpus has no history: say so, and drop the one note
 	// that says so from every audit, so "no finding" means no finding.
-	res, err := runner.Check(context.Background(), runner.Options{Paths: []string{dir}, ToolName: "h3a-check", ToolVersion: "test", Base: "none"})
+	res, err := runner.Check(context.Background(), runner.Options{Scope: runner.Scope{Paths: []string{dir}, Base: "none"}, Record: runner.Record{ToolName: "h3a-check", ToolVersion: "test"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,251 @@
+// Filling the audit: the audits that concern no run (rule changes, unused
+// waivers), the configuration applied to a run's findings, and what each
+// audit keeps of them.
+
+package runner
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"unique"
+
+	"github.com/h3a-check/h3a-check/internal/audit"
+	"github.com/h3a-check/h3a-check/internal/finding"
+	"github.com/h3a-check/h3a-check/internal/layout"
+	"github.com/h3a-check/h3a-check/internal/rundir"
+)
+
+// rulesAudit holds the findings about the rules themselves: they concern
+// no run, so they get an audit of their own, as deleted runs do.
+func rulesAudit(findings []finding.Finding) *audit.Audit {
+	findings = finding.SortDedupe(slices.Clone(findings))
+	return &audit.Audit{
+		Run:      ".",
+		Findings: findings,
+		Inputs:   audit.Inputs{},
+		Notes:    fmt.Sprintf("the change edits %d file%s of the rules and configuration that judge it", len(findings), plural(len(findings))),
+	}
+}
+
+// withUnusedWaivers adds the unused waivers to the audit of the rules and
+// configuration (run "."), made for them when the change edits no rule: a
+// waiver is the configuration's, not a run's, so it is reported once.
+func withUnusedWaivers(extra []*audit.Audit, unused []finding.Finding) []*audit.Audit {
+	if len(unused) == 0 {
+		return extra
+	}
+	note := fmt.Sprintf("%d waiver%s of the configuration match%s no finding", len(unused), plural(len(unused)), map[bool]string{true: "es", false: ""}[len(unused) == 1])
+	for _, a := range extra {
+		if a.Run == "." {
+			a.Findings = finding.SortDedupe(append(a.Findings, unused...))
+			a.Notes += "; " + note
+			return extra
+		}
+	}
+	return append(extra, &audit.Audit{
+		Run:      ".",
+		Findings: finding.SortDedupe(slices.Clone(unused)),
+		Inputs:   audit.Inputs{},
+		Notes:    note,
+	})
+}
+
+func sourcesOrEmpty(s []audit.Source) []audit.Source {
+	if s == nil {
+		return []audit.Source{}
+	}
+	return s
+}
+
+// configure applies the user's configuration to the complete findings of a
+// run: waivers first (so their own findings exist), then severity overrides.
+func (c *checker) configure(runDir string, findings []finding.Finding) []finding.Finding {
+	findings = c.rules.Waivers.Apply(runDir, findings)
+	if len(c.rules.Severity) > 0 {
+		for i := range findings {
+			if sev, ok := c.rules.Severity[findings[i].Rule]; ok {
+				findings[i].Severity = sev
+			}
+		}
+	}
+	return findings
+}
+
+func (c *checker) failLevel() finding.Severity {
+	if c.rules.FailLevel == finding.Warning {
+		return finding.Warning
+	}
+	return finding.Error
+}
+
+// maxFindingsPerRule bounds the findings one rule lists for one file; a
+// document broken everywhere says so once, not a million times.
+const maxFindingsPerRule = 100
+
+// capPerRule keeps the first limit findings of each (file, rule) in report
+// order and replaces the rest by one finding that counts them. The result
+// goes into the audit, which outlives the run: it has no spare capacity, and
+// the file names and details that runs share (the same relative paths, the
+// same notes) are one copy for all of them.
+func capPerRule(findings []finding.Finding, limit int) []finding.Finding {
+	findings = finding.SortDedupe(findings)
+	type key struct{ file, rule string }
+	seen := map[key]int{}
+	out := make([]finding.Finding, 0, len(findings))
+	var extra []finding.Finding
+	for _, f := range findings {
+		k := key{f.File, f.Rule}
+		seen[k]++
+		switch n := seen[k]; {
+		case n <= limit:
+			out = append(out, f)
+		case n == limit+1:
+			more := f
+			more.Pointer, more.TaskID, more.Gate = "", "", ""
+			extra = append(extra, more)
+		}
+	}
+	for _, more := range extra {
+		n := seen[key{more.File, more.Rule}] - limit
+		more.Details = fmt.Sprintf("%d more %s findings in this file are not listed", n, more.Rule)
+		out = append(out, more)
+	}
+	if len(out) < cap(out) {
+		out = append([]finding.Finding(nil), out...)
+	}
+	for i := range out {
+		out[i].File = unique.Make(out[i].File).Value()
+		out[i].Details = unique.Make(out[i].Details).Value()
+	}
+	return out
+}
+
+// resolvePositions gives a line and column to every finding that names a
+// JSON pointer in a parsed document but has no position yet.
+func (c *checker) resolvePositions(s *runState) {
+	for i := range s.findings {
+		c.resolvePosition(s, &s.findings[i])
+	}
+}
+
+func (c *checker) resolvePosition(s *runState, f *finding.Finding) {
+	if f.Line != 0 || f.File == "" || f.Pointer == "" {
+		return
+	}
+	// Every structured kind maps pointers: JSON Lines pointers /i/... name
+	// a record's line.
+	if line, col, ok := s.run.Docs[f.File].Position(f.Pointer); ok {
+		f.Line, f.Column = line, col
+	}
+}
+
+// newAudit starts a run's audit with what every audit records.
+func (c *checker) newAudit(run rundir.Run) *audit.Audit {
+	a := &audit.Audit{
+		Run:              run.Display,
+		Layout:           run.Layout,
+		Tool:             audit.Tool{Name: c.record.ToolName, Version: c.record.ToolVersion},
+		Notes:            "",
+		TrustWorkingTree: c.record.TrustWorkingTree,
+		Sources:          sourcesOrEmpty(c.record.Sources),
+	}
+	if c.record.Timestamp != "" {
+		a.Timestamp = c.record.Timestamp
+	}
+	return a
+}
+
+// notChecked finishes the audit of a run that could not be read at all:
+// its one finding says why.
+func (c *checker) notChecked(a *audit.Audit, run rundir.Run, why finding.Finding, notes string) *audit.Audit {
+	a.RunID = filepath.Base(run.Dir)
+	a.Findings = c.configure(run.Dir, []finding.Finding{why})
+	if notes != "" {
+		a.Notes = notes
+	}
+	a.Inputs = audit.Inputs{}
+	a.Finish(c.failLevel(), nil)
+	return a
+}
+
+// fillAudit records in a run's audit its complete findings, configured,
+// what the stages found, and the gate.
+func (c *checker) fillAudit(a *audit.Audit, s *runState, out stagesOutcome) {
+	c.resolvePositions(s)
+	s.findings = c.configure(s.run.Dir, s.findings)
+	// Copies, so the audit, which outlives the run's documents, does not
+	// hold them through a substring.
+	a.RunID = strings.Clone(s.lay.RunID(s.run))
+	if id := strings.Clone(s.lay.TaskID(s.run)); id != "" {
+		a.TaskID = &id
+	}
+	a.Findings = capPerRule(s.findings, maxFindingsPerRule)
+	var err error
+	if a.Inputs, err = audit.InputsFromHex(s.inputs); err != nil {
+		// The digests are this tool's own hashes: a bad one is a defect,
+		// never something to write into a report.
+		c.fatal.set(fmt.Errorf("run %s: %w", a.Run, err))
+	}
+	a.Notes = runNotes(s, out.verified)
+	a.Evidence = &audit.EvidenceCount{Verified: out.verified.ok, Logged: out.verified.total}
+	docs, _ := out.input["docs"].(map[string]any)
+	a.Stages, a.Events = progress(a.Layout, docs)
+	a.Traceability.TaskIDMatch, a.Traceability.RequirementsCoverage =
+		out.engine.Traceability(s.findings, out.policy.Evaluated, requirementsKnown(s, docs))
+	a.Base, a.BaseFrom = out.hist.base, out.hist.baseFrom
+	var notEvaluated map[string]string
+	if out.hist.base == nil {
+		notEvaluated = map[string]string{string(finding.CategoryAppendOnly): "no base revision compared: " + out.hist.reason}
+	}
+	a.Finish(c.failLevel(), notEvaluated)
+	if a.Gate == audit.Pass {
+		// Timelines are drawn only for runs that do not pass: a check of
+		// many runs keeps no ledger of the passing ones.
+		a.Events = nil
+	}
+	a.Policy = c.policies.intern(a.Policy)
+}
+
+// runNotes counts the verified artifacts, after the layout's own note.
+func runNotes(s *runState, verified verifiedCount) string {
+	notes := fmt.Sprintf("%d of %d logged artifacts verified", verified.ok, verified.total)
+	if n, ok := s.lay.(layout.Noter); ok {
+		if note := n.Notes(s.run); note != "" {
+			notes = note + "; " + notes
+		}
+	}
+	// Runs of the same shape have the same notes: one copy serves them all.
+	return unique.Make(notes).Value()
+}
+
+// requirementsKnown: whether the run says what its requirements are, by
+// its layout's word, else by whether it has a roadmap.
+func requirementsKnown(s *runState, docs map[string]any) bool {
+	if k, ok := s.lay.(layout.RequirementsKnower); ok {
+		return k.RequirementsKnown(s.run)
+	}
+	return docs["roadmap"] != nil
+}
+
+// reportOnce fills and hands on the audits of no run checked here (deleted
+// runs, rule changes), with the unused waivers when all runs were checked:
+// a shard sees only its runs, so whether a waiver matched anything is
+// known only to a check of them all.
+func (c *checker) reportOnce(once []*audit.Audit, allRuns bool, emit func(*audit.Audit, map[string]any) error) error {
+	if allRuns {
+		once = withUnusedWaivers(once, c.rules.Waivers.Unused())
+	}
+	for _, a := range once {
+		a.Tool = audit.Tool{Name: c.record.ToolName, Version: c.record.ToolVersion}
+		a.Timestamp = c.record.Timestamp
+		a.TrustWorkingTree = c.record.TrustWorkingTree
+		a.Sources = sourcesOrEmpty(c.record.Sources)
+		a.Finish(c.failLevel(), nil)
+		if err := emit(a, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,243 @@
+// The runs a staged change touches: found in the snapshot, written to a
+// private folder, the runs it deletes, and the submodules it moves.
+
+package runner
+
+import (
+	"fmt"
+	"io/fs"
+	"maps"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/h3a-check/h3a-check/internal/audit"
+	"github.com/h3a-check/h3a-check/internal/finding"
+	"github.com/h3a-check/h3a-check/internal/gitrev"
+	"github.com/h3a-check/h3a-check/internal/history"
+	"github.com/h3a-check/h3a-check/internal/rundir"
+)
+
+// collect adds the runs of snap under prefix (the PATH p) that the change
+// touches (every run there in StagedAll), the runs it deletes, and the
+// submodules it moves.
+func (s *stagedScope) collect(l *gitrev.Locator, snap *snapshot, p, prefix string, detectors []rundir.Detector, depth int) error {
+	found := map[string][]string{} // run -> the layouts that claim it
+	holding := map[string]bool{}   // folders that lost a file
+	if s.mode == StagedAll && depth == 0 {
+		if err := allRuns(snap, prefix, detectors, found); err != nil {
+			return err
+		}
+	} else if err := s.touchedRuns(l, snap, p, prefix, detectors, depth, found, holding); err != nil {
+		return err
+	}
+	for rel, lay := range found {
+		if err := s.addRun(snap, p, prefix, rel, lay, detectors); err != nil {
+			return err
+		}
+	}
+	if snap.base.Commit == "" {
+		return nil
+	}
+	return s.deletedUnder(snap, p, prefix, holding, detectors)
+}
+
+// allRuns finds every run of snap under prefix, or the run prefix lies in.
+func allRuns(snap *snapshot, prefix string, detectors []rundir.Detector, found map[string][]string) error {
+	if info, err := fs.Stat(snap.fsys, fsName(prefix)); err == nil && info.IsDir() {
+		runs, err := rundir.Search(snap.fsys, fsName(prefix), detectors)
+		if err != nil {
+			return optionError(OptionStaged, "%w", err)
+		}
+		for _, r := range runs {
+			found[relName(r.Dir)] = append([]string{r.Layout}, r.Also...)
+		}
+	}
+	if len(found) == 0 {
+		if run, lay, ok := rundir.Enclosing(snap.fsys, snap.nearestFolder(prefix, ""), detectors); ok {
+			found[relName(run)] = lay
+		}
+	}
+	return nil
+}
+
+// touchedRuns finds the runs of snap under prefix that a change touches,
+// and the folders that lost a file, and follows the submodules it moves.
+func (s *stagedScope) touchedRuns(l *gitrev.Locator, snap *snapshot, p, prefix string, detectors []rundir.Detector, depth int, found map[string][]string, holding map[string]bool) error {
+	for _, c := range snap.changes {
+		if _, ok := under(c.Path, prefix); !ok {
+			continue
+		}
+		if c.Submodule() {
+			if err := s.submodule(l, snap, c, s.display(p, prefix, snap.repo, c.Path), detectors, depth); err != nil {
+				return err
+			}
+			if c.NewMode == gitrev.ModeSubmodule || c.Deleted {
+				continue
+			}
+		}
+		dir := path.Dir(c.Path)
+		if c.Deleted {
+			dir = snap.nearestFolder(relName(dir), prefix)
+			holding[relName(dir)] = true
+		}
+		if run, lay, ok := rundir.Enclosing(snap.fsys, dir, detectors); ok {
+			found[relName(run)] = lay
+		}
+	}
+	return nil
+}
+
+// deletedUnder reports the runs the base holds in the folders that lost a
+// file and the snapshot no longer does.
+func (s *stagedScope) deletedUnder(snap *snapshot, p, prefix string, holding map[string]bool, detectors []rundir.Detector) error {
+	folders := slices.Sorted(maps.Keys(holding))
+	for _, h := range folders {
+		if slices.ContainsFunc(folders, func(o string) bool { _, in := under(h, o); return o != h && in }) {
+			continue // an outer folder reports it
+		}
+		present, err := rundir.Search(snap.fsys, fsName(h), detectors)
+		if err != nil {
+			return optionError(OptionStaged, "%w", err)
+		}
+		head := map[string]bool{}
+		for _, r := range present {
+			head[relName(r.Dir)] = true
+		}
+		atBase, err := runsAtBase(snap.repo, snap.base.Commit, h)
+		if err != nil {
+			return fmt.Errorf("listing the runs of %s at base %s: %w", h, gitrev.Short(snap.base.Commit), err)
+		}
+		var gone []history.RunAt
+		for _, r := range atBase {
+			if !head[r.Dir] {
+				gone = append(gone, r)
+			}
+		}
+		l := baseListing{repo: snap.repo, base: snap.base, rel: h, display: s.display(p, prefix, snap.repo, h), runs: atBase}
+		if a := deletedRuns(l, gone); a != nil {
+			s.extra = append(s.extra, a)
+		}
+	}
+	return nil
+}
+
+// display names the repository path rel the way the PATH p (at prefix)
+// names it.
+func (s *stagedScope) display(p, prefix string, repo *gitrev.Repo, rel string) string {
+	if filepath.IsAbs(p) {
+		return filepath.ToSlash(filepath.Join(repo.Root, filepath.FromSlash(rel)))
+	}
+	r, err := filepath.Rel(filepath.FromSlash("/"+prefix), filepath.FromSlash("/"+rel))
+	if err != nil {
+		return filepath.ToSlash(filepath.Join(repo.Root, filepath.FromSlash(rel)))
+	}
+	return filepath.ToSlash(filepath.Join(p, r))
+}
+
+// addRun writes the run at rel, as the snapshot records it, into a
+// private folder, and adds it to the runs to check under its own name.
+func (s *stagedScope) addRun(snap *snapshot, p, prefix, rel string, layouts []string, detectors []rundir.Detector) error {
+	dir := filepath.Join(snap.repo.Root, filepath.FromSlash(rel))
+	if _, dup := s.at[dir]; dup {
+		return nil
+	}
+	dest := filepath.Join(s.tmp, strconv.Itoa(len(s.at)))
+	if err := os.Mkdir(dest, 0o700); err != nil {
+		return err
+	}
+	if err := snap.repo.Materialize(snap.files, rel, dest); err != nil {
+		return optionError(OptionStaged, "reading %s from git: %w", rel, err)
+	}
+	inner, err := rundir.Search(snap.fsys, fsName(rel), detectors)
+	if err != nil {
+		return optionError(OptionStaged, "%w", err)
+	}
+	run := rundir.Run{Dir: dir, Display: s.display(p, prefix, snap.repo, rel), Layout: layouts[0], Also: layouts[1:]}
+	for _, r := range inner {
+		if r.Dir != fsName(rel) {
+			rest, _ := under(relName(r.Dir), rel)
+			run.Holds = append(run.Holds, rest)
+		}
+	}
+	s.runs = append(s.runs, run)
+	s.source[dir] = dest
+	s.at[dir] = stagedRun{repo: snap.repo, rel: rel, base: snap.base}
+	return nil
+}
+
+// maxSubmoduleDepth bounds submodules inside submodules.
+const maxSubmoduleDepth = 4
+
+// submodule checks the runs a moved submodule's new commit changes, when
+// the submodule is checked out here and holds both commits; otherwise it
+// says that they were not checked.
+func (s *stagedScope) submodule(l *gitrev.Locator, snap *snapshot, c gitrev.Change, display string, detectors []rundir.Detector, depth int) error {
+	notChecked := func(why string) {
+		commit := c.NewObject
+		if c.NewMode != gitrev.ModeSubmodule {
+			commit = c.OldObject
+		}
+		f := finding.SubmoduleNotChecked.New("", "the runs inside submodule %q at %s were not checked: %s", c.Path, gitrev.Short(commit), why)
+		s.extra = append(s.extra, &audit.Audit{Run: display, Findings: []finding.Finding{f}, Inputs: audit.Inputs{}, Notes: "submodule not checked"})
+	}
+	switch {
+	case c.NewMode != gitrev.ModeSubmodule:
+		notChecked("the change removes the submodule")
+		return nil
+	case depth >= maxSubmoduleDepth:
+		notChecked("submodules are nested too deep")
+		return nil
+	}
+	dir := filepath.Join(snap.repo.Root, filepath.FromSlash(c.Path))
+	if _, err := os.Lstat(filepath.Join(dir, ".git")); err != nil {
+		notChecked("it is not checked out here (git submodule update --init)")
+		return nil
+	}
+	sub, err := l.Repo(dir)
+	if err != nil || sub.Root != dir {
+		notChecked("it is not checked out here (git submodule update --init)")
+		return nil
+	}
+	if !sub.HasCommit(c.NewObject) {
+		notChecked("its clone does not hold that commit (git submodule update)")
+		return nil
+	}
+	files, err := sub.CommitFiles(c.NewObject)
+	if err != nil {
+		return optionError(OptionStaged, "listing submodule %s: %w", c.Path, err)
+	}
+	var changes []gitrev.Change
+	base := gitrev.Base{Skip: "the submodule " + c.Path + " is new in this change"}
+	if c.OldMode == gitrev.ModeSubmodule {
+		if !sub.HasCommit(c.OldObject) {
+			notChecked(fmt.Sprintf("its clone does not hold the previous commit %s to compare with (git fetch in the submodule)", gitrev.Short(c.OldObject)))
+			return nil
+		}
+		base = gitrev.Base{Commit: c.OldObject, From: "the submodule's previous commit"}
+		if changes, err = sub.Between(c.OldObject, c.NewObject); err != nil {
+			return optionError(OptionStaged, "comparing submodule %s: %w", c.Path, err)
+		}
+	} else {
+		for _, f := range files {
+			changes = append(changes, gitrev.Change{Path: f.Path, NewMode: f.Mode, NewObject: f.Object})
+		}
+	}
+	return s.collect(l, newSnapshot(sub, files, changes, base), display, "", detectors, depth+1)
+}
+
+// under returns file relative to the folder prefix (both top-level
+// relative; "" is the top level), and whether file lies under it.
+func under(file, prefix string) (string, bool) {
+	if prefix == "" {
+		return file, true
+	}
+	if file == prefix {
+		return "", true
+	}
+	rest, ok := strings.CutPrefix(file, prefix+"/")
+	return rest, ok
+}
