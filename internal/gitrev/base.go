@@ -284,14 +284,23 @@ func ChooseBase(repo *Repo, asked string, getenv func(string) string) (Base, err
 		}
 		return mergeBase(repo, head, t)
 	}
+	refs := make([]string, len(localDefaults))
+	for i, d := range localDefaults {
+		refs[i] = d.ref
+	}
+	found, err := repo.refCommits(refs...) // one git process for the three
+	if err != nil {
+		return Base{}, err
+	}
 	for _, d := range localDefaults {
-		sha, ok, err := repo.refCommit(d.ref)
-		if err != nil {
-			return Base{}, err
+		a, ok := found[d.ref]
+		if !ok {
+			continue
 		}
-		if ok {
-			return mergeBase(repo, head, Target{Commit: sha, Why: d.name + " " + short(sha) + ", the default branch (not in CI: the working tree is yours, compared as its pull request will be)"})
+		if a.err != nil {
+			return Base{}, a.err
 		}
+		return mergeBase(repo, head, Target{Commit: a.sha, Why: d.name + " " + short(a.sha) + ", the default branch (not in CI: the working tree is yours, compared as its pull request will be)"})
 	}
 	return Base{Commit: head, From: "HEAD " + short(head) + " (no origin/HEAD, main or master to compare with)"}, nil
 }
@@ -338,6 +347,10 @@ func ChooseRulesBase(repo *Repo, asked string, getenv func(string) string) (Base
 
 // mergeBase compares through the merge base of the target and HEAD.
 func mergeBase(repo *Repo, head string, t Target) (Base, error) {
+	if t.Commit == head {
+		// A commit is its own merge base: no git process to say so.
+		return Base{Commit: head, From: "HEAD " + short(head) + ", the merge base with " + t.Why}, nil
+	}
 	mb, found, err := repo.MergeBase(t.Commit, head)
 	if err != nil {
 		return Base{}, err

@@ -217,3 +217,43 @@ func TestReplaceRefsIgnored(t *testing.T) {
 		t.Errorf("merge base through a graft: %+v %v", b, err)
 	}
 }
+
+// TestLocalDefaultProcesses: choosing the base on a developer's machine
+// asks for the three default branches with one git process, and asks git
+// for no merge base when the default branch is HEAD itself.
+func TestLocalDefaultProcesses(t *testing.T) {
+	r := newCIRepo(t)
+	r.g.Git("update-ref", "-d", "--no-deref", "refs/remotes/origin/HEAD")
+	tests := []struct {
+		name      string
+		setup     func()
+		want      string
+		processes []string // the git commands started, cat-file aside
+	}{
+		{"main, HEAD forked from it", func() {}, r.fork, []string{"for-each-ref", "merge-base"}},
+		{"master at HEAD", func() {
+			r.g.Git("branch", "-q", "-m", "main", "master")
+			r.g.Git("branch", "-q", "-f", "master", r.head)
+		}, r.head, []string{"for-each-ref"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.setup()
+			started := gittest.LogGit(t)
+			b, err := gitrev.ChooseBase(r.repo, "", envOf(nil))
+			if err != nil || b.Commit != tt.want {
+				t.Fatalf("%+v %v; want %s", b, err, tt.want)
+			}
+			var got []string
+			for _, l := range started() {
+				f := strings.Fields(l)
+				if len(f) > 2 && f[2] != "cat-file" { // the cat-file process reads HEAD, whatever the base
+					got = append(got, f[2])
+				}
+			}
+			if strings.Join(got, ", ") != strings.Join(tt.processes, ", ") {
+				t.Errorf("git processes %q, want %q", got, tt.processes)
+			}
+		})
+	}
+}

@@ -10,10 +10,11 @@ import (
 
 // TestChanged: what --changed counts as changed since a revision: a
 // tracked file edited or deleted, a file added, and an untracked file that
-// is not ignored; an ignored file and an untouched one are not.
+// is not ignored; an ignored file and an untouched one are not. A name
+// that starts with a space keeps it (git's list is split on NUL alone).
 func TestChanged(t *testing.T) {
 	g := gittest.Init(t)
-	g.Write(map[string]string{".gitignore": "*.log\n", "runs/a/edited.md": "a\n", "runs/a/deleted.md": "d\n", "runs/b/same.md": "s\n"})
+	g.Write(map[string]string{".gitignore": "*.log\n", "runs/a/edited.md": "a\n", "runs/a/deleted.md": "d\n", "runs/b/same.md": "s\n", " spaced/first.md": "f\n"})
 	base := g.Commit("base")
 	repo, err := Open(g.Dir)
 	if err != nil {
@@ -21,7 +22,7 @@ func TestChanged(t *testing.T) {
 	}
 	defer repo.Close()
 
-	g.Write(map[string]string{"runs/a/edited.md": "edited\n", "runs/c/untracked.md": "u\n", "runs/c/ignored.log": "i\n", "runs/d/added.md": "n\n"})
+	g.Write(map[string]string{"runs/a/edited.md": "edited\n", "runs/c/untracked.md": "u\n", "runs/c/ignored.log": "i\n", "runs/d/added.md": "n\n", " spaced/first.md": "edited\n", " untracked.md": "u\n"})
 	g.Remove("runs/a/deleted.md")
 	g.Git("add", "runs/d/added.md")
 	got, err := repo.Changed(base)
@@ -29,7 +30,7 @@ func TestChanged(t *testing.T) {
 		t.Fatal(err)
 	}
 	slices.Sort(got)
-	want := []string{"runs/a/deleted.md", "runs/a/edited.md", "runs/c/untracked.md", "runs/d/added.md"}
+	want := []string{" spaced/first.md", " untracked.md", "runs/a/deleted.md", "runs/a/edited.md", "runs/c/untracked.md", "runs/d/added.md"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Changed(base) = %q, want %q", got, want)
 	}

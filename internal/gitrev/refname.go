@@ -123,22 +123,45 @@ func (r *Repo) objectsNamed(prefix string) ([]string, error) {
 // ref does not exist. for-each-ref answers with the object it points at,
 // so the base is chosen without an exchange with the cat-file process.
 func (r *Repo) refCommit(ref string) (sha string, ok bool, err error) {
-	out, err := gitOutput(r.Root, "for-each-ref", "--format=%(refname) %(objecttype) %(objectname) %(*objecttype) %(*objectname)", "--", ref)
+	found, err := r.refCommits(ref)
 	if err != nil {
 		return "", false, err
 	}
+	a, ok := found[ref]
+	return a.sha, ok, a.err
+}
+
+// refAnswer is what for-each-ref says of one ref that exists: its commit,
+// or why it names none.
+type refAnswer struct {
+	sha string
+	err error
+}
+
+// refCommits resolves several full ref names with one git process; a ref
+// that does not exist has no entry.
+func (r *Repo) refCommits(refs ...string) (map[string]refAnswer, error) {
+	args := append([]string{"for-each-ref", "--format=%(refname) %(objecttype) %(objectname) %(*objecttype) %(*objectname)", "--"}, refs...)
+	out, err := gitOutput(r.Root, args...)
+	if err != nil {
+		return nil, err
+	}
+	found := map[string]refAnswer{}
 	for _, l := range strings.Split(out, "\n") {
 		f := strings.Fields(l)
-		if len(f) < 3 || f[0] != ref {
+		// A pattern also matches the refs below it (refs/heads/main/x):
+		// only the names asked for count.
+		if len(f) < 3 || !slices.Contains(refs, f[0]) {
 			continue
 		}
 		switch {
 		case f[1] == "commit":
-			return f[2], true, nil
+			found[f[0]] = refAnswer{sha: f[2]}
 		case len(f) == 5 && f[3] == "commit":
-			return f[4], true, nil
+			found[f[0]] = refAnswer{sha: f[4]}
+		default:
+			found[f[0]] = refAnswer{err: fmt.Errorf("%s does not point at a commit", f[0])}
 		}
-		return "", false, fmt.Errorf("%s does not point at a commit", ref)
 	}
-	return "", false, nil
+	return found, nil
 }

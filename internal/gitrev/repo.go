@@ -462,24 +462,69 @@ func Short(rev string) string { return short(rev) }
 // that differ between rev and the working tree: tracked files changed,
 // added or deleted since rev, and untracked files that are not ignored.
 func (r *Repo) Changed(rev string) ([]string, error) {
+	return r.StartChanged().Since(rev)
+}
+
+// ChangeList is a listing of changed files under way: the untracked files
+// are listed from StartChanged on, while the caller chooses the revision
+// to compare with.
+type ChangeList struct {
+	repo      *Repo
+	done      chan struct{}
+	untracked []byte
+	err       error
+}
+
+// StartChanged starts listing the untracked files: the longer of the two
+// questions Changed asks (git reads every folder of the working tree), and
+// the one that does not depend on the revision. Since or Discard must
+// follow, so that the process is waited for.
+func (r *Repo) StartChanged() *ChangeList {
+	c := &ChangeList{repo: r, done: make(chan struct{})}
+	go func() {
+		defer close(c.done)
+		c.untracked, c.err = gitRawOutput(r.Root, "ls-files", "-z", "--others", "--exclude-standard")
+	}()
+	return c
+}
+
+// Discard waits for the listing and drops it.
+func (c *ChangeList) Discard() { <-c.done }
+
+// Since is Changed(rev): the diff against rev runs while the untracked
+// files are still being listed.
+func (c *ChangeList) Since(rev string) ([]string, error) {
 	if err := CheckRev(rev); err != nil {
+		c.Discard()
 		return nil, err
 	}
-	diff, err := gitOutput(r.Root, "diff", "--name-only", "-z", "--no-renames", rev, "--")
+	diff, err := gitRawOutput(c.repo.Root, "diff", "--name-only", "-z", "--no-renames", rev, "--")
+	<-c.done
 	if err != nil {
 		return nil, err
 	}
-	untracked, err := gitOutput(r.Root, "ls-files", "-z", "--others", "--exclude-standard")
-	if err != nil {
-		return nil, err
+	if c.err != nil {
+		return nil, c.err
 	}
 	var out []string
-	for _, list := range []string{diff, untracked} {
-		for _, p := range strings.Split(list, "\x00") {
-			if p != "" {
-				out = append(out, p)
+	for _, list := range [][]byte{diff, c.untracked} {
+		for p := range bytes.SplitSeq(list, []byte{0}) {
+			if len(p) > 0 {
+				out = append(out, string(p))
 			}
 		}
 	}
 	return out, nil
+}
+
+// gitRawOutput is gitOutput without the trimming: a NUL-separated list
+// keeps a name that starts or ends with a space as it is.
+func gitRawOutput(dir string, args ...string) ([]byte, error) {
+	cmd := gitCommand(dir, args...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &limitWriter{w: &errb, n: 4096}
+	if err := cmd.Run(); err != nil {
+		return nil, &commandError{args: args, err: err, stderr: strings.TrimSpace(errb.String())}
+	}
+	return out.Bytes(), nil
 }

@@ -52,6 +52,15 @@ type scopedPath struct {
 // the history plan would give for the same repository and base.
 func findChanged(scope Scope, maxRead int64, paths []string, getenv func(string) string) (*changedScope, error) {
 	sc := &changedScope{bases: map[*gitrev.Repo]*repoBase{}, files: map[*gitrev.Repo][]string{}, onPath: map[*gitrev.Repo]map[string]bool{}, wholeDirs: map[*gitrev.Repo]map[string]bool{}}
+	// Each repository's untracked files are listed from the moment it is
+	// found, while its base is chosen: the listing is the longest wait of
+	// --changed. One not used in the end is waited for here.
+	pending := map[*gitrev.Repo]*gitrev.ChangeList{}
+	defer func() {
+		for _, cl := range pending {
+			cl.Discard()
+		}
+	}()
 	for _, p := range paths {
 		abs, err := filepath.Abs(p)
 		if err != nil {
@@ -70,6 +79,9 @@ func findChanged(scope Scope, maxRead int64, paths []string, getenv func(string)
 		}
 		rb, ok := sc.bases[repo]
 		if !ok {
+			if _, listed := sc.files[repo]; !listed && pending[repo] == nil {
+				pending[repo] = repo.StartChanged()
+			}
 			repo.MaxRead = maxRead
 			b, err := gitrev.ChooseBase(repo, scope.Base, getenv)
 			if err != nil {
@@ -82,7 +94,12 @@ func findChanged(scope Scope, maxRead int64, paths []string, getenv func(string)
 		whole := err != nil || rb.base.Commit == "" || hasSubmodules(repo)
 		if !whole {
 			if _, done := sc.files[repo]; !done {
-				files, err := repo.Changed(rb.base.Commit)
+				cl := pending[repo]
+				delete(pending, repo)
+				if cl == nil {
+					cl = repo.StartChanged()
+				}
+				files, err := cl.Since(rb.base.Commit)
 				if err != nil {
 					return nil, optionError(OptionChanged, "listing the files changed since %s: %w", gitrev.Short(rb.base.Commit), err)
 				}

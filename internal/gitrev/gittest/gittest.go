@@ -121,3 +121,33 @@ func (r *Repo) Publish(commit string) {
 	r.Git("update-ref", "refs/remotes/origin/main", commit)
 	r.Git("symbolic-ref", "refs/remotes/origin/HEAD", "refs/remotes/origin/main")
 }
+
+// LogGit puts a git in front of the real one on PATH for the rest of the
+// test (t.Setenv: the test must not be parallel) that writes each
+// command's arguments, one line each, before running it. The function
+// returned reads the lines written so far: the git processes a piece of
+// code starts, counted.
+func LogGit(t testing.TB) func() []string {
+	t.Helper()
+	real, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git is not installed")
+	}
+	dir := t.TempDir()
+	log := filepath.Join(dir, "git.log")
+	script := "#!/bin/sh\nprintf '%s\\n' \"$*\" >>'" + log + "'\nexec '" + real + "' \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(dir, "git"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	return func() []string {
+		data, err := os.ReadFile(log)
+		if err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+		if len(data) == 0 {
+			return nil
+		}
+		return strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	}
+}
