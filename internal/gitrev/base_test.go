@@ -163,6 +163,10 @@ func TestLocalDefault(t *testing.T) {
 	check(r.fork, "master")
 	r.g.Git("branch", "-q", "-D", "master")
 	check(r.head, "HEAD")
+	// A branch below the name (main/x) is not the default branch, though
+	// git's pattern for main matches it.
+	r.g.Git("branch", "-q", "main/x", r.mainTip)
+	check(r.head, "HEAD")
 	if b, err := gitrev.ChooseBase(r.repo, "HEAD", local); err != nil || b.Commit != r.head {
 		t.Errorf("--base HEAD: %+v %v", b, err)
 	}
