@@ -279,7 +279,7 @@ main() {
 		./internal/secrets/ .
 
 	mutant changed-ignores-untracked internal/gitrev/repo.go \
-		'for _, list := range []string{diff, untracked} {' 'for _, list := range []string{diff, untracked[:0]} {' \
+		'for _, list := range [][]byte{diff, c.untracked} {' 'for _, list := range [][]byte{diff, c.untracked[:0]} {' \
 		./internal/gitrev/ .
 	mutant staged-submodule-ignored internal/gitrev/staged.go \
 		'"--ita-invisible-in-index", "--ignore-submodules=none", "--")' '"--ita-invisible-in-index", "--ignore-submodules=all", "--")' \
