@@ -129,13 +129,13 @@ func (r *Repo) Publish(commit string) {
 // code starts, counted.
 func LogGit(t testing.TB) func() []string {
 	t.Helper()
-	real, err := exec.LookPath("git")
+	realGit, err := exec.LookPath("git")
 	if err != nil {
 		t.Skip("git is not installed")
 	}
 	dir := t.TempDir()
 	log := filepath.Join(dir, "git.log")
-	script := "#!/bin/sh\nprintf '%s\\n' \"$*\" >>'" + log + "'\nexec '" + real + "' \"$@\"\n"
+	script := "#!/bin/sh\nprintf '%s\\n' \"$*\" >>'" + log + "'\nexec '" + realGit + "' \"$@\"\n"
 	if err := os.WriteFile(filepath.Join(dir, "git"), []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
