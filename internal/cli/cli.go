@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/h3a-check/h3a-check/internal/config"
@@ -303,15 +304,17 @@ func newFlagSet(e *env, name, intro string) *flag.FlagSet {
 }
 
 var (
-	reUndefinedFlag = regexp.MustCompile(`^flag provided but not defined: -+(.*)$`)
-	reFlagNeedsArg  = regexp.MustCompile(`^flag needs an argument: -+(.*)$`)
-	reBadFlagValue  = regexp.MustCompile(`^invalid (?:boolean )?value (".*") for flag -+(\S+): (.*)$`)
+	reUndefinedFlag = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^flag provided but not defined: -+(.*)$`) })
+	reFlagNeedsArg  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^flag needs an argument: -+(.*)$`) })
+	reBadFlagValue  = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^invalid (?:boolean )?value (".*") for flag -+(\S+): (.*)$`)
+	})
 )
 
 // flagProblem says what is wrong with a flag in this tool's terms.
 func flagProblem(fs *flag.FlagSet, err error) string {
 	msg := err.Error()
-	if m := reUndefinedFlag.FindStringSubmatch(msg); m != nil {
+	if m := reUndefinedFlag().FindStringSubmatch(msg); m != nil {
 		var names []string
 		fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
 		if near, ok := textdist.Nearest(m[1], names); ok {
@@ -319,10 +322,10 @@ func flagProblem(fs *flag.FlagSet, err error) string {
 		}
 		return fmt.Sprintf("unknown flag --%s", m[1])
 	}
-	if m := reFlagNeedsArg.FindStringSubmatch(msg); m != nil {
+	if m := reFlagNeedsArg().FindStringSubmatch(msg); m != nil {
 		return fmt.Sprintf("--%s needs a value", m[1])
 	}
-	if m := reBadFlagValue.FindStringSubmatch(msg); m != nil {
+	if m := reBadFlagValue().FindStringSubmatch(msg); m != nil {
 		if strings.Contains(m[3], m[1]) {
 			return fmt.Sprintf("--%s: %s", m[2], m[3]) // the reason quotes the value
 		}

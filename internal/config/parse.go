@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -422,29 +423,31 @@ func kindName(n *yaml.Node) string {
 }
 
 var (
-	reLine      = regexp.MustCompile(`^line (\d+): (?:column (\d+): )?(.*)$`)
-	reUnknown   = regexp.MustCompile(`^field (\S+) not found in type \S*?(\w+)$`)
-	reDuplicate = regexp.MustCompile(`^mapping key "(.*)" already defined at line (\d+)$`)
-	reCannot    = regexp.MustCompile("^cannot unmarshal !!(\\w+)(?: `(.*)`)? into (\\S+)$")
-	reSyntax    = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+	reLine      = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^line (\d+): (?:column (\d+): )?(.*)$`) })
+	reUnknown   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^field (\S+) not found in type \S*?(\w+)$`) })
+	reDuplicate = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^mapping key "(.*)" already defined at line (\d+)$`) })
+	reCannot    = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("^cannot unmarshal !!(\\w+)(?: `(.*)`)? into (\\S+)$")
+	})
+	reSyntax = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): (.*)$`) })
 )
 
 // typeError rewrites one message of a *yaml.TypeError in this project's
 // terms: the key that was not expected and the keys that are.
 func typeError(file, msg string) *Error {
 	e := &Error{File: file, Msg: msg}
-	m := reLine.FindStringSubmatch(msg)
+	m := reLine().FindStringSubmatch(msg)
 	if m == nil {
 		return e
 	}
 	e.Line, _ = strconv.Atoi(m[1])
 	e.Column, _ = strconv.Atoi(m[2])
 	e.Msg = m[3]
-	if u := reUnknown.FindStringSubmatch(e.Msg); u != nil {
+	if u := reUnknown().FindStringSubmatch(e.Msg); u != nil {
 		e.Msg = fmt.Sprintf("unknown key %q: expected one of %s%s", u[1], strings.Join(Keys, ", "), suggest(u[1], Keys))
-	} else if d := reDuplicate.FindStringSubmatch(e.Msg); d != nil {
+	} else if d := reDuplicate().FindStringSubmatch(e.Msg); d != nil {
 		e.Msg = fmt.Sprintf("duplicate key %q (first defined at line %s)", d[1], d[2])
-	} else if c := reCannot.FindStringSubmatch(e.Msg); c != nil {
+	} else if c := reCannot().FindStringSubmatch(e.Msg); c != nil {
 		e.Msg = fmt.Sprintf("expected %s, got %s", typeName(c[3]), tagName(c[1], c[2]))
 	}
 	return e
@@ -452,7 +455,7 @@ func typeError(file, msg string) *Error {
 
 func syntaxError(file string, err error) *Error {
 	e := &Error{File: file, Msg: "not valid YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")}
-	if m := reSyntax.FindStringSubmatch(err.Error()); m != nil {
+	if m := reSyntax().FindStringSubmatch(err.Error()); m != nil {
 		e.Line, _ = strconv.Atoi(m[1])
 		e.Msg = "not valid YAML: " + m[2]
 	}

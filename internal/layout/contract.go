@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/h3a-check/h3a-check/internal/finding"
 )
@@ -138,7 +139,7 @@ func (Contract) rounds(r *Run) []contractRound {
 }
 
 // contractDirName is the orchestrator's run folder name: <TASK_ID>-<YYYYMMDD-HHMMSS>.
-var contractDirName = regexp.MustCompile(`^(.+)-(\d{8}-\d{6})$`)
+var contractDirName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(.+)-(\d{8}-\d{6})$`) })
 
 // taskIDRef is one place a task id is written.
 type taskIDRef struct {
@@ -149,7 +150,7 @@ type taskIDRef struct {
 // summary, then each round's artifacts in order.
 func (l Contract) taskIDs(r *Run) []taskIDRef {
 	var refs []taskIDRef
-	if m := contractDirName.FindStringSubmatch(filepath.Base(r.Dir)); m != nil {
+	if m := contractDirName().FindStringSubmatch(filepath.Base(r.Dir)); m != nil {
 		refs = append(refs, taskIDRef{"", m[1]})
 	}
 	if id, ok := jsonString(r, contractSummary, "task_id"); ok {

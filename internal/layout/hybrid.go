@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/h3a-check/h3a-check/internal/finding"
 )
@@ -224,7 +225,7 @@ func (h *hybridRun) annotationsInput() map[string]any {
 		}
 		text := string(t.Data)
 		var depends any
-		if m := dependsOn.FindStringSubmatch(text); m != nil {
+		if m := dependsOn().FindStringSubmatch(text); m != nil {
 			ids := []any{}
 			for _, dep := range strings.Split(m[1], ",") {
 				if dep = strings.Trim(strings.TrimSpace(dep), `"'`); dep != "" {
@@ -234,10 +235,10 @@ func (h *hybridRun) annotationsInput() map[string]any {
 			depends = ids
 		}
 		issues := []any{}
-		for _, m := range issueTag.FindAllStringSubmatch(text, -1) {
+		for _, m := range issueTag().FindAllStringSubmatch(text, -1) {
 			issues = append(issues, m[1])
 		}
-		out[a.path] = map[string]any{"loc": loc, "missing": false, "purpose": purposeLine.MatchString(text), "depends_on": depends, "issues": issues}
+		out[a.path] = map[string]any{"loc": loc, "missing": false, "purpose": purposeLine().MatchString(text), "depends_on": depends, "issues": issues}
 	}
 	return out
 }
@@ -300,7 +301,7 @@ type logUnit struct {
 	records []any
 }
 
-var logUnitNumber = regexp.MustCompile(`^logs/log_unit_(\d+)\.jsonl$`)
+var logUnitNumber = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^logs/log_unit_(\d+)\.jsonl$`) })
 
 func newHybridRun(r *Run) *hybridRun {
 	h := &hybridRun{r: r, issues: map[string]string{}}
@@ -320,7 +321,7 @@ func newHybridRun(r *Run) *hybridRun {
 			recs, _ := r.Docs[m.Path].Value().([]any)
 			if d := r.Docs[m.Path]; d != nil && d.Present {
 				n := -1
-				if sm := logUnitNumber.FindStringSubmatch(m.Path); sm != nil {
+				if sm := logUnitNumber().FindStringSubmatch(m.Path); sm != nil {
 					n, _ = strconv.Atoi(sm[1])
 				}
 				h.units = append(h.units, logUnit{m.Path, n, recs})
@@ -401,9 +402,9 @@ func insideRun(p string) bool {
 }
 
 var (
-	purposeLine = regexp.MustCompile(`(?i)\bpurpose\s*:`)
-	dependsOn   = regexp.MustCompile(`(?i)\bdepends on\s*:\s*\[([^\]]*)\]`)
-	issueTag    = regexp.MustCompile(`\bIssue:\s*([A-Za-z0-9_.\-]+)`)
+	purposeLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\bpurpose\s*:`) })
+	dependsOn   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\bdepends on\s*:\s*\[([^\]]*)\]`) })
+	issueTag    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bIssue:\s*([A-Za-z0-9_.\-]+)`) })
 )
 
 // annotated are the artifact types whose files carry annotations.

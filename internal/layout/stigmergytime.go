@@ -3,13 +3,16 @@ package layout
 import (
 	"regexp"
 	"strconv"
+	"sync"
 	"time"
 )
 
 // stigmergyTimestamp matches a timestamp as a stigmergy ledger may write it
 // (ISO 8601): seconds and their fraction optional, Z or an offset with or
 // without its colon.
-var stigmergyTimestamp = regexp.MustCompile(`^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(?:Z|([+-])(\d{2}):?(\d{2}))$`)
+var stigmergyTimestamp = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(?:Z|([+-])(\d{2}):?(\d{2}))$`)
+})
 
 // stigmergyTimestamps gives, for the history and issue_log of a ledger,
 // what each entry's timestamp says (stigmergyStamp), index for index; nil
@@ -43,7 +46,7 @@ func stigmergyTimestamps(ledger map[string]any) map[string]any {
 // fraction's trailing zeros left out, Z for a zero offset).
 func stigmergyStamp(raw any) map[string]any {
 	s, _ := raw.(string)
-	m := stigmergyTimestamp.FindStringSubmatch(s)
+	m := stigmergyTimestamp().FindStringSubmatch(s)
 	if m == nil {
 		return map[string]any{"iso8601": false, "real": false}
 	}

@@ -4,6 +4,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -265,11 +266,13 @@ func sarifToolVersion(v string) string {
 	}, v)
 }
 
-var semver = regexp.MustCompile(`^v?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?)$`)
+var semver = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^v?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?)$`)
+})
 
 // semanticVersion gives the version without its "v" when it is one.
 func semanticVersion(v string) string {
-	if m := semver.FindStringSubmatch(v); m != nil {
+	if m := semver().FindStringSubmatch(v); m != nil {
 		return m[1]
 	}
 	return ""

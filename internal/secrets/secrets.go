@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -48,27 +49,34 @@ type Hit struct {
 // of markers, lower-cased.
 type pattern struct {
 	kind    string
-	re      *regexp.Regexp
+	re      func() *regexp.Regexp
 	markers []string
+}
+
+// compiled is a pattern compiled on first use: a pattern is only tried on
+// a string that holds one of its markers, which few runs have, so a check
+// does not compile the ten at start.
+func compiled(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }
 
 // patterns are tried in this order, so the hits of one string come in it.
 var patterns = []pattern{
-	{"an AWS access key id", regexp.MustCompile(`\b(AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|A3T[A-Z0-9])[A-Z0-9]{16}\b`),
+	{"an AWS access key id", compiled(`\b(AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|A3T[A-Z0-9])[A-Z0-9]{16}\b`),
 		[]string{"akia", "asia", "agpa", "aida", "aroa", "anpa", "anva", "a3t"}},
-	{"a private key block", regexp.MustCompile(`-----BEGIN ([A-Z0-9]+ )*PRIVATE KEY( BLOCK)?-----`),
+	{"a private key block", compiled(`-----BEGIN ([A-Z0-9]+ )*PRIVATE KEY( BLOCK)?-----`),
 		[]string{"private key"}},
-	{"a GitHub token", regexp.MustCompile(`\b((ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})`),
+	{"a GitHub token", compiled(`\b((ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})`),
 		[]string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}},
-	{"a GitLab token", regexp.MustCompile(`\bglpat-[A-Za-z0-9_-]{20,}`), []string{"glpat-"}},
-	{"a Slack token", regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}`), []string{"xox"}},
-	{"a Stripe live key", regexp.MustCompile(`\b(sk|rk)_live_[A-Za-z0-9]{16,}`), []string{"_live_"}},
-	{"a Google API key", regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}`), []string{"aiza"}},
-	{"an OpenAI API key", regexp.MustCompile(`\bsk-(proj-)?[A-Za-z0-9_-]{32,}`), []string{"sk-"}},
-	{"an npm token", regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}`), []string{"npm_"}},
+	{"a GitLab token", compiled(`\bglpat-[A-Za-z0-9_-]{20,}`), []string{"glpat-"}},
+	{"a Slack token", compiled(`\bxox[abposr]-[A-Za-z0-9-]{10,}`), []string{"xox"}},
+	{"a Stripe live key", compiled(`\b(sk|rk)_live_[A-Za-z0-9]{16,}`), []string{"_live_"}},
+	{"a Google API key", compiled(`\bAIza[0-9A-Za-z_-]{35}`), []string{"aiza"}},
+	{"an OpenAI API key", compiled(`\bsk-(proj-)?[A-Za-z0-9_-]{32,}`), []string{"sk-"}},
+	{"an npm token", compiled(`\bnpm_[A-Za-z0-9]{36}`), []string{"npm_"}},
 	// "secret" is a common word, so its marker is the assignment itself
 	// (secretAssignment); the other words are rare enough alone.
-	{"a password assignment", regexp.MustCompile(`(?i)\b(password|passwd|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret)\s*[=:]\s*['"]?[^\s'",;$<*{(\[][^\s'",;]{3,}`),
+	{"a password assignment", compiled(`(?i)\b(password|passwd|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret)\s*[=:]\s*['"]?[^\s'",;$<*{(\[][^\s'",;]{3,}`),
 		[]string{"password", "passwd", "pwd", "api_key", "api-key", "apikey", "access_token", "access-token",
 			"accesstoken", "auth_token", "auth-token", "authtoken", "client_secret", "client-secret", "clientsecret"}},
 }
@@ -236,7 +244,7 @@ func appendShapes(hits []Hit, w *walker, s string, limit int) []Hit {
 		if found&(1<<i) == 0 {
 			continue
 		}
-		if loc := patterns[i].re.FindStringIndex(s); loc != nil {
+		if loc := patterns[i].re().FindStringIndex(s); loc != nil {
 			hits = append(hits, Hit{Pointer: w.pointer(), Kind: patterns[i].kind, Masked: Mask(s[loc[0]:loc[1]])})
 		}
 	}

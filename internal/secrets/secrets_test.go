@@ -198,7 +198,7 @@ func TestSuspectsCoverMatches(t *testing.T) {
 	} {
 		found := suspects(s)
 		for i, p := range patterns {
-			if p.re.MatchString(s) && found&(1<<i) == 0 {
+			if p.re().MatchString(s) && found&(1<<i) == 0 {
 				t.Errorf("%q matches %s but holds none of its markers", s, p.kind)
 			}
 		}
@@ -234,7 +234,7 @@ func FuzzScan(f *testing.F) {
 		// kinds are found.
 		want := 0
 		for _, p := range patterns {
-			if p.re.MatchString(value) {
+			if p.re().MatchString(value) {
 				want++
 			}
 		}

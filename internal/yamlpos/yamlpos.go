@@ -22,6 +22,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 
@@ -91,7 +92,7 @@ func (d *Document) Position(pointer string) (line, col int, exact bool) {
 	}
 }
 
-var errorLine = regexp.MustCompile(`line (\d+)`)
+var errorLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`line (\d+)`) })
 
 // Parse reads the first document of data. It returns nil and a fatal
 // problem when data is not YAML; non-fatal problems (duplicate keys)
@@ -112,11 +113,11 @@ func ParseLimit(data []byte, maxValues int) (*Document, []jsonpos.Problem) {
 			return nil, []jsonpos.Problem{{Kind: jsonpos.Syntax, Line: 1, Column: 1, Message: "empty document; expected a yaml mapping or sequence"}}
 		}
 		line := 1
-		if m := errorLine.FindStringSubmatch(err.Error()); m != nil {
+		if m := errorLine().FindStringSubmatch(err.Error()); m != nil {
 			line, _ = strconv.Atoi(m[1])
 		}
 		msg := strings.TrimPrefix(err.Error(), "yaml: ")
-		msg = errorLine.ReplaceAllString(msg, "")
+		msg = errorLine().ReplaceAllString(msg, "")
 		msg = strings.TrimLeft(msg, " :")
 		return nil, []jsonpos.Problem{{Kind: jsonpos.Syntax, Line: line, Column: 1, Message: "invalid yaml: " + msg}}
 	}
