@@ -7,6 +7,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"sync"
 	"text/template"
 
 	"github.com/h3a-check/h3a-check/internal/report"
@@ -103,37 +104,41 @@ func describeFlag(f *flag.Flag) complFlag {
 }
 
 func writeCompletion(w io.Writer, shell string, m complModel) error {
-	return completionScripts.ExecuteTemplate(w, shell, m)
+	return completionScripts().ExecuteTemplate(w, shell, m)
 }
 
-var completionScripts = template.Must(template.New("").Funcs(template.FuncMap{
-	"join": strings.Join,
-	"names": func(cs []complCommand) []string {
-		var out []string
-		for _, c := range cs {
-			out = append(out, c.Name)
-		}
-		return out
-	},
-	"flagNames": func(fs []complFlag) string {
-		var out []string
-		for _, f := range fs {
-			out = append(out, "--"+f.Name)
-		}
-		return strings.Join(out, " ")
-	},
-	// zshDesc makes text safe inside a single-quoted _arguments bracket.
-	"zshDesc": func(s string) string {
-		return strings.NewReplacer(`'`, `'\''`, `[`, `\[`, `]`, `\]`, `\`, `\\`).Replace(s)
-	},
-	// fishQuote makes text one single-quoted fish word.
-	"fishQuote": func(s string) string {
-		return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'"
-	},
-	"paths":  func(k argKind) bool { return k == argPaths },
-	"rule":   func(k argKind) bool { return k == argRule },
-	"shells": func(k argKind) bool { return k == argShells },
-}).Parse(bashCompletion + zshCompletion + fishCompletion))
+// completionScripts are parsed when a completion is asked for, not at
+// the start of every command.
+var completionScripts = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("").Funcs(template.FuncMap{
+		"join": strings.Join,
+		"names": func(cs []complCommand) []string {
+			var out []string
+			for _, c := range cs {
+				out = append(out, c.Name)
+			}
+			return out
+		},
+		"flagNames": func(fs []complFlag) string {
+			var out []string
+			for _, f := range fs {
+				out = append(out, "--"+f.Name)
+			}
+			return strings.Join(out, " ")
+		},
+		// zshDesc makes text safe inside a single-quoted _arguments bracket.
+		"zshDesc": func(s string) string {
+			return strings.NewReplacer(`'`, `'\''`, `[`, `\[`, `]`, `\]`, `\`, `\\`).Replace(s)
+		},
+		// fishQuote makes text one single-quoted fish word.
+		"fishQuote": func(s string) string {
+			return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'"
+		},
+		"paths":  func(k argKind) bool { return k == argPaths },
+		"rule":   func(k argKind) bool { return k == argRule },
+		"shells": func(k argKind) bool { return k == argShells },
+	}).Parse(bashCompletion + zshCompletion + fishCompletion))
+})
 
 const bashCompletion = `{{define "bash"}}# bash completion for h3a-check, made by "h3a-check completion bash".
 # Load it with: source <(h3a-check completion bash)

@@ -21,13 +21,25 @@ import (
 // h3a.lib (generic) and h3a.model (the h3a layout's), and user rules only
 // under h3a.user. Rego merges packages across files, so a user module in
 // any other package could add to or break a shipped rule; it is refused
-// instead.
+// instead. The references are built, not parsed: parsing them at start
+// cost every check about 0.1 ms of package initialisation
+// (TestRefsAsParsed holds them equal to the parsed ones).
 var (
-	rulesPrefix  = ast.MustParseRef("data.h3a.rules")
-	libPackage   = ast.MustParseRef("data.h3a.lib")
-	modelPackage = ast.MustParseRef("data.h3a.model")
-	userPrefix   = ast.MustParseRef("data.h3a.user")
+	rulesPrefix  = ref("data", "h3a", "rules")
+	libPackage   = ref("data", "h3a", "lib")
+	modelPackage = ref("data", "h3a", "model")
+	userPrefix   = ref("data", "h3a", "user")
 )
+
+// ref is the reference root.path[0].path[1]..., as ast.MustParseRef
+// reads it.
+func ref(root string, path ...string) ast.Ref {
+	r := ast.Ref{ast.VarTerm(root)}
+	for _, p := range path {
+		r = append(r, ast.StringTerm(p))
+	}
+	return r
+}
 
 // shippedDir is how embedded files are named in messages and coverage: the
 // folder they live in in the repository.
@@ -395,7 +407,7 @@ func quoteList(cs []finding.Category) string {
 	return strings.Join(q, ", ")
 }
 
-var metadataRule = ast.MustParseRef("rego.metadata.rule")
+var metadataRule = ref("rego", "metadata", "rule")
 
 // callsRuleMetadata reports whether the rule body calls rego.metadata.rule(),
 // the only way an element can learn its rule's id.
