@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"text/template"
 	"time"
 	"unicode"
@@ -210,7 +211,11 @@ type File struct {
 //go:embed template/*.tmpl
 var templateFiles embed.FS
 
-var templates = template.Must(template.New("").Option("missingkey=error").ParseFS(templateFiles, "template/*.tmpl"))
+// templates are parsed when a run is made, not at the start of every
+// command.
+var templates = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("").Option("missingkey=error").ParseFS(templateFiles, "template/*.tmpl"))
+})
 
 // InitialFiles is the content of a fresh run, in the order it is written:
 // the state folder's five files, the three agent reports, the run's
@@ -230,7 +235,7 @@ func InitialFiles(id string, now time.Time, brief string, meta Meta) ([]File, er
 	var files []File
 	text := func(path, tmpl string) error {
 		var b bytes.Buffer
-		if err := templates.ExecuteTemplate(&b, tmpl, vars); err != nil {
+		if err := templates().ExecuteTemplate(&b, tmpl, vars); err != nil {
 			return err
 		}
 		files = append(files, File{path, b.Bytes()})
@@ -363,7 +368,7 @@ func checkBrief(brief string) error {
 func roadmapShape(brief string) ([]string, error) {
 	var b bytes.Buffer
 	vars := map[string]string{"RunID": "", "Created": "", "Brief": brief}
-	if err := templates.ExecuteTemplate(&b, "ROADMAP.md.tmpl", vars); err != nil {
+	if err := templates().ExecuteTemplate(&b, "ROADMAP.md.tmpl", vars); err != nil {
 		return nil, err
 	}
 	r, problems := ledger.ParseRoadmap(b.Bytes())
