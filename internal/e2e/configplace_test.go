@@ -27,6 +27,9 @@ func TestConfigurationFoundLikeGit(t *testing.T) {
 		// the binary runs in and its environment besides gitEnv's.
 		setup func(t *testing.T, root string) (dir string, env []string)
 		found bool
+		// plain runs the binary without gitEnv's GIT_ variables, where it
+		// reads the top level from the folders without starting git.
+		plain bool
 	}{
 		{
 			name: "a subfolder of the work tree",
@@ -76,6 +79,50 @@ func TestConfigurationFoundLikeGit(t *testing.T) {
 			found: false,
 		},
 		{
+			name: "a subfolder, no git variable set",
+			setup: func(t *testing.T, root string) (string, []string) {
+				initRepo(t, root, badConfig)
+				return mkdirs(t, root, "runs", "a"), nil
+			},
+			found: true,
+			plain: true,
+		},
+		{
+			name: "a linked work tree, no git variable set",
+			setup: func(t *testing.T, root string) (string, []string) {
+				main := filepath.Join(root, "main")
+				initRepo(t, main, badConfig)
+				wt := filepath.Join(root, "wt")
+				git(t, main, "worktree", "add", "-q", wt)
+				return mkdirs(t, wt, "runs", "a"), nil
+			},
+			found: true,
+			plain: true,
+		},
+		{
+			name: "a repository inside the work tree, no git variable set",
+			setup: func(t *testing.T, root string) (string, []string) {
+				initRepo(t, root, badConfig)
+				inner := mkdirs(t, root, "vendor", "inner")
+				initRepo(t, inner, "")
+				return mkdirs(t, inner, "runs"), nil
+			},
+			found: false,
+			plain: true,
+		},
+		{
+			name: "a moved work tree (core.worktree), no git variable set",
+			setup: func(t *testing.T, root string) (string, []string) {
+				initRepo(t, root, badConfig)
+				inner := mkdirs(t, root, "vendor", "inner")
+				initRepo(t, inner, "")
+				git(t, inner, "config", "core.worktree", filepath.Join(root, "vendor"))
+				return mkdirs(t, inner, "runs"), nil
+			},
+			found: false,
+			plain: true,
+		},
+		{
 			name: "outside any work tree",
 			setup: func(t *testing.T, root string) (string, []string) {
 				if err := os.WriteFile(filepath.Join(root, ".h3a-check.yaml"), []byte(badConfig), 0o644); err != nil {
@@ -94,6 +141,9 @@ func TestConfigurationFoundLikeGit(t *testing.T) {
 			}
 			dir, extra := tt.setup(t, root)
 			env := append(gitEnv(t), extra...)
+			if tt.plain {
+				env = append(baseEnv("HOME="+t.TempDir()), extra...)
+			}
 			for _, args := range [][]string{{"--format", "json", "--base", "none", "."}, {"config"}} {
 				cmd := exec.Command(binary, args...)
 				cmd.Dir, cmd.Env = dir, env

@@ -56,6 +56,9 @@ type pendingTopLevel struct {
 }
 
 func topLevel(ctx context.Context, dir string, env []string) string {
+	if top, ok := topLevelFromFiles(dir, env); ok {
+		return top
+	}
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "git", "rev-parse", "--show-toplevel")
