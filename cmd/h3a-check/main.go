@@ -5,9 +5,6 @@ import (
 	"os"
 
 	"github.com/h3a-check/h3a-check/internal/cli"
-	// Imported for its init: it starts the check's git lookup while the
-	// other packages initialise (see its documentation).
-	_ "github.com/h3a-check/h3a-check/internal/startup"
 )
 
 func main() {
