@@ -143,7 +143,7 @@ func TestTestCommand(t *testing.T) {
 		{"verbose with a user folder", []string{"test", "--verbose", "--coverage", filepath.Join(userPolicies, "team")}, ExitPass,
 			[]string{"PASS  " + filepath.Join(userPolicies, "team", "team_test.rego") + ":9: h3a.user.team_test.test_main_is_flagged",
 				"coverage 100.0% " + filepath.Join(userPolicies, "team", "team.rego"), "2 tests, 2 passed, 0 failed", "coverage 100.0% of the policy lines"},
-			[]string{" policies/", "h3a.rules.", "policies/lib.rego"}, false},
+			[]string{" policies/", "h3a.rules.", "policies/lib.rego", "fire in no test"}, false},
 		{"failing user test", []string{"test", "--policy", filepath.Join(userPolicies, "failing")}, ExitFail,
 			[]string{"FAIL  " + failing + ":5: h3a.user.team_test.test_expects_the_wrong_thing\n" +
 				"      " + failing + ":7: failed here:\n" +
@@ -152,6 +152,11 @@ func TestTestCommand(t *testing.T) {
 				"branch under test: main", "1 tests, 0 passed, 1 failed"}, nil, false},
 		{"coverage below the threshold", []string{"test", "--threshold", "100", filepath.Join(userPolicies, "partial")}, ExitFail,
 			[]string{"below the threshold", filepath.Join(userPolicies, "partial", "team.rego") + " (not reached: lines"}, []string{" policies/", "team_test.rego"}, false},
+		// Line coverage counts the rule's body as entered; the rule itself
+		// never produced a finding, and --coverage names it.
+		{"a rule that fires in no test", []string{"test", "--coverage", filepath.Join(userPolicies, "partial")}, ExitPass,
+			[]string{"1 deny/warn rules fire in no test", "  " + filepath.Join(userPolicies, "partial", "team.rego") + ":13: rule h3a.user.team.feature_branch (warn) fires in no test\n"},
+			nil, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

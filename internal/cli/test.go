@@ -22,7 +22,7 @@ type testFlags struct {
 func newTestFlagSet(e *env, tf *testFlags) *flag.FlagSet {
 	fs := newFlagSet(e, "test", "usage: h3a-check test [--coverage] [--threshold N] [--verbose] [DIR...]\n\nRuns the test_ rules of each DIR and measures DIR's rules (the shipped rules stay importable);\nwithout DIR, those of the shipped policies.\n\n")
 	fs.Var(&tf.dirs, "policy", "a folder of user policies and their *_test.rego files (repeatable; same as a DIR argument)")
-	fs.BoolVar(&tf.coverage, "coverage", false, "report which policy lines the tests reach")
+	fs.BoolVar(&tf.coverage, "coverage", false, "report which policy lines the tests reach, and the deny/warn rules no test fires")
 	fs.Float64Var(&tf.threshold, "threshold", 0, "fail when coverage is below this percentage (implies --coverage)")
 	fs.BoolVar(&tf.verbose, "verbose", false, "list every test, not only failures")
 	return fs
@@ -88,6 +88,7 @@ func runTest(ctx context.Context, args []string, e *env) int {
 	}
 	if rep.Coverage != nil {
 		printCoverage(e, rep.Coverage, threshold, verbose)
+		printNeverFired(e, rep.NeverFired)
 		if rep.Coverage.Coverage < threshold {
 			code = ExitFail
 		}
@@ -131,4 +132,17 @@ func printCoverage(e *env, rep *cover.Report, threshold float64, verbose bool) {
 		}
 	}
 	fmt.Fprintf(e.stdout, "coverage %.1f%% of the policy lines%s\n", rep.Coverage, verdict)
+}
+
+// printNeverFired lists the deny and warn rules no test made produce a
+// finding: line coverage counts a rule whose body is entered as reached,
+// though its finding was never built.
+func printNeverFired(e *env, rules []string) {
+	if len(rules) == 0 {
+		return
+	}
+	fmt.Fprintf(e.stdout, "%d deny/warn rules fire in no test; add a test that makes each produce a finding:\n", len(rules))
+	for _, r := range rules {
+		fmt.Fprintf(e.stdout, "  %s\n", r)
+	}
 }
