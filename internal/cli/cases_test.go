@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -79,12 +80,14 @@ func compareGolden(t *testing.T, path, got string) {
 		}
 		return
 	}
+	// The command rewrites this test's snapshot only, not every golden file.
+	rerun := fmt.Sprintf("go test ./internal/cli -run '^%s$' -update", regexp.QuoteMeta(t.Name()))
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (run go test ./internal/cli -update to create it)", err)
+		t.Fatalf("%v (%s creates it; read it)", err, rerun)
 	}
 	if string(want) != got {
-		t.Errorf("%s differs (rerun with -update and review the diff)\n--- want\n%s--- got\n%s", path, want, got)
+		t.Errorf("%s differs (%s rewrites it; review the diff)\n--- want\n%s--- got\n%s", path, rerun, want, got)
 	}
 }
 
