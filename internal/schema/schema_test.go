@@ -67,7 +67,16 @@ func TestLoadNamesAndHas(t *testing.T) {
 	want := slices.Concat(documentSchemas, layoutSchemas, inputSchemas, toolSchemas)
 	slices.Sort(want)
 	if got := s.Names(); !slices.Equal(got, want) {
-		t.Errorf("Names() = %q, want %q", got, want)
+		for _, name := range got {
+			if !slices.Contains(want, name) {
+				t.Errorf("schemas/%s.schema.json is in no list of internal/schema/schema_test.go: add it to layoutSchemas (a layout's document or input schema) or the list it belongs to", name)
+			}
+		}
+		for _, name := range want {
+			if !slices.Contains(got, name) {
+				t.Errorf("%s is listed here but not embedded: is schemas/%s.schema.json there, and go generate ./internal/schema run?", name, name)
+			}
+		}
 	}
 	for _, name := range want {
 		if !s.Has(name) {
