@@ -77,6 +77,9 @@ func TestLoadNamesAndHas(t *testing.T) {
 				t.Errorf("%s is listed here but not embedded: is schemas/%s.schema.json there, and go generate ./internal/schema run?", name, name)
 			}
 		}
+		if !t.Failed() {
+			t.Errorf("Names() = %q, want %q", got, want)
+		}
 	}
 	for _, name := range want {
 		if !s.Has(name) {
