@@ -62,12 +62,17 @@ type Format struct {
 	RepoPaths bool
 	// NotAFile says why the format is written to stdout only, when it is.
 	NotAFile string
+	// Stream, when set, starts the format's report written as the audits
+	// arrive, keeping none of them (the runner's Emit hands each over as
+	// its run ends); Write is then writeAll over it. A format without it
+	// keeps every audit until the end and renders them with Write.
+	Stream func(w io.Writer, tool audit.Tool, opts Options) Stream
 }
 
 // formats is the explicit list of output formats.
 var formats = map[string]Format{
-	"text":  {Write: Text},
-	"json":  {Write: JSON},
+	"text":  {Write: Text, Stream: streamText},
+	"json":  {Write: JSON, Stream: streamJSON},
 	"sarif": {Write: SARIF, RepoPaths: true},
 	"junit": {Write: JUnit},
 	// markdown names runs from the repository root, as the job summary

@@ -27,17 +27,20 @@ type Stream interface {
 
 // NewStream starts a report in format on w.
 func NewStream(format string, w io.Writer, tool audit.Tool, opts Options) (Stream, error) {
-	switch format {
-	case "text":
-		return newTextStream(w, opts), nil
-	case "json":
-		return &jsonStream{bw: bufio.NewWriter(w), tool: tool}, nil
-	}
 	f, err := Lookup(format)
 	if err != nil {
 		return nil, err
 	}
+	if f.Stream != nil {
+		return f.Stream(w, tool, opts), nil
+	}
 	return &collected{w: w, write: f.Write, in: Input{Tool: tool}, opts: opts}, nil
+}
+
+func streamText(w io.Writer, _ audit.Tool, opts Options) Stream { return newTextStream(w, opts) }
+
+func streamJSON(w io.Writer, tool audit.Tool, _ Options) Stream {
+	return &jsonStream{bw: bufio.NewWriter(w), tool: tool}
 }
 
 // writeAll renders a whole input through a stream.
