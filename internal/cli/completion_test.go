@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/h3a-check/h3a-check/internal/report"
 )
 
 // needTool skips a test when a program is missing, except under .ci/run
@@ -132,7 +134,7 @@ func TestZshCompletion(t *testing.T) {
 		want  []string
 	}{
 		{[]string{"h3a-check", "ex"}, []string{"compadd -a commands", "_files"}},
-		{[]string{"h3a-check", "runs/", "--"}, []string{"_arguments -S", "--format[stdout format: github, json, junit, markdown, sarif, text]:format:(github json junit markdown sarif text)", "*--policy[", "*:path:_files"}},
+		{[]string{"h3a-check", "runs/", "--"}, []string{"_arguments -S", "--format[stdout format: " + strings.Join(report.Formats(), ", ") + "]:format:(" + strings.Join(report.Formats(), " ") + ")", "*--policy[", "*:path:_files"}},
 		{[]string{"h3a-check", "init", "--"}, []string{"--runs[the folder that receives the run]:runs:_files -/", "--task-brief["}},
 		{[]string{"h3a-check", "log", ""}, []string{"--full[", "*:path:_files"}},
 		{[]string{"h3a-check", "explain", ""}, []string{"1:rule:(", "h3a.integrity.hash_mismatch"}},
