@@ -251,6 +251,12 @@ main() {
 	mutant rego-rule-never-fired-unreported internal/policy/tester.go \
 		'if !headNotCovered(fr, rule.Head.Location) {' 'if true || !headNotCovered(fr, rule.Head.Location) {' \
 		./internal/policy/ '^TestNeverFiredNamesTheRule$'
+	mutant test-coverage-hides-never-fired internal/cli/test.go \
+		'printNeverFired(e, rep.NeverFired)' 'printNeverFired(e, nil)' \
+		./internal/cli/ '^TestTestCommand$'
+	mutant shipped-rule-typed-for-no-layout internal/policy/load.go \
+		'info.Layouts = inputLayouts(as.Chain(rule))' 'info.Layouts = nil' \
+		./internal/policy/ '^TestShippedRulesNameTheirLayouts$'
 
 	# --- more of the same guarantees, at their edges
 	mutant hash-sum-case-sensitive internal/evidence/token.go \
@@ -312,6 +318,19 @@ main() {
 		done
 		return 1
 	}
+
+	# A NAME that is no mutant would run nothing and pass.
+	local want known
+	for want in "${only[@]}"; do
+		known=false
+		for n in "${names[@]}"; do
+			[[ $n == "$want" ]] && known=true
+		done
+		if ! $known; then
+			echo "mutate.sh: no mutant is named $want (the names are the first word after each 'mutant' in $0)" >&2
+			exit 2
+		fi
+	done
 
 	wt=$(mktemp -d "${TMPDIR:-/tmp}/h3a-mutate.XXXXXX")
 	cleanup() {
