@@ -60,5 +60,8 @@ if [ -d "$realworld" ]; then
 			snap "$name.layout-$l" --layout "$l" "$dir"
 		done
 	done < <(find "$realworld" -type d | sort)
+else
+	# Both snapshots must cover the same runs: say what is left out.
+	echo "findings-snapshot.sh: no folder $realworld: the real-world runs are left out (give REALWORLD)" >&2
 fi
 echo "$(find "$out" -name '*.exit' | wc -l) checks written to $out"
