@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -13,6 +14,7 @@ import (
 
 	"github.com/h3a-check/h3a-check/internal/audit/audittest"
 	"github.com/h3a-check/h3a-check/internal/layout"
+	"github.com/h3a-check/h3a-check/internal/report"
 )
 
 // TestREADMEShowsTheExamples: the workflow and the hook configuration in
@@ -118,8 +120,15 @@ var exampleFile = regexp.MustCompile("(?m)^`([^`]+)`:.*\n\n(`{3,})[a-z]*\n")
 // command's exit status as the page gives it: the run passes (exit 0), and
 // the changes the page makes to it give the outcome it says.
 func TestLayoutPages(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join(moduleRoot, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, l := range layout.All() {
 		t.Run(l.ID(), func(t *testing.T) {
+			if link := "(docs/layouts/" + l.ID() + ".md)"; !strings.Contains(string(readme), link) {
+				t.Errorf("README.md's layouts table does not link %s", strings.Trim(link, "()"))
+			}
 			page := filepath.Join(moduleRoot, "docs", "layouts", l.ID()+".md")
 			b, err := os.ReadFile(page)
 			if err != nil {
@@ -285,6 +294,32 @@ func TestGeneratedFilesAreMarked(t *testing.T) {
 			if !strings.HasSuffix(strings.TrimSpace(string(got)), ": "+value) {
 				t.Errorf(".gitattributes: %s has %s, want %s %s", f, strings.TrimSpace(string(got)), attr, value)
 			}
+		}
+	}
+}
+
+// TestFormatsDocumented: every output format has its paragraph in
+// docs/formats.md ("**name**"), and is in the --format row of docs/usage.md.
+func TestFormatsDocumented(t *testing.T) {
+	formats, err := os.ReadFile(filepath.Join(moduleRoot, "docs", "formats.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	usage, err := os.ReadFile(filepath.Join(moduleRoot, "docs", "usage.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := regexp.MustCompile("(?m)^\\| `--format ([^`]*)`").FindSubmatch(usage)
+	if row == nil {
+		t.Fatal("docs/usage.md has no --format row")
+	}
+	listed := strings.Split(strings.ReplaceAll(string(row[1]), `\|`, "|"), "|")
+	for _, name := range report.Formats() {
+		if !regexp.MustCompile(`(?m)^\*\*` + regexp.QuoteMeta(name) + `\*\*`).Match(formats) {
+			t.Errorf("docs/formats.md has no paragraph **%s**", name)
+		}
+		if !slices.Contains(listed, name) {
+			t.Errorf("the --format row of docs/usage.md does not list %s", name)
 		}
 	}
 }
