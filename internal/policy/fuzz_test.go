@@ -137,8 +137,10 @@ func clone(tb testing.TB, in map[string]any) map[string]any {
 }
 
 // TestShippedPoliciesOnEveryTestdataRun: no testdata run, ok or err, makes a
-// shipped rule fail to evaluate.
+// shipped rule fail to evaluate. A long test: the README's command sees the
+// same through every case's .want file (an evaluation error is a finding).
 func TestShippedPoliciesOnEveryTestdataRun(t *testing.T) {
+	longtest.Skip(t)
 	t.Parallel()
 	runs := filepath.Join(t.TempDir(), "runs") // the err cases are patches: write them out
 	if err := audittest.WriteCases("../../testdata/runs", runs); err != nil {

@@ -9,6 +9,7 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/h3a-check/h3a-check/internal/longtest"
 	"github.com/h3a-check/h3a-check/policies"
 )
 
@@ -22,6 +23,7 @@ var validUserPolicies = []string{"team", "partial", "failing", "debug", "slow"}
 // built-ins are errors), their tests included (the shipped *_test.rego
 // files are compiled strictly by TestRegoPolicies).
 func TestRegoStrict(t *testing.T) {
+	longtest.Skip(t) // .ci/run's Rego step runs it first
 	t.Parallel()
 	if _, err := Load(context.Background(), Options{Strict: true}); err != nil {
 		t.Errorf("shipped policies, strict: %v", err)

@@ -18,6 +18,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 
 	"github.com/h3a-check/h3a-check/internal/audit/audittest"
+	"github.com/h3a-check/h3a-check/internal/longtest"
 	"github.com/h3a-check/h3a-check/schemas"
 )
 
@@ -195,13 +196,19 @@ func collectExpected(url, ptr string, node any, out map[string]string) {
 func oracleDocuments(t testing.TB) map[string]any {
 	t.Helper()
 	docs := map[string]any{}
-	// The err cases are patches over the ok cases: write them out so
-	// their documents are held to the oracle too.
-	runs := filepath.Join(t.TempDir(), "runs")
-	if err := audittest.WriteCases("../../testdata/runs", runs); err != nil {
-		t.Fatal(err)
+	roots := []string{"testdata"}
+	if longtest.Enabled() {
+		// Every test run's documents (the err cases are patches over the
+		// ok cases: written out first) and the real-world ones. The
+		// README's command leaves them out: the findings of every test run
+		// are pinned by its .want file already.
+		runs := filepath.Join(t.TempDir(), "runs")
+		if err := audittest.WriteCases("../../testdata/runs", runs); err != nil {
+			t.Fatal(err)
+		}
+		roots = append(roots, runs, "../../../shared/realworld")
 	}
-	for _, root := range []string{"testdata", runs, "../../../shared/realworld"} {
+	for _, root := range roots {
 		if _, err := os.Stat(root); err != nil {
 			if root == "testdata" {
 				t.Fatal(err)
@@ -227,7 +234,7 @@ func oracleDocuments(t testing.TB) map[string]any {
 		}
 		t.Logf("%d documents under %s", len(docs)-before, root)
 	}
-	if len(docs) < 500 {
+	if longtest.Enabled() && len(docs) < 500 {
 		t.Fatalf("found %d documents, want the repository's test runs too", len(docs))
 	}
 	// The documents with every string, or every number, replaced: values
