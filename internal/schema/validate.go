@@ -80,52 +80,10 @@ func (n *node) validate(v any, at []string, only bool) *verror {
 		}
 		return n.fail(eFalse, at)
 	}
-	t, ok := typeOf(v)
-	if !ok {
-		e := n.fail(eInvalidJSON, at)
-		e.value = v
+	t, e := n.validateValue(v, at)
+	if e != nil {
 		return e
 	}
-	if n.types != 0 && n.types&t == 0 && !(n.types&tInteger != 0 && t == tNumber && isInteger(v)) {
-		e := n.fail(eType, at)
-		e.names = n.types.names()
-		return e
-	}
-	if n.hasConst {
-		if eq, bad := equals(v, n.constV); bad != nil {
-			return invalidJSON(n, at, bad)
-		} else if !eq {
-			e := n.fail(eConst, at)
-			e.want = n.constV
-			return e
-		}
-	}
-	if n.enum != nil {
-		matched := false
-		for _, item := range n.enum {
-			eq, bad := equals(v, item)
-			if bad != nil {
-				return invalidJSON(n, at, bad)
-			}
-			if eq {
-				matched = true
-				break
-			}
-		}
-		if !matched {
-			e := n.fail(eEnum, at)
-			e.want = n.enum
-			return e
-		}
-	}
-	if n.format != "" {
-		if s, ok := v.(string); ok && !validFormat(n.format, s) {
-			e := n.fail(eFormat, at)
-			e.want = n.format
-			return e
-		}
-	}
-
 	var errs []*verror
 	add := func(e *verror) bool {
 		if e != nil {
@@ -136,111 +94,174 @@ func (n *node) validate(v any, at []string, only bool) *verror {
 	if n.ref != nil && add(n.ref.validate(v, at, only)) {
 		return errs[0]
 	}
-	switch v := v.(type) {
-	case map[string]any:
-		if n.validateObject(v, at, only, add) {
-			return errs[0]
-		}
-	case []any:
-		if n.items != nil {
-			for i, item := range v {
-				if add(n.items.validate(item, child(at, strconv.Itoa(i)), only)) {
-					return errs[0]
-				}
-			}
-		}
-	case string:
-		if n.validateString(v, at, add) {
-			return errs[0]
-		}
-	default:
-		if t == tNumber && n.validateNumber(v, at, add) {
-			return errs[0]
-		}
+	if n.validateMembers(v, t, at, only, add) {
+		return errs[0]
 	}
-
-	if n.allOf != nil {
-		var failed []*verror
-		for _, sub := range n.allOf {
-			if e := sub.validate(v, at, only); e != nil {
-				failed = append(failed, e)
-				if only {
-					break
-				}
-			}
-		}
-		if failed != nil {
-			e := n.fail(eGroup, at)
-			e.causes = failed
-			if add(e) {
-				return errs[0]
-			}
-		}
+	if n.allOf != nil && add(n.validateAllOf(v, at, only)) ||
+		n.anyOf != nil && add(n.validateAnyOf(v, at, only)) ||
+		n.oneOf != nil && add(n.validateOneOf(v, at, only)) ||
+		n.ifN != nil && add(n.validateIf(v, at, only)) {
+		return errs[0]
 	}
-	if n.anyOf != nil {
-		var failed []*verror
-		for _, sub := range n.anyOf {
-			e := sub.validate(v, at, only)
-			if e == nil {
-				failed = nil
-				break
-			}
-			failed = append(failed, e)
-		}
-		if failed != nil {
-			e := n.fail(eAnyOf, at)
-			e.causes = failed
-			if add(e) {
-				return errs[0]
-			}
-		}
-	}
-	if n.oneOf != nil {
-		matched := -1
-		var failed []*verror
-		for i, sub := range n.oneOf {
-			if e := sub.validate(v, at, only || matched != -1); e != nil {
-				if matched == -1 {
-					failed = append(failed, e)
-				}
-			} else if matched == -1 {
-				matched = i
-			} else {
-				e := n.fail(eOneOfTwice, at)
-				e.got, e.got2 = matched, i
-				if add(e) {
-					return errs[0]
-				}
-				break
-			}
-		}
-		if matched == -1 {
-			e := n.fail(eOneOf, at)
-			e.causes = failed
-			if add(e) {
-				return errs[0]
-			}
-		}
-	}
-	if n.ifN != nil {
-		if n.ifN.validate(v, at, true) == nil {
-			if n.thenN != nil && add(n.thenN.validate(v, at, only)) {
-				return errs[0]
-			}
-		} else if n.elseN != nil && add(n.elseN.validate(v, at, only)) {
-			return errs[0]
-		}
-	}
-
 	switch len(errs) {
 	case 0:
 		return nil
 	case 1:
 		return errs[0]
 	}
-	e := n.fail(eGroup, at)
+	e = n.fail(eGroup, at)
 	e.causes = errs
 	return e
+}
+
+// validateValue checks what stops the validation of v at its first
+// failure, as the keywords that judge the value as a whole do: type,
+// const, enum and format. It returns v's JSON type.
+func (n *node) validateValue(v any, at []string) (typeSet, *verror) {
+	t, ok := typeOf(v)
+	if !ok {
+		e := n.fail(eInvalidJSON, at)
+		e.value = v
+		return t, e
+	}
+	if n.types != 0 && n.types&t == 0 && !(n.types&tInteger != 0 && t == tNumber && isInteger(v)) {
+		e := n.fail(eType, at)
+		e.names = n.types.names()
+		return t, e
+	}
+	if n.hasConst {
+		if eq, bad := equals(v, n.constV); bad != nil {
+			return t, invalidJSON(n, at, bad)
+		} else if !eq {
+			e := n.fail(eConst, at)
+			e.want = n.constV
+			return t, e
+		}
+	}
+	if n.enum != nil {
+		matched := false
+		for _, item := range n.enum {
+			eq, bad := equals(v, item)
+			if bad != nil {
+				return t, invalidJSON(n, at, bad)
+			}
+			if eq {
+				matched = true
+				break
+			}
+		}
+		if !matched {
+			e := n.fail(eEnum, at)
+			e.want = n.enum
+			return t, e
+		}
+	}
+	if n.format != "" {
+		if s, ok := v.(string); ok && !validFormat(n.format, s) {
+			e := n.fail(eFormat, at)
+			e.want = n.format
+			return t, e
+		}
+	}
+	return t, nil
+}
+
+// validateMembers checks what the keywords of v's own type say: an
+// object's members, an array's items, a string's length and pattern, a
+// number's bounds. It reports whether the caller may stop.
+func (n *node) validateMembers(v any, t typeSet, at []string, only bool, add func(*verror) bool) bool {
+	switch v := v.(type) {
+	case map[string]any:
+		return n.validateObject(v, at, only, add)
+	case []any:
+		if n.items != nil {
+			for i, item := range v {
+				if add(n.items.validate(item, child(at, strconv.Itoa(i)), only)) {
+					return true
+				}
+			}
+		}
+	case string:
+		return n.validateString(v, at, add)
+	default:
+		return t == tNumber && n.validateNumber(v, at, add)
+	}
+	return false
+}
+
+// validateAllOf is the group of the allOf branches v fails, or nil.
+func (n *node) validateAllOf(v any, at []string, only bool) *verror {
+	var failed []*verror
+	for _, sub := range n.allOf {
+		if e := sub.validate(v, at, only); e != nil {
+			failed = append(failed, e)
+			if only {
+				break
+			}
+		}
+	}
+	if failed == nil {
+		return nil
+	}
+	e := n.fail(eGroup, at)
+	e.causes = failed
+	return e
+}
+
+// validateAnyOf is nil when v passes one anyOf branch, else the failure
+// of each.
+func (n *node) validateAnyOf(v any, at []string, only bool) *verror {
+	var failed []*verror
+	for _, sub := range n.anyOf {
+		e := sub.validate(v, at, only)
+		if e == nil {
+			return nil
+		}
+		failed = append(failed, e)
+	}
+	e := n.fail(eAnyOf, at)
+	e.causes = failed
+	return e
+}
+
+// validateOneOf is nil when v passes exactly one oneOf branch; when it
+// passes two, the first two are named; when none, the failure of each.
+func (n *node) validateOneOf(v any, at []string, only bool) *verror {
+	matched := -1
+	var failed []*verror
+	for i, sub := range n.oneOf {
+		if e := sub.validate(v, at, only || matched != -1); e != nil {
+			if matched == -1 {
+				failed = append(failed, e)
+			}
+		} else if matched == -1 {
+			matched = i
+		} else {
+			e := n.fail(eOneOfTwice, at)
+			e.got, e.got2 = matched, i
+			return e
+		}
+	}
+	if matched != -1 {
+		return nil
+	}
+	e := n.fail(eOneOf, at)
+	e.causes = failed
+	return e
+}
+
+// validateIf is then's failure when v passes if, else else's.
+func (n *node) validateIf(v any, at []string, only bool) *verror {
+	if n.ifN.validate(v, at, true) == nil {
+		if n.thenN != nil {
+			return n.thenN.validate(v, at, only)
+		}
+		return nil
+	}
+	if n.elseN != nil {
+		return n.elseN.validate(v, at, only)
+	}
+	return nil
 }
 
 func (n *node) fail(k errKind, at []string) *verror {
