@@ -315,7 +315,7 @@ func (e *Engine) Eval(ctx context.Context, run string, input map[string]any) Out
 // error such as a conflict between two rule values.
 func (e *Engine) evalFailure(ctx context.Context, err error) finding.Finding {
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return Timeout.New("", "policy evaluation did not finish within %s, so no rule result is known for this run (raise --policy-timeout, or find the slow rule with --debug)", e.timeout)
+		return Timeout.New("", "policy evaluation did not finish within %s, so no rule result is known for this run", e.timeout)
 	}
 	if topdown.IsCancel(err) || ctx.Err() != nil {
 		return EvalError.New("", "policy evaluation was cancelled, so no rule result is known for this run")

@@ -97,7 +97,7 @@ func (c *checker) placement(s *runState, run rundir.Run) {
 		s.add(finding.NestedRun.New("", "the run holds another run at %q; each is checked on its own, but a run never holds another", inner))
 	}
 	for _, other := range run.Also {
-		s.add(finding.LayoutAmbiguous.New("", "the folder holds the defining files of the %s layout as well as of the %s layout (%s); it is checked as %s only, so its %s files are not checked: give each run a folder of its own, or force one layout with --layout",
+		s.add(finding.LayoutAmbiguous.New("", "the folder holds the defining files of the %s layout as well as of the %s layout (%s); it is checked as %s only, so its %s files are not checked",
 			other, run.Layout, layout.ByID(other).Defined(), run.Layout, other))
 	}
 }
