@@ -147,9 +147,14 @@ func (c *compiler) at(file, ptr string) (*node, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", loc, err)
 	}
+	return c.build(loc, file, ptr, raw)
+}
+
+// build compiles raw into the node of loc. The node is registered before
+// its children are compiled, so a schema that refers to itself (through a
+// $ref) gets this node instead of recursing.
+func (c *compiler) build(loc, file, ptr string, raw any) (*node, error) {
 	n := &node{loc: loc}
-	// Registered before its children are compiled, so a schema that refers
-	// to itself (through a $ref) gets this node instead of recursing.
 	c.nodes[loc] = n
 	if err := c.fill(n, file, ptr, raw); err != nil {
 		delete(c.nodes, loc)
@@ -377,13 +382,7 @@ func (c *compiler) subschema(file, ptr string, raw any) (*node, error) {
 	if n, ok := c.nodes[loc]; ok {
 		return n, nil
 	}
-	n := &node{loc: loc}
-	c.nodes[loc] = n
-	if err := c.fill(n, file, ptr, raw); err != nil {
-		delete(c.nodes, loc)
-		return nil, err
-	}
-	return n, nil
+	return c.build(loc, file, ptr, raw)
 }
 
 // reference resolves a $ref among the files of the set: "#/pointer" within
