@@ -27,9 +27,6 @@ func TestConfigurationFoundLikeGit(t *testing.T) {
 		// the binary runs in and its environment besides gitEnv's.
 		setup func(t *testing.T, root string) (dir string, env []string)
 		found bool
-		// plain runs the binary without gitEnv's GIT_ variables, where it
-		// reads the top level from the folders without starting git.
-		plain bool
 	}{
 		{
 			name: "a subfolder of the work tree",
@@ -79,39 +76,7 @@ func TestConfigurationFoundLikeGit(t *testing.T) {
 			found: false,
 		},
 		{
-			name: "a subfolder, no git variable set",
-			setup: func(t *testing.T, root string) (string, []string) {
-				initRepo(t, root, badConfig)
-				return mkdirs(t, root, "runs", "a"), nil
-			},
-			found: true,
-			plain: true,
-		},
-		{
-			name: "a linked work tree, no git variable set",
-			setup: func(t *testing.T, root string) (string, []string) {
-				main := filepath.Join(root, "main")
-				initRepo(t, main, badConfig)
-				wt := filepath.Join(root, "wt")
-				git(t, main, "worktree", "add", "-q", wt)
-				return mkdirs(t, wt, "runs", "a"), nil
-			},
-			found: true,
-			plain: true,
-		},
-		{
-			name: "a repository inside the work tree, no git variable set",
-			setup: func(t *testing.T, root string) (string, []string) {
-				initRepo(t, root, badConfig)
-				inner := mkdirs(t, root, "vendor", "inner")
-				initRepo(t, inner, "")
-				return mkdirs(t, inner, "runs"), nil
-			},
-			found: false,
-			plain: true,
-		},
-		{
-			name: "a moved work tree (core.worktree), no git variable set",
+			name: "a moved work tree (core.worktree)",
 			setup: func(t *testing.T, root string) (string, []string) {
 				initRepo(t, root, badConfig)
 				inner := mkdirs(t, root, "vendor", "inner")
@@ -120,7 +85,6 @@ func TestConfigurationFoundLikeGit(t *testing.T) {
 				return mkdirs(t, inner, "runs"), nil
 			},
 			found: false,
-			plain: true,
 		},
 		{
 			name: "outside any work tree",
@@ -140,18 +104,23 @@ func TestConfigurationFoundLikeGit(t *testing.T) {
 				t.Fatal(err)
 			}
 			dir, extra := tt.setup(t, root)
-			env := append(gitEnv(t), extra...)
-			if tt.plain {
-				env = append(baseEnv("HOME="+t.TempDir()), extra...)
+			// With gitEnv's GIT_ variables the top level is git's to
+			// answer; without them (plain) the binary reads it from the
+			// folders wherever that is certainly git's answer.
+			envs := map[string][]string{
+				"with git's variables": append(gitEnv(t), extra...),
+				"plain":                append(baseEnv("HOME="+t.TempDir()), extra...),
 			}
-			for _, args := range [][]string{{"--format", "json", "--base", "none", "."}, {"config"}} {
-				cmd := exec.Command(binary, args...)
-				cmd.Dir, cmd.Env = dir, env
-				var stdout, stderr bytes.Buffer
-				cmd.Stdout, cmd.Stderr = &stdout, &stderr
-				_ = cmd.Run()
-				if got := strings.Contains(stderr.String(), readIt); got != tt.found {
-					t.Errorf("h3a-check %s in %s: read the configuration = %v, want %v\nstderr: %s", strings.Join(args, " "), dir, got, tt.found, stderr.String())
+			for kind, env := range envs {
+				for _, args := range [][]string{{"--format", "json", "--base", "none", "."}, {"config"}} {
+					cmd := exec.Command(binary, args...)
+					cmd.Dir, cmd.Env = dir, env
+					var stdout, stderr bytes.Buffer
+					cmd.Stdout, cmd.Stderr = &stdout, &stderr
+					_ = cmd.Run()
+					if got := strings.Contains(stderr.String(), readIt); got != tt.found {
+						t.Errorf("h3a-check %s in %s, %s: read the configuration = %v, want %v\nstderr: %s", strings.Join(args, " "), dir, kind, got, tt.found, stderr.String())
+					}
 				}
 			}
 		})
