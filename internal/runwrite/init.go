@@ -172,30 +172,44 @@ func Init(opts InitOptions) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := os.MkdirAll(opts.RunsDir, 0o755); err != nil {
+	return writeRun(opts.RunsDir, id, h3aFolders, files)
+}
+
+// h3aFolders are the folders of a fresh h3a run, made even when empty.
+var h3aFolders = []string{"state", "artifacts/planner", "artifacts/executor", "artifacts/validator"}
+
+// writeRun makes the run folder id in runsDir, then folders in it, then
+// files (each file's folder too), each written atomically, and returns the
+// run's directory. On an error nothing of the run is left behind.
+func writeRun(runsDir, id string, folders []string, files []File) (string, error) {
+	if err := os.MkdirAll(runsDir, 0o755); err != nil {
 		return "", fmt.Errorf("cannot make the runs folder: %w", err)
 	}
-	dir := filepath.Join(opts.RunsDir, id)
+	dir := filepath.Join(runsDir, id)
 	// Mkdir, not MkdirAll: a run is never written into an existing folder.
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		return "", fmt.Errorf("cannot make the run folder: %w", err)
 	}
-	if err := writeRun(dir, files); err != nil {
+	if err := writeRunFiles(dir, folders, files); err != nil {
 		os.RemoveAll(dir)
 		return "", err
 	}
 	return dir, nil
 }
 
-func writeRun(dir string, files []File) error {
-	for _, sub := range []string{"state", "artifacts/planner", "artifacts/executor", "artifacts/validator"} {
+func writeRunFiles(dir string, folders []string, files []File) error {
+	for _, sub := range folders {
 		if err := os.MkdirAll(filepath.Join(dir, filepath.FromSlash(sub)), 0o755); err != nil {
 			return err
 		}
 	}
 	for _, f := range files {
 		path := filepath.Join(dir, filepath.FromSlash(f.Path))
-		if err := atomicfile.WriteFile(path, f.Data); err != nil {
+		err := os.MkdirAll(filepath.Dir(path), 0o755)
+		if err == nil {
+			err = atomicfile.WriteFile(path, f.Data)
+		}
+		if err != nil {
 			return fmt.Errorf("writing %s: %w", f.Path, err)
 		}
 	}

@@ -3,11 +3,7 @@ package runwrite
 import (
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
-
-	"github.com/h3a-check/h3a-check/internal/atomicfile"
 )
 
 // Layouts are the layouts Init can make a run of; h3a is the default.
@@ -33,25 +29,7 @@ func InitLayout(opts InitOptions, layout string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := os.MkdirAll(opts.RunsDir, 0o755); err != nil {
-		return "", fmt.Errorf("cannot make the runs folder: %w", err)
-	}
-	dir := filepath.Join(opts.RunsDir, id)
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		return "", fmt.Errorf("cannot make the run folder: %w", err)
-	}
-	for _, f := range files {
-		p := filepath.Join(dir, filepath.FromSlash(f.Path))
-		err := os.MkdirAll(filepath.Dir(p), 0o755)
-		if err == nil {
-			err = atomicfile.WriteFile(p, f.Data)
-		}
-		if err != nil {
-			os.RemoveAll(dir)
-			return "", fmt.Errorf("writing %s: %w", f.Path, err)
-		}
-	}
-	return dir, nil
+	return writeRun(opts.RunsDir, id, nil, files)
 }
 
 // layoutFiles are a fresh run's files, the one that makes the folder a

@@ -303,13 +303,5 @@ func replaceLog(root *os.Root, data []byte) error {
 		return err
 	}
 	defer state.Close()
-	f, err := atomicfile.CreateIn(state, path.Base(EvidenceLogPath))
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Abort()
-		return err
-	}
-	return f.Commit()
+	return atomicfile.WriteIn(state, path.Base(EvidenceLogPath), data)
 }
