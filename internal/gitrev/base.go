@@ -24,6 +24,9 @@ type Base struct {
 // None is what --base none asks for.
 const None = "none"
 
+// NoneSkip is why a check asked for base None compares no history.
+const NoneSkip = "--base none was given"
+
 // InCI reports whether the environment says the check runs in CI: CI or
 // GITHUB_ACTIONS set (to anything but "false" or "0").
 func InCI(getenv func(string) string) bool {
@@ -265,7 +268,7 @@ var localDefaults = []struct{ ref, name string }{
 func ChooseBase(repo *Repo, asked string, getenv func(string) string) (Base, error) {
 	switch asked {
 	case None:
-		return Base{Skip: "--base none was given"}, nil
+		return Base{Skip: NoneSkip}, nil
 	case "":
 	default:
 		return explicitBase(repo, asked)

@@ -79,7 +79,7 @@ func planHistory(scope Scope, maxRead int64, staged *stagedScope, changed *chang
 		hp.locator, hp.ownLocator = &gitrev.Locator{}, true
 	}
 	if scope.Base == gitrev.None {
-		hp.outside = "--base none was given"
+		hp.outside = gitrev.NoneSkip
 		return hp, nil
 	}
 	if staged != nil {
