@@ -4,13 +4,16 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
 	"github.com/h3a-check/h3a-check/internal/audit/audittest"
+	"github.com/h3a-check/h3a-check/internal/finding"
 	"github.com/h3a-check/h3a-check/internal/longtest"
 	"github.com/h3a-check/h3a-check/internal/policy"
 	"github.com/h3a-check/h3a-check/internal/runner"
@@ -109,5 +112,103 @@ func TestShippedPlanMatchesCompiledPolicies(t *testing.T) {
 	}
 	if evaluated < 50 || found < 50 {
 		t.Fatalf("only %d runs evaluated, %d findings; expected every testdata run and its findings", evaluated, found)
+	}
+}
+
+// TestUserRulesBesideThePlan: with --policy folders the shipped rules run
+// from their plan and only the user rules and the library compile. On
+// every ok case and a sample of err cases, the findings must be those of
+// one compile of everything (what --debug loads). A user rule that reads
+// the shipped rules' results must still see them: it makes the check
+// compile everything.
+func TestUserRulesBesideThePlan(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := t.TempDir()
+	team := `package h3a.user.team
+
+import data.h3a.lib
+import data.h3a.model
+
+# METADATA
+# title: Every gate named
+# description: Used by the tests.
+# custom:
+#   id: h3a.user.team.gates
+warn contains f if {
+	some g in model.gate_names
+	f := lib.finding(rego.metadata.rule(), {"msg": g})
+}
+`
+	reads := `package h3a.user.reads
+
+import data.h3a.lib
+
+# METADATA
+# title: Shipped rules fired
+# description: Used by the tests.
+# custom:
+#   id: h3a.user.reads.shipped
+warn contains f if {
+	n := count([x | some x in data.h3a.rules[_].deny])
+	n > 0
+	f := lib.finding(rego.metadata.rule(), {"msg": sprintf("%d", [n])})
+}
+`
+	for name, src := range map[string]string{"team/team.rego": team, "reads/reads.rego": reads} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runs := filepath.Join(t.TempDir(), "runs")
+	if err := audittest.WriteCases("../../testdata/runs", runs); err != nil {
+		t.Fatal(err)
+	}
+	res, err := runner.Check(ctx, runner.Options{Scope: runner.Scope{Paths: []string{runs}, Base: "none"}, Output: runner.Output{KeepInputs: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, folders := range [][]string{{"team"}, {"team", "reads"}} {
+		var dirs []string
+		for _, f := range folders {
+			dirs = append(dirs, filepath.Join(dir, f))
+		}
+		split, err := policy.Load(ctx, policy.Options{Dirs: dirs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		whole, err := policy.Load(ctx, policy.Options{Dirs: dirs, Debug: io.Discard})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checked, userFound, readsFound := 0, 0, 0
+		for i, in := range res.Inputs {
+			if in == nil || (strings.Contains(res.Audits[i].Run, "/err/") && i%4 != 0) {
+				continue
+			}
+			got, want := split.Eval(ctx, "split", in), whole.Eval(ctx, "whole", in)
+			for _, o := range []*policy.Outcome{&got, &want} {
+				o.Findings = finding.SortDedupe(o.Findings)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%v, %s: with the shipped plan\n%+v\nwith one compile of everything\n%+v", folders, res.Audits[i].Run, got, want)
+			}
+			for _, f := range got.Findings {
+				switch f.Rule {
+				case "h3a.user.team.gates":
+					userFound++
+				case "h3a.user.reads.shipped":
+					readsFound++
+				}
+			}
+			checked++
+		}
+		if checked < 30 || userFound == 0 || (len(folders) == 2) != (readsFound > 0) {
+			t.Fatalf("%v: %d runs compared, %d user findings, %d findings of the rule that reads shipped results", folders, checked, userFound, readsFound)
+		}
 	}
 }

@@ -79,8 +79,11 @@ type Engine struct {
 type compiled struct {
 	query    rego.PreparedEvalQuery
 	program  *regoplan.Program // the shipped rules' plan, used instead of query when set
-	bindings []binding         // query variable → rule set it reads
+	bindings []binding         // query variable (or plan) → rule set it reads
 	rules    map[string]*RuleInfo
+	// shipped, beside a query of user rules, evaluates the shipped rules
+	// from their plan; rules then holds both.
+	shipped *compiled
 }
 
 // binding is one query variable: the deny or warn set of one package.
@@ -126,17 +129,45 @@ func Load(ctx context.Context, opts Options) (*Engine, error) {
 
 func compile(ctx context.Context, opts Options) (*compiled, error) {
 	caps := Capabilities()
-	mods, problems := parseAll(opts.Dirs, opts.Sources, false, caps)
+	// User rules compile with the shipped library alone, and the shipped
+	// rules run from their plan beside them: packages cannot be shared
+	// (checkPackages), so the findings are those of one compile of
+	// everything. --debug and --strict compile everything, as does a user
+	// module that reads more of data than the library and user packages.
+	split := len(opts.Dirs) > 0 && opts.Debug == nil && !opts.Strict
+	mods, problems := parseAll(opts.Dirs, opts.Sources, false, split, caps)
+	if split && len(problems) == 0 && !readsOnlyLibrary(mods) {
+		split = false
+		mods, problems = parseAll(opts.Dirs, opts.Sources, false, false, caps)
+	}
+	var shipped *compiled
+	if split && len(problems) == 0 {
+		defaultOnce.Do(func() { defaultCompiled, defaultErr = linkShipped() })
+		if defaultErr != nil {
+			return nil, defaultErr
+		}
+		shipped = defaultCompiled
+	}
 	problems = append(problems, checkPackages(mods)...)
 	if len(problems) > 0 {
 		return nil, &CompileError{Problems: problems}
 	}
-	rules, problems := collectRules(mods)
+	var known []*RuleInfo
+	if shipped != nil {
+		known = shippedRules
+	}
+	rules, problems := collectRules(mods, known)
 	if len(problems) == 0 {
 		problems = userDirsWithoutRules(opts.Dirs, rules)
 	}
 	if len(problems) > 0 {
 		return nil, &CompileError{Problems: problems}
+	}
+	bindings := queryBindings(rules)
+	if shipped != nil {
+		for id, r := range shipped.rules {
+			rules[id] = r
+		}
 	}
 	// The shipped rules alone: the plan's generator (plangen) and the tests
 	// (TestShippedRulesHaveMetadata, TestShippedPoliciesAreTypeChecked)
@@ -155,7 +186,6 @@ func compile(ctx context.Context, opts Options) (*compiled, error) {
 		return nil, &CompileError{Problems: astProblems(c.Errors)}
 	}
 
-	bindings := queryBindings(rules)
 	exprs := make([]string, len(bindings))
 	for i, b := range bindings {
 		exprs[i] = fmt.Sprintf("%s := data.%s.%s", b.name, b.pkg, b.kind)
@@ -168,7 +198,29 @@ func compile(ctx context.Context, opts Options) (*compiled, error) {
 	if err != nil {
 		return nil, &CompileError{Problems: []string{fmt.Sprintf("preparing the policy query: %v", err)}}
 	}
-	return &compiled{query: pq, bindings: bindings, rules: rules}, nil
+	return &compiled{query: pq, bindings: bindings, rules: rules, shipped: shipped}, nil
+}
+
+// readsOnlyLibrary reports whether every user module reads, of data, only
+// the shipped library (h3a.lib, h3a.model) and user packages: then the
+// shipped rules need not be compiled with it.
+func readsOnlyLibrary(mods []*module) bool {
+	ok := true
+	for _, m := range mods {
+		if !m.user {
+			continue
+		}
+		ast.WalkRefs(m.parsed, func(r ast.Ref) bool {
+			if !r[0].Equal(ast.DefaultRootDocument) {
+				return false
+			}
+			if !r.HasPrefix(libPackage) && !r.HasPrefix(modelPackage) && !r.HasPrefix(userPrefix) {
+				ok = false
+			}
+			return false
+		})
+	}
+	return ok
 }
 
 // shippedChecksDone are the compiler stages that only look for mistakes in
@@ -290,8 +342,20 @@ func (e *Engine) Eval(ctx context.Context, run string, input map[string]any) Out
 	ctx, cancel := context.WithTimeout(context.WithValue(ctx, runKey{}, run), e.timeout)
 	defer cancel()
 	if e.program != nil {
-		return e.evalPlan(ctx, value)
+		return e.evalPlan(ctx, e.compiled, value)
 	}
+	if e.shipped == nil {
+		return e.evalQuery(ctx, value)
+	}
+	out := e.evalPlan(ctx, e.shipped, value)
+	user := e.evalQuery(ctx, value)
+	out.Findings = append(out.Findings, user.Findings...)
+	out.Evaluated = out.Evaluated && user.Evaluated
+	return out
+}
+
+// evalQuery evaluates the prepared query of compiled rules.
+func (e *Engine) evalQuery(ctx context.Context, value ast.Value) Outcome {
 	var builtinErrs []topdown.Error
 	rs, err := e.query.Eval(ctx, rego.EvalParsedInput(value), rego.EvalBuiltinErrorList(&builtinErrs))
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -82,7 +83,7 @@ func TestShippedRulesHaveMetadata(t *testing.T) {
 		}
 	}
 	// Severity and category must be written, not defaulted: read the raw metadata.
-	mods, problems := parseAll(nil, nil, false, Capabilities())
+	mods, problems := parseAll(nil, nil, false, false, Capabilities())
 	if len(problems) > 0 {
 		t.Fatal(problems)
 	}
@@ -491,5 +492,24 @@ func TestEmbeddedFilesAreRego(t *testing.T) {
 	})
 	if err != nil || n < 10 {
 		t.Fatalf("walk: %v, %d files", err, n)
+	}
+}
+
+// TestLibraryFiles: libraryFiles are exactly the shipped files of packages
+// h3a.lib and h3a.model, what user rules compile with beside the plan.
+func TestLibraryFiles(t *testing.T) {
+	mods, problems := parseAll(nil, nil, false, false, Capabilities())
+	if len(problems) > 0 {
+		t.Fatal(problems)
+	}
+	var lib []string
+	for _, m := range mods {
+		if p := m.parsed.Package.Path; p.Equal(libPackage) || p.Equal(modelPackage) {
+			lib = append(lib, path.Base(m.file))
+		}
+	}
+	slices.Sort(lib)
+	if want := slices.Sorted(slices.Values(libraryFiles)); !slices.Equal(lib, want) {
+		t.Errorf("files of packages h3a.lib and h3a.model: %v; libraryFiles: %v", lib, want)
 	}
 }

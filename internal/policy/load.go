@@ -41,6 +41,12 @@ func ref(root string, path ...string) ast.Ref {
 	return r
 }
 
+// libraryFiles are the shipped files that hold packages h3a.lib and
+// h3a.model: all a user rule may import. When user rules compile, they
+// compile with these alone, and the shipped rules run from their plan
+// (TestLibraryFiles holds the list to the packages).
+var libraryFiles = []string{"lib.rego", "model.rego"}
+
 // shippedDir is how embedded files are named in messages and coverage: the
 // folder they live in in the repository.
 const shippedDir = "policies"
@@ -75,10 +81,12 @@ func isTestFile(name string) bool { return strings.HasSuffix(name, "_test.rego")
 //
 // sources may give, for a dir, the file system it is read from instead of
 // the disk: the base revision's version of a repository-local folder.
-func parseAll(dirs []string, sources map[string]fs.FS, withTests bool, caps *ast.Capabilities) ([]*module, []string) {
+//
+// libraryOnly keeps, of the shipped files, only libraryFiles.
+func parseAll(dirs []string, sources map[string]fs.FS, withTests, libraryOnly bool, caps *ast.Capabilities) ([]*module, []string) {
 	var mods []*module
 	var problems []string
-	add := func(fsys fs.FS, display func(string) string, user bool, dir string) {
+	add := func(fsys fs.FS, display func(string) string, user bool, dir string, keep func(string) bool) {
 		found := 0
 		var files []string
 		err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
@@ -89,7 +97,7 @@ func parseAll(dirs []string, sources map[string]fs.FS, withTests bool, caps *ast
 				return nil
 			}
 			found++
-			if isTestFile(p) && !withTests {
+			if isTestFile(p) && !withTests || !keep(p) {
 				return nil
 			}
 			files = append(files, p)
@@ -119,10 +127,15 @@ func parseAll(dirs []string, sources map[string]fs.FS, withTests bool, caps *ast
 			mods = append(mods, &module{file: display(p), parsed: parsed[i].module, user: user, test: isTestFile(p), dir: dir})
 		}
 	}
-	add(shippedFS, func(p string) string { return path.Join(shippedDir, p) }, false, "")
+	all := func(string) bool { return true }
+	shipped := all
+	if libraryOnly {
+		shipped = func(p string) bool { return slices.Contains(libraryFiles, p) }
+	}
+	add(shippedFS, func(p string) string { return path.Join(shippedDir, p) }, false, "", shipped)
 	for _, dir := range dirs {
 		if fsys, ok := sources[dir]; ok {
-			add(fsys, func(p string) string { return filepath.Join(dir, filepath.FromSlash(p)) }, true, dir)
+			add(fsys, func(p string) string { return filepath.Join(dir, filepath.FromSlash(p)) }, true, dir, all)
 			continue
 		}
 		info, err := os.Stat(dir)
@@ -134,7 +147,7 @@ func parseAll(dirs []string, sources map[string]fs.FS, withTests bool, caps *ast
 			problems = append(problems, fmt.Sprintf("%s: a policy path expects a folder of .rego files, not a file", dir))
 			continue
 		}
-		add(os.DirFS(dir), func(p string) string { return filepath.Join(dir, filepath.FromSlash(p)) }, true, dir)
+		add(os.DirFS(dir), func(p string) string { return filepath.Join(dir, filepath.FromSlash(p)) }, true, dir, all)
 	}
 	return mods, problems
 }
@@ -251,7 +264,10 @@ type RuleInfo struct {
 // ("deny contains f if ..."), has a rule-scoped # METADATA block with a
 // unique custom.id and valid category and severity, and builds its element
 // from rego.metadata.rule(), so an element cannot lose its id.
-func collectRules(mods []*module) (map[string]*RuleInfo, []string) {
+//
+// known are rules defined elsewhere (the shipped rules, when their modules
+// are not among mods): their ids are taken too.
+func collectRules(mods []*module, known []*RuleInfo) (map[string]*RuleInfo, []string) {
 	var parsed []*ast.Module
 	for _, m := range mods {
 		if !m.test {
@@ -268,6 +284,9 @@ func collectRules(mods []*module) (map[string]*RuleInfo, []string) {
 	}
 	for _, r := range EngineRules {
 		taken[r.ID] = "a rule built into the checker"
+	}
+	for _, r := range known {
+		taken[r.ID] = r.Location
 	}
 	rules := map[string]*RuleInfo{}
 	var problems []string

@@ -49,10 +49,11 @@ func linkShipped() (*compiled, error) {
 	return &compiled{program: prog, bindings: queryBindings(rules), rules: rules}, nil
 }
 
-// evalPlan evaluates the linked plan: each entrypoint's single result is
+// evalPlan evaluates the linked plan of p (the engine's own, or its
+// shipped rules beside user rules): each entrypoint's single result is
 // {"result": the rule set}, an empty result set an empty rule set.
-func (e *Engine) evalPlan(ctx context.Context, input ast.Value) Outcome {
-	results, builtinErrs, err := e.program.EvalPlans(ctx, ast.NewTerm(input), e.plansFor(runLayout(input)))
+func (e *Engine) evalPlan(ctx context.Context, p *compiled, input ast.Value) Outcome {
+	results, builtinErrs, err := p.program.EvalPlans(ctx, ast.NewTerm(input), plansFor(p.bindings, runLayout(input)))
 	if err != nil {
 		return Outcome{Findings: []finding.Finding{e.evalFailure(ctx, err)}}
 	}
@@ -60,7 +61,7 @@ func (e *Engine) evalPlan(ctx context.Context, input ast.Value) Outcome {
 	for _, be := range builtinErrs {
 		out = append(out, builtinFinding(*be))
 	}
-	for i, b := range e.bindings {
+	for i, b := range p.bindings {
 		var set any = []any{}
 		switch rs := results[i]; len(rs) {
 		case 0:
@@ -93,9 +94,9 @@ func (e *Engine) evalPlan(ctx context.Context, input ast.Value) Outcome {
 // running them saves most of the evaluation of a run. The compiled
 // policies (--policy, --debug) still evaluate every rule, and the tests
 // hold the two to the same findings on every testdata run.
-func (e *Engine) plansFor(layout string) []bool {
-	run := make([]bool, len(e.bindings))
-	for i, b := range e.bindings {
+func plansFor(bindings []binding, layout string) []bool {
+	run := make([]bool, len(bindings))
+	for i, b := range bindings {
 		run[i] = layout == "" || len(b.layouts) == 0 || slices.Contains(b.layouts, layout)
 	}
 	return run

@@ -68,12 +68,12 @@ func (r *TestReport) Failed() int {
 // not run (a *CompileError names the problems).
 func RunTests(ctx context.Context, opts TestOptions) (*TestReport, error) {
 	caps := Capabilities()
-	mods, problems := parseAll(opts.Dirs, nil, true, caps)
+	mods, problems := parseAll(opts.Dirs, nil, true, false, caps)
 	problems = append(problems, checkPackages(mods)...)
 	if len(problems) > 0 {
 		return nil, &CompileError{Problems: problems}
 	}
-	rules, problems := collectRules(mods)
+	rules, problems := collectRules(mods, nil)
 	if len(problems) > 0 {
 		return nil, &CompileError{Problems: problems}
 	}
