@@ -429,3 +429,34 @@ func TestREADMETour(t *testing.T) {
 		}
 	}
 }
+
+// TestCIRunsTheREADMETests: CI runs the README's test command as it is
+// written, so the command a newcomer copies is the one that is kept green.
+func TestCIRunsTheREADMETests(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join(moduleRoot, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, block, ok := strings.Cut(string(readme), "## Two commands\n\n```sh\n")
+	if !ok {
+		t.Fatal("README.md has no \"Two commands\" block")
+	}
+	block, _, _ = strings.Cut(block, "```")
+	var command string
+	for _, line := range strings.Split(block, "\n") {
+		cmd, _, _ := strings.Cut(line, "#")
+		if cmd = strings.TrimSpace(cmd); strings.Contains(cmd, "go test") {
+			command = cmd
+		}
+	}
+	if command == "" {
+		t.Fatalf("README.md's two commands have no go test command:\n%s", block)
+	}
+	ci, err := os.ReadFile(filepath.Join(moduleRoot, ".ci", "run"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(strings.Split(string(ci), "\n"), command) {
+		t.Errorf(".ci/run has no line %q, the README's test command", command)
+	}
+}
