@@ -18,23 +18,20 @@ func JSON(w io.Writer, in *Input, _ Options) error {
 	return writeAll(&jsonStream{bw: bufio.NewWriter(w), tool: in.Tool}, in)
 }
 
-// MarshalSorted encodes v as indented JSON with object keys sorted: struct
-// fields are re-encoded through a generic value, whose maps encoding/json
-// sorts. HTML characters are left as they are; what Escape shows escaped
-// is written as \u escapes (SafeJSON).
+// MarshalSorted encodes v as indented JSON with object keys sorted at every
+// level (struct fields too) and a final newline. HTML characters are left
+// as they are; what Escape shows escaped is written as \u escapes
+// (SafeJSON).
 func MarshalSorted(v any) ([]byte, error) {
 	raw, err := encode(v, false)
 	if err != nil {
 		return nil, err
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var generic any
-	if err := dec.Decode(&generic); err != nil {
+	b, err := appendSorted(make([]byte, 0, len(raw)*2), bytes.TrimSpace(raw), "")
+	if err != nil {
 		return nil, err
 	}
-	b, err := encode(generic, true)
-	return SafeJSON(b), err
+	return SafeJSON(append(b, '\n')), nil
 }
 
 func encode(v any, indent bool) ([]byte, error) {

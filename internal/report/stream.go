@@ -3,7 +3,6 @@ package report
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 
@@ -189,13 +188,17 @@ type jsonStream struct {
 	tool audit.Tool
 	runs int
 	err  error
+	buf  []byte // one audit's bytes, reused
 }
 
 func (s *jsonStream) Add(a *audit.Audit) error {
 	if s.err != nil {
 		return s.err
 	}
-	b, err := MarshalSorted(a)
+	raw, err := encode(a, false)
+	if err == nil {
+		s.buf, err = appendSorted(s.buf[:0], bytes.TrimSpace(raw), "    ")
+	}
 	if err != nil {
 		s.err = err
 		return err
@@ -207,12 +210,7 @@ func (s *jsonStream) Add(a *audit.Audit) error {
 	}
 	s.runs++
 	s.bw.WriteString("\n    ")
-	var ind bytes.Buffer
-	if err := json.Indent(&ind, bytes.TrimSpace(b), "    ", "  "); err != nil {
-		s.err = err
-		return err
-	}
-	_, s.err = s.bw.Write(ind.Bytes())
+	_, s.err = s.bw.Write(SafeJSON(s.buf))
 	return s.err
 }
 
