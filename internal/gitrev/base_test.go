@@ -1,8 +1,10 @@
 package gitrev_test
 
 import (
+	"bytes"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -259,5 +261,19 @@ func TestLocalDefaultProcesses(t *testing.T) {
 				t.Errorf("git processes %q, want %q", got, tt.processes)
 			}
 		})
+	}
+}
+
+// TestGitSaysNothingOfGrafts: with the tool's environment a git command
+// writes nothing to stderr, so an error it reports carries git's own
+// words, not its hints about the graft file the tool points it at.
+func TestGitSaysNothingOfGrafts(t *testing.T) {
+	r := newCIRepo(t)
+	cmd := exec.Command("git", "-C", r.g.Dir, "log", "-1", "--format=%H")
+	cmd.Env = gitrev.GitEnv()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil || stderr.Len() > 0 {
+		t.Errorf("git log: %v, stderr %q", err, stderr.String())
 	}
 }

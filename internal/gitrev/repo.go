@@ -32,10 +32,13 @@ type Repo struct {
 // fixedEnv is set for every git command the tool runs. Replace objects
 // (refs/replace) and grafts let a clone show another history than the
 // commits hold: a change could rewrite the base it is compared with, so
-// git reads the commits as they are.
+// git reads the commits as they are. The graft file is a path that cannot
+// exist (below a device): git reads no grafts and, as for a missing file,
+// says nothing, where an existing empty one made every git process print
+// eight lines of deprecation hints into the errors it reports.
 var fixedEnv = []string{
 	"GIT_LITERAL_PATHSPECS=1", "LC_ALL=C",
-	"GIT_NO_REPLACE_OBJECTS=1", "GIT_GRAFT_FILE=" + os.DevNull,
+	"GIT_NO_REPLACE_OBJECTS=1", "GIT_GRAFT_FILE=" + filepath.Join(os.DevNull, "no-grafts"),
 }
 
 // sanitizedEnv is the environment git runs with: fixedEnv, and the
