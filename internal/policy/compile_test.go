@@ -212,3 +212,64 @@ warn contains f if {
 		}
 	}
 }
+
+// TestLazyInputMatchesConverted: Eval converts the input as the rules read
+// it; on every testdata run, with the shipped plan, with a user rule
+// beside it and with everything compiled (OPA's evaluator), the findings
+// are those of converting the whole input first.
+func TestLazyInputMatchesConverted(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	team := filepath.Join(t.TempDir(), "team")
+	if err := os.MkdirAll(team, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	src := `package h3a.user.team
+
+import data.h3a.lib
+
+# METADATA
+# title: Every file named
+# description: Used by the tests.
+# custom:
+#   id: h3a.user.team.files
+warn contains f if {
+	some name, _ in input.files
+	startswith(name, "state/")
+	f := lib.finding(rego.metadata.rule(), {"msg": name})
+}
+`
+	if err := os.WriteFile(filepath.Join(team, "team.rego"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runs := filepath.Join(t.TempDir(), "runs")
+	if err := audittest.WriteCases("../../testdata/runs", runs); err != nil {
+		t.Fatal(err)
+	}
+	res, err := runner.Check(ctx, runner.Options{Scope: runner.Scope{Paths: []string{runs}, Base: "none"}, Output: runner.Output{KeepInputs: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	engines := map[string]policy.Options{"plan": {}, "plan and a user rule": {Dirs: []string{team}}, "compiled": {Debug: io.Discard}}
+	for name, opts := range engines {
+		e, err := policy.Load(ctx, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		compared, found := 0, 0
+		for i, in := range res.Inputs {
+			if in == nil || (name == "compiled" && i%3 != 0) {
+				continue
+			}
+			got, want := e.Eval(ctx, name, in), e.EvalConverted(ctx, name, in)
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%s, %s: converted as read\n%+v\nconverted first\n%+v", name, res.Audits[i].Run, got, want)
+			}
+			compared++
+			found += len(got.Findings)
+		}
+		if compared < 20 || found < 20 {
+			t.Fatalf("%s: %d runs compared, %d findings", name, compared, found)
+		}
+	}
+}

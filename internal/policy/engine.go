@@ -28,6 +28,7 @@ package policy
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -330,12 +331,60 @@ type Outcome struct {
 type runKey struct{}
 
 // Eval evaluates every rule over one run's input document. run names the
-// run in debug output. The input is converted to an OPA value once.
+// run in debug output.
+//
+// The input becomes OPA values as the rules read it (ast.LazyObject): an
+// object is converted member by member when a rule looks a member up, and
+// whole when a rule iterates, compares or hashes it, so the parts of a run
+// no rule of its layout reads are never converted. That was a third of the
+// evaluation of a run. The value belongs to this call alone (looking a
+// member up fills a cache), and TestLazyInputMatchesConverted holds the
+// findings to those of converting the whole input first. An input holding
+// a value of a type the conversion does not take as it is, or a number it
+// refuses, is converted whole first, as before: one that cannot be
+// converted is an evaluation error even where no rule would read it.
 func (e *Engine) Eval(ctx context.Context, run string, input map[string]any) Outcome {
-	value, err := ast.InterfaceToValue(input)
-	if err != nil {
-		return Outcome{Findings: []finding.Finding{EvalError.New("", "policy input could not be converted, no rule was evaluated: %v", err)}}
+	if !convertsAsIs(input) {
+		value, err := ast.InterfaceToValue(input)
+		if err != nil {
+			return Outcome{Findings: []finding.Finding{EvalError.New("", "policy input could not be converted, no rule was evaluated: %v", err)}}
+		}
+		return e.evalValue(ctx, run, value)
 	}
+	return e.evalValue(ctx, run, ast.LazyObject(input))
+}
+
+// convertsAsIs reports whether ast.InterfaceToValue takes every value in v
+// by its type, without a round trip through encoding/json, and without an
+// error: the values a run's documents decode to, and those the checker
+// adds.
+func convertsAsIs(v any) bool {
+	switch v := v.(type) {
+	case nil, bool, string, int, int64, uint64, float64, []string, map[string]string:
+		return true
+	case json.Number:
+		_, err := ast.NumberChecked(string(v))
+		return err == nil
+	case []any:
+		for _, x := range v {
+			if !convertsAsIs(x) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		for _, x := range v {
+			if !convertsAsIs(x) {
+				return false
+			}
+		}
+		return true
+	default:
+		return false
+	}
+}
+
+func (e *Engine) evalValue(ctx context.Context, run string, value ast.Value) Outcome {
 	if ctx.Err() != nil {
 		return Outcome{Findings: []finding.Finding{EvalError.New("", "policy evaluation was cancelled, so no rule result is known for this run")}}
 	}
@@ -355,24 +404,32 @@ func (e *Engine) Eval(ctx context.Context, run string, input map[string]any) Out
 }
 
 // evalQuery evaluates the prepared query of compiled rules.
-func (e *Engine) evalQuery(ctx context.Context, value ast.Value) Outcome {
+func (e *Engine) evalQuery(ctx context.Context, value ast.Value) (out Outcome) {
+	defer func() {
+		// A member of the input that cannot be converted when a rule reads
+		// it panics (ast.LazyObject); the plan's interpreter recovers the
+		// same way.
+		if r := recover(); r != nil {
+			out = Outcome{Findings: []finding.Finding{EvalError.New("", "policy evaluation failed unexpectedly: %v; no rule result is known for this run", r)}}
+		}
+	}()
 	var builtinErrs []topdown.Error
 	rs, err := e.query.Eval(ctx, rego.EvalParsedInput(value), rego.EvalBuiltinErrorList(&builtinErrs))
 	if err != nil {
 		return Outcome{Findings: []finding.Finding{e.evalFailure(ctx, err)}}
 	}
-	var out []finding.Finding
+	var found []finding.Finding
 	for _, be := range builtinErrs {
-		out = append(out, builtinFinding(be))
+		found = append(found, builtinFinding(be))
 	}
 	if len(rs) != 1 {
-		out = append(out, EvalError.New("", "the policy query gave %d results, expected 1; no rule result is known", len(rs)))
-		return Outcome{Findings: out}
+		found = append(found, EvalError.New("", "the policy query gave %d results, expected 1; no rule result is known", len(rs)))
+		return Outcome{Findings: found}
 	}
 	for _, b := range e.bindings {
-		out = append(out, e.elements(b, rs[0].Bindings[b.name])...)
+		found = append(found, e.elements(b, rs[0].Bindings[b.name])...)
 	}
-	return Outcome{Findings: out, Evaluated: true}
+	return Outcome{Findings: found, Evaluated: true}
 }
 
 // evalFailure explains a failed evaluation: out of time, cancelled, or an
