@@ -47,6 +47,21 @@ var shipped struct {
 	err            error
 }
 
+// testdataInputs checks every testdata run, the err cases written out from
+// their patches, and keeps each run's policy input.
+func testdataInputs(t *testing.T) *runner.Result {
+	t.Helper()
+	runs := filepath.Join(t.TempDir(), "runs")
+	if err := audittest.WriteCases("../../testdata/runs", runs); err != nil {
+		t.Fatal(err)
+	}
+	res, err := runner.Check(context.Background(), runner.Options{Scope: runner.Scope{Paths: []string{runs}, Base: "none"}, Output: runner.Output{KeepInputs: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
 func sameOutcome(tb testing.TB, got, want policy.Outcome) {
 	tb.Helper()
 	if !reflect.DeepEqual(got, want) {
@@ -81,14 +96,7 @@ func TestShippedPlanMatchesCompiledPolicies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runs := filepath.Join(t.TempDir(), "runs") // the err cases are patches: write them out
-	if err := audittest.WriteCases("../../testdata/runs", runs); err != nil {
-		t.Fatal(err)
-	}
-	res, err := runner.Check(ctx, runner.Options{Scope: runner.Scope{Paths: []string{runs}, Base: "none"}, Output: runner.Output{KeepInputs: true}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := testdataInputs(t)
 	evaluated, found := 0, 0
 	for i, in := range res.Inputs {
 		if in == nil {
@@ -164,14 +172,7 @@ warn contains f if {
 			t.Fatal(err)
 		}
 	}
-	runs := filepath.Join(t.TempDir(), "runs")
-	if err := audittest.WriteCases("../../testdata/runs", runs); err != nil {
-		t.Fatal(err)
-	}
-	res, err := runner.Check(ctx, runner.Options{Scope: runner.Scope{Paths: []string{runs}, Base: "none"}, Output: runner.Output{KeepInputs: true}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := testdataInputs(t)
 	for _, folders := range [][]string{{"team"}, {"team", "reads"}} {
 		var dirs []string
 		for _, f := range folders {
@@ -242,14 +243,7 @@ warn contains f if {
 	if err := os.WriteFile(filepath.Join(team, "team.rego"), []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	runs := filepath.Join(t.TempDir(), "runs")
-	if err := audittest.WriteCases("../../testdata/runs", runs); err != nil {
-		t.Fatal(err)
-	}
-	res, err := runner.Check(ctx, runner.Options{Scope: runner.Scope{Paths: []string{runs}, Base: "none"}, Output: runner.Output{KeepInputs: true}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := testdataInputs(t)
 	engines := map[string]policy.Options{"plan": {}, "plan and a user rule": {Dirs: []string{team}}, "compiled": {Debug: io.Discard}}
 	for name, opts := range engines {
 		e, err := policy.Load(ctx, opts)
