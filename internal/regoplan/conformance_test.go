@@ -245,7 +245,10 @@ func planEntrypoint(fsys fstest.MapFS, entrypoint string, caps *ast.Capabilities
 		WithCapabilities(caps).
 		WithRegoVersion(ast.RegoV1).
 		WithOutput(&out)
-	if err := c.Build(context.Background()); err != nil {
+	buildMu.Lock()
+	err := c.Build(context.Background())
+	buildMu.Unlock()
+	if err != nil {
 		return nil, err
 	}
 	var p ir.Policy

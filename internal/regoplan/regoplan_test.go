@@ -24,6 +24,13 @@ import (
 	"github.com/h3a-check/h3a-check/internal/regoplan"
 )
 
+// buildMu keeps OPA's compile.Build calls from overlapping: the formatter
+// it runs sets the location of a rule's else value in place
+// (format.writeElse), and that value may be a term OPA interns and shares,
+// such as true, so two builds at once race on it (seen in
+// TestOPAConformance's parallel else-keyword cases).
+var buildMu sync.Mutex
+
 // planModule plans one Rego module (package test) for the entrypoints
 // test/<rule>, as the checker's generator plans the shipped policies.
 func planModule(t testing.TB, src string, rules ...string) *ir.Policy {
@@ -41,7 +48,10 @@ func planModule(t testing.TB, src string, rules ...string) *ir.Policy {
 		WithRegoVersion(ast.RegoV1).
 		WithFilter(func(string, fs.FileInfo, int) bool { return false }).
 		WithOutput(&out)
-	if err := c.Build(context.Background()); err != nil {
+	buildMu.Lock()
+	err := c.Build(context.Background())
+	buildMu.Unlock()
+	if err != nil {
 		t.Fatalf("planning: %v", err)
 	}
 	var p ir.Policy
