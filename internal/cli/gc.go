@@ -1,6 +1,9 @@
 package cli
 
-import "runtime/debug"
+import (
+	"runtime"
+	"runtime/debug"
+)
 
 // The garbage collector is given more room when few runs are checked.
 //
@@ -19,7 +22,12 @@ import "runtime/debug"
 // With many runs GOGC=400 would let the heap grow to five times what is
 // live, and the bookkeeping of every run found (about 0.5 KiB a run, 50 MiB
 // for 100,000 runs) would keep a soft limit busy collecting: there the
-// defaults stay. A GOGC or GOMEMLIMIT set in the environment always wins.
+// defaults stay. They come back when discovery ends, and with them a
+// collection: the last collection of discovery saw its own listings
+// still live (69 MB for 100,000 runs, against 33 MB once they are
+// dropped), and GOGC=100 over that figure let the heap reach 117 MB
+// before the next; peak RSS 148 MiB, against 127 MiB with the collection.
+// A GOGC or GOMEMLIMIT set in the environment always wins.
 const (
 	fewRuns     = 500
 	fewRunsGOGC = 400
@@ -39,19 +47,22 @@ func tuneGC(e *env) (runsFound func(int), restore func()) {
 		if runs > fewRuns {
 			setGCPercent(previous)
 			setMemoryLimit(previousLimit)
+			collect()
 		}
 	}
 	return runsFound, func() { setGCPercent(previous); setMemoryLimit(previousLimit) }
 }
 
-// setGCPercent and setMemoryLimit are debug.SetGCPercent and
-// debug.SetMemoryLimit; tests replace them.
+// setGCPercent, setMemoryLimit and collect are debug.SetGCPercent,
+// debug.SetMemoryLimit and runtime.GC; tests replace them.
 var (
 	setGCPercent   = defaultSetGCPercent
 	setMemoryLimit = defaultSetMemoryLimit
+	collect        = defaultCollect
 )
 
 var (
 	defaultSetGCPercent   = debug.SetGCPercent
 	defaultSetMemoryLimit = debug.SetMemoryLimit
+	defaultCollect        = runtime.GC
 )

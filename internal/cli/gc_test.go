@@ -26,23 +26,30 @@ func TestTuneGC(t *testing.T) {
 		limit = l
 		return old
 	}
-	t.Cleanup(func() { setGCPercent, setMemoryLimit = defaultSetGCPercent, defaultSetMemoryLimit })
+	// A collection when many runs are found, after the defaults are back
+	// (the GOGC it then sets the goal with).
+	collections, gogcAtCollection := 0, 0
+	collect = func() { collections++; gogcAtCollection = current }
+	t.Cleanup(func() {
+		setGCPercent, setMemoryLimit, collect = defaultSetGCPercent, defaultSetMemoryLimit, defaultCollect
+	})
 
 	tests := []struct {
-		name  string
-		env   map[string]string
-		runs  int
-		calls []int
+		name        string
+		env         map[string]string
+		runs        int
+		calls       []int
+		collections int
 	}{
-		{"one run", nil, 1, []int{400, 100}},
-		{"at the threshold", nil, fewRuns, []int{400, 100}},
-		{"many runs", nil, fewRuns + 1, []int{400, 100, 100}},
-		{"GOGC set", map[string]string{"GOGC": "50"}, 1, nil},
-		{"GOMEMLIMIT set", map[string]string{"GOMEMLIMIT": "1GiB"}, 1, nil},
+		{"one run", nil, 1, []int{400, 100}, 0},
+		{"at the threshold", nil, fewRuns, []int{400, 100}, 0},
+		{"many runs", nil, fewRuns + 1, []int{400, 100, 100}, 1},
+		{"GOGC set", map[string]string{"GOGC": "50"}, 1, nil, 0},
+		{"GOMEMLIMIT set", map[string]string{"GOMEMLIMIT": "1GiB"}, 1, nil, 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			calls, current = nil, 100
+			calls, current, collections, gogcAtCollection = nil, 100, 0, 0
 			e := &env{getenv: func(k string) string { return tc.env[k] }}
 			runsFound, restore := tuneGC(e)
 			if want := int64(softLimit); tc.env == nil && limit != want {
@@ -60,6 +67,9 @@ func TestTuneGC(t *testing.T) {
 			}
 			if !slices.Equal(calls, tc.calls) {
 				t.Errorf("SetGCPercent calls %v, want %v", calls, tc.calls)
+			}
+			if collections != tc.collections || (collections > 0 && gogcAtCollection != 100) {
+				t.Errorf("%d collections (GOGC %d at the last), want %d with GOGC 100", collections, gogcAtCollection, tc.collections)
 			}
 			if current != 100 {
 				t.Errorf("GOGC left at %d after the check, want 100", current)
