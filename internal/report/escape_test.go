@@ -100,7 +100,7 @@ func TestEscapeEachClassAlone(t *testing.T) {
 // encoded JSON, and the document decodes to the same value.
 func TestSafeJSON(t *testing.T) {
 	v := map[string]any{"k\u202e": []any{"##[error]x", "\x7f\u0085\u2066\u2028\x1b", "plain ü"}}
-	raw, err := encode(v, true)
+	raw, err := encode(v)
 	if err != nil {
 		t.Fatal(err)
 	}

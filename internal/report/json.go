@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"slices"
 )
 
 // JSON prints {"audits": [...], "gate": ..., "tool": ...} with keys sorted
@@ -23,24 +24,30 @@ func JSON(w io.Writer, in *Input, _ Options) error {
 // as they are; what Escape shows escaped is written as \u escapes
 // (SafeJSON).
 func MarshalSorted(v any) ([]byte, error) {
-	raw, err := encode(v, false)
-	if err != nil {
-		return nil, err
-	}
-	b, err := appendSorted(make([]byte, 0, len(raw)*2), bytes.TrimSpace(raw), "")
+	b, err := appendMarshalSorted(nil, v, "")
 	if err != nil {
 		return nil, err
 	}
 	return SafeJSON(append(b, '\n')), nil
 }
 
-func encode(v any, indent bool) ([]byte, error) {
+// appendMarshalSorted appends v as encoding/json encodes it, with keys
+// sorted and indented as appendSorted writes them, every line after the
+// first starting with prefix.
+func appendMarshalSorted(dst []byte, v any, prefix string) ([]byte, error) {
+	raw, err := encode(v)
+	if err != nil {
+		return dst, err
+	}
+	return appendSorted(slices.Grow(dst, 2*len(raw)), bytes.TrimSpace(raw), prefix)
+}
+
+// encode is encoding/json's compact encoding of v, HTML characters left as
+// they are.
+func encode(v any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	if indent {
-		enc.SetIndent("", "  ")
-	}
 	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}

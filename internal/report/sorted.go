@@ -79,10 +79,7 @@ func (w *sortedWriter) value(i, depth int) (int, error) {
 		w.appendString(w.src[i:end])
 		return end, nil
 	default:
-		end := i
-		for end < len(w.src) && !strings.ContainsRune(",]} \t\n\r", rune(w.src[end])) {
-			end++
-		}
+		end := w.scalarEnd(i)
 		if end == i || !json.Valid(w.src[i:end]) {
 			return i, fmt.Errorf("sorted JSON: no value at offset %d", i)
 		}
@@ -119,12 +116,17 @@ func (w *sortedWriter) skip(i int) (int, error) {
 		}
 		return i, fmt.Errorf("sorted JSON: unexpected end of input")
 	default:
-		end := i
-		for end < len(w.src) && !strings.ContainsRune(",]} \t\n\r", rune(w.src[end])) {
-			end++
-		}
-		return end, nil
+		return w.scalarEnd(i), nil
 	}
+}
+
+// scalarEnd returns the offset after the number, true, false or null that
+// starts at src[i]: the next delimiter or space.
+func (w *sortedWriter) scalarEnd(i int) int {
+	for i < len(w.src) && !strings.ContainsRune(",]} \t\n\r", rune(w.src[i])) {
+		i++
+	}
+	return i
 }
 
 func (w *sortedWriter) object(i, depth int) (int, error) {

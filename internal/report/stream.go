@@ -195,13 +195,8 @@ func (s *jsonStream) Add(a *audit.Audit) error {
 	if s.err != nil {
 		return s.err
 	}
-	raw, err := encode(a, false)
-	if err == nil {
-		s.buf, err = appendSorted(s.buf[:0], bytes.TrimSpace(raw), "    ")
-	}
-	if err != nil {
-		s.err = err
-		return err
+	if s.buf, s.err = appendMarshalSorted(s.buf[:0], a, "    "); s.err != nil {
+		return s.err
 	}
 	if s.runs == 0 {
 		s.bw.WriteString("{\n  \"audits\": [")
