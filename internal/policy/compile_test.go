@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -132,7 +131,6 @@ func TestShippedPlanMatchesCompiledPolicies(t *testing.T) {
 func TestUserRulesBesideThePlan(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	dir := t.TempDir()
 	team := `package h3a.user.team
 
 import data.h3a.lib
@@ -163,20 +161,15 @@ warn contains f if {
 	f := lib.finding(rego.metadata.rule(), {"msg": sprintf("%d", [n])})
 }
 `
-	for name, src := range map[string]string{"team/team.rego": team, "reads/reads.rego": reads} {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	folder := map[string]string{
+		"team":  policy.UserDir(t, map[string]string{"team.rego": team}),
+		"reads": policy.UserDir(t, map[string]string{"reads.rego": reads}),
 	}
 	res := testdataInputs(t)
 	for _, folders := range [][]string{{"team"}, {"team", "reads"}} {
 		var dirs []string
 		for _, f := range folders {
-			dirs = append(dirs, filepath.Join(dir, f))
+			dirs = append(dirs, folder[f])
 		}
 		split, err := policy.Load(ctx, policy.Options{Dirs: dirs})
 		if err != nil {
@@ -221,10 +214,6 @@ warn contains f if {
 func TestLazyInputMatchesConverted(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	team := filepath.Join(t.TempDir(), "team")
-	if err := os.MkdirAll(team, 0o755); err != nil {
-		t.Fatal(err)
-	}
 	src := `package h3a.user.team
 
 import data.h3a.lib
@@ -240,9 +229,7 @@ warn contains f if {
 	f := lib.finding(rego.metadata.rule(), {"msg": name})
 }
 `
-	if err := os.WriteFile(filepath.Join(team, "team.rego"), []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	team := policy.UserDir(t, map[string]string{"team.rego": src})
 	res := testdataInputs(t)
 	engines := map[string]policy.Options{"plan": {}, "plan and a user rule": {Dirs: []string{team}}, "compiled": {Debug: io.Discard}}
 	for name, opts := range engines {

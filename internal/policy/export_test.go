@@ -15,3 +15,6 @@ func (e *Engine) EvalConverted(ctx context.Context, run string, input map[string
 	}
 	return e.evalValue(ctx, run, value)
 }
+
+// UserDir writes files into a fresh --policy folder (userDir).
+var UserDir = userDir
