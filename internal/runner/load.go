@@ -87,7 +87,7 @@ func (c *checker) parse(s *runState, f layout.File, doc *rundir.Document, budget
 	path, data := doc.Path, doc.Data
 	var problems []jsonpos.Problem
 	values := 0
-	toFinding := jsonProblemFinding
+	syntax := finding.JSONSyntax
 	switch f.Kind {
 	case layout.JSON:
 		jd, ps := jsonpos.ParseLimit(data, budget/valueCost)
@@ -105,7 +105,7 @@ func (c *checker) parse(s *runState, f layout.File, doc *rundir.Document, budget
 		}
 	case layout.YAML:
 		yd, ps := yamlpos.ParseLimit(data, budget/valueCost)
-		doc.YAML, doc.Parsed, problems, toFinding = yd, yd != nil, ps, yamlProblemFinding
+		doc.YAML, doc.Parsed, problems, syntax = yd, yd != nil, ps, finding.YAMLSyntax
 		if yd != nil {
 			values = yd.Values
 		}
@@ -113,7 +113,7 @@ func (c *checker) parse(s *runState, f layout.File, doc *rundir.Document, budget
 		return c.parseLedger(s, f, doc, budget)
 	}
 	for _, pr := range problems {
-		s.add(toFinding(path, pr))
+		s.add(parseFinding(path, pr, syntax))
 	}
 	return values * valueCost
 }
@@ -160,23 +160,13 @@ func problemFinding(p *rundir.Problem, file string, missing finding.Rule) findin
 	return rule.New(file, "%s", p.Detail)
 }
 
-// yamlProblemFinding: a duplicate key is the same fault as in JSON; any
-// other problem leaves the YAML document unreadable.
-func yamlProblemFinding(file string, p jsonpos.Problem) finding.Finding {
-	rule := finding.YAMLSyntax
-	switch p.Kind {
-	case jsonpos.DuplicateKey:
-		rule = finding.DuplicateKey
-	case jsonpos.TooManyValues:
-		return tooManyValues(file, p)
-	}
-	f := rule.New(file, "%s", p.Message)
-	f.Line, f.Column, f.Pointer = p.Line, p.Column, p.Pointer
-	return f
-}
-
-func jsonProblemFinding(file string, p jsonpos.Problem) finding.Finding {
-	rule := finding.JSONSyntax
+// parseFinding is the finding of one parse problem. syntax is the rule
+// of a document the problem leaves unreadable (JSON or YAML syntax); a
+// duplicate key is the same fault in both, and a byte-order mark or bytes
+// that are not UTF-8 (which only the JSON parser reports) have rules of
+// their own.
+func parseFinding(file string, p jsonpos.Problem, syntax finding.Rule) finding.Finding {
+	rule := syntax
 	switch p.Kind {
 	case jsonpos.DuplicateKey:
 		rule = finding.DuplicateKey
