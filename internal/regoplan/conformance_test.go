@@ -245,10 +245,7 @@ func planEntrypoint(fsys fstest.MapFS, entrypoint string, caps *ast.Capabilities
 		WithCapabilities(caps).
 		WithRegoVersion(ast.RegoV1).
 		WithOutput(&out)
-	buildMu.Lock()
-	err := c.Build(context.Background())
-	buildMu.Unlock()
-	if err != nil {
+	if err := build(c); err != nil {
 		return nil, err
 	}
 	var p ir.Policy

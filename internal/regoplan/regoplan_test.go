@@ -24,11 +24,17 @@ import (
 	"github.com/h3a-check/h3a-check/internal/regoplan"
 )
 
-// buildMu keeps OPA's compile.Build calls from overlapping: the formatter
-// it runs sets the location of a rule's else value in place
-// (format.writeElse), and that value may be a term OPA interns and shares,
-// such as true, so two builds at once race on it (seen in
-// TestOPAConformance's parallel else-keyword cases).
+// build runs OPA's compile.Build, one at a time: the formatter it runs
+// sets the location of a rule's else value in place (format.writeElse),
+// and that value may be a term OPA interns and shares, such as true, so
+// two builds at once race on it (seen in TestOPAConformance's parallel
+// else-keyword cases).
+func build(c *compile.Compiler) error {
+	buildMu.Lock()
+	defer buildMu.Unlock()
+	return c.Build(context.Background())
+}
+
 var buildMu sync.Mutex
 
 // planModule plans one Rego module (package test) for the entrypoints
@@ -48,10 +54,7 @@ func planModule(t testing.TB, src string, rules ...string) *ir.Policy {
 		WithRegoVersion(ast.RegoV1).
 		WithFilter(func(string, fs.FileInfo, int) bool { return false }).
 		WithOutput(&out)
-	buildMu.Lock()
-	err := c.Build(context.Background())
-	buildMu.Unlock()
-	if err != nil {
+	if err := build(c); err != nil {
 		t.Fatalf("planning: %v", err)
 	}
 	var p ir.Policy
