@@ -230,3 +230,36 @@ func TestLocalRulesAreYours(t *testing.T) {
 		}
 	})
 }
+
+// TestNoFolderNameHidesRuns: a run is found below any folder a change can
+// add, whatever its name: a failing run put under vendor/ or node_modules/
+// beside a clean one, or inside a clean run, fails the check, in a full
+// check and with --changed.
+func TestNoFolderNameHidesRuns(t *testing.T) {
+	for _, at := range []string{"runs/vendor/", "runs/node_modules/", "runs/" + runID + "/artifacts/vendor/"} {
+		t.Run(at, func(t *testing.T) {
+			gittest.Isolate(t)
+			failing := filepath.Join(errCaseDir(t, "hash_mismatch"), runID)
+			clean, err := filepath.Abs(filepath.Join(casesDir, "ok", "complete", runID))
+			if err != nil {
+				t.Fatal(err)
+			}
+			g := gittest.Init(t)
+			t.Chdir(g.Dir)
+			if err := os.CopyFS(filepath.Join(g.Dir, "runs", runID), os.DirFS(clean)); err != nil {
+				t.Fatal(err)
+			}
+			g.Commit("a clean run")
+			if err := os.CopyFS(filepath.Join(g.Dir, filepath.FromSlash(at), runID), os.DirFS(failing)); err != nil {
+				t.Fatal(err)
+			}
+			g.Commit("a failing run under " + at)
+			for _, args := range [][]string{{"--base", "none", "runs"}, {"--base", "HEAD~1", "runs"}, {"--base", "HEAD~1", "--changed", "runs"}} {
+				code, audits, stderr := jsonReport(t, args...)
+				if code != ExitFail || !hasRule(audits, "h3a.integrity.hash_mismatch", "test_output_green.txt") {
+					t.Errorf("%v: exit %d, want 1 with the failing run's hash mismatch: %s\n%s", args, code, stderr, wantText(code, audits))
+				}
+			}
+		})
+	}
+}

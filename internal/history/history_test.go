@@ -449,7 +449,8 @@ func TestRunsAt(t *testing.T) {
 		"runs/b c/x/state/GATES_LEDGER.md",                // nested in "b c": found too
 		"runs/b/state/SESSION_HANDOFF.json",               // sorts after "b c"
 		"runs/only-state-json/state.json",                 // no state/ folder
-		"runs/node_modules/pkg/state/ROADMAP.md",          // tooling
+		"runs/node_modules/pkg/state/ROADMAP.md",          // any folder name: found too
+		".git/r/state.json",                               // git carries nothing here
 		"runs/ünï/state.json", "runs/ünï/state/notes.txt", // state/ beside state.json
 	}
 	var dirs []string
@@ -459,7 +460,7 @@ func TestRunsAt(t *testing.T) {
 		}
 		dirs = append(dirs, r.Dir)
 	}
-	if got, want := strings.Join(dirs, "|"), "runs/a|runs/a/artifacts/copy|runs/b|runs/b c|runs/b c/x|runs/ünï"; got != want {
+	if got, want := strings.Join(dirs, "|"), "runs/a|runs/a/artifacts/copy|runs/b|runs/b c|runs/b c/x|runs/node_modules/pkg|runs/ünï"; got != want {
 		t.Errorf("RunsAt = %q, want %q", got, want)
 	}
 	if got := runsAtFiles(t, "state.json", "state/ROADMAP.md", "sub/state/ROADMAP.md"); len(got) != 2 || got[0].Dir != "" || got[1].Dir != "sub" {

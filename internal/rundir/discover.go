@@ -49,8 +49,11 @@ type Run struct {
 	Also []string
 }
 
-// skipDirs are never searched for runs: they hold tooling, not runs.
-var skipDirs = map[string]bool{".git": true, "node_modules": true, "vendor": true}
+// skipDirs are never searched for runs. Only a folder named .git: git
+// refuses to carry any path through one, so nothing a change adds can be
+// there. Any other folder, whatever its name (node_modules, vendor), can
+// hold a run a change adds, and skipping it would pass that run unchecked.
+var skipDirs = map[string]bool{".git": true}
 
 // SkipDir reports whether a folder of this name is never searched for runs.
 func SkipDir(name string) bool { return skipDirs[name] }

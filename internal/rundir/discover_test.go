@@ -52,7 +52,7 @@ func TestDiscover(t *testing.T) {
 		paths []string
 		want  []string
 	}{
-		{"folder of runs, at any depth, inside runs too, not .git or node_modules", []string{root}, []string{"deep/x/y/run", "runs/a", "runs/a/artifacts/nested", "runs/b"}},
+		{"folder of runs, at any depth, inside runs and node_modules too, not .git", []string{root}, []string{"deep/x/y/run", "node_modules/m/run", "runs/a", "runs/a/artifacts/nested", "runs/b"}},
 		{"a run", []string{filepath.Join(root, "runs/b")}, []string{"runs/b"}},
 		{"a run holding a run", []string{filepath.Join(root, "runs/a")}, []string{"runs/a", "runs/a/artifacts/nested"}},
 		{"files inside a run collapse", []string{filepath.Join(root, "runs/a/RUN"), filepath.Join(root, "runs/a/artifacts/f.txt")}, []string{"runs/a"}},
