@@ -213,8 +213,11 @@ current_verdict := count(verdicts) - 1 if {
 	count(verdicts) > 0
 }
 
-# limit is the iteration limit: the task's own max_iterations, else params.
-limit := n if {
+# limit is the iteration limit: params.max_iterations (the configuration,
+# read at the trusted base in CI), or the task's own max_iterations when
+# that is lower. A run may hold itself to fewer attempts, never to more:
+# what the change under review writes cannot lift its own limit.
+limit := min({n, input.params.max_iterations}) if {
 	n := input.docs.current_task.max_iterations
 	is_number(n)
 } else := input.params.max_iterations

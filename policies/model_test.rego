@@ -28,6 +28,13 @@ test_limit_from_params_without_max_iterations if {
 	model.limit == 3 with input as {"docs": {"current_task": {"max_iterations": 3}}, "params": {"max_iterations": 4}}
 }
 
+test_limit_never_above_params if {
+	model.limit == 2 with input as {"docs": {"current_task": {"max_iterations": 100}}, "params": {"max_iterations": 2}}
+	model.limit == 2 with input as {"docs": {"current_task": {"max_iterations": 2.5}}, "params": {"max_iterations": 2}}
+	model.limit == 1 with input as {"docs": {"current_task": {"max_iterations": 1}}, "params": {"max_iterations": 2}}
+	model.limit == 2 with input as {"docs": {"current_task": {"max_iterations": "100"}}, "params": {"max_iterations": 2}}
+}
+
 test_event_gates if {
 	model.event_gates == [0, -1, 2] with input.docs.gates_ledger.events as [{"gate": "G0_planning"}, {"gate": "G9"}, {"gate": "G2"}]
 }

@@ -1,8 +1,8 @@
 # METADATA
 # title: Retry limits and escalation
 # description: >-
-#   A task is retried at most max_iterations times (default 2, from params when
-#   CURRENT_TASK.json has none); past that a human decides.
+#   A task is retried at most max_iterations times (params.max_iterations, default 2;
+#   CURRENT_TASK.json max_iterations may only lower it); past that a human decides.
 # schemas:
 #   - input: schema.input.h3a
 package h3a.rules.retries
@@ -16,7 +16,7 @@ ct := input.docs.current_task
 # title: Iteration limit exceeded
 # description: >-
 #   iteration_count in CURRENT_TASK.json or in an executor cycle is greater than the limit:
-#   CURRENT_TASK.json max_iterations, else params.max_iterations (default 2), and the task
+#   params.max_iterations (default 2), or CURRENT_TASK.json max_iterations where lower, and the task
 #   is not escalated. An escalated task (CURRENT_TASK.json status escalation_required) is
 #   where the limit leads: it needs a human (h3a.retries.escalation) instead of failing.
 #   gate_framework.md, Iteration Limits: "Max 2 iterations per gate before escalation".
