@@ -181,3 +181,81 @@ event_indexes[[n, status]] contains i if {
 
 # event_ns[i] is the time of event i, parsed once; absent when unreadable.
 event_ns := {i: t | some i, ev in events; t := lib.time_ns(ev.time)}
+
+# METADATA
+# title: Gate event the rules cannot read
+# description: >-
+#   A Gate Events Log event whose gate id spells G0 to G3 another way (G2-validation,
+#   G2validation), or whose status spells a move of a gate another way (FAIL, PASS,
+#   PASS_WITH_NOTES, ESCALATION_REQUIRED, START): the rules read the gate of G<n> and
+#   G<n>_<name>, and the moves STARTED, PASSED, FAILED, REJECTED, ESCALATION and ESCALATED,
+#   so the event would count for no gate, or as a note, and the story it tells would be
+#   lost. Other words (REVIEWED, DECIDED, NOTE) stay notes about the gate.
+#   h3a-state-specification.md, GATES_LEDGER.md: "[2025-09-29T14:45:00Z]
+#   G1_implementation - PASSED - executor - ..." and "Agents append to "Gate Events Log"
+#   on status changes"; gate_framework.md, Escalation Process: "Update GATES_LEDGER.md with
+#   ESCALATION event"; handoff_contracts.md: "G1_implementation - REJECTED - executor".
+# custom:
+#   id: h3a.gates.ledger_unread_event
+#   category: gates
+#   severity: error
+#   remediation: >-
+#     append a corrected event, spelled as the specification writes it (G2_validation,
+#     FAILED, ESCALATION); never edit the line that is there
+deny contains f if {
+	some v in unread_events
+	f := lib.finding(rego.metadata.rule(), v)
+}
+
+unread_events contains v if {
+	some i, ev in events
+	model.event_gates[i] < 0
+	is_string(ev.gate)
+	regex.match(`^G[0-3][^0-9_]`, ev.gate)
+	v := {
+		"msg": sprintf("%s %s at %s: the gate id %s is read as no gate; write %s or %s", [ev.gate, ev.status, ev.time, ev.gate, substring(ev.gate, 0, 2), model.gate_names[to_number(substring(ev.gate, 1, 1))]]),
+		"file": ledger_file,
+		"line": ev.line,
+	}
+}
+
+unread_events contains v if {
+	some ev in events
+	is_string(ev.status)
+	not ev.status in model.gate_moves
+	moves := [move | some [stem, move] in move_stems; contains(ev.status, stem)]
+	count(moves) > 0
+	v := {
+		"msg": sprintf("%s %s at %s: the status %s is read as a note, not as a move of the gate; write %s", [ev.gate, ev.status, ev.time, ev.status, concat(" or ", moves)]),
+		"file": ledger_file,
+		"line": ev.line,
+	}
+}
+
+# move_stems pairs each move with the part its other spellings share, in
+# order: FAIL and FAILURE spell FAILED, ESCALATION_REQUIRED spells ESCALATION.
+move_stems := [["START", "STARTED"], ["PASS", "PASSED"], ["FAIL", "FAILED"], ["REJECT", "REJECTED"], ["ESCALAT", "ESCALATION"]]
+
+# METADATA
+# title: Gate event time unreadable
+# description: >-
+#   An event's time is not an ISO 8601 time with a UTC offset (RFC 3339, such as
+#   2025-09-29T14:45:00Z), or names a day or hour that does not exist, so the rules that
+#   compare event times cannot place it. h3a-state-specification.md, GATES_LEDGER.md update
+#   protocol: "Use ISO 8601 timestamps with UTC timezone".
+# custom:
+#   id: h3a.gates.ledger_time_format
+#   category: gates
+#   severity: error
+#   remediation: >-
+#     write event times as UTC with the date, a T, the time and a Z
+#     (2025-09-29T14:45:00Z); append a corrected event rather than editing the line
+deny contains f if {
+	some i, ev in events
+	not event_ns[i]
+	f := lib.finding(rego.metadata.rule(), {
+		"msg": sprintf("%s %s: the time %q is not an ISO 8601 UTC time such as 2025-09-29T14:45:00Z, so the order of this event in time is not checked", [ev.gate, ev.status, ev.time]),
+		"file": ledger_file,
+		"line": ev.line,
+	})
+}

@@ -48,8 +48,41 @@ test_time_backwards_between_unrelated_events if {
 	count(ledger.deny) == 0 with input as inp
 }
 
-test_unreadable_times_are_skipped if {
+test_unreadable_times_are_skipped_by_the_order_rules if {
 	inp := test.patch([{"op": "replace", "path": "/docs/gates_ledger/events/3/time", "value": "yesterday"}])
-	count(ledger.deny) == 0 with input as inp
+	count(ledger.deny) == 1 with input as inp
+	count(test.of(ledger.deny, "h3a.gates.ledger_time_format")) == 1 with input as inp
 	count(ledger.warn) == 0 with input as inp
+}
+
+test_unread_events if {
+	inp := test.patch([
+		{"op": "add", "path": "/docs/gates_ledger/events/6", "value": test.event("2025-09-29T15:10:00Z", "G2_validation", "FAIL", "validator", 32)},
+		{"op": "add", "path": "/docs/gates_ledger/events/7", "value": test.event("2025-09-29T15:11:00Z", "G2-validation", "FAILED", "validator", 33)},
+		{"op": "add", "path": "/docs/gates_ledger/events/8", "value": test.event("2025-09-29T15:12:00Z", "G2_validation", "ESCALATION_REQUIRED", "validator", 34)},
+		{"op": "add", "path": "/docs/gates_ledger/events/9", "value": test.event("2025-09-29T15:13:00Z", "G2validation", "PASS_FAIL", "validator", 35)},
+		{"op": "add", "path": "/docs/gates_ledger/events/10", "value": test.event("2025-09-29T15:14:00Z", "G2_validation", "REVIEWED", "human", 36)},
+		{"op": "add", "path": "/docs/gates_ledger/events/11", "value": test.event("2025-09-29T15:15:00Z", "G12", "NOTE", "human", 37)},
+	])
+	fs := test.of(ledger.deny, "h3a.gates.ledger_unread_event") with input as inp
+	{f.line | some f in fs} == {32, 33, 34, 35}
+	count(fs) == 5
+	msgs := {f.msg | some f in fs}
+	"G2_validation FAIL at 2025-09-29T15:10:00Z: the status FAIL is read as a note, not as a move of the gate; write FAILED" in msgs
+	"G2-validation FAILED at 2025-09-29T15:11:00Z: the gate id G2-validation is read as no gate; write G2 or G2_validation" in msgs
+	"G2_validation ESCALATION_REQUIRED at 2025-09-29T15:12:00Z: the status ESCALATION_REQUIRED is read as a note, not as a move of the gate; write ESCALATION" in msgs
+	"G2validation PASS_FAIL at 2025-09-29T15:13:00Z: the status PASS_FAIL is read as a note, not as a move of the gate; write PASSED or FAILED" in msgs
+}
+
+test_time_format if {
+	inp := test.patch([{"op": "replace", "path": "/docs/gates_ledger/events/5/time", "value": "2025-09-29T15:00:00"}])
+	[f] := test.of(ledger.deny, "h3a.gates.ledger_time_format") with input as inp
+	f.line == 31
+	f.msg == "G2_validation PASSED: the time \"2025-09-29T15:00:00\" is not an ISO 8601 UTC time such as 2025-09-29T14:45:00Z, so the order of this event in time is not checked"
+}
+
+test_time_format_every_time if {
+	every time in ["yesterday", "2025-09-29T15:00:00", "2025-09-29 15:00:00Z", "2025-13-45T99:99:99Z", "2025-02-30T15:00:00Z"] {
+		count(test.of(ledger.deny, "h3a.gates.ledger_time_format")) == 1 with input as test.patch([{"op": "replace", "path": "/docs/gates_ledger/events/5/time", "value": time}])
+	}
 }
