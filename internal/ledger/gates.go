@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"fmt"
 	"strings"
 	"unicode"
 )
@@ -59,9 +60,18 @@ func ParseGatesLedger(data []byte) (*GatesLedger, []Problem) {
 	}
 	in, found := doc.sectionLines(isEventsLog)
 	if !found {
-		in, _ = doc.sectionLines(titleIs("gate history"))
+		in, found = doc.sectionLines(titleIs("gate history"))
 	}
+	section := "" // the heading above the line, for events outside the log
 	for i, l := range doc.lines {
+		if l.level > 0 {
+			section = strings.Repeat("#", l.level) + " " + l.title
+		}
+		if !in[i] && !l.code && l.level == 0 && readsAsEvent(l) {
+			doc.problem(l.num, column(l.text, len(l.text)-len(strings.TrimLeft(l.text, " \t"))),
+				"gate event outside the Gate Events Log section (%s): events are read only there, so this one is not; append it to that section", where(section, found))
+			continue
+		}
 		if !in[i] || l.fence || l.level > 0 {
 			continue
 		}
@@ -75,6 +85,29 @@ func ParseGatesLedger(data []byte) (*GatesLedger, []Problem) {
 	}
 	g.Table = gateTable(doc)
 	return g, doc.sortedProblems()
+}
+
+// readsAsEvent reports whether a line outside the events log would be an
+// event, well formed or not, inside it. Appending to the end of the file
+// puts an event under whatever section comes last; read nowhere, it would
+// vanish from the gate's story without a word.
+func readsAsEvent(l line) bool {
+	if _, ok := parseEvent(&document{}, l); ok {
+		return true
+	}
+	return looksLikeEvent(l.text)
+}
+
+// where names the place of a line outside the events log for its problem.
+func where(section string, logFound bool) string {
+	switch {
+	case !logFound:
+		return "the ledger has no \"Gate Events Log\" heading"
+	case section == "":
+		return "it stands before the first heading"
+	default:
+		return fmt.Sprintf("it stands under %q", section)
+	}
 }
 
 // looksLikeEvent reports whether a line of the events log that does not

@@ -97,9 +97,25 @@ func TestParseGatesLedgerEvents(t *testing.T) {
 			want:       []Event{{"t", "G0", "STARTED", "planner", "n", 4}},
 		},
 		{
-			name:       "no events section: bracketed lines are neither events nor problems",
+			name:       "no events section: an event is a problem, since it is read nowhere; other bracketed lines are not",
 			doc:        md("# Ledger", "[t] G0 - PASSED - planner - n", "[broken"),
 			eventsLine: 0,
+			problems: []Problem{
+				{2, 1, `gate event outside the Gate Events Log section (the ledger has no "Gate Events Log" heading): events are read only there, so this one is not; append it to that section`},
+			},
+		},
+		{
+			name: "an event appended below the last section, or before the first, is a problem; one in a fence or comment there is not",
+			doc: md("[t] G0 - STARTED - planner - n", "## Gate Events Log", "[t] G0 - PASSED - planner - n", "## Current Gate: G1",
+				"  - [t] G1 - FAILED - executor - n", "G1 - REJECTED - executor - n", "```", "[t] G1 - FAILED - executor - n", "```", "<!-- [t] G1 - FAILED - executor - n -->",
+				"See [the framework](x): G1 - PASSED comes after G0."),
+			eventsLine: 2,
+			want:       []Event{{"t", "G0", "PASSED", "planner", "n", 3}},
+			problems: []Problem{
+				{1, 1, `gate event outside the Gate Events Log section (it stands before the first heading): events are read only there, so this one is not; append it to that section`},
+				{5, 3, `gate event outside the Gate Events Log section (it stands under "## Current Gate: G1"): events are read only there, so this one is not; append it to that section`},
+				{6, 1, `gate event outside the Gate Events Log section (it stands under "## Current Gate: G1"): events are read only there, so this one is not; append it to that section`},
+			},
 		},
 		{
 			name: "an event that lost its bracketed time is a problem, never silently no event",
