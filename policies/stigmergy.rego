@@ -5,7 +5,9 @@
 #   (or the engine's .stigmergy/state/current.json) against itself, its blueprint and
 #   its stage documents. Only a file declaring schema_version "3.0" is held to the
 #   schema (docs.strict); any other shape is checked for what it shares with 3.0, and
-#   every finding about it is a warning that names the version (docs.version). Which
+#   every finding about it is a warning that names the version (docs.version). One that
+#   would be an error under 3.0 asks for a human: the shape is what the run declares of
+#   itself, so it cannot turn a contradiction into a pass. Which
 #   stage documents exist and the dependency cycles are facts of the input. Every rule
 #   is guarded by the layout, so it never fires on another layout's runs.
 # schemas:
@@ -40,11 +42,15 @@ ledger := doc if {
 
 strict if input.docs.strict == true
 
-# judged is an element as the ledger's shape has it judged: as written for
-# a schema 3.0 file, else a warning that names the shape recognised.
+# judged is an element of a rule that fails a schema 3.0 file, as the
+# ledger's shape has it judged: as written for a 3.0 file; else a warning
+# that names the shape recognised and asks for a human. The rule may not
+# hold for another shape, but the shape is what the file says of itself
+# (schema_version "2.1", or none), and no run may turn its own contradiction
+# into a pass by declaring it.
 judged(item) := item if strict
 
-else := object.union(item, {"severity": "warning", "msg": sprintf("%s: %s", [input.docs.version, item.msg])})
+else := object.union(item, {"severity": "warning", "needs_human": true, "msg": sprintf("%s: %s (an error in a schema 3.0 file; a person decides whether it holds for this one)", [input.docs.version, item.msg])})
 
 # labelled names the shape recognised in a message about a file that is not
 # schema 3.0, keeping the rule's severity.

@@ -68,10 +68,32 @@ test_duplicate_task if {
 	`task id "T01" is used twice (tasks[0] and tasks[2])` in msgs(ops)
 }
 
-test_duplicate_task_in_an_older_ledger_is_a_warning if {
+test_duplicate_task_in_an_older_ledger_is_a_warning_for_a_human if {
 	ops := array.concat(older, [set(sprintf("%s/2/id", [tasks]), "T01"), set("/docs/blueprint/tasks/2/id", "T01")])
 	["h3a.traceability.stigmergy_duplicate_task", "warning", ledger, "/project_manifest/tasks/2/id"] in located(ops)
-	`schema_version "2.1": task id "T01" is used twice (tasks[0] and tasks[2])` in msgs(ops)
+	`schema_version "2.1": task id "T01" is used twice (tasks[0] and tasks[2]) (an error in a schema 3.0 file; a person decides whether it holds for this one)` in msgs(ops)
+	every f in findings(ops) {
+		f.needs_human == true
+	}
+}
+
+# A ledger that drops its schema_version, or writes it as a number, is not
+# held to 3.0, but a contradiction in it still stops the gate for a human.
+test_a_version_the_ledger_gives_itself_never_passes_a_contradiction if {
+	every version in [["no schema_version", null], ["schema_version 3", 3]] {
+		fs := [f |
+			some f in findings([
+				set("/docs/state/schema_version", version[1]),
+				set("/docs/strict", false),
+				set("/docs/version", version[0]),
+				set("/docs/state/project_status", "PROJECT_COMPLETE"),
+			])
+			f.rule == "h3a.gates.stigmergy_project_complete"
+		]
+		count(fs) == 1
+		fs[0].needs_human == true
+		fs[0].severity == "warning"
+	}
 }
 
 test_unknown_dependency if {
@@ -351,7 +373,7 @@ test_engine_state_is_the_ledger if {
 		set("/docs/version", "engine current.json"),
 	]
 	["h3a.gates.stigmergy_project_complete", "warning", engine, "/project_status"] in located(ops)
-	"engine current.json: project_status is PROJECT_COMPLETE but 2 task(s) are not COMPLETED: T02, T03" in msgs(ops)
+	"engine current.json: project_status is PROJECT_COMPLETE but 2 task(s) are not COMPLETED: T02, T03 (an error in a schema 3.0 file; a person decides whether it holds for this one)" in msgs(ops)
 }
 
 # A ledger that is not an object is the loader's to report.
