@@ -112,14 +112,7 @@ func ParseLimit(data []byte, maxValues int) (*Document, []jsonpos.Problem) {
 		if errors.Is(err, io.EOF) {
 			return nil, []jsonpos.Problem{{Kind: jsonpos.Syntax, Line: 1, Column: 1, Message: "empty document; expected a yaml mapping or sequence"}}
 		}
-		line := 1
-		if m := errorLine().FindStringSubmatch(err.Error()); m != nil {
-			line, _ = strconv.Atoi(m[1])
-		}
-		msg := strings.TrimPrefix(err.Error(), "yaml: ")
-		msg = errorLine().ReplaceAllString(msg, "")
-		msg = strings.TrimLeft(msg, " :")
-		return nil, []jsonpos.Problem{{Kind: jsonpos.Syntax, Line: line, Column: 1, Message: "invalid yaml: " + msg}}
+		return nil, []jsonpos.Problem{syntaxProblem(err, "invalid yaml: ")}
 	}
 	b := &builder{pos: map[string][2]int{}, maxNodes: min(maxValues, MaxNodes), maxBytes: bytesPerInputByte*len(data) + minExpandedBytes}
 	node := &root
@@ -130,7 +123,39 @@ func ParseLimit(data []byte, maxValues int) (*Document, []jsonpos.Problem) {
 	if b.fatal != nil {
 		return nil, append(b.problems, *b.fatal)
 	}
-	return &Document{Value: v, Data: data, Values: b.nodes, pos: b.pos}, b.problems
+	return &Document{Value: v, Data: data, Values: b.nodes, pos: b.pos}, append(b.problems, rest(dec)...)
+}
+
+// syntaxProblem is yaml.v3's error err at the line it names, its message
+// after prefix.
+func syntaxProblem(err error, prefix string) jsonpos.Problem {
+	line := 1
+	if m := errorLine().FindStringSubmatch(err.Error()); m != nil {
+		line, _ = strconv.Atoi(m[1])
+	}
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	msg = errorLine().ReplaceAllString(msg, "")
+	msg = strings.TrimLeft(msg, " :")
+	return jsonpos.Problem{Kind: jsonpos.Syntax, Line: line, Column: 1, Message: prefix + msg}
+}
+
+// rest reports what follows the first document: nothing, or a problem at
+// the second document. Only the first is read, so anything after it would
+// be content no check sees; even an empty one ("---" at the end) is
+// reported, as the configuration reader does, since the file then holds
+// two documents.
+func rest(dec *yaml.Decoder) []jsonpos.Problem {
+	var next yaml.Node
+	err := dec.Decode(&next)
+	switch {
+	case errors.Is(err, io.EOF):
+		return nil
+	case err != nil:
+		return []jsonpos.Problem{syntaxProblem(err, "invalid yaml after the first document: ")}
+	default:
+		return []jsonpos.Problem{{Kind: jsonpos.Syntax, Line: next.Line, Column: 1,
+			Message: "a second yaml document starts here; the file must hold exactly one, since only the first is read"}}
+	}
 }
 
 type builder struct {

@@ -68,6 +68,9 @@ func TestParseProblems(t *testing.T) {
 		{"bad indent", "a:\n  b: 1\n c: 2\n", jsonpos.Syntax, 0, true, "invalid yaml"},
 		{"empty", "", jsonpos.Syntax, 1, true, "empty document"},
 		{"complex key", "? [a, b]\n: 1\n", jsonpos.Syntax, 1, true, "not a scalar"},
+		{"a second document", "a: 1\n---\nb: 2\n", jsonpos.Syntax, 2, false, "a second yaml document starts here"},
+		{"an empty second document", "a: 1\n--- \n# nothing\n", jsonpos.Syntax, 2, false, "a second yaml document starts here"},
+		{"a broken second document", "a: 1\n---\nb: [1\n", jsonpos.Syntax, 0, false, "invalid yaml after the first document"},
 		{"alias bomb", "a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]\ng: [*f, *f, *f, *f, *f, *f, *f, *f, *f, *f]\n", jsonpos.TooManyValues, 4, true, "aliases make"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
