@@ -149,3 +149,32 @@ blueprint_mismatches contains item if {
 		"pointer": task_pointer(i, "/id"),
 	}
 }
+
+# METADATA
+# title: Blueprint without a task list
+# description: >-
+#   execution-blueprint.yml holds no list of tasks (a list at its top, or one under
+#   tasks:), so whether the manifest was derived from it cannot be checked. The
+#   specification does not say how a blueprint lists its tasks, so this is a warning; it
+#   asks for a human, since the blueprint is what the manifest answers to and a run must
+#   not pass that check by leaving it unreadable. stigmergy-state-schema.md, Root Object:
+#   "`project_manifest` (Object): The master plan derived from the blueprint".
+# custom:
+#   id: h3a.traceability.stigmergy_blueprint_unread
+#   category: traceability
+#   severity: warning
+#   remediation: >-
+#     list the blueprint's tasks with their ids under tasks: (or as the top-level list),
+#     as the manifest's tasks are derived from them; or have a person compare the two
+warn contains f if {
+	ledger
+	input.files[blueprint_path].present
+	bp := input.docs.blueprint
+	bp != null
+	not blueprint_tasks
+	f := lib.finding(rego.metadata.rule(), labelled({
+		"msg": sprintf("%s holds no task list (a list at its top, or one under tasks:), so the manifest of %s is not compared with it: a person must", [blueprint_path, ledger_file]),
+		"file": blueprint_path,
+		"needs_human": true,
+	}))
+}

@@ -269,8 +269,16 @@ test_blueprint_as_a_top_level_list if {
 	located([set("/docs/blueprint", [{"id": "T01"}, {"id": "T02"}])]) == {["h3a.traceability.stigmergy_blueprint_mismatch", "rule", ledger, "/project_manifest/tasks/2/id"]}
 }
 
-test_blueprint_without_tasks_is_not_compared if {
-	count(findings([set("/docs/blueprint", {"name": "x"})])) == 0
+test_blueprint_without_tasks_is_not_compared_and_asks_for_a_human if {
+	every bp in [{"name": "x"}, {"phases": [{"tasks": [{"id": "T04"}]}]}, "tasks", {"tasks": {"T01": {}}}] {
+		fs := findings([set("/docs/blueprint", bp)])
+		{[f.rule, f.file] | some f in fs} == {["h3a.traceability.stigmergy_blueprint_unread", blueprint]}
+		every f in fs {
+			f.needs_human == true
+			f.msg == "execution-blueprint.yml holds no task list (a list at its top, or one under tasks:), so the manifest of .ai/state.json is not compared with it: a person must"
+		}
+	}
+	count(findings([set("/docs/blueprint", {"tasks": []})])) == 3
 }
 
 # stamped(list, i, raw, fact) writes timestamp raw into entry i of list and
