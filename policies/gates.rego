@@ -74,8 +74,9 @@ describe_latest(m) := sprintf("the latest event of the earlier gate G%d is %s (l
 # METADATA
 # title: Gate records disagree
 # description: >-
-#   state.json gates, the latest GATES_LEDGER.md events, CURRENT_TASK.json gate_status and
-#   SESSION_HANDOFF.json gate_status must agree on the last passed gate. Each source is
+#   state.json gates, the latest GATES_LEDGER.md events, CURRENT_TASK.json gate_status,
+#   SESSION_HANDOFF.json gate_status and the GATES_LEDGER.md gate table (when each of its
+#   gates has a status the checker reads) must agree on the last passed gate. Each source is
 #   compared with the first present of that list, and a disagreement names both places. Only
 #   the last passed gate is compared: the handoff is written at hand-over time, so it may
 #   lag behind a gate that is merely in progress. h3a-state-specification.md, "State Files

@@ -91,6 +91,34 @@ test_no_disagreement_while_a_gate_is_in_progress if {
 		{"op": "remove", "path": "/docs/gates_ledger/events/5"},
 		{"op": "replace", "path": "/docs/current_task/gate_status", "value": "G2_in_progress"},
 		{"op": "replace", "path": "/docs/handoff/gate_status", "value": "G1_passed"},
+		{"op": "replace", "path": "/docs/gates_ledger/table/2/status", "value": "in_progress"},
+	])
+	count(test.of(gates.deny, "h3a.gates.sources_disagree")) == 0 with input as inp
+}
+
+# The gate table is a source too: a G2 row marked failed while every other
+# record has G2 passed is a disagreement at the table.
+test_gate_table_disagrees if {
+	inp := test.patch([{"op": "replace", "path": "/docs/gates_ledger/table/2/status", "value": "failed"}])
+	[f] := test.of(gates.deny, "h3a.gates.sources_disagree") with input as inp
+	f.file == "state/GATES_LEDGER.md"
+	f.line == 12
+	f.msg == "last passed gate disagrees: the GATES_LEDGER.md gate table says G1_implementation, but state.json gates says G2_validation"
+}
+
+# A table that has a gate passed that no other record has is located at
+# that gate's row.
+test_gate_table_claims_more if {
+	inp := test.patch([{"op": "replace", "path": "/docs/gates_ledger/table/3/status", "value": "passed"}])
+	[f] := test.of(gates.deny, "h3a.gates.sources_disagree") with input as inp
+	f.line == 13
+}
+
+# A table with a status the checker cannot read states nothing to compare.
+test_gate_table_unread_is_no_source if {
+	inp := test.patch([
+		{"op": "replace", "path": "/docs/gates_ledger/table/2/status", "value": "failed"},
+		{"op": "replace", "path": "/docs/gates_ledger/table/3/status", "value": ""},
 	])
 	count(test.of(gates.deny, "h3a.gates.sources_disagree")) == 0 with input as inp
 }

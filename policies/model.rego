@@ -123,6 +123,36 @@ gate_sources contains src if {
 	}
 }
 
+# The gate framework table of GATES_LEDGER.md states each gate's status
+# too. It is a source when each of its rows of a gate G0 to G3 has a status
+# the checker reads (passed, in progress, failed, not started): a table
+# whose statuses cannot be read states nothing to compare.
+gate_sources contains src if {
+	rows := [r | some r in lib.items(input.docs.gates_ledger.table); gate_from_name(r.gate)]
+	count(rows) > 0
+	every r in rows {
+		r.status != ""
+	}
+	passed := {gate_from_name(r.gate) | some r in rows; r.status == "passed"}
+	frontier := max(passed | {-1})
+	src := {
+		"order": 4, "name": "the GATES_LEDGER.md gate table", "file": lib.doc_file.gates_ledger,
+		"line": table_line(rows, frontier), "frontier": frontier,
+	}
+}
+
+# table_line is where the table's frontier shows: the row of the gate after
+# it (the first it does not have passed), else the row of the frontier.
+table_line(rows, frontier) := line if {
+	lines := [r.line | some r in rows; gate_from_name(r.gate) == frontier + 1]
+	count(lines) > 0
+	line := lines[0]
+} else := line if {
+	lines := [r.line | some r in rows; gate_from_name(r.gate) == frontier]
+	count(lines) > 0
+	line := lines[0]
+} else := rows[0].line
+
 # ledger_line is where a finding about the ledger as a whole points: its last
 # event, or the events heading.
 ledger_line := ledger_events[count(ledger_events) - 1].line if count(ledger_events) > 0
