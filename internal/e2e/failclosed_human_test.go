@@ -322,3 +322,41 @@ func replaceIn(t *testing.T, run, file, old, new string) {
 		t.Fatal(err)
 	}
 }
+
+// TestHumanDecisionMovedFromAnotherRun: a person signs a decision in the
+// ledger of another run, and unsigned commits of the same change move that
+// ledger onto the escalated run's. git blames the line on the signed
+// commit, but under the other run's path: the decision was not made for
+// this run, so it is claimed and the run still needs a human.
+func TestHumanDecisionMovedFromAnotherRun(t *testing.T) {
+	mustHave(t, "git")
+	mustHave(t, "ssh-keygen")
+	alice, alicePub := newSSHKey(t, t.TempDir(), "alice")
+	const other = "runs/20250930-000000-aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa"
+	for _, moved := range []bool{false, true} {
+		t.Run(map[bool]string{false: "signed in place", true: "moved from another run"}[moved], func(t *testing.T) {
+			t.Parallel()
+			c := humanCase{base: func(t *testing.T, run string) { copyCase(t, "err", "escalation", run) }}
+			repo, target := humanRepo(t, c, alicePub)
+			ledger := "/state/GATES_LEDGER.md"
+			if !moved {
+				addEvents(t, filepath.Join(repo, humanRun), humanLine)
+				commitSigned(t, repo, alice, "alice decides for the run")
+			} else {
+				copyCase(t, "err", "escalation", filepath.Join(repo, other))
+				commitSigned(t, repo, "", "another run")
+				addEvents(t, filepath.Join(repo, other), humanLine)
+				commitSigned(t, repo, alice, "alice decides for the other run")
+				git(t, repo, "rm", "-q", humanRun+ledger)
+				commitSigned(t, repo, "", "the run's ledger removed")
+				git(t, repo, "mv", other+ledger, humanRun+ledger)
+				git(t, repo, "rm", "-rq", other)
+				commitSigned(t, repo, "", "the other run's ledger moved onto the run's")
+			}
+			want := map[bool]string{false: "pass", true: "needs-human"}[moved]
+			if gate, code := checkPR(t, repo, target, humanRun); gate != want {
+				t.Fatalf("gate %s (exit %d), want %s", gate, code, want)
+			}
+		})
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -17,6 +18,10 @@ type BlamedLine struct {
 	// Boundary is true for a line the base already holds (git blames it on
 	// the boundary commit of the range).
 	Boundary bool
+	// File is the file's path in Commit, as git's "filename" says: another
+	// path than the one blamed when the line came into this file by a
+	// rename or copy in a later commit, which Commit did not make.
+	File string
 }
 
 // noReplace is added to the environment of every git command that reads
@@ -68,12 +73,27 @@ func parseBlame(data []byte) ([]BlamedLine, error) {
 			cur, inHeader = BlamedLine{Commit: commit}, true
 		case l == "boundary":
 			cur.Boundary = true
+		case strings.HasPrefix(l, "filename "):
+			cur.File = unquoteCPath(strings.TrimPrefix(l, "filename "))
 		}
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("blame: %w", err)
 	}
 	return lines, nil
+}
+
+// unquoteCPath undoes git's quoting of a path with special characters
+// ("\"a\\tb\"", octal escapes for other bytes), which Go's unquoting
+// reads; a path it cannot read stays as written, so it matches no path.
+func unquoteCPath(p string) string {
+	if !strings.HasPrefix(p, `"`) {
+		return p
+	}
+	if u, err := strconv.Unquote(p); err == nil {
+		return u
+	}
+	return p
 }
 
 // Signature is what git says of a commit's signature.

@@ -59,7 +59,8 @@ func TestBlameAndSignature(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []gitrev.BlamedLine{
-		{"one", base, true}, {"two", base, true}, {"three", unsigned, false}, {"four", signed, false}, {"five", other, false},
+		{"one", base, true, "log.md"}, {"two", base, true, "log.md"}, {"three", unsigned, false, "log.md"},
+		{"four", signed, false, "log.md"}, {"five", other, false, "log.md"},
 	}
 	if len(lines) != len(want) {
 		t.Fatalf("blame: %+v", lines)
@@ -84,6 +85,22 @@ func TestBlameAndSignature(t *testing.T) {
 		if tc.commit == signed && (!strings.HasPrefix(sig.Fingerprint, "SHA256:") || sig.Signer != "alice@example.com") {
 			t.Errorf("signed: %+v", sig)
 		}
+	}
+	// A line alice signed in another file, which a later commit renamed
+	// onto this one: git blames it on her commit, under the old name.
+	g.Write(map[string]string{"elsewhere.md": "decided\n"})
+	g.Git("add", "elsewhere.md")
+	g.Git("-c", "gpg.format=ssh", "-c", "user.signingkey="+alice, "commit", "-q", "-S", "-m", "alice, elsewhere")
+	g.Git("rm", "-q", "log.md")
+	g.Commit("log.md removed, unsigned")
+	g.Git("mv", "elsewhere.md", "log.md")
+	g.Commit("elsewhere.md renamed to log.md, unsigned")
+	moved, err := repo.BlameSince(base, "log.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(moved) != 1 || moved[0].Text != "decided" || moved[0].File != "elsewhere.md" {
+		t.Errorf("blame after the move: %+v, want the line under its old name elsewhere.md", moved)
 	}
 	if _, err := repo.BlameSince("HEAD~1", "log.md"); err == nil {
 		t.Error("a base that is not a full object name was accepted")

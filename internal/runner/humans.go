@@ -86,7 +86,8 @@ func (h *Humans) eventProvenance(s *runState, rb runBase, res history.Result) ma
 		if h.Local || !h.hasKeys() || !slices.ContainsFunc(lines, func(l int) bool { return humans[l] }) {
 			continue // nothing to look up in git
 		}
-		blamed, err := h.blame(rb.repo, rb.base.Commit, path.Join(rb.rel, file))
+		blamedPath := path.Join(rb.rel, file)
+		blamed, err := h.blame(rb.repo, rb.base.Commit, blamedPath)
 		if err != nil {
 			continue // no commit shown to have added them: claimed
 		}
@@ -99,9 +100,12 @@ func (h *Humans) eventProvenance(s *runState, rb runBase, res history.Result) ma
 			// place: a line edited or moved since the last commit was
 			// signed by nobody. A line git blames on the base was no
 			// event there (the records say it is new): text moved into
-			// the events log is no decision of the base's either.
+			// the events log is no decision of the base's either. A line
+			// git finds under another name in the commit that added it
+			// was signed for another file (another run's ledger, say) and
+			// came here by a rename that commit did not make.
 			b := blamed[l-1]
-			if strings.TrimSuffix(b.Text, "\r") != text[l-1] || b.Boundary {
+			if strings.TrimSuffix(b.Text, "\r") != text[l-1] || b.Boundary || b.File != blamedPath {
 				continue
 			}
 			if h.signedByHuman(rb.repo, b.Commit) {
@@ -315,16 +319,19 @@ func (h *Humans) documentProvenance(s *runState, hist historyOutcome, file strin
 	case hist.at.repo == nil || hist.at.base.Commit == "" || !h.hasKeys():
 		return provenanceClaimed
 	}
-	blamed, err := h.blame(hist.at.repo, hist.at.base.Commit, path.Join(hist.at.rel, file))
+	blamedPath := path.Join(hist.at.rel, file)
+	blamed, err := h.blame(hist.at.repo, hist.at.base.Commit, blamedPath)
 	text := docLines(s, file)
 	if err != nil || len(blamed) != len(text) {
 		return provenanceClaimed // not committed as it is
 	}
-	// Every line came in a commit a person signed; a line git blames on
-	// the base belongs to a file the base holds elsewhere (a copy or a
-	// rename), which decided nothing about this round.
+	// Every line came in a commit a person signed, into this file; a line
+	// git blames on the base belongs to a file the base holds elsewhere (a
+	// copy or a rename), and one git finds under another name in the
+	// commit that added it was signed for another file: neither decided
+	// anything about this round.
 	for i, b := range blamed {
-		if strings.TrimSuffix(b.Text, "\r") != text[i] || b.Boundary || !h.signedByHuman(hist.at.repo, b.Commit) {
+		if strings.TrimSuffix(b.Text, "\r") != text[i] || b.Boundary || b.File != blamedPath || !h.signedByHuman(hist.at.repo, b.Commit) {
 			return provenanceClaimed
 		}
 	}
