@@ -149,7 +149,14 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 	defer locator.Close()
 	boundary := trust.New(&locator, cf.base, e.getenv, cf.trustWT).Worded(trustReasons(cf.base))
 	if cf.staged {
-		boundary = boundary.AgainstHead()
+		// A range of commits (the pre-commit action on a pull request) is
+		// judged by the rules where it starts; a commit of the index by
+		// those of its parent.
+		if from, _, err := runner.CommitRange(e.getenv); err == nil && from != "" {
+			boundary = boundary.AgainstRangeStart(from)
+		} else {
+			boundary = boundary.AgainstHead()
+		}
 	}
 	var reads trusted.Reads
 	cfg, err := trusted.Config(cf.config, boundary, configChecks, &reads)

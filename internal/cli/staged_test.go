@@ -269,6 +269,17 @@ func TestStagedModes(t *testing.T) {
 			g.Git("checkout", "-q", from)
 			return map[string]string{"PRE_COMMIT_FROM_REF": from, "PRE_COMMIT_TO_REF": to, "PRE_COMMIT": "1"}
 		}, ExitFail, []string{"[h3a.integrity.hash_mismatch]", "[h3a.append_only.artifact_changed]", completeID}, []string{otherID}},
+		{"a range in CI that waives its own breakage", func(t *testing.T, g *gittest.Repo) map[string]string {
+			// The range's own configuration waives what it breaks: in CI
+			// the rules are read where the range starts.
+			from := g.Git("rev-parse", "HEAD")
+			g.Write(map[string]string{
+				complete + "/" + greenRel: "tampered\n",
+				".h3a-check.yaml":         "waivers:\n  - rule: h3a.*\n    path: runs/**\n    reason: r\n    expires: 2999-01-01\n",
+			})
+			to := g.Commit("past the hook, with a waiver")
+			return map[string]string{"CI": "true", "PRE_COMMIT": "1", "PRE_COMMIT_FROM_REF": from, "PRE_COMMIT_TO_REF": to}
+		}, ExitFail, []string{"[h3a.integrity.hash_mismatch]", "[h3a.security.rules_changed]", "PRE_COMMIT_FROM_REF"}, []string{"waived", otherID}},
 		{"a range in the older variables", func(t *testing.T, g *gittest.Repo) map[string]string {
 			g.Write(map[string]string{complete + "/" + greenRel: "tampered\n"})
 			g.Commit("past the hook")

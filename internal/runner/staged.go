@@ -56,10 +56,10 @@ type stagedRun struct {
 	base gitrev.Base
 }
 
-// commitRange is pre-commit's --from-ref and --to-ref, from the variables
+// CommitRange is pre-commit's --from-ref and --to-ref, from the variables
 // it sets for hooks (the older names too); empty when not set. Values
 // from the environment never reach git as options.
-func commitRange(getenv func(string) string) (from, to string, err error) {
+func CommitRange(getenv func(string) string) (from, to string, err error) {
 	from, to = getenv("PRE_COMMIT_FROM_REF"), getenv("PRE_COMMIT_TO_REF")
 	names := "PRE_COMMIT_FROM_REF and PRE_COMMIT_TO_REF"
 	if from == "" && to == "" {
@@ -88,7 +88,7 @@ func findStaged(l *gitrev.Locator, paths []string, getenv func(string) string, f
 	if err != nil {
 		return nil, err
 	}
-	from, to, err := commitRange(getenv)
+	from, to, err := CommitRange(getenv)
 	if err != nil {
 		return nil, err
 	}

@@ -56,6 +56,10 @@ type Boundary struct {
 	// againstHead reads the rules at HEAD and compares with HEAD: a commit
 	// of the index is checked against its parent (--staged).
 	againstHead bool
+	// rangeStart, when set, is where a range of commits under review
+	// starts (pre-commit's --from-ref): the rules are read there, since
+	// HEAD is the range's own last commit.
+	rangeStart string
 }
 
 type baseCache struct {
@@ -110,6 +114,15 @@ func (b Boundary) Worded(words func(Why) string) Boundary {
 // the index is checked against its parent (--staged).
 func (b Boundary) AgainstHead() Boundary {
 	b.againstHead = true
+	return b
+}
+
+// AgainstRangeStart makes b read the rules at from, the revision a range of
+// commits under review starts at (pre-commit run --from-ref from), where
+// it reads a revision at all (in CI). HEAD is the range's last commit,
+// written by the change itself.
+func (b Boundary) AgainstRangeStart(from string) Boundary {
+	b.rangeStart = from
 	return b
 }
 
@@ -180,6 +193,11 @@ func (b Boundary) locate(p string) (target, error) {
 		return target{}, fmt.Errorf("%s is the top of the repository, not a file or folder in it", p)
 	}
 	bases, err := b.bases.get(repo, func() (rulesAndDiff, error) {
+		if b.rangeStart != "" {
+			sha, err := repo.Resolve(b.rangeStart)
+			start := gitrev.Base{Commit: sha, From: b.rangeStart + " " + gitrev.Short(sha) + " (where the range under review starts, PRE_COMMIT_FROM_REF)"}
+			return rulesAndDiff{start, start}, err
+		}
 		if b.againstHead {
 			head, err := gitrev.HeadBase(repo)
 			return rulesAndDiff{head, head}, err
