@@ -195,7 +195,11 @@ func (b Boundary) locate(p string) (target, error) {
 	bases, err := b.bases.get(repo, func() (rulesAndDiff, error) {
 		if b.rangeStart != "" {
 			sha, err := repo.Resolve(b.rangeStart)
-			start := gitrev.Base{Commit: sha, From: b.rangeStart + " " + gitrev.Short(sha) + " (where the range under review starts, PRE_COMMIT_FROM_REF)"}
+			name := gitrev.Short(sha)
+			if b.rangeStart != sha {
+				name = b.rangeStart + " " + name
+			}
+			start := gitrev.Base{Commit: sha, From: name + " (where the range under review starts, PRE_COMMIT_FROM_REF)"}
 			return rulesAndDiff{start, start}, err
 		}
 		if b.againstHead {
