@@ -203,6 +203,9 @@ main() {
 	mutant changed-holds-unlisted internal/rundir/discover.go \
 		'whole = whole || wholeRuns' 'whole = whole' \
 		./internal/rundir/ 'TestDiscoverWithin'
+	mutant hybrid-yields-to-any-state internal/layout/hybrid.go \
+		'return H3A{}.Detect(fsys, dir)' 'return exists(fsys, dir, "state")' \
+		./internal/layout/ 'TestHybridStateEntry|TestNoStrayEntryHidesARun'
 
 	# --- the staged check: what the commit records, read from the index
 	mutant staged-intent-to-add-checked internal/gitrev/staged.go \

@@ -263,3 +263,33 @@ func TestNoFolderNameHidesRuns(t *testing.T) {
 		})
 	}
 }
+
+// TestNoStateFileHidesAHybridRoot: a stopped hybrid-os root added beside a
+// clean one, holding an empty file named state, is found and answers
+// needs-human in a full check, against the base and with --changed. A
+// file named state is not the state/ folder that makes an H3A run, so it
+// must not make the root no run of either layout.
+func TestNoStateFileHidesAHybridRoot(t *testing.T) {
+	gittest.Isolate(t)
+	blocked := filepath.Join(errCaseDir(t, "hybrid_state_file"), "blocked")
+	clean, err := filepath.Abs(filepath.Join(casesDir, "ok", "hybrid_complete", "greeter"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := gittest.Init(t)
+	t.Chdir(g.Dir)
+	if err := os.CopyFS(filepath.Join(g.Dir, "runs", "greeter"), os.DirFS(clean)); err != nil {
+		t.Fatal(err)
+	}
+	g.Commit("a clean hybrid-os root")
+	if err := os.CopyFS(filepath.Join(g.Dir, "runs", "blocked"), os.DirFS(blocked)); err != nil {
+		t.Fatal(err)
+	}
+	g.Commit("a stopped root with a file named state")
+	for _, args := range [][]string{{"--base", "none", "runs"}, {"--base", "HEAD~1", "runs"}, {"--base", "HEAD~1", "--changed", "runs"}} {
+		code, audits, stderr := jsonReport(t, args...)
+		if code != ExitNeedsHuman || !hasRule(audits, "h3a.gates.hybrid_stopped", `"BLK_CON"`) {
+			t.Errorf("%v: exit %d, want 3 with the stopped root's hybrid_stopped: %s\n%s", args, code, stderr, wantText(code, audits))
+		}
+	}
+}

@@ -74,10 +74,12 @@ func (Hybrid) Files() []File            { return hybridFiles }
 func (Hybrid) AppendOnly() []AppendOnly { return hybridAppendOnly }
 
 // Detect: state.json holding the short keys v, g, ph, st beside any of the
-// other v1.4 files; or a state.txt holding v, g and st (vX.2). A state/
-// folder makes it an H3A run, never this.
+// other v1.4 files; or a state.txt holding v, g and st (vX.2). A folder the
+// H3A layout claims (a state/ folder, see ownedByH3A) is an H3A run, never
+// this; anything else named state (a file, an empty folder beside a
+// state.txt) is a stray entry and hides nothing.
 func (Hybrid) Detect(fsys fs.FS, dir string) bool {
-	if exists(fsys, dir, "state") {
+	if ownedByH3A(fsys, dir) {
 		return false
 	}
 	if hasKeys(fsys, dir, hybridState, "v", "g", "ph", "st") {
@@ -95,7 +97,18 @@ func (Hybrid) Detect(fsys fs.FS, dir string) bool {
 // whatever it holds (the check reports what is wrong with it), unless a
 // state/ folder makes the folder an H3A run.
 func (Hybrid) Forced(fsys fs.FS, dir string) bool {
-	return !exists(fsys, dir, "state") && (exists(fsys, dir, hybridState) || exists(fsys, dir, hybridX2State))
+	return !ownedByH3A(fsys, dir) && (exists(fsys, dir, hybridState) || exists(fsys, dir, hybridX2State))
+}
+
+// ownedByH3A reports whether dir is an H3A run by that layout's defining
+// structure: a state/ folder (or a link there) with its state files, or
+// beside a state.json. Only that gives an H3A run precedence over a
+// hybrid-os root. The test was once "anything named state", so an empty
+// file called state beside a root's files made the folder no run of
+// either layout, and a search passed over the root in silence
+// (docs/usage.md: "No file can hide a run").
+func ownedByH3A(fsys fs.FS, dir string) bool {
+	return H3A{}.Detect(fsys, dir)
 }
 
 func (Hybrid) Defined() string {

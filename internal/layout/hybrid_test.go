@@ -1,8 +1,10 @@
 package layout
 
 import (
+	"io/fs"
 	"os"
 	"testing"
+	"testing/fstest"
 )
 
 const hybridExample = "../../testdata/runs/ok/hybrid_complete/greeter"
@@ -20,5 +22,54 @@ func TestHybridDetect(t *testing.T) {
 		if got := (Hybrid{}).Detect(os.DirFS(tc.dir), "."); got != tc.want {
 			t.Errorf("Detect(%s) = %v, want %v", tc.dir, got, tc.want)
 		}
+	}
+}
+
+// TestHybridStateEntry: only an H3A run's defining structure (a state/
+// folder with its state files, or beside a state.json) takes a folder
+// from the hybrid-os layout. Anything else named state, such as an empty
+// file or an empty folder beside a vX.2 state.txt, is a stray entry: the
+// root is still a hybrid-os run, detected and when forced, so that the
+// entry cannot make it no run of either layout and hide it from a search.
+func TestHybridStateEntry(t *testing.T) {
+	const v14 = `{"v": 1, "g": 0, "ph": "A", "st": "BLK_MAX"}`
+	const x2 = `{"v": 1, "g": 0, "st": "BLK_MAX"}`
+	file := func(s string) *fstest.MapFile { return &fstest.MapFile{Data: []byte(s), Mode: 0o644} }
+	folder := &fstest.MapFile{Mode: fs.ModeDir | 0o755}
+	link := &fstest.MapFile{Data: []byte("elsewhere"), Mode: fs.ModeSymlink | 0o777}
+	for _, tc := range []struct {
+		name   string
+		fsys   fstest.MapFS
+		hybrid bool // Hybrid.Detect and Hybrid.Forced
+		h3a    bool // H3A.Detect
+	}{
+		{"v1.4 root", fstest.MapFS{"state.json": file(v14), "plan_summary.json": file(`{}`)}, true, false},
+		{"v1.4 root and an empty file named state",
+			fstest.MapFS{"state.json": file(v14), "plan_summary.json": file(`{}`), "state": file("")}, true, false},
+		{"v1.4 root and a file named state with content",
+			fstest.MapFS{"state.json": file(v14), "logs/log_unit_1.jsonl": file("{}\n"), "state": file("READY\n")}, true, false},
+		{"vX.2 root and an empty file named state", fstest.MapFS{"state.txt": file(x2), "state": file("")}, true, false},
+		// An empty state/ folder and no state.json: no H3A run, so no
+		// reason to stop being a hybrid-os one.
+		{"vX.2 root and an empty state folder", fstest.MapFS{"state.txt": file(x2), "state": folder}, true, false},
+		// The documented precedence: a state/ folder beside state.json,
+		// or holding a state file, makes the folder an H3A run.
+		{"v1.4 root and a state folder", fstest.MapFS{"state.json": file(v14), "plan_summary.json": file(`{}`), "state": folder}, false, true},
+		{"vX.2 root and a state folder with a state file", fstest.MapFS{"state.txt": file(x2), "state/ROADMAP.md": file("# Roadmap\n")}, false, true},
+		// A link where state/ would be counts as the folder (the H3A
+		// check reports the link).
+		{"v1.4 root and a link named state", fstest.MapFS{"state.json": file(v14), "plan_summary.json": file(`{}`), "state": link}, false, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := (Hybrid{}).Detect(tc.fsys, "."); got != tc.hybrid {
+				t.Errorf("Hybrid.Detect = %v, want %v", got, tc.hybrid)
+			}
+			if got := (Hybrid{}).Forced(tc.fsys, "."); got != tc.hybrid {
+				t.Errorf("Hybrid.Forced = %v, want %v", got, tc.hybrid)
+			}
+			if got := (H3A{}).Detect(tc.fsys, "."); got != tc.h3a {
+				t.Errorf("H3A.Detect = %v, want %v", got, tc.h3a)
+			}
+		})
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/h3a-check/h3a-check/internal/rundir"
 	"github.com/h3a-check/h3a-check/internal/schema"
 )
 
@@ -130,6 +131,79 @@ func TestIDsAreUnique(t *testing.T) {
 		seen[l.ID()] = true
 		if ByID(l.ID()) == nil || l.Defined() == "" {
 			t.Errorf("layout %s: not found by its id, or says nothing of what makes a run", l.ID())
+		}
+	}
+}
+
+// TestNoStrayEntryHidesARun: an empty file or an empty folder named after
+// an entry some layout's detection looks at, dropped beside a run's own
+// files, never makes the run vanish from a search (docs/usage.md: "No file
+// can hide a run"). Each layout's run keeps its layout, except where the
+// entry completes another layout's defining structure that the detection
+// order puts first: a state/ folder beside a hybrid-os root's state.json
+// makes it an H3A run (checked as one, so still reported).
+func TestNoStrayEntryHidesARun(t *testing.T) {
+	const runs = "../../testdata/runs/ok/"
+	names := []string{
+		"state", "state.json", "state.txt", "plan_summary.json", "registry_summary.json", "known_issues.json",
+		"logs", "plans", "registry", ".ai", ".stigmergy", ".state", "rounds", "handoff.json", "verdict.json",
+	}
+	for _, tc := range []struct {
+		src, layout string
+		becomes     map[string]string // "name/" for a folder, "name" for a file: the layout it then takes
+	}{
+		{"complete/20250929-134215-8b6f8b9a-7c9f-4c5e-8c6a-2f0f0d2e9c1a", "h3a", nil},
+		{"hybrid_complete/greeter", "hybrid-os", map[string]string{"state/": "h3a"}},
+		{"hybrid_stopped/greeter", "hybrid-os", map[string]string{"state/": "h3a"}},
+		{"hybrid_x2/app", "hybrid-os", nil},
+		{"stigmergy_complete/greeter", "stigmergy", nil},
+		{"gate_state_complete/app", "gate-state", nil},
+		{"contract_flat/flat-run", "contract", nil},
+		{"contract_rounds/TASK-0042-20260216-130000", "contract", nil},
+	} {
+		for _, name := range names {
+			for _, asFolder := range []bool{false, true} {
+				entry := name
+				if asFolder {
+					entry += "/"
+				}
+				src := filepath.FromSlash(runs + tc.src)
+				if _, err := os.Lstat(filepath.Join(src, name)); err == nil {
+					continue // the run's own entry, not a stray one
+				}
+				t.Run(tc.src+"+"+entry, func(t *testing.T) {
+					dir := t.TempDir()
+					if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
+						t.Fatal(err)
+					}
+					var err error
+					if asFolder {
+						err = os.Mkdir(filepath.Join(dir, name), 0o755)
+					} else {
+						err = os.WriteFile(filepath.Join(dir, name), nil, 0o644)
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
+					want := tc.layout
+					if l, ok := tc.becomes[entry]; ok {
+						want = l
+					}
+					found, err := rundir.Search(os.DirFS(dir), ".", Detectors())
+					if err != nil {
+						t.Fatal(err)
+					}
+					got := "no run"
+					for _, f := range found {
+						if f.Dir == "." {
+							got = f.Layout
+						}
+					}
+					if got != want {
+						t.Errorf("with a stray %s the run is found as %q, want %q (the search found %v)", entry, got, want, found)
+					}
+				})
+			}
 		}
 	}
 }
