@@ -112,51 +112,137 @@ unknown_plans contains item if {
 	}
 }
 
-# stated_limit is the current plan's max_rt: the spec says only "MAX", so
-# a plan that states its limit is the only firm one.
-stated_limit := lib.int64(current_plan.max_rt)
+# plan_files are the plan files that hold an object, by path.
+plan_files := objects(input.docs.plans)
 
-# retry_limit is the stated limit, else 3, a guess the spec does not make.
-retry_limit := n if {
-	n := stated_limit
-} else := 3
+# current_plan_file is the path of the current plan's file, when loaded.
+current_plan_file := p if {
+	p := input.docs.paths[current_plan_path].clean
+	plan_files[p]
+}
+
+# plan_limit is the retry limit a plan file sets: its max_rt. The spec says
+# only "MAX", so a plan that states its limit is the only firm one; without
+# one, 3, a guess the spec does not make (stated false).
+plan_limit(p) := {"n": n, "stated": true, "plan": p} if {
+	n := lib.int64(plan_files[p].max_rt)
+} else := {"n": 3, "stated": false, "plan": p}
+
+# strictest is the lowest of a set of limits, a stated one before a guessed
+# one of the same value, then by path.
+strictest(limits) := lim if {
+	[_, _, p] := min({[l.n, stated_last(l), l.plan] | some l in limits})
+	some lim in limits
+	lim.plan == p
+}
+
+stated_last(l) := 0 if l.stated
+
+else := 1
+
+# plans_holding are the plan files that list a task.
+plans_holding(task) := {p |
+	some p, plan in plan_files
+	task in plan_tasks(plan)
+}
+
+# rt_limit is the limit of a counter of state.json rt: that of the plan
+# holding the task, the current plan first (a task id may recur in another
+# plan), else the strictest plan file listing it. When no plan file lists
+# the task its limit is unknown, so the strictest of all plans stands in
+# (3 without any), flagged unknown: the finding is then a warning.
+rt_limit(task) := plan_limit(current_plan_file) if {
+	task in plan_tasks(plan_files[current_plan_file])
+} else := strictest({plan_limit(p) | some p in plans_holding(task)}) if {
+	count(plans_holding(task)) > 0
+} else := object.union(strictest({plan_limit(p) | some p, _ in plan_files}), {"unknown": true}) if {
+	count(plan_files) > 0
+} else := {"n": 3, "stated": false, "plan": "", "unknown": true}
+
+# counters are the retry counters the spec keeps per task, each with the
+# limit it is held to: state.json rt, against the limit of the task's plan,
+# and every plan file's tasks, against that plan's max_rt. A plan task
+# whose counter state.json rt holds alike, judged against the same plan, is
+# left to the state.json counter, so one fact gives one finding.
+counters contains c if {
+	is_object(state.rt)
+	some task, count_ in state.rt
+	c := {
+		"task": task, "n": lib.int64(count_), "where": "state.json rt", "limit": rt_limit(task),
+		"file": "state.json", "pointer": concat("", ["/rt/", lib.escape_token(task)]),
+	}
+}
+
+counters contains c if {
+	state
+	some p, plan in plan_files
+	some i, t in lib.items(plan.tasks)
+	task := t.id
+	named(task)
+	n := lib.int64(lib.get(t, "rt"))
+	not counted_in_state(task, n, p)
+	c := {"task": task, "n": n, "where": p, "limit": plan_limit(p), "file": p, "pointer": sprintf("/tasks/%d/rt", [i])}
+}
+
+counted_in_state(task, n, p) if {
+	is_object(state.rt)
+	lib.int64(state.rt[task]) == n
+	rt_limit(task).plan == p
+	not rt_limit(task).unknown
+}
 
 # METADATA
 # title: Retry limit exceeded without blocking
 # description: >-
-#   A task's retry count in state.json rt is above the limit but st is not BLK_MAX. The
-#   limit is the current plan's max_rt; the spec names no value, so without one the
-#   limit is taken as 3 and the finding is a warning. hybrid-ai-os-v1.4.md, Retries:
-#   "Per-task retry counter in `state.rt` [...] Exceeding `MAX` sets `st = BLK_MAX`".
+#   A task's retry count, in state.json rt or in the plan file that holds the task, is
+#   above the limit but st is not BLK_MAX. The limit is the max_rt of the plan that holds
+#   the task (for state.json rt: the current plan when it lists the task, else the plan
+#   file that does, the lowest max_rt when several do), never that of another plan. The
+#   spec names no value, so a plan without max_rt is taken to allow 3 and the finding is a
+#   warning; so is a counter of state.json rt whose task no plan file lists, held to the
+#   lowest limit of any plan, since its own is unknown. hybrid-ai-os-v1.4.md, Retries:
+#   "Per-task retry counter in `state.rt` and persisted in plan file. Exceeding `MAX` sets
+#   `st = BLK_MAX`"; Plan File: "per-task state, retry counters".
 # custom:
 #   id: h3a.retries.hybrid_retry_limit
 #   category: retries
 #   severity: error
 #   remediation: set st to BLK_MAX and hand the task to a person; do not retry further
 deny contains f if {
-	is_object(state.rt)
 	not state.st == "BLK_MAX"
-	some task, count_ in state.rt
-	n := lib.int64(count_)
-	n > retry_limit
+	some c in counters
+	c.n > c.limit.n
 	f := lib.finding(rego.metadata.rule(), object.union(
 		{
-			"msg": sprintf("task %q has %d retries, over the %s, but st is %q; expected \"BLK_MAX\"", [task, n, limit_text, lib.str(lib.get(state, "st"))]),
-			"file": "state.json",
-			"pointer": concat("", ["/rt/", lib.escape_token(task)]),
+			"msg": sprintf("task %q has %d retries in %s, over %s, but st is %q; expected \"BLK_MAX\"", [c.task, c.n, c.where, limit_text(c), lib.str(lib.get(state, "st"))]),
+			"file": c.file,
+			"pointer": c.pointer,
 		},
-		limit_severity,
+		limit_severity(c.limit),
 	))
 }
 
-limit_text := sprintf("limit %d", [stated_limit]) if stated_limit
+# limit_text says which limit a counter is over and where it comes from.
+limit_text(c) := sprintf("the limit %d, the lowest max_rt of any plan (%s), since no plan file lists the task", [c.limit.n, c.limit.plan]) if {
+	c.limit.unknown
+	c.limit.stated
+} else := sprintf("the default limit %d, since no plan file lists the task and none states a lower max_rt", [c.limit.n]) if {
+	c.limit.unknown
+} else := sprintf("its plan's max_rt %d", [c.limit.n]) if {
+	c.limit.stated
+	c.where == c.limit.plan
+} else := sprintf("the limit %d, the max_rt of %s, which lists the task", [c.limit.n, c.limit.plan]) if {
+	c.limit.stated
+} else := sprintf("the default limit %d (its plan states no max_rt)", [c.limit.n]) if {
+	c.where == c.limit.plan
+} else := sprintf("the default limit %d (%s, which lists the task, states no max_rt)", [c.limit.n, c.limit.plan])
 
-else := sprintf("default limit %d (the current plan states no max_rt)", [retry_limit])
-
-# limit_severity makes a finding about the default limit a warning.
-limit_severity := {} if stated_limit
-
-else := {"severity": "warning"}
+# limit_severity makes a finding about a guessed or borrowed limit a warning.
+limit_severity(lim) := {"severity": "warning"} if {
+	lim.unknown
+} else := {} if {
+	lim.stated
+} else := {"severity": "warning"}
 
 # METADATA
 # title: Retry counter differs from its plan

@@ -282,7 +282,7 @@ retried(n) := [set("/docs/state/rt/t1", n), set("/docs/plans/plans~1core~1p_gree
 test_retry_limit if {
 	fs := findings(retried(4))
 	located(fs) == {["h3a.retries.hybrid_retry_limit", "state.json", "/rt/t1"]}
-	msgs(fs) == {`task "t1" has 4 retries, over the limit 3, but st is "READY"; expected "BLK_MAX"`}
+	msgs(fs) == {`task "t1" has 4 retries in state.json rt, over the limit 3, the max_rt of plans/core/p_greet.json, which lists the task, but st is "READY"; expected "BLK_MAX"`}
 	every f in fs {
 		not f.severity
 	}
@@ -293,11 +293,93 @@ test_retry_limit if {
 # The plan's max_rt is the limit; without one the spec names none, so 3 is
 # a guess and the finding a warning.
 test_retry_limit_of_the_plan if {
-	msgs(findings(array.concat(retried(2), [set("/docs/plans/plans~1core~1p_greet.json/max_rt", 1)]))) == {`task "t1" has 2 retries, over the limit 1, but st is "READY"; expected "BLK_MAX"`}
+	msgs(findings(array.concat(retried(2), [set("/docs/plans/plans~1core~1p_greet.json/max_rt", 1)]))) == {`task "t1" has 2 retries in state.json rt, over the limit 1, the max_rt of plans/core/p_greet.json, which lists the task, but st is "READY"; expected "BLK_MAX"`}
 	fs := findings(array.concat(retried(4), [cut("/docs/plans/plans~1core~1p_greet.json/max_rt")]))
-	msgs(fs) == {`task "t1" has 4 retries, over the default limit 3 (the current plan states no max_rt), but st is "READY"; expected "BLK_MAX"`}
+	msgs(fs) == {`task "t1" has 4 retries in state.json rt, over the default limit 3 (plans/core/p_greet.json, which lists the task, states no max_rt), but st is "READY"; expected "BLK_MAX"`}
 	{f.severity | some f in fs} == {"warning"}
-	located(findings([put("/docs/state/rt/a~1b", 4), set("/docs/state/cp", null)])) == {["h3a.retries.hybrid_retry_limit", "state.json", "/rt/a~1b"]}
+}
+
+# next_plan adds a plan p_next (max_rt 50, tasks n1 and those given) and
+# makes it the current one, at its task n1.
+next_plan(tasks) := [
+	put("/docs/plans/plans~1core~1p_next.json", {"v": 1, "id": "p_next", "max_rt": 50, "tasks": array.concat([{"id": "n1", "st": "PENDING", "rt": 0}], tasks)}),
+	put("/docs/plan_summary/map/p_next", {"path": "plans/core/p_next.json", "v": 1}),
+	put("/docs/paths/plans~1core~1p_next.json", {"clean": "plans/core/p_next.json", "file": true}),
+	set("/docs/state/cp", "p_next"),
+	set("/docs/state/ct", "n1"),
+]
+
+# A task's retries are held to the plan that lists it, not to the current
+# plan: t1 of p_greet (max_rt 3) with 9 retries is over its limit while the
+# current plan p_next allows 50.
+test_retry_limit_of_the_plan_holding_the_task if {
+	fs := findings(array.concat(retried(9), next_plan([])))
+	located(fs) == {["h3a.retries.hybrid_retry_limit", "state.json", "/rt/t1"]}
+	msgs(fs) == {`task "t1" has 9 retries in state.json rt, over the limit 3, the max_rt of plans/core/p_greet.json, which lists the task, but st is "READY"; expected "BLK_MAX"`}
+	every f in fs {
+		not f.severity
+	}
+
+	# With no current plan the same.
+	located(findings(array.concat(retried(9), [set("/docs/state/cp", null), set("/docs/state/ct", null)]))) == {["h3a.retries.hybrid_retry_limit", "state.json", "/rt/t1"]}
+
+	# The current plan's own tasks still take its limit: n1 at 9 of 50.
+	count(findings(array.concat(next_plan([]), [put("/docs/state/rt/n1", 9), set("/docs/plans/plans~1core~1p_next.json/tasks/0/rt", 9)]))) == 0
+}
+
+# The counter the plan file persists is held to its plan's max_rt too, even
+# when state.json rt holds less (or none) of it.
+test_retry_limit_in_the_plan_file if {
+	fs := findings(array.concat(next_plan([]), [set("/docs/plans/plans~1core~1p_greet.json/tasks/1/rt", 5)]))
+	located(fs) == {["h3a.retries.hybrid_retry_limit", plan, "/tasks/1/rt"]}
+	msgs(fs) == {`task "t2" has 5 retries in plans/core/p_greet.json, over its plan's max_rt 3, but st is "READY"; expected "BLK_MAX"`}
+	fs2 := findings(array.concat(next_plan([]), [set("/docs/plans/plans~1core~1p_greet.json/tasks/1/rt", 5), cut("/docs/plans/plans~1core~1p_greet.json/max_rt")]))
+	msgs(fs2) == {`task "t2" has 5 retries in plans/core/p_greet.json, over the default limit 3 (its plan states no max_rt), but st is "READY"; expected "BLK_MAX"`}
+	{f.severity | some f in fs2} == {"warning"}
+
+	# Both counters over the limit but different: each is reported, and the
+	# current plan's counters disagree (hybrid_retry_mismatch).
+	located(findings([set("/docs/state/rt/t1", 4), set("/docs/plans/plans~1core~1p_greet.json/tasks/0/rt", 5)])) == {
+		["h3a.retries.hybrid_retry_limit", "state.json", "/rt/t1"],
+		["h3a.retries.hybrid_retry_limit", plan, "/tasks/0/rt"],
+		["h3a.retries.hybrid_retry_mismatch", plan, "/tasks/0/rt"],
+	}
+	count(findings(array.concat(retried(4), [set("/docs/state/st", "BLK_MAX")]))) == 1
+}
+
+# A task id in two plans: the current plan's task first, else the
+# strictest plan listing it.
+test_retry_limit_task_in_two_plans if {
+	both := next_plan([{"id": "t1", "st": "DONE", "rt": 9}])
+
+	# p_next is current and lists t1: its 50 holds for state.json rt; the
+	# t1 of p_greet persists 1 retry, under its 3.
+	count(findings(array.concat(both, [set("/docs/state/rt/t1", 9)]))) == 0
+
+	# No current plan: the strictest of the two, p_greet's 3.
+	fs := findings(array.concat(both, [set("/docs/state/rt/t1", 9), set("/docs/state/cp", null), set("/docs/state/ct", null)]))
+	located(fs) == {["h3a.retries.hybrid_retry_limit", "state.json", "/rt/t1"]}
+	msgs(fs) == {`task "t1" has 9 retries in state.json rt, over the limit 3, the max_rt of plans/core/p_greet.json, which lists the task, but st is "READY"; expected "BLK_MAX"`}
+}
+
+# A counter of state.json rt whose task no plan file lists has no known
+# limit: the lowest of any plan stands in (3 by default), and the finding
+# is a warning.
+test_retry_limit_task_in_no_plan if {
+	fs := findings([put("/docs/state/rt/t_old", 4)])
+	located(fs) == {["h3a.retries.hybrid_retry_limit", "state.json", "/rt/t_old"]}
+	msgs(fs) == {`task "t_old" has 4 retries in state.json rt, over the limit 3, the lowest max_rt of any plan (plans/core/p_greet.json), since no plan file lists the task, but st is "READY"; expected "BLK_MAX"`}
+	{f.severity | some f in fs} == {"warning"}
+	count(findings([put("/docs/state/rt/t_old", 3)])) == 0
+
+	# The lowest of several plans, whichever is current.
+	located(findings(array.concat(next_plan([]), [put("/docs/state/rt/t_old", 4)]))) == {["h3a.retries.hybrid_retry_limit", "state.json", "/rt/t_old"]}
+
+	# No plan states a limit, or there is no plan file: the default 3.
+	msgs(findings([put("/docs/state/rt/a~1b", 4), cut("/docs/plans/plans~1core~1p_greet.json/max_rt")])) == {`task "a/b" has 4 retries in state.json rt, over the default limit 3, since no plan file lists the task and none states a lower max_rt, but st is "READY"; expected "BLK_MAX"`}
+	nothing := [set("/docs/plans", {}), set("/docs/plan_summary/map", {}), set("/docs/state/cp", null), set("/docs/state/ct", null), put("/docs/state/rt/a~1b", 4)]
+	located(findings(nothing)) == {["h3a.retries.hybrid_retry_limit", "state.json", "/rt/a~1b"]}
+	{f.severity | some f in findings(nothing)} == {"warning"}
 }
 
 test_retry_mismatch if {

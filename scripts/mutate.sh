@@ -242,6 +242,12 @@ main() {
 	mutant retries-limit-off-by-one policies/retries.rego \
 		$'\tis_number(n)\n\tn > model.limit\n\tnot task_escalated\n' $'\tis_number(n)\n\tn > model.limit + 1\n\tnot task_escalated\n' \
 		./internal/policy/ '^TestRegoPolicies$'
+	mutant hybrid-retries-judged-by-current-plan policies/hybrid_os_process.rego \
+		$'\ttask in plan_tasks(plan_files[current_plan_file])\n' $'\tplan_files[current_plan_file]\n' \
+		./internal/policy/ '^TestRegoPolicies$'
+	mutant hybrid-plan-file-retries-unchecked policies/hybrid_os_process.rego \
+		$'\tnot counted_in_state(task, n, p)\n' $'\tnot counted_in_state(task, n, p)\n\tfalse\n' \
+		./internal/policy/ '^TestRegoPolicies$'
 	mutant evidence-coverage-zero-is-a-decrease policies/evidence_tdd.rego \
 		'coverage_value(delta) < 0' 'coverage_value(delta) <= 0' \
 		./internal/policy/ '^TestRegoPolicies$'
