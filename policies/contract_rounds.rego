@@ -84,7 +84,8 @@ judged(i) if {
 #   Round folders are numbered from 1 without gaps or repeats: a missing number is a
 #   round lost after the loop ran. loop-orchestrator SKILL.md, Iterate with feedback:
 #   "Feed judge/auditor required changes back to doer on the next round", and its
-#   artifacts `rounds/round-*/`; the upstream run_loop.sh counts rounds from 1.
+#   artifacts `rounds/round-*/`; the upstream run_loop.sh counts rounds from 1. A folder
+#   whose number cannot be read (n null) is h3a.structure.contract_round_number, not a gap.
 # custom:
 #   id: h3a.structure.contract_round_gap
 #   category: structure

@@ -293,6 +293,13 @@ main() {
 		'return s[:end] + "… ("' 'return s + "… ("' \
 		./internal/secrets/ .
 
+	mutant contract-unreadable-round-first internal/layout/contract_rounds.go \
+		$'return 2\n\t}\n\treturn 3' $'return -1\n\t}\n\treturn 3' \
+		./internal/layout/ '^TestContractRoundNumberUnreadable$'
+	mutant contract-unreadable-round-silent internal/layout/contract.go \
+		'return append(l.checkRoundNames(r), l.checkFilesTouched(r)...)' 'return l.checkFilesTouched(r)' \
+		./internal/cli/ '^TestErrRuns$'
+
 	mutant changed-ignores-untracked internal/gitrev/repo.go \
 		'for _, list := range [][]byte{diff, c.untracked} {' 'for _, list := range [][]byte{diff, c.untracked[:0]} {' \
 		./internal/gitrev/ .

@@ -87,3 +87,18 @@ func TestH3ARulesCiteTheirBasis(t *testing.T) {
 		}
 	}
 }
+
+// contractRules are the Go rules that enforce a sentence of the artifact
+// contract (artifact-contract.md) or the upstream role documents around it
+// (loop-orchestrator, doer-implement, judge-evaluate, auditor-gate SKILL.md).
+var contractRules = []Rule{ContractFileMissing, ContractRoundNumber}
+
+// TestContractRulesCiteTheirBasis: each of them names the document and
+// section it enforces, as the contract layout's policy rules do.
+func TestContractRulesCiteTheirBasis(t *testing.T) {
+	for _, r := range contractRules {
+		if !strings.Contains(r.Description, "artifact-contract.md, ") && !strings.Contains(r.Description, "SKILL.md, ") {
+			t.Errorf("%s: the description names no contract document and section: %q", r.ID, r.Description)
+		}
+	}
+}

@@ -470,6 +470,15 @@ var (
 		Remediation: "correct files_touched to the paths the change really touched, or apply the round's patch.diff",
 	}
 
+	ContractRoundNumber = Rule{
+		ID:          "h3a.structure.contract_round_number",
+		Category:    CategoryStructure,
+		Severity:    Error,
+		Title:       "Round folder without a readable number",
+		Description: "A contract run's folder rounds/round-*/ holds a round's documents (handoff.json, verdict.json or audit.json), but its number cannot be read: it is too large (round-99999999999999999999) or no number at all (round-x, round-2b). The rounds' order decides which round is last, and summary.json's final_verdict, judge_verdict and audit_gate, and the gate itself, follow the last round; a round the checker cannot place makes that a guess. The folder is ordered after every numbered round (never before them, where it would hide the true last round) and left out of h3a.structure.contract_round_gap. loop-orchestrator SKILL.md, Quick Start, Inspect run artifacts: \"`rounds/round-*/handoff.json`\", \"`rounds/round-*/verdict.json`\", \"`rounds/round-*/audit.json`\"; Iterate with feedback: \"Feed judge/auditor required changes back to doer on the next round\", \"Cap iterations with `--max-rounds`\", \"Persist `summary.json` with judge and audit outcomes\" (the upstream run_loop.sh numbers rounds from 1).",
+		Remediation: "rename the folder to round-<n> with the number the orchestrator gave the round (rounds count 1, 2, 3, ...), or restore the run as the orchestrator left it",
+	}
+
 	RulesChanged = Rule{
 		ID:          "h3a.security.rules_changed",
 		Category:    CategorySecurity,
@@ -505,7 +514,7 @@ var GoRules = []Rule{
 	JSONSyntax, YAMLSyntax, DuplicateKey, BOM, InvalidUTF8, SchemaViolation,
 	HashMismatch, MissingArtifact, HashUnverifiable, HashEllipsis, HashMalformed, HashTooShort,
 	PathEscape, AbsolutePath,
-	RunIDMismatch, ContractFileMissing,
+	RunIDMismatch, ContractFileMissing, ContractRoundNumber,
 	WaiverExpired, WaiverUnused, RulesChanged,
 	HistoryNotCompared, NewRun, EntryRewritten, BadCorrection, GateEventRewritten,
 	EvidenceEntryRewritten, TaskRemoved, TaskReworded, TaskUnticked, CompletionChanged,

@@ -93,8 +93,9 @@ var contractRoundName = regexp.MustCompile(`^round-[0-9]+$`)
 
 func (Contract) Evidence(*Run) []EvidenceRef { return nil }
 
-// contractRound is one round of a run: its number (-1 when the folder is
-// not numbered, or for a flat run) and its artifacts by role.
+// contractRound is one round of a run: its number (-1 for a flat run, or
+// when the folder's number cannot be read: h3a.structure.contract_round_number)
+// and its artifacts by role.
 type contractRound struct {
 	N     int
 	Dir   string // "" for a flat run
@@ -102,7 +103,8 @@ type contractRound struct {
 }
 
 // rounds lists the run's rounds in order: the flat artifacts form one
-// round; round folders are ordered by number.
+// round; round folders are ordered by number (compareRounds), a folder
+// whose number cannot be read after every numbered one.
 func (Contract) rounds(r *Run) []contractRound {
 	byDir := map[string]*contractRound{}
 	var out []*contractRound
@@ -173,7 +175,24 @@ func (l Contract) taskIDs(r *Run) []taskIDRef {
 // documents and the facts of the input, so it is Rego
 // (policies/contract.rego).
 func (l Contract) Check(r *Run) []finding.Finding {
-	return l.checkFilesTouched(r)
+	return append(l.checkRoundNames(r), l.checkFilesTouched(r)...)
+}
+
+// checkRoundNames: the order of the rounds decides which round is last,
+// and so the verdict; a round folder whose number cannot be read has no
+// place in that order, so it is an error at the folder, never a guess.
+func (l Contract) checkRoundNames(r *Run) []finding.Finding {
+	var out []finding.Finding
+	for _, rd := range l.rounds(r) {
+		why := unreadableRoundNumber(rd.Dir)
+		if why == "" {
+			continue
+		}
+		out = append(out, finding.ContractRoundNumber.New(rd.Dir,
+			"%s holds a round but %s, so which round is last (the one summary.json and the gate follow) is a guess; it is checked as coming after every numbered round",
+			rd.Dir, why))
+	}
+	return out
 }
 
 // maxPatchSize bounds the patch.diff read to learn which files a round

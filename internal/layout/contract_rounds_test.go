@@ -1,6 +1,12 @@
 package layout
 
-import "testing"
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/h3a-check/h3a-check/internal/finding"
+)
 
 // TestContractLastRoundAgreesWithRounds: the folder the auditor's
 // audit.json is written to is the last of the rounds the check reads, by
@@ -19,6 +25,8 @@ func TestContractLastRoundAgreesWithRounds(t *testing.T) {
 		{name: "an empty higher folder is not a round", folders: []string{"round-1"}, empty: []string{"round-7"}, want: "rounds/round-1"},
 		{name: "a signed number is not a round number", folders: []string{"round-3", "round-+11", "round-x"}, want: "rounds/round-3"},
 		{name: "two folders of one number", folders: []string{"round-2", "round-02", "round-1"}, wantErr: true},
+		{name: "a number too large to read", folders: []string{"round-1", "round-99999999999999999999", "round-2"}, wantErr: true},
+		{name: "an empty folder too large to read is not a round", folders: []string{"round-1"}, empty: []string{"round-99999999999999999999"}, want: "rounds/round-1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -62,5 +70,97 @@ func TestContractLastRoundRefusesLinks(t *testing.T) {
 	got, err := ContractLastRound([]ContractRoundFolder{{Name: "round-1", Files: []string{"verdict.json"}}, {Name: "latest", Symlink: true}})
 	if err != nil || got != "rounds/round-1" {
 		t.Errorf("ContractLastRound = %q, %v; want rounds/round-1", got, err)
+	}
+}
+
+// TestContractRoundNumberUnreadable: a round folder whose number cannot be
+// read is an error at that folder, and it is ordered after every numbered
+// round, never first, where it would hide the true last round.
+func TestContractRoundNumberUnreadable(t *testing.T) {
+	tests := []struct {
+		name    string
+		folders []string // round folders holding a verdict.json
+		flat    bool     // a verdict.json at the top of the run too
+		order   []string // the rounds as the check orders them
+		fires   []string // the folders h3a.structure.contract_round_number names
+		msg     string   // a part of the first finding's message
+	}{
+		{
+			name:    "numbered rounds",
+			folders: []string{"round-2", "round-10", "round-1"},
+			order:   []string{"rounds/round-1", "rounds/round-2", "rounds/round-10"},
+		},
+		{
+			name:    "too large to read, last",
+			folders: []string{"round-99999999999999999999", "round-1", "round-2"},
+			order:   []string{"rounds/round-1", "rounds/round-2", "rounds/round-99999999999999999999"},
+			fires:   []string{"rounds/round-99999999999999999999"},
+			msg:     "its number 99999999999999999999 is too large to read",
+		},
+		{
+			name:    "too large, ordered by value",
+			folders: []string{"round-100000000000000000000", "round-99999999999999999999", "round-000099999999999999999999", "round-3"},
+			order:   []string{"rounds/round-3", "rounds/round-000099999999999999999999", "rounds/round-99999999999999999999", "rounds/round-100000000000000000000"},
+			fires:   []string{"rounds/round-000099999999999999999999", "rounds/round-99999999999999999999", "rounds/round-100000000000000000000"},
+		},
+		{
+			name:    "no number at all, after the numbered ones",
+			folders: []string{"round-x", "round-2", "round-1"},
+			order:   []string{"rounds/round-1", "rounds/round-2", "rounds/round-x"},
+			fires:   []string{"rounds/round-x"},
+			msg:     `"x" is not a round number`,
+		},
+		{
+			name:    "leading zeros are a number",
+			folders: []string{"round-01", "round-2"},
+			order:   []string{"rounds/round-01", "rounds/round-2"},
+		},
+		{
+			name:    "the flat round first",
+			folders: []string{"round-99999999999999999999"},
+			flat:    true,
+			order:   []string{"", "rounds/round-99999999999999999999"},
+			fires:   []string{"rounds/round-99999999999999999999"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			docs := map[string]string{}
+			for _, f := range tt.folders {
+				docs["rounds/"+f+"/verdict.json"] = `{"task_id": "T-1"}`
+			}
+			if tt.flat {
+				docs["verdict.json"] = `{"task_id": "T-1"}`
+			}
+			r := contractRun("/x/T-1-20260216-130000", docs)
+			var order []string
+			for _, rd := range (Contract{}).rounds(r) {
+				order = append(order, rd.Dir)
+			}
+			if !slices.Equal(order, tt.order) {
+				t.Errorf("rounds %q, want %q", order, tt.order)
+			}
+			var fired []string
+			for _, f := range (Contract{}).checkRoundNames(r) {
+				if f.Rule != finding.ContractRoundNumber.ID || f.Severity != finding.Error {
+					t.Errorf("finding %s (%s), want an error of %s", f.Rule, f.Severity, finding.ContractRoundNumber.ID)
+				}
+				fired = append(fired, f.File)
+				if len(fired) == 1 && !strings.Contains(f.Details, tt.msg) {
+					t.Errorf("message %q does not say %q", f.Details, tt.msg)
+				}
+			}
+			if !slices.Equal(fired, tt.fires) {
+				t.Errorf("contract_round_number at %q, want %q", fired, tt.fires)
+			}
+			// The policies see n null for such a folder, and its place.
+			rounds := (Contract{}).Docs(r)["rounds"].([]any)
+			for i, rd := range rounds {
+				m := rd.(map[string]any)
+				if slices.Contains(tt.fires, m["dir"].(string)) && m["n"] != nil {
+					t.Errorf("round %d (%s) n = %v, want null", i, m["dir"], m["n"])
+				}
+			}
+		})
 	}
 }
