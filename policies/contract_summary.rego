@@ -79,21 +79,32 @@ deny contains f if {
 	})
 }
 
-# expected_final is the final verdict the last round gives, with why.
+# expected_final is the final verdict the last round gives, with why. The
+# last round's audit decides before the summary's audit_enabled: the summary
+# is written by the run itself and cannot vouch that no audit ran, so
+# "disabled" counts only where the round holds no audit.json at all.
 expected_final := [v, sprintf("the last round's judge verdict is %q", [v])] if {
 	v := last_round.verdict.verdict
 	v in {"reject", "needs-human"}
-} else := ["pass", "the judge passed the last round and the audit is disabled"] if {
-	last_round.verdict.verdict == "pass"
-	summary.audit_enabled == false
-} else := [final_of_gate[g], sprintf("the judge passed the last round and its audit gate is %q", [g])] if {
+} else := [final_of_gate[g], sprintf("the judge passed the last round and its audit gate is %q%s", [g, despite_disabled])] if {
 	last_round.verdict.verdict == "pass"
 	g := last_round.audit.gate
 	final_of_gate[g]
+} else := ["pass", "the judge passed the last round, which holds no audit.json, and the audit is disabled"] if {
+	last_round.verdict.verdict == "pass"
+	summary.audit_enabled == false
+	not last_round.files.audit
 } else := ["", "the last round has no audit.json although the judge passed it and the audit is enabled"] if {
 	last_round.verdict.verdict == "pass"
 	not is_object(last_round.audit)
+	not summary.audit_enabled == false
 }
+
+# despite_disabled: a summary that says the audit was disabled over an audit
+# that ran is named, so the reader sees why the gate counts.
+despite_disabled := " (audit_enabled false does not hide an audit that ran)" if summary.audit_enabled == false
+
+else := ""
 
 final_of_gate := {"pass": "pass", "fail": "reject", "needs-human": "needs-human"}
 
@@ -101,9 +112,10 @@ final_of_gate := {"pass": "pass", "fail": "reject", "needs-human": "needs-human"
 # title: final_verdict does not follow from the last round
 # description: >-
 #   summary.json final_verdict follows from the last round: the judge's reject or
-#   needs-human; when the judge passed, pass if the audit is disabled, else the audit gate
-#   (pass, fail gives reject, needs-human). pass only when the judge passed and the audit
-#   passed or was disabled. not-run and dry-run are accepted as written.
+#   needs-human; when the judge passed, the gate of the round's audit.json (pass, fail
+#   gives reject, needs-human), whatever the summary's audit_enabled says, and pass if the
+#   round holds no audit.json and the audit is disabled. pass only when the judge passed and
+#   the audit passed or was disabled. not-run and dry-run are accepted as written.
 #   loop-orchestrator SKILL.md, Run auditor gate: "Map gate status to loop outcome: `pass`
 #   -> final `pass`, `fail` -> final `reject` with feedback, `needs-human` -> final
 #   `needs-human`".
@@ -130,6 +142,40 @@ deny contains f if {
 expected_suffix("") := ""
 
 expected_suffix(want) := sprintf(", so it should be %q", [want]) if want != ""
+
+# METADATA
+# title: Audit in a run whose summary says the audit was disabled
+# description: >-
+#   summary.json audit_enabled is false, which says the loop ran with the auditor stage
+#   skipped, yet a round holds an audit.json: an auditor ran. The summary is written by the
+#   run itself and cannot vouch that no audit ran, so the audit counts (its gate decides
+#   the final verdict, h3a.gates.contract_final_verdict) and the summary's claim is an
+#   error. loop-orchestrator SKILL.md, Run auditor gate (default): "Run auditor in
+#   read-only mode after judge `pass`", "Require `audit.json`", "Disable auditor stage only
+#   when explicitly needed: ... `--skip-audit`"; artifact-contract.md, summary.json:
+#   "audit_enabled": true.
+# custom:
+#   id: h3a.gates.contract_audit_disabled_contradiction
+#   category: gates
+#   severity: error
+#   remediation: >-
+#     the summary does not match the rounds: find out whether the loop ran with --skip-audit
+#     (then the audit.json came from elsewhere: remove it and re-run the loop) or with the
+#     auditor (then re-run the orchestrator's summary step so audit_enabled is true)
+deny contains f if {
+	summary.audit_enabled == false
+	audits := [r.files.audit | some r in rounds; r.files.audit]
+	count(audits) > 0
+	f := lib.finding(rego.metadata.rule(), {
+		"msg": sprintf("summary.json says audit_enabled false, but %s exists: an auditor ran, so its gate counts and the summary's claim that the audit was disabled is wrong", [audit_list(audits)]),
+		"file": "summary.json",
+		"pointer": "/audit_enabled",
+	})
+}
+
+audit_list(audits) := audits[0] if count(audits) == 1
+
+else := sprintf("%d audit.json files (%s)", [count(audits), concat(", ", audits)])
 
 # METADATA
 # title: audit_gate is not the last round's

@@ -220,9 +220,57 @@ test_final_pass_needs_an_audit if {
 test_final_pass_with_audit_disabled if {
 	count(findings([
 		{"op": "replace", "path": "/docs/rounds/1/audit", "value": null},
+		{"op": "remove", "path": "/docs/rounds/1/files/audit"},
 		{"op": "replace", "path": "/docs/summary/audit_gate", "value": "not-run"},
 		{"op": "replace", "path": "/docs/summary/audit_enabled", "value": false},
 	])) == 0
+}
+
+# The summary cannot vouch that no audit ran: a failed audit of the last
+# round decides the final verdict even where audit_enabled is false.
+test_failed_audit_decides_although_disabled if {
+	fs := findings([
+		{"op": "replace", "path": "/docs/rounds/1/audit/gate", "value": "fail"},
+		{"op": "replace", "path": "/docs/rounds/1/audit/policy/artifact_integrity", "value": "fail"},
+		{"op": "add", "path": "/docs/rounds/1/audit/required_actions/-", "value": "remove the secret"},
+		{"op": "replace", "path": "/docs/summary/audit_enabled", "value": false},
+		{"op": "replace", "path": "/docs/summary/audit_gate", "value": "fail"},
+	])
+	{[f.rule, f.pointer] | some f in fs} == {
+		["h3a.gates.contract_final_verdict", "/final_verdict"],
+		["h3a.gates.contract_audit_disabled_contradiction", "/audit_enabled"],
+	}
+	some f in fs
+	f.rule == "h3a.gates.contract_final_verdict"
+	f.msg == `summary.json final_verdict is "pass" but the judge passed the last round and its audit gate is "fail" (audit_enabled false does not hide an audit that ran), so it should be "reject"`
+}
+
+test_audit_disabled_contradiction if {
+	fs := findings([{"op": "replace", "path": "/docs/summary/audit_enabled", "value": false}])
+	[f] := [f | some f in fs]
+	f.rule == "h3a.gates.contract_audit_disabled_contradiction"
+	f.file == "summary.json"
+	f.msg == "summary.json says audit_enabled false, but rounds/round-2/audit.json exists: an auditor ran, so its gate counts and the summary's claim that the audit was disabled is wrong"
+}
+
+test_audit_disabled_contradiction_names_every_audit if {
+	fs := findings([
+		{"op": "add", "path": "/docs/rounds/0/audit", "value": {"gate": "fail", "required_actions": ["x"], "findings": [{"category": "policy", "details": "y"}], "risk": {}, "policy": {}}},
+		{"op": "add", "path": "/docs/rounds/0/files/audit", "value": "rounds/round-1/audit.json"},
+		{"op": "replace", "path": "/docs/summary/audit_enabled", "value": false},
+	])
+	[f] := [f | some f in fs; f.rule == "h3a.gates.contract_audit_disabled_contradiction"]
+	contains(f.msg, "2 audit.json files (rounds/round-1/audit.json, rounds/round-2/audit.json)")
+}
+
+# An audit.json that did not parse still ran: audit_enabled false is
+# contradicted, and no final verdict is guessed from "disabled".
+test_unreadable_audit_under_disabled if {
+	located([
+		{"op": "replace", "path": "/docs/rounds/1/audit", "value": null},
+		{"op": "replace", "path": "/docs/summary/audit_gate", "value": "not-run"},
+		{"op": "replace", "path": "/docs/summary/audit_enabled", "value": false},
+	]) == {["h3a.gates.contract_audit_disabled_contradiction", "summary.json", "/audit_enabled"]}
 }
 
 test_final_not_run_is_accepted if {

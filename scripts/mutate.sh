@@ -300,6 +300,10 @@ main() {
 		'return append(l.checkRoundNames(r), l.checkFilesTouched(r)...)' 'return l.checkFilesTouched(r)' \
 		./internal/cli/ '^TestErrRuns$'
 
+	mutant contract-audit-disabled-believed policies/contract_summary.rego \
+		$'\tcount(audits) > 0\n' $'\tcount(audits) > 1\n' \
+		./internal/policy/ '^TestRegoPolicies$'
+
 	mutant changed-ignores-untracked internal/gitrev/repo.go \
 		'for _, list := range [][]byte{diff, c.untracked} {' 'for _, list := range [][]byte{diff, c.untracked[:0]} {' \
 		./internal/gitrev/ .
