@@ -297,12 +297,16 @@ main() {
 		$'return 2\n\t}\n\treturn 3' $'return -1\n\t}\n\treturn 3' \
 		./internal/layout/ '^TestContractRoundNumberUnreadable$'
 	mutant contract-unreadable-round-silent internal/layout/contract.go \
-		'return append(l.checkRoundNames(r), l.checkFilesTouched(r)...)' 'return l.checkFilesTouched(r)' \
+		'out = append(out, l.checkRoundNames(r)...)' '_ = l.checkRoundNames' \
 		./internal/cli/ '^TestErrRuns$'
 
 	mutant contract-audit-disabled-believed policies/contract_summary.rego \
 		$'\tcount(audits) > 0\n' $'\tcount(audits) > 1\n' \
 		./internal/policy/ '^TestRegoPolicies$'
+
+	mutant contract-flat-beside-rounds-silent internal/layout/contract.go \
+		'if len(rounds) < 2 || rounds[0].Dir != "" {' 'if true || len(rounds) < 2 || rounds[0].Dir != "" {' \
+		./internal/layout/ '^TestContractFlatBesideRounds$'
 
 	mutant changed-ignores-untracked internal/gitrev/repo.go \
 		'for _, list := range [][]byte{diff, c.untracked} {' 'for _, list := range [][]byte{diff, c.untracked[:0]} {' \

@@ -91,7 +91,7 @@ func TestH3ARulesCiteTheirBasis(t *testing.T) {
 // contractRules are the Go rules that enforce a sentence of the artifact
 // contract (artifact-contract.md) or the upstream role documents around it
 // (loop-orchestrator, doer-implement, judge-evaluate, auditor-gate SKILL.md).
-var contractRules = []Rule{ContractFileMissing, ContractRoundNumber}
+var contractRules = []Rule{ContractFileMissing, ContractRoundNumber, ContractFlatAndRounds}
 
 // TestContractRulesCiteTheirBasis: each of them names the document and
 // section it enforces, as the contract layout's policy rules do.

@@ -479,6 +479,14 @@ var (
 		Remediation: "rename the folder to round-<n> with the number the orchestrator gave the round (rounds count 1, 2, 3, ...), or restore the run as the orchestrator left it",
 	}
 
+	ContractFlatAndRounds = Rule{
+		ID:          "h3a.structure.contract_flat_and_rounds",
+		Category:    CategoryStructure,
+		Severity:    Error,
+		Title:       "Role files at the top of a run that has rounds",
+		Description: "A contract run holds handoff.json, verdict.json or audit.json at its top as well as rounds/round-<n>/ folders. Role files at the top are the one-round form of a run with no rounds/ (docs/layouts/contract.md, Files); the orchestrator writes each round into rounds/round-<n>/ and only summary.json at the top. Beside round folders the flat files are a round with no number, so which round they are, and which round is last (the one summary.json's final_verdict, judge_verdict and audit_gate and the gate follow), is a guess. They are checked as a round before the numbered ones. loop-orchestrator SKILL.md, Quick Start, Inspect run artifacts: \"`rounds/round-*/handoff.json`\", \"`rounds/round-*/patch.diff`\", \"`rounds/round-*/verdict.json`\", \"`rounds/round-*/audit.json`\", \"`summary.json`\"; Iterate with feedback: \"Persist `summary.json` with judge and audit outcomes\".",
+		Remediation: "move the files at the top into the round folder they belong to (rounds/round-<n>/, with the round's patch.diff), or remove them if they are a copy of a round; a run holds either one flat round or rounds/round-<n>/ folders, never both",
+	}
 	RulesChanged = Rule{
 		ID:          "h3a.security.rules_changed",
 		Category:    CategorySecurity,
@@ -514,7 +522,7 @@ var GoRules = []Rule{
 	JSONSyntax, YAMLSyntax, DuplicateKey, BOM, InvalidUTF8, SchemaViolation,
 	HashMismatch, MissingArtifact, HashUnverifiable, HashEllipsis, HashMalformed, HashTooShort,
 	PathEscape, AbsolutePath,
-	RunIDMismatch, ContractFileMissing, ContractRoundNumber,
+	RunIDMismatch, ContractFileMissing, ContractRoundNumber, ContractFlatAndRounds,
 	WaiverExpired, WaiverUnused, RulesChanged,
 	HistoryNotCompared, NewRun, EntryRewritten, BadCorrection, GateEventRewritten,
 	EvidenceEntryRewritten, TaskRemoved, TaskReworded, TaskUnticked, CompletionChanged,

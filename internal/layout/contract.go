@@ -175,7 +175,46 @@ func (l Contract) taskIDs(r *Run) []taskIDRef {
 // documents and the facts of the input, so it is Rego
 // (policies/contract.rego).
 func (l Contract) Check(r *Run) []finding.Finding {
-	return append(l.checkRoundNames(r), l.checkFilesTouched(r)...)
+	out := l.checkFlatBesideRounds(r)
+	out = append(out, l.checkRoundNames(r)...)
+	return append(out, l.checkFilesTouched(r)...)
+}
+
+// checkFlatBesideRounds: role files at the top of the run are the one
+// round of a flat run, which has no rounds/. Beside round folders they are
+// a round with no place among the numbered ones (the check orders it
+// first), so which round is last would be a guess: an error at the first
+// of them.
+func (l Contract) checkFlatBesideRounds(r *Run) []finding.Finding {
+	rounds := l.rounds(r)
+	if len(rounds) < 2 || rounds[0].Dir != "" {
+		return nil
+	}
+	var flat []string
+	for _, role := range contractRoles {
+		if p, ok := rounds[0].Files[role.name]; ok {
+			flat = append(flat, p)
+		}
+	}
+	folders := rounds[1].Dir
+	if n := len(rounds) - 1; n > 1 {
+		folders = fmt.Sprintf("%d round folders (%s to %s)", n, rounds[1].Dir, rounds[n].Dir)
+	}
+	verb := "sits"
+	if len(flat) > 1 {
+		verb = "sit"
+	}
+	return []finding.Finding{finding.ContractFlatAndRounds.New(flat[0],
+		"%s %s at the top of the run beside %s: role files sit at the top only in a run of one round with no rounds/, so which round they are, and which round is last (the one summary.json and the gate follow), is a guess; they are checked as a round before %s",
+		andList(flat), verb, folders, rounds[1].Dir)}
+}
+
+// andList joins names as a sentence does: "a", "a and b", "a, b and c".
+func andList(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // checkRoundNames: the order of the rounds decides which round is last,

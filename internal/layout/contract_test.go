@@ -5,8 +5,10 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/h3a-check/h3a-check/internal/finding"
 	"github.com/h3a-check/h3a-check/internal/jsonpos"
 	"github.com/h3a-check/h3a-check/internal/rundir"
 )
@@ -128,4 +130,63 @@ func FuzzContract(f *testing.F) {
 		_ = l.TaskID(r)
 		_ = l.RequirementsKnown(r)
 	})
+}
+
+// TestContractFlatBesideRounds: role files at the top of a run are its one
+// round only when there is no round folder; beside round folders they are
+// an error at the first of them, whatever the folders hold.
+func TestContractFlatBesideRounds(t *testing.T) {
+	tests := []struct {
+		name  string
+		files []string // documents of the run, each {"task_id": "T-1"}
+		file  string   // where h3a.structure.contract_flat_and_rounds fires, "" for nowhere
+		msg   string   // the start of its message
+	}{
+		{name: "a flat run", files: []string{"handoff.json", "verdict.json", "audit.json", "summary.json"}},
+		{name: "rounds only", files: []string{"rounds/round-1/handoff.json", "rounds/round-2/verdict.json", "summary.json"}},
+		{
+			name:  "all three roles beside two rounds",
+			files: []string{"handoff.json", "verdict.json", "audit.json", "rounds/round-1/handoff.json", "rounds/round-2/verdict.json"},
+			file:  "handoff.json",
+			msg:   "handoff.json, verdict.json and audit.json sit at the top of the run beside 2 round folders (rounds/round-1 to rounds/round-2): ",
+		},
+		{
+			name:  "one role beside one round",
+			files: []string{"verdict.json", "rounds/round-1/handoff.json", "summary.json"},
+			file:  "verdict.json",
+			msg:   "verdict.json sits at the top of the run beside rounds/round-1: ",
+		},
+		{
+			name:  "beside a round whose number cannot be read",
+			files: []string{"handoff.json", "verdict.json", "rounds/round-99999999999999999999/verdict.json"},
+			file:  "handoff.json",
+			msg:   "handoff.json and verdict.json sit at the top of the run beside rounds/round-99999999999999999999: ",
+		},
+		{name: "summary at the top is no round", files: []string{"summary.json", "rounds/round-1/verdict.json"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			docs := map[string]string{}
+			for _, f := range tt.files {
+				docs[f] = `{"task_id": "T-1"}`
+			}
+			var got []string
+			for _, f := range (Contract{}).Check(contractRun("/x/T-1-20260216-130000", docs)) {
+				if f.Rule != finding.ContractFlatAndRounds.ID {
+					continue
+				}
+				got = append(got, f.File)
+				if f.Severity != finding.Error || !strings.HasPrefix(f.Details, tt.msg) {
+					t.Errorf("%s %q; want an error starting %q", f.Severity, f.Details, tt.msg)
+				}
+			}
+			var want []string
+			if tt.file != "" {
+				want = []string{tt.file}
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("contract_flat_and_rounds at %q, want %q", got, want)
+			}
+		})
+	}
 }
