@@ -257,6 +257,9 @@ main() {
 	mutant stigmergy-hour-24-is-real internal/layout/stigmergytime.go \
 		'hour > 23 ||' 'hour > 24 ||' \
 		./internal/layout/ '^TestStigmergyStamp$'
+	mutant gate-state-second-output-dropped internal/layout/gatestate.go \
+		'			if i == keep {' '			if i == keep || gd.number >= 0 {' \
+		./internal/layout/ '^TestGateStateEveryOutputReadOrReported$'
 	mutant rego-rule-never-fired-unreported internal/policy/tester.go \
 		'if !headNotCovered(fr, rule.Head.Location) {' 'if true || !headNotCovered(fr, rule.Head.Location) {' \
 		./internal/policy/ '^TestNeverFiredNamesTheRule$'

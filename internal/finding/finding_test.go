@@ -77,6 +77,10 @@ var h3aRules = []Rule{
 	TaskRemoved, TaskReworded, TaskUnticked, CompletionChanged, IterationCountLowered,
 }
 
+// gateStateRules are the Go rules that enforce a sentence of the gate-state
+// management guide.
+var gateStateRules = []Rule{GateStateOutputUnread}
+
 // TestH3ARulesCiteTheirBasis: each of them names the document and section it
 // enforces.
 func TestH3ARulesCiteTheirBasis(t *testing.T) {
@@ -84,6 +88,11 @@ func TestH3ARulesCiteTheirBasis(t *testing.T) {
 		if !strings.Contains(r.Description, "h3a-state-specification.md, ") && !strings.Contains(r.Description, "gate_framework.md, ") &&
 			!strings.Contains(r.Description, "handoff_contracts.md, ") {
 			t.Errorf("%s: the description names no H3A document and section: %q", r.ID, r.Description)
+		}
+	}
+	for _, r := range gateStateRules {
+		if !strings.Contains(r.Description, "gate-state-management.md, ") {
+			t.Errorf("%s: the description names no section of gate-state-management.md: %q", r.ID, r.Description)
 		}
 	}
 }

@@ -461,6 +461,14 @@ var (
 		Remediation: "a run directory is named by its run id; find out which one is wrong and never reuse a run directory for another run",
 	}
 
+	GateStateOutputUnread = Rule{
+		ID:          "h3a.structure.gate_state_output_unread",
+		Category:    CategoryStructure,
+		Severity:    Error,
+		Title:       "Gate output file not read as its gate's output",
+		Description: "A file in .state/ named like a gate output cannot be read as one gate's output: its name has no gate number after \"-gate\", the number is too large to read, or another file already holds the same gate of the same pipeline (gate01 beside gate1). Its content is not checked, so it is an error: a FAILED gate hidden this way would let the run pass. gate-state-management.md, File Naming Convention: \"**Format:** `{domain}-{feature}-gate{N}-output.json`\" (one file per gate, N its number); Pattern 1: gate N reads `.state/{domain}-{feature}-gate${previousGate}-output.json`, the one file of that name.",
+		Remediation: "keep one output file per gate, named {domain}-{feature}-gate{N}-output.json with N the gate number; delete or rename the other",
+	}
 	ContractFileMissing = Rule{
 		ID:          "h3a.evidence.contract_file_missing",
 		Category:    CategoryEvidence,
@@ -522,7 +530,7 @@ var GoRules = []Rule{
 	JSONSyntax, YAMLSyntax, DuplicateKey, BOM, InvalidUTF8, SchemaViolation,
 	HashMismatch, MissingArtifact, HashUnverifiable, HashEllipsis, HashMalformed, HashTooShort,
 	PathEscape, AbsolutePath,
-	RunIDMismatch, ContractFileMissing, ContractRoundNumber, ContractFlatAndRounds,
+	RunIDMismatch, ContractFileMissing, ContractRoundNumber, ContractFlatAndRounds, GateStateOutputUnread,
 	WaiverExpired, WaiverUnused, RulesChanged,
 	HistoryNotCompared, NewRun, EntryRewritten, BadCorrection, GateEventRewritten,
 	EvidenceEntryRewritten, TaskRemoved, TaskReworded, TaskUnticked, CompletionChanged,

@@ -53,8 +53,9 @@ var gateStateAppendOnly = []AppendOnly{
 }
 
 var (
-	gateOutputName = regexp.MustCompile(`^(.+)-gate(\d+)-output\.json$`)
-	pipelineName   = regexp.MustCompile(`^(.+)-pipeline\.json$`)
+	// (?s): a name may hold a line break, which the glob matches too.
+	gateOutputName = regexp.MustCompile(`(?s)^(.+)-gate(\d+)-output\.json$`)
+	pipelineName   = regexp.MustCompile(`(?s)^(.+)-pipeline\.json$`)
 	// gateSynonyms are the sibling documents' names for the guide's fields.
 	gateSynonyms = []struct{ variant, field string }{
 		{"agentName", "agent"}, {"outputData", "output"}, {"validationResult", "validation"},
@@ -96,7 +97,7 @@ func (GateState) RunID(r *Run) string         { return filepath.Base(r.Dir) }
 func (GateState) TaskID(*Run) string          { return "" }
 
 func (GateState) Notes(r *Run) string {
-	p := gateStatePipelines(r)
+	p, _ := gateStatePipelines(r)
 	names := make([]string, 0, len(p))
 	for _, pl := range p {
 		names = append(names, pl.prefix)
@@ -109,7 +110,8 @@ func (GateState) Notes(r *Run) string {
 // synonyms read under the guide's names.
 func (GateState) Docs(r *Run) map[string]any {
 	pipelines := []any{}
-	for _, p := range gateStatePipelines(r) {
+	all, _ := gateStatePipelines(r)
+	for _, p := range all {
 		gates := map[string]any{}
 		for n, g := range p.gates {
 			variants := []any{}
@@ -156,7 +158,13 @@ type gatePipeline struct {
 	gates  map[int]gateDoc
 }
 
-func gateStatePipelines(r *Run) []*gatePipeline {
+// gateStatePipelines groups the run's files by name prefix. Every file the
+// gate output pattern matches is either read as its gate's output or
+// reported (h3a.structure.gate_state_output_unread): a name without a
+// readable gate number, or a second file for a gate that already has one.
+// None is dropped in silence, since a dropped FAILED output would let the
+// run pass.
+func gateStatePipelines(r *Run) ([]*gatePipeline, []finding.Finding) {
 	byPrefix := map[string]*gatePipeline{}
 	get := func(prefix string) *gatePipeline {
 		if p, ok := byPrefix[prefix]; ok {
@@ -166,30 +174,87 @@ func gateStatePipelines(r *Run) []*gatePipeline {
 		byPrefix[prefix] = p
 		return p
 	}
+	var problems []finding.Finding
+	// outputs holds each gate's output files, in the order found, by
+	// prefix and gate number.
+	type gateKey struct {
+		prefix string
+		number int
+	}
+	outputs := map[gateKey][]gateDoc{}
+	var order []gateKey
 	for _, m := range r.Files {
 		name := path.Base(m.Path)
 		doc, _ := r.Docs[m.Path].Value().(map[string]any)
-		if g := gateOutputName.FindStringSubmatch(name); g != nil && m.Spec.DocKey == "gates" {
-			n, err := strconv.Atoi(g[2])
-			if err != nil {
+		switch m.Spec.DocKey {
+		case "gates":
+			g := gateOutputName.FindStringSubmatch(name)
+			if g == nil {
+				problems = append(problems, finding.GateStateOutputUnread.New(m.Path,
+					"file name has no gate number after \"-gate\", so the file is not read as any gate's output; expected {domain}-{feature}-gate{N}-output.json"))
 				continue
 			}
-			p := get(g[1])
+			n, err := strconv.Atoi(g[2])
+			if err != nil {
+				problems = append(problems, finding.GateStateOutputUnread.New(m.Path,
+					"gate number %s in the file name is too large to read, so the file is not read as any gate's output; expected a gate number such as 1",
+					shortDigits(g[2])))
+				continue
+			}
 			gd := normaliseGate(doc)
 			gd.path, gd.number = m.Path, n
-			p.gates[n] = gd
-			continue
+			k := gateKey{g[1], n}
+			if _, seen := outputs[k]; !seen {
+				order = append(order, k)
+			}
+			outputs[k] = append(outputs[k], gd)
+		case "pipelines":
+			if g := pipelineName.FindStringSubmatch(name); g != nil {
+				p := get(g[1])
+				p.path, p.doc = m.Path, doc
+			}
 		}
-		if g := pipelineName.FindStringSubmatch(name); g != nil && m.Spec.DocKey == "pipelines" {
-			p := get(g[1])
-			p.path, p.doc = m.Path, doc
+	}
+	for _, k := range order {
+		files := outputs[k]
+		keep := canonicalGateFile(k.prefix, k.number, files)
+		get(k.prefix).gates[k.number] = files[keep]
+		for i, gd := range files {
+			if i == keep {
+				continue
+			}
+			problems = append(problems, finding.GateStateOutputUnread.New(gd.path,
+				"second output file for gate %d of pipeline %s: %s is read as gate %d's output and this file is not checked; keep one output file per gate",
+				k.number, k.prefix, files[keep].path, k.number))
 		}
 	}
 	out := make([]*gatePipeline, 0, len(byPrefix))
 	for _, k := range sortedKeysOf(byPrefix) {
 		out = append(out, byPrefix[k])
 	}
-	return out
+	return out, problems
+}
+
+// canonicalGateFile picks, of several output files for one gate, the one
+// read as its output: the one named as the guide names it
+// ({prefix}-gate{N}-output.json, the number without leading zeros), else
+// the first in path order.
+func canonicalGateFile(prefix string, n int, files []gateDoc) int {
+	want := fmt.Sprintf("%s-gate%d-output.json", prefix, n)
+	for i, gd := range files {
+		if path.Base(gd.path) == want {
+			return i
+		}
+	}
+	return 0
+}
+
+// shortDigits quotes a run of digits, shortened past 24 of them.
+func shortDigits(s string) string {
+	if len(s) > 24 {
+		return fmt.Sprintf("%q (%d digits)", s[:20]+"…", len(s))
+	}
+	return strconv.Quote(s)
 }
 
 func sortedKeysOf[V any](m map[string]V) []string {
@@ -258,9 +323,13 @@ func (g gateDoc) pointer(field string) string {
 	return "/" + field
 }
 
-// Check: the gate-state rules judge only documents, so they are Rego
-// (policies/gate_state.rego).
-func (GateState) Check(*Run) []finding.Finding { return nil }
+// Check reports the gate output files that are not read as their gate's
+// output (gateStatePipelines); the rules over the documents are Rego
+// (policies/gate_state*.rego).
+func (GateState) Check(r *Run) []finding.Finding {
+	_, problems := gateStatePipelines(r)
+	return problems
+}
 
 // jsonFloat reads a JSON number, as the parser keeps it (json.Number) or
 // as a float.

@@ -2,8 +2,15 @@ package layout
 
 import (
 	"encoding/json"
+	"fmt"
+	"maps"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/h3a-check/h3a-check/internal/finding"
+	"github.com/h3a-check/h3a-check/internal/jsonpos"
+	"github.com/h3a-check/h3a-check/internal/rundir"
 )
 
 func TestGateStateSynonymScore(t *testing.T) {
@@ -24,3 +31,102 @@ func TestGateStateSynonymScore(t *testing.T) {
 }
 
 func jsonNumber(s string) any { return json.Number(s) }
+
+// gateStateRun loads docs (path -> JSON text) the way the runner does.
+func gateStateRun(docs map[string]string) *Run {
+	var present []string
+	for p := range docs {
+		present = append(present, p)
+	}
+	r := &Run{Dir: "/x/app", Files: Expand(GateState{}.Files(), present), Docs: map[string]*rundir.Document{}}
+	for p, text := range docs {
+		d := &rundir.Document{Path: p, Present: true, Data: []byte(text)}
+		d.JSON, _ = jsonpos.Parse(d.Data)
+		d.Parsed = d.JSON != nil
+		r.Docs[p] = d
+	}
+	return r
+}
+
+// TestGateStateEveryOutputReadOrReported: every file the gate output
+// pattern matches is read as its gate's output or is a finding at that
+// file; none is dropped in silence.
+func TestGateStateEveryOutputReadOrReported(t *testing.T) {
+	const (
+		p       = ".state/demoqa_com-student_registration"
+		failed  = `{"gate": 1, "status": "FAILED"}`
+		success = `{"gate": 1, "status": "SUCCESS"}`
+	)
+	tests := []struct {
+		name     string
+		files    map[string]string
+		read     map[string]string // prefix/gate -> the file read as its output
+		reported map[string]string // file -> a fragment of its finding
+	}{
+		{"one file per gate", map[string]string{p + "-gate1-output.json": success, p + "-gate2-output.json": success},
+			map[string]string{"demoqa_com-student_registration/1": p + "-gate1-output.json", "demoqa_com-student_registration/2": p + "-gate2-output.json"}, nil},
+		{"gate01 beside gate1: gate1 is read, gate01 reported naming it",
+			map[string]string{p + "-gate1-output.json": success, p + "-gate01-output.json": failed},
+			map[string]string{"demoqa_com-student_registration/1": p + "-gate1-output.json"},
+			map[string]string{p + "-gate01-output.json": "second output file for gate 1 of pipeline demoqa_com-student_registration: " + p + "-gate1-output.json is read"}},
+		{"gate01 and gate001: the first in path order is read",
+			map[string]string{p + "-gate01-output.json": success, p + "-gate001-output.json": failed},
+			map[string]string{"demoqa_com-student_registration/1": p + "-gate001-output.json"},
+			map[string]string{p + "-gate01-output.json": "second output file for gate 1"}},
+		{"gate01 alone is gate 1", map[string]string{p + "-gate01-output.json": failed},
+			map[string]string{"demoqa_com-student_registration/1": p + "-gate01-output.json"}, nil},
+		{"a gate number past int64",
+			map[string]string{p + "-gate99999999999999999999-output.json": failed},
+			nil, map[string]string{p + "-gate99999999999999999999-output.json": `gate number "99999999999999999999" in the file name is too large to read`}},
+		{"a very long gate number is shortened",
+			map[string]string{p + "-gate" + strings.Repeat("9", 40) + "-output.json": failed},
+			nil, map[string]string{p + "-gate" + strings.Repeat("9", 40) + "-output.json": `"99999999999999999999…" (40 digits)`}},
+		{"no gate number", map[string]string{p + "-gateA-output.json": failed, p + "-gate-output.json": failed},
+			nil, map[string]string{p + "-gateA-output.json": `no gate number after "-gate"`, p + "-gate-output.json": `no gate number after "-gate"`}},
+		{"a line break in the name is read, under its own prefix",
+			map[string]string{".state/demoqa_com-student_registration\n-gate1-output.json": failed},
+			map[string]string{"demoqa_com-student_registration\n/1": ".state/demoqa_com-student_registration\n-gate1-output.json"}, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := gateStateRun(tc.files)
+			pipelines, problems := gateStatePipelines(r)
+			read := map[string]string{}
+			for _, pl := range pipelines {
+				for n, g := range pl.gates {
+					read[fmt.Sprintf("%s/%d", pl.prefix, n)] = g.path
+				}
+			}
+			if !maps.Equal(read, tc.read) {
+				t.Errorf("read %q, want %q", read, tc.read)
+			}
+			reported := map[string]string{}
+			for _, f := range (GateState{}).Check(r) {
+				if f.Rule != finding.GateStateOutputUnread.ID || f.Severity != finding.Error {
+					t.Errorf("finding %+v, want an error of %s", f, finding.GateStateOutputUnread.ID)
+				}
+				reported[f.File] = f.Details
+			}
+			if len(reported) != len(problems) {
+				t.Errorf("Check gave %d findings, gateStatePipelines %d", len(reported), len(problems))
+			}
+			for file, want := range tc.reported {
+				if !strings.Contains(reported[file], want) {
+					t.Errorf("finding at %q is %q, want it to hold %q", file, reported[file], want)
+				}
+			}
+			if len(reported) != len(tc.reported) {
+				t.Errorf("findings %q, want only at %q", reported, slices.Sorted(maps.Keys(tc.reported)))
+			}
+			// The invariant: each matched output file is read or reported.
+			for _, m := range r.Files {
+				if m.Spec.DocKey != "gates" {
+					continue
+				}
+				if _, ok := reported[m.Path]; !ok && !slices.Contains(slices.Collect(maps.Values(read)), m.Path) {
+					t.Errorf("%q is neither read nor reported", m.Path)
+				}
+			}
+		})
+	}
+}
