@@ -42,6 +42,17 @@ gates(p) := {to_number(key): g | some key, g in p.gates; regex.match(`^[0-9]+$`,
 # output_file names the output file gate n of pipeline p would have.
 output_file(p, n) := sprintf(".state/%s-gate%d-output.json", [p.prefix, n])
 
+# pipeline_file names the pipeline file of pipeline p.
+pipeline_file(p) := sprintf(".state/%s-pipeline.json", [p.prefix])
+
+# prefix_text names pipeline p in a message.
+prefix_text(p) := p.prefix
+
+# gate_list says gate numbers in a message: "gate 2", "gates 1, 2".
+gate_list(numbers) := sprintf("gate %d", numbers) if count(numbers) == 1
+
+else := sprintf("gates %s", [concat(", ", [sprintf("%d", [n]) | some n in numbers])])
+
 # field_pointer is where the file holds one of the guide's fields: under the
 # sibling documents' name when it used that one instead.
 field_pointer(g, field) := concat("", ["/", object.get(g.read_from, field, field)])

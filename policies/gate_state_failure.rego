@@ -85,3 +85,51 @@ failed_gate_text(p) := sprintf(" at gate %d", [n]) if {
 	n := gate_from_number(p.pipeline.currentGate)
 	n != final_gate
 } else := ""
+
+# METADATA
+# title: Gate outputs without their pipeline file
+# description: >-
+#   Gate outputs whose prefix has no pipeline file: nothing records which gates completed
+#   or how the pipeline ended, so the outcome cannot be read from the run and a person
+#   must judge it (needs-human, exit 3; never a pass, whatever the gates' status). The
+#   guide has the orchestrator write the pipeline file before any gate runs, yet also
+#   lets agents run on their own, so a missing pipeline file asks for a human rather than
+#   failing. gate-state-management.md, Pattern 5: Orchestration Pipeline State,
+#   "PRE-PROCESSING: Create Pipeline State", "create_file(
+#   `.state/${metadata.domain}-${metadata.feature}-pipeline.json`, ...)"; Integration
+#   Points: "Orchestration: PRE-PROCESSING (create pipeline state), after each gate
+#   (update state), FINAL (mark complete)".
+# custom:
+#   id: h3a.evidence.gate_state_pipeline_missing
+#   category: evidence
+#   severity: warning
+#   remediation: >-
+#     restore the pipeline file the orchestrator wrote ({domain}-{feature}-pipeline.json
+#     beside the gate outputs), or rename the gate outputs to the prefix of their pipeline
+#     file
+warn contains f if {
+	some p in pipelines
+	p.path == ""
+	by_number := gates(p)
+	count(by_number) > 0
+	numbers := sort([n | some n, _ in by_number])
+	failed := [n | some n in numbers; by_number[n].doc.status == "FAILED"]
+	at := orphan_file(by_number, numbers, failed)
+	f := lib.finding(rego.metadata.rule(), {
+		"msg": sprintf("outputs of %s for %s but no pipeline file %s: nothing records which gates completed or how the pipeline ended%s; a person must check the run", [
+			gate_list(numbers), prefix_text(p), pipeline_file(p), failed_text(failed),
+		]),
+		"file": at,
+		"needs_human": true,
+	})
+}
+
+# orphan_file is where the missing pipeline is reported: the first FAILED
+# gate's output, or the lowest gate's.
+orphan_file(by_number, numbers, failed) := by_number[failed[0]].path if count(failed) > 0
+
+else := by_number[numbers[0]].path
+
+failed_text(failed) := "" if count(failed) == 0
+
+else := sprintf(", and %s FAILED", [gate_list(failed)])

@@ -397,3 +397,36 @@ test_failed_pipeline_needs_a_human if {
 	[g] := [g | some g in stops([set(sprintf("%s/status", [pipeline]), "FAILED"), set(sprintf("%s/currentGate", [pipeline]), 5)])]
 	g.msg == "pipeline demoqa_com-student_registration FAILED: a person must decide how to go on"
 }
+
+# --- gate outputs without their pipeline file ----------------------------------
+
+no_pipeline_file := [set("/docs/pipelines/0/path", ""), set(pipeline, null)]
+
+test_gate_outputs_without_pipeline_file_need_a_human if {
+	count(findings(no_pipeline_file)) == 0
+	[f] := [f | some f in stops(no_pipeline_file)]
+	[f.rule, f.file, f.needs_human] == ["h3a.evidence.gate_state_pipeline_missing", file1, true]
+	f.msg == "outputs of gates 1, 2 for demoqa_com-student_registration but no pipeline file .state/demoqa_com-student_registration-pipeline.json: nothing records which gates completed or how the pipeline ended; a person must check the run"
+}
+
+# A FAILED gate output without a pipeline is never a pass: the finding is at it.
+test_failed_gate_output_without_pipeline_file_needs_a_human if {
+	ops := array.concat(no_pipeline_file, [
+		set(sprintf("%s/doc/status", [g2]), "FAILED"),
+		set(sprintf("%s/doc/validation/score", [g2]), 40),
+		set(sprintf("%s/doc/validation/passed", [g2]), false),
+	])
+	[f] := [f | some f in stops(ops)]
+	[f.rule, f.file, f.needs_human] == ["h3a.evidence.gate_state_pipeline_missing", file2, true]
+	f.msg == "outputs of gates 1, 2 for demoqa_com-student_registration but no pipeline file .state/demoqa_com-student_registration-pipeline.json: nothing records which gates completed or how the pipeline ended, and gate 2 FAILED; a person must check the run"
+}
+
+test_one_gate_output_without_pipeline_file if {
+	[f] := [f | some f in stops(array.concat(no_pipeline_file, [cut(g2)]))]
+	startswith(f.msg, "outputs of gate 1 for demoqa_com-student_registration but no pipeline file")
+}
+
+test_pipeline_file_present_asks_no_human if {
+	count(stops([])) == 0
+	count(stops([set(sprintf("%s/doc/status", [g2]), "FAILED"), set(sprintf("%s/completedGates", [pipeline]), [1]), set(sprintf("%s/currentGate", [pipeline]), 2)])) == 0
+}

@@ -260,6 +260,9 @@ main() {
 	mutant gate-state-second-output-dropped internal/layout/gatestate.go \
 		'			if i == keep {' '			if i == keep || gd.number >= 0 {' \
 		./internal/layout/ '^TestGateStateEveryOutputReadOrReported$'
+	mutant gate-state-missing-pipeline-unseen policies/gate_state_failure.rego \
+		$'\tp.path == ""\n\tby_number := gates(p)' $'\tp.path == "-"\n\tby_number := gates(p)' \
+		./internal/policy/ '^TestRegoPolicies$'
 	mutant rego-rule-never-fired-unreported internal/policy/tester.go \
 		'if !headNotCovered(fr, rule.Head.Location) {' 'if true || !headNotCovered(fr, rule.Head.Location) {' \
 		./internal/policy/ '^TestNeverFiredNamesTheRule$'
