@@ -62,6 +62,59 @@ gate_text(n) := "none" if n < 0
 else := sprintf("%d", [n])
 
 # METADATA
+# title: Gate completed before an earlier gate
+# description: >-
+#   Gates run in order, each only after the gates before it completed, so completedGates
+#   holds every gate from 1 up to its last one: a gap before a later completed gate (the
+#   final mark, gate 5, included: [1, 2, 5]) is an error, reported at the first gate
+#   completed after it. Gate 0 is optional and is not required. A FAILED pipeline closed
+#   with the final mark may lack its first FAILED gate and the gates after it, which
+#   never ran. gate-state-management.md, Pattern 2: Pre-Flight Validation, "Previous Gate
+#   Status - Read todo list, verify previous gates completed"; Pattern 3: "throw new
+#   Error(`Cannot execute GATE ...: Previous gate failed`)"; Pattern 5, After Each Gate:
+#   "pipelineState.completedGates.push(<GATE_NUMBER>)"; Pattern 6: Crash Recovery runs
+#   the gates missing from completedGates, so a gate missing there never completed.
+# custom:
+#   id: h3a.gates.gate_state_completed_gap
+#   category: gates
+#   severity: error
+#   remediation: >-
+#     run the missing gates (they come before the later one) and add each to completedGates
+#     as it completes; if they did complete, add them to completedGates in order
+deny contains f if {
+	some p in pipelines
+	is_object(p.pipeline)
+	done := {n | some [_, n] in completed(p)}
+	some [i, n] in completed(p)
+	low := max({last_completed(p, i) + 1, 1})
+	high := min({n, final_gate}) - 1
+	low <= high
+	missing := [m | some m in numbers.range(low, high); not done[m]; not never_ran(p, n, m)]
+	count(missing) > 0
+	f := lib.finding(rego.metadata.rule(), {
+		"msg": sprintf("completedGates has gate %d but not %s before it%s; gates run in order, so a gate completes only after the ones before it", [n, gate_list(missing), no_failed_gate_text(p, n)]),
+		"file": p.path,
+		"pointer": sprintf("/completedGates/%d", [i]),
+	})
+}
+
+# no_failed_gate_text: a FAILED pipeline closed with the final mark, whose
+# gap no FAILED gate output explains (the guide writes a failed gate's file).
+no_failed_gate_text(p, n) := ", and no FAILED gate output explains the gap" if {
+	p.pipeline.status == "FAILED"
+	n == final_gate
+	not first_failed(p)
+} else := ""
+
+# never_ran: in a FAILED pipeline closed with the final mark, gate m is the
+# first FAILED gate or comes after it.
+never_ran(p, n, m) if {
+	p.pipeline.status == "FAILED"
+	n == final_gate
+	m >= first_failed(p)
+}
+
+# METADATA
 # title: Completed gate without a usable output
 # description: >-
 #   Every gate in completedGates (but the final mark, gate 5) needs its output file

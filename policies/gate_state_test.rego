@@ -71,7 +71,6 @@ test_variant_of_unreadable_file_is_quiet if {
 	count(findings([
 		set(sprintf("%s/variants", [g1]), ["agentName"]),
 		set(sprintf("%s/doc", [g1]), null),
-		set(sprintf("%s/completedGates", [pipeline]), [2]),
 	])) == 0
 }
 
@@ -210,9 +209,17 @@ test_completed_gate_without_output if {
 	msgs(ops) == {"gate 3 is completed but .state/demoqa_com-student_registration-gate3-output.json does not exist"}
 }
 
+# gates_3_and_4 adds SUCCESS outputs for gates 3 and 4.
+gates_3_and_4 := [put(sprintf("/docs/pipelines/0/gates/%d", [n]), object.union(fixture.gate_state_complete.docs.pipelines[0].gates["2"], {
+	"path": sprintf(".state/demoqa_com-student_registration-gate%d-output.json", [n]),
+	"doc": object.union(fixture.gate_state_complete.docs.pipelines[0].gates["2"].doc, {"gate": n, "agent": "ScriptGenerator"}),
+})) |
+	some n in [3, 4]
+]
+
 # Gate 5 is the orchestrator's mark: no output is written for it.
 test_final_mark_needs_no_output if {
-	count(findings([set(sprintf("%s/completedGates", [pipeline]), [1, 2, 5]), set(sprintf("%s/currentGate", [pipeline]), 5)])) == 0
+	count(findings(array.concat(gates_3_and_4, [set(sprintf("%s/completedGates", [pipeline]), [1, 2, 3, 4, 5]), set(sprintf("%s/currentGate", [pipeline]), 5)]))) == 0
 }
 
 test_completed_gate_that_failed if {
@@ -228,11 +235,11 @@ test_failed_pipeline_without_the_failed_gate if {
 
 test_failed_pipeline_with_its_output_is_fine if {
 	count(findings([set(sprintf("%s/status", [pipeline]), "FAILED")])) == 0
-	count(findings([
+	count(findings(array.concat(gates_3_and_4, [
 		set(sprintf("%s/status", [pipeline]), "FAILED"),
-		set(sprintf("%s/completedGates", [pipeline]), [1, 2, 5]),
+		set(sprintf("%s/completedGates", [pipeline]), [1, 2, 3, 4, 5]),
 		set(sprintf("%s/currentGate", [pipeline]), 5),
-	])) == 0
+	]))) == 0
 }
 
 test_success_pipeline_over_a_partial_gate if {
@@ -429,4 +436,60 @@ test_one_gate_output_without_pipeline_file if {
 test_pipeline_file_present_asks_no_human if {
 	count(stops([])) == 0
 	count(stops([set(sprintf("%s/doc/status", [g2]), "FAILED"), set(sprintf("%s/completedGates", [pipeline]), [1]), set(sprintf("%s/currentGate", [pipeline]), 2)])) == 0
+}
+
+# --- gaps in completedGates ---------------------------------------------------
+
+finished(status, done) := [
+	set(sprintf("%s/status", [pipeline]), status),
+	set(sprintf("%s/currentGate", [pipeline]), 5),
+	set(sprintf("%s/completedGates", [pipeline]), done),
+]
+
+test_final_mark_over_gates_that_never_completed if {
+	located(finished("SUCCESS", [1, 2, 5])) == {["h3a.gates.gate_state_completed_gap", pipeline_file, "/completedGates/2"]}
+	msgs(finished("SUCCESS", [1, 2, 5])) == {"completedGates has gate 5 but not gates 3, 4 before it; gates run in order, so a gate completes only after the ones before it"}
+	located(finished("PARTIAL", [1, 2, 5])) == {["h3a.gates.gate_state_completed_gap", pipeline_file, "/completedGates/2"]}
+}
+
+test_gate_completed_over_a_gap if {
+	ops := [set(sprintf("%s/completedGates", [pipeline]), [2])]
+	{[r, f, p] | some [r, f, p] in located(ops); r == "h3a.gates.gate_state_completed_gap"} == {["h3a.gates.gate_state_completed_gap", pipeline_file, "/completedGates/0"]}
+	msgs(ops) & {"completedGates has gate 2 but not gate 1 before it; gates run in order, so a gate completes only after the ones before it"} != set()
+}
+
+# Each gap is reported once, at the first gate completed after it.
+test_gap_reported_once if {
+	ops := finished("SUCCESS", [1, 3, 4, 5])
+	gaps := {[p, m] | some f in findings(ops); f.rule == "h3a.gates.gate_state_completed_gap"; p := f.pointer; m := f.msg}
+	gaps == {["/completedGates/1", "completedGates has gate 3 but not gate 2 before it; gates run in order, so a gate completes only after the ones before it"]}
+}
+
+test_no_gap if {
+	count({f | some f in findings(finished("SUCCESS", [1, 2, 3, 4, 5])); f.rule == "h3a.gates.gate_state_completed_gap"}) == 0
+	count({f | some f in findings(finished("SUCCESS", [0, 1, 2, 3, 4, 5])); f.rule == "h3a.gates.gate_state_completed_gap"}) == 0
+	count({f | some f in findings([])}) == 0
+}
+
+# A FAILED pipeline closed with the final mark lacks the failed gate and the
+# ones after it, which never ran; a gap before the failed gate is still one.
+test_failed_pipeline_closed_after_its_failed_gate if {
+	failed_at_two := [
+		set(sprintf("%s/doc/status", [g2]), "FAILED"),
+		set(sprintf("%s/doc/validation/score", [g2]), 40),
+		set(sprintf("%s/doc/validation/passed", [g2]), false),
+	]
+	count(findings(array.concat(failed_at_two, finished("FAILED", [1, 5])))) == 0
+	located(array.concat(failed_at_two, finished("FAILED", [5]))) == {["h3a.gates.gate_state_completed_gap", pipeline_file, "/completedGates/0"]}
+	msgs(array.concat(failed_at_two, finished("FAILED", [5]))) == {"completedGates has gate 5 but not gate 1 before it; gates run in order, so a gate completes only after the ones before it"}
+	located(array.concat(failed_at_two, finished("PARTIAL", [1, 5]))) == {["h3a.gates.gate_state_completed_gap", pipeline_file, "/completedGates/1"]}
+	msgs(array.concat(failed_at_two, finished("PARTIAL", [1, 5]))) == {"completedGates has gate 5 but not gates 2, 3, 4 before it; gates run in order, so a gate completes only after the ones before it"}
+}
+
+# A FAILED pipeline closed over a gap with no FAILED gate output: the failed
+# gate wrote no file, or gates were skipped.
+test_failed_pipeline_closed_over_a_gap_no_output_explains if {
+	ops := finished("FAILED", [1, 2, 5])
+	located(ops) == {["h3a.gates.gate_state_completed_gap", pipeline_file, "/completedGates/2"]}
+	msgs(ops) == {"completedGates has gate 5 but not gates 3, 4 before it, and no FAILED gate output explains the gap; gates run in order, so a gate completes only after the ones before it"}
 }

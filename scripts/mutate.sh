@@ -263,6 +263,9 @@ main() {
 	mutant gate-state-missing-pipeline-unseen policies/gate_state_failure.rego \
 		$'\tp.path == ""\n\tby_number := gates(p)' $'\tp.path == "-"\n\tby_number := gates(p)' \
 		./internal/policy/ '^TestRegoPolicies$'
+	mutant gate-state-gap-before-final-mark-unseen policies/gate_state_outputs.rego \
+		'high := min({n, final_gate}) - 1' 'high := min({n, final_gate - 1}) - 1' \
+		./internal/policy/ '^TestRegoPolicies$'
 	mutant rego-rule-never-fired-unreported internal/policy/tester.go \
 		'if !headNotCovered(fr, rule.Head.Location) {' 'if true || !headNotCovered(fr, rule.Head.Location) {' \
 		./internal/policy/ '^TestNeverFiredNamesTheRule$'
