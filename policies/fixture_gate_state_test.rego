@@ -131,6 +131,13 @@ gate_state_complete := {
 			"schema_valid": true,
 			"sha256": "66ce571765f581ce23b91693502a3ab0eb8be80334ac31cadc95e34af5df1db6",
 		},
+		".state/pipeline.json": {
+			"doc": "pipelines",
+			"parsed": false,
+			"present": false,
+			"schema_valid": false,
+			"sha256": null,
+		},
 	},
 	"history": {
 		"base": null,

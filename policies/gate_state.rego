@@ -2,7 +2,8 @@
 # title: Gate-state pipelines
 # description: >-
 #   Runs of the gate-state layout (gate-state-management.md): a .state/ folder of
-#   pipeline files and gate outputs, grouped by their name prefix. The shapes are the
+#   pipeline files and gate outputs, grouped by their name prefix ("" for the guide's
+#   short names, pipeline.json and gate1-output.json). The shapes are the
 #   schemas' to check (h3a.schema.violation); these rules hold the documents to one
 #   another and to their file names. A gate output is read under the guide's field
 #   names (input.docs.pipelines[_].gates[_].doc); a finding about a field the file
@@ -39,14 +40,24 @@ gate_from_number(v) := floor(v) if {
 # name) to the gate output.
 gates(p) := {to_number(key): g | some key, g in p.gates; regex.match(`^[0-9]+$`, key)}
 
-# output_file names the output file gate n of pipeline p would have.
-output_file(p, n) := sprintf(".state/%s-gate%d-output.json", [p.prefix, n])
+# output_file names the output file gate n of pipeline p would have: the
+# guide's short name (.state/gate1-output.json) for a pipeline whose files
+# have no name prefix.
+output_file(p, n) := sprintf(".state/%s", [output_name(p, n)])
+
+output_name(p, n) := sprintf("gate%d-output.json", [n]) if p.prefix == ""
+
+else := sprintf("%s-gate%d-output.json", [p.prefix, n])
 
 # pipeline_file names the pipeline file of pipeline p.
-pipeline_file(p) := sprintf(".state/%s-pipeline.json", [p.prefix])
+pipeline_file(p) := ".state/pipeline.json" if p.prefix == ""
+
+else := sprintf(".state/%s-pipeline.json", [p.prefix])
 
 # prefix_text names pipeline p in a message.
-prefix_text(p) := p.prefix
+prefix_text(p) := "(no name prefix)" if p.prefix == ""
+
+else := p.prefix
 
 # gate_list says gate numbers in a message: "gate 2", "gates 1, 2".
 gate_list(numbers) := sprintf("gate %d", numbers) if count(numbers) == 1
@@ -231,7 +242,7 @@ deny contains f if {
 	n > 1
 	not by_number[n - 1]
 	f := lib.finding(rego.metadata.rule(), {
-		"msg": sprintf("gate %d's output exists but gate %d's does not (expected %s-gate%d-output.json)", [n, n - 1, p.prefix, n - 1]),
+		"msg": sprintf("gate %d's output exists but gate %d's does not (expected %s)", [n, n - 1, output_name(p, n - 1)]),
 		"file": g.path,
 	})
 }

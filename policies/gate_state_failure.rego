@@ -74,7 +74,7 @@ warn contains f if {
 	some p in pipelines
 	p.pipeline.status == "FAILED"
 	f := lib.finding(rego.metadata.rule(), {
-		"msg": sprintf("pipeline %s FAILED%s: a person must decide how to go on", [p.prefix, failed_gate_text(p)]),
+		"msg": sprintf("pipeline %s FAILED%s: a person must decide how to go on", [prefix_text(p), failed_gate_text(p)]),
 		"file": p.path,
 		"pointer": "/status",
 		"needs_human": true,

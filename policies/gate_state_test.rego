@@ -493,3 +493,35 @@ test_failed_pipeline_closed_over_a_gap_no_output_explains if {
 	located(ops) == {["h3a.gates.gate_state_completed_gap", pipeline_file, "/completedGates/2"]}
 	msgs(ops) == {"completedGates has gate 5 but not gates 3, 4 before it, and no FAILED gate output explains the gap; gates run in order, so a gate completes only after the ones before it"}
 }
+
+# --- the guide's short names: no prefix ---------------------------------------
+
+# unprefixed renames the fixture's files to the guide's short names.
+unprefixed := [
+	set("/docs/pipelines/0/prefix", ""),
+	set("/docs/pipelines/0/path", ".state/pipeline.json"),
+	set(sprintf("%s/path", [g1]), ".state/gate1-output.json"),
+	set(sprintf("%s/path", [g2]), ".state/gate2-output.json"),
+]
+
+test_short_names_are_a_clean_run if {
+	count(findings(unprefixed)) == 0
+	count(stops(unprefixed)) == 0
+}
+
+test_short_names_are_checked if {
+	ops := array.concat(unprefixed, [cut(g1), set(sprintf("%s/completedGates", [pipeline]), [2])])
+	msgs(ops) == {
+		"gate 2's output exists but gate 1's does not (expected gate1-output.json)",
+		"completedGates has gate 2 but not gate 1 before it; gates run in order, so a gate completes only after the ones before it",
+	}
+	failed := array.concat(unprefixed, [set(sprintf("%s/status", [pipeline]), "FAILED"), set(sprintf("%s/currentGate", [pipeline]), 3)])
+	msgs(failed) == {"pipeline FAILED at gate 3 but .state/gate3-output.json does not exist"}
+	[f] := [f | some f in stops(failed)]
+	[f.file, f.msg] == [".state/pipeline.json", "pipeline (no name prefix) FAILED at gate 3: a person must decide how to go on"]
+}
+
+test_short_names_without_pipeline_file if {
+	[f] := [f | some f in stops(array.concat(unprefixed, no_pipeline_file))]
+	f.msg == "outputs of gates 1, 2 for (no name prefix) but no pipeline file .state/pipeline.json: nothing records which gates completed or how the pipeline ended; a person must check the run"
+}

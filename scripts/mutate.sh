@@ -266,6 +266,9 @@ main() {
 	mutant gate-state-gap-before-final-mark-unseen policies/gate_state_outputs.rego \
 		'high := min({n, final_gate}) - 1' 'high := min({n, final_gate - 1}) - 1' \
 		./internal/policy/ '^TestRegoPolicies$'
+	mutant gate-state-short-names-no-run internal/layout/gatestate.go \
+		'`(?s)^(?:(.*)-)?gate(\d+)-output\.json$`' '`(?s)^(.+)-gate(\d+)-output\.json$`' \
+		./internal/layout/ '^TestGateStateShortNames$'
 	mutant rego-rule-never-fired-unreported internal/policy/tester.go \
 		'if !headNotCovered(fr, rule.Head.Location) {' 'if true || !headNotCovered(fr, rule.Head.Location) {' \
 		./internal/policy/ '^TestNeverFiredNamesTheRule$'

@@ -466,8 +466,8 @@ var (
 		Category:    CategoryStructure,
 		Severity:    Error,
 		Title:       "Gate output file not read as its gate's output",
-		Description: "A file in .state/ named like a gate output cannot be read as one gate's output: its name has no gate number after \"-gate\", the number is too large to read, or another file already holds the same gate of the same pipeline (gate01 beside gate1). Its content is not checked, so it is an error: a FAILED gate hidden this way would let the run pass. gate-state-management.md, File Naming Convention: \"**Format:** `{domain}-{feature}-gate{N}-output.json`\" (one file per gate, N its number); Pattern 1: gate N reads `.state/{domain}-{feature}-gate${previousGate}-output.json`, the one file of that name.",
-		Remediation: "keep one output file per gate, named {domain}-{feature}-gate{N}-output.json with N the gate number; delete or rename the other",
+		Description: "A file in .state/ named like a gate output cannot be read as one gate's output: its name has no gate number after \"gate\", the number is too large to read, or another file already holds the same gate of the same pipeline (gate01 beside gate1). The guide's short names (.state/gate1-output.json) are gate outputs too. Its content is not checked, so it is an error: a FAILED gate hidden this way would let the run pass. gate-state-management.md, File Naming Convention: \"**Format:** `{domain}-{feature}-gate{N}-output.json`\" (one file per gate, N its number); Pattern 1: gate N reads `.state/{domain}-{feature}-gate${previousGate}-output.json`, the one file of that name.",
+		Remediation: "keep one output file per gate, named {domain}-{feature}-gate{N}-output.json (or gate{N}-output.json) with N the gate number; delete or rename the other",
 	}
 	ContractFileMissing = Rule{
 		ID:          "h3a.evidence.contract_file_missing",

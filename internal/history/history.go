@@ -368,14 +368,25 @@ func Compare(head Head, base Base, commit string) (Result, error) {
 	}
 	var todo []work
 	var paths, ledgers []string
+	// claimed: a file two patterns match is compared by the rules of the
+	// first only (as layout.Expand lists it once); a file may still have
+	// several rules of its own.
+	claimed := map[string]string{}
 	for _, rule := range rules {
 		if rule.events {
 			ledgers = append(ledgers, rule.Path)
 		}
 		spec, _ := layoutFile(lay, rule.Path)
-		files, err := c.expand(spec)
+		expanded, err := c.expand(spec)
 		if err != nil {
 			return Result{}, err
+		}
+		var files []layout.File
+		for _, f := range expanded {
+			if by, ok := claimed[f.Path]; !ok || by == spec.Path {
+				claimed[f.Path] = spec.Path
+				files = append(files, f)
+			}
 		}
 		todo = append(todo, work{rule, files})
 		for _, f := range files {

@@ -18,8 +18,9 @@ import (
 // GateState is the layout of the gate-state management guide: a folder
 // whose .state/ holds, per pipeline, {domain}-{feature}-pipeline.json and
 // one {domain}-{feature}-gate{N}-output.json per gate run (the older
-// naming puts a request id where domain-feature stands). Every pipeline of
-// the folder is checked together, as one run.
+// naming puts a request id where domain-feature stands; the guide's own
+// short names, pipeline.json and gate{N}-output.json, have no prefix).
+// Every pipeline of the folder is checked together, as one run.
 type GateState struct{}
 
 const gateStateDir = ".state"
@@ -27,6 +28,11 @@ const gateStateDir = ".state"
 const (
 	gateStateOutputFiles   = gateStateDir + "/*-gate*-output.json"
 	gateStatePipelineFiles = gateStateDir + "/*-pipeline.json"
+	// The guide's short names, with no prefix (gate-state-management.md,
+	// Core Concepts: "Write .state/gate1-output.json"; Pattern 2: "GATE 1
+	// output file missing: .state/gate1-output.json").
+	gateStateShortOutputFiles = gateStateDir + "/gate*-output.json"
+	gateStateShortPipeline    = gateStateDir + "/pipeline.json"
 )
 
 // GateStatus is the status of a gate output, spelt as the file spells it
@@ -41,7 +47,9 @@ const (
 
 var gateStateFiles = []File{
 	{Path: gateStateOutputFiles, Kind: JSON, Schema: "gate_state_gate_output", DocKey: "gates"},
+	{Path: gateStateShortOutputFiles, Kind: JSON, Schema: "gate_state_gate_output", DocKey: "gates"},
 	{Path: gateStatePipelineFiles, Kind: JSON, Schema: "gate_state_pipeline", DocKey: "pipelines"},
+	{Path: gateStateShortPipeline, Kind: JSON, Schema: "gate_state_pipeline", DocKey: "pipelines"},
 }
 
 // gateStateAppendOnly: a pipeline records each gate as it completes; a
@@ -49,13 +57,19 @@ var gateStateFiles = []File{
 // (a FAILED gate's output may be rewritten by a re-run).
 var gateStateAppendOnly = []AppendOnly{
 	{gateStatePipelineFiles, ArrayPrefix{Pointer: "/completedGates"}},
-	{gateStateOutputFiles, Frozen{Why: "a completed gate's output is what the next gate read; re-run the gate into a new pipeline instead", WhenStatus: []string{string(GateSuccess), string(GatePartial)}}},
+	{gateStateShortPipeline, ArrayPrefix{Pointer: "/completedGates"}},
+	{gateStateOutputFiles, gateOutputFrozen},
+	{gateStateShortOutputFiles, gateOutputFrozen},
 }
 
+var gateOutputFrozen = Frozen{Why: "a completed gate's output is what the next gate read; re-run the gate into a new pipeline instead", WhenStatus: []string{string(GateSuccess), string(GatePartial)}}
+
 var (
-	// (?s): a name may hold a line break, which the glob matches too.
-	gateOutputName = regexp.MustCompile(`(?s)^(.+)-gate(\d+)-output\.json$`)
-	pipelineName   = regexp.MustCompile(`(?s)^(.+)-pipeline\.json$`)
+	// The prefix is "" for the guide's short names (gate1-output.json,
+	// pipeline.json). (?s): a name may hold a line break, which the glob
+	// matches too.
+	gateOutputName = regexp.MustCompile(`(?s)^(?:(.*)-)?gate(\d+)-output\.json$`)
+	pipelineName   = regexp.MustCompile(`(?s)^(?:(.*)-)?pipeline\.json$`)
 	// gateSynonyms are the sibling documents' names for the guide's fields.
 	gateSynonyms = []struct{ variant, field string }{
 		{"agentName", "agent"}, {"outputData", "output"}, {"validationResult", "validation"},
@@ -89,7 +103,7 @@ func (GateState) Detect(fsys fs.FS, dir string) bool {
 func (l GateState) Forced(fsys fs.FS, dir string) bool { return l.Detect(fsys, dir) }
 
 func (GateState) Defined() string {
-	return "a gate-state run holds .state/ with <domain>-<feature>-gate<N>-output.json or <domain>-<feature>-pipeline.json files"
+	return "a gate-state run holds .state/ with <domain>-<feature>-gate<N>-output.json or <domain>-<feature>-pipeline.json files (or the short gate<N>-output.json, pipeline.json)"
 }
 
 func (GateState) Evidence(*Run) []EvidenceRef { return nil }
@@ -100,7 +114,7 @@ func (GateState) Notes(r *Run) string {
 	p, _ := gateStatePipelines(r)
 	names := make([]string, 0, len(p))
 	for _, pl := range p {
-		names = append(names, pl.prefix)
+		names = append(names, prefixText(pl.prefix))
 	}
 	return fmt.Sprintf("gate-state pipelines recognised: %s", strings.Join(names, ", "))
 }
@@ -184,6 +198,11 @@ func gateStatePipelines(r *Run) ([]*gatePipeline, []finding.Finding) {
 	outputs := map[gateKey][]gateDoc{}
 	var order []gateKey
 	for _, m := range r.Files {
+		if d := r.Docs[m.Path]; !m.Spec.IsPattern() && (d == nil || !d.Present) {
+			// .state/pipeline.json is listed whether or not it is there;
+			// one the load stage could not read is a finding of its own.
+			continue
+		}
 		name := path.Base(m.Path)
 		doc, _ := r.Docs[m.Path].Value().(map[string]any)
 		switch m.Spec.DocKey {
@@ -191,7 +210,7 @@ func gateStatePipelines(r *Run) ([]*gatePipeline, []finding.Finding) {
 			g := gateOutputName.FindStringSubmatch(name)
 			if g == nil {
 				problems = append(problems, finding.GateStateOutputUnread.New(m.Path,
-					"file name has no gate number after \"-gate\", so the file is not read as any gate's output; expected {domain}-{feature}-gate{N}-output.json"))
+					"file name has no gate number after \"gate\", so the file is not read as any gate's output; expected {domain}-{feature}-gate{N}-output.json"))
 				continue
 			}
 			n, err := strconv.Atoi(g[2])
@@ -225,7 +244,7 @@ func gateStatePipelines(r *Run) ([]*gatePipeline, []finding.Finding) {
 			}
 			problems = append(problems, finding.GateStateOutputUnread.New(gd.path,
 				"second output file for gate %d of pipeline %s: %s is read as gate %d's output and this file is not checked; keep one output file per gate",
-				k.number, k.prefix, files[keep].path, k.number))
+				k.number, prefixText(k.prefix), files[keep].path, k.number))
 		}
 	}
 	out := make([]*gatePipeline, 0, len(byPrefix))
@@ -241,12 +260,23 @@ func gateStatePipelines(r *Run) ([]*gatePipeline, []finding.Finding) {
 // the first in path order.
 func canonicalGateFile(prefix string, n int, files []gateDoc) int {
 	want := fmt.Sprintf("%s-gate%d-output.json", prefix, n)
+	if prefix == "" {
+		want = fmt.Sprintf("gate%d-output.json", n)
+	}
 	for i, gd := range files {
 		if path.Base(gd.path) == want {
 			return i
 		}
 	}
 	return 0
+}
+
+// prefixText names a pipeline by its prefix in a message.
+func prefixText(prefix string) string {
+	if prefix == "" {
+		return "(no name prefix)"
+	}
+	return prefix
 }
 
 // shortDigits quotes a run of digits, shortened past 24 of them.

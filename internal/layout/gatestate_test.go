@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/h3a-check/h3a-check/internal/finding"
 	"github.com/h3a-check/h3a-check/internal/jsonpos"
@@ -82,7 +83,19 @@ func TestGateStateEveryOutputReadOrReported(t *testing.T) {
 			map[string]string{p + "-gate" + strings.Repeat("9", 40) + "-output.json": failed},
 			nil, map[string]string{p + "-gate" + strings.Repeat("9", 40) + "-output.json": `"99999999999999999999…" (40 digits)`}},
 		{"no gate number", map[string]string{p + "-gateA-output.json": failed, p + "-gate-output.json": failed},
-			nil, map[string]string{p + "-gateA-output.json": `no gate number after "-gate"`, p + "-gate-output.json": `no gate number after "-gate"`}},
+			nil, map[string]string{p + "-gateA-output.json": `no gate number after "gate"`, p + "-gate-output.json": `no gate number after "gate"`}},
+		{"the guide's short names: no prefix",
+			map[string]string{".state/gate1-output.json": success, ".state/gate2-output.json": failed, ".state/pipeline.json": `{"status": "FAILED"}`},
+			map[string]string{"/1": ".state/gate1-output.json", "/2": ".state/gate2-output.json"}, nil},
+		{"a short name beside the same gate with an empty prefix",
+			map[string]string{".state/gate1-output.json": success, ".state/-gate1-output.json": failed},
+			map[string]string{"/1": ".state/gate1-output.json"},
+			map[string]string{".state/-gate1-output.json": "second output file for gate 1 of pipeline (no name prefix): .state/gate1-output.json is read"}},
+		{"a prefix starting with gate is read once",
+			map[string]string{".state/gateway_io-login-gate1-output.json": failed},
+			map[string]string{"gateway_io-login/1": ".state/gateway_io-login-gate1-output.json"}, nil},
+		{"a short name without a gate number", map[string]string{".state/gatekeeper-output.json": failed},
+			nil, map[string]string{".state/gatekeeper-output.json": `no gate number after "gate"`}},
 		{"a line break in the name is read, under its own prefix",
 			map[string]string{".state/demoqa_com-student_registration\n-gate1-output.json": failed},
 			map[string]string{"demoqa_com-student_registration\n/1": ".state/demoqa_com-student_registration\n-gate1-output.json"}, nil},
@@ -128,5 +141,58 @@ func TestGateStateEveryOutputReadOrReported(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestGateStateShortNames: the guide's own short names (.state/pipeline.json,
+// .state/gate1-output.json) make a gate-state run, one pipeline with the
+// prefix "", and an absent .state/pipeline.json makes no pipeline.
+func TestGateStateShortNames(t *testing.T) {
+	detect := []struct {
+		name  string
+		files []string
+		want  bool
+	}{
+		{"short pipeline file", []string{".state/pipeline.json"}, true},
+		{"short gate output", []string{".state/gate1-output.json"}, true},
+		{"prefixed names", []string{".state/a-b-gate1-output.json"}, true},
+		{"other files in .state", []string{".state/cache.json", ".state/gatekeeper.json"}, false},
+		{"no .state", []string{"pipeline.json", "gate1-output.json"}, false},
+	}
+	for _, tc := range detect {
+		fsys := fstest.MapFS{}
+		for _, f := range tc.files {
+			fsys[f] = &fstest.MapFile{Data: []byte("{}")}
+		}
+		if got := (GateState{}).Detect(fsys, "."); got != tc.want {
+			t.Errorf("%s: Detect = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+
+	r := gateStateRun(map[string]string{
+		".state/pipeline.json":     `{"status": "FAILED", "currentGate": 2, "completedGates": [1]}`,
+		".state/gate1-output.json": `{"gate": 1, "status": "SUCCESS"}`,
+		".state/gate2-output.json": `{"gate": 2, "status": "FAILED"}`,
+	})
+	pipelines := (GateState{}).Docs(r)["pipelines"].([]any)
+	if len(pipelines) != 1 {
+		t.Fatalf("pipelines %v, want one", pipelines)
+	}
+	p := pipelines[0].(map[string]any)
+	gates := p["gates"].(map[string]any)
+	if p["prefix"] != "" || p["path"] != ".state/pipeline.json" || p["pipeline"] == nil || len(gates) != 2 {
+		t.Errorf("pipeline %v, want prefix \"\", .state/pipeline.json read, gates 1 and 2", p)
+	}
+	if got := (GateState{}).Notes(r); got != "gate-state pipelines recognised: (no name prefix)" {
+		t.Errorf("Notes = %q", got)
+	}
+
+	// .state/pipeline.json is listed whether or not it exists; absent, it
+	// makes no pipeline of its own.
+	r = gateStateRun(map[string]string{".state/a-b-gate1-output.json": `{"gate": 1}`})
+	r.Docs[".state/pipeline.json"] = &rundir.Document{Path: ".state/pipeline.json"}
+	all, _ := gateStatePipelines(r)
+	if len(all) != 1 || all[0].prefix != "a-b" {
+		t.Errorf("pipelines %+v, want only a-b", all)
 	}
 }

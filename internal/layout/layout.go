@@ -95,17 +95,25 @@ type Match struct {
 
 // Expand lists the files of a run in spec order: each literal file once
 // (present or not), each pattern once per matching file, sorted. present
-// holds the run's entries (relative, slash-separated).
+// holds the run's entries (relative, slash-separated). A file that two
+// patterns match is listed once, for the first (gate-state's
+// .state/*-gate*-output.json and .state/gate*-output.json both match
+// gateway-login-gate1-output.json), so it is read and checked once.
 func Expand(files []File, present []string) []Match {
 	var out []Match
+	listed := map[string]bool{}
 	for _, f := range files {
 		if !f.IsPattern() {
-			out = append(out, Match{Spec: f, Path: f.Path})
+			if !listed[f.Path] {
+				listed[f.Path] = true
+				out = append(out, Match{Spec: f, Path: f.Path})
+			}
 			continue
 		}
 		var paths []string
 		for _, p := range present {
-			if ok, _ := path.Match(f.Path, p); ok {
+			if ok, _ := path.Match(f.Path, p); ok && !listed[p] {
+				listed[p] = true
 				paths = append(paths, p)
 			}
 		}

@@ -38,6 +38,26 @@ func TestExpand(t *testing.T) {
 	}
 }
 
+// TestExpandListsAFileOnce: a file two patterns match is listed once, for
+// the first, so it is read, validated and compared once.
+func TestExpandListsAFileOnce(t *testing.T) {
+	var got []string
+	for _, m := range Expand(GateState{}.Files(), []string{
+		".state/gateway_io-login-gate1-output.json", ".state/gate2-output.json", ".state/a-gate3-output.json",
+	}) {
+		got = append(got, m.Spec.Path+" -> "+m.Path)
+	}
+	want := []string{
+		".state/*-gate*-output.json -> .state/a-gate3-output.json",
+		".state/*-gate*-output.json -> .state/gateway_io-login-gate1-output.json",
+		".state/gate*-output.json -> .state/gate2-output.json",
+		".state/pipeline.json -> .state/pipeline.json",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Expand:\n got %q\nwant %q", got, want)
+	}
+}
+
 // TestH3AFilesAreLiteral: the H3A layout names fixed files; a pattern there
 // would change what "required" means.
 func TestH3AFilesAreLiteral(t *testing.T) {
