@@ -14,12 +14,16 @@ import (
 )
 
 // contractRun loads docs (path -> JSON text) the way the runner does.
-func contractRun(dir string, docs map[string]string) *Run {
+func contractRun(dir string, docs map[string]string) *Run { return loadedRun(Contract{}, dir, docs) }
+
+// loadedRun is a run of lay at dir holding docs (path -> JSON text),
+// listed and parsed the way the runner does.
+func loadedRun(lay Layout, dir string, docs map[string]string) *Run {
 	var present []string
 	for p := range docs {
 		present = append(present, p)
 	}
-	r := &Run{Dir: dir, Files: Expand(Contract{}.Files(), present), Docs: map[string]*rundir.Document{}}
+	r := &Run{Dir: dir, Files: Expand(lay.Files(), present), Docs: map[string]*rundir.Document{}}
 	for p, text := range docs {
 		d := &rundir.Document{Path: p, Present: true, Data: []byte(text)}
 		d.JSON, _ = jsonpos.Parse(d.Data)

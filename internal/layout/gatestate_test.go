@@ -10,7 +10,6 @@ import (
 	"testing/fstest"
 
 	"github.com/h3a-check/h3a-check/internal/finding"
-	"github.com/h3a-check/h3a-check/internal/jsonpos"
 	"github.com/h3a-check/h3a-check/internal/rundir"
 )
 
@@ -34,20 +33,7 @@ func TestGateStateSynonymScore(t *testing.T) {
 func jsonNumber(s string) any { return json.Number(s) }
 
 // gateStateRun loads docs (path -> JSON text) the way the runner does.
-func gateStateRun(docs map[string]string) *Run {
-	var present []string
-	for p := range docs {
-		present = append(present, p)
-	}
-	r := &Run{Dir: "/x/app", Files: Expand(GateState{}.Files(), present), Docs: map[string]*rundir.Document{}}
-	for p, text := range docs {
-		d := &rundir.Document{Path: p, Present: true, Data: []byte(text)}
-		d.JSON, _ = jsonpos.Parse(d.Data)
-		d.Parsed = d.JSON != nil
-		r.Docs[p] = d
-	}
-	return r
-}
+func gateStateRun(docs map[string]string) *Run { return loadedRun(GateState{}, "/x/app", docs) }
 
 // TestGateStateEveryOutputReadOrReported: every file the gate output
 // pattern matches is read as its gate's output or is a finding at that
