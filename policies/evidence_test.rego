@@ -260,6 +260,23 @@ test_verdict_failed_tests_with_status_pass if {
 	not f.task_id
 }
 
+# A verdict that passes over a verification result that failed is a
+# conflicting signal for a human; a failing verdict over it is not.
+test_verdict_pass_over_a_failed_check if {
+	inp := test.patch([{"op": "replace", "path": "/docs/validator_report/verdicts/0/verification_results/security/status", "value": "fail"}])
+	[f] := test.of(evidence.warn, "h3a.evidence.verdict_numbers") with input as inp
+	f.pointer == "/verdicts/0/verification_results/security"
+	f.msg == "verdict 0: status \"pass\" (a pass), but verification result security has status \"fail\""
+	f.needs_human == true
+	failing := test.patch([
+		{"op": "replace", "path": "/docs/validator_report/verdicts/0/verification_results/security/status", "value": "fail"},
+		{"op": "replace", "path": "/docs/validator_report/verdicts/0/status", "value": "fail"},
+		{"op": "replace", "path": "/meanings/verdicts/0/outcome", "value": "fail"},
+		{"op": "replace", "path": "/meanings/verdicts/0/status", "value": "fail"},
+	])
+	count(test.of(evidence.warn, "h3a.evidence.verdict_numbers")) == 0 with input as failing
+}
+
 # --- G3 -----------------------------------------------------------------------
 
 g3_passed := [

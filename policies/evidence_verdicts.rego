@@ -6,10 +6,11 @@ import data.h3a.lib
 import data.h3a.model
 
 # METADATA
-# title: Verdict numbers contradict themselves
+# title: Verdict contradicts its own numbers or results
 # description: >-
 #   In every validator verdict: tests passed + failed + skipped equals total; tests with
-#   status pass have failed 0; a dod_checklist with status pass has met equal to total.
+#   status pass have failed 0; a dod_checklist with status pass has met equal to total; a
+#   verdict whose status means pass has no verification result with status fail.
 #   Numbers that contradict their own status are conflicting signals for a human to resolve,
 #   not a gate the specification fails: handoff_contracts.md, H3 Common Handoff Failures:
 #   "Conflicting signals | Verdict "pass" but critical DoD unmet | Human reviews"; the
@@ -57,6 +58,14 @@ number_gaps contains v if {
 	is_number(dod.total)
 	dod.met != dod.total
 	v := verdict_finding(i, verdict, "dod_checklist", sprintf("dod_checklist has status \"pass\" but met %v of %v", [dod.met, dod.total]))
+}
+
+number_gaps contains v if {
+	some i, verdict in model.verdicts
+	model.verdict_passes(i)
+	some check, result in verdict.verification_results
+	result.status == "fail"
+	v := verdict_finding(i, verdict, lib.escape_token(check), sprintf("%s, but verification result %s has status \"fail\"", [model.describe_verdict_status(i), check]))
 }
 
 verdict_finding(i, verdict, at, msg) := object.union(
