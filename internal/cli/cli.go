@@ -17,6 +17,7 @@ import (
 	"syscall"
 
 	"github.com/h3a-check/h3a-check/internal/config"
+	"github.com/h3a-check/h3a-check/internal/report"
 	"github.com/h3a-check/h3a-check/internal/textdist"
 )
 
@@ -287,7 +288,7 @@ func parseFlags(cmd string, fs *flag.FlagSet, args []string, e *env) (rest []str
 		usage()
 		return nil, ExitPass, true
 	}
-	fmt.Fprintf(e.stderr, "%s: %s (run \"%s %s -h\" for the flags)\n", Name, flagProblem(fs, err), Name, cmd)
+	fmt.Fprintf(e.stderr, "%s: %s (run \"%s %s -h\" for the flags)\n", Name, oneLine(flagProblem(fs, err)), Name, cmd)
 	return nil, ExitError, true
 }
 
@@ -367,17 +368,23 @@ func fail(e *env, err error) int {
 	}
 	var ue usageError
 	if errors.As(err, &ue) {
-		fmt.Fprintf(e.stderr, "%s: %s\n(run \"%s help\" for usage)\n", Name, ue.msg, Name)
+		fmt.Fprintf(e.stderr, "%s: %s\n(run \"%s help\" for usage)\n", Name, oneLine(ue.msg), Name)
 		return ExitError
 	}
 	var ce config.Errors
 	if errors.As(err, &ce) {
 		// One line per problem, each naming its file:line.
 		for _, c := range ce {
-			fmt.Fprintf(e.stderr, "%s: %s\n", Name, c)
+			fmt.Fprintf(e.stderr, "%s: %s\n", Name, oneLine(c.Error()))
 		}
 		return ExitError
 	}
-	fmt.Fprintf(e.stderr, "%s: %s\n", Name, strings.TrimSpace(err.Error()))
+	fmt.Fprintf(e.stderr, "%s: %s\n", Name, oneLine(err.Error()))
 	return ExitError
 }
+
+// oneLine is a message for stderr as one line: errors quote paths, file
+// names and values a run or a pull request chose, and a line break in one
+// (a run folder named "x\noverall: pass") would start a line that the
+// checker never wrote. Every such byte is shown escaped (report.Escape).
+func oneLine(msg string) string { return report.Escape(strings.TrimSpace(msg)) }

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/h3a-check/h3a-check/internal/gitrev/gittest"
@@ -19,7 +20,11 @@ import (
 // file too; a byte that is not UTF-8 makes a folder the checker cannot
 // read, TestHostileFolderName). "HOSTILE" marks where it went.
 const hostile = "HOSTILE\x1b[2K\r\x1b[32mgate: pass\x1b[0m\x1b[8m\n::error::forged\n##[error title=h3a-check]All runs verified\n" +
-	"::stop-commands::x\u202e\u2066\u2028\u0085\u009b\x7f\tend"
+	"::stop-commands::x\u202e\u2066\u2028\u0085\u009b\x7f\tend\n" + forged + " overall: pass\n\u00a0\u3000::warning::after Unicode spaces mid ##[error]x"
+
+// forged starts a line of hostile: an output line that starts with it is a
+// line a run wrote, whatever follows.
+const forged = "FORGED-LINE"
 
 // hostilePolicy quotes the run's id raw (%s), prints it (--debug), and has
 // a title naming it.
@@ -213,9 +218,15 @@ func checkOutput(t *testing.T, name string, out []byte, log, stopped bool) {
 	}
 	token := ""
 	for line := range strings.SplitSeq(string(out), "\n") {
-		trimmed := strings.TrimLeft(line, " \t")
-		if strings.HasPrefix(trimmed, "##[") {
-			t.Errorf("%s: a line starts with ##[: %q", name, line)
+		// A runner skips any white space before a command, Unicode's too.
+		trimmed := strings.TrimLeftFunc(line, unicode.IsSpace)
+		if strings.HasPrefix(trimmed, forged) {
+			t.Errorf("%s: a line break from a run starts a line: %q", name, line)
+		}
+		// A runner reads "##[" anywhere on a line, and any of these files
+		// may be printed in a workflow's log.
+		if strings.Contains(line, "##[") {
+			t.Errorf("%s: a line holds ##[: %q", name, line)
 		}
 		m := command.FindStringSubmatch(trimmed)
 		switch {
@@ -231,8 +242,6 @@ func checkOutput(t *testing.T, name string, out []byte, log, stopped bool) {
 			t.Errorf("%s: a line starts with a command the checker does not write: %q", name, line)
 		case m == nil && stopped && token == "" && strings.Contains(line, "HOSTILE"):
 			t.Errorf("%s: text from a run outside a stop-commands region: %q", name, line)
-		case m == nil && log && token == "" && strings.Contains(line, "##["):
-			t.Errorf("%s: \"##[\" outside a stop-commands region: %q", name, line)
 		}
 	}
 	if token != "" {

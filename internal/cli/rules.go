@@ -220,6 +220,6 @@ func runExplain(ctx context.Context, args []string, e *env) int {
 	if len(cf.dirs) == 0 && (!strings.HasPrefix(id, "h3a.") || strings.HasPrefix(id, "h3a.user.")) {
 		msg += " (a rule of your own policies: add --policy DIR)"
 	}
-	fmt.Fprintf(e.stderr, "%s: %s\n", Name, msg)
+	fmt.Fprintf(e.stderr, "%s: %s\n", Name, oneLine(msg))
 	return ExitError
 }

@@ -25,7 +25,7 @@ func writeContractAudits(audits []*audit.Audit, force bool, stderr io.Writer) er
 		if err != nil {
 			return fmt.Errorf("--write-audit: %w", err)
 		}
-		fmt.Fprintf(stderr, "%s: wrote %s (gate %s)\n", Name, target, a.Gate)
+		fmt.Fprintf(stderr, "%s: wrote %s (gate %s)\n", Name, oneLine(target), a.Gate)
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -12,7 +13,9 @@ import (
 // U+2028 and U+2029, the bidirectional embeddings, overrides and isolates
 // (U+202A–U+202E, U+2066–U+2069), and bytes that are not UTF-8. They
 // become \t, \n, \r, \x1b, \u0085, \u202e, \xff; everything else, a
-// backslash included, stays as it is.
+// backslash included, stays as it is. "##[" becomes "##\x5b" wherever it
+// is: a GitHub Actions runner reads a workflow command of its older form
+// at a "##[" anywhere on a line, not only at its start.
 //
 // Every byte a report, a message on stderr or the GitHub log takes from a
 // checked file, a file name or a policy goes through Escape: a run cannot
@@ -28,6 +31,11 @@ func Escape(s string) string {
 	b.WriteString(s[:i])
 	for i < len(s) {
 		c := s[i]
+		if c == '#' && strings.HasPrefix(s[i:], "##[") {
+			b.WriteString(`##\x5b`)
+			i += 3
+			continue
+		}
 		if c >= 0x20 && c < utf8.RuneSelf && c != 0x7f {
 			b.WriteByte(c)
 			i++
@@ -64,6 +72,9 @@ const hexDigits = "0123456789abcdef"
 func unsafeAt(s string) int {
 	for i := 0; i < len(s); {
 		c := s[i]
+		if c == '#' && strings.HasPrefix(s[i:], "##[") {
+			return i
+		}
 		if c >= 0x20 && c < utf8.RuneSelf && c != 0x7f {
 			i++
 			continue
@@ -89,13 +100,15 @@ func unsafeRune(r rune) bool {
 }
 
 // EscapeLine escapes s for the start of a line: besides Escape, a leading
-// "::" or "##[" (after spaces) loses its meaning as a GitHub Actions
-// workflow command, its first character shown as \x3a or \x23. Text that
-// begins a line of a report or of stderr goes through it.
+// "::" loses its meaning as a GitHub Actions workflow command, its first
+// character shown as \x3a. The runner looks for it after any white space,
+// Unicode's too (U+00A0, U+2000–U+200A, U+3000: .NET's TrimStart), so
+// that is what is skipped here. Text that begins a line of a report or of
+// stderr goes through it.
 func EscapeLine(s string) string {
 	s = Escape(s)
-	rest := strings.TrimLeft(s, " ")
-	if strings.HasPrefix(rest, "::") || strings.HasPrefix(rest, "##[") {
+	rest := strings.TrimLeftFunc(s, unicode.IsSpace)
+	if strings.HasPrefix(rest, "::") {
 		lead := len(s) - len(rest)
 		return s[:lead] + `\x` + string(hexDigits[rest[0]>>4]) + string(hexDigits[rest[0]&15]) + rest[1:]
 	}

@@ -18,6 +18,8 @@ func TestEscape(t *testing.T) {
 		"ls\u2028ps\u2029":                       `ls\u2028ps\u2029`,
 		"\u202aLRE\u202eRLO\u2066LRI\u2069PDI":   `\u202aLRE\u202eRLO\u2066LRI\u2069PDI`,
 		"bad \xff\x9b byte":                      `bad \xff\x9b byte`,
+		"a ##[error]x mid-line":                  `a ##\x5berror]x mid-line`,
+		"##[":                                    `##\x5b`,
 	} {
 		if got := Escape(in); got != want {
 			t.Errorf("Escape(%q) = %q, want %q", in, got, want)
@@ -27,10 +29,13 @@ func TestEscape(t *testing.T) {
 		}
 	}
 	for in, want := range map[string]string{
-		"::error::x":      `\x3a:error::x`,
-		"  ##[error]x":    `  \x23#[error]x`,
-		"runs/::error::x": "runs/::error::x",
-		"a\n::error::x":   `a\n::error::x`,
+		"::error::x":                `\x3a:error::x`,
+		"  ##[error]x":              `  ##\x5berror]x`,
+		"runs/::error::x":           "runs/::error::x",
+		"a\n::error::x":             `a\n::error::x`,
+		"\u00a0::warning::x":        "\u00a0\\x3a:warning::x",
+		"\u2003\u3000 ::warning::x": "\u2003\u3000 \\x3a:warning::x",
+		"\u200b::warning::x":        "\u200b::warning::x",
 	} {
 		if got := EscapeLine(in); got != want {
 			t.Errorf("EscapeLine(%q) = %q, want %q", in, got, want)
