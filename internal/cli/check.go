@@ -42,6 +42,15 @@ type outputSpec struct{ format, path string }
 
 func (o *outputFlag) String() string { return "" }
 
+// outputPaths are the files the --output flags name.
+func outputPaths(outputs outputFlag) []string {
+	var paths []string
+	for _, o := range outputs {
+		paths = append(paths, o.path)
+	}
+	return paths
+}
+
 func (o *outputFlag) Set(v string) error {
 	format, path, ok := strings.Cut(v, "=")
 	if !ok || format == "" || path == "" {
@@ -170,6 +179,15 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 	}
 	opts, err := cf.options(paths)
 	if err != nil {
+		return fail(e, err)
+	}
+	if err := noReportThroughLinks("--output", outputPaths(cf.outputs)...); err != nil {
+		return fail(e, err)
+	}
+	if err := noReportThroughLinks("--cpuprofile", cf.cpuProfile); err != nil {
+		return fail(e, err)
+	}
+	if err := noReportThroughLinks("--memprofile", cf.memProfile); err != nil {
 		return fail(e, err)
 	}
 	if cf.debug {

@@ -293,3 +293,44 @@ func TestNoStateFileHidesAHybridRoot(t *testing.T) {
 		}
 	}
 }
+
+// TestOutputNeverThroughALink: a folder below the working directory on the
+// way to a report or a profile that is a symbolic link (which a change can
+// commit) is refused, exit 2, and nothing is written where it leads: into
+// a run, or out of the repository.
+func TestOutputNeverThroughALink(t *testing.T) {
+	dir := configRepo(t, "hash_mismatch", "")
+	elsewhere := t.TempDir()
+	for name, target := range map[string]string{"reports": filepath.Join("runs", runID, "artifacts"), "out": elsewhere} {
+		if err := os.Symlink(target, filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "real", "deeper"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"--output", "json=reports/h3a.json"},
+		{"--output", "sarif=out/h3a.sarif"},
+		{"--output", "json=real/ok.json", "--output", "text=out/deeper/h3a.txt"},
+		{"--cpuprofile", "out/cpu.prof"},
+	} {
+		var errb bytes.Buffer
+		code := Main(append(append([]string{"--base", "none"}, args...), "runs"), nil, &bytes.Buffer{}, &errb)
+		if code != ExitError || !strings.Contains(errb.String(), "is a symbolic link") {
+			t.Errorf("%v: exit %d, want 2 naming the link: %s", args, code, errb.String())
+		}
+	}
+	for _, p := range []string{filepath.Join(dir, "runs", runID, "artifacts", "h3a.json"), filepath.Join(elsewhere, "h3a.sarif"), filepath.Join(elsewhere, "cpu.prof"), filepath.Join(dir, "real", "ok.json")} {
+		if _, err := os.Lstat(p); !os.IsNotExist(err) {
+			t.Errorf("%s was written: %v", p, err)
+		}
+	}
+	// A real folder is written to.
+	if code := Main([]string{"--base", "none", "--output", "json=real/deeper/ok.json", "runs"}, nil, &bytes.Buffer{}, &bytes.Buffer{}); code != ExitFail {
+		t.Errorf("a report in a real folder: exit %d, want 1", code)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "real", "deeper", "ok.json")); err != nil {
+		t.Errorf("the report in a real folder was not written: %v", err)
+	}
+}
