@@ -384,12 +384,35 @@ func convertsAsIs(v any) bool {
 	}
 }
 
+// abandonAfter is how long past its timeout an evaluation may still take
+// before it is left to itself: the rules' own loops and most built-ins
+// stop at the deadline, but a built-in that never looks at it would hold
+// the check for as long as it runs.
+const abandonAfter = time.Second
+
 func (e *Engine) evalValue(ctx context.Context, run string, value ast.Value) Outcome {
 	if ctx.Err() != nil {
 		return Outcome{Findings: []finding.Finding{EvalError.New("", "policy evaluation was cancelled, so no rule result is known for this run")}}
 	}
 	ctx, cancel := context.WithTimeout(context.WithValue(ctx, runKey{}, run), e.timeout)
 	defer cancel()
+	done := make(chan Outcome, 1)
+	go func() { done <- evaluate(e, ctx, value) }()
+	select {
+	case out := <-done:
+		return out
+	case <-time.After(e.timeout + abandonAfter):
+		// The evaluation goes on in the background until its built-in
+		// returns; its result is never read.
+		return Outcome{Findings: []finding.Finding{Timeout.New("", "policy evaluation did not finish within %s (a built-in did not stop at the limit, so the evaluation was left running and its result is not used); no rule result is known for this run", e.timeout)}}
+	}
+}
+
+// evaluate is (*Engine).evalBounded; tests make it ignore the deadline.
+var evaluate = (*Engine).evalBounded
+
+// evalBounded is evalValue's evaluation, within ctx's deadline.
+func (e *Engine) evalBounded(ctx context.Context, value ast.Value) Outcome {
 	if e.program != nil {
 		return e.evalPlan(ctx, e.compiled, value)
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/h3a-check/h3a-check/internal/finding"
 	"github.com/h3a-check/h3a-check/policies"
+	"github.com/open-policy-agent/opa/v1/ast"
 )
 
 // userDir writes files into a fresh --policy folder.
@@ -243,6 +244,77 @@ func TestLoadRefusesBadFolders(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: err = %v, want %q", tc.dir, err, tc.want)
 		}
+	}
+}
+
+// TestLoadRefusesWhatAFolderMustNotHold: a policy folder read from the disk
+// is held to what a folder read at a base is: a link in it (to a folder of
+// rules, to a file), a .rego file that is not a regular file (a FIFO would
+// block the read), one over the size limit, or too many files are each an
+// error naming the folder, never a folder loaded in part, a hang or a
+// file read without end.
+func TestLoadRefusesWhatAFolderMustNotHold(t *testing.T) {
+	good := header + rule("deny", "#   id: h3a.user.team.always", `	f := lib.finding(rego.metadata.rule(), {"msg": "always"})`)
+	elsewhere := userDir(t, map[string]string{"always.rego": good})
+	for _, tc := range []struct {
+		name string
+		make func(t *testing.T, dir string) error
+		want string
+	}{
+		{"a linked folder of rules", func(t *testing.T, dir string) error { return os.Symlink(elsewhere, filepath.Join(dir, "sub")) }, "sub is a symbolic link"},
+		{"a linked rule file", func(t *testing.T, dir string) error {
+			return os.Symlink(filepath.Join(elsewhere, "always.rego"), filepath.Join(dir, "z.rego"))
+		}, "z.rego is a symbolic link"},
+		{"a FIFO named .rego", func(t *testing.T, dir string) error { return mkfifo(filepath.Join(dir, "z.rego")) }, "z.rego is not a regular file"},
+		{"a file over the limit", func(t *testing.T, dir string) error {
+			return os.WriteFile(filepath.Join(dir, "big.rego"), []byte("package h3a.user.big\n"+strings.Repeat("# padding\n", maxPolicyFileSize/10+1)), 0o644)
+		}, "larger than 1048576 bytes"},
+		{"too many files", func(t *testing.T, dir string) error {
+			for i := range maxPolicyFiles {
+				if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("note%05d.txt", i)), nil, 0o644); err != nil {
+					return err
+				}
+			}
+			return nil
+		}, "holds more than 10000 files"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := userDir(t, map[string]string{"team.rego": good})
+			if err := tc.make(t, dir); err != nil {
+				t.Skipf("cannot make the folder here: %v", err)
+			}
+			done := make(chan error, 1)
+			go func() { _, err := Load(context.Background(), Options{Dirs: []string{dir}}); done <- err }()
+			select {
+			case err := <-done:
+				if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), dir) {
+					t.Errorf("err = %v, want %q naming %s", err, tc.want, dir)
+				}
+			case <-time.After(time.Minute):
+				t.Fatal("Load did not return within a minute")
+			}
+		})
+	}
+}
+
+// TestEvaluationLeftBehindPastTheLimit: an evaluation that does not stop
+// at its deadline (a built-in that never looks at it) is left running a
+// second past the limit, and the run gets the timeout finding.
+func TestEvaluationLeftBehindPastTheLimit(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	evaluate = func(*Engine, context.Context, ast.Value) Outcome {
+		<-release
+		return Outcome{Evaluated: true}
+	}
+	defer func() { evaluate = (*Engine).evalBounded }()
+	start := time.Now()
+	out := load(t, Options{Timeout: 50 * time.Millisecond}).Eval(context.Background(), "run", minimal())
+	if elapsed := time.Since(start); elapsed > abandonAfter+10*time.Second {
+		t.Errorf("Eval returned after %s", elapsed)
+	}
+	if out.Evaluated || len(out.Findings) != 1 || out.Findings[0].Rule != Timeout.ID || !strings.Contains(out.Findings[0].Details, "left running") {
+		t.Fatalf("outcome %+v, want one %s saying the evaluation was left running", out, Timeout.ID)
 	}
 }
 

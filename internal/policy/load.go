@@ -3,6 +3,7 @@ package policy
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -87,14 +88,27 @@ func parseAll(dirs []string, sources map[string]fs.FS, withTests, libraryOnly bo
 	var mods []*module
 	var problems []string
 	add := func(fsys fs.FS, display func(string) string, user bool, dir string, keep func(string) bool) {
-		found := 0
+		found, entries := 0, 0
 		var files []string
 		err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
 			}
+			// A link is never followed (fs.WalkDir passes over a linked
+			// folder in silence, and its rules would not be loaded), a
+			// file that is not regular could block or never end, and
+			// the folder's size is bounded, as at a base revision.
+			if entries++; entries > maxPolicyFiles {
+				return fmt.Errorf("holds more than %d files and folders, the most a policy folder may hold", maxPolicyFiles)
+			}
+			if d.Type()&fs.ModeSymlink != 0 {
+				return fmt.Errorf("%s is a symbolic link; a policy folder holds its files and folders, never links", p)
+			}
 			if d.IsDir() || !strings.HasSuffix(p, ".rego") {
 				return nil
+			}
+			if !d.Type().IsRegular() {
+				return fmt.Errorf("%s is not a regular file", p)
 			}
 			found++
 			if isTestFile(p) && !withTests || !keep(p) {
@@ -158,8 +172,16 @@ type parsedFile struct {
 	problems []string
 }
 
+// maxPolicyFileSize and maxPolicyFiles bound a policy folder, read from
+// the disk or at a base revision alike (trust.MaxFileSize and the file
+// count the base reader allows).
+const (
+	maxPolicyFileSize = 1 << 20
+	maxPolicyFiles    = 10000
+)
+
 func parseFile(fsys fs.FS, p, display string, caps *ast.Capabilities) parsedFile {
-	src, err := fs.ReadFile(fsys, p)
+	src, err := readBounded(fsys, p, maxPolicyFileSize)
 	if err != nil {
 		return parsedFile{problems: []string{fmt.Sprintf("%s: cannot read: %v", display, err)}}
 	}
@@ -172,6 +194,24 @@ func parseFile(fsys fs.FS, p, display string, caps *ast.Capabilities) parsedFile
 		return parsedFile{problems: astProblems(err)}
 	}
 	return parsedFile{module: m}
+}
+
+// readBounded reads the file p of fsys, refusing one of more than limit
+// bytes without reading past it.
+func readBounded(fsys fs.FS, p string, limit int64) ([]byte, error) {
+	f, err := fsys.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("larger than %d bytes, the most a policy file may be", limit)
+	}
+	return data, nil
 }
 
 func unwrapPath(err error) error {
