@@ -106,6 +106,16 @@ func Parse(data []byte) (*Document, []jsonpos.Problem) {
 // aliasing, the document is one jsonpos.TooManyValues problem at the node
 // where the bound was crossed.
 func ParseLimit(data []byte, maxValues int) (*Document, []jsonpos.Problem) {
+	// yaml.v3 builds the whole tree of nodes before any bound here applies,
+	// about 200 bytes a node: a 16 MB flow list of small numbers took 1.6 GB.
+	// A value of the budget is worth two such nodes (a mapping's key is a
+	// node of its own), so a document that could hold more nodes than that
+	// is refused before yaml.v3 reads it.
+	limit := min(maxValues, MaxNodes)
+	if most := nodesAtMost(data); most > 2*limit+2 {
+		return nil, []jsonpos.Problem{{Kind: jsonpos.TooManyValues, Line: 1, Column: 1,
+			Message: fmt.Sprintf("the document's punctuation allows up to %d yaml nodes, more than the %d values it may hold here leave room for while it is read", most, limit)}}
+	}
 	var root yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&root); err != nil {
@@ -124,6 +134,44 @@ func ParseLimit(data []byte, maxValues int) (*Document, []jsonpos.Problem) {
 		return nil, append(b.problems, *b.fatal)
 	}
 	return &Document{Value: v, Data: data, Values: b.nodes, pos: b.pos}, append(b.problems, rest(dec)...)
+}
+
+// nodesAtMost bounds the nodes yaml.v3 builds for data from above, in one
+// pass over its bytes: every node after the first is introduced by a line
+// break, a ',' (flow), a ':' (a mapping's value), a '-' (a sequence entry),
+// a '*' (an alias) or a '?' (a complex key), and a flow collection's '['
+// or '{' both starts a node and may hold one more before its first ','.
+// Comment lines introduce none and are skipped; text inside quotes and
+// block scalars is counted, so the bound is loose only for documents of
+// prose.
+func nodesAtMost(data []byte) int {
+	n := 2 // the document node and its content
+	lineStart, comment := true, false
+	for _, c := range data {
+		switch {
+		case c == '\n':
+			if !lineStart && !comment {
+				n++ // a line with content ends
+			}
+			lineStart, comment = true, false
+			continue
+		case comment:
+			continue
+		case lineStart && (c == ' ' || c == '\t' || c == '\r'):
+			continue
+		case lineStart && c == '#':
+			comment = true
+			continue
+		}
+		lineStart = false
+		switch c {
+		case ',', ':', '-', '*', '?':
+			n++
+		case '[', '{':
+			n += 2
+		}
+	}
+	return n
 }
 
 // syntaxProblem is yaml.v3's error err at the line it names, its message

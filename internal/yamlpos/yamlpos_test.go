@@ -141,6 +141,18 @@ func TestExpansionBounds(t *testing.T) {
 		t.Errorf("101 values within a limit of 101: %+v, %+v", doc, problems)
 	}
 
+	// A flow list of small numbers is refused by its punctuation, before
+	// yaml.v3 builds a node of it; comment lines count for nothing.
+	flow := "x: [" + strings.Repeat("1,", 200_000) + "1]\n"
+	if doc, problems := ParseLimit([]byte(flow), 1000); doc != nil || len(problems) != 1 || problems[0].Kind != jsonpos.TooManyValues ||
+		!strings.Contains(problems[0].Message, "punctuation allows up to 200006 yaml nodes") {
+		t.Errorf("a list of 200,001 numbers within a limit of 1,000: %v, %+v", doc != nil, problems)
+	}
+	commented := strings.Repeat("  # a, b, c: [d] - {e}\n", 10_000) + "a: 1\n"
+	if doc, problems := ParseLimit([]byte(commented), 10); doc == nil || len(problems) != 0 {
+		t.Errorf("ten thousand comment lines and one value within a limit of 10: %v, %+v", doc != nil, problems)
+	}
+
 	doc, problems := Parse([]byte("a: &a {k: [1, 2]}\nb: *a\n"))
 	if doc == nil || len(problems) != 0 {
 		t.Fatalf("a plain alias: %+v", problems)
