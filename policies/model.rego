@@ -128,13 +128,12 @@ gate_sources contains src if {
 # the checker reads (passed, in progress, failed, not started): a table
 # whose statuses cannot be read states nothing to compare.
 gate_sources contains src if {
-	rows := [r | some r in lib.items(input.docs.gates_ledger.table); gate_from_name(r.gate)]
+	rows := [[n, r.status, r.line] | some r in lib.items(input.docs.gates_ledger.table); n := gate_from_name(r.gate)]
 	count(rows) > 0
-	every r in rows {
-		r.status != ""
+	every row in rows {
+		row[1] != ""
 	}
-	passed := {gate_from_name(r.gate) | some r in rows; r.status == "passed"}
-	frontier := max(passed | {-1})
+	frontier := max({n | some [n, status, _] in rows; status == "passed"} | {-1})
 	src := {
 		"order": 4, "name": "the GATES_LEDGER.md gate table", "file": lib.doc_file.gates_ledger,
 		"line": table_line(rows, frontier), "frontier": frontier,
@@ -143,15 +142,14 @@ gate_sources contains src if {
 
 # table_line is where the table's frontier shows: the row of the gate after
 # it (the first it does not have passed), else the row of the frontier.
-table_line(rows, frontier) := line if {
-	lines := [r.line | some r in rows; gate_from_name(r.gate) == frontier + 1]
+# rows are [gate, status, line].
+table_line(rows, frontier) := lines[0] if {
+	lines := [line | some [n, _, line] in rows; n == frontier + 1]
 	count(lines) > 0
-	line := lines[0]
-} else := line if {
-	lines := [r.line | some r in rows; gate_from_name(r.gate) == frontier]
+} else := lines[0] if {
+	lines := [line | some [n, _, line] in rows; n == frontier]
 	count(lines) > 0
-	line := lines[0]
-} else := rows[0].line
+} else := rows[0][2]
 
 # ledger_line is where a finding about the ledger as a whole points: its last
 # event, or the events heading.
