@@ -59,9 +59,10 @@ else := sprintf("/tdd_cycles/%d/tdd_phases", [model.current_cycle])
 # METADATA
 # title: Coverage decreased
 # description: >-
-#   G1 passed needs the current TDD cycle's coverage_delta not to be negative.
-#   gate_framework.md, G1 TDD Non-Negotiables: "Coverage MUST NOT decrease - Absolute
-#   minimum requirement".
+#   G1 passed needs the current TDD cycle's coverage_delta not to be negative, and written
+#   so that it can be read (+5.2%, -1.2%, 0.4, -0.3 pp, a number): a delta that cannot be
+#   read could hide a decrease. gate_framework.md, G1 TDD Non-Negotiables: "Coverage MUST
+#   NOT decrease - Absolute minimum requirement".
 # custom:
 #   id: h3a.evidence.coverage_decreased
 #   category: evidence
@@ -71,21 +72,31 @@ deny contains f if {
 	1 in model.claimed_passed
 	i := model.current_cycle
 	delta := model.cycles[i].coverage_delta
-	coverage_value(delta) < 0
+	some why in coverage_problem(delta)
 	f := lib.finding(rego.metadata.rule(), element(1, {
-		"msg": sprintf("G1_implementation is passed but coverage_delta %v of the TDD cycle for %s is negative", [delta, task_name]),
+		"msg": sprintf("G1_implementation is passed but coverage_delta %v of the TDD cycle for %s %s", [json.marshal(delta), task_name, why]),
 		"file": lib.doc_file.executor_report,
 		"pointer": sprintf("/tdd_cycles/%d/coverage_delta", [i]),
 	}))
 }
 
-# coverage_value reads "+5.2%", "-1.2%", "0.4" or a number.
+# coverage_problem holds what is wrong with a coverage_delta: negative, or
+# written so that it cannot be read (null is the schema's to judge).
+coverage_problem(delta) := {"is negative"} if {
+	coverage_value(delta) < 0
+} else := {"is not a change the rule can read (like +5.2%, -1.2% or 0.4), so a decrease would go unseen"} if {
+	delta != null
+	not coverage_value(delta)
+} else := set()
+
+# coverage_value reads "+5.2%", "-1.2%", "0.4", "-0.3 pp" or a number; a
+# minus sign or dash (U+2212, U+2013) reads as "-".
 coverage_value(x) := x if is_number(x)
 
-coverage_value(x) := to_number(trim_prefix(trim_suffix(s, "%"), "+")) if {
+coverage_value(x) := to_number(trim_prefix(trim_suffix(trim_suffix(s, "%"), "pp"), "+")) if {
 	is_string(x)
-	s := replace(trim_space(x), " ", "")
-	regex.match(`^[+-]?[0-9]+(\.[0-9]+)?%?$`, s)
+	s := replace(replace(replace(trim_space(x), " ", ""), "\u2212", "-"), "\u2013", "-")
+	regex.match(`^[+-]?[0-9]+(\.[0-9]+)?(%|pp)?$`, s)
 }
 
 # METADATA

@@ -173,14 +173,27 @@ test_tdd_order_missing_phase if {
 }
 
 test_coverage_decreased if {
-	some delta in ["-1.2%", " - 0.5 % ", -3]
-	inp := test.patch([{"op": "replace", "path": "/docs/executor_report/tdd_cycles/0/coverage_delta", "value": delta}])
-	[f] := test.of(evidence.deny, "h3a.evidence.coverage_decreased") with input as inp
-	f.pointer == "/tdd_cycles/0/coverage_delta"
+	every delta in ["-1.2%", " - 0.5 % ", -3, "\u22125.2%", "\u20130.1%", "-0.3 pp"] {
+		inp := test.patch([{"op": "replace", "path": "/docs/executor_report/tdd_cycles/0/coverage_delta", "value": delta}])
+		fs := test.of(evidence.deny, "h3a.evidence.coverage_decreased") with input as inp
+		count(fs) == 1
+		fs[0].pointer == "/tdd_cycles/0/coverage_delta"
+		contains(fs[0].msg, "is negative")
+	}
+}
+
+# A delta the rule cannot read could hide a decrease.
+test_coverage_delta_unreadable if {
+	every delta in ["n/a", "about -5", "", true, {"delta": -1}] {
+		inp := test.patch([{"op": "replace", "path": "/docs/executor_report/tdd_cycles/0/coverage_delta", "value": delta}])
+		fs := test.of(evidence.deny, "h3a.evidence.coverage_decreased") with input as inp
+		count(fs) == 1
+		contains(fs[0].msg, "is not a change the rule can read")
+	}
 }
 
 test_coverage_not_decreased if {
-	every delta in ["0.0%", "+0%", "n/a", 2.5, null] {
+	every delta in ["0.0%", "+0%", "+0.4 pp", 2.5, null] {
 		inp := test.patch([{"op": "replace", "path": "/docs/executor_report/tdd_cycles/0/coverage_delta", "value": delta}])
 		count(test.of(evidence.deny, "h3a.evidence.coverage_decreased")) == 0 with input as inp
 	}
