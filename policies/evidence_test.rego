@@ -126,6 +126,28 @@ test_g1_dod_wording_may_differ if {
 	count(test.of(evidence.deny, g1)) == 0 with input as inp
 }
 
+# A criterion far shorter than an item is part of it by chance: "o"
+# addresses no item.
+test_g1_dod_one_letter_addresses_nothing if {
+	inp := test.patch([{"op": "replace", "path": "/docs/executor_report/tdd_cycles/0/definition_of_done", "value": [{"criterion": "o", "met": true}]}])
+	fs := test.of(evidence.deny, g1) with input as inp
+	count(fs) == 4
+	every f in fs {
+		contains(f.msg, "is not addressed in the TDD cycle")
+	}
+}
+
+# An item of white space alone is not one of the three G0 needs.
+test_g0_blank_dod_item_not_counted if {
+	inp := test.patch([
+		{"op": "replace", "path": "/docs/current_task/definition_of_done/2", "value": " \t "},
+		{"op": "replace", "path": "/docs/current_task/definition_of_done/3", "value": "  "},
+	])
+	fs := test.of(evidence.deny, "h3a.evidence.g0_exit_criteria") with input as inp
+	some f in fs
+	f.msg == "G0_planning is passed but CURRENT_TASK.json lists 2 definition-of-done item(s), at least 3 expected"
+}
+
 test_g1_ledger_event_missing if {
 	inp := test.patch([{"op": "replace", "path": "/docs/gates_ledger/events/3/status", "value": "FAILED"}])
 	fs := test.of(evidence.deny, g1) with input as inp
