@@ -144,3 +144,70 @@ else := sprintf("/verdicts/%d", [i])
 g2_gaps contains v if {
 	some v in ledger_gaps(2)
 }
+
+# METADATA
+# title: G1 passed over a failed command
+# description: >-
+#   G1 passed needs the tests, lint and type checks of the current task to exit with code
+#   0: in the current TDD cycle's commands_run, and in the state.json steps of G1 for the
+#   task, the last run of each command has exit_code 0. A run whose artifact is the
+#   cycle's RED output is the failure the RED phase expects, and is not counted.
+#   gate_framework.md, G1 Exit Criteria: "All tests passing | pytest ... exits with code
+#   0", "No lint errors | ... exits with code 0", "Type checks passing | mypy ... exits with
+#   code 0"; handoff_contracts.md, H2: "commands_run array shows exit_code: 0 for
+#   tests/lint/type".
+# custom:
+#   id: h3a.evidence.g1_command_failed
+#   category: evidence
+#   severity: error
+#   remediation: >-
+#     fix what the command reports and run it again until it exits with 0, log its output,
+#     and only then set G1 to passed
+deny contains f if {
+	1 in model.claimed_passed
+	some v in failed_commands
+	f := lib.finding(rego.metadata.rule(), element(1, v))
+}
+
+failed_commands contains v if {
+	i := model.current_cycle
+	some v in last_failures(lib.items(model.cycles[i].commands_run), red_outputs, lib.doc_file.executor_report, sprintf("/tdd_cycles/%d/commands_run", [i]), "the TDD cycle")
+}
+
+failed_commands contains v if {
+	some s, step in lib.items(input.docs.state.steps)
+	step.gate == "G1_implementation"
+	step.task_id == task
+	some v in last_failures(lib.items(step.commands_run), red_outputs, lib.doc_file.state, sprintf("/steps/%d/commands_run", [s]), sprintf("state.json step %d", [s]))
+}
+
+# red_outputs are the paths of the current cycle's RED output.
+red_outputs := {p |
+	i := model.current_cycle
+	p := model.cycles[i].tdd_phases.red.failure_output
+	is_string(p)
+}
+
+# last_failures are the commands of runs whose last run did not exit with
+# 0, each located at that run.
+last_failures(runs, red, file, at, where) := {v |
+	some j, run in runs
+	is_string(run.cmd)
+	not red_run(run, red)
+	not later_run(runs, j, run.cmd)
+	is_number(run.exit_code)
+	run.exit_code != 0
+	v := {
+		"msg": sprintf("G1_implementation is passed but %q last exited with %v in %s for %s", [run.cmd, run.exit_code, where, task_name]),
+		"file": file,
+		"pointer": sprintf("%s/%d/exit_code", [at, j]),
+	}
+}
+
+red_run(run, red) if run.artifact in red
+
+later_run(runs, j, cmd) if {
+	some k, other in runs
+	k > j
+	other.cmd == cmd
+}

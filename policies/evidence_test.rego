@@ -438,3 +438,27 @@ test_claim_position_in_the_handoff if {
 	[f] := test.of(evidence.deny, required) with input as inp
 	f.file == "state/SESSION_HANDOFF.json"
 }
+
+# G1 passed over a command that last failed: in the cycle and in the state
+# step; a RED run and a failure run again to success are not counted.
+test_g1_command_failed if {
+	inp := test.patch([
+		{"op": "add", "path": "/docs/executor_report/tdd_cycles/0/commands_run", "value": [
+			{"cmd": "pytest tests/", "exit_code": 1, "artifact": "artifacts/executor/test_output_red.txt"},
+			{"cmd": "ruff check", "exit_code": 1},
+			{"cmd": "ruff check", "exit_code": 0},
+			{"cmd": "mypy src", "exit_code": 2},
+		]},
+		{"op": "replace", "path": "/docs/state/steps/1/commands_run/0/exit_code", "value": 1},
+	])
+	fs := test.of(evidence.deny, "h3a.evidence.g1_command_failed") with input as inp
+	{[f.file, f.pointer] | some f in fs} == {
+		["executor_report.json", "/tdd_cycles/0/commands_run/3/exit_code"],
+		["state.json", "/steps/1/commands_run/0/exit_code"],
+	}
+	"G1_implementation is passed but \"mypy src\" last exited with 2 in the TDD cycle for task \"T001\"" in {f.msg | some f in fs}
+}
+
+test_g1_commands_passed if {
+	count(test.of(evidence.deny, "h3a.evidence.g1_command_failed")) == 0 with input as fixture.complete
+}
