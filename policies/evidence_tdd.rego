@@ -211,3 +211,73 @@ later_run(runs, j, cmd) if {
 	k > j
 	other.cmd == cmd
 }
+
+# METADATA
+# title: RED output that cannot show a failure
+# description: >-
+#   G1 passed needs a RED output that shows the tests failing before the GREEN output
+#   shows them passing: the current TDD cycle's RED output (failure_output) is not the same
+#   file as its GREEN output (test_output), not logged in EVIDENCE_LOG.md with the same hash
+#   (the same content), and not empty. gate_framework.md, G1 Exit Criteria: "RED test
+#   output saved showing initial test failure"; TDD Non-Negotiables: "RED phase MUST exist";
+#   G2 checklist: "RED→GREEN evidence exists and shows test failure → success".
+# custom:
+#   id: h3a.evidence.tdd_red_not_failure
+#   category: evidence
+#   severity: error
+#   remediation: >-
+#     save the output of the test run that failed before the implementation (RED) in its
+#     own file, log it, and keep it apart from the passing run's output (GREEN)
+deny contains f if {
+	1 in model.claimed_passed
+	some v in red_problems
+	f := lib.finding(rego.metadata.rule(), element(1, v))
+}
+
+red_problems contains v if {
+	[i, red, green] := tdd_outputs_of_cycle
+	lib.clean(red) == lib.clean(green)
+	v := red_problem(i, sprintf("the RED output %q is the GREEN output's file", [red]))
+}
+
+red_problems contains v if {
+	[i, red, green] := tdd_outputs_of_cycle
+	lib.clean(red) != lib.clean(green)
+	d := logged_digest(red)
+	d == logged_digest(green)
+	v := red_problem(i, sprintf("the RED output %q is logged with the same hash as the GREEN output %q (%s): the same content cannot show a failure and then a pass", [red, green, d]))
+}
+
+red_problems contains v if {
+	[i, red, _] := tdd_outputs_of_cycle
+	startswith(empty_digest, logged_digest(red))
+	v := red_problem(i, sprintf("the RED output %q is logged with the hash of an empty file", [red]))
+}
+
+red_problem(i, what) := {
+	"msg": sprintf("G1_implementation is passed but %s, in the TDD cycle for %s", [what, task_name]),
+	"file": lib.doc_file.executor_report,
+	"pointer": sprintf("/tdd_cycles/%d/tdd_phases/red/failure_output", [i]),
+}
+
+# tdd_outputs_of_cycle is [cycle index, RED output, GREEN output] of the
+# current TDD cycle, when both are named.
+tdd_outputs_of_cycle := [i, red, green] if {
+	i := model.current_cycle
+	red := model.cycles[i].tdd_phases.red.failure_output
+	green := model.cycles[i].tdd_phases.green.test_output
+	lib.filled(red)
+	lib.filled(green)
+}
+
+# logged_digest is the first 16 hex digits, lower case, of the last hash
+# EVIDENCE_LOG.md gives path; undefined when it logs none that long.
+logged_digest(path) := lower(substring(h, 0, 16)) if {
+	entries := [e | some e in lib.items(input.docs.evidence_log.entries); lib.clean(e.path) == lib.clean(path)]
+	count(entries) > 0
+	h := trim_prefix(lower(entries[count(entries) - 1].hash), "sha256:")
+	count(h) >= 16
+}
+
+# empty_digest is the SHA-256 of no bytes.
+empty_digest := "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"

@@ -462,3 +462,27 @@ test_g1_command_failed if {
 test_g1_commands_passed if {
 	count(test.of(evidence.deny, "h3a.evidence.g1_command_failed")) == 0 with input as fixture.complete
 }
+
+# A RED output that is the GREEN one, has its content, or is empty cannot
+# show the failure G1 needs.
+test_tdd_red_not_failure if {
+	red := "/docs/executor_report/tdd_cycles/0/tdd_phases/red/failure_output"
+	same_file := test.patch([{"op": "replace", "path": red, "value": "./artifacts/executor/test_output_green.txt"}])
+	[f] := test.of(evidence.deny, "h3a.evidence.tdd_red_not_failure") with input as same_file
+	contains(f.msg, "is the GREEN output's file")
+	f.pointer == "/tdd_cycles/0/tdd_phases/red/failure_output"
+	hashes := {e.path: e.hash | some e in fixture.complete.docs.evidence_log.entries}
+	same_hash := test.patch([{"op": "add", "path": "/docs/evidence_log/entries/-", "value": {
+		"path": "artifacts/executor/test_output_red.txt", "hash": upper(hashes["artifacts/executor/test_output_green.txt"]),
+		"time": "2025-09-29T14:50:00Z", "description": "RED again", "line": 40,
+	}}])
+	[g] := test.of(evidence.deny, "h3a.evidence.tdd_red_not_failure") with input as same_hash
+	contains(g.msg, "is logged with the same hash as the GREEN output")
+	empty := test.patch([{"op": "add", "path": "/docs/evidence_log/entries/-", "value": {
+		"path": "artifacts/executor/test_output_red.txt", "hash": "sha256:e3b0c44298fc1c14",
+		"time": "2025-09-29T14:50:00Z", "description": "RED again", "line": 40,
+	}}])
+	[h] := test.of(evidence.deny, "h3a.evidence.tdd_red_not_failure") with input as empty
+	contains(h.msg, "the hash of an empty file")
+	count(test.of(evidence.deny, "h3a.evidence.tdd_red_not_failure")) == 0 with input as fixture.complete
+}
