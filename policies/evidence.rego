@@ -23,10 +23,11 @@ else := object.union({"gate": sprintf("G%d", [n])}, v)
 # title: G0 passed without its exit criteria
 # description: >-
 #   G0 passed needs: a ROADMAP.md "Overall Strategy" section and a task queue with at least
-#   one task; CURRENT_TASK.json with task_id, goal, tdd_plan red, green and refactor and at
-#   least three definition-of-done items; a planner_report.json report; a G0 PASSED event in
+#   one task; CURRENT_TASK.json with task_id, goal, at least one path in files_affected,
+#   tdd_plan red, green and refactor and at least three definition-of-done items; a planner_report.json report; a G0 PASSED event in
 #   GATES_LEDGER.md. gate_framework.md, G0 Exit Criteria: "Strategic plan documented", "Task
-#   decomposed", "Current task defined", "TDD plan created", "Definition of Done specified |
+#   decomposed", "Current task defined | CURRENT_TASK.json populated with task_id, goal,
+#   files_affected, DoD", "TDD plan created", "Definition of Done specified |
 #   CURRENT_TASK.json has ≥3 measurable DoD criteria", "Planner report generated", "Gate
 #   logged".
 # custom:
@@ -96,6 +97,17 @@ plan_filled(phase) if lib.filled(ct.tdd_plan[phase])
 tdd_plan_pointer(phase) := sprintf("/tdd_plan/%s", [phase]) if is_object(ct.tdd_plan)
 
 else := "/tdd_plan"
+
+g0_gaps contains v if {
+	ct != null
+	count([p | some p in lib.items(ct.files_affected); lib.filled(p)]) == 0
+	v := {
+		"msg": "G0_planning is passed but CURRENT_TASK.json names no file in files_affected",
+		"file": lib.doc_file.current_task,
+		"pointer": "/files_affected",
+		"remediation": g0_fix("list the files the task will change in CURRENT_TASK.json files_affected"),
+	}
+}
 
 # An item of white space alone measures nothing and is not counted.
 g0_gaps contains v if {

@@ -137,6 +137,14 @@ test_g1_dod_one_letter_addresses_nothing if {
 	}
 }
 
+test_g0_files_affected if {
+	every files in [[], [" "], null] {
+		inp := test.patch([{"op": "replace", "path": "/docs/current_task/files_affected", "value": files}])
+		fs := test.of(evidence.deny, "h3a.evidence.g0_exit_criteria") with input as inp
+		{f.pointer | some f in fs} == {"/files_affected"}
+	}
+}
+
 # An item of white space alone is not one of the three G0 needs.
 test_g0_blank_dod_item_not_counted if {
 	inp := test.patch([
