@@ -281,3 +281,33 @@ logged_digest(path) := lower(substring(h, 0, 16)) if {
 
 # empty_digest is the SHA-256 of no bytes.
 empty_digest := "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+
+# METADATA
+# title: G1 passed without coverage that increased
+# description: >-
+#   G1 passed needs the current TDD cycle's coverage to have increased: coverage_delta at
+#   least +0.1, or coverage_absolute at least 90 (percent). A cycle that states neither in a
+#   form the rule reads is left to h3a.evidence.coverage_decreased. gate_framework.md, G1
+#   Exit Criteria: "Coverage increased | Coverage delta ≥ +0.1% OR absolute ≥ 90%".
+# custom:
+#   id: h3a.evidence.coverage_not_increased
+#   category: evidence
+#   severity: error
+#   remediation: >-
+#     add tests until the cycle's coverage rises by at least 0.1 points or reaches 90%,
+#     record both numbers in executor_report.json, then pass G1
+deny contains f if {
+	1 in model.claimed_passed
+	i := model.current_cycle
+	cycle := model.cycles[i]
+	delta := coverage_value(cycle.coverage_delta)
+	delta < 0.1
+	not covered(cycle.coverage_absolute)
+	f := lib.finding(rego.metadata.rule(), element(1, {
+		"msg": sprintf("G1_implementation is passed but the TDD cycle for %s raises coverage by %v points (at least +0.1 needed) and states no absolute coverage of 90%% or more (coverage_absolute %s)", [task_name, delta, json.marshal(object.get(cycle, "coverage_absolute", null))]),
+		"file": lib.doc_file.executor_report,
+		"pointer": sprintf("/tdd_cycles/%d/coverage_delta", [i]),
+	}))
+}
+
+covered(absolute) if coverage_value(absolute) >= 90

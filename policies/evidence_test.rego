@@ -494,3 +494,20 @@ test_tdd_red_not_failure if {
 	contains(h.msg, "the hash of an empty file")
 	count(test.of(evidence.deny, "h3a.evidence.tdd_red_not_failure")) == 0 with input as fixture.complete
 }
+
+test_coverage_not_increased if {
+	at := "/docs/executor_report/tdd_cycles/0"
+	flat := test.patch([
+		{"op": "replace", "path": sprintf("%s/coverage_delta", [at]), "value": "+0.0%"},
+		{"op": "replace", "path": sprintf("%s/coverage_absolute", [at]), "value": "50.0%"},
+	])
+	[f] := test.of(evidence.deny, "h3a.evidence.coverage_not_increased") with input as flat
+	f.pointer == "/tdd_cycles/0/coverage_delta"
+	every ok in [
+		[{"op": "replace", "path": sprintf("%s/coverage_delta", [at]), "value": "+0.1%"}, {"op": "replace", "path": sprintf("%s/coverage_absolute", [at]), "value": "50%"}],
+		[{"op": "replace", "path": sprintf("%s/coverage_delta", [at]), "value": "0%"}, {"op": "replace", "path": sprintf("%s/coverage_absolute", [at]), "value": "90.0%"}],
+	] {
+		count(test.of(evidence.deny, "h3a.evidence.coverage_not_increased")) == 0 with input as test.patch(ok)
+	}
+	count(test.of(evidence.deny, "h3a.evidence.coverage_not_increased")) == 0 with input as fixture.complete
+}
