@@ -273,11 +273,18 @@ tdd_outputs_of_cycle := [i, red, green] if {
 # logged_digest is the first 16 hex digits, lower case, of the last hash
 # EVIDENCE_LOG.md gives path; undefined when it logs none that long.
 logged_digest(path) := lower(substring(h, 0, 16)) if {
-	entries := [e | some e in lib.items(input.docs.evidence_log.entries); lib.clean(e.path) == lib.clean(path)]
-	count(entries) > 0
-	h := trim_prefix(lower(entries[count(entries) - 1].hash), "sha256:")
+	want := lib.clean(path)
+	hashes := [e.hash | some i, e in logged_entries; logged_paths[i] == want]
+	count(hashes) > 0
+	h := trim_prefix(lower(hashes[count(hashes) - 1]), "sha256:")
 	count(h) >= 16
 }
+
+# logged_entries are the evidence log's entries, and logged_paths their
+# paths cleaned, worked out once.
+logged_entries := lib.items(input.docs.evidence_log.entries)
+
+logged_paths := [lib.clean(e.path) | some e in logged_entries]
 
 # empty_digest is the SHA-256 of no bytes.
 empty_digest := "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
