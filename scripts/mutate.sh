@@ -144,7 +144,10 @@ main() {
 		'case c < utf8.RuneSelf || r == utf8.RuneError && size == 1:' 'case c < utf8.RuneSelf:' \
 		./internal/report/ 'TestEscape'
 	mutant escape-line-github-command internal/report/escape.go \
-		'if strings.HasPrefix(rest, "::") || strings.HasPrefix(rest, "##[") {' 'if strings.HasPrefix(rest, "##[") {' \
+		'if strings.HasPrefix(rest, "::") {' 'if false {' \
+		./internal/report/ .
+	mutant escape-line-ascii-spaces internal/report/escape.go \
+		'rest := strings.TrimLeftFunc(s, unicode.IsSpace)' 'rest := strings.TrimLeftFunc(s, func(r rune) bool { return r == '"'"' '"'"' && unicode.IsSpace(r) })' \
 		./internal/report/ .
 	mutant mermaid-label-raw internal/report/summary.go \
 		'fmt.Fprintf(&b, "#%d;", r)' 'b.WriteRune(r)' \
@@ -286,8 +289,10 @@ main() {
 	mutant append-only-artifact-change-unreported internal/history/artifacts.go \
 		'if base.same(head) {' 'if true {' \
 		./internal/history/ .
-	mutant escape-line-hash-bracket internal/report/escape.go \
-		'if strings.HasPrefix(rest, "::") || strings.HasPrefix(rest, "##[") {' 'if strings.HasPrefix(rest, "::") {' \
+	mutant escape-hash-bracket internal/report/escape.go \
+		'if c == '"'"'#'"'"' && strings.HasPrefix(s[i:], "##[") {
+			b.WriteString' 'if false {
+			b.WriteString' \
 		./internal/report/ .
 	mutant safe-json-del-raw internal/report/escape.go \
 		'if c < utf8.RuneSelf && c != 0x7f {' 'if c < utf8.RuneSelf {' \
