@@ -397,7 +397,8 @@ func (e *Engine) evalValue(ctx context.Context, run string, value ast.Value) Out
 	ctx, cancel := context.WithTimeout(context.WithValue(ctx, runKey{}, run), e.timeout)
 	defer cancel()
 	done := make(chan Outcome, 1)
-	go func() { done <- evaluate(e, ctx, value) }()
+	eval := evaluate // read here: a left-behind evaluation must not read it later
+	go func() { done <- eval(e, ctx, value) }()
 	select {
 	case out := <-done:
 		return out
