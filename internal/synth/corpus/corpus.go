@@ -384,7 +384,9 @@ func (g *runGen) writeFile(rel string, b []byte) error {
 
 // writeArtifact writes Size bytes of printable pseudo-random text (a JSON
 // document for *.json artifacts, which some checks may read) and returns
-// its SHA-256 in hex.
+// its SHA-256 in hex. A text artifact has at least minTextBytes: an empty
+// RED test output, or one with the GREEN output's content, cannot show a
+// failure, and the checker says so.
 func (g *runGen) writeArtifact(rel string) (string, error) {
 	p := filepath.Join(g.dir, filepath.FromSlash(rel))
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -407,9 +409,14 @@ func (g *runGen) writeArtifact(rel string) (string, error) {
 	return hex.EncodeToString(digest.Sum(nil)), nil
 }
 
+// minTextBytes is the least a text artifact holds: enough random text that
+// no two are the same.
+const minTextBytes = 16
+
 func (g *runGen) writeContent(w io.Writer, asJSON bool) (int64, error) {
 	size := g.opts.Size
 	if !asJSON {
+		size = max(size, minTextBytes)
 		return size, writeText(w, g.content, size, true)
 	}
 	const open, closing = `{"log": "`, "\"}\n"
