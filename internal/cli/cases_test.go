@@ -16,6 +16,7 @@ import (
 	"github.com/h3a-check/h3a-check/internal/audit"
 	"github.com/h3a-check/h3a-check/internal/audit/audittest"
 	"github.com/h3a-check/h3a-check/internal/finding"
+	"github.com/h3a-check/h3a-check/internal/longtest"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files and expected findings")
@@ -225,11 +226,23 @@ func allCases(t *testing.T) string {
 	return dst
 }
 
+// someCases are the cases a test over many runs checks: every ok and err
+// case in the long tests (.ci/run), the ok cases alone (two dozen runs of
+// every layout) in the README's test command.
+func someCases(t *testing.T) string {
+	t.Helper()
+	all := allCases(t)
+	if longtest.Enabled() {
+		return all
+	}
+	return filepath.Join(all, "ok")
+}
+
 // TestJSONDeterministic: two checks of the same runs give the same bytes.
 func TestJSONDeterministic(t *testing.T) {
 	t.Parallel()
 	var a, b bytes.Buffer
-	all := allCases(t)
+	all := someCases(t)
 	Main([]string{"--format", "json", "--base", "none", all}, nil, &a, &bytes.Buffer{})
 	Main([]string{"--format", "json", "--base", "none", "--workers", "1", all}, nil, &b, &bytes.Buffer{})
 	if a.Len() == 0 || !bytes.Equal(a.Bytes(), b.Bytes()) {

@@ -244,7 +244,7 @@ warn contains f if {
 		}
 		compared, found := 0, 0
 		for i, in := range res.Inputs {
-			if in == nil || !sampled(i, 2) || (name == "compiled" && i%3 != 0) {
+			if in == nil || !sampled(i, 3) || (name == "compiled" && i%3 != 0) {
 				continue
 			}
 			got, want := e.Eval(ctx, name, in), e.EvalConverted(ctx, name, in)
