@@ -110,6 +110,9 @@ var weakenings = []weakening{
 	{name: "a report dropped in runs/", apply: dropReport("runs/audit.json")},
 	{name: "a layout forced by flag", apply: func(*testing.T, string) {}, args: []string{"--layout", "contract", "runs"}},
 	{name: "a layout forced by the configuration", apply: writeFiles(map[string]string{".h3a-check.yaml": "layout: contract\n"})},
+	{name: "the run's own retry limit raised", apply: func(t *testing.T, repo string) {
+		replaceIn(t, filepath.Join(repo, "runs", "retries", runID), "state/CURRENT_TASK.json", `"max_iterations": 2`, `"max_iterations": 100`)
+	}},
 }
 
 func TestFailClosedMatrix(t *testing.T) {
