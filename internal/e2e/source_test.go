@@ -23,7 +23,7 @@ func goFiles(t *testing.T, fn func(rel string, fset *token.FileSet, f *ast.File)
 			return err
 		}
 		if d.IsDir() {
-			if name := d.Name(); p != moduleRoot && (strings.HasPrefix(name, ".") || name == "testdata" || name == "bench-out") {
+			if name := d.Name(); p != moduleRoot && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || name == "testdata") {
 				return filepath.SkipDir
 			}
 			return nil
