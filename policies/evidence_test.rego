@@ -320,6 +320,57 @@ test_verdict_pass_over_a_failed_check if {
 	count(test.of(evidence.warn, "h3a.evidence.verdict_numbers")) == 0 with input as failing
 }
 
+# A verification result with status pass over figures that miss its own
+# bar asks for a human; the same figures with status fail do not.
+test_verdict_result_below_its_bar if {
+	r := "/docs/validator_report/verdicts/0/verification_results"
+	inp := test.patch([
+		{"op": "replace", "path": concat("", [r, "/mutation/score"]), "value": "83%"},
+		{"op": "replace", "path": concat("", [r, "/coverage/absolute"]), "value": "89.9%"},
+		{"op": "replace", "path": concat("", [r, "/security/vulnerabilities"]), "value": 2},
+		{"op": "replace", "path": concat("", [r, "/lint/errors"]), "value": 3},
+		{"op": "replace", "path": concat("", [r, "/type_check/errors"]), "value": 1},
+	])
+	fs := test.of(evidence.warn, "h3a.evidence.verdict_numbers") with input as inp
+	{[f.pointer, f.msg] | some f in fs} == {
+		["/verdicts/0/verification_results/mutation/score", "verdict 0: mutation has status \"pass\" but score \"83%\" is below its threshold 85"],
+		["/verdicts/0/verification_results/coverage/absolute", "verdict 0: coverage has status \"pass\" but absolute \"89.9%\" is below its threshold 90"],
+		["/verdicts/0/verification_results/security/vulnerabilities", "verdict 0: security has status \"pass\" but vulnerabilities is 2"],
+		["/verdicts/0/verification_results/lint/errors", "verdict 0: lint has status \"pass\" but errors is 3"],
+		["/verdicts/0/verification_results/type_check/errors", "verdict 0: type_check has status \"pass\" but errors is 1"],
+	}
+	every f in fs {
+		f.needs_human == true
+	}
+	marked := test.patch([
+		{"op": "replace", "path": concat("", [r, "/mutation/score"]), "value": "83%"},
+		{"op": "replace", "path": concat("", [r, "/mutation/status"]), "value": "partial"},
+		{"op": "replace", "path": concat("", [r, "/security/vulnerabilities"]), "value": 2},
+		{"op": "replace", "path": concat("", [r, "/security/status"]), "value": "fail"},
+		{"op": "replace", "path": concat("", [r, "/security/status"]), "value": "fail"},
+		{"op": "replace", "path": "/docs/validator_report/verdicts/0/status", "value": "fail"},
+		{"op": "replace", "path": "/meanings/verdicts/0/outcome", "value": "fail"},
+		{"op": "replace", "path": "/meanings/verdicts/0/status", "value": "fail"},
+	])
+	count(test.of(evidence.warn, "h3a.evidence.verdict_numbers")) == 0 with input as marked
+}
+
+# Without its own threshold a mutation score is held to 85%; a coverage
+# without a threshold has no bar here (h3a.evidence.coverage_not_increased).
+test_verdict_result_default_bar if {
+	r := "/docs/validator_report/verdicts/0/verification_results"
+	inp := test.patch([
+		{"op": "replace", "path": concat("", [r, "/mutation/score"]), "value": "84.9%"},
+		{"op": "remove", "path": concat("", [r, "/mutation/threshold"])},
+		{"op": "replace", "path": concat("", [r, "/coverage/absolute"]), "value": "50%"},
+		{"op": "remove", "path": concat("", [r, "/coverage/threshold"])},
+	])
+	[f] := test.of(evidence.warn, "h3a.evidence.verdict_numbers") with input as inp
+	f.pointer == "/verdicts/0/verification_results/mutation/score"
+	at_bar := test.patch([{"op": "replace", "path": concat("", [r, "/mutation/score"]), "value": "85%"}])
+	count(test.of(evidence.warn, "h3a.evidence.verdict_numbers")) == 0 with input as at_bar
+}
+
 # --- G3 -----------------------------------------------------------------------
 
 g3_passed := [

@@ -10,10 +10,16 @@ import data.h3a.model
 # description: >-
 #   In every validator verdict: tests passed + failed + skipped equals total; tests with
 #   status pass have failed 0; a dod_checklist with status pass has met equal to total; a
-#   verdict whose status means pass has no verification result with status fail.
+#   verdict whose status means pass has no verification result with status fail; a
+#   verification result with status pass meets its own bar: mutation score and absolute
+#   coverage at least their threshold (mutation 85% when none is given), no security
+#   vulnerabilities, lint or type-check errors counted.
 #   Numbers that contradict their own status are conflicting signals for a human to resolve,
 #   not a gate the specification fails: handoff_contracts.md, H3 Common Handoff Failures:
-#   "Conflicting signals | Verdict "pass" but critical DoD unmet | Human reviews"; the
+#   "Conflicting signals | Verdict "pass" but critical DoD unmet | Human reviews";
+#   gate_framework.md, G2 Exit Criteria: "Mutation score ≥ threshold (default 85%)",
+#   "OWASP scan clean OR vulnerabilities documented/accepted", and G2 Failure Handling:
+#   "Low mutation score | <85% mutants killed | PARTIAL PASS, note in validator_report"; the
 #   gate framework allows "All DoD criteria met OR exceptions justified" (G2 Exit Criteria).
 #   So it is a warning that asks for a human.
 # custom:
@@ -67,6 +73,41 @@ number_gaps contains v if {
 	result.status == "fail"
 	v := verdict_finding(i, verdict, lib.escape_token(check), sprintf("%s, but verification result %s has status \"fail\"", [model.describe_verdict_status(i), check]))
 }
+
+# A verification result with status pass whose own figures miss its bar:
+# a score or an absolute coverage under its threshold, errors or
+# vulnerabilities counted. The mutation threshold defaults to the gate
+# framework's 85%; a coverage without a threshold has no bar to miss here.
+number_gaps contains v if {
+	some i, verdict in model.verdicts
+	some [check, figure, msg] in below_bar(verdict.verification_results)
+	v := verdict_finding(i, verdict, sprintf("%s/%s", [check, figure]), sprintf("%s has status \"pass\" but %s", [check, msg]))
+}
+
+below_bar(results) := {[check, figure, msg] |
+	some [check, figure, default_bar] in [["mutation", "score", 85], ["coverage", "absolute", null]]
+	results[check].status == "pass"
+	value := coverage_value(results[check][figure])
+	bar := threshold_of(results[check], default_bar)
+	value < bar
+	msg := sprintf("%s %v is below its threshold %v", [figure, json.marshal(results[check][figure]), bar])
+} | {[check, figure, msg] |
+	some [check, figure] in [["security", "vulnerabilities"], ["lint", "errors"], ["type_check", "errors"]]
+	results[check].status == "pass"
+	n := results[check][figure]
+	is_number(n)
+	n > 0
+	msg := sprintf("%s is %v", [figure, n])
+}
+
+threshold_of(result, _) := coverage_value(result.threshold)
+
+threshold_of(result, default_bar) := default_bar if {
+	not readable_threshold(result)
+	default_bar != null
+}
+
+readable_threshold(result) if coverage_value(result.threshold)
 
 verdict_finding(i, verdict, at, msg) := object.union(
 	{
