@@ -13,3 +13,16 @@ import (
 func (p *Program) EvalWithData(ctx context.Context, input, data *ast.Term) ([][]*ast.Term, []*topdown.Error, error) {
 	return p.eval(ctx, input, data, nil)
 }
+
+// FastBuiltin is the implementation linked in place of OPA's for name, or
+// nil.
+func FastBuiltin(name string) topdown.BuiltinFunc { return fastBuiltins[name] }
+
+// FastBuiltinNames are the built-ins with an implementation of their own.
+func FastBuiltinNames() []string {
+	var out []string
+	for name := range fastBuiltins {
+		out = append(out, name)
+	}
+	return out
+}
