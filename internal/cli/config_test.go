@@ -170,10 +170,28 @@ func TestConfigErrors(t *testing.T) {
 			[]string{`.h3a-check.yaml:1:9: layout "h4a": expected one of "h3a"`}},
 		{"explicit config missing", "", []string{"--config", "nope.yaml"},
 			[]string{"cannot read the configuration file", "nope.yaml"}},
+		// A configuration under a name the check does not read would
+		// drop the checks it asks for without a word.
+		{"configuration named .yml", "", nil,
+			[]string{"h3a-check: .h3a-check.yml is not read: the configuration file is named .h3a-check.yaml"}},
+		{"configuration named without the dot", "", nil,
+			[]string{"h3a-check: h3a-check.yaml is not read"}},
+		{"a second configuration beside it", "fail-level: error\n", nil,
+			[]string{"h3a-check: h3a-check.yml is not read"}},
+	}
+	misnamed := map[string]string{
+		"configuration named .yml":            ".h3a-check.yml",
+		"configuration named without the dot": "h3a-check.yaml",
+		"a second configuration beside it":    "h3a-check.yml",
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			configRepo(t, "hash_mismatch", tc.yaml)
+			dir := configRepo(t, "hash_mismatch", tc.yaml)
+			if name := misnamed[tc.name]; name != "" {
+				if err := os.WriteFile(filepath.Join(dir, name), []byte("fail-level: warning\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
 			code, stdout, stderr := runMain(append(tc.args, "runs")...)
 			if code != ExitError {
 				t.Fatalf("exit %d, want 2\nstdout %s\nstderr %s", code, stdout, stderr)

@@ -76,6 +76,11 @@ func Config(explicit string, b trust.Boundary, checks config.Checks, reads *Read
 	}
 	var sources []trust.Source
 	for _, path := range candidates {
+		if explicit == "" {
+			if err := noMisnamedConfig(b, path); err != nil {
+				return nil, err
+			}
+		}
 		data, src, exists, err := b.File(path)
 		if err != nil {
 			return nil, fmt.Errorf("cannot read the configuration file: %w", err)
@@ -102,6 +107,30 @@ func Config(explicit string, b trust.Boundary, checks config.Checks, reads *Read
 		reads.add(s)
 	}
 	return nil, nil
+}
+
+// misnamedConfigs are the names a configuration file is easily given
+// instead of config.DefaultFile. A file under one of them would not be
+// read, and what it asks for (the team's policies, a stricter fail level,
+// the runs to check) would silently not happen.
+var misnamedConfigs = []string{".h3a-check.yml", "h3a-check.yaml", "h3a-check.yml"}
+
+// noMisnamedConfig is an error when the folder of a candidate holds a
+// file under one of misnamedConfigs, as the trust boundary reads it: the
+// configuration someone meant is not the one the check would read.
+func noMisnamedConfig(b trust.Boundary, candidate string) error {
+	dir := filepath.Dir(candidate)
+	for _, name := range misnamedConfigs {
+		p := filepath.Join(dir, name)
+		_, _, exists, err := b.File(p)
+		if err != nil {
+			return fmt.Errorf("cannot read the configuration file: %w", err)
+		}
+		if exists {
+			return fmt.Errorf("%s is not read: the configuration file is named %s; rename it, or name it with --config", p, config.DefaultFile)
+		}
+	}
+	return nil
 }
 
 // configCandidates are the places config.DefaultFile is looked for,
