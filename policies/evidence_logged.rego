@@ -114,3 +114,73 @@ name_logged(name) if {
 	some e in lib.items(input.docs.evidence_log.entries)
 	endswith(e.path, sprintf("/%s", [name]))
 }
+
+# METADATA
+# title: Gate evidence logged after the gate passed
+# description: >-
+#   Every artifact a passed gate requires (the list of h3a.evidence.required_artifact) has
+#   an EVIDENCE_LOG.md entry whose time is not later than the time of the gate's last PASSED
+#   event in GATES_LEDGER.md. When every entry of the artifact is later, the log says the
+#   gate passed before its evidence was there. gate_framework.md, Purpose: each gate
+#   "requires artifact proof to pass", Core Principle: "No artifact = No progress";
+#   h3a-state-specification.md, EVIDENCE_LOG.md update protocol: "Agents append entries when
+#   creating artifacts", "Include timestamp"; handoff_contracts.md, Best Practices for
+#   Sending Agents: "Complete all obligations before handoff". The gate framework also
+#   remedies a passed gate whose artifacts exist but were not logged by logging them
+#   afterwards (Troubleshooting, Gate Passed But Artifacts Missing: "Add missing entries to
+#   EVIDENCE_LOG.md with hashes"; "If artifacts truly missing, revert gate to FAILED and
+#   re-run"), and a late entry cannot tell the two apart, so this is a warning that asks
+#   for a human. Times the rules cannot read are not compared, nor a PASSED time earlier
+#   than its gate's STARTED time (h3a.gates.ledger_time_inverted reports that one).
+# custom:
+#   id: h3a.evidence.logged_after_gate
+#   category: evidence
+#   severity: warning
+#   remediation: >-
+#     if the artifact existed when the gate passed and was only logged late, a human
+#     confirms it; if it was produced afterwards, the gate passed without its evidence:
+#     append a FAILED event for the gate, re-run it, and append a new PASSED event once the
+#     evidence is logged
+warn contains f if {
+	some v in late_evidence
+	f := lib.finding(rego.metadata.rule(), element(v.gate, object.union(v.at, {"needs_human": true})))
+}
+
+late_evidence contains {"gate": r.gate, "at": at} if {
+	some r in required
+	k := last_passed[r.gate]
+	not pass_time_known_wrong(k, r.gate)
+	passed := model.ledger_events[k]
+	passed_ns := lib.time_ns(passed.time)
+	want := lib.clean(r.path)
+	entries := [e | some i, e in logged_entries; logged_paths[i] == want]
+	count(entries) > 0
+	every e in entries {
+		lib.time_ns(e.time) > passed_ns
+	}
+	first := entries[0]
+	at := {
+		"msg": sprintf(
+			"%s PASSED at %s (GATES_LEDGER.md line %d), but its %s %q is logged only later, first at %s: the gate passed before its evidence was logged",
+			[passed.gate, passed.time, passed.line, r.what, r.path, first.time],
+		),
+		"file": lib.doc_file.evidence_log,
+		"line": first.line,
+	}
+}
+
+# last_passed[n] is the index of the last PASSED event of gate n in the ledger.
+last_passed[n] := max(found) if {
+	some n in model.gate_numbers
+	found := {i | some i, ev in model.ledger_events; model.event_gates[i] == n; ev.status == "PASSED"}
+	count(found) > 0
+}
+
+# pass_time_known_wrong(k, n): PASSED event k of gate n is timed before the
+# STARTED event it ends, an error of its own (h3a.gates.ledger_time_inverted),
+# so its time is no measure for the evidence.
+pass_time_known_wrong(k, n) if {
+	starts := {j | some j, ev in model.ledger_events; j < k; model.event_gates[j] == n; ev.status == "STARTED"}
+	count(starts) > 0
+	lib.time_ns(model.ledger_events[k].time) < lib.time_ns(model.ledger_events[max(starts)].time)
+}

@@ -562,3 +562,91 @@ test_coverage_not_increased if {
 	}
 	count(test.of(evidence.deny, "h3a.evidence.coverage_not_increased")) == 0 with input as fixture.complete
 }
+
+# --- evidence logged after its gate passed --------------------------------------
+
+late := "h3a.evidence.logged_after_gate"
+
+# the complete run's mutation report (entry 7, line 25) logged at t, after
+# G2 PASSED at 15:00:00Z (event 5, line 31) when t is later.
+mutation_logged_at(t) := {"op": "replace", "path": "/docs/evidence_log/entries/7/time", "value": t}
+
+test_logged_after_gate_quiet_on_ok_runs if {
+	count(test.of(evidence.warn, late)) == 0 with input as fixture.complete
+	count(test.of(evidence.warn, late)) == 0 with input as fixture.fresh
+}
+
+test_logged_after_gate_fires_for_g2 if {
+	inp := test.patch([mutation_logged_at("2025-09-29T15:10:00Z")])
+	[f] := test.of(evidence.warn, late) with input as inp
+	f.file == "state/EVIDENCE_LOG.md"
+	f.line == 25
+	f.gate == "G2"
+	f.task_id == "T001"
+	f.needs_human == true
+	f.msg == `G2_validation PASSED at 2025-09-29T15:00:00Z (GATES_LEDGER.md line 31), but its mutation report "artifacts/validator/mutation_report.txt" is logged only later, first at 2025-09-29T15:10:00Z: the gate passed before its evidence was logged`
+}
+
+test_logged_after_gate_fires_for_g1 if {
+	# the GREEN output logged at 14:50, after G1 PASSED at 14:45
+	inp := test.patch([{"op": "replace", "path": "/docs/evidence_log/entries/3/time", "value": "2025-09-29T14:50:00Z"}])
+	[f] := test.of(evidence.warn, late) with input as inp
+	f.line == 19
+	f.gate == "G1"
+	contains(f.msg, `G1_implementation PASSED at 2025-09-29T14:45:00Z (GATES_LEDGER.md line 29), but its GREEN test output "artifacts/executor/test_output_green.txt"`)
+}
+
+test_logged_after_gate_same_time_is_not_late if {
+	inp := test.patch([mutation_logged_at("2025-09-29T15:00:00Z")])
+	count(test.of(evidence.warn, late)) == 0 with input as inp
+}
+
+test_logged_after_gate_an_earlier_entry_counts if {
+	# logged in time, then logged again later: it was there when the gate passed
+	inp := test.patch([{"op": "add", "path": "/docs/evidence_log/entries/-", "value": {
+		"path": "artifacts/validator/mutation_report.txt", "hash": "8597d8135fc06382",
+		"time": "2025-09-29T15:20:00Z", "description": "re-logged", "line": 27,
+	}}])
+	count(test.of(evidence.warn, late)) == 0 with input as inp
+}
+
+test_logged_after_gate_a_later_pass_counts if {
+	# G2 failed, re-ran and passed again after the evidence was logged
+	inp := test.patch([
+		mutation_logged_at("2025-09-29T15:10:00Z"),
+		{"op": "add", "path": "/docs/gates_ledger/events/-", "value": test.event("2025-09-29T15:05:00Z", "G2_validation", "FAILED", "validator", 32)},
+		{"op": "add", "path": "/docs/gates_ledger/events/-", "value": test.event("2025-09-29T15:06:00Z", "G2_validation", "STARTED", "validator", 33)},
+		{"op": "add", "path": "/docs/gates_ledger/events/-", "value": test.event("2025-09-29T15:12:00Z", "G2_validation", "PASSED", "validator", 34)},
+	])
+	count(test.of(evidence.warn, late)) == 0 with input as inp
+}
+
+test_logged_after_gate_needs_readable_times if {
+	# an entry time or a PASSED time that cannot be read is not compared
+	count(test.of(evidence.warn, late)) == 0 with input as test.patch([mutation_logged_at("after the gate")])
+	count(test.of(evidence.warn, late)) == 0 with input as test.patch([
+		mutation_logged_at("2025-09-29T15:10:00Z"),
+		{"op": "replace", "path": "/docs/gates_ledger/events/5/time", "value": "15:00"},
+	])
+}
+
+test_logged_after_gate_leaves_an_inverted_pass_to_the_ledger_rule if {
+	# G2 PASSED at 14:49, before its STARTED at 14:50: that time is known wrong
+	inp := test.patch([{"op": "replace", "path": "/docs/gates_ledger/events/5/time", "value": "2025-09-29T14:49:00Z"}])
+	count(test.of(evidence.warn, late)) == 0 with input as inp
+}
+
+test_logged_after_gate_needs_the_gate_passed if {
+	# G2 not passed in any record: its evidence may come later
+	inp := test.patch(array.concat(
+		[
+			mutation_logged_at("2025-09-29T15:10:00Z"),
+			{"op": "replace", "path": "/docs/state/gates/G2_validation", "value": "in_progress"},
+			{"op": "remove", "path": "/docs/gates_ledger/events/5"},
+			{"op": "replace", "path": "/docs/current_task/gate_status", "value": "G2_in_progress"},
+			{"op": "replace", "path": "/docs/handoff/gate_status", "value": "G1_passed"},
+		],
+		test.task_status("validation"),
+	))
+	count(test.of(evidence.warn, late)) == 0 with input as inp
+}
