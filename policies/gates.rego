@@ -114,3 +114,59 @@ disagreements contains v if {
 frontier_name(n) := model.gate_names[n] if n >= 0
 
 else := "no gate"
+
+# METADATA
+# title: Task complete before G2 passed
+# description: >-
+#   CURRENT_TASK.json status means the task passed (complete) while no record has
+#   G2_validation passed: not state.json gates, not the latest G2 event of GATES_LEDGER.md,
+#   not a gate_status of CURRENT_TASK.json or SESSION_HANDOFF.json. (A record that does say
+#   so is held to G2's exit criteria by h3a.evidence.g2_exit_criteria, and the others to it
+#   by h3a.gates.sources_disagree.) h3a-state-specification.md, Task Lifecycle: "validation
+#   (G2_in_progress)", "[PASS] → complete (G2_passed)"; CURRENT_TASK.json State Machine:
+#   "awaiting_planner → in_progress → validation → complete"; gate_framework.md, G2 Exit
+#   Criteria: "Gate logged | GATES_LEDGER.md shows G2 verdict (PASSED/FAILED)".
+# custom:
+#   id: h3a.gates.complete_before_validation
+#   category: gates
+#   severity: error
+#   remediation: >-
+#     a task is complete when the validator passes it: set CURRENT_TASK.json status back
+#     to the step it has reached (validation, awaiting_validation, in_progress) until G2
+#     has passed and is logged
+deny contains f if {
+	model.task_meaning.outcome == "pass"
+	not 2 in model.claimed_passed
+	f := lib.finding(rego.metadata.rule(), object.union(
+		{
+			"msg": sprintf("CURRENT_TASK.json status %q says the task passed validation, but G2_validation is not passed: %s", [input.docs.current_task.status, g2_progress]),
+			"file": lib.doc_file.current_task,
+			"pointer": "/status",
+			"gate": "G2",
+		},
+		{"task_id": id | id := model.current_task_id},
+	))
+}
+
+# g2_records says what each record that states G2's progress says of it.
+g2_records contains sprintf("state.json gates has G2_validation %s", [lib.describe_field(input.docs.state.gates, "G2_validation")]) if {
+	is_object(input.docs.state.gates)
+}
+
+g2_records contains sprintf("the latest G2 event of GATES_LEDGER.md is %s (line %d)", [ev.status, ev.line]) if {
+	ev := model.ledger_latest[2]
+}
+
+g2_records contains "GATES_LEDGER.md has no G2 event" if {
+	lib.doc_file.gates_ledger
+	not model.ledger_latest[2]
+}
+
+g2_records contains sprintf("CURRENT_TASK.json gate_status is %q", [model.current_task_status.value]) if {
+	model.current_task_status
+}
+
+# g2_progress is what the records say of G2, or that none says anything.
+g2_progress := concat("; ", g2_records) if count(g2_records) > 0
+
+else := "no record states its progress"

@@ -129,3 +129,53 @@ test_notes_do_not_move_a_gate if {
 	inp := test.patch([{"op": "add", "path": "/docs/gates_ledger/events/4", "value": test.event("2025-09-29T14:46:00Z", "G1_implementation", "REVIEWED", "human", 30)}])
 	count(gates.deny) == 0 with input as inp
 }
+
+# --- task complete before G2 passed --------------------------------------------
+
+complete_early := "h3a.gates.complete_before_validation"
+
+# g2_open sets every record of the complete run back to G2 in progress.
+g2_open := [
+	{"op": "replace", "path": "/docs/state/gates/G2_validation", "value": "in_progress"},
+	{"op": "remove", "path": "/docs/gates_ledger/events/5"},
+	{"op": "replace", "path": "/docs/current_task/gate_status", "value": "G2_in_progress"},
+	{"op": "replace", "path": "/docs/handoff/gate_status", "value": "G1_passed"},
+]
+
+test_complete_before_validation_quiet_on_ok_runs if {
+	count(test.of(gates.deny, complete_early)) == 0 with input as fixture.complete
+	count(test.of(gates.deny, complete_early)) == 0 with input as fixture.fresh
+}
+
+test_complete_before_validation_fires if {
+	# the complete run with G2 still in progress everywhere but the task status
+	inp := test.patch(g2_open)
+	[f] := test.of(gates.deny, complete_early) with input as inp
+	f.file == "state/CURRENT_TASK.json"
+	f.pointer == "/status"
+	f.gate == "G2"
+	f.task_id == "T001"
+	f.msg == `CURRENT_TASK.json status "complete" says the task passed validation, but G2_validation is not passed: CURRENT_TASK.json gate_status is "G2_in_progress"; state.json gates has G2_validation "in_progress"; the latest G2 event of GATES_LEDGER.md is STARTED (line 30)`
+}
+
+test_complete_before_validation_without_g2_events if {
+	inp := test.patch(array.concat(g2_open, [{"op": "remove", "path": "/docs/gates_ledger/events/4"}]))
+	[f] := test.of(gates.deny, complete_early) with input as inp
+	contains(f.msg, "GATES_LEDGER.md has no G2 event")
+}
+
+test_complete_before_validation_quiet_while_validating if {
+	inp := test.patch(array.concat(g2_open, test.task_status("validation")))
+	count(test.of(gates.deny, complete_early)) == 0 with input as inp
+}
+
+test_complete_before_validation_leaves_claims_to_other_rules if {
+	# one record says G2 passed: g2_exit_criteria and sources_disagree judge it
+	inp := test.patch([
+		{"op": "replace", "path": "/docs/state/gates/G2_validation", "value": "passed"},
+		{"op": "remove", "path": "/docs/gates_ledger/events/5"},
+		{"op": "replace", "path": "/docs/current_task/gate_status", "value": "G2_in_progress"},
+		{"op": "replace", "path": "/docs/handoff/gate_status", "value": "G1_passed"},
+	])
+	count(test.of(gates.deny, complete_early)) == 0 with input as inp
+}
