@@ -11,10 +11,13 @@ import data.h3a.model
 #   Every artifact a passed gate requires is present, logged in EVIDENCE_LOG.md and its hash
 #   verified: G1 the RED and GREEN test outputs and coverage_delta.json; G2
 #   security_scan.json and mutation_report.txt; G3 pre_deploy_checklist.md and
-#   rollback_plan.md. The path is the one the reports name, else the specification's.
+#   rollback_plan.md. The path is the one the reports name, else the specification's;
+#   G3's two have no report to name them, so they are at the specification's path under
+#   artifacts/system/, and a file of the same name in another folder does not count.
 #   gate_framework.md, Core Principle: "No artifact = No progress"; Evidence Protocol,
 #   Artifact Requirements by Gate; G3 Entry Criteria: "All artifacts logged", "Hash
-#   verification | All artifact hashes in EVIDENCE_LOG match actual files".
+#   verification | All artifact hashes in EVIDENCE_LOG match actual files"; G3 Artifacts
+#   Required: "`artifacts/system/pre_deploy_checklist.md`", "`artifacts/system/rollback_plan.md`".
 # custom:
 #   id: h3a.evidence.required_artifact
 #   category: evidence
@@ -27,7 +30,7 @@ deny contains f if {
 	problem := model.evidence_problem(r.path)
 	position := object.filter(r, ["file", "pointer", "line"])
 	f := lib.finding(rego.metadata.rule(), element(r.gate, object.union(position, {
-		"msg": sprintf("%s is passed but its %s %q %s", [model.gate_names[r.gate], r.what, r.path, problem]),
+		"msg": sprintf("%s is passed but its %s %q %s%s", [model.gate_names[r.gate], r.what, r.path, problem, object.get(r, "note", "")]),
 	})))
 }
 
@@ -94,26 +97,32 @@ verdict_names(check) if lib.filled(model.verdicts[model.current_verdict].verific
 
 system_artifacts := {"pre_deploy_checklist.md": "pre-deploy checklist", "rollback_plan.md": "rollback plan"}
 
+# G3's artifacts have no report to name them: the path is the gate framework's,
+# artifacts/system/<name>, and a file of that name logged in another folder
+# does not stand in for it.
 required contains r if {
 	3 in model.claimed_passed
 	some name, what in system_artifacts
-	logged := [e | some e in lib.items(input.docs.evidence_log.entries); endswith(e.path, sprintf("/%s", [name]))]
-	count(logged) > 0
-	e := logged[count(logged) - 1]
-	r := {"gate": 3, "what": what, "path": e.path, "file": lib.doc_file.evidence_log, "line": e.line}
+	path := sprintf("artifacts/system/%s", [name])
+	r := object.union(system_position(path), {"gate": 3, "what": what, "path": path, "note": elsewhere_note(name, path)})
 }
 
-required contains r if {
-	3 in model.claimed_passed
-	some name, what in system_artifacts
-	not name_logged(name)
-	r := object.union(model.claim_position(3), {"gate": 3, "what": what, "path": sprintf("artifacts/system/%s", [name])})
-}
+# system_position is the last evidence-log entry of path, else where G3 is
+# claimed passed.
+system_position(path) := {"file": lib.doc_file.evidence_log, "line": lines[count(lines) - 1]} if {
+	lines := [e.line | some i, e in logged_entries; logged_paths[i] == path]
+	count(lines) > 0
+} else := model.claim_position(3)
 
-name_logged(name) if {
-	some e in lib.items(input.docs.evidence_log.entries)
-	endswith(e.path, sprintf("/%s", [name]))
-}
+# elsewhere_note names the files of the same name logged outside
+# artifacts/system/, when path itself is not logged.
+elsewhere_note(name, path) := sprintf(" (%s logged elsewhere, but G3 requires %q)", [concat(", ", [sprintf("%q", [p]) | some p in others]), path]) if {
+	not path in logged_path_set
+	others := sort({p | some p in logged_paths; lib.base_name(p) == name})
+	count(others) > 0
+} else := ""
+
+logged_path_set := {p | some p in logged_paths}
 
 # METADATA
 # title: Gate evidence logged after the gate passed

@@ -418,6 +418,36 @@ test_g3_logged_elsewhere_but_unverified if {
 	f.line == 31
 }
 
+# g3_checklist_at(p, key) is g3_passed with the pre-deploy checklist logged at p
+# (key: p as the checker cleans it), present and verified, and not logged under
+# artifacts/system/.
+g3_checklist_at(p, key) := array.concat([op | some op in g3_passed; not checklist_op(op)], [
+	{"op": "add", "path": concat("", ["/evidence/", replace(key, "/", "~1")]), "value": {"logged": true, "exists": true, "inside_run": true, "hash_ok": true}},
+	{"op": "add", "path": "/docs/evidence_log/entries/-", "value": {"path": p, "hash": "0123456789abcdef", "time": "", "description": "", "line": 32}},
+])
+
+checklist_op(op) if contains(op.path, "pre_deploy_checklist")
+
+checklist_op(op) if contains(op.value.path, "pre_deploy_checklist")
+
+test_g3_artifact_in_another_folder if {
+	cases := {
+		"artifacts/executor/pre_deploy_checklist.md": "artifacts/executor/pre_deploy_checklist.md",
+		"pre_deploy_checklist.md": "pre_deploy_checklist.md",
+		"./artifacts/system/old/pre_deploy_checklist.md": "artifacts/system/old/pre_deploy_checklist.md",
+	}
+	every p, logged in cases {
+		[f] := test.of(evidence.deny, required) with input as test.patch(g3_checklist_at(p, logged))
+		f.msg == sprintf("G3_production_ready is passed but its pre-deploy checklist \"artifacts/system/pre_deploy_checklist.md\" is not logged in state/EVIDENCE_LOG.md (%q logged elsewhere, but G3 requires \"artifacts/system/pre_deploy_checklist.md\")", [logged])
+		f.file == "state.json"
+		f.pointer == "/gates/G3_production_ready"
+	}
+}
+
+test_g3_artifact_at_its_path_written_otherwise if {
+	count(test.of(evidence.deny, required)) == 0 with input as test.patch(g3_checklist_at("./artifacts//system/pre_deploy_checklist.md", "artifacts/system/pre_deploy_checklist.md"))
+}
+
 # --- required artifacts -----------------------------------------------------------
 
 test_required_problems if {
