@@ -71,7 +71,7 @@ func TestRootCauseFirst(t *testing.T) {
 // (the other Go rules guard the checker itself: confinement, parsing,
 // schemas, waivers, the history comparison's own notes).
 var h3aRules = []Rule{
-	HashMismatch, MissingArtifact, HashUnverifiable, HashEllipsis, HashMalformed,
+	HashMismatch, EntryNotSuperseded, MissingArtifact, HashUnverifiable, HashEllipsis, HashMalformed,
 	TmpLeftover, RunDirName, RunIDMismatch,
 	EntryRewritten, BadCorrection, GateEventRewritten, EvidenceEntryRewritten,
 	TaskRemoved, TaskReworded, TaskUnticked, CompletionChanged, IterationCountLowered,

@@ -207,6 +207,14 @@ var (
 		Description: "The SHA-256 of a logged artifact does not start with the hash in its last EVIDENCE_LOG.md entry: the artifact changed after it was logged. h3a-state-specification.md, Hash Verification: \"Detect artifact tampering or corruption\"; Error Handling, Hash Mismatch: \"raise IntegrityError\".",
 		Remediation: "re-run the step and log the new artifact (h3a-check log RUN FILE \"description\" appends its hash); never edit a logged artifact",
 	}
+	EntryNotSuperseded = Rule{
+		ID:          "h3a.integrity.entry_not_superseded",
+		Category:    CategoryIntegrity,
+		Severity:    Error,
+		Title:       "Evidence entry contradicted, not superseded",
+		Description: "An EVIDENCE_LOG.md entry logs a hash the artifact does not have, and no later entry of the same path carries a later time: two entries of one time with different hashes, or a later line with an earlier time, leave the log saying the artifact had other content with nothing updating it. An artifact changed and logged again (a later entry with a later time) is allowed; the last entry is the one the file must match (h3a.integrity.hash_mismatch). gate_framework.md, G3 Entry Criteria: \"Hash verification | All artifact hashes in EVIDENCE_LOG match actual files\"; Troubleshooting, Hash Mismatch: \"If file modified: Update hash in EVIDENCE_LOG and note reason\"; h3a-state-specification.md, EVIDENCE_LOG.md update protocol: \"Agents append entries when creating artifacts\", \"Include timestamp\", \"Never delete entries (immutable audit log)\".",
+		Remediation: "if the artifact was rewritten on purpose, log it again (h3a-check log RUN FILE \"description\" appends an entry with the current time) and say why in the description; otherwise restore the content the contradicted entry logged; never edit or delete an entry",
+	}
 	MissingArtifact = Rule{
 		ID:          "h3a.integrity.missing_artifact",
 		Category:    CategoryIntegrity,
@@ -528,7 +536,7 @@ var GoRules = []Rule{
 	MissingFile, NotRegular, SymlinkLoop, TooLarge, Unreadable, TmpLeftover, CheckerTmpLeftover,
 	RunDirName, RunDirNameLoose, NestedRun, Symlink, LayoutAmbiguous, SubmoduleNotChecked, MalformedRecord, NotEvaluated,
 	JSONSyntax, YAMLSyntax, DuplicateKey, BOM, InvalidUTF8, SchemaViolation,
-	HashMismatch, MissingArtifact, HashUnverifiable, HashEllipsis, HashMalformed, HashTooShort,
+	HashMismatch, EntryNotSuperseded, MissingArtifact, HashUnverifiable, HashEllipsis, HashMalformed, HashTooShort,
 	PathEscape, AbsolutePath,
 	RunIDMismatch, ContractFileMissing, ContractRoundNumber, ContractFlatAndRounds, GateStateOutputUnread,
 	WaiverExpired, WaiverUnused, RulesChanged,

@@ -6,6 +6,8 @@ package runner
 import (
 	"errors"
 	"io"
+	"strings"
+	"time"
 	"unique"
 
 	"github.com/h3a-check/h3a-check/internal/evidence"
@@ -20,10 +22,19 @@ type loggedArtifact struct {
 	path  string // cleaned, relative to the run
 	last  layout.EvidenceRef
 	token evidence.Token
-	sum   string            // known without hashing (a document already read)
-	hash  *evidence.Pending // nil when not hashed
+	// earlier are the path's entries before the last, in log order: each
+	// that logs other content than the file must be superseded.
+	earlier []loggedEntry
+	sum     string            // known without hashing (a document already read)
+	hash    *evidence.Pending // nil when not hashed
 	// status for the policy input
 	exists, inside, verified bool
+}
+
+// loggedEntry is one evidence entry and its hash token.
+type loggedEntry struct {
+	ref   layout.EvidenceRef
+	token evidence.Token
 }
 
 type pendingEvidence struct {
@@ -77,6 +88,8 @@ func loggedArtifacts(s *runState) []*loggedArtifact {
 			a = &loggedArtifact{path: clean}
 			byPath[clean] = a
 			order = append(order, a)
+		} else {
+			a.earlier = append(a.earlier, loggedEntry{a.last, a.token})
 		}
 		a.last, a.token = ref, tok
 	}
@@ -171,8 +184,64 @@ func (c *checker) finishEvidence(s *runState, pe *pendingEvidence) verifiedCount
 			s.add(f)
 			continue
 		}
+		if stale := a.unsuperseded(a.sum); len(stale) > 0 {
+			for _, f := range stale {
+				s.add(f)
+			}
+			continue
+		}
 		a.verified = true
 		n.ok++
 	}
 	return n
+}
+
+// unsuperseded reports each earlier entry of a that logs other content
+// than the file's (sum) and that no later entry supersedes. The log may
+// update an artifact's hash after the file changed, and an update comes
+// after what it updates: a later entry with a later time. Every later
+// entry with a time that is the same or earlier leaves the stale hash as
+// the log's last word on the artifact at its time; two entries of one
+// time with different hashes contradict each other. Where a time cannot
+// be read, log order decides, as it does for the last entry.
+func (a *loggedArtifact) unsuperseded(sum string) []finding.Finding {
+	var out []finding.Finding
+	for i, e := range a.earlier {
+		if !e.token.Verifiable || e.token.Matches(sum) {
+			continue
+		}
+		at, ok := entryTime(e.ref.Time)
+		if !ok || supersededAfter(a.earlier[i+1:], a.last, at) {
+			continue
+		}
+		when := "an earlier time"
+		if last, _ := entryTime(a.last.Time); last.Equal(at) {
+			when = "the same time"
+		}
+		f := finding.EntryNotSuperseded.New(e.ref.LogFile, "%q: this entry logs hash %s at %s, the file hashes to %s, and no later entry supersedes it: the last entry (line %d) logs hash %s at %s; an updated hash is logged after the one it replaces, with a later time",
+			a.path, e.token.Raw, e.ref.Time, sum[:max(len(e.token.Hex), 16)], a.last.Line, a.token.Raw, when)
+		f.Line, f.Column = e.ref.Line, e.ref.HashColumn
+		out = append(out, f)
+	}
+	return out
+}
+
+// supersededAfter reports whether an entry after one logged at time at
+// (the entries between, then the last) carries a later time or one that
+// cannot be read.
+func supersededAfter(between []loggedEntry, last layout.EvidenceRef, at time.Time) bool {
+	for _, e := range between {
+		if t, ok := entryTime(e.ref.Time); !ok || t.After(at) {
+			return true
+		}
+	}
+	t, ok := entryTime(last.Time)
+	return !ok || t.After(at)
+}
+
+// entryTime reads an evidence entry's time: RFC 3339, as the spec writes
+// it ("2025-09-29T14:30:00Z").
+func entryTime(s string) (time.Time, bool) {
+	t, err := time.Parse(time.RFC3339, strings.TrimSpace(s))
+	return t, err == nil
 }

@@ -4,32 +4,59 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/h3a-check/h3a-check/internal/finding"
 )
 
-// TestLastEvidenceEntryCounts: a path logged twice is held to its last
-// entry, the one written after the artifact's last change; the earlier one
-// records what the file was then. Each order is checked, so that neither
-// "the first counts" nor "any entry will do" passes.
+// TestLastEvidenceEntryCounts: a path logged more than once is held to
+// its last entry, the one written after the artifact's last change; an
+// earlier entry records what the file was then, and counts as superseded
+// only when a later entry carries a later time (or a time that cannot be
+// read, where log order decides). Each order is checked, so that neither
+// "the first counts" nor "any entry will do" passes, and neither does
+// "only the last entry is read".
 func TestLastEvidenceEntryCounts(t *testing.T) {
 	const (
 		green = "- `artifacts/executor/test_output_green.txt` - [hash:%s] - 2025-09-29T14:30:00Z - GREEN phase (47 tests passing)"
 		right = "1338bf06d8ca805a" // the file's hash
+		whole = "1338bf06d8ca805abd81686a88f246fbf81411d918d83d7ef169b38d975c957c"
 		stale = "1338bf06d8ca805b"
+		other = "0123456789abcdef"
 	)
-	entry := func(hash string) string { return strings.Replace(green, "%s", hash, 1) }
-	tests := []struct {
-		name         string
-		first, last  string
-		wantMismatch bool
-		mismatchLine int
-	}{
-		{"stale entry, then the right one", stale, right, false, 0},
-		{"right entry, then a stale one", right, stale, true, 20},
+	entry := func(hash, time string) string {
+		return strings.Replace(strings.Replace(green, "%s", hash, 1), "2025-09-29T14:30:00Z", time, 1)
 	}
+	type logged struct{ hash, time string }
+	// The entries replace the example's GREEN entry at line 19.
+	tests := []struct {
+		name    string
+		entries []logged
+		want    map[string][]int // rule id: lines
+	}{
+		{"stale entry, then the right one later", []logged{{stale, "2025-09-29T14:30:00Z"}, {right, "2025-09-29T14:31:00Z"}}, nil},
+		{"stale entry, then the right one in another zone, later", []logged{{stale, "2025-09-29T14:30:00Z"}, {right, "2025-09-29T16:31:00+02:00"}}, nil},
+		{"stale entry, then the right one at the same time", []logged{{stale, "2025-09-29T14:30:00Z"}, {right, "2025-09-29T14:30:00Z"}},
+			map[string][]int{finding.EntryNotSuperseded.ID: {19}}},
+		{"stale entry, then the right one earlier", []logged{{stale, "2025-09-29T14:31:00Z"}, {right, "2025-09-29T14:30:00Z"}},
+			map[string][]int{finding.EntryNotSuperseded.ID: {19}}},
+		{"stale entry, then the right one at the same instant in another zone", []logged{{stale, "2025-09-29T14:30:00Z"}, {right, "2025-09-29T16:30:00+02:00"}},
+			map[string][]int{finding.EntryNotSuperseded.ID: {19}}},
+		{"stale entry at an unreadable time, then the right one", []logged{{stale, "<timestamp>"}, {right, "2025-09-29T14:30:00Z"}}, nil},
+		{"stale entry, then the right one at an unreadable time", []logged{{stale, "2025-09-29T14:30:00Z"}, {right, "later"}}, nil},
+		{"right entry, then a stale one", []logged{{right, "2025-09-29T14:30:00Z"}, {stale, "2025-09-29T14:31:00Z"}},
+			map[string][]int{finding.HashMismatch.ID: {20}}},
+		{"right entry, then a stale one at the same time", []logged{{right, "2025-09-29T14:30:00Z"}, {stale, "2025-09-29T14:30:00Z"}},
+			map[string][]int{finding.HashMismatch.ID: {20}}},
+		{"the right hash twice at one time, 16 digits and the whole digest", []logged{{right, "2025-09-29T14:30:00Z"}, {whole, "2025-09-29T14:30:00Z"}}, nil},
+		{"two stale entries superseded in turn", []logged{{stale, "2025-09-29T14:30:00Z"}, {other, "2025-09-29T14:31:00Z"}, {right, "2025-09-29T14:32:00Z"}}, nil},
+		{"a stale entry later than the right one's time, between", []logged{{stale, "2025-09-29T14:30:00Z"}, {other, "2025-09-29T14:33:00Z"}, {right, "2025-09-29T14:32:00Z"}},
+			map[string][]int{finding.EntryNotSuperseded.ID: {20}}},
+		{"a stale entry superseded only by one in between", []logged{{stale, "2025-09-29T14:32:00Z"}, {right, "2025-09-29T14:33:00Z"}, {right, "2025-09-29T14:31:00Z"}}, nil},
+	}
+	rules := []string{finding.HashMismatch.ID, finding.EntryNotSuperseded.ID}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			run := filepath.Join(t.TempDir(), "runs", exampleID)
@@ -39,28 +66,31 @@ func TestLastEvidenceEntryCounts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !strings.Contains(string(data), entry(right)+"\n") {
-				t.Fatalf("the example's evidence log no longer holds %q", entry(right))
+			original := entry(right, "2025-09-29T14:30:00Z") + "\n"
+			if !strings.Contains(string(data), original) {
+				t.Fatalf("the example's evidence log no longer holds %q", original)
 			}
-			twice := strings.Replace(string(data), entry(right)+"\n", entry(tc.first)+"\n"+entry(tc.last)+"\n", 1)
-			if err := os.WriteFile(logPath, []byte(twice), 0o644); err != nil {
+			var lines strings.Builder
+			for _, e := range tc.entries {
+				lines.WriteString(entry(e.hash, e.time) + "\n")
+			}
+			if err := os.WriteFile(logPath, []byte(strings.Replace(string(data), original, lines.String(), 1)), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			res, err := Check(context.Background(), Options{Scope: Scope{Paths: []string{run}, Base: "none", Getenv: noEnv}})
 			if err != nil {
 				t.Fatal(err)
 			}
-			var mismatches []finding.Finding
+			got := map[string][]int{}
 			for _, f := range res.Audits[0].Findings {
-				if f.Rule == finding.HashMismatch.ID {
-					mismatches = append(mismatches, f)
+				if slices.Contains(rules, f.Rule) {
+					got[f.Rule] = append(got[f.Rule], f.Line)
 				}
 			}
-			switch {
-			case !tc.wantMismatch && len(mismatches) != 0:
-				t.Errorf("hash mismatch %+v: the earlier, stale entry was checked instead of the last", mismatches)
-			case tc.wantMismatch && (len(mismatches) != 1 || mismatches[0].Line != tc.mismatchLine):
-				t.Errorf("hash mismatches %+v, want one at line %d, the last entry", mismatches, tc.mismatchLine)
+			for _, rule := range rules {
+				if !slices.Equal(got[rule], tc.want[rule]) {
+					t.Errorf("%s at lines %v, want %v (findings %+v)", rule, got[rule], tc.want[rule], res.Audits[0].Findings)
+				}
 			}
 		})
 	}
