@@ -170,3 +170,127 @@ func needsSafeJSON(b []byte) bool {
 	}
 	return false
 }
+
+// mdBreak is an empty HTML comment. Rendered, it shows nothing and a copy
+// of the text holds nothing of it, but it ends the run of text it is in:
+// GitHub finds @-mentions, issue references and emoji codes in the text
+// of the rendered HTML, where backslash escapes and entities are already
+// gone, and cmark-gfm finds a URL autolink at a "://" and an email
+// autolink in a run of text. A comment between two characters keeps them
+// from being read together.
+const mdBreak = "<!-- -->"
+
+// mdInline makes text that Escape has escaped show as itself in one line
+// of GitHub Markdown: a table cell, a heading, a list item. It writes
+//   - & < > as entities (&amp; &lt; &gt;), so no HTML, entity or <autolink>
+//     gets through;
+//   - \ | * _ ` [ ] # ~ ! with a backslash, and a list marker that starts
+//     the text ("-", "+", "1." or "1)"), so no table, emphasis, code, link,
+//     image, heading or list syntax does;
+//   - mdBreak after every "@" (no @user or @org/team mention, no email
+//     autolink), after a ":" that starts "://" (no URL autolink) or an
+//     emoji code (":100:" in a location "file:100:5"), after a "#" or
+//     the "-" of "GH-" before a digit (no issue reference "#12",
+//     "owner/repo#12" or "GH-12"), and inside "www." of any case (no www
+//     autolink).
+//
+// Rendered, the text reads and copies exactly as it was given.
+func mdInline(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + len(s)/8)
+	list := listMarkerEnd(s)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '&':
+			b.WriteString("&amp;")
+		case c == '<':
+			b.WriteString("&lt;")
+		case c == '>':
+			b.WriteString("&gt;")
+		case strings.IndexByte("\\|*_`[]~!", c) >= 0 || i == list:
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case c == '#':
+			b.WriteString(`\#`)
+			if i+1 < len(s) && isDigit(s[i+1]) {
+				b.WriteString(mdBreak)
+			}
+		case c == '@':
+			b.WriteString("@" + mdBreak)
+		case c == '-' && i >= 2 && strings.EqualFold(s[i-2:i], "gh") && i+1 < len(s) && isDigit(s[i+1]):
+			b.WriteString("-" + mdBreak)
+		case c == ':':
+			b.WriteByte(c)
+			if startsURLOrEmoji(s[i+1:]) {
+				b.WriteString(mdBreak)
+			}
+		case (c == 'w' || c == 'W') && len(s)-i >= 4 && strings.EqualFold(s[i:i+4], "www."):
+			b.WriteString(s[i : i+3])
+			b.WriteString(mdBreak)
+			b.WriteByte('.')
+			i += 3
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// listMarkerEnd is the index of the character that makes s start a list
+// item, when it does ("-", "+", or digits and "." or ")"), or -1.
+func listMarkerEnd(s string) int {
+	if s == "" {
+		return -1
+	}
+	if s[0] == '-' || s[0] == '+' {
+		return 0
+	}
+	i := 0
+	for i < len(s) && isDigit(s[i]) {
+		i++
+	}
+	if i > 0 && i < len(s) && (s[i] == '.' || s[i] == ')') {
+		return i
+	}
+	return -1
+}
+
+// startsURLOrEmoji reports whether the text after a ":" would make it the
+// ":" of "://" or the first of an emoji code's two (":+1:", ":100:").
+func startsURLOrEmoji(rest string) bool {
+	if strings.HasPrefix(rest, "/") {
+		return true
+	}
+	i := 0
+	for i < len(rest) && isEmojiNameByte(rest[i]) {
+		i++
+	}
+	return i > 0 && i < len(rest) && rest[i] == ':'
+}
+
+func isEmojiNameByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || isDigit(c) || c == '_' || c == '+' || c == '-'
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// mdCode is s, which Escape has escaped, as a Markdown code span: GitHub
+// neither links nor mentions inside one. Its fence is one backtick longer
+// than the longest run of backticks in s, so none of them ends it.
+func mdCode(s string) string {
+	longest, run := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	fence := strings.Repeat("`", longest+1)
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		s = " " + s + " " // one space each side is dropped when rendered
+	}
+	return fence + s + fence
+}

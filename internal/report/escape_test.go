@@ -3,7 +3,9 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -124,5 +126,163 @@ func TestSafeJSON(t *testing.T) {
 	}
 	if plain := []byte(`{"a": "b"}`); !bytes.Equal(SafeJSON(plain), plain) {
 		t.Error("SafeJSON changed a document it had no reason to")
+	}
+}
+
+// TestMarkdownInline: what mdInline writes for each Markdown and GitHub
+// construct a run's text could carry.
+func TestMarkdownInline(t *testing.T) {
+	for _, tc := range []struct{ name, in, want string }{
+		{"plain", "plain text, ünïcode", "plain text, ünïcode"},
+		{"mention", "ping @octocat now", "ping @<!-- -->octocat now"},
+		{"team mention", "@org/team", "@<!-- -->org/team"},
+		{"mention after a word character", "cc:@octocat", "cc:@<!-- -->octocat"},
+		{"email autolink", "mail a.b@evil.example", "mail a.b@<!-- -->evil.example"},
+		{"a lone at sign", "a @ b", "a @<!-- --> b"},
+		{"URL autolink", "see https://evil.example/x", "see https:<!-- -->//evil.example/x"},
+		{"URL autolink in capitals", "HTTP://EVIL.EXAMPLE", "HTTP:<!-- -->//EVIL.EXAMPLE"},
+		{"ftp autolink", "ftp://evil.example", "ftp:<!-- -->//evil.example"},
+		{"any scheme", "x-y://z", "x-y:<!-- -->//z"},
+		{"www autolink", "go to www.evil.example", "go to www<!-- -->.evil.example"},
+		{"www autolink in capitals", "WWW.EVIL.EXAMPLE", "WWW<!-- -->.EVIL.EXAMPLE"},
+		{"www after an escaped underscore", "_www.evil.example", `\_www<!-- -->.evil.example`},
+		{"www inside a word", "wwww.x", "wwww<!-- -->.x"},
+		{"issue reference", "fixes #12 and org/repo#3", `fixes \#<!-- -->12 and org/repo\#<!-- -->3`},
+		{"hash before no digit", "# x #y", `\# x \#y`},
+		{"GH issue reference", "see GH-12, gh-3", "see GH-<!-- -->12, gh-<!-- -->3"},
+		{"GH before no digit", "GH-x", "GH-x"},
+		{"GH inside a word", "high-5", "high-<!-- -->5"},
+		{"emoji code in a location", "a.json:100:5", "a.json:<!-- -->100:5"},
+		{"emoji code", "nice :+1: and :white_check_mark:", `nice :<!-- -->+1: and :<!-- -->white\_check\_mark:`},
+		{"colon before a space", "G1: passed", "G1: passed"},
+		{"workflow command", "::error::x", "::<!-- -->error::x"},
+		{"HTML and entities", `<b>&#64;x</b> <https://x>`, `&lt;b&gt;&amp;\#<!-- -->64;x&lt;/b&gt; &lt;https:<!-- -->//x&gt;`},
+		{"a comment of the run's own", "<!-- -->", "&lt;\\!-- --&gt;"},
+		{"emphasis, code, links, tables", "*a* _b_ `c` [d](e) ![f](g) | ~h~ \\", "\\*a\\* \\_b\\_ \\`c\\` \\[d\\](e) \\!\\[f\\](g) \\| \\~h\\~ \\\\"},
+		{"bullet list marker", "- item", `\- item`},
+		{"plus list marker", "+ item", `\+ item`},
+		{"ordered list marker", "12. item", `12\. item`},
+		{"ordered list marker with a parenthesis", "3) item", `3\) item`},
+		{"not a list marker mid-text", "a - b 1. c", "a - b 1. c"},
+		{"number without a marker", "2025 runs", "2025 runs"},
+	} {
+		if got := mdInline(tc.in); got != tc.want {
+			t.Errorf("%s: mdInline(%q) = %q, want %q", tc.name, tc.in, got, tc.want)
+		}
+		checkMarkdownInline(t, tc.in, mdInline(tc.in))
+	}
+}
+
+// checkMarkdownInline checks md, mdInline's text for in, as GitHub renders
+// it: cmark-gfm reads Markdown syntax only where md leaves a character
+// unescaped, and GitHub then finds mentions, references and emoji codes
+// in each run of rendered text, which an HTML comment ends. Every such
+// run is free of them, and together they read as in.
+func checkMarkdownInline(t *testing.T, in, md string) {
+	t.Helper()
+	var shown strings.Builder
+	for seg := range strings.SplitSeq(md, mdBreak) {
+		text, err := renderSegment(seg)
+		if err != nil {
+			t.Errorf("mdInline(%q) = %q: %v", in, md, err)
+			return
+		}
+		for _, c := range githubConstructs {
+			if loc := c.re.FindStringIndex(text); loc != nil {
+				t.Errorf("mdInline(%q) = %q: GitHub reads %q in %q as %s", in, md, text[loc[0]:loc[1]], text, c.name)
+			}
+		}
+		shown.WriteString(text)
+	}
+	if shown.String() != in {
+		t.Errorf("mdInline(%q) = %q renders as %q", in, md, shown.String())
+	}
+	if strings.ContainsAny(md, "\n\r") {
+		t.Errorf("mdInline(%q) = %q breaks the line", in, md)
+	}
+}
+
+// githubConstructs are what GitHub links in rendered text, in the runs of
+// text that cmark-gfm's autolinks and GitHub's own filters see.
+var githubConstructs = []struct {
+	name string
+	re   *regexp.Regexp
+}{
+	{"a mention (or an email autolink)", regexp.MustCompile(`@[A-Za-z0-9_.+-]`)},
+	{"a URL autolink", regexp.MustCompile(`:/`)},
+	{"a www autolink", regexp.MustCompile(`(?i)www\.`)},
+	{"an issue reference", regexp.MustCompile(`(?i)(#|gh-)[0-9]`)},
+	{"an emoji code", regexp.MustCompile(`:[A-Za-z0-9_+-]+:`)},
+}
+
+// renderSegment is the text cmark-gfm shows for seg, a piece of mdInline's
+// output between comments; an error for any character it would read as
+// Markdown or HTML syntax.
+func renderSegment(seg string) (string, error) {
+	var b strings.Builder
+	for i := 0; i < len(seg); i++ {
+		c := seg[i]
+		switch {
+		case c == '\\':
+			if i+1 == len(seg) || !strings.ContainsRune("\\|*_`[]#~!-+.)", rune(seg[i+1])) {
+				return "", fmt.Errorf("a backslash at %d escapes nothing it should", i)
+			}
+			b.WriteByte(seg[i+1])
+			i++
+		case c == '&':
+			found := false
+			for _, e := range [][2]string{{"&amp;", "&"}, {"&lt;", "<"}, {"&gt;", ">"}} {
+				if strings.HasPrefix(seg[i:], e[0]) {
+					b.WriteString(e[1])
+					i += len(e[0]) - 1
+					found = true
+					break
+				}
+			}
+			if !found {
+				return "", fmt.Errorf("a raw & at %d", i)
+			}
+		case strings.IndexByte("<>|*_`[]#~!", c) >= 0:
+			return "", fmt.Errorf("a raw %q at %d", c, i)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String(), nil
+}
+
+// FuzzMarkdownInline: whatever the text, mdInline's Markdown renders as
+// that text, on one line, with nothing GitHub would link, mention or
+// reference; and mdCell's as the escaped text, cut to its bound.
+func FuzzMarkdownInline(f *testing.F) {
+	for _, s := range []string{
+		"@octocat", "a@b.co", "https://x.y", "www.x.y", "#1", ":100:", "- x", "1. x", "<!-- -->", "&#64;",
+		"\\@x", "_www.x", "@@x", "::error::x", "x://y", "wWw.", "`@x`", "3)", "ww.www.w", "GH-1",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if e := Escape(s); e == s {
+			checkMarkdownInline(t, s, mdInline(s))
+		}
+		cell := []rune(Escape(s))
+		if len(cell) > summaryCell {
+			cell = append(cell[:summaryCell], '…')
+		}
+		checkMarkdownInline(t, string(cell), mdCell(s))
+	})
+}
+
+// TestMarkdownCode: a code span holds its text whatever backticks it has.
+func TestMarkdownCode(t *testing.T) {
+	for in, want := range map[string]string{
+		"h3a-check explain x.y":    "`h3a-check explain x.y`",
+		"explain a`b @c":           "``explain a`b @c``",
+		"explain a``b`":            "``` explain a``b` ```",
+		"explain <!-- --> & #1 :+": "`explain <!-- --> & #1 :+`",
+	} {
+		if got := mdCode(in); got != want {
+			t.Errorf("mdCode(%q) = %q, want %q", in, got, want)
+		}
 	}
 }

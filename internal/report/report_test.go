@@ -544,3 +544,20 @@ func TestRepoPathsIsTrue(t *testing.T) {
 		}
 	}
 }
+
+// TestSARIFHelpMarkdown: a rule's help in Markdown shows its remediation
+// as text, mentioning and linking no one, and names the rule in a code
+// span that its id cannot end.
+func TestSARIFHelpMarkdown(t *testing.T) {
+	r := finding.Rule{ID: "h3a.user.x` @octocat `y", Category: finding.CategoryPolicy, Severity: finding.Warning,
+		Remediation: "ask @org/team, see https://evil.example or <b>www.evil.example</b>; fixes #1"}
+	help := sarifRuleOf(r).Help
+	want := `ask @<!-- -->org/team, see https:<!-- -->//evil.example or &lt;b&gt;www<!-- -->.evil.example&lt;/b&gt;; fixes \#<!-- -->1` +
+		"\n\nRun ``h3a-check explain h3a.user.x` @octocat `y`` for the full documentation."
+	if help == nil || help.Markdown != want {
+		t.Errorf("help = %+v, want markdown %q", help, want)
+	}
+	if help != nil && help.Text != r.Remediation {
+		t.Errorf("help text %q, want the remediation as it is", help.Text)
+	}
+}

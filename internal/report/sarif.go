@@ -162,7 +162,7 @@ func sarifRuleOf(r finding.Rule) sarifRule {
 	if r.Remediation != "" {
 		rule.Help = &sarifHelp{
 			Text:     Escape(r.Remediation),
-			Markdown: Escape(r.Remediation) + "\n\nRun `h3a-check explain " + Escape(r.ID) + "` for the full documentation.",
+			Markdown: mdInline(Escape(r.Remediation)) + "\n\nRun " + mdCode("h3a-check explain "+Escape(r.ID)) + " for the full documentation.",
 		}
 	}
 	return rule

@@ -452,28 +452,13 @@ func gateBadge(gate string) string {
 	return mdCell(gate)
 }
 
-// mdCell makes text safe in a Markdown table cell: escaped, one line, no
-// HTML, no table or emphasis syntax, and bounded in length.
+// mdCell makes text safe in a Markdown table cell, heading or list item:
+// escaped, one line, bounded in length, and written with mdInline, so
+// that it shows as itself and mentions, links and references no one.
 func mdCell(s string) string {
 	s = Escape(s)
 	if utf8.RuneCountInString(s) > summaryCell {
 		s = string([]rune(s)[:summaryCell]) + "…"
 	}
-	var b strings.Builder
-	for _, r := range s {
-		switch r {
-		case '&':
-			b.WriteString("&amp;")
-		case '<':
-			b.WriteString("&lt;")
-		case '>':
-			b.WriteString("&gt;")
-		case '\\', '|', '*', '_', '`', '[', ']', '#', '~', '!':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
+	return mdInline(s)
 }

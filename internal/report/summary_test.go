@@ -95,3 +95,38 @@ func TestSummaryBudgetSaysWhatIsShown(t *testing.T) {
 		t.Errorf("a section is drawn in part")
 	}
 }
+
+// TestSummaryMentionsAndLinksNoOne: a run whose folder, stages, findings
+// and waiver mention users and teams and write URLs, www addresses, email
+// addresses, issue references and emoji codes gets a summary in which
+// GitHub would link none of them: each is broken by an HTML comment,
+// which shows nothing. The Mermaid block is code, which GitHub leaves as
+// it is.
+func TestSummaryMentionsAndLinksNoOne(t *testing.T) {
+	const bait = "@octocat @org/team https://evil.example www.evil.example a@evil.example #1 GH-2 :100:"
+	f := finding.Finding{Rule: "h3a.user." + bait, Category: finding.CategoryPolicy, Severity: finding.Error,
+		File: bait + ".json", Line: 100, Column: 5, Details: "quoted: " + bait}
+	w := f
+	w.Waived = finding.Waiver{Reason: bait, Expires: "2099-12-31"}
+	a := &audit.Audit{Run: "runs/" + bait, Layout: "h3a " + bait, Gate: audit.Fail,
+		Stages:   []audit.Stage{{Name: bait, Status: audit.StageFailed}},
+		Findings: []finding.Finding{f, w}}
+	p := &audit.Audit{Run: "runs/ok " + bait, Layout: "h3a " + bait, Gate: audit.Pass}
+	md := summary(&Input{Gate: audit.Fail, Audits: []*audit.Audit{a, p}}, Options{}, pictureLimit)
+	if strings.Count(md, "octocat") < 6 {
+		t.Fatalf("the bait is not in the summary, so this tests nothing:\n%s", md)
+	}
+	outside := regexp.MustCompile("(?s)```mermaid\n.*?```\n").ReplaceAllString(md, "")
+	for line := range strings.SplitSeq(outside, "\n") {
+		if strings.HasPrefix(line, "| --- |") {
+			continue // a table's delimiter row, not text
+		}
+		for seg := range strings.SplitSeq(line, mdBreak) {
+			for _, c := range githubConstructs {
+				if m := c.re.FindString(seg); m != "" {
+					t.Errorf("GitHub reads %q as %s in %q", m, c.name, line)
+				}
+			}
+		}
+	}
+}
