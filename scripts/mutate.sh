@@ -149,6 +149,21 @@ main() {
 	mutant escape-line-ascii-spaces internal/report/escape.go \
 		'rest := strings.TrimLeftFunc(s, unicode.IsSpace)' 'rest := strings.TrimLeftFunc(s, func(r rune) bool { return r == '"'"' '"'"' && unicode.IsSpace(r) })' \
 		./internal/report/ .
+	mutant markdown-mention-unbroken internal/report/escape.go \
+		'b.WriteString("@" + mdBreak)' 'b.WriteByte(c)' \
+		./internal/report/ 'TestMarkdownInline|TestSummaryMentionsAndLinksNoOne'
+	mutant markdown-url-unbroken internal/report/escape.go \
+		'if startsURLOrEmoji(s[i+1:]) {' 'if false {' \
+		./internal/report/ 'TestMarkdownInline|TestSummaryMentionsAndLinksNoOne'
+	mutant markdown-www-unbroken internal/report/escape.go \
+		"case (c == 'w' || c == 'W') && len(s)-i >= 4" "case false && len(s)-i >= 4" \
+		./internal/report/ 'TestMarkdownInline|TestSummaryMentionsAndLinksNoOne'
+	mutant markdown-issue-reference-unbroken internal/report/escape.go \
+		'if i+1 < len(s) && isDigit(s[i+1]) {' 'if false {' \
+		./internal/report/ 'TestMarkdownInline|TestSummaryMentionsAndLinksNoOne'
+	mutant sarif-help-markdown-unescaped internal/report/sarif.go \
+		'Markdown: mdInline(Escape(r.Remediation))' 'Markdown: Escape(r.Remediation)' \
+		./internal/report/ 'TestSARIFHelpMarkdown'
 	mutant mermaid-label-raw internal/report/summary.go \
 		'fmt.Fprintf(&b, "#%d;", r)' 'b.WriteRune(r)' \
 		./internal/report/ 'TestTimelineEscapes'
