@@ -23,7 +23,8 @@ const failRun = "runs/20250929-134215-8b6f8b9a-7c9f-4c5e-8c6a-2f0f0d2e9c1a"
 
 // fixture is two runs: one failing with every kind of finding (error,
 // warning, info, waived, run-level, a user-policy rule outside the
-// catalogue, text that needs escaping in every format), one passing with
+// catalogue, text that needs escaping in every format, a message with
+// mentions and addresses that only Markdown breaks), one passing with
 // a name that needs escaping in a URI.
 func fixture() *Input {
 	hash := finding.HashMismatch.New("state/EVIDENCE_LOG.md", "%q: logged hash 1338bf06d8ca805a, file hashes to 8e5b985dd22afd86", "artifacts/executor/test_output_green.txt")
@@ -41,7 +42,7 @@ func fixture() *Input {
 	waived.Line, waived.Column = 22, 3
 	waived.Waived = finding.Waiver{Reason: "report regenerated in PR 42", Expires: "2099-12-31", Source: ".h3a-check.yaml:7"}
 	user := finding.Finding{Rule: "h3a.user.team.owner", Category: finding.CategoryPolicy, Severity: finding.Warning,
-		File: "state.json", Line: 2, Column: 3, Details: "task T001 has no owner", Remediation: "set metadata.owner", NeedsHuman: true}
+		File: "state.json", Line: 2, Column: 3, Details: "task T001 has no owner: ask @octocat or @org/team (https://evil.example, www.evil.example, owner@evil.example, #12)", Remediation: "set metadata.owner", NeedsHuman: true}
 
 	taskID := "T001"
 	a := &audit.Audit{Run: failRun, RunID: "20250929-134215-8b6f8b9a-7c9f-4c5e-8c6a-2f0f0d2e9c1a", Layout: "h3a", TaskID: &taskID,
