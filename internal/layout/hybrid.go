@@ -73,21 +73,37 @@ func (Hybrid) ID() string               { return "hybrid-os" }
 func (Hybrid) Files() []File            { return hybridFiles }
 func (Hybrid) AppendOnly() []AppendOnly { return hybridAppendOnly }
 
-// Detect: state.json holding the short keys v, g, ph, st beside any of the
-// other v1.4 files; or a state.txt holding v, g and st (vX.2). A folder the
-// H3A layout claims (a state/ folder, see ownedByH3A) is an H3A run, never
-// this; anything else named state (a file, an empty folder beside a
+// Detect: state.json beside a file only this layout names
+// (plan_summary.json, registry_summary.json, known_issues.json), whatever
+// the state holds; or state.json holding the keys v, g, st beside logs/,
+// plans/ or registry/; or a state.txt beside registry_map.txt or
+// issues_summary.txt, or holding v, g and st (vX.2). What the state holds
+// is the check's to judge: a truncated state.json, or one that lost ph
+// (as the vX.2 generation did), must not make the root no run, which a
+// search of the folder above would pass over in silence. A folder the
+// H3A layout claims (a state/ folder, see ownedByH3A) is an H3A run,
+// never this; anything else named state (a file, an empty folder beside a
 // state.txt) is a stray entry and hides nothing.
 func (Hybrid) Detect(fsys fs.FS, dir string) bool {
 	if ownedByH3A(fsys, dir) {
 		return false
 	}
-	if hasKeys(fsys, dir, hybridState, "v", "g", "ph", "st") {
-		for _, p := range []string{hybridPlanSummary, hybridRegSummary, hybridKnownIssues, "logs", "plans", "registry"} {
+	if isFile(fsys, dir, hybridState) {
+		for _, p := range []string{hybridPlanSummary, hybridRegSummary, hybridKnownIssues} {
 			if exists(fsys, dir, p) {
 				return true
 			}
 		}
+		if hasKeys(fsys, dir, hybridState, "v", "g", "st") {
+			for _, p := range []string{"logs", "plans", "registry"} {
+				if exists(fsys, dir, p) {
+					return true
+				}
+			}
+		}
+	}
+	if isFile(fsys, dir, hybridX2State) && (exists(fsys, dir, hybridX2RegistryMap) || exists(fsys, dir, hybridX2Issues)) {
+		return true
 	}
 	// A vX.2 snapshot may hold state.txt alone; its keys say what it is.
 	return hasKeys(fsys, dir, hybridX2State, "v", "g", "st")
@@ -112,7 +128,7 @@ func ownedByH3A(fsys fs.FS, dir string) bool {
 }
 
 func (Hybrid) Defined() string {
-	return "a hybrid-os root holds state.json with v, g, ph, st beside plan_summary.json, registry_summary.json, known_issues.json, logs/, plans/ or registry/ (or a vX.2 state.txt)"
+	return "a hybrid-os root holds state.json beside plan_summary.json, registry_summary.json or known_issues.json, or state.json with v, g, st beside logs/, plans/ or registry/ (or a vX.2 state.txt)"
 }
 
 // Generation names which generation of the layout a run follows.

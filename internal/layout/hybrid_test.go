@@ -5,6 +5,8 @@ import (
 	"os"
 	"testing"
 	"testing/fstest"
+
+	"github.com/h3a-check/h3a-check/internal/rundir"
 )
 
 const hybridExample = "../../testdata/runs/ok/hybrid_complete/greeter"
@@ -69,6 +71,54 @@ func TestHybridStateEntry(t *testing.T) {
 			}
 			if got := (H3A{}).Detect(tc.fsys, "."); got != tc.h3a {
 				t.Errorf("H3A.Detect = %v, want %v", got, tc.h3a)
+			}
+		})
+	}
+}
+
+// TestHybridDetectBrokenState: a root is a hybrid-os run by the files only
+// this layout names, whatever its state holds. A truncated state.json, one
+// that lost ph, or a truncated vX.2 state.txt is the check's to report; were
+// such a root no run, a search of the folder above would pass over it and
+// check its neighbours alone.
+func TestHybridDetectBrokenState(t *testing.T) {
+	file := func(s string) *fstest.MapFile { return &fstest.MapFile{Data: []byte(s), Mode: 0o644} }
+	const noPh = `{"v": 9, "g": 8, "st": "ERROR", "err": "boom"}`
+	const truncated = `{"v": 9, "g": 8, "ph": "C", "st": "ERR`
+	for _, tc := range []struct {
+		name string
+		fsys fstest.MapFS
+		want bool
+	}{
+		{"truncated state.json beside plan_summary.json", fstest.MapFS{"state.json": file(truncated), "plan_summary.json": file(`{}`)}, true},
+		{"truncated state.json beside registry_summary.json", fstest.MapFS{"state.json": file(truncated), "registry_summary.json": file(`{}`)}, true},
+		{"truncated state.json beside known_issues.json", fstest.MapFS{"state.json": file(truncated), "known_issues.json": file(`{}`)}, true},
+		{"empty state.json beside plan_summary.json", fstest.MapFS{"state.json": file(""), "plan_summary.json": file(`{}`)}, true},
+		{"state.json without ph beside plan_summary.json", fstest.MapFS{"state.json": file(noPh), "plan_summary.json": file(`{}`)}, true},
+		{"state.json without ph beside logs", fstest.MapFS{"state.json": file(noPh), "logs/log_unit_1.jsonl": file("{}\n")}, true},
+		{"truncated state.txt beside registry_map.txt", fstest.MapFS{"state.txt": file(truncated), "registry_map.txt": file(`{}`)}, true},
+		{"truncated state.txt beside issues_summary.txt", fstest.MapFS{"state.txt": file(truncated), "issues_summary.txt": file(`{}`)}, true},
+		// Generic names alone say nothing of the layout.
+		{"truncated state.json beside logs", fstest.MapFS{"state.json": file(truncated), "logs/log_unit_1.jsonl": file("{}\n")}, false},
+		{"other state.json beside plans", fstest.MapFS{"state.json": file(`{"status": "done"}`), "plans/a.md": file("x")}, false},
+		{"truncated state.txt alone", fstest.MapFS{"state.txt": file(truncated)}, false},
+		{"plan_summary.json without a state", fstest.MapFS{"plan_summary.json": file(`{}`)}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := (Hybrid{}).Detect(tc.fsys, "."); got != tc.want {
+				t.Errorf("Hybrid.Detect = %v, want %v", got, tc.want)
+			}
+			// From the folder above, the root is found as a run.
+			above := fstest.MapFS{}
+			for name, f := range tc.fsys {
+				above["runs/a/"+name] = f
+			}
+			found, err := rundir.Search(above, ".", Detectors())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := len(found) == 1 && found[0].Dir == "runs/a" && found[0].Layout == "hybrid-os"; got != tc.want {
+				t.Errorf("Search from the folder above found %v, want the root as a hybrid-os run: %v", found, tc.want)
 			}
 		})
 	}
