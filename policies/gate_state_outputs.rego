@@ -217,6 +217,48 @@ under_success_severity(status) := "warning" if status == "PARTIAL"
 else := "error"
 
 # METADATA
+# title: Pipeline finished before its last gate
+# description: >-
+#   A pipeline whose status is SUCCESS or PARTIAL has been marked complete, and the guide
+#   writes that status only in the final step, which also sets currentGate to 5 and
+#   pushes 5 onto completedGates: without that mark the gates after the last completed
+#   one never ran, yet the pipeline claims their outcome. (Gates 1 to 4 before the mark
+#   are the completed-gap rule's.) gate-state-management.md, Pattern 5, FINAL: Mark
+#   Pipeline Complete: "pipelineState.status = overallStatus // 'SUCCESS', 'PARTIAL', or
+#   'FAILED'", "pipelineState.currentGate = 5", "pipelineState.completedGates.push(5)";
+#   Pattern 6: Crash Recovery runs every gate of [0, 1, 2, 3, 4, 5] missing from
+#   completedGates.
+# custom:
+#   id: h3a.gates.gate_state_unfinished
+#   category: gates
+#   severity: error
+#   remediation: >-
+#     run the remaining gates and mark the pipeline complete as the guide's final step
+#     does (currentGate 5, 5 in completedGates), or set its status back to IN_PROGRESS
+deny contains f if {
+	some p in pipelines
+	status := p.pipeline.status
+	status in {"SUCCESS", "PARTIAL"}
+	not final_mark(p)
+	f := lib.finding(rego.metadata.rule(), {
+		"msg": sprintf("pipeline status is %s but completedGates %s lacks the final gate %d (currentGate %s): the pipeline is marked complete before its last gate ran", [status, completed_text(p), final_gate, lib.describe_field(p.pipeline, "currentGate")]),
+		"file": p.path,
+		"pointer": "/status",
+	})
+}
+
+# completed_text writes completedGates for a message: [1,2] as written.
+completed_text(p) := json.marshal(p.pipeline.completedGates) if is_array(p.pipeline.completedGates)
+
+else := lib.describe_field(p.pipeline, "completedGates")
+
+# final_mark holds for a pipeline whose completedGates holds the final gate.
+final_mark(p) if {
+	some [_, n] in completed(p)
+	n == final_gate
+}
+
+# METADATA
 # title: Gate output the next gate cannot use
 # description: >-
 #   The guide's own agents read the previous gate's output: a SUCCESS or PARTIAL gate 1

@@ -243,17 +243,50 @@ test_failed_pipeline_with_its_output_is_fine if {
 }
 
 test_success_pipeline_over_a_partial_gate if {
-	ops := [
+	ops := array.concat(marked_complete, [
 		set(sprintf("%s/status", [pipeline]), "SUCCESS"),
 		set(sprintf("%s/doc/status", [g2]), "PARTIAL"),
 		set(sprintf("%s/doc/validation/score", [g2]), 60),
-	]
+	])
 	located(ops) == {["h3a.gates.gate_state_pipeline_status", pipeline_file, "/status"]}
 	msgs(ops) == {`pipeline status is SUCCESS but gate 2 (.state/demoqa_com-student_registration-gate2-output.json) has status "PARTIAL"`}
 }
 
+# marked_complete runs gates 3 and 4 and marks the pipeline complete as the
+# guide's final step does: currentGate 5, 5 pushed onto completedGates.
+marked_complete := array.concat(gates_3_and_4, [
+	set(sprintf("%s/completedGates", [pipeline]), [1, 2, 3, 4, 5]),
+	set(sprintf("%s/currentGate", [pipeline]), 5),
+])
+
 test_success_pipeline_of_successes_is_fine if {
-	count(findings([set(sprintf("%s/status", [pipeline]), "SUCCESS")])) == 0
+	count(findings(array.concat(marked_complete, [set(sprintf("%s/status", [pipeline]), "SUCCESS")]))) == 0
+	count(findings(array.concat(marked_complete, [set(sprintf("%s/status", [pipeline]), "PARTIAL")]))) == 0
+}
+
+# SUCCESS and PARTIAL are written only by the final step, with the final
+# mark: a pipeline so marked before its last gate claims gates that never ran.
+test_pipeline_finished_before_its_last_gate if {
+	some status in ["SUCCESS", "PARTIAL"]
+	ops := [set(sprintf("%s/status", [pipeline]), status)]
+	located(ops) == {["h3a.gates.gate_state_unfinished", pipeline_file, "/status"]}
+	msgs(ops) == {sprintf("pipeline status is %s but completedGates [1,2] lacks the final gate 5 (currentGate 2): the pipeline is marked complete before its last gate ran", [status])}
+}
+
+# Gates 3 and 4 done and recorded, but no final mark.
+test_pipeline_finished_without_the_final_mark if {
+	ops := array.concat(gates_3_and_4, [
+		set(sprintf("%s/status", [pipeline]), "SUCCESS"),
+		set(sprintf("%s/completedGates", [pipeline]), [1, 2, 3, 4]),
+		set(sprintf("%s/currentGate", [pipeline]), 4),
+	])
+	located(ops) == {["h3a.gates.gate_state_unfinished", pipeline_file, "/status"]}
+}
+
+# In progress or failed part-way, no final mark is due.
+test_unfinished_pipeline_in_progress_or_failed_is_fine if {
+	count({f | some f in all_of([]); f.rule == "h3a.gates.gate_state_unfinished"}) == 0
+	count({f | some f in all_of([set(sprintf("%s/status", [pipeline]), "FAILED")]); f.rule == "h3a.gates.gate_state_unfinished"}) == 0
 }
 
 test_gate_one_without_test_cases if {
@@ -440,16 +473,16 @@ test_pipeline_file_present_asks_no_human if {
 
 # --- gaps in completedGates ---------------------------------------------------
 
-finished(status, done) := [
+closed(status, done) := [
 	set(sprintf("%s/status", [pipeline]), status),
 	set(sprintf("%s/currentGate", [pipeline]), 5),
 	set(sprintf("%s/completedGates", [pipeline]), done),
 ]
 
 test_final_mark_over_gates_that_never_completed if {
-	located(finished("SUCCESS", [1, 2, 5])) == {["h3a.gates.gate_state_completed_gap", pipeline_file, "/completedGates/2"]}
-	msgs(finished("SUCCESS", [1, 2, 5])) == {"completedGates has gate 5 but not gates 3, 4 before it; gates run in order, so a gate completes only after the ones before it"}
-	located(finished("PARTIAL", [1, 2, 5])) == {["h3a.gates.gate_state_completed_gap", pipeline_file, "/completedGates/2"]}
+	located(closed("SUCCESS", [1, 2, 5])) == {["h3a.gates.gate_state_completed_gap", pipeline_file, "/completedGates/2"]}
+	msgs(closed("SUCCESS", [1, 2, 5])) == {"completedGates has gate 5 but not gates 3, 4 before it; gates run in order, so a gate completes only after the ones before it"}
+	located(closed("PARTIAL", [1, 2, 5])) == {["h3a.gates.gate_state_completed_gap", pipeline_file, "/completedGates/2"]}
 }
 
 test_gate_completed_over_a_gap if {
@@ -460,14 +493,14 @@ test_gate_completed_over_a_gap if {
 
 # Each gap is reported once, at the first gate completed after it.
 test_gap_reported_once if {
-	ops := finished("SUCCESS", [1, 3, 4, 5])
+	ops := closed("SUCCESS", [1, 3, 4, 5])
 	gaps := {[p, m] | some f in findings(ops); f.rule == "h3a.gates.gate_state_completed_gap"; p := f.pointer; m := f.msg}
 	gaps == {["/completedGates/1", "completedGates has gate 3 but not gate 2 before it; gates run in order, so a gate completes only after the ones before it"]}
 }
 
 test_no_gap if {
-	count({f | some f in findings(finished("SUCCESS", [1, 2, 3, 4, 5])); f.rule == "h3a.gates.gate_state_completed_gap"}) == 0
-	count({f | some f in findings(finished("SUCCESS", [0, 1, 2, 3, 4, 5])); f.rule == "h3a.gates.gate_state_completed_gap"}) == 0
+	count({f | some f in findings(closed("SUCCESS", [1, 2, 3, 4, 5])); f.rule == "h3a.gates.gate_state_completed_gap"}) == 0
+	count({f | some f in findings(closed("SUCCESS", [0, 1, 2, 3, 4, 5])); f.rule == "h3a.gates.gate_state_completed_gap"}) == 0
 	count({f | some f in findings([])}) == 0
 }
 
@@ -479,17 +512,17 @@ test_failed_pipeline_closed_after_its_failed_gate if {
 		set(sprintf("%s/doc/validation/score", [g2]), 40),
 		set(sprintf("%s/doc/validation/passed", [g2]), false),
 	]
-	count(findings(array.concat(failed_at_two, finished("FAILED", [1, 5])))) == 0
-	located(array.concat(failed_at_two, finished("FAILED", [5]))) == {["h3a.gates.gate_state_completed_gap", pipeline_file, "/completedGates/0"]}
-	msgs(array.concat(failed_at_two, finished("FAILED", [5]))) == {"completedGates has gate 5 but not gate 1 before it; gates run in order, so a gate completes only after the ones before it"}
-	located(array.concat(failed_at_two, finished("PARTIAL", [1, 5]))) == {["h3a.gates.gate_state_completed_gap", pipeline_file, "/completedGates/1"]}
-	msgs(array.concat(failed_at_two, finished("PARTIAL", [1, 5]))) == {"completedGates has gate 5 but not gates 2, 3, 4 before it; gates run in order, so a gate completes only after the ones before it"}
+	count(findings(array.concat(failed_at_two, closed("FAILED", [1, 5])))) == 0
+	located(array.concat(failed_at_two, closed("FAILED", [5]))) == {["h3a.gates.gate_state_completed_gap", pipeline_file, "/completedGates/0"]}
+	msgs(array.concat(failed_at_two, closed("FAILED", [5]))) == {"completedGates has gate 5 but not gate 1 before it; gates run in order, so a gate completes only after the ones before it"}
+	located(array.concat(failed_at_two, closed("PARTIAL", [1, 5]))) == {["h3a.gates.gate_state_completed_gap", pipeline_file, "/completedGates/1"]}
+	msgs(array.concat(failed_at_two, closed("PARTIAL", [1, 5]))) == {"completedGates has gate 5 but not gates 2, 3, 4 before it; gates run in order, so a gate completes only after the ones before it"}
 }
 
 # A FAILED pipeline closed over a gap with no FAILED gate output: the failed
 # gate wrote no file, or gates were skipped.
 test_failed_pipeline_closed_over_a_gap_no_output_explains if {
-	ops := finished("FAILED", [1, 2, 5])
+	ops := closed("FAILED", [1, 2, 5])
 	located(ops) == {["h3a.gates.gate_state_completed_gap", pipeline_file, "/completedGates/2"]}
 	msgs(ops) == {"completedGates has gate 5 but not gates 3, 4 before it, and no FAILED gate output explains the gap; gates run in order, so a gate completes only after the ones before it"}
 }
