@@ -146,6 +146,36 @@ deny contains f if {
 }
 
 # METADATA
+# title: Audit pass over required actions
+# description: >-
+#   An audit gate of pass whose required_actions is not empty: the contract defines that
+#   list as what blocks landing, so the audit lets the work land and names what blocks it
+#   in one breath. The contract says "should", and an auditor may have meant follow-ups,
+#   so this is a warning, but it asks for a human: the gate cannot be read as a pass.
+#   artifact-contract.md, audit.json: "`required_actions` should explain what blocks
+#   landing."; auditor-gate gate-rubric.md, Core Dimensions: "Remediation clarity for
+#   non-pass decisions".
+# custom:
+#   id: h3a.gates.contract_pass_with_required_actions
+#   category: gates
+#   severity: warning
+#   remediation: >-
+#     the auditor re-decides: either nothing blocks landing (empty required_actions, any
+#     follow-up in notes) or the gate is fail or needs-human with those actions
+warn contains f if {
+	some r in rounds
+	r.audit.gate == "pass"
+	items := lib.items(r.audit.required_actions)
+	count(items) > 0
+	f := lib.finding(rego.metadata.rule(), {
+		"msg": sprintf("audit gate is pass but required_actions lists %d item(s) that block landing: %s; a person must decide whether the work lands", [count(items), quoted(items)]),
+		"file": r.files.audit,
+		"pointer": "/required_actions",
+		"needs_human": true,
+	})
+}
+
+# METADATA
 # title: Audit without risk or policy
 # description: >-
 #   The contract's audit.json has risk and policy; real auditors leave them out, which

@@ -91,6 +91,20 @@ test_audit_fail_with_actions_is_fine if {
 	])) == 0
 }
 
+# required_actions is what blocks landing: under a pass it asks for a human.
+test_audit_pass_with_required_actions if {
+	ops := [{"op": "add", "path": "/docs/rounds/1/audit/required_actions/-", "value": "rotate the leaked key"}]
+	count(findings(ops)) == 0
+	{[f.rule, f.file, f.pointer] | some f in stops(ops)} == {["h3a.gates.contract_pass_with_required_actions", a2, "/required_actions"]}
+	denies := contract.deny with input as test.patch_contract(ops)
+	count(denies) == 0
+	{f.msg | some f in stops(ops)} == {`audit gate is pass but required_actions lists 1 item(s) that block landing: "rotate the leaked key"; a person must decide whether the work lands`}
+}
+
+test_audit_pass_without_required_actions_is_fine if {
+	count(stops([])) == 0
+}
+
 test_audit_incomplete_is_a_warning if {
 	fs := contract.warn with input as test.patch_contract([
 		{"op": "remove", "path": "/docs/rounds/1/audit/risk"},
