@@ -56,7 +56,11 @@ func (Contract) Files() []File            { return contractFiles }
 func (Contract) AppendOnly() []AppendOnly { return contractAppendOnly }
 
 // Detect: the contract's defining structure, a rounds/round-<n>/ folder
-// or a doer's handoff.json together with a judge's verdict.json. A lone
+// or a doer's handoff.json together with another role's file: a judge's
+// verdict.json, an auditor's audit.json or the orchestrator's
+// summary.json. A run that lost its verdict.json is still a run, whose
+// check reports what is missing; were it none, a search of the folder
+// above would pass over its summary's claim in silence. A lone
 // audit.json or summary.json claims nothing: both are common names (a
 // report of this checker saved beside runs is one), and a file must never
 // turn a folder of runs into one run and hide those below it. A round
@@ -66,8 +70,12 @@ func (Contract) Detect(fsys fs.FS, dir string) bool {
 	if contractRoundName.MatchString(path.Base(dir)) && path.Base(path.Dir(dir)) == "rounds" {
 		return false
 	}
-	if isFile(fsys, dir, "handoff.json") && isFile(fsys, dir, "verdict.json") {
-		return true
+	if isFile(fsys, dir, "handoff.json") {
+		for _, other := range []string{"verdict.json", "audit.json", contractSummary} {
+			if isFile(fsys, dir, other) {
+				return true
+			}
+		}
 	}
 	if !isDirOrLink(fsys, dir, "rounds") {
 		return false
@@ -85,7 +93,7 @@ func (Contract) Detect(fsys fs.FS, dir string) bool {
 func (l Contract) Forced(fsys fs.FS, dir string) bool { return l.Detect(fsys, dir) }
 
 func (Contract) Defined() string {
-	return "a contract run holds rounds/round-<n>/ folders, or handoff.json together with verdict.json"
+	return "a contract run holds rounds/round-<n>/ folders, or handoff.json together with verdict.json, audit.json or summary.json"
 }
 
 // contractRoundName is a round folder's name: round-<n>.

@@ -43,6 +43,11 @@ func TestContractDetect(t *testing.T) {
 		{"flat handoff and verdict", []string{"handoff.json", "verdict.json"}, ".", true},
 		{"flat verdict alone", []string{"verdict.json"}, ".", false},
 		{"flat handoff alone", []string{"handoff.json"}, ".", false},
+		// A run that lost its verdict.json is still a run: its check
+		// reports what is missing.
+		{"flat handoff and audit", []string{"handoff.json", "audit.json"}, ".", true},
+		{"flat handoff and summary", []string{"handoff.json", "summary.json"}, ".", true},
+		{"handoff and a folder named summary.json", []string{"handoff.json", "summary.json/x"}, ".", false},
 		{"audit alone (a saved report)", []string{"audit.json"}, ".", false},
 		{"audit and summary", []string{"audit.json", "summary.json"}, ".", false},
 		{"round artifact", []string{"rounds/round-1/handoff.json"}, ".", true},
