@@ -93,6 +93,37 @@ warn contains f if {
 	}))
 }
 
+# METADATA
+# title: Project complete over an unresolved issue
+# description: >-
+#   project_status is PROJECT_COMPLETE while issue_log holds an issue that is OPEN,
+#   IN_PROGRESS or FAILED_TO_RESOLVE: a persistent failure still awaits a Responder, or
+#   one could not resolve it, yet the project says it is done. The schema ties
+#   PROJECT_COMPLETE to the tasks only, so this is a warning; it asks for a human, since
+#   the ledger contradicts its own completion. stigmergy-state-schema.md, Root Object:
+#   "`PROJECT_COMPLETE`: All manifest tasks are complete", "`issue_log` (Array of
+#   Objects): A log of persistent failures requiring a Responder", "`status` (Enum:
+#   "OPEN" | "IN_PROGRESS" | "RESOLVED" | "FAILED_TO_RESOLVE")".
+# custom:
+#   id: h3a.gates.stigmergy_complete_with_open_issue
+#   category: gates
+#   severity: warning
+#   remediation: >-
+#     a Responder resolves the issue (status RESOLVED) and says so in history, or
+#     project_status goes back to the stage the project is in
+warn contains f if {
+	ledger.project_status == "PROJECT_COMPLETE"
+	some i, issue in lib.items(ledger.issue_log)
+	status := issue.status
+	status in {"OPEN", "IN_PROGRESS", "FAILED_TO_RESOLVE"}
+	f := lib.finding(rego.metadata.rule(), labelled({
+		"msg": sprintf("project_status is \"PROJECT_COMPLETE\" but issue %q (task %s) is %s: a person must decide whether the project is done", [lib.str(lib.get(issue, "issue_id")), lib.describe_field(issue, "task_id_ref"), status]),
+		"file": ledger_file,
+		"pointer": sprintf("/issue_log/%d/status", [i]),
+		"needs_human": true,
+	}))
+}
+
 open_issues := [lib.str(lib.get(issue, "issue_id")) |
 	some issue in lib.items(ledger.issue_log)
 	issue.status in {"OPEN", "IN_PROGRESS", "FAILED_TO_RESOLVE"}

@@ -245,6 +245,33 @@ test_halted_needs_human if {
 	msgs(array.concat(older, [set("/docs/state/project_status", "EXECUTION_HALTED")])) == {`schema_version "2.1": project_status is "EXECUTION_HALTED" (a critical, unrecoverable error occurred; no open issue in issue_log): a person must decide how to go on`}
 }
 
+# all_completed marks every task COMPLETED and the project PROJECT_COMPLETE:
+# a consistent finished project, whose issue I-1 (on T02) is RESOLVED.
+all_completed := [
+	set("/docs/state/project_status", "PROJECT_COMPLETE"),
+	set(sprintf("%s/1/status", [tasks]), "COMPLETED"),
+	set(sprintf("%s/2/status", [tasks]), "COMPLETED"),
+]
+
+test_complete_with_resolved_issues_passes if {
+	count(findings(all_completed)) == 0
+}
+
+test_complete_with_open_issue_needs_human if {
+	some status in ["OPEN", "IN_PROGRESS", "FAILED_TO_RESOLVE"]
+	ops := array.concat(all_completed, [set("/docs/state/issue_log/0/status", status)])
+	located(ops) == {["h3a.gates.stigmergy_complete_with_open_issue", "rule", ledger, "/issue_log/0/status"]}
+	msgs(ops) == {sprintf(`project_status is "PROJECT_COMPLETE" but issue "I-1" (task "T02") is %s: a person must decide whether the project is done`, [status])}
+	every f in findings(ops) {
+		f.needs_human == true
+	}
+}
+
+# An open issue while the project runs is what issue_log is for.
+test_open_issue_while_running_passes if {
+	count(findings([set("/docs/state/issue_log/0/status", "OPEN")])) == 0
+}
+
 # In progress, ready or complete: no human needed.
 test_running_passes if {
 	every status in ["READY_FOR_EXECUTION", "EXECUTION_IN_PROGRESS"] {
