@@ -24,12 +24,16 @@ else := object.union({"gate": sprintf("G%d", [n])}, v)
 # description: >-
 #   G0 passed needs: a ROADMAP.md "Overall Strategy" section and a task queue with at least
 #   one task; CURRENT_TASK.json with task_id, goal, at least one path in files_affected,
-#   tdd_plan red, green and refactor and at least three definition-of-done items; a planner_report.json report; a G0 PASSED event in
-#   GATES_LEDGER.md. gate_framework.md, G0 Exit Criteria: "Strategic plan documented", "Task
+#   tdd_plan red, green and refactor and at least three definition-of-done items; a
+#   planner_report.json report about the current task (its task_id, or in tasks_created)
+#   with research_findings and a tdd_strategy; a G0 PASSED event in GATES_LEDGER.md.
+#   gate_framework.md, G0 Exit Criteria: "Strategic plan documented", "Task
 #   decomposed", "Current task defined | CURRENT_TASK.json populated with task_id, goal,
 #   files_affected, DoD", "TDD plan created", "Definition of Done specified |
-#   CURRENT_TASK.json has ≥3 measurable DoD criteria", "Planner report generated", "Gate
-#   logged".
+#   CURRENT_TASK.json has ≥3 measurable DoD criteria", "Planner report generated |
+#   planner_report.json exists with research findings and strategy", "Gate logged";
+#   handoff_contracts.md, H1 Planner's Obligations: "Planning report | planner_report.json |
+#   File exists with task_id entry".
 # custom:
 #   id: h3a.evidence.g0_exit_criteria
 #   category: evidence
@@ -131,6 +135,63 @@ g0_gaps contains v if {
 		"pointer": "/reports",
 		"remediation": g0_fix("the planner records its report (tasks_created, artifacts) in planner_report.json reports"),
 	}
+}
+
+# The report must be about the current task (its task_id, or a task it
+# created) and record what the planner found and the strategy it chose.
+g0_gaps contains v if {
+	count(planner_reports) > 0
+	task
+	count(task_reports) == 0
+	v := {
+		"msg": sprintf("G0_planning is passed but no planner_report.json report is about task %q (as its task_id or in tasks_created)", [task]),
+		"file": lib.doc_file.planner_report,
+		"pointer": "/reports",
+		"remediation": g0_fix(sprintf("the planner records a report for task %q in planner_report.json reports", [task])),
+	}
+}
+
+g0_gaps contains v if {
+	some [field, what, filled_report] in [
+		["research_findings", "research findings", researched],
+		["tdd_strategy", "a strategy", strategised],
+	]
+	count(task_reports) > 0
+	count(filled_report) == 0
+	i := max(task_reports)
+	v := {
+		"msg": sprintf("G0_planning is passed but no planner_report.json report about %s records %s (%s)", [task_name, what, field]),
+		"file": lib.doc_file.planner_report,
+		"pointer": sprintf("/reports/%d", [i]),
+		"remediation": g0_fix(sprintf("the planner records %s for the task in its planner_report.json report (%s)", [what, field])),
+	}
+}
+
+planner_reports := lib.items(input.docs.planner_report.reports)
+
+# task_reports are the indexes of the planner reports about the current task.
+task_reports := {i |
+	some i, r in planner_reports
+	report_covers(r)
+}
+
+report_covers(r) if r.task_id == task
+
+report_covers(r) if task in lib.items(r.tasks_created)
+
+# researched and strategised are the reports about the task with research
+# findings, and with a TDD strategy for at least one task.
+researched := {i |
+	some i in task_reports
+	some finding in lib.items(planner_reports[i].research_findings)
+	lib.filled(finding)
+}
+
+strategised := {i |
+	some i in task_reports
+	strategy := planner_reports[i].tdd_strategy
+	is_object(strategy)
+	count(strategy) > 0
 }
 
 g0_gaps contains v if {

@@ -81,6 +81,52 @@ test_g0_planner_report_and_ledger if {
 	"once its exit criteria hold, append \"[<UTC time>] G0_planning - PASSED - <agent> - <evidence>\" to GATES_LEDGER.md; until then the gate is not passed, so set it back to in_progress in every record" in fixes
 }
 
+test_g0_planner_report_without_findings_or_strategy if {
+	inp := test.patch([
+		{"op": "replace", "path": "/docs/planner_report/reports/0/research_findings", "value": [" "]},
+		{"op": "remove", "path": "/docs/planner_report/reports/0/tdd_strategy"},
+	])
+	fs := test.of(evidence.deny, g0) with input as inp
+	{f.msg | some f in fs} == {
+		"G0_planning is passed but no planner_report.json report about task \"T001\" records research findings (research_findings)",
+		"G0_planning is passed but no planner_report.json report about task \"T001\" records a strategy (tdd_strategy)",
+	}
+	every f in fs {
+		f.file == "planner_report.json"
+		f.pointer == "/reports/0"
+		f.task_id == "T001"
+	}
+}
+
+# Another report about the task may hold them: the task is planned once,
+# refined later.
+test_g0_planner_findings_in_another_report_of_the_task if {
+	inp := test.patch([
+		{"op": "replace", "path": "/docs/planner_report/reports/0/research_findings", "value": []},
+		{"op": "add", "path": "/docs/planner_report/reports/-", "value": {
+			"task_id": "T000", "timestamp": "2025-09-29T14:00:00Z", "gate_status": "G0_passed",
+			"tasks_created": ["T001"], "research_findings": ["PyJWT pins the algorithm on decode"],
+		}},
+	])
+	count(test.of(evidence.deny, g0)) == 0 with input as inp
+}
+
+test_g0_planner_report_about_another_task if {
+	inp := test.patch([
+		{"op": "replace", "path": "/docs/planner_report/reports/0/task_id", "value": "T002"},
+		{"op": "replace", "path": "/docs/planner_report/reports/0/tasks_created", "value": ["T002"]},
+	])
+	[f] := test.of(evidence.deny, g0) with input as inp
+	f.msg == "G0_planning is passed but no planner_report.json report is about task \"T001\" (as its task_id or in tasks_created)"
+	f.pointer == "/reports"
+}
+
+# A gate not claimed passed asks for no planner report yet.
+test_g0_planner_report_only_when_g0_passed if {
+	inp := test.patch_fresh([{"op": "replace", "path": "/docs/planner_report/reports", "value": [{"task_id": "T001", "timestamp": "2025-09-29T14:00:00Z", "gate_status": "G0_in_progress"}]}])
+	count(test.of(evidence.deny, g0)) == 0 with input as inp
+}
+
 # A claim from a gate_status alone is held to the criteria too.
 test_g0_claimed_by_gate_status_only if {
 	inp := test.patch_fresh([{"op": "replace", "path": "/docs/current_task/gate_status", "value": "G1_pending"}])
