@@ -170,3 +170,65 @@ g2_records contains sprintf("CURRENT_TASK.json gate_status is %q", [model.curren
 g2_progress := concat("; ", g2_records) if count(g2_records) > 0
 
 else := "no record states its progress"
+
+# METADATA
+# title: state.json step says a passed gate failed
+# description: >-
+#   The last state.json step of the current task for a gate (by its gate) has status failed,
+#   while a record claims that gate passed, and no later step corrects the task. state.json
+#   is the append-only history: a gate that failed and then passed shows a later step for
+#   it, and a wrong step is set right by a correction step, never by the other records
+#   alone. h3a-state-specification.md, state.json: "Append-only execution history (audit
+#   log)", update protocol: "Never rewrite or delete history", "Corrections add a new step
+#   with corrects: <task_id>"; "State Files (Single Source of Truth)".
+# custom:
+#   id: h3a.gates.step_contradicts
+#   category: gates
+#   severity: error
+#   remediation: >-
+#     if the gate passed after it failed, append the step of that passing attempt to
+#     state.json steps (or a correction step with corrects: <task_id>); otherwise the gate
+#     is not passed, so set it back in every record
+deny contains f if {
+	some n, i in last_gate_step
+	steps[i].status == "failed"
+	n in model.claimed_passed
+	not corrected_after(i)
+	f := lib.finding(rego.metadata.rule(), object.union(
+		{
+			"msg": sprintf("state.json step %d, the last step of task %q for %s, has status \"failed\", but %s says the gate passed, and no later step records it passing or corrects it", [i, steps[i].task_id, model.gate_names[n], claim_name(n)]),
+			"file": lib.doc_file.state,
+			"pointer": sprintf("/steps/%d/status", [i]),
+			"gate": sprintf("G%d", [n]),
+		},
+		{"task_id": steps[i].task_id},
+	))
+}
+
+steps := lib.items(input.docs.state.steps)
+
+# last_gate_step[n] is the index of the last state.json step of the current
+# task for gate n.
+last_gate_step[n] := max(indexes) if {
+	id := model.current_task_id
+	some n in model.gate_numbers
+	indexes := {i |
+		some i, s in steps
+		s.task_id == id
+		model.gate_from_name(s.gate) == n
+	}
+	count(indexes) > 0
+}
+
+corrected_after(i) if {
+	some j, s in steps
+	j > i
+	s.corrects == steps[i].task_id
+}
+
+# claim_name names the record that claims gate n passed.
+claim_name(n) := "state.json gates" if {
+	input.docs.state.gates[model.gate_names[n]] == "passed"
+} else := sprintf("GATES_LEDGER.md (line %d)", [model.ledger_latest[n].line]) if {
+	model.ledger_latest[n].status == "PASSED"
+} else := "a gate_status"

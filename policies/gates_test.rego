@@ -179,3 +179,68 @@ test_complete_before_validation_leaves_claims_to_other_rules if {
 	])
 	count(test.of(gates.deny, complete_early)) == 0 with input as inp
 }
+
+# --- state.json steps ----------------------------------------------------------
+
+step_rule := "h3a.gates.step_contradicts"
+
+test_step_contradicts_quiet_on_ok_runs if {
+	count(test.of(gates.deny, step_rule)) == 0 with input as fixture.complete
+	count(test.of(gates.deny, step_rule)) == 0 with input as fixture.fresh
+}
+
+test_step_contradicts_failed_last_step if {
+	inp := test.patch([{"op": "replace", "path": "/docs/state/steps/2/status", "value": "failed"}])
+	[f] := test.of(gates.deny, step_rule) with input as inp
+	f.file == "state.json"
+	f.pointer == "/steps/2/status"
+	f.gate == "G2"
+	f.task_id == "T001"
+	f.msg == `state.json step 2, the last step of task "T001" for G2_validation, has status "failed", but state.json gates says the gate passed, and no later step records it passing or corrects it`
+}
+
+# A failed attempt followed by a passing one is the retry the framework allows.
+test_step_contradicts_failed_then_passed if {
+	failed := object.union(fixture.complete.docs.state.steps[2], {"status": "failed", "timestamp": "2025-09-29T14:55:00Z"})
+	inp := test.patch([{"op": "add", "path": "/docs/state/steps/2", "value": failed}])
+	count(test.of(gates.deny, step_rule)) == 0 with input as inp
+}
+
+# A failed attempt appended after the pass is the gate's last word.
+test_step_contradicts_failed_after_passed if {
+	failed := object.union(fixture.complete.docs.state.steps[2], {"status": "failed", "timestamp": "2025-09-29T15:10:00Z"})
+	inp := test.patch([{"op": "add", "path": "/docs/state/steps/-", "value": failed}])
+	[f] := test.of(gates.deny, step_rule) with input as inp
+	f.pointer == "/steps/3/status"
+}
+
+# A correction step appended later sets the history right.
+test_step_contradicts_corrected if {
+	inp := test.patch([
+		{"op": "replace", "path": "/docs/state/steps/2/status", "value": "failed"},
+		{"op": "add", "path": "/docs/state/steps/-", "value": {"task_id": "T001-correction", "corrects": "T001", "reason": "G2 step status was written wrong", "corrected_values": {"status": "passed"}}},
+	])
+	count(test.of(gates.deny, step_rule)) == 0 with input as inp
+}
+
+# Steps of other tasks, and gates no record claims passed, are not compared.
+test_step_contradicts_other_task_or_gate_not_passed if {
+	other := test.patch([
+		{"op": "replace", "path": "/docs/state/steps/2/status", "value": "failed"},
+		{"op": "replace", "path": "/docs/state/steps/2/task_id", "value": "T000"},
+	])
+	count(test.of(gates.deny, step_rule)) == 0 with input as other
+	g3 := test.patch([{"op": "add", "path": "/docs/state/steps/-", "value": {"task_id": "T001", "agent": "system", "timestamp": "2025-09-29T15:10:00Z", "gate": "G3_production_ready", "status": "failed"}}])
+	count(test.of(gates.deny, step_rule)) == 0 with input as g3
+}
+
+# A claim by the ledger alone names the ledger.
+test_step_contradicts_names_the_claim if {
+	inp := test.patch([
+		{"op": "replace", "path": "/docs/state/steps/1/status", "value": "failed"},
+		{"op": "replace", "path": "/docs/state/gates/G1_implementation", "value": "in_progress"},
+		{"op": "replace", "path": "/docs/state/gates/G2_validation", "value": "in_progress"},
+	])
+	[f] := test.of(gates.deny, step_rule) with input as inp
+	contains(f.msg, "but GATES_LEDGER.md (line ")
+}
