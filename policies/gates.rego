@@ -232,3 +232,117 @@ claim_name(n) := "state.json gates" if {
 } else := sprintf("GATES_LEDGER.md (line %d)", [model.ledger_latest[n].line]) if {
 	model.ledger_latest[n].status == "PASSED"
 } else := "a gate_status"
+
+# METADATA
+# title: Handoff agents contradict the gate it hands over
+# description: >-
+#   A SESSION_HANDOFF.json handoff that states a gate passed (its gate_status, or the left
+#   side of gate_transition; each history entry's gate) comes from that gate's owner and
+#   goes to the next gate's: G0 passed from planner to executor (H1), G1 passed from
+#   executor to validator (H2), G2 passed from validator to system or planner (H3); a
+#   handoff_id names that handoff. A handoff to a human, and from the validator back to the
+#   executor or planner with G1 passed (remediation), are accepted too. Only the roles
+#   planner, executor, validator and system are judged: another name is left alone.
+#   handoff_contracts.md, Handoff Overview: "H1 | Planner | Executor | G0 → G1", "H2 |
+#   Executor | Validator | G1 → G2", "H3 | Validator | System/Planner | G2 → G3"; Handoff
+#   Rejection Protocol: "Gate status incorrect"; gate_framework.md, G1 Entry Criteria:
+#   "Task assigned to Executor | SESSION_HANDOFF.json shows handoff_to: "executor"", G2
+#   Entry Criteria: "Task assigned to Validator".
+# custom:
+#   id: h3a.gates.handoff_agents
+#   category: gates
+#   severity: error
+#   remediation: >-
+#     the agent that passed the gate writes the handoff to the next gate's owner; if the
+#     handoff is right, its gate_status is wrong: set it to the gate really passed
+deny contains f if {
+	some v in handoff_contradictions
+	f := lib.finding(rego.metadata.rule(), v)
+}
+
+# handoff_routes[n] is the handoff after gate n passed: its id, sender and receivers.
+handoff_routes := {
+	0: {"id": "H1", "from": {"planner"}, "to": {"executor"}},
+	1: {"id": "H2", "from": {"executor"}, "to": {"validator"}},
+	2: {"id": "H3", "from": {"validator"}, "to": {"system", "planner"}},
+}
+
+# remediation_routes are the other handoffs with G1 passed: the validator
+# sends the task back.
+remediation_routes := {["validator", "executor"], ["validator", "planner"]}
+
+# judged_roles are the agents whose place in the handoffs the contracts fix.
+judged_roles := {"planner", "executor", "validator", "system"}
+
+handoff := input.docs.handoff
+
+handoff_contradictions contains v if {
+	st := model.handoff_status
+	st.parsed.status == "passed"
+	n := st.parsed.gate
+	some [side, key] in [["from", "current_agent"], ["from", "from_agent"], ["to", "next_agent"], ["to", "to_agent"]]
+	agent := handoff[key]
+	off_route(n, side, agent, handoff_agent(["current_agent", "from_agent"]), handoff_agent(["next_agent", "to_agent"]))
+	v := {
+		"msg": sprintf("SESSION_HANDOFF.json %s %q says %s passed, which is handed over %s, but its %s is %q", [trim_prefix(st.pointer, "/"), st.value, model.gate_names[n], route_words(n), key, agent]),
+		"file": lib.doc_file.handoff,
+		"pointer": sprintf("/%s", [key]),
+		"gate": sprintf("G%d", [n]),
+	}
+}
+
+handoff_contradictions contains v if {
+	st := model.handoff_status
+	st.parsed.status == "passed"
+	n := st.parsed.gate
+	id := handoff.handoff_id
+	is_string(id)
+	upper(trim_space(id)) in {"H1", "H2", "H3"}
+	upper(trim_space(id)) != handoff_routes[n].id
+	v := {
+		"msg": sprintf("SESSION_HANDOFF.json %s %q says %s passed, which is handed over %s, but its handoff_id is %q", [trim_prefix(st.pointer, "/"), st.value, model.gate_names[n], route_words(n), id]),
+		"file": lib.doc_file.handoff,
+		"pointer": "/handoff_id",
+		"gate": sprintf("G%d", [n]),
+	}
+}
+
+handoff_contradictions contains v if {
+	some i, entry in lib.items(handoff.history)
+	st := model.parse_gate_status(entry.gate)
+	st.status == "passed"
+	n := st.gate
+	some side in ["from", "to"]
+	agent := entry[side]
+	off_route(n, side, agent, object.get(entry, "from", null), object.get(entry, "to", null))
+	v := {
+		"msg": sprintf("SESSION_HANDOFF.json history entry %d has gate %q: %s passed, which is handed over %s, but its %s is %q", [i, entry.gate, model.gate_names[n], route_words(n), side, agent]),
+		"file": lib.doc_file.handoff,
+		"pointer": sprintf("/history/%d/%s", [i, side]),
+		"gate": sprintf("G%d", [n]),
+	}
+}
+
+# handoff_agent is the first of keys the handoff names as a string, else null.
+handoff_agent(keys) := named[0] if {
+	named := [a | some k in keys; a := handoff[k]; is_string(a)]
+	count(named) > 0
+} else := null
+
+# off_route(n, side, agent, from, to): agent, on that side of a handoff from
+# from to to with gate n passed, is a role the route of gate n does not name.
+off_route(n, side, agent, from, to) if {
+	is_string(agent)
+	a := lower(trim_space(agent))
+	a in judged_roles
+	not a in handoff_routes[n][side]
+	not remediation(n, from, to)
+}
+
+remediation(1, from, to) if {
+	is_string(from)
+	is_string(to)
+	[lower(trim_space(from)), lower(trim_space(to))] in remediation_routes
+}
+
+route_words(n) := sprintf("from %s to %s (%s)", [concat(" or ", sort(handoff_routes[n].from)), concat(" or ", sort(handoff_routes[n].to)), handoff_routes[n].id])

@@ -244,3 +244,87 @@ test_step_contradicts_names_the_claim if {
 	[f] := test.of(gates.deny, step_rule) with input as inp
 	contains(f.msg, "but GATES_LEDGER.md (line ")
 }
+
+# --- handoff agents ---------------------------------------------------------------
+
+handoff_rule := "h3a.gates.handoff_agents"
+
+test_handoff_agents_quiet_on_ok_runs if {
+	count(test.of(gates.deny, handoff_rule)) == 0 with input as fixture.complete
+	count(test.of(gates.deny, handoff_rule)) == 0 with input as fixture.fresh
+}
+
+test_handoff_agents_wrong_sender_and_receiver if {
+	inp := test.patch([
+		{"op": "replace", "path": "/docs/handoff/current_agent", "value": "planner"},
+		{"op": "replace", "path": "/docs/handoff/next_agent", "value": "executor"},
+	])
+	fs := test.of(gates.deny, handoff_rule) with input as inp
+	{f.pointer | some f in fs} == {"/current_agent", "/next_agent"}
+	some f in fs
+	f.pointer == "/next_agent"
+	f.file == "state/SESSION_HANDOFF.json"
+	f.gate == "G2"
+	f.msg == `SESSION_HANDOFF.json gate_status "G2_passed" says G2_validation passed, which is handed over from validator to planner or system (H3), but its next_agent is "executor"`
+}
+
+# The handoff-contract shape: from_agent, to_agent, handoff_id and gate_transition.
+test_handoff_agents_contract_shape if {
+	inp := test.patch([
+		{"op": "remove", "path": "/docs/handoff/gate_status"},
+		{"op": "remove", "path": "/docs/handoff/current_agent"},
+		{"op": "remove", "path": "/docs/handoff/next_agent"},
+		{"op": "add", "path": "/docs/handoff/handoff_id", "value": "H1"},
+		{"op": "add", "path": "/docs/handoff/from_agent", "value": "planner"},
+		{"op": "add", "path": "/docs/handoff/to_agent", "value": "executor"},
+		{"op": "add", "path": "/docs/handoff/gate_transition", "value": "G1_passed → G2_pending"},
+		{"op": "replace", "path": "/docs/state/gates/G2_validation", "value": "in_progress"},
+	])
+	fs := test.of(gates.deny, handoff_rule) with input as inp
+	{f.pointer | some f in fs} == {"/handoff_id", "/from_agent", "/to_agent"}
+	every f in fs {
+		f.gate == "G1"
+		contains(f.msg, `gate_transition "G1_passed" says G1_implementation passed, which is handed over from executor to validator (H2)`)
+	}
+}
+
+test_handoff_agents_contract_shape_right if {
+	inp := test.patch([
+		{"op": "remove", "path": "/docs/handoff/gate_status"},
+		{"op": "remove", "path": "/docs/handoff/current_agent"},
+		{"op": "remove", "path": "/docs/handoff/next_agent"},
+		{"op": "add", "path": "/docs/handoff/handoff_id", "value": "H3"},
+		{"op": "add", "path": "/docs/handoff/from_agent", "value": "validator"},
+		{"op": "add", "path": "/docs/handoff/to_agent", "value": "system"},
+		{"op": "add", "path": "/docs/handoff/gate_transition", "value": "G2_passed → G3_pending"},
+	])
+	count(test.of(gates.deny, handoff_rule)) == 0 with input as inp
+}
+
+test_handoff_agents_history_entry if {
+	inp := test.patch([{"op": "replace", "path": "/docs/handoff/history/1/from", "value": "planner"}])
+	[f] := test.of(gates.deny, handoff_rule) with input as inp
+	f.pointer == "/history/1/from"
+	f.gate == "G1"
+	f.msg == `SESSION_HANDOFF.json history entry 1 has gate "G1_passed": G1_implementation passed, which is handed over from executor to validator (H2), but its from is "planner"`
+}
+
+# To a human, back from the validator with G1 passed, to the planner after
+# G2, a failed gate, or an agent name the contracts do not know: accepted.
+test_handoff_agents_accepted_routes if {
+	every ops in [
+		[{"op": "replace", "path": "/docs/handoff/next_agent", "value": "human"}],
+		[{"op": "replace", "path": "/docs/handoff/next_agent", "value": "Planner"}],
+		[{"op": "replace", "path": "/docs/handoff/current_agent", "value": "validator-bot"}],
+		[
+			{"op": "replace", "path": "/docs/handoff/history/2/to", "value": "executor"},
+			{"op": "replace", "path": "/docs/handoff/history/2/gate", "value": "G1_passed"},
+		],
+		[
+			{"op": "replace", "path": "/docs/handoff/history/2/to", "value": "executor"},
+			{"op": "replace", "path": "/docs/handoff/history/2/gate", "value": "G2_failed"},
+		],
+	] {
+		count(test.of(gates.deny, handoff_rule)) == 0 with input as test.patch(ops)
+	}
+}
