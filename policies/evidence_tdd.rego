@@ -103,11 +103,13 @@ coverage_value(x) := to_number(trim_prefix(trim_suffix(trim_suffix(s, "%"), "pp"
 # title: G2 passed without its exit criteria
 # description: >-
 #   G2 passed needs a validator_report.json verdict for the current task whose status means
-#   a pass (pass or pass_with_notes), and a G2 PASSED event in GATES_LEDGER.md. (The
+#   a pass (pass or pass_with_notes), no other verdict handed over in SESSION_HANDOFF.json
+#   payload.verdict, and a G2 PASSED event in GATES_LEDGER.md. (The
 #   security scan and mutation report: h3a.evidence.required_artifact.) gate_framework.md,
 #   G2 Exit Criteria: "Validator report generated", "Gate logged"; G2 Verification Commands:
 #   "jq -e '.verdicts[-1].status == "pass"'"; Validation Status Types: "PASS",
-#   "PASS_WITH_NOTES".
+#   "PASS_WITH_NOTES"; handoff_contracts.md, H3 Validator's Obligations: "Handoff logged |
+#   state/SESSION_HANDOFF.json | Updated with verdict".
 # custom:
 #   id: h3a.evidence.g2_exit_criteria
 #   category: evidence
@@ -140,6 +142,18 @@ g2_gaps contains v if {
 verdict_status_pointer(i) := sprintf("/verdicts/%d/status", [i]) if model.has_status(model.verdicts[i])
 
 else := sprintf("/verdicts/%d", [i])
+
+# The verdict the validator hands over (H3) is the verdict too.
+g2_gaps contains v if {
+	m := input.meanings.handoff_verdict
+	m != null
+	m.outcome != "pass"
+	v := {
+		"msg": sprintf("G2_validation is passed but SESSION_HANDOFF.json hands over the verdict %q (%s), expected a passing status (pass or pass_with_notes)", [m.status, model.outcome_words[m.outcome]]),
+		"file": lib.doc_file.handoff,
+		"pointer": "/payload/verdict",
+	}
+}
 
 g2_gaps contains v if {
 	some v in ledger_gaps(2)

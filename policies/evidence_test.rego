@@ -321,6 +321,33 @@ test_g2_no_verdict_and_no_event if {
 	}
 }
 
+# The verdict the validator hands over must pass too.
+test_g2_handoff_verdict_not_passing if {
+	inp := test.patch([
+		{"op": "add", "path": "/docs/handoff/payload/verdict", "value": "needs_remediation"},
+		{"op": "replace", "path": "/meanings/handoff_verdict", "value": fixture.status_meanings.verdictStatus.needs_remediation},
+	])
+	[f] := test.of(evidence.deny, g2) with input as inp
+	f.msg == "G2_validation is passed but SESSION_HANDOFF.json hands over the verdict \"needs_remediation\" (a failure, remediation due), expected a passing status (pass or pass_with_notes)"
+	f.file == "state/SESSION_HANDOFF.json"
+	f.pointer == "/payload/verdict"
+}
+
+test_g2_handoff_verdict_passing_or_g2_not_passed if {
+	every s in ["pass", "pass_with_notes"] {
+		inp := test.patch([
+			{"op": "add", "path": "/docs/handoff/payload/verdict", "value": s},
+			{"op": "replace", "path": "/meanings/handoff_verdict", "value": fixture.status_meanings.verdictStatus[s]},
+		])
+		count(test.of(evidence.deny, g2)) == 0 with input as inp
+	}
+	failed := test.patch_fresh([
+		{"op": "add", "path": "/docs/handoff/payload/verdict", "value": "fail"},
+		{"op": "replace", "path": "/meanings/handoff_verdict", "value": fixture.status_meanings.verdictStatus.fail},
+	])
+	count(test.of(evidence.deny, g2)) == 0 with input as failed
+}
+
 test_verdict_numbers if {
 	inp := test.patch([
 		{"op": "replace", "path": "/docs/validator_report/verdicts/0/verification_results/tests/total", "value": 48},
