@@ -74,6 +74,61 @@ task := {"task_id": model.current_task_id} if model.current_task_id
 else := {}
 
 # METADATA
+# title: More TDD cycles than iterations reported
+# description: >-
+#   executor_report.json holds more TDD cycles of the current task than the iteration limit
+#   and than CURRENT_TASK.json iteration_count, counting the cycles after the last
+#   GATES_LEDGER.md event by agent "human" (a person's reset), and the task is not
+#   escalated: the attempts may be under-reported, which would dodge the limit. Each cycle
+#   records its iteration (executor_report.json tdd_cycles[].iteration_count), but the
+#   specification does not say that a cycle is always a new iteration, so a human
+#   looks at it. gate_framework.md, Iteration Limits: "Max 2 iterations per gate before
+#   escalation"; h3a-state-specification.md, CURRENT_TASK.json update protocol: "Executor
+#   updates status, iteration_count, gate_status".
+# custom:
+#   id: h3a.retries.cycles_unreported
+#   category: retries
+#   severity: warning
+#   remediation: >-
+#     count every attempt in CURRENT_TASK.json iteration_count; past the limit the task goes
+#     to escalation_required and a human decides, recorded as a GATES_LEDGER.md event by
+#     agent "human"
+warn contains f if {
+	id := model.current_task_id
+	n := ct.iteration_count
+	is_number(n)
+	not task_escalated
+	attempts := [i | some i, c in model.cycles; c.task_id == id; after_last_human(c)]
+	count(attempts) > model.limit
+	count(attempts) > n
+	f := lib.finding(rego.metadata.rule(), object.union(task, {
+		"msg": sprintf("executor_report.json holds %d TDD cycles of task %q (cycles %s), more than the limit of %v iterations, but CURRENT_TASK.json iteration_count is %v: a human must check whether the attempts were under-reported", [count(attempts), id, concat(", ", [sprintf("%d", [i]) | some i in attempts]), model.limit, n]),
+		"file": lib.doc_file.executor_report,
+		"pointer": sprintf("/tdd_cycles/%d", [attempts[count(attempts) - 1]]),
+		"gate": "G1",
+		"needs_human": true,
+	}))
+}
+
+# last_human_ns is the time of the ledger's last event by a human: a reset
+# of the count (gate_framework.md, Escalation Process: "Reset iteration_count = 0").
+last_human_ns := max(times) if {
+	times := {t | some ev in model.ledger_events; lower(ev.agent) == "human"; t := lib.time_ns(ev.time)}
+	count(times) > 0
+}
+
+after_last_human(_) if not last_human_ns
+
+after_last_human(c) if lib.time_ns(c.timestamp) > last_human_ns
+
+after_last_human(c) if {
+	last_human_ns
+	not cycle_timed(c)
+}
+
+cycle_timed(c) if lib.time_ns(c.timestamp)
+
+# METADATA
 # title: Escalation needs a human
 # description: >-
 #   The gate needs a human when CURRENT_TASK.json status means an escalation

@@ -458,3 +458,57 @@ test_escalation_still_open_is_reported_once if {
 	count(unresolved(inp)) == 0
 	count(test.of(retries.warn, "h3a.retries.escalation")) == 1 with input as inp
 }
+
+# --- cycles against iteration_count ------------------------------------------------
+
+cycles_rule := "h3a.retries.cycles_unreported"
+
+# three_cycles appends two more cycles of T001 at the given times.
+three_cycles(t1, t2) := [
+	{"op": "add", "path": "/docs/executor_report/tdd_cycles/-", "value": object.union(fixture.complete.docs.executor_report.tdd_cycles[0], {"timestamp": t1})},
+	{"op": "add", "path": "/docs/executor_report/tdd_cycles/-", "value": object.union(fixture.complete.docs.executor_report.tdd_cycles[0], {"timestamp": t2})},
+]
+
+test_cycles_unreported_quiet_on_ok_runs if {
+	count(test.of(retries.warn, cycles_rule)) == 0 with input as fixture.complete
+	count(test.of(retries.warn, cycles_rule)) == 0 with input as fixture.fresh
+}
+
+test_cycles_unreported_three_cycles_one_iteration if {
+	inp := test.patch(three_cycles("2025-09-29T15:10:00Z", "2025-09-29T15:20:00Z"))
+	[f] := test.of(retries.warn, cycles_rule) with input as inp
+	f.needs_human
+	f.file == "executor_report.json"
+	f.pointer == "/tdd_cycles/2"
+	f.task_id == "T001"
+	f.msg == `executor_report.json holds 3 TDD cycles of task "T001" (cycles 0, 1, 2), more than the limit of 2 iterations, but CURRENT_TASK.json iteration_count is 1: a human must check whether the attempts were under-reported`
+}
+
+# Within the limit, or reported, or escalated: nothing to look at here.
+test_cycles_unreported_within_limit_or_reported if {
+	two := test.patch([three_cycles("2025-09-29T15:10:00Z", "2025-09-29T15:20:00Z")[0]])
+	count(test.of(retries.warn, cycles_rule)) == 0 with input as two
+	reported := test.patch(array.concat(three_cycles("2025-09-29T15:10:00Z", "2025-09-29T15:20:00Z"), [{"op": "replace", "path": "/docs/current_task/iteration_count", "value": 3}]))
+	count(test.of(retries.warn, cycles_rule)) == 0 with input as reported
+	escalated := test.patch(array.concat(three_cycles("2025-09-29T15:10:00Z", "2025-09-29T15:20:00Z"), test.task_status("escalation_required")))
+	count(test.of(retries.warn, cycles_rule)) == 0 with input as escalated
+	other := test.patch(array.concat(three_cycles("2025-09-29T15:10:00Z", "2025-09-29T15:20:00Z"), [{"op": "replace", "path": "/docs/executor_report/tdd_cycles/2/task_id", "value": "T002"}]))
+	count(test.of(retries.warn, cycles_rule)) == 0 with input as other
+}
+
+# A human's event resets the count: only the cycles after it are counted;
+# a cycle whose time cannot be read counts.
+test_cycles_unreported_after_a_human if {
+	human := test.event("2025-09-29T15:05:00Z", "G2_validation", "DECIDED", "human", 40)
+	reset := test.patch(array.concat(three_cycles("2025-09-29T15:10:00Z", "2025-09-29T15:20:00Z"), [{"op": "add", "path": "/docs/gates_ledger/events/-", "value": human}]))
+	count(test.of(retries.warn, cycles_rule)) == 0 with input as reset
+	untimed := test.patch(array.concat(
+		three_cycles("2025-09-29T15:10:00Z", "2025-09-29T15:20:00Z"),
+		[
+			{"op": "add", "path": "/docs/gates_ledger/events/-", "value": human},
+			{"op": "replace", "path": "/docs/executor_report/tdd_cycles/0/timestamp", "value": "later"},
+		],
+	))
+	[f] := test.of(retries.warn, cycles_rule) with input as untimed
+	contains(f.msg, "holds 3 TDD cycles of task \"T001\" (cycles 0, 1, 2)")
+}
