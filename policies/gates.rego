@@ -346,3 +346,67 @@ remediation(1, from, to) if {
 }
 
 route_words(n) := sprintf("from %s to %s (%s)", [concat(" or ", sort(handoff_routes[n].from)), concat(" or ", sort(handoff_routes[n].to)), handoff_routes[n].id])
+
+# METADATA
+# title: Gate passed by an agent that does not own it
+# description: >-
+#   A GATES_LEDGER.md PASSED event, or a state.json step with status passed, names as its
+#   agent one of the other roles: G0 is the planner's, G1 the executor's, G2 the
+#   validator's and G3 the system's. An executor that passes the validation gate validated
+#   its own work. Only the roles planner, executor, validator and system are judged:
+#   another name (a human's event, a tool's) is left alone. gate_framework.md, Gate
+#   Overview: "G0: Planning | Planner", "G1: Implementation | Executor", "G2: Validation |
+#   Validator", "G3: Production-Ready | System"; each gate's "Owner:"; handoff_contracts.md,
+#   H3 System/Planner's Assumptions: "Validator independently verified (didn't just trust
+#   Executor)".
+# custom:
+#   id: h3a.gates.gate_owner
+#   category: gates
+#   severity: error
+#   remediation: >-
+#     the gate's owner runs it and logs its outcome: hand the work over to that agent; if
+#     only the agent name was written wrong, append a corrected event or step
+deny contains f if {
+	some v in owner_violations
+	f := lib.finding(rego.metadata.rule(), v)
+}
+
+gate_owners := ["planner", "executor", "validator", "system"]
+
+owner_violations contains v if {
+	some i, ev in model.ledger_events
+	ev.status == "PASSED"
+	n := model.event_gates[i]
+	not_owner(n, ev.agent)
+	v := {
+		"msg": sprintf("%s PASSED at %s by agent %q, but %s is the %s's gate", [ev.gate, ev.time, ev.agent, model.gate_names[n], gate_owners[n]]),
+		"file": lib.doc_file.gates_ledger,
+		"line": ev.line,
+		"gate": sprintf("G%d", [n]),
+	}
+}
+
+owner_violations contains v if {
+	some i, s in steps
+	s.status == "passed"
+	n := model.gate_from_name(s.gate)
+	not_owner(n, s.agent)
+	v := object.union(
+		{
+			"msg": sprintf("state.json step %d has %s passed by agent %q, but %s is the %s's gate", [i, s.gate, s.agent, model.gate_names[n], gate_owners[n]]),
+			"file": lib.doc_file.state,
+			"pointer": sprintf("/steps/%d/agent", [i]),
+			"gate": sprintf("G%d", [n]),
+		},
+		{"task_id": s.task_id | lib.filled(s.task_id)},
+	)
+}
+
+# not_owner(n, agent): agent is a role the contracts place, not gate n's owner.
+not_owner(n, agent) if {
+	n >= 0
+	is_string(agent)
+	a := lower(trim_space(agent))
+	a in judged_roles
+	a != gate_owners[n]
+}

@@ -328,3 +328,44 @@ test_handoff_agents_accepted_routes if {
 		count(test.of(gates.deny, handoff_rule)) == 0 with input as test.patch(ops)
 	}
 }
+
+# --- gate owners -------------------------------------------------------------------
+
+owner_rule := "h3a.gates.gate_owner"
+
+test_gate_owner_quiet_on_ok_runs if {
+	count(test.of(gates.deny, owner_rule)) == 0 with input as fixture.complete
+	count(test.of(gates.deny, owner_rule)) == 0 with input as fixture.fresh
+}
+
+test_gate_owner_ledger_pass_by_executor if {
+	inp := test.patch([{"op": "replace", "path": "/docs/gates_ledger/events/5/agent", "value": "Executor"}])
+	[f] := test.of(gates.deny, owner_rule) with input as inp
+	f.file == "state/GATES_LEDGER.md"
+	f.line == fixture.complete.docs.gates_ledger.events[5].line
+	f.gate == "G2"
+	f.msg == `G2_validation PASSED at 2025-09-29T15:00:00Z by agent "Executor", but G2_validation is the validator's gate`
+}
+
+test_gate_owner_step_pass_by_planner if {
+	inp := test.patch([{"op": "replace", "path": "/docs/state/steps/1/agent", "value": "planner"}])
+	[f] := test.of(gates.deny, owner_rule) with input as inp
+	f.pointer == "/steps/1/agent"
+	f.task_id == "T001"
+	f.msg == `state.json step 1 has G1_implementation passed by agent "planner", but G1_implementation is the executor's gate`
+}
+
+# Other events and steps, and names the contracts do not place, are left alone.
+test_gate_owner_accepted if {
+	every ops in [
+		[{"op": "replace", "path": "/docs/gates_ledger/events/4/agent", "value": "executor"}],
+		[{"op": "replace", "path": "/docs/gates_ledger/events/5/agent", "value": "human"}],
+		[{"op": "replace", "path": "/docs/gates_ledger/events/5/agent", "value": "validator-2"}],
+		[
+			{"op": "replace", "path": "/docs/state/steps/2/agent", "value": "executor"},
+			{"op": "replace", "path": "/docs/state/steps/2/status", "value": "in_progress"},
+		],
+	] {
+		count(test.of(gates.deny, owner_rule)) == 0 with input as test.patch(ops)
+	}
+}
