@@ -348,6 +348,41 @@ test_g2_handoff_verdict_passing_or_g2_not_passed if {
 	count(test.of(evidence.deny, g2)) == 0 with input as failed
 }
 
+test_verdict_numbers_approval_withheld if {
+	inp := test.patch([{"op": "replace", "path": "/docs/validator_report/verdicts/0/approval_for_next_task", "value": false}])
+	[f] := test.of(evidence.warn, "h3a.evidence.verdict_numbers") with input as inp
+	f.needs_human
+	f.pointer == "/verdicts/0/approval_for_next_task"
+	f.msg == "verdict 0: status \"pass\" (a pass), but approval_for_next_task is false"
+	failing := test.patch(array.concat(test.verdict_status(0, "fail"), [{"op": "replace", "path": "/docs/validator_report/verdicts/0/approval_for_next_task", "value": false}]))
+	count(test.of(evidence.warn, "h3a.evidence.verdict_numbers")) == 0 with input as failing
+}
+
+# "Verdict pass but critical DoD unmet": the executor says an item is not
+# met, the passing verdict says nothing is missing.
+test_verdict_numbers_dod_unmet_by_executor if {
+	inp := test.patch([{"op": "replace", "path": "/docs/executor_report/tdd_cycles/0/definition_of_done/2/met", "value": false}])
+	[f] := test.of(evidence.warn, "h3a.evidence.verdict_numbers") with input as inp
+	f.needs_human
+	f.pointer == "/verdicts/0/verification_results/dod_checklist"
+	f.msg == "verdict 0: status \"pass\" (a pass) with no unmet definition-of-done item, but the executor's TDD cycle 0 reports \"Secret key rotation documented in src/config/keys.py\" not met"
+	no_checklist := json.patch(inp, [{"op": "remove", "path": "/docs/validator_report/verdicts/0/verification_results/dod_checklist"}])
+	[g] := test.of(evidence.warn, "h3a.evidence.verdict_numbers") with input as no_checklist
+	g.pointer == "/verdicts/0"
+}
+
+# A verdict that admits the shortfall (the specification's own example: a
+# partial checklist with the unmet item listed) is a judgement, not a conflict.
+test_verdict_numbers_dod_shortfall_admitted if {
+	unmet := [{"op": "replace", "path": "/docs/executor_report/tdd_cycles/0/definition_of_done/0/met", "value": false}]
+	every ops in [
+		[{"op": "replace", "path": "/docs/validator_report/verdicts/0/verification_results/dod_checklist", "value": {"status": "partial", "total": 4, "met": 3}}],
+		[{"op": "replace", "path": "/docs/validator_report/verdicts/0/verification_results/dod_checklist/unmet", "value": ["Test coverage ≥ 90% for auth module"]}],
+	] {
+		count(test.of(evidence.warn, "h3a.evidence.verdict_numbers")) == 0 with input as test.patch(array.concat(unmet, ops))
+	}
+}
+
 test_verdict_numbers if {
 	inp := test.patch([
 		{"op": "replace", "path": "/docs/validator_report/verdicts/0/verification_results/tests/total", "value": 48},

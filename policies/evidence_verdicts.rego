@@ -13,10 +13,15 @@ import data.h3a.model
 #   verdict whose status means pass has no verification result with status fail; a
 #   verification result with status pass meets its own bar: mutation score and absolute
 #   coverage at least their threshold (mutation 85% when none is given), no security
-#   vulnerabilities, lint or type-check errors counted.
+#   vulnerabilities, lint or type-check errors counted; a verdict whose status means pass
+#   has approval_for_next_task not false; the current task's passing verdict lists an
+#   unmet definition-of-done item (dod_checklist unmet, or a status other than pass) when
+#   the executor's current TDD cycle reports one with met false.
 #   Numbers that contradict their own status are conflicting signals for a human to resolve,
 #   not a gate the specification fails: handoff_contracts.md, H3 Common Handoff Failures:
-#   "Conflicting signals | Verdict "pass" but critical DoD unmet | Human reviews";
+#   "Conflicting signals | Verdict "pass" but critical DoD unmet | Human reviews"; H3
+#   Validator's Obligations: "Approval decision | validator_report.json →
+#   approval_for_next_task | Boolean: ready for next task?";
 #   gate_framework.md, G2 Exit Criteria: "Mutation score ≥ threshold (default 85%)",
 #   "OWASP scan clean OR vulnerabilities documented/accepted", and G2 Failure Handling:
 #   "Low mutation score | <85% mutants killed | PARTIAL PASS, note in validator_report"; the
@@ -73,6 +78,54 @@ number_gaps contains v if {
 	result.status == "fail"
 	v := verdict_finding(i, verdict, lib.escape_token(check), sprintf("%s, but verification result %s has status \"fail\"", [model.describe_verdict_status(i), check]))
 }
+
+# A passing verdict that does not approve the next task says two things.
+number_gaps contains v if {
+	some i, verdict in model.verdicts
+	model.verdict_passes(i)
+	verdict.approval_for_next_task == false
+	v := object.union(
+		{
+			"msg": sprintf("verdict %d: %s, but approval_for_next_task is false", [i, model.describe_verdict_status(i)]),
+			"file": lib.doc_file.validator_report,
+			"pointer": sprintf("/verdicts/%d/approval_for_next_task", [i]),
+		},
+		task_of(verdict),
+	)
+}
+
+# The executor reports a definition-of-done item not met, and the task's
+# passing verdict neither lists an unmet item nor gives its checklist a
+# status other than pass.
+number_gaps contains v if {
+	i := model.current_verdict
+	model.verdict_passes(i)
+	verdict := model.verdicts[i]
+	not dod_shortfall_noted(object.get(object.get(verdict, "verification_results", {}), "dod_checklist", null))
+	c := model.current_cycle
+	some d in lib.items(model.cycles[c].definition_of_done)
+	d.met == false
+	v := object.union(
+		{
+			"msg": sprintf("verdict %d: %s with no unmet definition-of-done item, but the executor's TDD cycle %d reports %s not met", [i, model.describe_verdict_status(i), c, lib.describe(object.get(d, "criterion", null))]),
+			"file": lib.doc_file.validator_report,
+			"pointer": dod_pointer(i),
+		},
+		task_of(verdict),
+	)
+}
+
+# dod_shortfall_noted: the verdict's DoD checklist admits a shortfall.
+dod_shortfall_noted(dod) if count(lib.items(dod.unmet)) > 0
+
+dod_shortfall_noted(dod) if {
+	is_string(dod.status)
+	dod.status != "pass"
+}
+
+dod_pointer(i) := sprintf("/verdicts/%d/verification_results/dod_checklist", [i]) if {
+	is_object(model.verdicts[i].verification_results.dod_checklist)
+} else := sprintf("/verdicts/%d", [i])
 
 # A verification result with status pass whose own figures miss its bar:
 # a score or an absolute coverage under its threshold, errors or
