@@ -157,10 +157,8 @@ warn contains f if {
 
 late_evidence contains {"gate": r.gate, "at": at} if {
 	some r in required
-	k := last_passed[r.gate]
-	not pass_time_known_wrong(k, r.gate)
-	passed := model.ledger_events[k]
-	passed_ns := lib.time_ns(passed.time)
+	passed := last_pass[r.gate].event
+	passed_ns := last_pass[r.gate].ns
 	want := lib.clean(r.path)
 	entries := [e | some i, e in logged_entries; logged_paths[i] == want]
 	count(entries) > 0
@@ -185,11 +183,19 @@ last_passed[n] := max(found) if {
 	count(found) > 0
 }
 
+# last_pass[n] is the last PASSED event of gate n and its time, once per
+# gate, when the time can be read and is no error of its own.
+last_pass[n] := {"event": ev, "ns": model.event_ns[k]} if {
+	some n, k in last_passed
+	not pass_time_known_wrong(k, n)
+	ev := model.ledger_events[k]
+}
+
 # pass_time_known_wrong(k, n): PASSED event k of gate n is timed before the
 # STARTED event it ends, an error of its own (h3a.gates.ledger_time_inverted),
 # so its time is no measure for the evidence.
 pass_time_known_wrong(k, n) if {
 	starts := {j | some j, ev in model.ledger_events; j < k; model.event_gates[j] == n; ev.status == "STARTED"}
 	count(starts) > 0
-	lib.time_ns(model.ledger_events[k].time) < lib.time_ns(model.ledger_events[max(starts)].time)
+	model.event_ns[k] < model.event_ns[max(starts)]
 }

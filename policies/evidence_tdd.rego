@@ -185,14 +185,16 @@ deny contains f if {
 
 failed_commands contains v if {
 	i := model.current_cycle
-	some v in last_failures(lib.items(model.cycles[i].commands_run), red_outputs, lib.doc_file.executor_report, sprintf("/tdd_cycles/%d/commands_run", [i]), "the TDD cycle")
+	some [j, run] in last_failures(lib.items(model.cycles[i].commands_run), red_outputs)
+	v := command_failure(run, "the TDD cycle", lib.doc_file.executor_report, sprintf("/tdd_cycles/%d/commands_run/%d/exit_code", [i, j]))
 }
 
 failed_commands contains v if {
 	some s, step in lib.items(input.docs.state.steps)
 	step.gate == "G1_implementation"
 	step.task_id == task
-	some v in last_failures(lib.items(step.commands_run), red_outputs, lib.doc_file.state, sprintf("/steps/%d/commands_run", [s]), sprintf("state.json step %d", [s]))
+	some [j, run] in last_failures(lib.items(step.commands_run), red_outputs)
+	v := command_failure(run, sprintf("state.json step %d", [s]), lib.doc_file.state, sprintf("/steps/%d/commands_run/%d/exit_code", [s, j]))
 }
 
 # red_outputs are the paths of the current cycle's RED output.
@@ -202,20 +204,22 @@ red_outputs := {p |
 	is_string(p)
 }
 
-# last_failures are the commands of runs whose last run did not exit with
-# 0, each located at that run.
-last_failures(runs, red, file, at, where) := {v |
+# last_failures are [index, run] of the runs whose last run did not exit
+# with 0. (Messages and pointers are written only for these: a cycle's or
+# step's are not, for every step of a long history.)
+last_failures(runs, red) := {[j, run] |
 	some j, run in runs
 	is_string(run.cmd)
 	not red_run(run, red)
 	not later_run(runs, j, run.cmd)
 	is_number(run.exit_code)
 	run.exit_code != 0
-	v := {
-		"msg": sprintf("G1_implementation is passed but %q last exited with %v in %s for %s", [run.cmd, run.exit_code, where, task_name]),
-		"file": file,
-		"pointer": sprintf("%s/%d/exit_code", [at, j]),
-	}
+}
+
+command_failure(run, where, file, pointer) := {
+	"msg": sprintf("G1_implementation is passed but %q last exited with %v in %s for %s", [run.cmd, run.exit_code, where, task_name]),
+	"file": file,
+	"pointer": pointer,
 }
 
 red_run(run, red) if run.artifact in red

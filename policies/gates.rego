@@ -215,10 +215,14 @@ last_gate_step[n] := max(indexes) if {
 	indexes := {i |
 		some i, s in steps
 		s.task_id == id
-		model.gate_from_name(s.gate) == n
+		step_gates[i] == n
 	}
 	count(indexes) > 0
 }
+
+# step_gates[i] is the gate number of state.json step i, read once for
+# every rule that goes through the steps.
+step_gates[i] := model.gate_from_name(s.gate) if some i, s in steps
 
 corrected_after(i) if {
 	some j, s in steps
@@ -389,7 +393,7 @@ owner_violations contains v if {
 owner_violations contains v if {
 	some i, s in steps
 	s.status == "passed"
-	n := model.gate_from_name(s.gate)
+	n := step_gates[i]
 	not_owner(n, s.agent)
 	v := object.union(
 		{

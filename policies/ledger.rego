@@ -179,8 +179,7 @@ event_indexes[[n, status]] contains i if {
 	status := ev.status
 }
 
-# event_ns[i] is the time of event i, parsed once; absent when unreadable.
-event_ns := {i: t | some i, ev in events; t := lib.time_ns(ev.time)}
+event_ns := model.event_ns
 
 # METADATA
 # title: Gate event the rules cannot read

@@ -46,6 +46,10 @@ else := st.gate - 1
 
 ledger_events := lib.items(input.docs.gates_ledger.events)
 
+# event_ns[i] is the time of ledger event i, parsed once; absent when
+# unreadable.
+event_ns := {i: t | some i, ev in ledger_events; t := lib.time_ns(ev.time)}
+
 # out once: rules look it up for every pair of events.
 event_gates := [gate_or_none(ev) | some ev in ledger_events]
 
