@@ -87,6 +87,7 @@ type checkFlags struct {
 	force       bool
 	changed     bool
 	staged      bool
+	stagedAsCI  bool // --staged in CI without a range: checked as CI checks
 	cpuProfile  string
 	memProfile  string
 	shard       shardFlag
@@ -128,7 +129,7 @@ func newCheckFlagSet(e *env, cf *checkFlags) *flag.FlagSet {
 	flags.BoolVar(&cf.writeAudit, "write-audit", false, "write the checker's audit.json into the last round of each contract run, atomically (the only flag that writes into a run)")
 	flags.BoolVar(&cf.force, "force", false, "with --write-audit: replace an audit.json an auditor wrote")
 	flags.BoolVar(&cf.changed, "changed", false, "check only the runs with a file changed since the base revision (runs deleted since the base are still reported)")
-	flags.BoolVar(&cf.staged, "staged", false, "check what a commit of the index would record, read from the index, against HEAD: only the runs with a staged change, and the runs it deletes (the pre-commit hook's mode; under pre-commit run --from-ref/--to-ref the runs changed in that range, and with nothing staged in CI or pre-commit every run)")
+	flags.BoolVar(&cf.staged, "staged", false, "check what a commit of the index would record, read from the index, against HEAD: only the runs with a staged change, and the runs it deletes (the pre-commit hook's mode; under pre-commit run --from-ref/--to-ref the runs changed in that range, with nothing staged under pre-commit every run, and in CI without a range the CI check: every run against the target branch)")
 	flags.Var(&cf.shard, "shard", "check only part `I/N` of the runs (by run id hash), e.g. 2/4; N jobs cover every run once")
 	flags.StringVar(&cf.cpuProfile, "cpuprofile", "", "write a CPU profile of the check to `FILE` (for go tool pprof)")
 	flags.StringVar(&cf.memProfile, "memprofile", "", "write a memory profile to `FILE` when the check ends (for go tool pprof)")
@@ -147,6 +148,9 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 	// line, never one from the file it is about to read.
 	if err := checkBaseFlag(cf.base); err != nil {
 		return fail(e, err)
+	}
+	if cf.staged && !cf.changed && stagedAsCI(e.getenv) {
+		cf.staged, cf.stagedAsCI = false, true
 	}
 	if cf.staged {
 		if err := stagedOnly(flags, &cf); err != nil {
@@ -259,6 +263,9 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 // --changed, --staged or a shard can leave nothing (the runs exist, and
 // they are unchanged or other jobs check them).
 func sayWhatWasChecked(e *env, cf *checkFlags, res *runner.Result) {
+	if cf.stagedAsCI {
+		fmt.Fprintf(e.stderr, "%s: --staged in CI with no pre-commit range checked every run against the CI base, as a check without --staged does: in CI, HEAD is the change under review, which cannot choose the rules or the history that judge it\n", Name)
+	}
 	if cf.staged && res.StagedMode != runner.StagedIndex {
 		fmt.Fprintf(e.stderr, "%s: --staged checked %s\n", Name, report.EscapeLine(res.StagedWhat))
 	}
@@ -413,6 +420,22 @@ func stagedOnly(flags *flag.FlagSet, cf *checkFlags) error {
 		return usageError{"--changed and --staged choose the runs differently; use one of them"}
 	}
 	return flags.Set("base", "")
+}
+
+// stagedAsCI reports whether a --staged check runs in CI without a
+// pre-commit range (pre-commit run --all-files, or a commit in a CI job).
+// There HEAD is the change under review: judged against HEAD, its own
+// configuration and policies would apply and its history would be
+// compared with itself. Such a check is the CI check instead: every run,
+// the rules read at the CI target, history against the merge base (or
+// --base), and exit 2 where CI names no target. A range keeps its own mode, read where
+// it starts; a range variable that is wrong is the staged check's error.
+func stagedAsCI(getenv func(string) string) bool {
+	if !gitrev.InCI(getenv) {
+		return false
+	}
+	from, _, err := runner.CommitRange(getenv)
+	return err == nil && from == ""
 }
 
 // withoutEvent hides the GitHub Actions event from the choice of base, for

@@ -41,6 +41,7 @@ func stagedRepo(t *testing.T) *gittest.Repo {
 var stagedModeVars = map[string]bool{
 	"CI": true, "PRE_COMMIT": true, "PRE_COMMIT_FROM_REF": true, "PRE_COMMIT_TO_REF": true,
 	"PRE_COMMIT_ORIGIN": true, "PRE_COMMIT_SOURCE": true, "GIT_INDEX_FILE": true,
+	"GITHUB_ACTIONS": true, "GITHUB_EVENT_NAME": true, "GITHUB_EVENT_PATH": true,
 }
 
 // runStaged runs "check --staged" in the working directory with the
@@ -202,9 +203,10 @@ func TestStagedReadsTheHookIndex(t *testing.T) {
 	}
 }
 
-// TestStagedComparesWithHEAD: neither a pull request event nor the
-// configuration's base changes what a staged check compares with, and
-// --base and --changed are refused beside --staged.
+// TestStagedComparesWithHEAD: outside CI the configuration's base does
+// not change what a staged check compares with, and --base and --changed
+// are refused beside --staged. In CI the pull request event decides, as it
+// does without --staged: HEAD is the change there.
 func TestStagedComparesWithHEAD(t *testing.T) {
 	g := stagedRepo(t)
 	g.Write(map[string]string{".h3a-check.yaml": "base: 0000000000000000000000000000000000000000\n"})
@@ -215,9 +217,13 @@ func TestStagedComparesWithHEAD(t *testing.T) {
 	}
 	g.Write(map[string]string{"runs/" + completeID + "/README.md": "edited\n"})
 	g.Git("add", "-A")
-	code, stdout, stderr := runStaged(t, map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": "pull_request", "GITHUB_EVENT_PATH": event}, "--format", "text")
+	code, stdout, stderr := runStaged(t, nil, "--format", "text")
 	if code != ExitPass || !strings.Contains(stdout, "1 run checked") {
 		t.Fatalf("exit %d, want 0\n%s%s", code, stdout, stderr)
+	}
+	code, stdout, stderr = runStaged(t, map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": "pull_request", "GITHUB_EVENT_PATH": event}, "--format", "text")
+	if code != ExitError || !strings.Contains(stderr, `base revision "1111111111111111111111111111111111111111" is not in this repository`) {
+		t.Fatalf("a pull request whose base the clone lacks: exit %d, want 2 naming it\n%s%s", code, stdout, stderr)
 	}
 	for _, args := range [][]string{{"--base", "HEAD~1"}, {"--changed"}} {
 		if code, _, stderr := runStaged(t, nil, args...); code != ExitError || !strings.Contains(stderr, "--staged") {
@@ -255,9 +261,24 @@ func TestStagedModes(t *testing.T) {
 		want   []string
 		not    []string
 	}{
-		{"nothing staged in CI", func(*testing.T, *gittest.Repo) map[string]string {
+		// In CI, HEAD is the change under review: with nothing staged and
+		// no range the check is CI's, against the target branch.
+		{"nothing staged in CI", func(t *testing.T, g *gittest.Repo) map[string]string {
+			g.Publish(g.Git("rev-parse", "HEAD"))
 			return map[string]string{"CI": "true"}
-		}, ExitFail, []string{"every run", "[h3a.integrity.hash_mismatch]", otherID, "2 runs checked"}, []string{"nothing to check"}},
+		}, ExitFail, []string{"every run against the CI base", "[h3a.integrity.hash_mismatch]", otherID, "2 runs checked"}, []string{"nothing to check"}},
+		{"nothing staged in CI, on a change that waives its own breakage", func(t *testing.T, g *gittest.Repo) map[string]string {
+			g.Publish(g.Git("rev-parse", "HEAD"))
+			g.Write(map[string]string{
+				complete + "/" + greenRel: "tampered\n",
+				".h3a-check.yaml":         "waivers:\n  - rule: h3a.*\n    path: runs/**\n    reason: r\n    expires: 2999-01-01\n",
+			})
+			g.Commit("the change: a broken run and a waiver")
+			return map[string]string{"CI": "true", "PRE_COMMIT": "1"}
+		}, ExitFail, []string{"[h3a.integrity.hash_mismatch]", "[h3a.append_only.artifact_changed]", "[h3a.security.rules_changed]", completeID}, []string{"waived"}},
+		{"nothing staged in CI with no target branch", func(*testing.T, *gittest.Repo) map[string]string {
+			return map[string]string{"CI": "true"}
+		}, ExitError, []string{"this CI names no target branch"}, nil},
 		{"nothing staged under pre-commit", func(*testing.T, *gittest.Repo) map[string]string {
 			return map[string]string{"PRE_COMMIT": "1"}
 		}, ExitFail, []string{"[h3a.integrity.hash_mismatch]", otherID}, []string{"nothing to check"}},
@@ -363,7 +384,7 @@ func TestStagedSubmodule(t *testing.T) {
 // PATHs is checked, and a PATH inside a run checks that run.
 func TestStagedAllUnderPaths(t *testing.T) {
 	stagedRepo(t)
-	ci := map[string]string{"CI": "true"}
+	ci := map[string]string{"PRE_COMMIT": "1"}
 	if code, stdout, stderr := runStaged(t, ci, "runs/"+completeID); code != ExitPass || !strings.Contains(stdout, "1 run checked") {
 		t.Errorf("a good run: exit %d, want 0 with it checked\n%s%s", code, stdout, stderr)
 	}

@@ -109,6 +109,8 @@ var weakenings = []weakening{
 	{name: "a report dropped at the root", apply: dropReport("audit.json"), args: []string{"."}},
 	{name: "a report dropped in runs/", apply: dropReport("runs/audit.json")},
 	{name: "a layout forced by flag", apply: func(*testing.T, string) {}, args: []string{"--layout", "contract", "runs"}},
+	// pre-commit's hook in a CI job: in CI, HEAD is the change itself.
+	{name: "a waiver added, checked as the pre-commit hook checks", apply: writeFiles(map[string]string{".h3a-check.yaml": everyWaiver}), args: []string{"--staged", "runs"}},
 	{name: "a layout forced by the configuration", apply: writeFiles(map[string]string{".h3a-check.yaml": "layout: contract\n"})},
 	{name: "the run's own retry limit raised", apply: func(t *testing.T, repo string) {
 		replaceIn(t, filepath.Join(repo, "runs", "retries", runID), "state/CURRENT_TASK.json", `"max_iterations": 2`, `"max_iterations": 100`)

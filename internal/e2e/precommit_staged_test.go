@@ -63,7 +63,8 @@ func TestPreCommitStagedTricks(t *testing.T) {
 }
 
 // TestPreCommitCIModes: pre-commit in CI runs the documented hook over
-// the whole tree (pre-commit run --all-files, as pre-commit.ci does) or
+// the whole tree (pre-commit run --all-files, as CI jobs do: the CI check,
+// against the target branch, refused without one) or
 // over a range of commits (--from-ref/--to-ref, as the pre-commit action
 // does for a pull request); a broken run committed past the hook fails
 // both, and a range that leaves it alone does not.
@@ -88,9 +89,18 @@ func TestPreCommitCIModes(t *testing.T) {
 		t.Fatalf("pre-commit install-hooks: exit %d\n%s", code, out)
 	}
 
+	// In CI, HEAD is the change: --all-files needs the target branch to
+	// judge it by, and is the CI check against it.
 	out, code := runIn(t, repo, env, preCommit, "run", "--all-files")
+	t.Logf("pre-commit run --all-files, no target branch:\n%s", out)
+	if code == 0 || !strings.Contains(out, "this CI names no target branch") {
+		t.Errorf("--all-files in CI without a target branch: exit %d, want a refusal naming what is missing\n%s", code, out)
+	}
+	git(t, repo, "update-ref", "refs/remotes/origin/main", base)
+	git(t, repo, "symbolic-ref", "refs/remotes/origin/HEAD", "refs/remotes/origin/main")
+	out, code = runIn(t, repo, env, preCommit, "run", "--all-files")
 	t.Logf("pre-commit run --all-files:\n%s", out)
-	if code == 0 || !strings.Contains(out, "[h3a.integrity.hash_mismatch]") || !strings.Contains(out, otherRunID) || strings.Contains(out, "nothing to check") {
+	if code == 0 || !strings.Contains(out, "[h3a.integrity.hash_mismatch]") || !strings.Contains(out, otherRunID) || strings.Contains(out, "nothing to check") || !strings.Contains(out, "against the CI base") {
 		t.Errorf("--all-files over a broken committed run: exit %d, want a failure naming it\n%s", code, out)
 	}
 

@@ -76,14 +76,14 @@ func Config(explicit string, b trust.Boundary, checks config.Checks, reads *Read
 	}
 	var sources []trust.Source
 	for _, path := range candidates {
+		data, src, exists, err := b.File(path)
+		if err != nil {
+			return nil, fmt.Errorf("cannot read the configuration file: %w", err)
+		}
 		if explicit == "" {
 			if err := noMisnamedConfig(b, path); err != nil {
 				return nil, err
 			}
-		}
-		data, src, exists, err := b.File(path)
-		if err != nil {
-			return nil, fmt.Errorf("cannot read the configuration file: %w", err)
 		}
 		if !exists {
 			if explicit != "" && len(src.Ignored) == 0 {
