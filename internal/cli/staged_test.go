@@ -380,7 +380,7 @@ func TestStagedSubmodule(t *testing.T) {
 	}
 }
 
-// TestStagedAllUnderPaths: with nothing staged in CI, every run under the
+// TestStagedAllUnderPaths: with nothing staged under pre-commit, every run under the
 // PATHs is checked, and a PATH inside a run checks that run.
 func TestStagedAllUnderPaths(t *testing.T) {
 	stagedRepo(t)
