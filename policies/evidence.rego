@@ -218,12 +218,14 @@ g0_fix(add) := sprintf("%s; until then G0 is not passed, so set it back to in_pr
 # title: G1 passed without its exit criteria
 # description: >-
 #   G1 passed needs an executor_report.json TDD cycle for the current task that names its
-#   RED and GREEN test outputs and addresses every definition-of-done item of
-#   CURRENT_TASK.json, and a G1 PASSED event in GATES_LEDGER.md. (The artifacts themselves:
-#   h3a.evidence.required_artifact; their times: h3a.evidence.tdd_order.) gate_framework.md,
-#   G1 Exit Criteria: "RED phase documented", "GREEN phase documented", "DoD checklist
+#   RED and GREEN test outputs, does not record tests failing after REFACTOR
+#   (tdd_phases.refactor.test_still_passing false), and addresses every definition-of-done
+#   item of CURRENT_TASK.json, and a G1 PASSED event in GATES_LEDGER.md. (The artifacts
+#   themselves: h3a.evidence.required_artifact; their times: h3a.evidence.tdd_order.)
+#   gate_framework.md, G1 Exit Criteria: "RED phase documented", "GREEN phase documented",
+#   "REFACTOR phase completed | Code cleaned up, tests still passing", "DoD checklist
 #   addressed | All DoD items from CURRENT_TASK checked", "Executor report generated", "Gate
-#   logged".
+#   logged"; h3a-state-specification.md, executor_report.json: "test_still_passing": true.
 # custom:
 #   id: h3a.evidence.g1_exit_criteria
 #   category: evidence
@@ -244,6 +246,19 @@ g1_gaps contains v if {
 }
 
 cycle_names(i, phase, field) if lib.filled(model.cycles[i].tdd_phases[phase][field])
+
+# The executor's own cycle says the tests broke in REFACTOR: the code G1 hands
+# on is not the code that passed GREEN.
+g1_gaps contains v if {
+	i := model.current_cycle
+	model.cycles[i].tdd_phases.refactor.test_still_passing == false
+	v := {
+		"msg": sprintf("G1_implementation is passed but the TDD cycle for %s records tests failing after REFACTOR (tdd_phases.refactor.test_still_passing is false)", [task_name]),
+		"file": lib.doc_file.executor_report,
+		"pointer": sprintf("/tdd_cycles/%d/tdd_phases/refactor/test_still_passing", [i]),
+		"remediation": "fix the refactoring (or undo it) until the tests pass again, record a new TDD cycle with test_still_passing true, and until then set G1 back to in_progress in every record",
+	}
+}
 
 current_cycle_names(phase, field) if cycle_names(model.current_cycle, phase, field)
 

@@ -156,6 +156,26 @@ test_g1_cycle_without_outputs if {
 	"G1_implementation is passed but the TDD cycle for task \"T001\" names no GREEN output (tdd_phases.green.test_output)" in msgs
 }
 
+# The schema accepts test_still_passing false; G1 cannot pass over it.
+test_g1_refactor_broke_the_tests if {
+	inp := test.patch([{"op": "replace", "path": "/docs/executor_report/tdd_cycles/0/tdd_phases/refactor/test_still_passing", "value": false}])
+	[f] := test.of(evidence.deny, g1) with input as inp
+	f.msg == "G1_implementation is passed but the TDD cycle for task \"T001\" records tests failing after REFACTOR (tdd_phases.refactor.test_still_passing is false)"
+	f.pointer == "/tdd_cycles/0/tdd_phases/refactor/test_still_passing"
+	f.gate == "G1"
+	startswith(f.remediation, "fix the refactoring")
+}
+
+# Only the current task's cycle counts, and only false: a cycle that left
+# the field out, or an earlier iteration that broke the tests, is quiet.
+test_g1_refactor_only_current_cycle_and_false if {
+	broken := test.patch([{"op": "replace", "path": "/docs/executor_report/tdd_cycles/0/tdd_phases/refactor/test_still_passing", "value": false}])
+	retried := json.patch(broken, [{"op": "add", "path": "/docs/executor_report/tdd_cycles/-", "value": fixture.complete.docs.executor_report.tdd_cycles[0]}])
+	count(test.of(evidence.deny, g1)) == 0 with input as retried
+	missing := test.patch([{"op": "remove", "path": "/docs/executor_report/tdd_cycles/0/tdd_phases/refactor/test_still_passing"}])
+	count(test.of(evidence.deny, g1)) == 0 with input as missing
+}
+
 test_g1_dod_item_not_addressed if {
 	inp := test.patch([{"op": "add", "path": "/docs/current_task/definition_of_done/-", "value": "Rate limiting on login"}])
 	[f] := test.of(evidence.deny, g1) with input as inp
