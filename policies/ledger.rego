@@ -236,6 +236,40 @@ unread_events contains v if {
 move_stems := [["START", "STARTED"], ["PASS", "PASSED"], ["FAIL", "FAILED"], ["REJECT", "REJECTED"], ["ESCALAT", "ESCALATION"]]
 
 # METADATA
+# title: Gate table status the rules cannot read
+# description: >-
+#   A row of the GATES_LEDGER.md gate framework table, for a gate G0 to G3, whose Status
+#   cell names none of the statuses of the Status Legend (Passed, In Progress, Failed, Not
+#   Started, or their emoji), or more than one; or whose Status column holds something else
+#   because the row has a cell too many or too few. The table is compared with the other
+#   records only when every gate row's status can be read
+#   (h3a.gates.sources_disagree), so one such row drops the whole table, and a row that
+#   says a gate failed or is in progress goes unread. The checker cannot tell what the row
+#   means, so a human reads it. h3a-state-specification.md, GATES_LEDGER.md: "| **G0:
+#   Planning** | Planner | Task decomposition, TDD strategy | 🟢 Passed |" and "**Status
+#   Legend:** 🟢 Passed, 🟡 In Progress, 🔴 Failed (remediation needed), ⚪ Not Started".
+# custom:
+#   id: h3a.gates.table_unread_status
+#   category: gates
+#   severity: warning
+#   remediation: >-
+#     write the gate's status in the table's Status column with one of the legend's
+#     statuses (🟢 Passed, 🟡 In Progress, 🔴 Failed, ⚪ Not Started), with as many cells
+#     as the header has
+warn contains f if {
+	some r in lib.items(input.docs.gates_ledger.table)
+	n := model.gate_from_name(r.gate)
+	r.status == ""
+	f := lib.finding(rego.metadata.rule(), {
+		"msg": sprintf("the gate table's row for %s has the status %s, which is not one of the Status Legend's (Passed, In Progress, Failed, Not Started), so the table is not compared with the other records of the gates", [model.gate_names[n], lib.describe(r.raw_status)]),
+		"file": ledger_file,
+		"line": r.line,
+		"gate": sprintf("G%d", [n]),
+		"needs_human": true,
+	})
+}
+
+# METADATA
 # title: Gate event time unreadable
 # description: >-
 #   An event's time is not an ISO 8601 time with a UTC offset (RFC 3339, such as

@@ -86,3 +86,24 @@ test_time_format_every_time if {
 		count(test.of(ledger.deny, "h3a.gates.ledger_time_format")) == 1 with input as test.patch([{"op": "replace", "path": "/docs/gates_ledger/events/5/time", "value": time}])
 	}
 }
+
+# A gate table row whose status cannot be read drops the table from the
+# comparison of records; a human is asked to read it.
+test_table_unread_status if {
+	inp := test.patch([
+		{"op": "replace", "path": "/docs/gates_ledger/table/2/raw_status", "value": "Blocked"},
+		{"op": "replace", "path": "/docs/gates_ledger/table/2/status", "value": ""},
+	])
+	[f] := test.of(ledger.warn, "h3a.gates.table_unread_status") with input as inp
+	f.msg == "the gate table's row for G2_validation has the status \"Blocked\", which is not one of the Status Legend's (Passed, In Progress, Failed, Not Started), so the table is not compared with the other records of the gates"
+	f.line == input.docs.gates_ledger.table[2].line with input as inp
+	f.gate == "G2"
+	f.needs_human
+	count(ledger.deny) == 0 with input as inp
+}
+
+# A row for no gate G0 to G3 (a total, a note) is not a gate's status.
+test_table_unread_status_only_gate_rows if {
+	inp := test.patch([{"op": "add", "path": "/docs/gates_ledger/table/-", "value": {"gate": "", "name": "Total", "owner": "", "raw_status": "3 of 4", "status": "", "line": 14}}])
+	count(test.of(ledger.warn, "h3a.gates.table_unread_status")) == 0 with input as inp
+}
