@@ -1,7 +1,9 @@
 package ledger
 
 import (
+	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -67,8 +69,16 @@ func ParseRoadmap(data []byte) (*Roadmap, []Problem) {
 // by a task id outside a list item has lost its bullet. Either would
 // otherwise drop the task from the queue without a word.
 func looksLikeTask(s string) (off int, why string) {
-	if i, ok := listItem(s); ok && startsWithTaskID(s[i:]) {
-		return i, "missing the checkbox \"[ ]\" or \"[x]\" before the task id"
+	if i, ok := listItem(s); ok {
+		if startsWithTaskID(s[i:]) {
+			return i, "missing the checkbox \"[ ]\" or \"[x]\" before the task id"
+		}
+		// A status mark in place of the checkbox ("- ✅ T002: ...") claims
+		// as much as "[x]" does, but no checkbox line reads it.
+		rest := strings.TrimLeftFunc(s[i:], isStatusMark)
+		if mark := strings.TrimSpace(s[i : len(s)-len(rest)]); mark != "" && startsWithTaskID(rest) {
+			return i, fmt.Sprintf("missing the checkbox \"[ ]\" or \"[x]\" before the task id (found %q in its place)", mark)
+		}
 	}
 	t := strings.TrimLeft(s, " \t-*+")
 	for _, box := range []string{"[ ]", "[x]", "[X]"} {
@@ -77,6 +87,13 @@ func looksLikeTask(s string) (off int, why string) {
 		}
 	}
 	return 0, ""
+}
+
+// isStatusMark reports whether r may stand for a checkbox ahead of a task
+// id: an emoji or symbol such as ✅, ✓ or ⏳, or white space; never a
+// letter, a digit or the brackets of a checkbox or link.
+func isStatusMark(r rune) bool {
+	return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune("[](){}*_~`", r)
 }
 
 // startsWithTaskID reports whether s starts with a task id such as "T001"

@@ -163,6 +163,15 @@ func TestParseRoadmapTasks(t *testing.T) {
 			want: []Task{{ID: "T005", Text: "no space after the box", Done: true, Line: 5}},
 		},
 		{
+			name: "a status mark in place of the checkbox is a problem, never silently no task",
+			doc:  md("### Task Queue", "- ✅ T002: done by emoji", "* ⏳T003: waiting", "1. ✔️ T004: done", "- → see T005 below", "- **T006**: bold, no colon after the id", "- [docs](x.md) T007: a link first"),
+			problems: []Problem{
+				{2, 3, `malformed task: ` + taskExpect + `, missing the checkbox "[ ]" or "[x]" before the task id (found "✅" in its place)`},
+				{3, 3, `malformed task: ` + taskExpect + `, missing the checkbox "[ ]" or "[x]" before the task id (found "⏳" in its place)`},
+				{4, 4, `malformed task: ` + taskExpect + `, missing the checkbox "[ ]" or "[x]" before the task id (found "✔️" in its place)`},
+			},
+		},
+		{
 			name: "a long description is quoted in short",
 			doc:  md("### Task Queue", "- [ ] "+longText),
 			problems: []Problem{
