@@ -808,3 +808,25 @@ test_logged_after_gate_needs_the_gate_passed if {
 	))
 	count(test.of(evidence.warn, late)) == 0 with input as inp
 }
+
+# A passing verdict whose own gate_status says G2 failed, or is still in
+# progress, is a conflicting signal for a human.
+test_verdict_gate_status_contradicts_a_pass if {
+	failed := test.patch([{"op": "replace", "path": "/docs/validator_report/verdicts/0/gate_status", "value": "G2_failed"}])
+	[f] := test.of(evidence.warn, "h3a.evidence.verdict_numbers") with input as failed
+	f.msg == "verdict 0: status \"pass\" (a pass), but its gate_status is \"G2_failed\""
+	f.pointer == "/verdicts/0/gate_status"
+	f.needs_human
+	f.task_id == "T001"
+	in_progress := test.patch([{"op": "replace", "path": "/docs/validator_report/verdicts/0/gate_status", "value": "G2_in_progress"}])
+	count(test.of(evidence.warn, "h3a.evidence.verdict_numbers")) == 1 with input as in_progress
+}
+
+# A failing verdict that says G2 failed, and a gate_status of another gate,
+# are quiet.
+test_verdict_gate_status_quiet if {
+	failed := test.patch(array.concat(test.verdict_status(0, "fail"), [{"op": "replace", "path": "/docs/validator_report/verdicts/0/gate_status", "value": "G2_failed"}]))
+	count(test.of(evidence.warn, "h3a.evidence.verdict_numbers")) == 0 with input as failed
+	other := test.patch([{"op": "replace", "path": "/docs/validator_report/verdicts/0/gate_status", "value": "G1_passed"}])
+	count(test.of(evidence.warn, "h3a.evidence.verdict_numbers")) == 0 with input as other
+}

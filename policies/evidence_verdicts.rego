@@ -14,14 +14,16 @@ import data.h3a.model
 #   verification result with status pass meets its own bar: mutation score and absolute
 #   coverage at least their threshold (mutation 85% when none is given), no security
 #   vulnerabilities, lint or type-check errors counted; a verdict whose status means pass
-#   has approval_for_next_task not false; the current task's passing verdict lists an
+#   has approval_for_next_task not false, and no gate_status of G2 other than G2_passed
+#   (G2_failed, G2_in_progress); the current task's passing verdict lists an
 #   unmet definition-of-done item (dod_checklist unmet, or a status other than pass) when
 #   the executor's current TDD cycle reports one with met false.
 #   Numbers that contradict their own status are conflicting signals for a human to resolve,
 #   not a gate the specification fails: handoff_contracts.md, H3 Common Handoff Failures:
 #   "Conflicting signals | Verdict "pass" but critical DoD unmet | Human reviews"; H3
 #   Validator's Obligations: "Approval decision | validator_report.json →
-#   approval_for_next_task | Boolean: ready for next task?";
+#   approval_for_next_task | Boolean: ready for next task?"; h3a-state-specification.md,
+#   validator_report.json: "status": "pass" with "gate_status": "G2_passed";
 #   gate_framework.md, G2 Exit Criteria: "Mutation score ≥ threshold (default 85%)",
 #   "OWASP scan clean OR vulnerabilities documented/accepted", and G2 Failure Handling:
 #   "Low mutation score | <85% mutants killed | PARTIAL PASS, note in validator_report"; the
@@ -89,6 +91,24 @@ number_gaps contains v if {
 			"msg": sprintf("verdict %d: %s, but approval_for_next_task is false", [i, model.describe_verdict_status(i)]),
 			"file": lib.doc_file.validator_report,
 			"pointer": sprintf("/verdicts/%d/approval_for_next_task", [i]),
+		},
+		task_of(verdict),
+	)
+}
+
+# A passing verdict whose own gate_status says G2 has not passed says two
+# things. (A gate_status of another gate says nothing of G2.)
+number_gaps contains v if {
+	some i, verdict in model.verdicts
+	st := model.parse_gate_status(verdict.gate_status)
+	st.gate == 2
+	st.status != "passed"
+	model.verdict_passes(i)
+	v := object.union(
+		{
+			"msg": sprintf("verdict %d: %s, but its gate_status is %q", [i, model.describe_verdict_status(i), verdict.gate_status]),
+			"file": lib.doc_file.validator_report,
+			"pointer": sprintf("/verdicts/%d/gate_status", [i]),
 		},
 		task_of(verdict),
 	)
