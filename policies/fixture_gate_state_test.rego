@@ -10,6 +10,7 @@ gate_state_complete := {
 			{
 				"gates": {
 					"1": {
+						"conflicts": [],
 						"doc": {
 							"agent": "TestCaseDesigner",
 							"gate": 1,
@@ -49,6 +50,7 @@ gate_state_complete := {
 						"variants": [],
 					},
 					"2": {
+						"conflicts": [],
 						"doc": {
 							"agent": "DOMAgent",
 							"gate": 2,

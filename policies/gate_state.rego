@@ -117,6 +117,35 @@ warn contains f if {
 }
 
 # METADATA
+# title: Gate output says one field twice, differently
+# description: >-
+#   The file writes one of the guide's fields under both names, the guide's and its
+#   sibling documents' (agent and agentName, output and outputData, validation and
+#   validationResult, whose 0–1 score is compared on the 0–100 scale), with different
+#   values. The rules read the guide's name, so the other value, which may be a failed
+#   validation, would go unread; which one the gate meant cannot be told from the file,
+#   so a person decides (needs-human, exit 3). gate-state-management.md, Standardized
+#   Schema: each gate output has one "agent", one "output" and one "validation: {
+#   score: <0_TO_100>, issues: [...], passed: <BOOLEAN> }".
+# custom:
+#   id: h3a.schema.gate_state_conflict
+#   category: schema
+#   severity: warning
+#   remediation: keep one of the two fields, the one that says what the gate did
+warn contains f if {
+	some p in pipelines
+	some g in p.gates
+	is_object(g.doc)
+	some c in lib.items(object.get(g, "conflicts", []))
+	f := lib.finding(rego.metadata.rule(), {
+		"msg": sprintf("has both %s and %s with different values; %s is read and %s would go unread: a person must decide which holds", [c.field, c.variant, c.field, c.variant]),
+		"file": g.path,
+		"pointer": concat("", ["/", c.variant]),
+		"needs_human": true,
+	})
+}
+
+# METADATA
 # title: File name disagrees with the document
 # description: >-
 #   A gate output's file name {domain}-{feature}-gate{N}-output.json must carry the

@@ -558,3 +558,15 @@ test_short_names_without_pipeline_file if {
 	[f] := [f | some f in stops(array.concat(unprefixed, no_pipeline_file))]
 	f.msg == "outputs of gates 1, 2 for (no name prefix) but no pipeline file .state/pipeline.json: nothing records which gates completed or how the pipeline ended; a person must check the run"
 }
+
+# A file that writes validation and validationResult with different results
+# asks for a human: the rules read validation, the failing one would be lost.
+test_conflicting_synonym_needs_human if {
+	ops := [put(sprintf("%s/conflicts", [g2]), [{"field": "validation", "variant": "validationResult"}])]
+	{[f.rule, f.file, f.pointer] | some f in stops(ops)} == {["h3a.schema.gate_state_conflict", file2, "/validationResult"]}
+	{f.msg | some f in stops(ops)} == {"has both validation and validationResult with different values; validation is read and validationResult would go unread: a person must decide which holds"}
+}
+
+test_no_conflict_is_quiet if {
+	count(stops([put(sprintf("%s/conflicts", [g2]), [])])) == 0
+}

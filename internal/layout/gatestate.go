@@ -142,7 +142,15 @@ func (GateState) Docs(r *Run) map[string]any {
 					readFrom[s.field] = s.variant
 				}
 			}
-			gates[strconv.Itoa(n)] = map[string]any{"path": g.path, "doc": doc, "variants": variants, "read_from": readFrom}
+			conflicts := []any{}
+			for _, field := range g.conflicts {
+				for _, s := range gateSynonyms {
+					if s.field == field {
+						conflicts = append(conflicts, map[string]any{"field": field, "variant": s.variant})
+					}
+				}
+			}
+			gates[strconv.Itoa(n)] = map[string]any{"path": g.path, "doc": doc, "variants": variants, "read_from": readFrom, "conflicts": conflicts}
 		}
 		var pipeline any
 		if p.doc != nil {
@@ -162,6 +170,9 @@ type gateDoc struct {
 	raw      map[string]any
 	doc      map[string]any // synonyms renamed, a 0–1 score scaled to 0–100
 	variants []string
+	// conflicts lists the guide's fields the file also writes under a
+	// sibling document's name with another value: that value goes unread.
+	conflicts []string
 }
 
 // gatePipeline is the files sharing one name prefix.
@@ -313,15 +324,18 @@ func normaliseGate(raw map[string]any) gateDoc {
 			continue
 		}
 		gd.variants = append(gd.variants, s.variant)
-		if _, has := raw[s.field]; !has {
+		if own, has := raw[s.field]; !has {
 			doc[s.field] = v
+		} else if !sameValue(own, synonymValue(s.variant, v)) {
+			gd.conflicts = append(gd.conflicts, s.field)
 		}
 		delete(doc, s.variant)
 	}
 	if _, ok := raw["executionTrace"]; ok {
 		gd.variants = append(gd.variants, "executionTrace")
 	}
-	if _, ok := raw["validationResult"]; ok {
+	_, guideValidation := raw["validation"]
+	if _, ok := raw["validationResult"]; ok && !guideValidation {
 		if val, ok := doc["validation"].(map[string]any); ok {
 			if score, ok := jsonFloat(val["score"]); ok && score >= 0 && score <= 1 {
 				scaled := make(map[string]any, len(val))
@@ -336,6 +350,61 @@ func normaliseGate(raw map[string]any) gateDoc {
 	}
 	gd.doc = doc
 	return gd
+}
+
+// synonymValue is a sibling document's field as the guide would write it:
+// a validationResult's 0–1 score on the 0–100 scale.
+func synonymValue(variant string, v any) any {
+	val, ok := v.(map[string]any)
+	if variant != "validationResult" || !ok {
+		return v
+	}
+	score, ok := jsonFloat(val["score"])
+	if !ok || score < 0 || score > 1 {
+		return v
+	}
+	scaled := make(map[string]any, len(val))
+	for k, x := range val {
+		scaled[k] = x
+	}
+	scaled["score"] = math.Round(score*100*1e6) / 1e6
+	return scaled
+}
+
+// sameValue compares two JSON values, numbers by value (87 and 87.0 are
+// the same score).
+func sameValue(a, b any) bool {
+	if x, ok := jsonFloat(a); ok {
+		y, ok := jsonFloat(b)
+		return ok && x == y
+	}
+	switch x := a.(type) {
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for k, v := range x {
+			w, ok := y[k]
+			if !ok || !sameValue(v, w) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !sameValue(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	default:
+		return a == b
+	}
 }
 
 // pointer is where a field of the guide's naming sits in the raw file: the

@@ -32,6 +32,43 @@ func TestGateStateSynonymScore(t *testing.T) {
 
 func jsonNumber(s string) any { return json.Number(s) }
 
+// TestGateStateSynonymConflicts: a field written under both names with
+// different values is listed, so the value not read is not lost; the same
+// value (a validationResult score on the 0–1 scale) is not. The guide's
+// own validation keeps its 0–100 score when validationResult is beside it.
+func TestGateStateSynonymConflicts(t *testing.T) {
+	val := func(score string, passed bool) map[string]any {
+		return map[string]any{"score": jsonNumber(score), "issues": []any{}, "passed": passed}
+	}
+	for _, tc := range []struct {
+		name      string
+		raw       map[string]any
+		conflicts []string
+		score     float64
+	}{
+		{"guide names only", map[string]any{"agent": "A", "validation": val("87", true)}, nil, 87},
+		{"same validation, 0–1 scale", map[string]any{"validation": val("87", true), "validationResult": val("0.87", true)}, nil, 87},
+		{"same agent", map[string]any{"agent": "A", "agentName": "A"}, nil, -1},
+		{"failed validationResult", map[string]any{"validation": val("87", true), "validationResult": val("0.2", false)}, []string{"validation"}, 87},
+		{"other passed", map[string]any{"validation": val("87", true), "validationResult": val("0.87", false)}, []string{"validation"}, 87},
+		{"guide score below 1 stays", map[string]any{"validation": val("0.5", false), "validationResult": val("0.5", false)}, []string{"validation"}, 0.5},
+		{"other agent and output", map[string]any{"agent": "A", "agentName": "B", "output": map[string]any{}, "outputData": map[string]any{"x": jsonNumber("1")}}, []string{"agent", "output"}, -1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			gd := normaliseGate(tc.raw)
+			if !slices.Equal(gd.conflicts, tc.conflicts) {
+				t.Errorf("conflicts %q, want %q", gd.conflicts, tc.conflicts)
+			}
+			if tc.score >= 0 {
+				v, _ := gd.doc["validation"].(map[string]any)
+				if s, _ := jsonFloat(v["score"]); s != tc.score {
+					t.Errorf("score %v, want %v", s, tc.score)
+				}
+			}
+		})
+	}
+}
+
 // gateStateRun loads docs (path -> JSON text) the way the runner does.
 func gateStateRun(docs map[string]string) *Run { return loadedRun(GateState{}, "/x/app", docs) }
 
