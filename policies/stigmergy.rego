@@ -71,8 +71,36 @@ stages := [
 
 task_statuses := ["PENDING", "IN_PROGRESS", "COMPLETED", "FAILED"]
 
-# tasks are the manifest's tasks that are objects: [index, id, task].
-tasks := [[i, lib.str(lib.get(t, "id")), t] | some i, t in lib.items(ledger.project_manifest.tasks); is_object(t)]
+issue_statuses := ["OPEN", "IN_PROGRESS", "RESOLVED", "FAILED_TO_RESOLVE"]
+
+# spelled reads a status as the enum value it spells in another case or
+# with other spacing ("failed", "Completed", " in progress", "in-progress"),
+# so a file of another shape (whose values the schema does not hold to the
+# enum) cannot hide a FAILED task or an OPEN issue by spelling it otherwise.
+# Any other value is kept as written. stigmergy-state-schema.md, Root
+# Object: project_status (Enum), project_manifest.tasks status (Enum:
+# "PENDING" | "IN_PROGRESS" | "COMPLETED" | "FAILED"), issue_log status
+# (Enum: "OPEN" | "IN_PROGRESS" | "RESOLVED" | "FAILED_TO_RESOLVE").
+spelled(s, known) := word if {
+	is_string(s)
+	word := upper(regex.replace(trim_space(s), `[\s-]+`, "_"))
+	word in known
+} else := s
+
+# project_status is the ledger's project_status as the rules read it.
+project_status := spelled(ledger.project_status, {stage | some [stage, _] in stages})
+
+# issue_status is an issue's status as the rules read it.
+issue_status(issue) := spelled(issue.status, issue_statuses)
+
+# read_task is a task with its status read as the enum value it spells.
+read_task(t) := object.union(t, {"status": spelled(t.status, task_statuses)}) if "status" in object.keys(t)
+
+else := t
+
+# tasks are the manifest's tasks that are objects: [index, id, task], the
+# status read as the enum value it spells.
+tasks := [[i, lib.str(lib.get(t, "id")), read_task(t)] | some i, t in lib.items(ledger.project_manifest.tasks); is_object(t)]
 
 task_pointer(i, rest) := sprintf("/project_manifest/tasks/%d%s", [i, rest])
 
@@ -241,7 +269,7 @@ not_completed := [id | some [_, id, t] in tasks; not t.status == "COMPLETED"]
 
 completion_problems contains item if {
 	count(tasks) > 0
-	ledger.project_status == "PROJECT_COMPLETE"
+	project_status == "PROJECT_COMPLETE"
 	count(not_completed) > 0
 	item := {
 		"msg": sprintf("project_status is PROJECT_COMPLETE but %d task(s) are not COMPLETED: %s", [count(not_completed), concat(", ", not_completed)]),
@@ -253,7 +281,7 @@ completion_problems contains item if {
 completion_problems contains item if {
 	count(tasks) > 0
 	count(not_completed) == 0
-	status := ledger.project_status
+	status := project_status
 	status in {"READY_FOR_EXECUTION", "EXECUTION_IN_PROGRESS", "EXECUTION_HALTED"}
 	item := {
 		"msg": sprintf("every task is COMPLETED but project_status is %q; expected \"PROJECT_COMPLETE\"", [status]),

@@ -28,7 +28,12 @@ else := {}
 # description: >-
 #   The state file declares another schema_version (or none, or is the engine's
 #   current.json): it is checked for what it shares with schema 3.0, and the differences
-#   are reported as warnings naming the version. stigmergy-state-schema.md: "This
+#   are reported as warnings naming the version. A status spelled in another case or
+#   spacing ("failed", "Completed", "in progress") is read by the other rules as the
+#   enum value it spells; any other word is kept as written. stigmergy-state-schema.md,
+#   Root Object: "`project_status` (Enum)", tasks "`status` (Enum: "PENDING" |
+#   "IN_PROGRESS" | "COMPLETED" | "FAILED")", issue_log "`status` (Enum: "OPEN" |
+#   "IN_PROGRESS" | "RESOLVED" | "FAILED_TO_RESOLVE")"; "This
 #   document defines the official schema for the `.ai/state.json` file", "`schema_version`
 #   (String): The version of this schema.".
 # custom:

@@ -18,7 +18,7 @@ import data.h3a.lib
 #   severity: error
 #   remediation: write the missing document, or set project_status back to the stage that produces it
 deny contains f if {
-	status := ledger.project_status
+	status := project_status
 	some at, reached in stages
 	reached[0] == status
 	some i, [stage, document] in stages
@@ -58,7 +58,7 @@ before_execution(status) if {
 #     set project_status to the stage the project is really in, or put the task back to
 #     PENDING until the blueprint is complete
 deny contains f if {
-	status := ledger.project_status
+	status := project_status
 	is_string(status)
 	before_execution(status)
 	some [i, id, t] in tasks
@@ -84,7 +84,7 @@ deny contains f if {
 #     a person reads the issue_log and history, decides how to go on, logs the decision
 #     in history and sets project_status accordingly
 warn contains f if {
-	ledger.project_status == "EXECUTION_HALTED"
+	project_status == "EXECUTION_HALTED"
 	f := lib.finding(rego.metadata.rule(), labelled({
 		"msg": sprintf("project_status is \"EXECUTION_HALTED\" (a critical, unrecoverable error occurred; %s): a person must decide how to go on", [open_issues_text]),
 		"file": ledger_file,
@@ -112,9 +112,9 @@ warn contains f if {
 #     a Responder resolves the issue (status RESOLVED) and says so in history, or
 #     project_status goes back to the stage the project is in
 warn contains f if {
-	ledger.project_status == "PROJECT_COMPLETE"
+	project_status == "PROJECT_COMPLETE"
 	some i, issue in lib.items(ledger.issue_log)
-	status := issue.status
+	status := issue_status(issue)
 	status in {"OPEN", "IN_PROGRESS", "FAILED_TO_RESOLVE"}
 	f := lib.finding(rego.metadata.rule(), labelled({
 		"msg": sprintf("project_status is \"PROJECT_COMPLETE\" but issue %q (task %s) is %s: a person must decide whether the project is done", [lib.str(lib.get(issue, "issue_id")), lib.describe_field(issue, "task_id_ref"), status]),
@@ -126,7 +126,7 @@ warn contains f if {
 
 open_issues := [lib.str(lib.get(issue, "issue_id")) |
 	some issue in lib.items(ledger.issue_log)
-	issue.status in {"OPEN", "IN_PROGRESS", "FAILED_TO_RESOLVE"}
+	issue_status(issue) in {"OPEN", "IN_PROGRESS", "FAILED_TO_RESOLVE"}
 ]
 
 open_issues_text := "no open issue in issue_log" if count(open_issues) == 0

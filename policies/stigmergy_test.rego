@@ -415,3 +415,40 @@ test_engine_state_is_the_ledger if {
 test_ledger_not_an_object_is_quiet if {
 	count(findings([set("/docs/state", [1, 2])])) == 0
 }
+
+# A file of another shape is not held to the enums, so a status spelled in
+# another case or spacing is read as the enum value it spells: it cannot
+# hide a COMPLETED task on an unfinished dependency, an unfinished project
+# marked complete, or an open issue.
+test_status_spelled_otherwise_is_read if {
+	every spelling in ["completed", "Completed", " COMPLETED ", "COMPLETED\n"] {
+		ops := array.concat(older, [set(sprintf("%s/2/status", [tasks]), spelling)])
+		["h3a.gates.stigmergy_dependency_incomplete", "warning", ledger, "/project_manifest/tasks/2/status"] in located(ops)
+	}
+	every spelling in ["project_complete", "Project Complete", "project-complete"] {
+		ops := array.concat(older, [set("/docs/state/project_status", spelling)])
+		["h3a.gates.stigmergy_project_complete", "warning", ledger, "/project_status"] in located(ops)
+	}
+	every spelling in ["open", "Open", "in progress", "failed_to_resolve"] {
+		ops := array.concat(older, [
+			set("/docs/state/project_status", "PROJECT_COMPLETE"),
+			set(sprintf("%s/1/status", [tasks]), "COMPLETED"),
+			set(sprintf("%s/2/status", [tasks]), "COMPLETED"),
+			set("/docs/state/issue_log/0/status", spelling),
+		])
+		some f in findings(ops)
+		f.pointer == "/issue_log/0/status"
+		f.needs_human
+	}
+	every spelling in ["failed", "Failed "] {
+		ops := array.concat(older, [set(sprintf("%s/1/status", [tasks]), spelling), cut("/docs/state/issue_log/0")])
+		["h3a.retries.stigmergy_failure_limit", "rule", ledger, "/project_manifest/tasks/1/status"] in located(ops)
+	}
+}
+
+# A word that spells no enum value is kept as written (real engines write
+# PLANNED, UNDER_REVIEW, development), and reported as drift only.
+test_status_of_no_enum_is_kept if {
+	ops := array.concat(older, [set(sprintf("%s/2/status", [tasks]), "PLANNED")])
+	{f.rule | some f in findings(ops)} == {"h3a.schema.stigmergy_drift"}
+}
