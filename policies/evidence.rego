@@ -220,12 +220,16 @@ g0_fix(add) := sprintf("%s; until then G0 is not passed, so set it back to in_pr
 #   G1 passed needs an executor_report.json TDD cycle for the current task that names its
 #   RED and GREEN test outputs, does not record tests failing after REFACTOR
 #   (tdd_phases.refactor.test_still_passing false), and addresses every definition-of-done
-#   item of CURRENT_TASK.json, and a G1 PASSED event in GATES_LEDGER.md. (The artifacts
+#   item of CURRENT_TASK.json, and whose gate_status, when the checker reads one, does not
+#   say G1 has not passed (G1_failed, G1_in_progress, a G0 status), and a G1 PASSED event in
+#   GATES_LEDGER.md. (The artifacts
 #   themselves: h3a.evidence.required_artifact; their times: h3a.evidence.tdd_order.)
 #   gate_framework.md, G1 Exit Criteria: "RED phase documented", "GREEN phase documented",
 #   "REFACTOR phase completed | Code cleaned up, tests still passing", "DoD checklist
 #   addressed | All DoD items from CURRENT_TASK checked", "Executor report generated", "Gate
-#   logged"; h3a-state-specification.md, executor_report.json: "test_still_passing": true.
+#   logged"; h3a-state-specification.md, executor_report.json: "test_still_passing": true,
+#   "gate_status": "G1_passed"; CURRENT_TASK.json Update Protocol: "Executor updates status,
+#   iteration_count, gate_status".
 # custom:
 #   id: h3a.evidence.g1_exit_criteria
 #   category: evidence
@@ -257,6 +261,21 @@ g1_gaps contains v if {
 		"file": lib.doc_file.executor_report,
 		"pointer": sprintf("/tdd_cycles/%d/tdd_phases/refactor/test_still_passing", [i]),
 		"remediation": "fix the refactoring (or undo it) until the tests pass again, record a new TDD cycle with test_still_passing true, and until then set G1 back to in_progress in every record",
+	}
+}
+
+# The executor's own cycle for the task says G1 has not passed: its owner
+# reports the gate failed or still in progress.
+g1_gaps contains v if {
+	i := model.current_cycle
+	gs := model.cycles[i].gate_status
+	st := model.parse_gate_status(gs)
+	model.status_frontier(st) < 1
+	v := {
+		"msg": sprintf("G1_implementation is passed but the executor's TDD cycle for %s has gate_status %q", [task_name, gs]),
+		"file": lib.doc_file.executor_report,
+		"pointer": sprintf("/tdd_cycles/%d/gate_status", [i]),
+		"remediation": "if G1 really passed, the executor records a new TDD cycle for the task with gate_status G1_passed; otherwise set G1 back to the status the executor reports in every record",
 	}
 }
 

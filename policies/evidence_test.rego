@@ -176,6 +176,35 @@ test_g1_refactor_only_current_cycle_and_false if {
 	count(test.of(evidence.deny, g1)) == 0 with input as missing
 }
 
+# The executor's own cycle says G1 failed, or has not finished: G1 cannot be
+# passed over its owner's report.
+test_g1_cycle_gate_status_not_passed if {
+	every gs in ["G1_failed", "G1_in_progress", "G0_passed"] {
+		inp := test.patch([{"op": "replace", "path": "/docs/executor_report/tdd_cycles/0/gate_status", "value": gs}])
+		[f] := test.of(evidence.deny, g1) with input as inp
+		f.msg == sprintf("G1_implementation is passed but the executor's TDD cycle for task \"T001\" has gate_status %q", [gs])
+		f.pointer == "/tdd_cycles/0/gate_status"
+		f.file == "executor_report.json"
+		f.gate == "G1"
+		startswith(f.remediation, "if G1 really passed")
+	}
+}
+
+# G1 passed (or a later gate's status, which implies it), an earlier
+# iteration's failed cycle, a spelling the checker does not read, and a run
+# where G1 is not claimed passed are quiet.
+test_g1_cycle_gate_status_quiet if {
+	every gs in ["G1_passed", "G2_in_progress", "G2_failed", "G1 failed"] {
+		inp := test.patch([{"op": "replace", "path": "/docs/executor_report/tdd_cycles/0/gate_status", "value": gs}])
+		count(test.of(evidence.deny, g1)) == 0 with input as inp
+	}
+	failed := test.patch([{"op": "replace", "path": "/docs/executor_report/tdd_cycles/0/gate_status", "value": "G1_failed"}])
+	retried := json.patch(failed, [{"op": "add", "path": "/docs/executor_report/tdd_cycles/-", "value": fixture.complete.docs.executor_report.tdd_cycles[0]}])
+	count(test.of(evidence.deny, g1)) == 0 with input as retried
+	fresh := test.patch_fresh([{"op": "add", "path": "/docs/executor_report", "value": {"tdd_cycles": [{"task_id": "T001", "gate_status": "G1_in_progress"}]}}])
+	count(test.of(evidence.deny, g1)) == 0 with input as fresh
+}
+
 test_g1_dod_item_not_addressed if {
 	inp := test.patch([{"op": "add", "path": "/docs/current_task/definition_of_done/-", "value": "Rate limiting on login"}])
 	[f] := test.of(evidence.deny, g1) with input as inp
