@@ -1,5 +1,6 @@
 package h3a.tests.evidence
 
+import data.h3a.model
 import data.h3a.rules.evidence
 import data.h3a.test
 import data.h3a.test.fixture
@@ -468,12 +469,7 @@ test_verdict_pass_over_a_failed_check if {
 	f.pointer == "/verdicts/0/verification_results/security"
 	f.msg == "verdict 0: status \"pass\" (a pass), but verification result security has status \"fail\""
 	f.needs_human == true
-	failing := test.patch([
-		{"op": "replace", "path": "/docs/validator_report/verdicts/0/verification_results/security/status", "value": "fail"},
-		{"op": "replace", "path": "/docs/validator_report/verdicts/0/status", "value": "fail"},
-		{"op": "replace", "path": "/meanings/verdicts/0/outcome", "value": "fail"},
-		{"op": "replace", "path": "/meanings/verdicts/0/status", "value": "fail"},
-	])
+	failing := test.patch(array.concat(test.verdict_status(0, "fail"), [{"op": "replace", "path": "/docs/validator_report/verdicts/0/verification_results/security/status", "value": "fail"}]))
 	count(test.of(evidence.warn, "h3a.evidence.verdict_numbers")) == 0 with input as failing
 }
 
@@ -499,16 +495,12 @@ test_verdict_result_below_its_bar if {
 	every f in fs {
 		f.needs_human == true
 	}
-	marked := test.patch([
+	marked := test.patch(array.concat(test.verdict_status(0, "fail"), [
 		{"op": "replace", "path": concat("", [r, "/mutation/score"]), "value": "83%"},
 		{"op": "replace", "path": concat("", [r, "/mutation/status"]), "value": "partial"},
 		{"op": "replace", "path": concat("", [r, "/security/vulnerabilities"]), "value": 2},
 		{"op": "replace", "path": concat("", [r, "/security/status"]), "value": "fail"},
-		{"op": "replace", "path": concat("", [r, "/security/status"]), "value": "fail"},
-		{"op": "replace", "path": "/docs/validator_report/verdicts/0/status", "value": "fail"},
-		{"op": "replace", "path": "/meanings/verdicts/0/outcome", "value": "fail"},
-		{"op": "replace", "path": "/meanings/verdicts/0/status", "value": "fail"},
-	])
+	]))
 	count(test.of(evidence.warn, "h3a.evidence.verdict_numbers")) == 0 with input as marked
 }
 
@@ -851,11 +843,76 @@ test_verdict_gate_status_contradicts_a_pass if {
 	count(test.of(evidence.warn, "h3a.evidence.verdict_numbers")) == 1 with input as in_progress
 }
 
-# A failing verdict that says G2 failed, and a gate_status of another gate,
-# are quiet.
+# A failing verdict that says G2 failed (test.verdict_status writes
+# G2_failed for it), and a gate_status of another gate, are quiet.
 test_verdict_gate_status_quiet if {
-	failed := test.patch(array.concat(test.verdict_status(0, "fail"), [{"op": "replace", "path": "/docs/validator_report/verdicts/0/gate_status", "value": "G2_failed"}]))
-	count(test.of(evidence.warn, "h3a.evidence.verdict_numbers")) == 0 with input as failed
+	every s in ["fail", "needs_remediation", "escalation", "escalation_required"] {
+		failed := test.patch(test.verdict_status(0, s))
+		failed.docs.validator_report.verdicts[0].gate_status == "G2_failed"
+		count(test.of(evidence.warn, "h3a.evidence.verdict_numbers")) == 0 with input as failed
+	}
 	other := test.patch([{"op": "replace", "path": "/docs/validator_report/verdicts/0/gate_status", "value": "G1_passed"}])
 	count(test.of(evidence.warn, "h3a.evidence.verdict_numbers")) == 0 with input as other
+}
+
+# g2_failed are the patches that make every record say G2 failed.
+g2_failed := [
+	{"op": "replace", "path": "/docs/state/gates/G2_validation", "value": "failed"},
+	{"op": "replace", "path": "/docs/gates_ledger/events/5/status", "value": "FAILED"},
+	{"op": "replace", "path": "/docs/current_task/gate_status", "value": "G2_failed"},
+	{"op": "replace", "path": "/docs/handoff/gate_status", "value": "G2_failed"},
+]
+
+# failing_verdict_saying_g2_passed(s) has verdict 0 with status s and
+# gate_status G2_passed, in a run whose records say G2 failed.
+failing_verdict_saying_g2_passed(s) := test.patch(array.concat(
+	array.concat(g2_failed, test.verdict_status(0, s)),
+	[{"op": "replace", "path": "/docs/validator_report/verdicts/0/gate_status", "value": "G2_passed"}],
+))
+
+# The reverse: a verdict whose status means a failure or an escalation, with
+# a gate_status that says G2 passed, is a conflicting signal for a human.
+test_verdict_gate_status_contradicts_a_failure if {
+	not 2 in model.claimed_passed with input as failing_verdict_saying_g2_passed("fail")
+	every s in ["fail", "needs_remediation", "escalation", "escalation_required"] {
+		inp := failing_verdict_saying_g2_passed(s)
+		[f] := test.of(evidence.warn, "h3a.evidence.verdict_numbers") with input as inp
+		f.pointer == "/verdicts/0/gate_status"
+		f.needs_human
+		f.task_id == "T001"
+	}
+	inp := failing_verdict_saying_g2_passed("fail")
+	[f] := test.of(evidence.warn, "h3a.evidence.verdict_numbers") with input as inp
+	f.msg == "verdict 0: status \"fail\" (a failure, remediation due), but its gate_status is \"G2_passed\""
+}
+
+# A failing verdict of an earlier iteration counts too; a status no
+# document defines, and a failing verdict with G2_in_progress or G1_passed,
+# are quiet.
+test_verdict_gate_status_failure_scope if {
+	earlier := object.union(fixture.complete.docs.validator_report.verdicts[0], {"status": "fail", "gate_status": "G2_passed"})
+	inp := json.patch(test.patch(test.add_verdict(earlier)), [
+		{"op": "replace", "path": "/docs/validator_report/verdicts/1", "value": fixture.complete.docs.validator_report.verdicts[0]},
+		{"op": "replace", "path": "/docs/validator_report/verdicts/0", "value": earlier},
+		{"op": "replace", "path": "/meanings/verdicts/1", "value": fixture.complete.meanings.verdicts[0]},
+		{"op": "replace", "path": "/meanings/verdicts/0", "value": fixture.status_meanings.verdictStatus.fail},
+	])
+	[f] := test.of(evidence.warn, "h3a.evidence.verdict_numbers") with input as inp
+	f.pointer == "/verdicts/0/gate_status"
+	undefined := test.patch(array.concat(g2_failed, test.verdict_status(0, "failed")))
+	undefined.docs.validator_report.verdicts[0].gate_status == "G2_passed"
+	count(test.of(evidence.warn, "h3a.evidence.verdict_numbers")) == 0 with input as undefined
+	every gs in ["G2_in_progress", "G1_passed"] {
+		other := test.patch(array.concat(array.concat(g2_failed, test.verdict_status(0, "fail")), [{"op": "replace", "path": "/docs/validator_report/verdicts/0/gate_status", "value": gs}]))
+		count(test.of(evidence.warn, "h3a.evidence.verdict_numbers")) == 0 with input as other
+	}
+}
+
+# The current verdict failing while a record claims G2 passed is the error
+# of h3a.evidence.g2_exit_criteria, not also a warning.
+test_verdict_gate_status_failure_left_to_g2 if {
+	claimed := json.patch(failing_verdict_saying_g2_passed("fail"), [{"op": "replace", "path": "/docs/state/gates/G2_validation", "value": "passed"}])
+	count(test.of(evidence.warn, "h3a.evidence.verdict_numbers")) == 0 with input as claimed
+	fs := test.of(evidence.deny, g2) with input as claimed
+	"/verdicts/0/status" in {f.pointer | some f in fs}
 }

@@ -15,7 +15,9 @@ import data.h3a.model
 #   coverage at least their threshold (mutation 85% when none is given), no security
 #   vulnerabilities, lint or type-check errors counted; a verdict whose status means pass
 #   has approval_for_next_task not false, and no gate_status of G2 other than G2_passed
-#   (G2_failed, G2_in_progress); the current task's passing verdict lists an
+#   (G2_failed, G2_in_progress); a verdict whose status means a failure or an escalation
+#   has no gate_status G2_passed (unless it is the current verdict while G2 is claimed passed,
+#   which h3a.evidence.g2_exit_criteria fails); the current task's passing verdict lists an
 #   unmet definition-of-done item (dod_checklist unmet, or a status other than pass) when
 #   the executor's current TDD cycle reports one with met false.
 #   Numbers that contradict their own status are conflicting signals for a human to resolve,
@@ -24,6 +26,8 @@ import data.h3a.model
 #   Validator's Obligations: "Approval decision | validator_report.json →
 #   approval_for_next_task | Boolean: ready for next task?"; h3a-state-specification.md,
 #   validator_report.json: "status": "pass" with "gate_status": "G2_passed";
+#   gate_framework.md, Validation Status Types: "FAIL: Blocking issues found, remediation
+#   required", "ESCALATION: 2 iterations exhausted, human review needed";
 #   gate_framework.md, G2 Exit Criteria: "Mutation score ≥ threshold (default 85%)",
 #   "OWASP scan clean OR vulnerabilities documented/accepted", and G2 Failure Handling:
 #   "Low mutation score | <85% mutants killed | PARTIAL PASS, note in validator_report"; the
@@ -112,6 +116,33 @@ number_gaps contains v if {
 		},
 		task_of(verdict),
 	)
+}
+
+# The reverse: a verdict whose status means a failure or an escalation, with
+# a gate_status that says G2 passed. When that is the current verdict and a
+# record claims G2 passed, h3a.evidence.g2_exit_criteria already fails the
+# gate over it.
+number_gaps contains v if {
+	some i, verdict in model.verdicts
+	st := model.parse_gate_status(verdict.gate_status)
+	st.gate == 2
+	st.status == "passed"
+	model.verdict_meaning(i).outcome in {"fail", "escalation"}
+	not failed_g2_claim(i)
+	v := object.union(
+		{
+			"msg": sprintf("verdict %d: %s, but its gate_status is %q", [i, model.describe_verdict_status(i), verdict.gate_status]),
+			"file": lib.doc_file.validator_report,
+			"pointer": sprintf("/verdicts/%d/gate_status", [i]),
+		},
+		task_of(verdict),
+	)
+}
+
+# failed_g2_claim(i): verdict i is the current one and G2 is claimed passed.
+failed_g2_claim(i) if {
+	i == model.current_verdict
+	2 in model.claimed_passed
 }
 
 # The executor reports a definition-of-done item not met, and the task's

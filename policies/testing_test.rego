@@ -35,11 +35,19 @@ claimed(ev) := object.union(ev, {"provenance": "claimed"})
 patch_contract(ops) := json.patch(fixture.contract_rounds, ops)
 
 # verdict_status(i, s) sets the status of verdict i and its meaning, as the
-# checker gives it (null for a spelling no document defines).
-verdict_status(i, s) := [
-	{"op": "replace", "path": sprintf("/docs/validator_report/verdicts/%d/status", [i]), "value": s},
-	{"op": "replace", "path": sprintf("/meanings/verdicts/%d", [i]), "value": object.get(fixture.status_meanings.verdictStatus, s, null)},
-]
+# checker gives it (null for a spelling no document defines). A status that
+# means a failure or an escalation gets gate_status G2_failed, as the
+# validator writes it: a failing verdict that keeps G2_passed contradicts
+# itself (h3a.evidence.verdict_numbers).
+verdict_status(i, s) := array.concat(
+	[
+		{"op": "replace", "path": sprintf("/docs/validator_report/verdicts/%d/status", [i]), "value": s},
+		{"op": "replace", "path": sprintf("/meanings/verdicts/%d", [i]), "value": object.get(fixture.status_meanings.verdictStatus, s, null)},
+	],
+	[{"op": "replace", "path": sprintf("/docs/validator_report/verdicts/%d/gate_status", [i]), "value": "G2_failed"} |
+		object.get(fixture.status_meanings.verdictStatus, [s, "outcome"], null) in {"fail", "escalation"}
+	],
+)
 
 # task_status(s) sets CURRENT_TASK.json status and its meaning.
 task_status(s) := [
