@@ -79,9 +79,14 @@ describe_latest(m) := sprintf("the latest event of the earlier gate G%d is %s (l
 #   gates has a status the checker reads) must agree on the last passed gate. Each source is
 #   compared with the first present of that list, and a disagreement names both places. Only
 #   the last passed gate is compared: the handoff is written at hand-over time, so it may
-#   lag behind a gate that is merely in progress. h3a-state-specification.md, "State Files
-#   (Single Source of Truth)"; handoff_contracts.md, Handoff Rejection Protocol: "Gate
-#   status incorrect (e.g., G0 not passed before H1)".
+#   lag behind a gate that is merely in progress. CURRENT_TASK.json status agrees too: a
+#   status that means the task failed (failed, remediation_needed) contradicts every source
+#   that has G2_validation passed, since a task reaches G2_passed only through a passing
+#   validation. (An escalated task asks for a human whatever the gates say:
+#   h3a.retries.escalation.) h3a-state-specification.md, "State Files (Single Source of
+#   Truth)"; Task Lifecycle: "[PASS] → complete (G2_passed)", "[FAIL] → remediation_needed";
+#   handoff_contracts.md, Handoff Rejection Protocol: "Gate status incorrect (e.g., G0 not
+#   passed before H1)".
 # custom:
 #   id: h3a.gates.sources_disagree
 #   category: gates
@@ -110,6 +115,32 @@ disagreements contains v if {
 		[src.name, frontier_name(src.frontier), ref.name, frontier_name(ref.frontier)],
 	)})
 }
+
+# CURRENT_TASK.json status says the task failed, while sources have G2 passed.
+disagreements contains v if {
+	model.task_meaning.outcome == "fail"
+	claims := [name | some [_, name] in sort([[s.order, s.name] | some s in model.gate_sources; s.frontier >= 2])]
+	count(claims) > 0
+	v := object.union(
+		{
+			"msg": sprintf("CURRENT_TASK.json status %q says the task failed, but %s %s G2_validation passed", [input.docs.current_task.status, word_list(claims), say_word(count(claims))]),
+			"file": lib.doc_file.current_task,
+			"pointer": "/status",
+			"gate": "G2",
+			"remediation": "if the validator passed the task, set CURRENT_TASK.json status to complete; otherwise G2 is not passed, so set it back in every record (by appending to the ledger and state.json, never by deleting history)",
+		},
+		{"task_id": id | id := model.current_task_id},
+	)
+}
+
+say_word(1) := "says"
+
+# word_list joins names as "a", "a and b", "a, b and c".
+word_list(names) := names[0] if count(names) == 1
+
+else := sprintf("%s and %s", [concat(", ", array.slice(names, 0, count(names) - 1)), names[count(names) - 1]])
+
+say_word(n) := "say" if n > 1
 
 frontier_name(n) := model.gate_names[n] if n >= 0
 

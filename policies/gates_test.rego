@@ -369,3 +369,50 @@ test_gate_owner_accepted if {
 		count(test.of(gates.deny, owner_rule)) == 0 with input as test.patch(ops)
 	}
 }
+
+# CURRENT_TASK.json status that says the task failed while the records have
+# G2 passed: they disagree on G2.
+test_task_failed_while_g2_passed if {
+	inp := test.patch(test.task_status("failed"))
+	[f] := test.of(gates.deny, "h3a.gates.sources_disagree") with input as inp
+	f.file == "state/CURRENT_TASK.json"
+	f.pointer == "/status"
+	f.gate == "G2"
+	f.task_id == "T001"
+	f.msg == `CURRENT_TASK.json status "failed" says the task failed, but state.json gates, the latest GATES_LEDGER.md events, CURRENT_TASK.json gate_status "G2_passed", SESSION_HANDOFF.json gate_status "G2_passed" and the GATES_LEDGER.md gate table say G2_validation passed`
+	startswith(f.remediation, "if the validator passed the task")
+	[g] := test.of(gates.deny, "h3a.gates.sources_disagree") with input as test.patch(test.task_status("remediation_needed"))
+	g.pointer == "/status"
+	startswith(g.msg, `CURRENT_TASK.json status "remediation_needed" says the task failed, but`)
+}
+
+# One source with G2 passed is enough, and is named alone.
+test_task_failed_one_source_says_g2_passed if {
+	inp := test.patch(array.concat(test.task_status("failed"), [
+		{"op": "replace", "path": "/docs/state", "value": null},
+		{"op": "replace", "path": "/docs/gates_ledger", "value": null},
+		{"op": "remove", "path": "/docs/handoff/gate_status"},
+	]))
+	fs := test.of(gates.deny, "h3a.gates.sources_disagree") with input as inp
+	some f in fs
+	f.msg == `CURRENT_TASK.json status "failed" says the task failed, but CURRENT_TASK.json gate_status "G2_passed" says G2_validation passed`
+}
+
+# A failed task whose records say G2 failed, a task still open, an
+# escalated task (it asks for a human whatever the gates say:
+# h3a.retries.escalation) and a status no document defines are quiet.
+test_task_failed_quiet if {
+	g2_failed := [
+		{"op": "replace", "path": "/docs/state/gates/G2_validation", "value": "failed"},
+		{"op": "replace", "path": "/docs/gates_ledger/events/5/status", "value": "FAILED"},
+		{"op": "replace", "path": "/docs/current_task/gate_status", "value": "G2_failed"},
+		{"op": "replace", "path": "/docs/handoff/gate_status", "value": "G2_failed"},
+		{"op": "replace", "path": "/docs/gates_ledger/table/2/status", "value": "failed"},
+	]
+	every s in ["failed", "remediation_needed", "escalation_required"] {
+		count(test.of(gates.deny, "h3a.gates.sources_disagree")) == 0 with input as test.patch(array.concat(g2_failed, test.task_status(s)))
+	}
+	every s in ["complete", "validation", "escalation_required", "gave_up"] {
+		count(test.of(gates.deny, "h3a.gates.sources_disagree")) == 0 with input as test.patch(test.task_status(s))
+	}
+}
