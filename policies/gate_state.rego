@@ -197,7 +197,9 @@ misnamed_files contains item if {
 #   A SUCCESS gate has a validation score of at least 70; a PARTIAL gate scores below
 #   70. gate-state-management.md, Pattern 4: Write State File: "status: validationScore
 #   >= 70 ? \"SUCCESS\" : \"PARTIAL\"". A SUCCESS gate with passed false, or a FAILED
-#   gate with passed true, is a warning: the guide does not tie passed to the status.
+#   gate with passed true, is a warning: the guide does not tie passed to the status. The
+#   first asks a human, since the output says both that it passed and that it did not,
+#   and a warning alone would leave the run green.
 # custom:
 #   id: h3a.gates.gate_state_score
 #   category: gates
@@ -236,12 +238,15 @@ score_problems contains item if {
 	some g in p.gates
 	g.doc.status == status
 	g.doc.validation.passed == passed
-	item := {
-		"msg": sprintf("status is %s but validation passed is %v", [status, passed]),
-		"file": g.path,
-		"pointer": concat("", [field_pointer(g, "validation"), "/passed"]),
-		"severity": "warning",
-	}
+	item := object.union(
+		{
+			"msg": sprintf("status is %s but validation passed is %v", [status, passed]),
+			"file": g.path,
+			"pointer": concat("", [field_pointer(g, "validation"), "/passed"]),
+			"severity": "warning",
+		},
+		{"needs_human": true | status == "SUCCESS"},
+	)
 }
 
 # scored lists [gate, score] of every gate output with a finite score.
