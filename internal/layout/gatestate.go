@@ -324,29 +324,16 @@ func normaliseGate(raw map[string]any) gateDoc {
 			continue
 		}
 		gd.variants = append(gd.variants, s.variant)
+		v = synonymValue(s.variant, v)
 		if own, has := raw[s.field]; !has {
 			doc[s.field] = v
-		} else if !sameValue(own, synonymValue(s.variant, v)) {
+		} else if !sameValue(own, v) {
 			gd.conflicts = append(gd.conflicts, s.field)
 		}
 		delete(doc, s.variant)
 	}
 	if _, ok := raw["executionTrace"]; ok {
 		gd.variants = append(gd.variants, "executionTrace")
-	}
-	_, guideValidation := raw["validation"]
-	if _, ok := raw["validationResult"]; ok && !guideValidation {
-		if val, ok := doc["validation"].(map[string]any); ok {
-			if score, ok := jsonFloat(val["score"]); ok && score >= 0 && score <= 1 {
-				scaled := make(map[string]any, len(val))
-				for k, v := range val {
-					scaled[k] = v
-				}
-				// rounded so 0.7 reads as 70, not 70.00000000000001
-				scaled["score"] = json.Number(strconv.FormatFloat(math.Round(score*100*1e6)/1e6, 'g', -1, 64))
-				doc["validation"] = scaled
-			}
-		}
 	}
 	gd.doc = doc
 	return gd
@@ -367,7 +354,8 @@ func synonymValue(variant string, v any) any {
 	for k, x := range val {
 		scaled[k] = x
 	}
-	scaled["score"] = math.Round(score*100*1e6) / 1e6
+	// rounded so 0.7 reads as 70, not 70.00000000000001
+	scaled["score"] = json.Number(strconv.FormatFloat(math.Round(score*100*1e6)/1e6, 'g', -1, 64))
 	return scaled
 }
 
