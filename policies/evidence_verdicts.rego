@@ -90,53 +90,32 @@ number_gaps contains v if {
 	some i, verdict in model.verdicts
 	model.verdict_passes(i)
 	verdict.approval_for_next_task == false
-	v := object.union(
-		{
-			"msg": sprintf("verdict %d: %s, but approval_for_next_task is false", [i, model.describe_verdict_status(i)]),
-			"file": lib.doc_file.validator_report,
-			"pointer": sprintf("/verdicts/%d/approval_for_next_task", [i]),
-		},
-		task_of(verdict),
-	)
+	v := verdict_gap(i, verdict, sprintf("/verdicts/%d/approval_for_next_task", [i]), sprintf("%s, but approval_for_next_task is false", [model.describe_verdict_status(i)]))
 }
 
-# A passing verdict whose own gate_status says G2 has not passed says two
-# things. (A gate_status of another gate says nothing of G2.)
+# A verdict whose own gate_status contradicts it says two things: a
+# passing verdict with a gate_status that says G2 has not passed, or a
+# verdict whose status means a failure or an escalation with one that says
+# G2 passed. (A gate_status of another gate says nothing of G2.)
 number_gaps contains v if {
 	some i, verdict in model.verdicts
-	st := model.parse_gate_status(verdict.gate_status)
+	gate_status_contradicts(i, model.parse_gate_status(verdict.gate_status))
+	v := verdict_gap(i, verdict, sprintf("/verdicts/%d/gate_status", [i]), sprintf("%s, but its gate_status is %q", [model.describe_verdict_status(i), verdict.gate_status]))
+}
+
+gate_status_contradicts(i, st) if {
 	st.gate == 2
 	st.status != "passed"
 	model.verdict_passes(i)
-	v := object.union(
-		{
-			"msg": sprintf("verdict %d: %s, but its gate_status is %q", [i, model.describe_verdict_status(i), verdict.gate_status]),
-			"file": lib.doc_file.validator_report,
-			"pointer": sprintf("/verdicts/%d/gate_status", [i]),
-		},
-		task_of(verdict),
-	)
 }
 
-# The reverse: a verdict whose status means a failure or an escalation, with
-# a gate_status that says G2 passed. When that is the current verdict and a
-# record claims G2 passed, h3a.evidence.g2_exit_criteria already fails the
-# gate over it.
-number_gaps contains v if {
-	some i, verdict in model.verdicts
-	st := model.parse_gate_status(verdict.gate_status)
+# When the failing verdict is the current one and a record claims G2
+# passed, h3a.evidence.g2_exit_criteria already fails the gate over it.
+gate_status_contradicts(i, st) if {
 	st.gate == 2
 	st.status == "passed"
 	model.verdict_meaning(i).outcome in {"fail", "escalation"}
 	not failed_g2_claim(i)
-	v := object.union(
-		{
-			"msg": sprintf("verdict %d: %s, but its gate_status is %q", [i, model.describe_verdict_status(i), verdict.gate_status]),
-			"file": lib.doc_file.validator_report,
-			"pointer": sprintf("/verdicts/%d/gate_status", [i]),
-		},
-		task_of(verdict),
-	)
 }
 
 # failed_g2_claim(i): verdict i is the current one and G2 is claimed passed.
@@ -156,14 +135,7 @@ number_gaps contains v if {
 	c := model.current_cycle
 	some d in lib.items(model.cycles[c].definition_of_done)
 	d.met == false
-	v := object.union(
-		{
-			"msg": sprintf("verdict %d: %s with no unmet definition-of-done item, but the executor's TDD cycle %d reports %s not met", [i, model.describe_verdict_status(i), c, lib.describe(object.get(d, "criterion", null))]),
-			"file": lib.doc_file.validator_report,
-			"pointer": dod_pointer(i),
-		},
-		task_of(verdict),
-	)
+	v := verdict_gap(i, verdict, dod_pointer(i), sprintf("%s with no unmet definition-of-done item, but the executor's TDD cycle %d reports %s not met", [model.describe_verdict_status(i), c, lib.describe(object.get(d, "criterion", null))]))
 }
 
 # dod_shortfall_noted: the verdict's DoD checklist admits a shortfall.
@@ -213,11 +185,16 @@ threshold_of(result, default_bar) := default_bar if {
 
 readable_threshold(result) if coverage_value(result.threshold)
 
-verdict_finding(i, verdict, at, msg) := object.union(
+# verdict_finding is a gap at verification result at of verdict i.
+verdict_finding(i, verdict, at, msg) := verdict_gap(i, verdict, sprintf("/verdicts/%d/verification_results/%s", [i, at]), msg)
+
+# verdict_gap is a gap of verdict i at pointer, its message led by the
+# verdict's index.
+verdict_gap(i, verdict, pointer, msg) := object.union(
 	{
 		"msg": sprintf("verdict %d: %s", [i, msg]),
 		"file": lib.doc_file.validator_report,
-		"pointer": sprintf("/verdicts/%d/verification_results/%s", [i, at]),
+		"pointer": pointer,
 	},
 	task_of(verdict),
 )
