@@ -117,12 +117,10 @@ system_position(path) := {"file": lib.doc_file.evidence_log, "line": lines[count
 # elsewhere_note names the files of the same name logged outside
 # artifacts/system/, when path itself is not logged.
 elsewhere_note(name, path) := sprintf(" (%s logged elsewhere, but G3 requires %q)", [concat(", ", [sprintf("%q", [p]) | some p in others]), path]) if {
-	not path in logged_path_set
+	not path in logged_paths
 	others := sort({p | some p in logged_paths; lib.base_name(p) == name})
 	count(others) > 0
 } else := ""
-
-logged_path_set := {p | some p in logged_paths}
 
 # METADATA
 # title: Gate evidence logged after the gate passed
@@ -179,8 +177,7 @@ late_evidence contains {"gate": r.gate, "at": at} if {
 # last_passed[n] is the index of the last PASSED event of gate n in the ledger.
 last_passed[n] := max(found) if {
 	some n in model.gate_numbers
-	found := {i | some i, ev in model.ledger_events; model.event_gates[i] == n; ev.status == "PASSED"}
-	count(found) > 0
+	found := model.event_indexes[[n, "PASSED"]]
 }
 
 # last_pass[n] is the last PASSED event of gate n and its time, once per
@@ -194,8 +191,4 @@ last_pass[n] := {"event": ev, "ns": model.event_ns[k]} if {
 # pass_time_known_wrong(k, n): PASSED event k of gate n is timed before the
 # STARTED event it ends, an error of its own (h3a.gates.ledger_time_inverted),
 # so its time is no measure for the evidence.
-pass_time_known_wrong(k, n) if {
-	starts := {j | some j, ev in model.ledger_events; j < k; model.event_gates[j] == n; ev.status == "STARTED"}
-	count(starts) > 0
-	model.event_ns[k] < model.event_ns[max(starts)]
-}
+pass_time_known_wrong(k, n) if model.event_ns[k] < model.event_ns[model.last_before(k, n, "STARTED")]

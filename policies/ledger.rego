@@ -159,25 +159,11 @@ warn contains f if {
 flagged_lines := {v.line | some v in inverted} | {v.line | some v in started_early}
 
 event_before(i, n, status) if {
-	some j in event_indexes[[n, status]]
+	some j in model.event_indexes[[n, status]]
 	j < i
 }
 
-# last_before is the index of the last event before index i of gate n with status.
-last_before(i, n, status) := max(found) if {
-	found := {j | some j in event_indexes[[n, status]]; j < i}
-	count(found) > 0
-}
-
-# event_indexes[[n, status]] holds the indexes of gate n's events with that
-# status: worked out once, so that each event looks up the few that matter
-# instead of scanning every earlier event.
-event_indexes[[n, status]] contains i if {
-	some i, ev in events
-	n := model.event_gates[i]
-	n >= 0
-	status := ev.status
-}
+last_before(i, n, status) := model.last_before(i, n, status)
 
 event_ns := model.event_ns
 

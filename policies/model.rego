@@ -50,6 +50,23 @@ ledger_events := lib.items(input.docs.gates_ledger.events)
 # unreadable.
 event_ns := {i: t | some i, ev in ledger_events; t := lib.time_ns(ev.time)}
 
+# event_indexes[[n, status]] holds the indexes of gate n's ledger events
+# with that status: worked out once, so that each event looks up the few
+# that matter instead of scanning every earlier event.
+event_indexes[[n, status]] contains i if {
+	some i, ev in ledger_events
+	n := event_gates[i]
+	n >= 0
+	status := ev.status
+}
+
+# last_before is the index of the last ledger event before index i of gate
+# n with status.
+last_before(i, n, status) := max(found) if {
+	found := {j | some j in event_indexes[[n, status]]; j < i}
+	count(found) > 0
+}
+
 # out once: rules look it up for every pair of events.
 event_gates := [gate_or_none(ev) | some ev in ledger_events]
 
