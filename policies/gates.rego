@@ -133,12 +133,12 @@ disagreements contains v if {
 	)
 }
 
-say_word(1) := "says"
-
 # word_list joins names as "a", "a and b", "a, b and c".
 word_list(names) := names[0] if count(names) == 1
 
 else := sprintf("%s and %s", [concat(", ", array.slice(names, 0, count(names) - 1)), names[count(names) - 1]])
+
+say_word(1) := "says"
 
 say_word(n) := "say" if n > 1
 
@@ -306,8 +306,17 @@ handoff_routes := {
 # sends the task back.
 remediation_routes := {["validator", "executor"], ["validator", "planner"]}
 
-# judged_roles are the agents whose place in the handoffs the contracts fix.
-judged_roles := {"planner", "executor", "validator", "system"}
+# judged_roles are the agents whose place in the handoffs the contracts
+# fix: the owners of the four gates.
+judged_roles := {r | some r in gate_owners}
+
+# judged_role(agent) is agent as a role the contracts place, spelt as
+# they spell it; undefined for any other agent.
+judged_role(agent) := a if {
+	is_string(agent)
+	a := lower(trim_space(agent))
+	a in judged_roles
+}
 
 handoff := input.docs.handoff
 
@@ -367,18 +376,12 @@ handoff_agent(keys) := named[0] if {
 # off_route(n, side, agent, from, to): agent, on that side of a handoff from
 # from to to with gate n passed, is a role the route of gate n does not name.
 off_route(n, side, agent, from, to) if {
-	is_string(agent)
-	a := lower(trim_space(agent))
-	a in judged_roles
+	a := judged_role(agent)
 	not a in handoff_routes[n][side]
 	not remediation(n, from, to)
 }
 
-remediation(1, from, to) if {
-	is_string(from)
-	is_string(to)
-	[lower(trim_space(from)), lower(trim_space(to))] in remediation_routes
-}
+remediation(1, from, to) if [judged_role(from), judged_role(to)] in remediation_routes
 
 route_words(n) := sprintf("from %s to %s (%s)", [concat(" or ", sort(handoff_routes[n].from)), concat(" or ", sort(handoff_routes[n].to)), handoff_routes[n].id])
 
@@ -440,8 +443,5 @@ owner_violations contains v if {
 # not_owner(n, agent): agent is a role the contracts place, not gate n's owner.
 not_owner(n, agent) if {
 	n >= 0
-	is_string(agent)
-	a := lower(trim_space(agent))
-	a in judged_roles
-	a != gate_owners[n]
+	judged_role(agent) != gate_owners[n]
 }
