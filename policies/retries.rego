@@ -113,7 +113,7 @@ warn contains f if {
 # last_human_ns is the time of the ledger's last event by a human: a reset
 # of the count (gate_framework.md, Escalation Process: "Reset iteration_count = 0").
 last_human_ns := max(times) if {
-	times := {t | some ev in model.ledger_events; lower(ev.agent) == "human"; t := lib.time_ns(ev.time)}
+	times := {model.event_ns[i] | some i, ev in model.ledger_events; lower(ev.agent) == "human"}
 	count(times) > 0
 }
 
