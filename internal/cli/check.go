@@ -428,8 +428,9 @@ func stagedOnly(flags *flag.FlagSet, cf *checkFlags) error {
 // configuration and policies would apply and its history would be
 // compared with itself. Such a check is the CI check instead: every run,
 // the rules read at the CI target, history against the merge base (or
-// --base), and exit 2 where CI names no target. A range keeps its own mode, read where
-// it starts; a range variable that is wrong is the staged check's error.
+// --base), and exit 2 where CI names no target. A range keeps its own
+// mode, read where it starts; a range variable that is wrong is the
+// staged check's error.
 func stagedAsCI(getenv func(string) string) bool {
 	if !gitrev.InCI(getenv) {
 		return false

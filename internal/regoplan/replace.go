@@ -29,9 +29,7 @@ func replace(bctx topdown.BuiltinContext, operands []*ast.Term, iter func(*ast.T
 		// OPA's own words for an operand of another type.
 		return opaReplace(bctx, operands, iter)
 	}
-	if !strings.Contains(string(s), string(old)) {
-		return iter(operands[0])
-	}
+	// With no match ReplaceAll returns s itself, unallocated.
 	replaced := strings.ReplaceAll(string(s), string(old), string(n))
 	if replaced == string(s) {
 		return iter(operands[0])
