@@ -115,7 +115,7 @@ warn contains f if {
 	project_status == "PROJECT_COMPLETE"
 	some i, issue in lib.items(ledger.issue_log)
 	status := issue_status(issue)
-	status in {"OPEN", "IN_PROGRESS", "FAILED_TO_RESOLVE"}
+	status in unresolved_statuses
 	f := lib.finding(rego.metadata.rule(), labelled({
 		"msg": sprintf("project_status is \"PROJECT_COMPLETE\" but issue %q (task %s) is %s: a person must decide whether the project is done", [lib.str(lib.get(issue, "issue_id")), lib.describe_field(issue, "task_id_ref"), status]),
 		"file": ledger_file,
@@ -126,8 +126,11 @@ warn contains f if {
 
 open_issues := [lib.str(lib.get(issue, "issue_id")) |
 	some issue in lib.items(ledger.issue_log)
-	issue_status(issue) in {"OPEN", "IN_PROGRESS", "FAILED_TO_RESOLVE"}
+	issue_status(issue) in unresolved_statuses
 ]
+
+# unresolved_statuses are the issue statuses of an issue not yet resolved.
+unresolved_statuses := {"OPEN", "IN_PROGRESS", "FAILED_TO_RESOLVE"}
 
 open_issues_text := "no open issue in issue_log" if count(open_issues) == 0
 
