@@ -2,12 +2,14 @@ package policy
 
 import (
 	"context"
-	"github.com/h3a-check/h3a-check/internal/regoplan"
+	"reflect"
 	"testing"
+
+	"github.com/h3a-check/h3a-check/internal/regoplan"
 )
 
 // BenchmarkLinkShipped is the start-up cost of the policy stage of a check
-// without --policy folders: linking the shipped rules' generated plan.
+// without --policy folders: loading the shipped rules' linked plan.
 func BenchmarkLinkShipped(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
@@ -29,11 +31,22 @@ func BenchmarkCompileShipped(b *testing.B) {
 	}
 }
 
-// TestShippedPlanLinks: the shipped plan links whole. A check links each
-// rule when a run first reaches it (linkShipped), where a rule that could
-// not be linked would be an evaluation error: here it is the build's.
-func TestShippedPlanLinks(t *testing.T) {
-	if _, err := regoplan.Link(shippedPlan, Capabilities()); err != nil {
+// TestShippedLinkedIsThePlanLinked: the linked plan a check loads
+// (shippedLinked, written out by plangen) is exactly what linking the
+// shipped plan gives now, so the generator's writer and the Go compiler's
+// layout of it change nothing; and it verifies and loads.
+func TestShippedLinkedIsThePlanLinked(t *testing.T) {
+	want, err := regoplan.LinkData(shippedPlan, Capabilities())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(shippedLinked, want) {
+		t.Fatal("shippedLinked differs from the shipped plan linked: run go generate ./internal/policy")
+	}
+	if err := shippedLinked.Verify(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := regoplan.Load(shippedLinked, Capabilities()); err != nil {
 		t.Fatal(err)
 	}
 }

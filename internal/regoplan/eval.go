@@ -95,13 +95,10 @@ func (p *Program) eval(ctx context.Context, input, data *ast.Term, run []bool) (
 		if run != nil && !run[i] {
 			continue
 		}
-		if err := p.linkPlan(pl); err != nil {
-			return nil, nil, &topdown.Error{Code: topdown.InternalErr, Message: err.Error()}
-		}
-		fr := make([]*ast.Term, max(pl.nlocals, int(ir.Data)+1))
+		fr := make([]*ast.Term, max(pl.NLocals, int(ir.Data)+1))
 		fr[ir.Input], fr[ir.Data] = input, s.data
 		s.results = nil
-		for _, b := range pl.blocks {
+		for _, b := range pl.Blocks {
 			r := s.run(b, fr)
 			if r == aborted {
 				return nil, nil, s.err
@@ -125,6 +122,7 @@ type state struct {
 	builtinErrs []*topdown.Error
 	err         error
 	retval      *ast.Term
+	fn          *Function   // the function running; nil in a plan
 	stack       []*ast.Term // the locals of the functions being called
 	steps       int
 	bctx        topdown.BuiltinContext
@@ -139,41 +137,41 @@ func (s *state) fail(loc *ast.Location, code, format string, args ...any) int {
 	return aborted
 }
 
-func read(o operand, fr []*ast.Term) *ast.Term {
-	if o.term != nil {
-		return o.term
+func read(o Operand, fr []*ast.Term) *ast.Term {
+	if o.Term != nil {
+		return o.Term
 	}
-	return fr[o.local]
+	return fr[o.Local]
 }
 
 // run executes one block and says how it ended: completed, returned,
 // aborted, or the index of a break (0 when a statement was undefined),
 // counted from this block.
-func (s *state) run(b *block, fr []*ast.Term) int {
-	for i := range b.stmts {
-		st := &b.stmts[i]
+func (s *state) run(b *Block, fr []*ast.Term) int {
+	for i := range b.Stmts {
+		st := &b.Stmts[i]
 		if s.steps++; s.steps%cancelEvery == 0 && s.ctx.Err() != nil {
 			return s.fail(nil, topdown.CancelErr, "policy evaluation cancelled: %v", s.ctx.Err())
 		}
-		switch st.op {
-		case opAssignVar:
-			fr[st.target] = read(st.a, fr)
-		case opAssignVarOnce:
-			v := read(st.a, fr)
-			if cur := fr[st.target]; cur != nil && v != nil && !cur.Equal(v) {
-				return s.fail(st.loc, topdown.ConflictErr, "%s", conflict(st.fn))
+		switch st.Op {
+		case OpAssignVar:
+			fr[st.Target] = read(st.A, fr)
+		case OpAssignVarOnce:
+			v := read(st.A, fr)
+			if cur := fr[st.Target]; cur != nil && v != nil && !cur.Equal(v) {
+				return s.fail(st.Loc, topdown.ConflictErr, "%s", conflict(s.fn))
 			}
-			fr[st.target] = v
-		case opAssignInt, opMakeNumber:
-			fr[st.target] = st.term
-		case opResetLocal:
-			fr[st.target] = nil
-		case opCallFunc, opCallBuiltin:
+			fr[st.Target] = v
+		case OpAssignInt, OpMakeNumber:
+			fr[st.Target] = st.Term
+		case OpResetLocal:
+			fr[st.Target] = nil
+		case OpCallFunc, OpCallBuiltin:
 			var (
 				v *ast.Term
 				r int
 			)
-			if st.op == opCallFunc {
+			if st.Op == OpCallFunc {
 				v, r = s.call(st, fr)
 			} else {
 				v, r = s.callBuiltin(st, fr)
@@ -184,82 +182,82 @@ func (s *state) run(b *block, fr []*ast.Term) int {
 			if v == nil {
 				return 0
 			}
-			fr[st.target] = v
-		case opDot:
-			v := dot(read(st.a, fr), read(st.b, fr))
+			fr[st.Target] = v
+		case OpDot:
+			v := dot(read(st.A, fr), read(st.B, fr))
 			if v == nil {
 				return 0
 			}
-			fr[st.target] = v
-		case opLen:
-			n, ok := length(read(st.a, fr))
+			fr[st.Target] = v
+		case OpLen:
+			n, ok := length(read(st.A, fr))
 			if !ok {
 				return 0
 			}
-			fr[st.target] = ast.InternedTerm(n)
-		case opEqual, opNotEqual:
-			a, b := read(st.a, fr), read(st.b, fr)
-			if a == nil || b == nil || a.Equal(b) != (st.op == opEqual) {
+			fr[st.Target] = ast.InternedTerm(n)
+		case OpEqual, OpNotEqual:
+			a, b := read(st.A, fr), read(st.B, fr)
+			if a == nil || b == nil || a.Equal(b) != (st.Op == OpEqual) {
 				return 0
 			}
-		case opIsArray:
-			if v := read(st.a, fr); v == nil || !isArray(v) {
+		case OpIsArray:
+			if v := read(st.A, fr); v == nil || !isArray(v) {
 				return 0
 			}
-		case opIsObject:
-			if v := read(st.a, fr); v == nil || !isObject(v) {
+		case OpIsObject:
+			if v := read(st.A, fr); v == nil || !isObject(v) {
 				return 0
 			}
-		case opIsSet:
-			if v := read(st.a, fr); v == nil || !isSet(v) {
+		case OpIsSet:
+			if v := read(st.A, fr); v == nil || !isSet(v) {
 				return 0
 			}
-		case opIsDefined:
-			if fr[st.target] == nil {
+		case OpIsDefined:
+			if fr[st.Target] == nil {
 				return 0
 			}
-		case opIsUndefined:
-			if fr[st.target] != nil {
+		case OpIsUndefined:
+			if fr[st.Target] != nil {
 				return 0
 			}
-		case opMakeNull:
-			fr[st.target] = ast.NullTerm()
-		case opMakeArray:
-			fr[st.target] = ast.NewTerm(ast.NewArrayWithCapacity(st.index))
-		case opMakeObject:
-			fr[st.target] = ast.NewTerm(ast.NewObject())
-		case opMakeSet:
-			fr[st.target] = ast.NewTerm(ast.NewSet())
-		case opArrayAppend:
-			coll, v := fr[st.target], read(st.a, fr)
+		case OpMakeNull:
+			fr[st.Target] = ast.NullTerm()
+		case OpMakeArray:
+			fr[st.Target] = ast.NewTerm(ast.NewArrayWithCapacity(st.Index))
+		case OpMakeObject:
+			fr[st.Target] = ast.NewTerm(ast.NewObject())
+		case OpMakeSet:
+			fr[st.Target] = ast.NewTerm(ast.NewSet())
+		case OpArrayAppend:
+			coll, v := fr[st.Target], read(st.A, fr)
 			arr, ok := value[*ast.Array](coll)
 			if !ok || v == nil {
 				return s.malformed(st, "append to", coll, v)
 			}
 			coll.Value = arr.Append(v)
-		case opObjectInsert, opObjectInsertOnce:
-			coll, k, v := fr[st.target], read(st.a, fr), read(st.b, fr)
+		case OpObjectInsert, OpObjectInsertOnce:
+			coll, k, v := fr[st.Target], read(st.A, fr), read(st.B, fr)
 			obj, ok := value[ast.Object](coll)
 			if !ok || k == nil || v == nil {
 				return s.malformed(st, "insert into", coll, v)
 			}
-			if st.op == opObjectInsertOnce {
+			if st.Op == OpObjectInsertOnce {
 				if cur := obj.Get(k); cur != nil && !cur.Equal(v) {
-					return s.fail(st.loc, topdown.ConflictErr, "object keys must be unique")
+					return s.fail(st.Loc, topdown.ConflictErr, "object keys must be unique")
 				}
 			}
 			obj.Insert(k, v)
-		case opObjectMerge:
-			fr[st.target] = merge(fr[st.a.local], fr[st.b.local])
-		case opSetAdd:
-			coll, v := fr[st.target], read(st.a, fr)
+		case OpObjectMerge:
+			fr[st.Target] = merge(fr[st.A.Local], fr[st.B.Local])
+		case OpSetAdd:
+			coll, v := fr[st.Target], read(st.A, fr)
 			set, ok := value[ast.Set](coll)
 			if !ok || v == nil {
 				return s.malformed(st, "add to", coll, v)
 			}
 			set.Add(v)
-		case opBlock:
-			for _, sub := range st.blocks {
+		case OpBlock:
+			for _, sub := range st.Blocks {
 				r := s.run(sub, fr)
 				if r == completed || r == 0 {
 					continue
@@ -269,14 +267,14 @@ func (s *state) run(b *block, fr []*ast.Term) int {
 				}
 				return r - 1
 			}
-		case opBreak:
-			return st.index
-		case opScan:
+		case OpBreak:
+			return st.Index
+		case OpScan:
 			if r := s.scan(st, fr); r != completed {
 				return r
 			}
-		case opNot:
-			switch r := s.run(st.blocks[0], fr); {
+		case OpNot:
+			switch r := s.run(st.Blocks[0], fr); {
 			case r == completed:
 				return 0 // the negated body held: not holds not
 			case r == 0:
@@ -286,12 +284,12 @@ func (s *state) run(b *block, fr []*ast.Term) int {
 			default:
 				return r - 1
 			}
-		case opReturn:
-			s.retval = fr[st.target]
+		case OpReturn:
+			s.retval = fr[st.Target]
 			return returned
-		case opResultSetAdd:
-			s.results = append(s.results, fr[st.target])
-		case opNop:
+		case OpResultSetAdd:
+			s.results = append(s.results, fr[st.Target])
+		case OpNop:
 		}
 	}
 	return completed
@@ -300,12 +298,12 @@ func (s *state) run(b *block, fr []*ast.Term) int {
 // scan runs the body once per element of a collection. The body runs
 // inside a loop inside a block: a break of 0 from it goes on with the next
 // element, a break of 1 leaves the scan, more leaves blocks around it.
-func (s *state) scan(st *stmt, fr []*ast.Term) int {
-	src := fr[st.a.local]
+func (s *state) scan(st *Stmt, fr []*ast.Term) int {
+	src := fr[st.A.Local]
 	if src == nil {
 		return completed
 	}
-	body, key, val := st.blocks[0], st.target, st.local2
+	body, key, val := st.Blocks[0], st.Target, st.Local2
 	code := completed
 	step := func(k, v *ast.Term) (stop bool) {
 		fr[key], fr[val] = k, v
@@ -338,24 +336,24 @@ func (s *state) scan(st *stmt, fr []*ast.Term) int {
 
 // call runs a planned function. A function of input and data alone (a rule
 // without arguments) has one value per evaluation, so it runs once.
-func (s *state) call(st *stmt, fr []*ast.Term) (*ast.Term, int) {
-	fn := st.fn
-	if fn.memo && s.known[fn.id] {
-		return s.memo[fn.id], completed
+func (s *state) call(st *Stmt, fr []*ast.Term) (*ast.Term, int) {
+	fn := st.Func
+	if fn.Memo && s.known[fn.ID] {
+		return s.memo[fn.ID], completed
 	}
-	if err := s.prog.linkFunction(fn); err != nil {
-		return nil, s.fail(nil, topdown.InternalErr, "%v", err)
-	}
-	callee := s.push(fn.nlocals)
+	caller := s.fn
+	s.fn = fn
+	defer func() { s.fn = caller }()
+	callee := s.push(fn.NLocals)
 	defer s.pop(len(callee))
 	// An undefined argument is passed as undefined: the planner passes the
 	// input local to every rule, and a rule that does not read input is
 	// defined without one.
-	for i, a := range st.args {
-		callee[fn.params[i]] = read(a, fr)
+	for i, a := range st.Args {
+		callee[fn.Params[i]] = read(a, fr)
 	}
 	var result *ast.Term
-	for _, b := range fn.blocks {
+	for _, b := range fn.Blocks {
 		r := s.run(b, callee)
 		if r == aborted {
 			return nil, aborted
@@ -365,12 +363,12 @@ func (s *state) call(st *stmt, fr []*ast.Term) (*ast.Term, int) {
 			break
 		}
 		if r > 0 {
-			result = callee[fn.ret]
+			result = callee[fn.Ret]
 			break
 		}
 	}
-	if fn.memo {
-		s.memo[fn.id], s.known[fn.id] = result, true
+	if fn.Memo {
+		s.memo[fn.ID], s.known[fn.ID] = result, true
 	}
 	return result, completed
 }
@@ -395,26 +393,27 @@ func (s *state) pop(n int) {
 	s.stack = s.stack[:top]
 }
 
-func (s *state) callBuiltin(st *stmt, fr []*ast.Term) (*ast.Term, int) {
+func (s *state) callBuiltin(st *Stmt, fr []*ast.Term) (*ast.Term, int) {
 	// The operands live on the locals' stack: a built-in reads them and
 	// keeps none of the slice.
-	args := s.push(len(st.args))
+	args := s.push(len(st.Args))
 	defer s.pop(len(args))
-	for i, a := range st.args {
+	for i, a := range st.Args {
 		if args[i] = read(a, fr); args[i] == nil {
 			return nil, completed
 		}
 	}
 	s.out = nil
-	s.bctx.Location = st.loc
+	s.bctx.Location = st.Loc
+	bf := s.prog.builtins[st.Builtin]
 	var err error
-	if st.builtin.relation {
+	if bf.relation {
 		// Every output is a value the plan scans: the call gives them all.
 		s.outs = nil
-		if err = st.builtin.impl(s.bctx, args, s.collectAll); err == nil {
+		if err = bf.impl(s.bctx, args, s.collectAll); err == nil {
 			return ast.ArrayTerm(s.outs...), completed
 		}
-	} else if err = st.builtin.impl(s.bctx, args, s.collect); err == nil {
+	} else if err = bf.impl(s.bctx, args, s.collect); err == nil {
 		return s.out, completed
 	}
 	var halt topdown.Halt
@@ -424,14 +423,14 @@ func (s *state) callBuiltin(st *stmt, fr []*ast.Term) (*ast.Term, int) {
 	}
 	var te *topdown.Error
 	if !errors.As(err, &te) {
-		te = &topdown.Error{Code: topdown.BuiltinErr, Message: st.builtin.name + ": " + err.Error(), Location: st.loc}
+		te = &topdown.Error{Code: topdown.BuiltinErr, Message: bf.name + ": " + err.Error(), Location: st.Loc}
 	}
 	s.builtinErrs = append(s.builtinErrs, te)
 	return nil, completed
 }
 
-func (s *state) malformed(st *stmt, what string, coll, v *ast.Term) int {
-	return s.fail(st.loc, topdown.InternalErr, "the policy plan tried to %s %s with %s", what, describe(coll), describe(v))
+func (s *state) malformed(st *Stmt, what string, coll, v *ast.Term) int {
+	return s.fail(st.Loc, topdown.InternalErr, "the policy plan tried to %s %s with %s", what, describe(coll), describe(v))
 }
 
 func describe(t *ast.Term) string {
@@ -452,16 +451,16 @@ func value[T ast.Value](t *ast.Term) (T, bool) {
 
 // conflict is OPA's message for two values of one rule or function, fn
 // being where they met (nil outside any rule).
-func conflict(fn *function) string {
+func conflict(fn *Function) string {
 	if fn == nil {
 		return "complete rules must not produce multiple outputs"
 	}
 	// A planned function is named g<N>.<the rule's path>.
-	path := fn.name
+	path := fn.Name
 	if _, rest, ok := strings.Cut(path, "."); ok && strings.HasPrefix(path, "g") {
 		path = rest
 	}
-	if fn.memo {
+	if fn.Memo {
 		return "rule " + path + " produced conflicting values"
 	}
 	return "function " + path + " produced conflicting values for the same inputs"

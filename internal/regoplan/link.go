@@ -32,119 +32,138 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"sync"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/ir"
 	"github.com/open-policy-agent/opa/v1/topdown"
 )
 
-// Program is a linked plan: functions and built-ins resolved to pointers,
-// constants made into terms. It is immutable and safe for concurrent use.
+// Program is a linked plan ready to evaluate: the plan's data (Linked) and
+// its built-ins resolved to OPA's implementations. It is immutable and safe
+// for concurrent use.
 type Program struct {
-	plans []*plan
-	funcs []*function
-	files []string
-
-	// lazy, for LinkLazily: the linker that links a plan or function on
-	// its first evaluation, one at a time.
-	lazy   *linker
-	lazyMu sync.Mutex
+	plans    []*Plan
+	funcs    []*Function
+	builtins []*builtinFunc // by Stmt.Builtin
 }
 
-type plan struct {
-	name    string
-	blocks  []*block
-	nlocals int
-	body    lazyBody
+// Linked is a plan after linking, as plain data: functions and blocks
+// resolved to pointers, locals to indexes, constants made into terms. Only
+// the built-ins are left by name, as they are OPA's functions. Link makes
+// it from a plan; a generator can write it out as Go source, which the Go
+// compiler lays out as static data, so that a program starts with its plan
+// linked (Load). A Linked is never changed once made.
+type Linked struct {
+	Plans    []*Plan
+	Funcs    []*Function // Funcs[i].ID is i
+	Builtins []string    // by Stmt.Builtin
 }
 
-type function struct {
-	name    string
-	id      int
-	params  []int
-	ret     int
-	blocks  []*block
-	nlocals int
-	memo    bool // params are exactly input and data
-	body    lazyBody
+// Plan is an entrypoint: its blocks run in order until one breaks or
+// returns.
+type Plan struct {
+	Name    string
+	Blocks  []*Block
+	NLocals int
 }
 
-// lazyBody is a plan's or function's blocks waiting to be linked: linked
-// once, on first use, when the program was linked lazily.
-type lazyBody struct {
-	src  []*ir.Block // nil once linked, or when linked eagerly
-	once sync.Once
-	err  error
+// Function is a planned function: a rule, or a function of the policy.
+type Function struct {
+	Name    string
+	ID      int // its index in Linked.Funcs, and its memo slot
+	Params  []int
+	Ret     int
+	Blocks  []*Block
+	NLocals int
+	Memo    bool // the params are exactly input and data: one value per evaluation
 }
 
-type block struct {
-	stmts []stmt
+// Block is a sequence of statements.
+type Block struct {
+	Stmts []Stmt
 }
 
-type opcode uint8
+// Opcode is what a statement does.
+type Opcode uint8
 
+// The statements of a plan, one for each of package ir's (a
+// MakeNumberRefStmt is an OpMakeNumber with the number linked). The zero
+// Opcode is none, so that a statement left empty is refused by Load.
 const (
-	opAssignVar opcode = iota
-	opAssignVarOnce
-	opAssignInt
-	opResetLocal
-	opCallFunc
-	opCallBuiltin
-	opDot
-	opLen
-	opEqual
-	opNotEqual
-	opIsArray
-	opIsObject
-	opIsSet
-	opIsDefined
-	opIsUndefined
-	opMakeNull
-	opMakeNumber
-	opMakeArray
-	opMakeObject
-	opMakeSet
-	opArrayAppend
-	opObjectInsert
-	opObjectInsertOnce
-	opObjectMerge
-	opSetAdd
-	opBlock
-	opBreak
-	opScan
-	opNot
-	opReturn
-	opResultSetAdd
-	opNop
+	OpAssignVar Opcode = iota + 1
+	OpAssignVarOnce
+	OpAssignInt
+	OpResetLocal
+	OpCallFunc
+	OpCallBuiltin
+	OpDot
+	OpLen
+	OpEqual
+	OpNotEqual
+	OpIsArray
+	OpIsObject
+	OpIsSet
+	OpIsDefined
+	OpIsUndefined
+	OpMakeNull
+	OpMakeNumber
+	OpMakeArray
+	OpMakeObject
+	OpMakeSet
+	OpArrayAppend
+	OpObjectInsert
+	OpObjectInsertOnce
+	OpObjectMerge
+	OpSetAdd
+	OpBlock
+	OpBreak
+	OpScan
+	OpNot
+	OpReturn
+	OpResultSetAdd
+	OpNop
+	opCount
 )
 
-// operand is a local variable or, when term is set, a constant.
-type operand struct {
-	local int
-	term  *ast.Term
+var opcodeNames = [...]string{"", "OpAssignVar", "OpAssignVarOnce", "OpAssignInt", "OpResetLocal", "OpCallFunc",
+	"OpCallBuiltin", "OpDot", "OpLen", "OpEqual", "OpNotEqual", "OpIsArray", "OpIsObject", "OpIsSet",
+	"OpIsDefined", "OpIsUndefined", "OpMakeNull", "OpMakeNumber", "OpMakeArray", "OpMakeObject", "OpMakeSet",
+	"OpArrayAppend", "OpObjectInsert", "OpObjectInsertOnce", "OpObjectMerge", "OpSetAdd", "OpBlock",
+	"OpBreak", "OpScan", "OpNot", "OpReturn", "OpResultSetAdd", "OpNop"}
+
+// String is the opcode's name, as this package declares it.
+func (op Opcode) String() string {
+	if op > 0 && op < opCount {
+		return opcodeNames[op]
+	}
+	return "Opcode(" + strconv.Itoa(int(op)) + ")"
 }
 
-// stmt is one linked statement; which fields matter depends on op.
-type stmt struct {
-	op      opcode
-	a, b    operand // sources: value and key, or the two operands compared
-	target  int     // local written, or the collection local added to
-	local2  int     // a second local (scan value, merge operand)
-	index   int     // break index; capacity of a new array
-	term    *ast.Term
-	blocks  []*block
-	fn      *function // the function called; for a conflict, the one it is in
-	builtin *builtinFunc
-	args    []operand
-	loc     *ast.Location
+// Operand is a local variable or, when Term is set, a constant.
+type Operand struct {
+	Local int
+	Term  *ast.Term
+}
+
+// Stmt is one linked statement; which fields matter depends on Op.
+type Stmt struct {
+	Op      Opcode
+	A, B    Operand // sources: value and key, or the two operands compared
+	Target  int     // local written, or the collection local added to
+	Local2  int     // a second local (scan value, merge operand)
+	Index   int     // break index; capacity of a new array
+	Term    *ast.Term
+	Blocks  []*Block
+	Func    *Function // the function called
+	Builtin int       // the built-in called, an index of Linked.Builtins
+	Args    []Operand
+	Loc     *ast.Location // where a message about the statement points
 }
 
 type builtinFunc struct {
 	name     string
 	impl     topdown.BuiltinFunc
-	relation bool   // the call's value is the array of every output
-	refused  string // why this built-in cannot be linked, when it cannot
+	relation bool // the call's value is the array of every output
 }
 
 // LinkError is a plan this interpreter cannot run: a statement it does not
@@ -167,168 +186,239 @@ func (e *LinkError) Error() string {
 // entrypoint, evaluated in order by Eval. Only the built-ins of caps can be
 // called; a call to any other is refused.
 func Link(p *ir.Policy, caps *ast.Capabilities) (*Program, error) {
-	return link(p, caps, false)
+	l, err := LinkData(p, caps)
+	if err != nil {
+		return nil, err
+	}
+	return Load(l, caps)
 }
 
-// LinkLazily is Link that links each plan and function when it is first
-// evaluated, so that a check pays only for the rules of the layouts it
-// meets. A plan that does not link is then an error of the evaluation
-// that reaches it, not of LinkLazily: it is for plans that Link is known to
-// accept (the shipped plan, which the tests link whole).
-func LinkLazily(p *ir.Policy, caps *ast.Capabilities) (*Program, error) {
-	return link(p, caps, true)
-}
-
-func link(p *ir.Policy, caps *ast.Capabilities, lazily bool) (*Program, error) {
+// LinkData is Link without resolving the built-ins: the linked plan as
+// data, to write out as source or to compare.
+func LinkData(p *ir.Policy, caps *ast.Capabilities) (*Linked, error) {
 	if caps == nil {
 		return nil, &LinkError{Msg: "no capabilities given: the built-ins a plan may call must be named"}
 	}
 	if p.Static == nil || p.Plans == nil || p.Funcs == nil {
 		return nil, &LinkError{Msg: "the plan has no static data, plans or functions"}
 	}
-	allowed := make(map[string]*ast.Builtin, len(caps.Builtins))
-	for _, b := range caps.Builtins {
-		allowed[b.Name] = b
-	}
+	allowed := allowedBuiltins(caps)
 	l := &linker{
 		strings:  make([]*ast.Term, len(p.Static.Strings)),
-		funcs:    map[string]*function{},
-		builtins: map[string]*builtinFunc{},
-		prog:     &Program{},
+		funcs:    map[string]*Function{},
+		builtins: map[string]int{},
+		refused:  map[string]string{},
+		out:      &Linked{},
 	}
 	for i, s := range p.Static.Strings {
 		l.strings[i] = ast.StringTerm(s.Value)
 	}
 	for _, f := range p.Static.Files {
-		l.prog.files = append(l.prog.files, f.Value)
+		l.files = append(l.files, f.Value)
 	}
 	// A declared built-in that cannot be linked is refused where it is
 	// called, so the message names the rule.
 	for _, b := range p.Static.BuiltinFuncs {
-		bf := &builtinFunc{name: b.Name}
-		decl, ok := allowed[b.Name]
-		switch {
-		case !ok:
-			bf.refused = fmt.Sprintf("built-in %s is not allowed: the checker's capabilities leave it out (no network, environment, clock or randomness)", b.Name)
-		default:
-			bf.impl, bf.relation = topdown.GetBuiltin(b.Name), decl.Relation
-			if fast, ok := fastBuiltins[b.Name]; ok {
-				bf.impl = fast
-			}
-			if bf.impl == nil {
-				bf.refused = fmt.Sprintf("built-in %s is not implemented", b.Name)
-			}
+		if _, err := resolveBuiltin(b.Name, allowed); err != nil {
+			l.refused[b.Name] = err.Error()
+			continue
 		}
-		l.builtins[b.Name] = bf
+		if _, dup := l.builtins[b.Name]; !dup {
+			l.builtins[b.Name] = len(l.out.Builtins)
+			l.out.Builtins = append(l.out.Builtins, b.Name)
+		}
 	}
 	// Functions first, so that a call can point at any of them.
 	for i, f := range p.Funcs.Funcs {
-		fn := &function{name: f.Name, id: i, ret: int(f.Return), memo: len(f.Params) == 2}
+		fn := &Function{Name: f.Name, ID: i, Ret: int(f.Return), Memo: len(f.Params) == 2}
 		for _, prm := range f.Params {
-			fn.params = append(fn.params, int(prm))
+			fn.Params = append(fn.Params, int(prm))
 		}
 		l.funcs[f.Name] = fn
-		l.prog.funcs = append(l.prog.funcs, fn)
-	}
-	if lazily {
-		for i, f := range p.Funcs.Funcs {
-			l.prog.funcs[i].body.src = f.Blocks
-		}
-		for _, pl := range p.Plans.Plans {
-			l.prog.plans = append(l.prog.plans, &plan{name: pl.Name, body: lazyBody{src: pl.Blocks}})
-		}
-		l.prog.lazy = l
-		return l.prog, nil
+		l.out.Funcs = append(l.out.Funcs, fn)
 	}
 	for i, f := range p.Funcs.Funcs {
-		if err := l.function(l.prog.funcs[i], f.Blocks); err != nil {
+		if err := l.function(l.out.Funcs[i], f.Blocks); err != nil {
 			return nil, err
 		}
 	}
 	for _, pl := range p.Plans.Plans {
-		lp := &plan{name: pl.Name}
+		lp := &Plan{Name: pl.Name}
 		if err := l.plan(lp, pl.Blocks); err != nil {
 			return nil, err
 		}
-		l.prog.plans = append(l.prog.plans, lp)
+		l.out.Plans = append(l.out.Plans, lp)
 	}
-	return l.prog, nil
+	return l.out, nil
 }
 
-func (l *linker) function(fn *function, src []*ir.Block) error {
-	l.fn = fn
-	defer func() { l.fn = nil }()
-	l.maxLocal = fn.ret
-	for _, prm := range fn.params {
-		l.maxLocal = max(l.maxLocal, prm)
+func allowedBuiltins(caps *ast.Capabilities) map[string]*ast.Builtin {
+	allowed := make(map[string]*ast.Builtin, len(caps.Builtins))
+	for _, b := range caps.Builtins {
+		allowed[b.Name] = b
 	}
-	blocks, err := l.blocks(src)
-	if err != nil {
-		return fmt.Errorf("%w (function %s)", err, fn.name)
+	return allowed
+}
+
+// resolveBuiltin finds the implementation of a built-in the capabilities
+// allow: this package's own where it has one, else OPA's.
+func resolveBuiltin(name string, allowed map[string]*ast.Builtin) (*builtinFunc, error) {
+	decl, ok := allowed[name]
+	if !ok {
+		return nil, fmt.Errorf("built-in %s is not allowed: the checker's capabilities leave it out (no network, environment, clock or randomness)", name)
 	}
-	fn.blocks, fn.nlocals = blocks, l.maxLocal+1
+	bf := &builtinFunc{name: name, impl: topdown.GetBuiltin(name), relation: decl.Relation}
+	if fast, ok := fastBuiltins[name]; ok {
+		bf.impl = fast
+	}
+	if bf.impl == nil {
+		return nil, fmt.Errorf("built-in %s is not implemented", name)
+	}
+	return bf, nil
+}
+
+// Load makes a program of a linked plan: it resolves the built-ins, which
+// caps must allow. It trusts the statements, as LinkData made them (written
+// out as source or not): looking at each of them would cost a check more
+// than the rules it runs, as it would bring every rule's statements into
+// memory. Verify looks at them.
+func Load(l *Linked, caps *ast.Capabilities) (*Program, error) {
+	if caps == nil {
+		return nil, &LinkError{Msg: "no capabilities given: the built-ins a plan may call must be named"}
+	}
+	allowed := allowedBuiltins(caps)
+	p := &Program{plans: l.Plans, funcs: l.Funcs, builtins: make([]*builtinFunc, len(l.Builtins))}
+	for i, name := range l.Builtins {
+		bf, err := resolveBuiltin(name, allowed)
+		if err != nil {
+			return nil, &LinkError{Msg: err.Error()}
+		}
+		p.builtins[i] = bf
+	}
+	for i, fn := range l.Funcs {
+		if fn == nil || fn.ID != i {
+			return nil, &LinkError{Msg: fmt.Sprintf("function %d of the linked plan is missing or out of place", i)}
+		}
+	}
+	return p, nil
+}
+
+// Verify checks every statement of l: known opcodes, locals inside their
+// frame, calls to l's own functions with their number of arguments,
+// built-ins l names, blocks where a statement needs them. A Linked that
+// LinkData made passes; one written out by an older generator, or changed
+// since, may not.
+func (l *Linked) Verify() error {
+	p := &Program{plans: l.Plans, funcs: l.Funcs, builtins: make([]*builtinFunc, len(l.Builtins))}
+	for i, fn := range l.Funcs {
+		if fn == nil || fn.ID != i {
+			return &LinkError{Msg: fmt.Sprintf("function %d of the linked plan is missing or out of place", i)}
+		}
+		if err := p.check(fn.Blocks, fn.NLocals, fn.Name); err != nil {
+			return err
+		}
+	}
+	for _, pl := range l.Plans {
+		if err := p.check(pl.Blocks, pl.NLocals, pl.Name); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
-func (l *linker) plan(pl *plan, src []*ir.Block) error {
-	l.maxLocal = int(ir.Data)
-	blocks, err := l.blocks(src)
-	if err != nil {
-		return fmt.Errorf("%w (plan %s)", err, pl.name)
+// check is Verify's look at the statements of one function or plan: known
+// opcodes, locals inside the frame, calls to this program's functions with
+// their number of arguments, and built-ins it resolved.
+func (p *Program) check(blocks []*Block, nlocals int, where string) error {
+	bad := func(format string, args ...any) error {
+		return &LinkError{Msg: fmt.Sprintf("%s: ", where) + fmt.Sprintf(format, args...)}
 	}
-	pl.blocks, pl.nlocals = blocks, l.maxLocal+1
+	local := func(n int) bool { return n >= 0 && n < nlocals }
+	operand := func(o Operand) bool { return o.Term != nil || local(o.Local) }
+	for _, b := range blocks {
+		if b == nil {
+			return bad("a block is missing")
+		}
+		for i := range b.Stmts {
+			st := &b.Stmts[i]
+			if st.Op == 0 || st.Op >= opCount || !local(st.Target) || !local(st.Local2) || !operand(st.A) || !operand(st.B) {
+				return bad("statement %d has an unknown opcode or a local outside its frame", i)
+			}
+			for _, a := range st.Args {
+				if !operand(a) {
+					return bad("statement %d passes a local outside its frame", i)
+				}
+			}
+			switch st.Op {
+			case OpCallFunc:
+				if st.Func == nil || st.Func.ID < 0 || st.Func.ID >= len(p.funcs) || p.funcs[st.Func.ID] != st.Func || len(st.Args) != len(st.Func.Params) {
+					return bad("statement %d calls a function outside the plan", i)
+				}
+			case OpCallBuiltin:
+				if st.Builtin < 0 || st.Builtin >= len(p.builtins) {
+					return bad("statement %d calls a built-in the plan does not name", i)
+				}
+			case OpAssignInt, OpMakeNumber:
+				if st.Term == nil {
+					return bad("statement %d has no constant", i)
+				}
+			case OpBlock, OpScan, OpNot:
+				if st.Op != OpBlock && len(st.Blocks) != 1 {
+					return bad("statement %d has a malformed block", i)
+				}
+				if err := p.check(st.Blocks, nlocals, where); err != nil {
+					return err
+				}
+			}
+		}
+	}
 	return nil
-}
-
-// linkFunction links fn's blocks if they wait for it; safe for concurrent
-// use.
-func (p *Program) linkFunction(fn *function) error {
-	if p.lazy == nil {
-		return nil
-	}
-	fn.body.once.Do(func() {
-		p.lazyMu.Lock()
-		defer p.lazyMu.Unlock()
-		fn.body.err = p.lazy.function(fn, fn.body.src)
-		fn.body.src = nil
-	})
-	return fn.body.err
-}
-
-// linkPlan is linkFunction for a plan.
-func (p *Program) linkPlan(pl *plan) error {
-	if p.lazy == nil {
-		return nil
-	}
-	pl.body.once.Do(func() {
-		p.lazyMu.Lock()
-		defer p.lazyMu.Unlock()
-		pl.body.err = p.lazy.plan(pl, pl.body.src)
-		pl.body.src = nil
-	})
-	return pl.body.err
 }
 
 // Plans names the entrypoints, in the order Eval returns their results.
 func (p *Program) Plans() []string {
 	names := make([]string, len(p.plans))
 	for i, pl := range p.plans {
-		names[i] = pl.name
+		names[i] = pl.Name
 	}
 	return names
 }
 
 type linker struct {
-	fn       *function // the function being linked; nil in a plan
 	strings  []*ast.Term
-	funcs    map[string]*function
-	builtins map[string]*builtinFunc
-	prog     *Program
+	files    []string
+	funcs    map[string]*Function
+	builtins map[string]int    // index in out.Builtins
+	refused  map[string]string // why a declared built-in cannot be called
+	out      *Linked
 	maxLocal int
 }
 
-func (l *linker) blocks(bs []*ir.Block) ([]*block, error) {
-	out := make([]*block, len(bs))
+func (l *linker) function(fn *Function, src []*ir.Block) error {
+	l.maxLocal = fn.Ret
+	for _, prm := range fn.Params {
+		l.maxLocal = max(l.maxLocal, prm)
+	}
+	blocks, err := l.blocks(src)
+	if err != nil {
+		return fmt.Errorf("%w (function %s)", err, fn.Name)
+	}
+	fn.Blocks, fn.NLocals = blocks, l.maxLocal+1
+	return nil
+}
+
+func (l *linker) plan(pl *Plan, src []*ir.Block) error {
+	l.maxLocal = int(ir.Data)
+	blocks, err := l.blocks(src)
+	if err != nil {
+		return fmt.Errorf("%w (plan %s)", err, pl.Name)
+	}
+	pl.Blocks, pl.NLocals = blocks, l.maxLocal+1
+	return nil
+}
+
+func (l *linker) blocks(bs []*ir.Block) ([]*Block, error) {
+	out := make([]*Block, len(bs))
 	for i, b := range bs {
 		lb, err := l.block(b)
 		if err != nil {
@@ -339,17 +429,17 @@ func (l *linker) blocks(bs []*ir.Block) ([]*block, error) {
 	return out, nil
 }
 
-func (l *linker) block(b *ir.Block) (*block, error) {
+func (l *linker) block(b *ir.Block) (*Block, error) {
 	if b == nil {
-		return &block{}, nil
+		return &Block{}, nil
 	}
-	out := &block{stmts: make([]stmt, 0, len(b.Stmts))}
+	out := &Block{Stmts: make([]Stmt, 0, len(b.Stmts))}
 	for _, s := range b.Stmts {
 		ls, err := l.stmt(s)
 		if err != nil {
 			return nil, err
 		}
-		out.stmts = append(out.stmts, ls)
+		out.Stmts = append(out.Stmts, ls)
 	}
 	return out, nil
 }
@@ -360,7 +450,7 @@ func (l *linker) local(x ir.Local) int {
 	return n
 }
 
-func (l *linker) operand(o ir.Operand) (operand, error) {
+func (l *linker) operand(o ir.Operand) (Operand, error) {
 	val := o.Value
 	// OPA's JSON reader of plans gives operands as pointers.
 	switch v := val.(type) {
@@ -373,150 +463,149 @@ func (l *linker) operand(o ir.Operand) (operand, error) {
 	}
 	switch v := val.(type) {
 	case ir.Local:
-		return operand{local: l.local(v)}, nil
+		return Operand{Local: l.local(v)}, nil
 	case ir.StringIndex:
 		if int(v) < 0 || int(v) >= len(l.strings) {
-			return operand{}, &LinkError{Msg: fmt.Sprintf("string constant %d is out of range", v)}
+			return Operand{}, &LinkError{Msg: fmt.Sprintf("string constant %d is out of range", v)}
 		}
-		return operand{term: l.strings[v]}, nil
+		return Operand{Term: l.strings[v]}, nil
 	case ir.Bool:
-		return operand{term: ast.BooleanTerm(bool(v))}, nil
+		return Operand{Term: ast.BooleanTerm(bool(v))}, nil
 	}
-	return operand{}, &LinkError{Msg: fmt.Sprintf("unknown operand %v", o.Value)}
+	return Operand{}, &LinkError{Msg: fmt.Sprintf("unknown operand %v", o.Value)}
 }
 
 func (l *linker) location(loc *ir.Location) *ast.Location {
 	file := ""
-	if loc.File >= 0 && loc.File < len(l.prog.files) {
-		file = l.prog.files[loc.File]
+	if loc.File >= 0 && loc.File < len(l.files) {
+		file = l.files[loc.File]
 	}
 	return &ast.Location{File: file, Row: loc.Row, Col: loc.Col}
 }
 
-func (l *linker) stmt(s ir.Stmt) (stmt, error) {
+func (l *linker) stmt(s ir.Stmt) (Stmt, error) {
 	var (
-		out stmt
+		out Stmt
 		err error
 	)
 	// setOperand links one operand into dst; the first error is kept.
-	setOperand := func(dst *operand, src ir.Operand) {
+	setOperand := func(dst *Operand, src ir.Operand) {
 		if err == nil {
 			*dst, err = l.operand(src)
 		}
 	}
 	switch s := s.(type) {
 	case *ir.AssignVarStmt:
-		out = stmt{op: opAssignVar, target: l.local(s.Target)}
-		setOperand(&out.a, s.Source)
+		out = Stmt{Op: OpAssignVar, Target: l.local(s.Target)}
+		setOperand(&out.A, s.Source)
 	case *ir.AssignVarOnceStmt:
-		out = stmt{op: opAssignVarOnce, target: l.local(s.Target), loc: l.location(&s.Location), fn: l.fn}
-		setOperand(&out.a, s.Source)
+		out = Stmt{Op: OpAssignVarOnce, Target: l.local(s.Target), Loc: l.location(&s.Location)}
+		setOperand(&out.A, s.Source)
 	case *ir.AssignIntStmt:
-		out = stmt{op: opAssignInt, target: l.local(s.Target), term: ast.InternedTerm(int(s.Value))}
+		out = Stmt{Op: OpAssignInt, Target: l.local(s.Target), Term: ast.InternedTerm(int(s.Value))}
 	case *ir.ResetLocalStmt:
-		out = stmt{op: opResetLocal, target: l.local(s.Target)}
+		out = Stmt{Op: OpResetLocal, Target: l.local(s.Target)}
 	case *ir.CallStmt:
-		out = stmt{target: l.local(s.Result), loc: l.location(&s.Location), args: make([]operand, len(s.Args))}
+		out = Stmt{Target: l.local(s.Result), Loc: l.location(&s.Location), Args: make([]Operand, len(s.Args))}
 		for i := range s.Args {
-			setOperand(&out.args[i], s.Args[i])
+			setOperand(&out.Args[i], s.Args[i])
 		}
 		if fn, ok := l.funcs[s.Func]; ok {
-			out.op, out.fn = opCallFunc, fn
-			if len(s.Args) != len(fn.params) {
-				return stmt{}, &LinkError{Msg: fmt.Sprintf("%s is called with %d arguments, it takes %d", s.Func, len(s.Args), len(fn.params))}
+			out.Op, out.Func = OpCallFunc, fn
+			if len(s.Args) != len(fn.Params) {
+				return Stmt{}, &LinkError{Msg: fmt.Sprintf("%s is called with %d arguments, it takes %d", s.Func, len(s.Args), len(fn.Params))}
 			}
+		} else if why, ok := l.refused[s.Func]; ok {
+			return Stmt{}, &LinkError{Msg: why, Location: out.Loc}
 		} else if b, ok := l.builtins[s.Func]; ok {
-			if b.refused != "" {
-				return stmt{}, &LinkError{Msg: b.refused, Location: out.loc}
-			}
-			out.op, out.builtin = opCallBuiltin, b
+			out.Op, out.Builtin = OpCallBuiltin, b
 		} else {
-			return stmt{}, &LinkError{Msg: fmt.Sprintf("call to %s, which is neither a planned function nor a declared built-in", s.Func), Location: out.loc}
+			return Stmt{}, &LinkError{Msg: fmt.Sprintf("call to %s, which is neither a planned function nor a declared built-in", s.Func), Location: out.Loc}
 		}
 	case *ir.DotStmt:
-		out = stmt{op: opDot, target: l.local(s.Target)}
-		setOperand(&out.a, s.Source)
-		setOperand(&out.b, s.Key)
+		out = Stmt{Op: OpDot, Target: l.local(s.Target)}
+		setOperand(&out.A, s.Source)
+		setOperand(&out.B, s.Key)
 	case *ir.LenStmt:
-		out = stmt{op: opLen, target: l.local(s.Target)}
-		setOperand(&out.a, s.Source)
+		out = Stmt{Op: OpLen, Target: l.local(s.Target)}
+		setOperand(&out.A, s.Source)
 	case *ir.EqualStmt:
-		out = stmt{op: opEqual}
-		setOperand(&out.a, s.A)
-		setOperand(&out.b, s.B)
+		out = Stmt{Op: OpEqual}
+		setOperand(&out.A, s.A)
+		setOperand(&out.B, s.B)
 	case *ir.NotEqualStmt:
-		out = stmt{op: opNotEqual}
-		setOperand(&out.a, s.A)
-		setOperand(&out.b, s.B)
+		out = Stmt{Op: OpNotEqual}
+		setOperand(&out.A, s.A)
+		setOperand(&out.B, s.B)
 	case *ir.IsArrayStmt:
-		out = stmt{op: opIsArray}
-		setOperand(&out.a, s.Source)
+		out = Stmt{Op: OpIsArray}
+		setOperand(&out.A, s.Source)
 	case *ir.IsObjectStmt:
-		out = stmt{op: opIsObject}
-		setOperand(&out.a, s.Source)
+		out = Stmt{Op: OpIsObject}
+		setOperand(&out.A, s.Source)
 	case *ir.IsSetStmt:
-		out = stmt{op: opIsSet}
-		setOperand(&out.a, s.Source)
+		out = Stmt{Op: OpIsSet}
+		setOperand(&out.A, s.Source)
 	case *ir.IsDefinedStmt:
-		out = stmt{op: opIsDefined, target: l.local(s.Source)}
+		out = Stmt{Op: OpIsDefined, Target: l.local(s.Source)}
 	case *ir.IsUndefinedStmt:
-		out = stmt{op: opIsUndefined, target: l.local(s.Source)}
+		out = Stmt{Op: OpIsUndefined, Target: l.local(s.Source)}
 	case *ir.MakeNullStmt:
-		out = stmt{op: opMakeNull, target: l.local(s.Target)}
+		out = Stmt{Op: OpMakeNull, Target: l.local(s.Target)}
 	case *ir.MakeNumberIntStmt:
-		out = stmt{op: opMakeNumber, target: l.local(s.Target), term: ast.IntNumberTerm(int(s.Value))}
+		out = Stmt{Op: OpMakeNumber, Target: l.local(s.Target), Term: ast.IntNumberTerm(int(s.Value))}
 	case *ir.MakeNumberRefStmt:
 		if s.Index < 0 || s.Index >= len(l.strings) {
-			return stmt{}, &LinkError{Msg: fmt.Sprintf("number constant %d is out of range", s.Index)}
+			return Stmt{}, &LinkError{Msg: fmt.Sprintf("number constant %d is out of range", s.Index)}
 		}
 		raw := string(l.strings[s.Index].Value.(ast.String))
 		if _, err := strconv.ParseFloat(raw, 64); errors.Is(err, strconv.ErrSyntax) {
-			return stmt{}, &LinkError{Msg: fmt.Sprintf("number constant %q is not a number", raw)}
+			return Stmt{}, &LinkError{Msg: fmt.Sprintf("number constant %q is not a number", raw)}
 		}
-		out = stmt{op: opMakeNumber, target: l.local(s.Target), term: ast.NumberTerm(json.Number(raw))}
+		out = Stmt{Op: OpMakeNumber, Target: l.local(s.Target), Term: ast.NumberTerm(json.Number(raw))}
 	case *ir.MakeArrayStmt:
-		out = stmt{op: opMakeArray, target: l.local(s.Target), index: int(max(0, min(s.Capacity, math.MaxInt16)))}
+		out = Stmt{Op: OpMakeArray, Target: l.local(s.Target), Index: int(max(0, min(s.Capacity, math.MaxInt16)))}
 	case *ir.MakeObjectStmt:
-		out = stmt{op: opMakeObject, target: l.local(s.Target)}
+		out = Stmt{Op: OpMakeObject, Target: l.local(s.Target)}
 	case *ir.MakeSetStmt:
-		out = stmt{op: opMakeSet, target: l.local(s.Target)}
+		out = Stmt{Op: OpMakeSet, Target: l.local(s.Target)}
 	case *ir.ArrayAppendStmt:
-		out = stmt{op: opArrayAppend, target: l.local(s.Array)}
-		setOperand(&out.a, s.Value)
+		out = Stmt{Op: OpArrayAppend, Target: l.local(s.Array)}
+		setOperand(&out.A, s.Value)
 	case *ir.ObjectInsertStmt:
-		out = stmt{op: opObjectInsert, target: l.local(s.Object)}
-		setOperand(&out.a, s.Key)
-		setOperand(&out.b, s.Value)
+		out = Stmt{Op: OpObjectInsert, Target: l.local(s.Object)}
+		setOperand(&out.A, s.Key)
+		setOperand(&out.B, s.Value)
 	case *ir.ObjectInsertOnceStmt:
-		out = stmt{op: opObjectInsertOnce, target: l.local(s.Object), loc: l.location(&s.Location)}
-		setOperand(&out.a, s.Key)
-		setOperand(&out.b, s.Value)
+		out = Stmt{Op: OpObjectInsertOnce, Target: l.local(s.Object), Loc: l.location(&s.Location)}
+		setOperand(&out.A, s.Key)
+		setOperand(&out.B, s.Value)
 	case *ir.ObjectMergeStmt:
-		out = stmt{op: opObjectMerge, target: l.local(s.Target), a: operand{local: l.local(s.A)}, b: operand{local: l.local(s.B)}, loc: l.location(&s.Location)}
+		out = Stmt{Op: OpObjectMerge, Target: l.local(s.Target), A: Operand{Local: l.local(s.A)}, B: Operand{Local: l.local(s.B)}, Loc: l.location(&s.Location)}
 	case *ir.SetAddStmt:
-		out = stmt{op: opSetAdd, target: l.local(s.Set)}
-		setOperand(&out.a, s.Value)
+		out = Stmt{Op: OpSetAdd, Target: l.local(s.Set)}
+		setOperand(&out.A, s.Value)
 	case *ir.BlockStmt:
-		out = stmt{op: opBlock}
-		out.blocks, err = l.blocks(s.Blocks)
+		out = Stmt{Op: OpBlock}
+		out.Blocks, err = l.blocks(s.Blocks)
 	case *ir.BreakStmt:
-		out = stmt{op: opBreak, index: int(s.Index)}
+		out = Stmt{Op: OpBreak, Index: int(s.Index)}
 	case *ir.ScanStmt:
-		out = stmt{op: opScan, a: operand{local: l.local(s.Source)}, target: l.local(s.Key), local2: l.local(s.Value)}
-		var b *block
+		out = Stmt{Op: OpScan, A: Operand{Local: l.local(s.Source)}, Target: l.local(s.Key), Local2: l.local(s.Value)}
+		var b *Block
 		b, err = l.block(s.Block)
-		out.blocks = []*block{b}
+		out.Blocks = []*Block{b}
 	case *ir.NotStmt:
-		out = stmt{op: opNot}
-		var b *block
+		out = Stmt{Op: OpNot}
+		var b *Block
 		b, err = l.block(s.Block)
-		out.blocks = []*block{b}
+		out.Blocks = []*Block{b}
 	case *ir.ReturnLocalStmt:
-		out = stmt{op: opReturn, target: l.local(s.Source)}
+		out = Stmt{Op: OpReturn, Target: l.local(s.Source)}
 	case *ir.ResultSetAddStmt:
-		out = stmt{op: opResultSetAdd, target: l.local(s.Value)}
+		out = Stmt{Op: OpResultSetAdd, Target: l.local(s.Value)}
 	case *ir.NopStmt:
-		out = stmt{op: opNop}
+		out = Stmt{Op: OpNop}
 	default:
 		// WithStmt and CallDynamicStmt: the shipped policies need neither,
 		// and a plan that does is refused here rather than run wrongly.
@@ -524,10 +613,10 @@ func (l *linker) stmt(s ir.Stmt) (stmt, error) {
 		if ls, ok := s.(interface{ GetLocation() *ir.Location }); ok {
 			loc = l.location(ls.GetLocation())
 		}
-		return stmt{}, &LinkError{Msg: fmt.Sprintf("statement %T is not supported", s), Location: loc}
+		return Stmt{}, &LinkError{Msg: fmt.Sprintf("statement %T is not supported", s), Location: loc}
 	}
 	if err != nil {
-		return stmt{}, err
+		return Stmt{}, err
 	}
 	return out, nil
 }

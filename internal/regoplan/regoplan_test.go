@@ -369,53 +369,100 @@ func TestEvalPlansRunsOnlyTheSelected(t *testing.T) {
 	}
 }
 
-// TestLinkLazily: a lazily linked program gives the results of one linked
-// whole, links a rule only when it is evaluated, and a rule that cannot be
-// linked fails the evaluation that reaches it, never passes it.
-func TestLinkLazily(t *testing.T) {
+// TestLoad: a plan linked as data (what a generator writes out) loads into
+// a program that gives the results of one linked directly; Load refuses
+// built-ins outside the capabilities, and Verify linked data that would
+// call outside the plan or read a local outside a frame.
+func TestLoad(t *testing.T) {
 	ctx := context.Background()
-	src := "package test\nimport rego.v1\nq := input.x + 1\np contains v if { some v in input.ys; v > q }\nr := \"unused\""
+	src := "package test\nimport rego.v1\nq := input.x + 1\np contains upper(sprintf(\"%d\", [v])) if { some v in input.ys; v > q }\nr := \"unused\""
 	input := ast.MustParseTerm(`{"x": 1, "ys": [1, 2, 3, 4]}`)
-	eager, err := regoplan.Link(planModule(t, src, "p", "r"), policy.Capabilities())
+	want, _, err := link(t, src, "p", "r").Eval(ctx, input)
 	if err != nil {
 		t.Fatal(err)
 	}
-	lazy, err := regoplan.LinkLazily(planModule(t, src, "p", "r"), policy.Capabilities())
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, _, err := eager.Eval(ctx, input)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for range 2 { // linked on the first evaluation, reused on the second
-		got, _, err := lazy.Eval(ctx, input)
+	linked := func() *regoplan.Linked {
+		l, err := regoplan.LinkData(planModule(t, src, "p", "r"), policy.Capabilities())
 		if err != nil {
 			t.Fatal(err)
 		}
-		if fmt.Sprint(got) != fmt.Sprint(want) {
-			t.Fatalf("lazily linked: %v, linked whole: %v", got, want)
+		return l
+	}
+	prog, err := regoplan.Load(linked(), policy.Capabilities())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _, err := prog.Eval(ctx, input); err != nil || fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("loaded: %v, %v; linked: %v", got, err, want)
+	}
+	// firstStmt finds the first statement of op in l's functions.
+	firstStmt := func(l *regoplan.Linked, op regoplan.Opcode) *regoplan.Stmt {
+		var find func(bs []*regoplan.Block) *regoplan.Stmt
+		find = func(bs []*regoplan.Block) *regoplan.Stmt {
+			for _, b := range bs {
+				for i := range b.Stmts {
+					if b.Stmts[i].Op == op {
+						return &b.Stmts[i]
+					}
+					if st := find(b.Stmts[i].Blocks); st != nil {
+						return st
+					}
+				}
+			}
+			return nil
+		}
+		for _, fn := range l.Funcs {
+			if st := find(fn.Blocks); st != nil {
+				return st
+			}
+		}
+		for _, pl := range l.Plans {
+			if st := find(pl.Blocks); st != nil {
+				return st
+			}
+		}
+		t.Fatalf("no statement %d in the plan", op)
+		return nil
+	}
+	if err := linked().Verify(); err != nil {
+		t.Fatalf("Verify refused what LinkData made: %v", err)
+	}
+	for _, tc := range []struct {
+		name   string
+		breaks func(l *regoplan.Linked)
+		want   string
+	}{
+		{"a built-in outside the capabilities", func(l *regoplan.Linked) { l.Builtins[0] = "http.send" }, "http.send is not allowed"},
+		{"a built-in OPA does not have", func(l *regoplan.Linked) { l.Builtins[0] = "no.such.builtin" }, "no.such.builtin"},
+		{"a built-in index past the list", func(l *regoplan.Linked) { firstStmt(l, regoplan.OpCallBuiltin).Builtin = len(l.Builtins) }, "built-in the plan does not name"},
+		{"a function of another plan", func(l *regoplan.Linked) {
+			st := firstStmt(l, regoplan.OpCallFunc)
+			copied := *st.Func
+			st.Func = &copied
+		}, "function outside the plan"},
+		{"a function out of place", func(l *regoplan.Linked) { l.Funcs[0].ID = 1 }, "out of place"},
+		{"a local outside the frame", func(l *regoplan.Linked) { firstStmt(l, regoplan.OpDot).Target = 1 << 20 }, "outside its frame"},
+		{"an unknown opcode", func(l *regoplan.Linked) { firstStmt(l, regoplan.OpDot).Op = 200 }, "unknown opcode"},
+		{"a scan without its block", func(l *regoplan.Linked) { firstStmt(l, regoplan.OpScan).Blocks = nil }, "malformed block"},
+	} {
+		l := linked()
+		tc.breaks(l)
+		_, err := regoplan.Load(l, policy.Capabilities())
+		if err == nil {
+			err = l.Verify()
+		}
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: Load and Verify gave %v, want an error saying %q", tc.name, err, tc.want)
 		}
 	}
-
-	broken := planModule(t, "package test\np := 1", "p")
-	broken.Funcs.Funcs[0].Blocks[0].Stmts = append(broken.Funcs.Funcs[0].Blocks[0].Stmts, &ir.CallStmt{Func: "no.such.builtin"})
-	prog, err := regoplan.LinkLazily(broken, policy.Capabilities())
-	if err != nil {
-		t.Fatalf("LinkLazily linked a rule before its evaluation: %v", err)
-	}
-	if _, _, err := prog.EvalPlans(ctx, input, []bool{false}); err != nil {
-		t.Fatalf("a plan not run was linked: %v", err)
-	}
-	res, _, err := prog.Eval(ctx, input)
-	if err == nil || !strings.Contains(err.Error(), "no.such.builtin") {
-		t.Fatalf("evaluating a rule that cannot be linked: results %v, err %v; want an error naming the call", res, err)
+	if _, err := regoplan.Load(linked(), nil); err == nil {
+		t.Error("a plan was loaded without capabilities")
 	}
 }
 
-// TestLinkLazilyConcurrent: evaluations on several goroutines share a
-// lazily linked program, each rule linked once (run it with -race).
-func TestLinkLazilyConcurrent(t *testing.T) {
+// TestEvalConcurrent: evaluations on several goroutines share a program
+// (run it with -race).
+func TestEvalConcurrent(t *testing.T) {
 	ctx := context.Background()
 	src := "package test\nimport rego.v1\nq := input.x + 1\nf(v) := v * 2\np contains f(v) if { some v in input.ys; v > q }"
 	input := ast.MustParseTerm(`{"x": 1, "ys": [1, 2, 3, 4]}`)
@@ -423,10 +470,7 @@ func TestLinkLazilyConcurrent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	prog, err := regoplan.LinkLazily(planModule(t, src, "p"), policy.Capabilities())
-	if err != nil {
-		t.Fatal(err)
-	}
+	prog := link(t, src, "p")
 	var wg sync.WaitGroup
 	errs := make(chan error, 8)
 	for range 8 {
@@ -444,5 +488,21 @@ func TestLinkLazilyConcurrent(t *testing.T) {
 		if err != nil {
 			t.Error(err)
 		}
+	}
+}
+
+// TestOpcodeNames: every opcode has its own name, the one it is declared
+// under (generated sources spell opcodes by it).
+func TestOpcodeNames(t *testing.T) {
+	seen := map[string]bool{}
+	for op := regoplan.OpAssignVar; op <= regoplan.OpNop; op++ {
+		name := op.String()
+		if !strings.HasPrefix(name, "Op") || seen[name] {
+			t.Errorf("opcode %d is named %q", op, name)
+		}
+		seen[name] = true
+	}
+	if regoplan.OpDot.String() != "OpDot" || regoplan.OpNop.String() != "OpNop" || regoplan.Opcode(0).String() != "Opcode(0)" {
+		t.Errorf("names: %v %v %v", regoplan.OpDot, regoplan.OpNop, regoplan.Opcode(0))
 	}
 }
