@@ -194,6 +194,45 @@ func TestFailClosedOnEveryEvent(t *testing.T) {
 		})
 	}
 
+	// A push to the default branch: the clone of the push holds
+	// origin/main at the change itself, so the rules and the history come
+	// from the branch's tip before the push; after a forced push, the
+	// history is compared with that tip itself, not with the merge base,
+	// which predates the commit the push rewrote.
+	pushToMain := map[string]func(t *testing.T, before string) []string{
+		"GitHub": func(t *testing.T, before string) []string {
+			return githubEnv(t, "push", fmt.Sprintf(`{"ref": "refs/heads/main", "before": %q, "after": "", "forced": true, %s}`, before, repository))
+		},
+		"GitLab": func(t *testing.T, before string) []string {
+			return []string{"CI=true", "GITLAB_CI=true", "CI_PIPELINE_SOURCE=push", "CI_DEFAULT_BRANCH=main", "CI_COMMIT_BRANCH=main", "CI_COMMIT_BEFORE_SHA=" + before}
+		},
+	}
+	for name, env := range pushToMain {
+		t.Run("a push to the default branch/"+name, func(t *testing.T) {
+			t.Parallel()
+			repo, base, _ := changeRepo(t)
+			git(t, repo, "checkout", "-q", "main")
+			git(t, repo, "merge", "-q", "--ff-only", "change")
+			git(t, repo, "push", "-q", "origin", "main")
+			git(t, repo, "fetch", "-q", "origin")
+			checkFindsAll(t, repo, env(t, base), nil)
+		})
+		t.Run("a forced push to the default branch/"+name, func(t *testing.T) {
+			t.Parallel()
+			repo, base, _ := changeRepo(t)
+			git(t, repo, "checkout", "-q", "main")
+			git(t, repo, "reset", "-q", "--hard", base+"~1")
+			run := filepath.Join(repo, filepath.FromSlash(rewrittenRun))
+			copyCase(t, "ok", "complete", run)
+			rewriteArtifact(t, run)
+			writeFiles(map[string]string{".h3a-check.yaml": everyWaiver})(t, repo)
+			commitAll(t, repo, "the clean run's commit, rewritten and forced over it")
+			git(t, repo, "push", "-q", "-f", "origin", "main")
+			git(t, repo, "fetch", "-q", "origin")
+			checkFindsAll(t, repo, env(t, base), nil)
+		})
+	}
+
 	// A tag named like the base branch, pointing at the change: the name
 	// means two things, and the check refuses.
 	t.Run("a tag named like the base branch", func(t *testing.T) {

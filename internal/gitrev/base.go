@@ -70,6 +70,9 @@ type eventDoc struct {
 	Repository *struct {
 		DefaultBranch string `json:"default_branch"`
 	} `json:"repository"`
+	// A push event's branch and the commit it pointed at before the push.
+	Ref    string `json:"ref"`
+	Before string `json:"before"`
 }
 
 // readEventDoc reads the payload of a GitHub Actions job's event.
@@ -122,6 +125,12 @@ type Target struct {
 	Commit string
 	// Why names the revision and says why it was chosen, for the report.
 	Why string
+	// Replaced: Commit is what HEAD replaces (a push to the default branch
+	// replaces the branch's previous tip), so the history is compared with
+	// Commit itself, not with the merge base: a forced push that rewrote a
+	// commit of the branch must not be compared with the commit before the
+	// rewrite.
+	Replaced bool
 }
 
 // ErrNoTarget wraps the error of a CI job where no revision the change
@@ -131,9 +140,12 @@ var ErrNoTarget = errors.New("no revision the change cannot write")
 // CITarget finds, in CI (InCI), the revision the change under review
 // cannot write, in this order: the target an event names (every
 // pull_request* event of GitHub Actions, merge_group, a GitLab merge
-// request pipeline); the repository's default branch as the clone holds it
-// (GitHub Actions: the event's repository.default_branch; GitLab:
-// CI_DEFAULT_BRANCH), else origin/HEAD. Finding none is an error that
+// request pipeline); for a push to the default branch, the branch's tip
+// before the push (GitHub: the push event's before; GitLab:
+// CI_COMMIT_BEFORE_SHA), since the branch's tip is now the change itself;
+// the repository's default branch as the clone holds it (GitHub Actions:
+// the event's repository.default_branch; GitLab: CI_DEFAULT_BRANCH), else
+// origin/HEAD. Finding none is an error that
 // says how to fetch one or to pass --base: the change must never be
 // compared with itself.
 func CITarget(repo *Repo, getenv func(string) string) (Target, error) {
@@ -159,14 +171,21 @@ func githubTarget(repo *Repo, getenv func(string) string) (Target, error) {
 		return Target{Commit: sha, Why: fmt.Sprintf("the %s event's target %s (%s)", ev.Name, short(sha), ev.Field)}, nil
 	}
 	name := getenv("GITHUB_EVENT_NAME")
-	var branch string
+	var (
+		branch string
+		doc    eventDoc
+	)
 	if getenv("GITHUB_EVENT_PATH") != "" || name != "" {
-		doc, err := readEventDoc(getenv)
-		if err != nil {
+		if doc, err = readEventDoc(getenv); err != nil {
 			return Target{}, err
 		}
 		if doc.Repository != nil {
 			branch = doc.Repository.DefaultBranch
+		}
+	}
+	if name == "push" && branch != "" && doc.Ref == "refs/heads/"+branch {
+		if t, ok, err := pushedOver(repo, doc.Before, branch, "the push event's before"); ok || err != nil {
+			return t, err
 		}
 	}
 	if name == "" {
@@ -190,7 +209,34 @@ func gitlabTarget(repo *Repo, getenv func(string) string) (Target, error) {
 		}
 		return Target{Commit: sha, Why: fmt.Sprintf("the merge request's target %s (%s)", short(sha), k)}, nil
 	}
+	if branch := getenv("CI_DEFAULT_BRANCH"); branch != "" && getenv("CI_COMMIT_BRANCH") == branch {
+		if t, ok, err := pushedOver(repo, getenv("CI_COMMIT_BEFORE_SHA"), branch, "CI_COMMIT_BEFORE_SHA"); ok || err != nil {
+			return t, err
+		}
+	}
 	return defaultBranch(repo, getenv("CI_DEFAULT_BRANCH"), "CI_DEFAULT_BRANCH", "a GitLab branch pipeline names no target branch")
+}
+
+// pushedOver is the target of a push to the default branch: before, the
+// branch's tip before the push, when the CI names one (source says
+// where). A push that created the branch names none (all zeros); ok is
+// then false. A before the clone lacks is an error that says how to fetch
+// it, never a reason to compare the change with itself.
+func pushedOver(repo *Repo, before, branch, source string) (t Target, ok bool, err error) {
+	if before == "" || strings.Trim(before, "0") == "" {
+		return Target{}, false, nil
+	}
+	if !isObjectName(before) {
+		return Target{}, false, &RemedyError{Remedy: NameTheBase, Err: fmt.Errorf("%s is %q, not a full commit name", source, before)}
+	}
+	if err := checkBranchName(branch); err != nil {
+		return Target{}, false, err
+	}
+	sha, err := repo.Resolve(before)
+	if err != nil {
+		return Target{}, false, err
+	}
+	return Target{Commit: sha, Why: fmt.Sprintf("%s %s, the tip of %s before this push (a push to the default branch is compared with what it replaced; named by %s)", branch, short(sha), branch, source), Replaced: true}, true, nil
 }
 
 // defaultBranch is the tip of the repository's default branch as the
@@ -284,6 +330,9 @@ func ChooseBase(repo *Repo, asked string, getenv func(string) string) (Base, err
 		t, err := CITarget(repo, getenv)
 		if err != nil {
 			return Base{}, err
+		}
+		if t.Replaced {
+			return Base{Commit: t.Commit, From: t.Why}, nil
 		}
 		return mergeBase(repo, head, t)
 	}

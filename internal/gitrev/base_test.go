@@ -108,6 +108,94 @@ func TestChooseBaseOnEveryEvent(t *testing.T) {
 	}
 }
 
+// TestPushToDefaultBranch: a push to the default branch makes the
+// branch's tip the change itself, so the rules come from the tip before
+// the push and the history is compared with it, not through a merge base
+// (a forced push is compared with the commits it replaced). A push that
+// created the branch names no tip before it; a tip before the push that
+// the clone lacks is an error saying to fetch it.
+func TestPushToDefaultBranch(t *testing.T) {
+	g := gittest.Init(t)
+	g.Write(map[string]string{"f": "1"})
+	root := g.Commit("root")
+	g.Write(map[string]string{"f": "2"})
+	before := g.Commit("the tip before the push")
+	g.Git("checkout", "-q", "-b", "rewritten", root)
+	g.Write(map[string]string{"f": "2, rewritten"})
+	g.Commit("forced over before")
+	g.Git("checkout", "-q", "main")
+	g.Write(map[string]string{"f": "3"})
+	pushed := g.Commit("pushed")
+	g.Git("update-ref", "refs/remotes/origin/main", pushed) // the clone of the push
+	repo, err := gitrev.Open(g.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { repo.Close() })
+	const missing = "0123456789abcdef0123456789abcdef01234567"
+	github := func(ref, before string) func(string) string {
+		doc := `{"ref": "` + ref + `", "before": "` + before + `", "after": "` + pushed + `", "forced": false, "repository": {"full_name": "o/r", "default_branch": "main"}}`
+		return envOf(map[string]string{"CI": "true", "GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": "push", "GITHUB_EVENT_PATH": payload(t, doc)})
+	}
+	gitlab := func(branch, before string) func(string) string {
+		return envOf(map[string]string{"CI": "true", "GITLAB_CI": "true", "CI_PIPELINE_SOURCE": "push", "CI_DEFAULT_BRANCH": "main", "CI_COMMIT_BRANCH": branch, "CI_COMMIT_BEFORE_SHA": before})
+	}
+	zeros := strings.Repeat("0", 40)
+	for _, tc := range []struct {
+		name     string
+		getenv   func(string) string
+		rules    string // the commit the rules come from
+		history  string // the commit the history is compared with
+		why      string
+		checkout string // HEAD, when not main
+	}{
+		{"GitHub push", github("refs/heads/main", before), before, before, "the push event's before", ""},
+		{"GitHub forced push", github("refs/heads/main", before), before, before, "before this push", "rewritten"},
+		{"GitHub push creating the branch", github("refs/heads/main", zeros), pushed, pushed, "repository.default_branch", ""},
+		{"GitHub push to another branch", github("refs/heads/feature", before), pushed, pushed, "repository.default_branch", ""},
+		{"GitLab push", gitlab("main", before), before, before, "CI_COMMIT_BEFORE_SHA", ""},
+		{"GitLab push creating the branch", gitlab("main", zeros), pushed, pushed, "CI_DEFAULT_BRANCH", ""},
+		{"GitLab push to another branch", gitlab("feature", before), pushed, pushed, "CI_DEFAULT_BRANCH", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.checkout != "" {
+				g.Git("checkout", "-q", tc.checkout)
+				defer g.Git("checkout", "-q", "main")
+			}
+			rules, err := gitrev.ChooseRulesBase(repo, "", tc.getenv)
+			if err != nil || rules.Commit != tc.rules || !strings.Contains(rules.From, tc.why) {
+				t.Errorf("rules: %+v %v; want %s, from %s", rules, err, tc.rules, tc.why)
+			}
+			// After a forced push, before itself: not root, the merge
+			// base of before and the forced tip.
+			hist, err := gitrev.ChooseBase(repo, "", tc.getenv)
+			if err != nil || hist.Commit != tc.history || !strings.Contains(hist.From, tc.why) {
+				t.Errorf("history: %+v %v; want %s", hist, err, tc.history)
+			}
+		})
+	}
+	for name, getenv := range map[string]func(string) string{
+		"GitHub": github("refs/heads/main", missing),
+		"GitLab": gitlab("main", missing),
+	} {
+		for _, choose := range []func(*gitrev.Repo, string, func(string) string) (gitrev.Base, error){gitrev.ChooseBase, gitrev.ChooseRulesBase} {
+			b, err := choose(repo, "", getenv)
+			var mc *gitrev.MissingCommitError
+			if !errors.As(err, &mc) || !strings.Contains(err.Error(), missing) {
+				t.Errorf("%s, before not in the clone: %+v %v; want an error saying to fetch it", name, b, err)
+			}
+		}
+	}
+	for name, getenv := range map[string]func(string) string{
+		"GitHub": github("refs/heads/main", "main~1"),
+		"GitLab": gitlab("main", "main~1"),
+	} {
+		if b, err := gitrev.ChooseRulesBase(repo, "", getenv); err == nil {
+			t.Errorf("%s: a revision in place of before was accepted: %+v", name, b)
+		}
+	}
+}
+
 // TestChooseBaseFindsNothing: in CI with no revision the change cannot
 // write, the check refuses, saying to fetch or name the target (the
 // command line words it as --base); never HEAD.
