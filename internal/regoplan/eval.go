@@ -123,6 +123,8 @@ type state struct {
 	err         error
 	retval      *ast.Term
 	fn          *Function   // the function running; nil in a plan
+	scans       []*scanLoop // by depth of nesting, reused
+	scanDepth   int
 	stack       []*ast.Term // the locals of the functions being called
 	steps       int
 	bctx        topdown.BuiltinContext
@@ -303,35 +305,61 @@ func (s *state) scan(st *Stmt, fr []*ast.Term) int {
 	if src == nil {
 		return completed
 	}
-	body, key, val := st.Blocks[0], st.Target, st.Local2
-	code := completed
-	step := func(k, v *ast.Term) (stop bool) {
-		fr[key], fr[val] = k, v
-		switch r := s.run(body, fr); {
-		case r == completed || r == 0:
-			return false
-		case r == 1:
-			return true
-		case r < 0:
-			code = r
-		default:
-			code = r - 2
-		}
-		return true
+	// Scans nest as deep as the plan's blocks do; each depth keeps one
+	// loop state and its callbacks, made once per evaluation rather than
+	// a closure per scan.
+	if s.scanDepth == len(s.scans) {
+		l := &scanLoop{s: s}
+		l.step = l.element
+		l.member = func(x *ast.Term) bool { return l.element(x, x) }
+		s.scans = append(s.scans, l)
 	}
+	l := s.scans[s.scanDepth]
+	s.scanDepth++
+	defer func() { s.scanDepth-- }()
+	l.fr, l.body, l.key, l.val, l.code = fr, st.Blocks[0], st.Target, st.Local2, completed
 	switch coll := src.Value.(type) {
 	case *ast.Array:
 		for i := range coll.Len() {
-			if step(ast.InternedTerm(i), coll.Elem(i)) {
+			if l.element(ast.InternedTerm(i), coll.Elem(i)) {
 				break
 			}
 		}
 	case ast.Object:
-		coll.Until(step)
+		coll.Until(l.step)
 	case ast.Set:
-		coll.Until(func(x *ast.Term) bool { return step(x, x) })
+		coll.Until(l.member)
 	}
-	return code
+	l.fr = nil
+	return l.code
+}
+
+// scanLoop is the state of one scan: the frame, the body, the locals the
+// key and value go to, and how the scan ended.
+type scanLoop struct {
+	s        *state
+	fr       []*ast.Term
+	body     *Block
+	key, val int
+	code     int
+	step     func(k, v *ast.Term) bool // element, bound once
+	member   func(x *ast.Term) bool    // element of a set: its own key
+}
+
+// element runs the body for one element; true stops the scan.
+func (l *scanLoop) element(k, v *ast.Term) (stop bool) {
+	l.fr[l.key], l.fr[l.val] = k, v
+	switch r := l.s.run(l.body, l.fr); {
+	case r == completed || r == 0:
+		return false
+	case r == 1:
+		return true
+	case r < 0:
+		l.code = r
+	default:
+		l.code = r - 2
+	}
+	return true
 }
 
 // call runs a planned function. A function of input and data alone (a rule
