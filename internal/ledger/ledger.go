@@ -9,7 +9,9 @@
 // its line, never silently dropped. Lines inside HTML comments and fenced code
 // blocks are not records (the gate events log, which producers often fence,
 // is the one exception). CRLF line endings and a leading UTF-8 BOM are
-// accepted; invalid UTF-8 and over-long lines are reported, never fatal.
+// accepted; invalid UTF-8, over-long lines and a lone CR with text after it
+// (a line break to every Markdown reader, not to these parsers) are
+// reported, never fatal.
 //
 // Positions: lines and columns are 1-based; a column counts Unicode code
 // points from the start of the line (an invalid UTF-8 byte counts as one, a
@@ -97,6 +99,9 @@ func scan(data []byte) *document {
 		text, badCol, badByte := sanitize(raw)
 		if badCol > 0 {
 			d.problem(num, badCol, "invalid UTF-8 byte 0x%02x; expected UTF-8 text", badByte)
+		}
+		if cr := loneCR(text); cr >= 0 {
+			d.problem(num, column(text, cr), "carriage return without a line feed: the text after it (%s) shows as a line of its own but is read as part of this one, so a record there is not read; expected LF or CRLF line endings", snippet(strings.TrimSpace(text[cr+1:])))
 		}
 		if (fenceLen > 0 || inComment) && strings.TrimSpace(text) != "" {
 			hidden++
@@ -249,6 +254,19 @@ func sanitize(b []byte) (s string, badCol int, badByte byte) {
 		col++
 	}
 	return sb.String(), badCol, badByte
+}
+
+// loneCR returns the offset of the first CR in s that has something other
+// than blanks or more CRs after it, or -1. Such a CR ends a line for
+// CommonMark and for most viewers, so the text after it looks like a line
+// of its own while the parser reads it as the end of this one: a record
+// written there would silently not be a record.
+func loneCR(s string) int {
+	i := strings.IndexByte(s, '\r')
+	if i < 0 || strings.TrimLeft(s[i:], "\r \t") == "" {
+		return -1
+	}
+	return i
 }
 
 // blankComments replaces every code point inside HTML comments with a space,

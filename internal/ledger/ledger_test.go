@@ -78,12 +78,13 @@ func TestLinesAndEncodings(t *testing.T) {
 			want: []Entry{entryAt(2, 4, 15), entryAt(4, 4, 15)},
 		},
 		{
-			name: "a lone CR does not end a line",
+			name: "a lone CR does not end a line, and text after it is reported",
 			doc:  []byte("- `a` - [hash:abcdef12] - t - d\rmore\n" + okEntry + "\n"),
 			want: []Entry{
 				{Path: "a", Hash: "abcdef12", Time: "t", Description: "d\rmore", Line: 1, PathColumn: 4, HashColumn: 15},
 				entryAt(2, 4, 15),
 			},
+			problems: []Problem{{1, 32, loneCRMessage(`"more"`)}},
 		},
 		{
 			name: "invalid UTF-8 is reported and counts one column per byte",
@@ -117,6 +118,67 @@ func TestLinesAndEncodings(t *testing.T) {
 			assertEqual(t, "entries", got.Entries, want)
 			assertProblems(t, problems, tt.problems)
 		})
+	}
+}
+
+func loneCRMessage(after string) string {
+	return "carriage return without a line feed: the text after it (" + after + ") shows as a line of its own but is read as part of this one, so a record there is not read; expected LF or CRLF line endings"
+}
+
+// TestLoneCarriageReturn: a CR not followed by LF breaks the line for every
+// Markdown reader, so a record written after it looks like one to a human
+// while the parser reads it as the end of the line before. Each parser
+// reports it at the CR; a CR with nothing after it shows nothing and is
+// tolerated.
+func TestLoneCarriageReturn(t *testing.T) {
+	const event = "[2025-01-01T00:00:00Z] G1 - PASSED - executor - done"
+	problems := map[string]func([]byte) []Problem{
+		"roadmap":      func(b []byte) []Problem { _, p := ParseRoadmap(b); return p },
+		"gates ledger": func(b []byte) []Problem { _, p := ParseGatesLedger(b); return p },
+		"evidence log": func(b []byte) []Problem { _, p := ParseEvidenceLog(b); return p },
+	}
+	tests := []struct {
+		name    string
+		parsers []string
+		doc     []byte
+		want    []Problem
+	}{
+		{
+			name:    "an evidence entry after a lone CR",
+			parsers: []string{"evidence log"},
+			doc:     []byte("# Log\n" + okEntry + "\r- `b` - [hash:00000000] - t - d\n"),
+			want:    []Problem{{2, 32, loneCRMessage(`"- ` + "`b`" + ` - [hash:00000000] - t - d"`)}},
+		},
+		{
+			name:    "a gate event after a lone CR",
+			parsers: []string{"gates ledger"},
+			doc:     []byte("### Gate Events Log\n" + event + "\r[2025-01-02T00:00:00Z] G1 - FAILED - validator - no\n"),
+			want:    []Problem{{2, 53, loneCRMessage(`"[2025-01-02T00:00:00Z] G1 - FAILED - val…"`)}},
+		},
+		{
+			name:    "old Mac line endings in every ledger",
+			parsers: []string{"roadmap", "gates ledger", "evidence log"},
+			doc:     []byte("# Title\rtext\r"),
+			want:    []Problem{{1, 8, loneCRMessage(`"text"`)}},
+		},
+		{
+			name:    "a CR before CRLF, or before blanks only, shows nothing",
+			parsers: []string{"roadmap", "gates ledger", "evidence log"},
+			doc:     []byte("# Title\r\r\ntext \r \t\r\n" + okEntry + "\r"),
+		},
+		{
+			name:    "only the first lone CR of a line is reported",
+			parsers: []string{"evidence log"},
+			doc:     []byte("a\rb\rc\n"),
+			want:    []Problem{{1, 2, loneCRMessage(`"b\rc"`)}},
+		},
+	}
+	for _, tt := range tests {
+		for _, name := range tt.parsers {
+			t.Run(tt.name+"/"+name, func(t *testing.T) {
+				assertProblems(t, problems[name](tt.doc), tt.want)
+			})
+		}
 	}
 }
 
