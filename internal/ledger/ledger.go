@@ -8,7 +8,10 @@
 // like a record but does not follow its grammar is reported as a Problem at
 // its line, never silently dropped. Lines inside HTML comments and fenced code
 // blocks are not records (the gate events log, which producers often fence,
-// is the one exception). CRLF line endings and a leading UTF-8 BOM are
+// is the one exception). A comment is one where Markdown sees one: "<!--"
+// in a code span opens none, and a comment opened after text on its line
+// that Markdown ends with its paragraph, while it goes on hiding lines
+// here, is reported. CRLF line endings and a leading UTF-8 BOM are
 // accepted; invalid UTF-8, over-long lines and a lone CR with text after it
 // (a line break to every Markdown reader, not to these parsers) are
 // reported, never fatal.
@@ -75,10 +78,19 @@ func scan(data []byte) *document {
 	var (
 		inComment             bool
 		commentLine, commentC int
-		fenceChar             byte
-		fenceLen              int // 0 outside a fence
-		fenceLine, fenceC     int
-		hidden                int // non-blank lines swallowed by the open fence or comment
+		// An inline comment (opened after text on its line, not closed on
+		// it) is a comment to Markdown only within its paragraph. endedAt
+		// is the line where Markdown's paragraph ended while it was open
+		// (0 if none), and endedHides whether a non-blank line from there on
+		// was hidden: then Markdown shows what this parser hides.
+		inlineComment     bool
+		endedAt           int
+		endedWhy          string
+		endedHides        bool
+		fenceChar         byte
+		fenceLen          int // 0 outside a fence
+		fenceLine, fenceC int
+		hidden            int // non-blank lines swallowed by the open fence or comment
 	)
 	for num := 1; len(data) > 0; num++ {
 		raw := data
@@ -126,10 +138,26 @@ func scan(data []byte) *document {
 			hidden = 0
 		default:
 			wasOpen := inComment
+			if inComment && inlineComment {
+				if why := endsParagraph(text); why != "" && endedAt == 0 {
+					endedAt, endedWhy = num, why
+				}
+				if endedAt > 0 && strings.TrimSpace(beforeClose(text)) != "" {
+					endedHides = true
+				}
+			}
 			var openCol int
-			text, inComment, openCol = blankComments(text, inComment)
+			var inline bool
+			text, inComment, openCol, inline = blankComments(text, inComment)
+			if wasOpen && (!inComment || openCol > 0) && endedHides {
+				d.problem(commentLine, commentC, "html comment \"<!--\" opened after text on its line is ended by %s at line %d for Markdown, which shows it as text and the lines after it, but it hides them here up to its \"-->\" at line %d; close it before line %d, or put \"<!--\" at the start of a line of its own", endedWhy, endedAt, num, endedAt)
+			}
+			if wasOpen && (!inComment || openCol > 0) {
+				inlineComment, endedAt, endedWhy, endedHides = false, 0, "", false
+			}
 			if openCol > 0 {
 				commentLine, commentC = num, openCol
+				inlineComment = inline
 				hidden = 0
 			} else if wasOpen && !inComment {
 				hidden = 0
@@ -271,47 +299,144 @@ func loneCR(s string) int {
 
 // blankComments replaces every code point inside HTML comments with a space,
 // keeping columns intact. inComment carries a multi-line comment across
-// lines; openCol is the column of a "<!--" left open at the end of the line.
-func blankComments(s string, inComment bool) (out string, stillIn bool, openCol int) {
+// lines; openCol is the column of a "<!--" left open at the end of the line,
+// and inline says that text stands before it on the line (a comment inside
+// a paragraph, not an HTML block of its own). A "<!--" inside a code span
+// (`<!--`) is code, as Markdown reads it, and opens nothing.
+func blankComments(s string, inComment bool) (out string, stillIn bool, openCol int, inline bool) {
 	if !inComment && !strings.Contains(s, "<!--") {
-		return s, false, 0
+		return s, false, 0, false
+	}
+	var runs []tickRun
+	if strings.IndexByte(s, '`') >= 0 {
+		runs = tickRuns(s)
 	}
 	var sb strings.Builder
-	i := 0
+	i, k := 0, 0 // k: the first backtick run at or after i
 	for i < len(s) {
 		if !inComment {
 			j := strings.Index(s[i:], "<!--")
 			if j < 0 {
 				break
 			}
-			sb.WriteString(s[i : i+j])
-			i += j
+			j += i
+			for k < len(runs) && runs[k].at < i {
+				k++
+			}
+			if k < len(runs) && runs[k].at < j {
+				// A backtick run before the opener: a code span to its
+				// closing run, or literal backticks when none closes it.
+				r := runs[k]
+				end, next := r.at+r.n, k+1
+				if r.next >= 0 {
+					end, next = runs[r.next].at+r.n, r.next+1
+				}
+				sb.WriteString(s[i:end])
+				i, k = end, next
+				continue
+			}
+			sb.WriteString(s[i:j])
+			inline = strings.TrimSpace(sb.String()) != ""
+			i = j
 			inComment = true
 			openCol = utf8.RuneCountInString(s[:i]) + 1
 			// "<!-->" and "<!--->" are complete comments, so look for the end
 			// from inside the opener.
-			if k := strings.Index(s[i+2:], "-->"); k >= 0 {
-				end := i + 2 + k + 3
+			if e := strings.Index(s[i+2:], "-->"); e >= 0 {
+				end := i + 2 + e + 3
 				blank(&sb, s[i:end])
-				i, inComment, openCol = end, false, 0
+				i, inComment, openCol, inline = end, false, 0, false
 			} else {
 				blank(&sb, s[i:])
 				i = len(s)
 			}
 			continue
 		}
-		k := strings.Index(s[i:], "-->")
-		if k < 0 {
+		e := strings.Index(s[i:], "-->")
+		if e < 0 {
 			blank(&sb, s[i:])
 			i = len(s)
 			break
 		}
-		blank(&sb, s[i:i+k+3])
-		i += k + 3
+		blank(&sb, s[i:i+e+3])
+		i += e + 3
 		inComment = false
 	}
 	sb.WriteString(s[i:])
-	return sb.String(), inComment, openCol
+	return sb.String(), inComment, openCol, inline
+}
+
+// tickRun is a run of backticks in a line: its offset, its length, and the
+// index of the next run of the same length (which closes a code span
+// opened by this one), -1 if none.
+type tickRun struct{ at, n, next int }
+
+// tickRuns lists the backtick runs of s, each linked to the next run of
+// its length in one pass from the end, so matching spans stays linear.
+func tickRuns(s string) []tickRun {
+	var runs []tickRun
+	for i := 0; i < len(s); {
+		if s[i] != '`' {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && s[j] == '`' {
+			j++
+		}
+		runs = append(runs, tickRun{at: i, n: j - i, next: -1})
+		i = j
+	}
+	last := map[int]int{}
+	for k := len(runs) - 1; k >= 0; k-- {
+		if n, ok := last[runs[k].n]; ok {
+			runs[k].next = n
+		}
+		last[runs[k].n] = k
+	}
+	return runs
+}
+
+// endsParagraph says what ends a Markdown paragraph at line s ("" when
+// nothing does): a blank line, or the start of a block that interrupts a
+// paragraph (a list item, a heading, a code fence, a block quote, an HTML
+// comment block). An inline comment still open there is no comment to
+// Markdown.
+func endsParagraph(s string) string {
+	t := strings.TrimLeft(s, " \t")
+	switch {
+	case t == "":
+		return "a blank line"
+	case len(s)-len(t) >= 4:
+		return "" // indented: a continuation line
+	case strings.HasPrefix(t, ">"):
+		return "a block quote"
+	case strings.HasPrefix(t, "<!--"):
+		return "an html comment block"
+	case opensFence(t) > 0:
+		return "a code fence"
+	}
+	if level, _ := atxHeading(t); level > 0 {
+		return "a heading"
+	}
+	if c := strings.TrimRight(t, " \t"); len(c) >= 3 && strings.Contains("-*_=", c[:1]) && strings.Trim(c, c[:1]+" \t") == "" {
+		return "a thematic break or heading underline"
+	}
+	// Only a list item with content, and of an ordered list only one
+	// that starts at 1, interrupts a paragraph.
+	if off, ok := listItem(t); ok && strings.TrimSpace(t[off:]) != "" && (strings.IndexByte("-*+", t[0]) >= 0 || strings.HasPrefix(t, "1.") || strings.HasPrefix(t, "1)")) {
+		return "a list item"
+	}
+	return ""
+}
+
+// beforeClose is the part of a line inside an open comment that the
+// comment hides: up to its "-->", or all of it.
+func beforeClose(s string) string {
+	if i := strings.Index(s, "-->"); i >= 0 {
+		return s[:i]
+	}
+	return s
 }
 
 func blank(sb *strings.Builder, s string) {

@@ -266,6 +266,106 @@ func TestCommentsAndFences(t *testing.T) {
 	}
 }
 
+func endedCommentMessage(why string, at, close int) string {
+	return fmt.Sprintf(`html comment "<!--" opened after text on its line is ended by %s at line %d for Markdown, which shows it as text and the lines after it, but it hides them here up to its "-->" at line %d; close it before line %d, or put "<!--" at the start of a line of its own`, why, at, close, at)
+}
+
+// TestCommentsMarkdownSees: a comment hides records only where Markdown
+// sees one. "<!--" inside a code span is code; a comment opened after text
+// on its line lives in its paragraph, so a blank line or a new block ends
+// it for Markdown, which then shows the records this parser would hide.
+func TestCommentsMarkdownSees(t *testing.T) {
+	const event = "[t] G1 - FAILED - validator - n"
+	tests := []struct {
+		name     string
+		doc      []byte
+		want     []Entry
+		problems []Problem
+	}{
+		{
+			name: "<!-- in a code span opens no comment",
+			doc:  md(okEntry+" `<!--`", okEntry, okEntry+" `-->`"),
+			want: []Entry{
+				{Path: "a", Hash: "abcdef12", Time: "t", Description: "d `<!--`", Line: 1, PathColumn: 4, HashColumn: 15},
+				entryAt(2, 4, 15),
+				{Path: "a", Hash: "abcdef12", Time: "t", Description: "d `-->`", Line: 3, PathColumn: 4, HashColumn: 15},
+			},
+		},
+		{
+			name: "a span of two backticks holds a single one",
+			doc:  md("x ``a`<!--`` y", okEntry),
+			want: []Entry{entryAt(2, 4, 15)},
+		},
+		{
+			name: "an unmatched backtick is text, and a comment after it is one",
+			doc:  md("x ` y <!-- z --> w", okEntry),
+			want: []Entry{entryAt(2, 4, 15)},
+		},
+		{
+			name: "a comment after a code span on its line is one",
+			doc:  md("x `a` <!--", "- `b` - [hash:abcdef12] - t - d -->", okEntry),
+			want: []Entry{entryAt(3, 4, 15)},
+			problems: []Problem{
+				{1, 7, endedCommentMessage("a list item", 2, 2)},
+			},
+		},
+		{
+			name: "an inline comment across a blank line is reported at its opening",
+			doc:  md("# log", "text <!-- note", "", okEntry, "", "-->", okEntry),
+			want: []Entry{entryAt(7, 4, 15)},
+			problems: []Problem{
+				{2, 6, endedCommentMessage("a blank line", 3, 6)},
+			},
+		},
+		{
+			name: "an inline comment within its paragraph hides its lines",
+			doc:  md("text <!-- a", "more", "end -->", okEntry),
+			want: []Entry{entryAt(4, 4, 15)},
+		},
+		{
+			name: "an inline comment ended by Markdown that hides nothing more is not a problem",
+			doc:  md("text <!-- a", "", "-->", okEntry),
+			want: []Entry{entryAt(4, 4, 15)},
+		},
+		{
+			name: "a list item starting at 2 continues the paragraph",
+			doc:  md("text <!-- a", "2. x -->", okEntry),
+			want: []Entry{entryAt(3, 4, 15)},
+		},
+		{
+			name: "a comment at the start of a line is a block and spans blank lines",
+			doc:  md("<!-- example:", "", okEntry, "", "-->", okEntry),
+			want: []Entry{entryAt(6, 4, 15)},
+		},
+		{
+			name: "an inline comment never closed is reported once, as unclosed",
+			doc:  md("text <!-- a", "", okEntry),
+			problems: []Problem{
+				{1, 6, `html comment "<!--" is never closed and hides the 1 non-blank line after it; expected "-->"`},
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, problems := ParseEvidenceLog(tt.doc)
+			want := tt.want
+			if want == nil {
+				want = []Entry{}
+			}
+			assertEqual(t, "entries", got.Entries, want)
+			assertProblems(t, problems, tt.problems)
+		})
+	}
+	t.Run("gate events", func(t *testing.T) {
+		doc := md("### Gate Events Log", "[t] G1 - PASSED - executor - fixed `<!--` tags", event, "note <!-- x", "", event, "-->")
+		g, problems := ParseGatesLedger(doc)
+		if len(g.Events) != 2 || g.Events[1].Line != 3 {
+			t.Errorf("events: got %s, want the events of lines 2 and 3", toJSON(g.Events))
+		}
+		assertProblems(t, problems, []Problem{{4, 6, endedCommentMessage("a blank line", 5, 7)}})
+	})
+}
+
 // TestAdversarialInputsAreLinear feeds inputs built to trip quadratic
 // scanning (one huge line, thousands of openers without closers). Linear
 // parsing takes well under a second even on a loaded machine; quadratic
@@ -278,6 +378,7 @@ func TestAdversarialInputsAreLinear(t *testing.T) {
 		"completed suffix": []byte("### Task Queue\n- [ ] T001: " + strings.Repeat("(Completed:", size/12) + ")"),
 		"backticks":        []byte("- `" + strings.Repeat("`- ", size/3)),
 		"dashes":           []byte("- `a` - [hash:abcdef12]" + strings.Repeat(" - ", size/3)),
+		"code spans":       []byte(strings.Repeat("`<!--` ``", size/9) + "<!--"),
 		"comment openers":  []byte(strings.Repeat("<!--\n", size/5)),
 		"fences":           []byte(strings.Repeat("```\n~~~\n", size/8)),
 		"table rows":       []byte("| Gate | Status |\n|---|---|\n" + strings.Repeat("| G0 | 🟢 |\n", size/16)),
