@@ -244,8 +244,8 @@ func TestParseEvidenceLogEntries(t *testing.T) {
 }
 
 func TestParseEvidenceLogIgnoresCode(t *testing.T) {
-	doc := md("```", "- `a` - [hash:abcdef12] - t - d", "```", "    ~~~~ sh", "- `b`", "~~~", "~~~~", "- `c` - [hash:abcdef12] - t - d")
+	doc := md("```", "- `a` - [hash:abcdef12] - t - d", "```", "- item", "    ~~~~ sh", "  - `b`", "~~~", "~~~~", "- `c` - [hash:abcdef12] - t - d")
 	got, problems := ParseEvidenceLog(doc)
-	assertEqual(t, "entries", got.Entries, []Entry{{Path: "c", Hash: "abcdef12", Time: "t", Description: "d", Line: 8, PathColumn: 4, HashColumn: 15}})
+	assertEqual(t, "entries", got.Entries, []Entry{{Path: "c", Hash: "abcdef12", Time: "t", Description: "d", Line: 9, PathColumn: 4, HashColumn: 15}})
 	assertProblems(t, problems, nil)
 }

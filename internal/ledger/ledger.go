@@ -11,7 +11,9 @@
 // is the one exception). A comment is one where Markdown sees one: "<!--"
 // in a code span opens none, and a comment opened after text on its line
 // that Markdown ends with its paragraph, while it goes on hiding lines
-// here, is reported. CRLF line endings and a leading UTF-8 BOM are
+// here, is reported. Likewise a fence is one where Markdown opens one (at
+// most 3 columns deeper than the content of the list item it is in) and
+// ends with its list item. CRLF line endings and a leading UTF-8 BOM are
 // accepted; invalid UTF-8, over-long lines and a lone CR with text after it
 // (a line break to every Markdown reader, not to these parsers) are
 // reported, never fatal.
@@ -90,7 +92,9 @@ func scan(data []byte) *document {
 		fenceChar         byte
 		fenceLen          int // 0 outside a fence
 		fenceLine, fenceC int
-		hidden            int // non-blank lines swallowed by the open fence or comment
+		hidden            int   // non-blank lines swallowed by the open fence or comment
+		items             []int // content columns of the list items a line may belong to, innermost last
+		fenceBase         int   // content column of the list item the open fence is in, 0 outside lists
 	)
 	for num := 1; len(data) > 0; num++ {
 		raw := data
@@ -115,12 +119,18 @@ func scan(data []byte) *document {
 		if cr := loneCR(text); cr >= 0 {
 			d.problem(num, column(text, cr), "carriage return without a line feed: the text after it (%s) shows as a line of its own but is read as part of this one, so a record there is not read; expected LF or CRLF line endings", snippet(strings.TrimSpace(text[cr+1:])))
 		}
+		if fenceLen > 0 && fenceBase > 0 && strings.TrimSpace(text) != "" && indentColumns(text) < fenceBase {
+			// A line indented less than the content of the list item the
+			// fence is in ends the item, and the fence with it: Markdown
+			// shows this line and those after it.
+			fenceLen, hidden = 0, 0
+		}
 		if (fenceLen > 0 || inComment) && strings.TrimSpace(text) != "" {
 			hidden++
 		}
 		opens := 0
-		if fenceLen == 0 && !inComment {
-			opens = opensFence(text)
+		if fenceLen == 0 && !inComment && strings.TrimSpace(text) != "" {
+			opens, items = fenceInList(text, items)
 		}
 		switch {
 		case fenceLen > 0:
@@ -133,6 +143,10 @@ func scan(data []byte) *document {
 		case opens > 0:
 			indent := len(text) - len(strings.TrimLeft(text, " \t"))
 			fenceChar, fenceLen = text[indent], opens
+			fenceBase = 0
+			if len(items) > 0 {
+				fenceBase = items[len(items)-1]
+			}
 			fenceLine, fenceC = num, utf8.RuneCountInString(text[:indent])+1
 			l.code, l.fence = true, true
 			hidden = 0
@@ -443,9 +457,68 @@ func blank(sb *strings.Builder, s string) {
 	sb.WriteString(strings.Repeat(" ", utf8.RuneCountInString(s)))
 }
 
-// opensFence returns the length of the fence that s opens, 0 if none.
-// Indentation is not limited because fences nested in list items are
-// indented like their item.
+// fenceInList returns the length of the fence that the non-blank line s
+// opens (0 if none) and the list items that the next line may belong to.
+// items holds the content columns of the list items open before s. A
+// fence may be indented up to 3 columns more than the content of the item
+// it is in (of the document, outside lists): indented further, Markdown
+// reads the line as indented code or as text, and taking it for a fence
+// would hide the records up to its closing fence while every reader sees
+// them. A line indented less than an item's content is not in that item.
+func fenceInList(s string, items []int) (int, []int) {
+	ind := indentColumns(s)
+	for len(items) > 0 && items[len(items)-1] > ind {
+		items = items[:len(items)-1]
+	}
+	base := 0
+	if len(items) > 0 {
+		base = items[len(items)-1]
+	}
+	if ind-base <= 3 {
+		if n := opensFence(s); n > 0 {
+			return n, items
+		}
+	}
+	if off, ok := listItem(s); ok {
+		items = append(items, itemContentColumn(s, off))
+	}
+	return 0, items
+}
+
+// indentColumns is the width of s's leading blanks.
+func indentColumns(s string) int {
+	return widthColumns(s[:len(s)-len(strings.TrimLeft(s, " \t"))])
+}
+
+// widthColumns is the width of s in columns, a tab advancing to the next
+// multiple of 4 as in Markdown and any other code point taking one.
+func widthColumns(s string) int {
+	col := 0
+	for _, r := range s {
+		if r == '\t' {
+			col += 4 - col%4
+		} else {
+			col++
+		}
+	}
+	return col
+}
+
+// itemContentColumn is the column where a list item's content starts
+// (off is listItem's offset of it): after its marker and the blanks that
+// follow, or one column after the marker when 5 or more follow (the rest
+// is then indented code inside the item) or none does.
+func itemContentColumn(s string, off int) int {
+	markerEnd := widthColumns(strings.TrimRight(s[:off], " \t"))
+	end := widthColumns(s[:off])
+	if strings.TrimSpace(s[off:]) == "" || end-markerEnd >= 5 {
+		return markerEnd + 1
+	}
+	return end
+}
+
+// opensFence returns the length of the fence that s opens, 0 if none,
+// whatever its indentation (fenceInList bounds that).
 func opensFence(s string) int {
 	t := strings.TrimLeft(s, " \t")
 	if t == "" || (t[0] != '`' && t[0] != '~') {

@@ -366,6 +366,46 @@ func TestCommentsMarkdownSees(t *testing.T) {
 	})
 }
 
+// TestFenceIndentation: a fence opens where Markdown opens one, at most 3
+// columns deeper than the content of the list item it is in (or than the
+// margin outside lists), and ends with its item. A fence taken where
+// Markdown sees indented code or text would hide the records every reader
+// sees, up to the next fence.
+func TestFenceIndentation(t *testing.T) {
+	entry := func(line int) Entry { return entryAt(line, 4, 15) }
+	tests := []struct {
+		name string
+		doc  []byte
+		want []Entry
+	}{
+		{"4 spaces outside lists is indented code", md("text", "", "    ```", "", okEntry, "```"), []Entry{entry(5)}},
+		{"a tab outside lists is indented code", md("\t```", okEntry, "```"), []Entry{entry(2)}},
+		{"3 spaces outside lists is a fence", md("   ```", okEntry, "```", okEntry), []Entry{entry(4)}},
+		{"a fence in a list item", md("- item", "  ```", "  "+okEntry, "  ```", okEntry), []Entry{entry(5)}},
+		{"a fence in a nested item", md("- a", "  - b", "    ```", "    "+okEntry, "    ```", okEntry), []Entry{entry(6)}},
+		{"a fence in an ordered item", md("10. item", "", "    ```", "    "+okEntry, "    ```", okEntry), []Entry{entry(6)}},
+		{"4 columns deeper than the item's content is code", md("- item", "      ```", okEntry, "```"), []Entry{entry(3)}},
+		{"text at the margin leaves the item", md("- item", "", "text", "    ```", okEntry, "```"), []Entry{entry(5)}},
+		{"a wide gap after the marker is code in the item", md("-      code", "      ```", okEntry), []Entry{entry(3)}},
+		{
+			name: "a fence in an item ends with the item",
+			doc:  md(okEntry, "", "    ```", "", okEntry, "", "```"),
+			want: []Entry{entry(1), entry(5)},
+		},
+		{
+			name: "indented lines stay in the item's fence",
+			doc:  md("- item", "  ```", "", "  "+okEntry, "  ```", okEntry),
+			want: []Entry{entry(6)},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, _ := ParseEvidenceLog(tt.doc)
+			assertEqual(t, "entries", got.Entries, tt.want)
+		})
+	}
+}
+
 // TestAdversarialInputsAreLinear feeds inputs built to trip quadratic
 // scanning (one huge line, thousands of openers without closers). Linear
 // parsing takes well under a second even on a loaded machine; quadratic
