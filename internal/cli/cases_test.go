@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +17,7 @@ import (
 	"github.com/h3a-check/h3a-check/internal/audit"
 	"github.com/h3a-check/h3a-check/internal/audit/audittest"
 	"github.com/h3a-check/h3a-check/internal/finding"
+	"github.com/h3a-check/h3a-check/internal/gitrev"
 	"github.com/h3a-check/h3a-check/internal/longtest"
 )
 
@@ -45,11 +47,11 @@ func checkJSON(t *testing.T, args ...string) (int, []*audit.Audit, string) {
 	return code, doc.Audits, errb.String()
 }
 
-// notInCI is the environment without CI and GITHUB_ACTIONS: the cases are
+// notInCI is the environment without the variables that say CI: the cases are
 // checked as on a person's own machine wherever the tests run, so a human
 // decision in them counts (docs/trust-model.md) in CI too.
 func notInCI(k string) string {
-	if k == "CI" || k == "GITHUB_ACTIONS" {
+	if k == "BUILD_TAG" || slices.Contains(gitrev.CIVariables, k) {
 		return ""
 	}
 	return os.Getenv(k)

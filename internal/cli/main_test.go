@@ -3,16 +3,22 @@ package cli
 import (
 	"os"
 	"testing"
+
+	"github.com/h3a-check/h3a-check/internal/gitrev"
 )
 
 // TestMain clears what the environment of a CI runner would change: the
 // default format follows GITHUB_ACTIONS, the github format writes to the
 // files GITHUB_OUTPUT and GITHUB_STEP_SUMMARY name, on a pull_request
 // event the default base would be the pull request's, which a shallow
-// clone may not hold, and in CI (CI or GITHUB_ACTIONS set) rules and
+// clone may not hold, and in CI (CI, GITHUB_ACTIONS or another CI service's
+// variable set: gitrev.CIVariables) rules and
 // configuration are read from the base. A test that wants CI says so.
 func TestMain(m *testing.M) {
-	for _, k := range []string{"CI", "GITHUB_ACTIONS", "GITHUB_OUTPUT", "GITHUB_STEP_SUMMARY", "GITHUB_WORKSPACE", "GITHUB_EVENT_NAME", "GITHUB_EVENT_PATH", "GITLAB_CI", "NO_COLOR"} {
+	for _, k := range []string{"CI", "GITHUB_ACTIONS", "GITHUB_OUTPUT", "GITHUB_STEP_SUMMARY", "GITHUB_WORKSPACE", "GITHUB_EVENT_NAME", "GITHUB_EVENT_PATH", "GITLAB_CI", "NO_COLOR", "BUILD_TAG"} {
+		os.Unsetenv(k)
+	}
+	for _, k := range gitrev.CIVariables {
 		os.Unsetenv(k)
 	}
 	os.Exit(m.Run())

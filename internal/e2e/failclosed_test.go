@@ -117,6 +117,13 @@ var weakenings = []weakening{
 	}},
 }
 
+// otherCIs are CI services that set no CI variable: a job there is CI
+// all the same (the working tree is the change under review).
+var otherCIs = []struct{ name, env string }{
+	{"Jenkins", "BUILD_TAG=jenkins-agents-PR-7-1"},
+	{"Azure Pipelines", "TF_BUILD=True"},
+}
+
 func TestFailClosedMatrix(t *testing.T) {
 	for _, w := range weakenings {
 		t.Run("uncommitted in CI/"+w.name, func(t *testing.T) {
@@ -126,6 +133,15 @@ func TestFailClosedMatrix(t *testing.T) {
 			w.apply(t, repo)
 			checkStaysFailing(t, repo, []string{"CI=true"}, w.args)
 		})
+		for _, ci := range otherCIs {
+			t.Run("uncommitted in "+ci.name+"/"+w.name, func(t *testing.T) {
+				t.Parallel()
+				repo := baseRepo(t)
+				publish(t, repo)
+				w.apply(t, repo)
+				checkStaysFailing(t, repo, []string{ci.env}, w.args)
+			})
+		}
 		t.Run("pull request/"+w.name, func(t *testing.T) {
 			t.Parallel()
 			repo := baseRepo(t)

@@ -27,10 +27,38 @@ const None = "none"
 // NoneSkip is why a check asked for base None compares no history.
 const NoneSkip = "--base none was given"
 
-// InCI reports whether the environment says the check runs in CI: CI or
-// GITHUB_ACTIONS set (to anything but "false" or "0").
-func InCI(getenv func(string) string) bool {
-	return isSet(getenv("CI")) || isSet(getenv("GITHUB_ACTIONS"))
+// InCI reports whether the environment says the check runs in CI: one of
+// CIVariables set (to anything but "false" or "0"), or BUILD_TAG as
+// Jenkins sets it.
+func InCI(getenv func(string) string) bool { return CIMarker(getenv) != "" }
+
+// CIVariables are the variables by which a CI service says a job runs on
+// it. CI is the common one (GitHub Actions, GitLab, Buildkite, CircleCI,
+// Travis CI, Bitbucket Pipelines, Drone, Woodpecker), but some services
+// never set it: Jenkins (JENKINS_URL, HUDSON_URL), Azure Pipelines
+// (TF_BUILD), AWS CodeBuild (CODEBUILD_BUILD_ID), TeamCity
+// (TEAMCITY_VERSION) and Bamboo (bamboo_buildKey). Taken for a person's
+// own machine there, a pull request's own configuration and policies
+// would judge it.
+var CIVariables = []string{
+	"CI", "GITHUB_ACTIONS", "GITLAB_CI", "BUILDKITE", "JENKINS_URL", "HUDSON_URL",
+	"TF_BUILD", "CODEBUILD_BUILD_ID", "TEAMCITY_VERSION", "bamboo_buildKey",
+}
+
+// CIMarker names what says the check runs in CI ("CI", "JENKINS_URL",
+// "BUILD_TAG", ...), or "" when nothing does. BUILD_TAG counts only as
+// Jenkins writes it, "jenkins-<job>-<build>": Jenkins sets it in every
+// build, JENKINS_URL only where its URL is configured.
+func CIMarker(getenv func(string) string) string {
+	for _, k := range CIVariables {
+		if isSet(getenv(k)) {
+			return k
+		}
+	}
+	if strings.HasPrefix(getenv("BUILD_TAG"), "jenkins-") {
+		return "BUILD_TAG"
+	}
+	return ""
 }
 
 func isSet(v string) bool {
@@ -155,7 +183,7 @@ func CITarget(repo *Repo, getenv func(string) string) (Target, error) {
 	case getenv("GITLAB_CI") == "true":
 		return gitlabTarget(repo, getenv)
 	}
-	return defaultBranch(repo, "", "", "CI is set, and this CI names no target branch")
+	return defaultBranch(repo, "", "", CIMarker(getenv)+" is set, and this CI names no target branch")
 }
 
 func githubTarget(repo *Repo, getenv func(string) string) (Target, error) {

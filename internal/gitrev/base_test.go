@@ -89,6 +89,8 @@ func TestChooseBaseOnEveryEvent(t *testing.T) {
 		{"GitLab merged results pipeline", gitlab(map[string]string{"CI_MERGE_REQUEST_TARGET_BRANCH_SHA": r.mainTip, "CI_MERGE_REQUEST_DIFF_BASE_SHA": other}), "CI_MERGE_REQUEST_TARGET_BRANCH_SHA"},
 		{"GitLab branch pipeline", gitlab(map[string]string{"CI_PIPELINE_SOURCE": "push", "CI_DEFAULT_BRANCH": "main", "CI_COMMIT_BRANCH": "feature"}), "CI_DEFAULT_BRANCH"},
 		{"other CI", envOf(map[string]string{"CI": "true"}), "origin/HEAD"},
+		{"Jenkins, which sets no CI", envOf(map[string]string{"JENKINS_URL": "https://jenkins.example/", "CHANGE_ID": "7"}), "origin/HEAD"},
+		{"Azure Pipelines, which sets no CI", envOf(map[string]string{"TF_BUILD": "True"}), "origin/HEAD"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -208,6 +210,7 @@ func TestChooseBaseFindsNothing(t *testing.T) {
 		"GitLab branch":         {"CI": "true", "GITLAB_CI": "true", "CI_DEFAULT_BRANCH": "main"},
 		"other CI":              {"CI": "true"},
 		"GitHub without events": {"GITHUB_ACTIONS": "true"},
+		"Jenkins":               {"BUILD_TAG": "jenkins-agents-pr-7-1"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			for _, choose := range []func(*gitrev.Repo, string, func(string) string) (gitrev.Base, error){gitrev.ChooseBase, gitrev.ChooseRulesBase} {
@@ -228,6 +231,45 @@ func TestChooseBaseFindsNothing(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			if b, err := gitrev.ChooseRulesBase(r.repo, "", envOf(vars)); err == nil {
 				t.Errorf("%+v accepted", b)
+			}
+		})
+	}
+}
+
+// TestCIMarker: a job of a CI service that sets no CI (Jenkins, Azure
+// Pipelines, AWS CodeBuild, TeamCity, Bamboo) is CI all the same, so that
+// a pull request built there is judged by the rules of its target, never
+// by its own; on a person's machine none of these is set.
+func TestCIMarker(t *testing.T) {
+	tests := []struct {
+		name string
+		vars map[string]string
+		want string
+	}{
+		{"nothing", nil, ""},
+		{"CI=false", map[string]string{"CI": "false"}, ""},
+		{"CI=0", map[string]string{"CI": "0"}, ""},
+		{"CI=true", map[string]string{"CI": "true"}, "CI"},
+		{"GitHub Actions", map[string]string{"GITHUB_ACTIONS": "true"}, "GITHUB_ACTIONS"},
+		{"GitHub Actions with CI=false", map[string]string{"CI": "false", "GITHUB_ACTIONS": "true"}, "GITHUB_ACTIONS"},
+		{"GitLab", map[string]string{"GITLAB_CI": "true"}, "GITLAB_CI"},
+		{"Buildkite", map[string]string{"BUILDKITE": "true"}, "BUILDKITE"},
+		{"Jenkins with its URL", map[string]string{"JENKINS_URL": "https://jenkins.example/"}, "JENKINS_URL"},
+		{"Jenkins without its URL", map[string]string{"BUILD_TAG": "jenkins-agents-PR-7-3", "BUILD_ID": "3"}, "BUILD_TAG"},
+		{"Hudson", map[string]string{"HUDSON_URL": "https://hudson.example/"}, "HUDSON_URL"},
+		{"Azure Pipelines", map[string]string{"TF_BUILD": "True"}, "TF_BUILD"},
+		{"AWS CodeBuild", map[string]string{"CODEBUILD_BUILD_ID": "proj:0f3c"}, "CODEBUILD_BUILD_ID"},
+		{"TeamCity", map[string]string{"TEAMCITY_VERSION": "2024.12"}, "TEAMCITY_VERSION"},
+		{"Bamboo", map[string]string{"bamboo_buildKey": "PROJ-PLAN-JOB1"}, "bamboo_buildKey"},
+		{"a BUILD_TAG of something else", map[string]string{"BUILD_TAG": "v1.2.0"}, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := gitrev.CIMarker(envOf(tc.vars)); got != tc.want {
+				t.Errorf("CIMarker = %q, want %q", got, tc.want)
+			}
+			if got := gitrev.InCI(envOf(tc.vars)); got != (tc.want != "") {
+				t.Errorf("InCI = %v, want %v", got, tc.want != "")
 			}
 		})
 	}

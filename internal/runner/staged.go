@@ -101,7 +101,7 @@ func findStaged(l *gitrev.Locator, paths []string, getenv func(string) string, f
 	if err != nil {
 		return nil, err
 	}
-	if s.mode == StagedIndex && s.changes == 0 && (isSet(getenv("CI")) || isSet(getenv("PRE_COMMIT"))) {
+	if s.mode == StagedIndex && s.changes == 0 && (gitrev.InCI(getenv) || isSet(getenv("PRE_COMMIT"))) {
 		s.mode = StagedAll
 		s.what = "every run, as the index records it (nothing is staged: pre-commit run --all-files, or CI)"
 	}

@@ -67,8 +67,8 @@ type baseCache struct {
 	bases map[*gitrev.Repo]rulesAndDiff
 }
 
-// InCI reports whether the environment says the check runs in CI: CI or
-// GITHUB_ACTIONS set (to anything but "false" or "0").
+// InCI reports whether the environment says the check runs in CI: CI,
+// GITHUB_ACTIONS or another CI service's own variable set (gitrev.InCI).
 func InCI(getenv func(string) string) bool { return gitrev.InCI(getenv) }
 
 // New decides where this check reads repository-local rules from. asked
