@@ -115,6 +115,72 @@ func TestForcedLayoutNeedsItsFiles(t *testing.T) {
 	})
 }
 
+// TestForcedLayoutAmongOtherLayouts: a forced layout (flag or
+// configuration) on a folder that also holds runs of another layout is
+// exit 2 naming them, in every mode that finds runs (a whole check,
+// --changed, --staged): they would not be checked, and a failing one would
+// pass unseen. A run of another layout named itself is checked as forced.
+func TestForcedLayoutAmongOtherLayouts(t *testing.T) {
+	flat, err := filepath.Abs(filepath.Join(casesDir, "ok", "contract_flat", "flat-run"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := stagedRepo(t)
+	// A passing contract run beside the h3a runs, one of which fails.
+	if err := os.CopyFS(filepath.Join(g.Dir, "runs", "flat-run"), os.DirFS(flat)); err != nil {
+		t.Fatal(err)
+	}
+	g.Commit("a contract run")
+	base := g.Git("rev-parse", "HEAD")
+	// The change under review breaks an h3a run.
+	g.Write(map[string]string{"runs/" + completeID + "/" + greenRel: "edited after logging\n"})
+	g.Git("add", "-A")
+	refused := func(t *testing.T, code int, stderr string) {
+		t.Helper()
+		if code != ExitError || !strings.Contains(stderr, `layout "contract" is forced, but runs of other layouts lie below the paths`) || !strings.Contains(stderr, completeID+" (h3a)") {
+			t.Errorf("exit %d, want 2 naming the h3a run: %s", code, stderr)
+		}
+	}
+	tests := []struct {
+		name string
+		args []string
+		yaml string
+	}{
+		{"by flag", []string{"--base", "none", "--layout", "contract", "runs"}, ""},
+		{"by flag, the repository's root", []string{"--base", "none", "--layout", "contract", "."}, ""},
+		{"by the configuration", []string{"--base", "none", "runs"}, "layout: contract\n"},
+		{"by flag, --changed", []string{"--base", base, "--changed", "--layout", "contract", "runs"}, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.yaml != "" {
+				if err := os.WriteFile(filepath.Join(g.Dir, ".h3a-check.yaml"), []byte(tc.yaml), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				defer os.Remove(filepath.Join(g.Dir, ".h3a-check.yaml"))
+			}
+			var errb bytes.Buffer
+			code := Main(tc.args, nil, &bytes.Buffer{}, &errb)
+			refused(t, code, errb.String())
+		})
+	}
+	t.Run("--staged", func(t *testing.T) {
+		code, _, stderr := runStaged(t, nil, "--layout", "contract", "runs")
+		refused(t, code, stderr)
+	})
+	t.Run("a run of the other layout named itself", func(t *testing.T) {
+		var errb bytes.Buffer
+		if code := Main([]string{"--base", "none", "--layout", "contract", "runs/flat-run"}, nil, &bytes.Buffer{}, &errb); code != ExitPass {
+			t.Errorf("exit %d, want 0: %s", code, errb.String())
+		}
+	})
+	t.Run("not forced", func(t *testing.T) {
+		if code := Main([]string{"--base", "none", "runs"}, nil, &bytes.Buffer{}, &bytes.Buffer{}); code != ExitFail {
+			t.Errorf("exit %d, want 1", code)
+		}
+	})
+}
+
 // TestOutputNeverInsideARun: a report written into a run would be read as
 // one of its files by the next check, so --output refuses such a path and
 // writes nothing.

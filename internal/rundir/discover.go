@@ -83,12 +83,45 @@ func Discover(paths []string, detectors []Detector, forced string) ([]Run, error
 	return DiscoverWithin(paths, detectors, forced, nil)
 }
 
+// OtherRun is a run of another layout than the forced one.
+type OtherRun struct {
+	Dir    string // as the user would write it
+	Layout string
+	top    bool // the path itself
+}
+
+// OtherLayoutError is a forced layout (--layout, or the configuration's
+// layout) on a path below which runs of other layouts lie: checked as the
+// forced layout they would be folders that were never runs of it, and
+// left out they would pass unchecked.
+type OtherLayoutError struct {
+	Layout string
+	Runs   []OtherRun
+}
+
+func (e *OtherLayoutError) Error() string {
+	const shown = 5
+	var names []string
+	for i, r := range e.Runs {
+		if i == shown {
+			names = append(names, fmt.Sprintf("and %d more", len(e.Runs)-shown))
+			break
+		}
+		names = append(names, fmt.Sprintf("%s (%s)", r.Dir, r.Layout))
+	}
+	return fmt.Sprintf("layout %q is forced, but runs of other layouts lie below the paths, and none of them would be checked: %s; check them without --layout (or the configuration's layout), or name only the %s runs",
+		e.Layout, strings.Join(names, ", "), e.Layout)
+}
+
 // DiscoverWithin is Discover searching only the folders that within
 // (given an absolute folder) accepts, and all of each run found there: a
 // run's whole folder is searched, so that the runs it holds are all
 // listed. A folder within refuses is not even listed. Nil within accepts
 // every folder.
 func DiscoverWithin(paths []string, detectors []Detector, forced string, within func(absDir string) bool) ([]Run, error) {
+	// every searches below each path: with a forced layout too, so that
+	// a run of another layout found there is refused, not passed over.
+	every := detectors
 	if forced != "" {
 		var only []Detector
 		for _, d := range detectors {
@@ -104,6 +137,7 @@ func DiscoverWithin(paths []string, detectors []Detector, forced string, within 
 	found := map[string]string{}
 	display := map[string]string{}
 	also := map[string][]string{}
+	var others []OtherRun
 	for _, p := range paths {
 		abs, err := filepath.Abs(p)
 		if err != nil {
@@ -130,7 +164,7 @@ func DiscoverWithin(paths []string, detectors []Detector, forced string, within 
 		if within != nil {
 			inFS = func(dir string) bool { return within(fromFS(abs, name, dir)) }
 		}
-		runs, err := search(fsys, name, detectors, true, inFS, true)
+		runs, err := search(fsys, name, every, true, inFS, true)
 		var unreadable *UnreadableError
 		if errors.As(err, &unreadable) {
 			return nil, fmt.Errorf("cannot read %s, so a run inside it could be missed: %w (check a folder that can be read)",
@@ -139,9 +173,24 @@ func DiscoverWithin(paths []string, detectors []Detector, forced string, within 
 		if err != nil {
 			return nil, err
 		}
+		var otherHere []OtherRun
 		for _, r := range runs {
-			add(fromFS(abs, name, r.Dir), r.Layout, r.Also)
+			dir := fromFS(abs, name, r.Dir)
+			switch {
+			case forced == "":
+				add(dir, r.Layout, r.Also)
+			case r.Layout == forced || slices.Contains(r.Also, forced):
+				add(dir, forced, nil)
+			default:
+				otherHere = append(otherHere, OtherRun{Dir: displayFrom(p, abs, dir), Layout: r.Layout, top: r.Dir == name})
+			}
 		}
+		if len(otherHere) == 1 && otherHere[0].top && len(found) == n0 && detectors[0].Forced(fsys, name) {
+			// The path itself, named on purpose, is a run of another
+			// layout that holds enough of the forced one: checked as it.
+			otherHere = nil
+		}
+		others = append(others, otherHere...)
 		if len(found) > n0 {
 			continue
 		}
@@ -156,6 +205,9 @@ func DiscoverWithin(paths []string, detectors []Detector, forced string, within 
 			}
 			add(abs, forced, nil)
 		}
+	}
+	if len(others) > 0 {
+		return nil, &OtherLayoutError{Layout: forced, Runs: others}
 	}
 	runs := make([]Run, 0, len(found))
 	for dir, layout := range found {

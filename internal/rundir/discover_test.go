@@ -91,6 +91,104 @@ func TestDiscover(t *testing.T) {
 	}
 }
 
+// flagDetector recognises a directory holding a file named FLAG; forced,
+// one holding MAYBE is enough.
+type flagDetector struct{}
+
+func (flagDetector) ID() string { return "flag" }
+func (flagDetector) Detect(fsys fs.FS, dir string) bool {
+	_, err := fs.Lstat(fsys, path.Join(dir, "FLAG"))
+	return err == nil
+}
+func (d flagDetector) Forced(fsys fs.FS, dir string) bool {
+	_, err := fs.Lstat(fsys, path.Join(dir, "MAYBE"))
+	return err == nil || d.Detect(fsys, dir)
+}
+func (flagDetector) Defined() string { return "a flag run holds FLAG" }
+
+// TestDiscoverForcedAmongOtherLayouts: a forced layout chooses how the
+// runs it claims are checked; a run below a path that only another
+// layout claims is refused (OtherLayoutError), never passed over, and
+// with no layout forced it is checked as its own.
+func TestDiscoverForcedAmongOtherLayouts(t *testing.T) {
+	root := t.TempDir()
+	files := []string{
+		"mixed/m1/RUN", "mixed/f1/FLAG", // a marker run beside a flag run
+		"same/m1/RUN", "same/m2/RUN", // marker runs only
+		"both/b/RUN", "both/b/FLAG", // a folder both layouts claim
+		"nested/m/RUN", "nested/m/inner/FLAG", // a flag run inside a marker run
+		"flagonly/f/FLAG", "flagonly/f/MAYBE", // a flag run with some marker structure
+		"flagbroken/f/FLAG", "flagbroken/f/MAYBE", "flagbroken/f/sub/FLAG", // and a flag run inside it
+	}
+	for _, f := range files {
+		p := filepath.Join(root, filepath.FromSlash(f))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ds := []Detector{markerDetector{}, flagDetector{}}
+	tests := []struct {
+		name   string
+		path   string
+		forced string
+		want   []string // run:layout, or nil for an error
+		others []string // the runs an OtherLayoutError names (nil: a ForcedLayoutError)
+	}{
+		{"not forced: every layout", "mixed", "", []string{"mixed/f1:flag", "mixed/m1:marker"}, nil},
+		{"forced among runs of another layout", "mixed", "marker", nil, []string{"mixed/f1 (flag)"}},
+		{"forced, the other way round", "mixed", "flag", nil, []string{"mixed/m1 (marker)"}},
+		{"forced where every run is of it", "same", "marker", []string{"same/m1:marker", "same/m2:marker"}, nil},
+		{"forced on a folder both claim", "both", "flag", []string{"both/b:flag"}, nil},
+		{"forced, a run of another layout inside one of it", "nested", "marker", nil, []string{"nested/m/inner (flag)"}},
+		{"forced on a run of another layout named itself, with some of the forced structure", "flagonly/f", "marker", []string{"flagonly/f:marker"}, nil},
+		{"forced on its folder: the run is not named itself", "flagonly", "marker", nil, nil}, // a ForcedLayoutError: nothing of the layout
+		{"forced on a run of another layout named itself, holding another", "flagbroken/f", "marker", nil, []string{"flagbroken/f (flag)", "flagbroken/f/sub (flag)"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, within := range []func(string) bool{nil, func(string) bool { return true }} {
+				runs, err := DiscoverWithin([]string{filepath.Join(root, tc.path)}, ds, tc.forced, within)
+				var other *OtherLayoutError
+				if tc.want == nil && tc.others == nil {
+					var forced *ForcedLayoutError
+					if !errors.As(err, &forced) {
+						t.Fatalf("runs %+v, err %v; want a ForcedLayoutError", runs, err)
+					}
+					continue
+				}
+				if tc.want == nil {
+					if !errors.As(err, &other) {
+						t.Fatalf("runs %+v, err %v; want an OtherLayoutError", runs, err)
+					}
+					var got []string
+					for _, r := range other.Runs {
+						rel, _ := filepath.Rel(root, r.Dir)
+						got = append(got, filepath.ToSlash(rel)+" ("+r.Layout+")")
+					}
+					if !slices.Equal(got, tc.others) || !strings.Contains(err.Error(), "none of them would be checked") {
+						t.Errorf("error names %v (%v), want %v", got, err, tc.others)
+					}
+					continue
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				var got []string
+				for _, r := range runs {
+					rel, _ := filepath.Rel(root, r.Dir)
+					got = append(got, filepath.ToSlash(rel)+":"+r.Layout)
+				}
+				if !slices.Equal(got, tc.want) {
+					t.Errorf("got %v, want %v", got, tc.want)
+				}
+			}
+		})
+	}
+}
+
 // TestDiscoverUnreadableFolder: a folder that cannot be listed could hold
 // a run, so the search stops with an error naming it instead of passing
 // over it.

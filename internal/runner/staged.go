@@ -48,6 +48,10 @@ type stagedScope struct {
 	extra  []*audit.Audit       // deleted runs, submodules not checked
 	// changes counts the files the change touches, runs or not.
 	changes int
+	// forced is the forced layout, or "": runs are found by every
+	// layout's detector, and one the forced layout does not claim is
+	// refused (rundir.OtherLayoutError), never passed over.
+	forced string
 }
 
 type stagedRun struct {
@@ -84,15 +88,15 @@ func CommitRange(getenv func(string) string) (from, to string, err error) {
 // runs it touches. Only those are checked, so a commit that touches no
 // run costs a git diff and nothing more.
 func findStaged(l *gitrev.Locator, paths []string, getenv func(string) string, forced string) (s *stagedScope, err error) {
-	detectors, err := rundir.Only(layout.Detectors(), forced)
-	if err != nil {
+	if _, err := rundir.Only(layout.Detectors(), forced); err != nil {
 		return nil, err
 	}
+	detectors := layout.Detectors()
 	from, to, err := CommitRange(getenv)
 	if err != nil {
 		return nil, err
 	}
-	s = &stagedScope{source: map[string]string{}, at: map[string]stagedRun{}, what: "the index, against HEAD"}
+	s = &stagedScope{source: map[string]string{}, at: map[string]stagedRun{}, what: "the index, against HEAD", forced: forced}
 	if from != "" {
 		s.mode = StagedRange
 		s.what = fmt.Sprintf("the runs changed from %s to %s (PRE_COMMIT_FROM_REF, PRE_COMMIT_TO_REF), as of %s", from, to, to)

@@ -34,6 +34,9 @@ func (s *stagedScope) collect(l *gitrev.Locator, snap *snapshot, p, prefix strin
 	} else if err := s.touchedRuns(l, snap, p, prefix, detectors, depth, found, holding); err != nil {
 		return err
 	}
+	if err := s.onlyForced(p, prefix, snap.repo, found); err != nil {
+		return err
+	}
 	for rel, lay := range found {
 		if err := s.addRun(snap, p, prefix, rel, lay, detectors); err != nil {
 			return err
@@ -43,6 +46,26 @@ func (s *stagedScope) collect(l *gitrev.Locator, snap *snapshot, p, prefix strin
 		return nil
 	}
 	return s.deletedUnder(snap, p, prefix, holding, detectors)
+}
+
+// onlyForced makes each run found a run of the forced layout, when one is
+// forced, and refuses the runs that layout does not claim.
+func (s *stagedScope) onlyForced(p, prefix string, repo *gitrev.Repo, found map[string][]string) error {
+	if s.forced == "" {
+		return nil
+	}
+	var others []rundir.OtherRun
+	for _, rel := range slices.Sorted(maps.Keys(found)) {
+		if lay := found[rel]; !slices.Contains(lay, s.forced) {
+			others = append(others, rundir.OtherRun{Dir: s.display(p, prefix, repo, rel), Layout: lay[0]})
+			continue
+		}
+		found[rel] = []string{s.forced}
+	}
+	if len(others) > 0 {
+		return &rundir.OtherLayoutError{Layout: s.forced, Runs: others}
+	}
+	return nil
 }
 
 // allRuns finds every run of snap under prefix, or the run prefix lies in.
