@@ -115,10 +115,14 @@ final_of_gate := {"pass": "pass", "fail": "reject", "needs-human": "needs-human"
 #   needs-human; when the judge passed, the gate of the round's audit.json (pass, fail
 #   gives reject, needs-human), whatever the summary's audit_enabled says, and pass if the
 #   round holds no audit.json and the audit is disabled. pass only when the judge passed and
-#   the audit passed or was disabled. not-run and dry-run are accepted as written.
-#   loop-orchestrator SKILL.md, Run auditor gate: "Map gate status to loop outcome: `pass`
-#   -> final `pass`, `fail` -> final `reject` with feedback, `needs-human` -> final
-#   `needs-human`".
+#   the audit passed or was disabled. not-run and dry-run are accepted as written, but not
+#   over a last round that gives reject or needs-human: the judge (or the auditor) ran and
+#   said the change does not land, and a final_verdict that says no verdict was reached
+#   would let it pass the gate. loop-orchestrator SKILL.md, Run auditor gate: "Map gate
+#   status to loop outcome: `pass` -> final `pass`, `fail` -> final `reject` with
+#   feedback, `needs-human` -> final `needs-human`"; artifact-contract.md, verdict.json
+#   Rules: "`verdict` must be `pass|reject|needs-human`", summary.json: "Produced by
+#   orchestrator after loop completion", "final_verdict": "reject".
 # custom:
 #   id: h3a.gates.contract_final_verdict
 #   category: gates
@@ -127,16 +131,27 @@ final_of_gate := {"pass": "pass", "fail": "reject", "needs-human": "needs-human"
 #     the summary was written from stale or wrong outcomes; re-run the orchestrator's
 #     summary step, never edit the verdict by hand
 deny contains f if {
+	some msg in final_verdict_problems
+	f := lib.finding(rego.metadata.rule(), {"msg": msg, "file": "summary.json", "pointer": "/final_verdict"})
+}
+
+final_verdict_problems contains msg if {
 	final := summary.final_verdict
 	is_string(final)
 	not final in not_run
 	[want, why] := expected_final
 	final != want
-	f := lib.finding(rego.metadata.rule(), {
-		"msg": sprintf("summary.json final_verdict is %q but %s%s", [final, why, expected_suffix(want)]),
-		"file": "summary.json",
-		"pointer": "/final_verdict",
-	})
+	msg := sprintf("summary.json final_verdict is %q but %s%s", [final, why, expected_suffix(want)])
+}
+
+# A not-run or dry-run final verdict over a last round that did not pass
+# would turn a rejected change into a pass.
+final_verdict_problems contains msg if {
+	final := summary.final_verdict
+	final in not_run
+	[want, why] := expected_final
+	want in {"reject", "needs-human"}
+	msg := sprintf("summary.json final_verdict is %q but %s%s: the loop reached a verdict, and %q would let a change that did not pass land", [final, why, expected_suffix(want), final])
 }
 
 expected_suffix("") := ""

@@ -291,6 +291,37 @@ test_final_not_run_is_accepted if {
 	count(findings([{"op": "replace", "path": "/docs/summary/final_verdict", "value": "dry-run"}])) == 0
 }
 
+# A judge that rejected the last round is not hidden by a final verdict of
+# not-run or dry-run.
+test_final_not_run_over_a_reject if {
+	some final in ["not-run", "dry-run"]
+	fs := findings([
+		{"op": "replace", "path": "/docs/rounds/1/verdict/verdict", "value": "reject"},
+		{"op": "replace", "path": "/docs/rounds/1/verdict/required_changes", "value": ["x"]},
+		{"op": "replace", "path": "/docs/rounds/1/audit", "value": null},
+		{"op": "remove", "path": "/docs/rounds/1/files/audit"},
+		{"op": "replace", "path": "/docs/summary/judge_verdict", "value": "reject"},
+		{"op": "replace", "path": "/docs/summary/audit_gate", "value": "not-run"},
+		{"op": "replace", "path": "/docs/summary/final_verdict", "value": final},
+	])
+	[f] := [f | some f in fs]
+	f.rule == "h3a.gates.contract_final_verdict"
+	f.pointer == "/final_verdict"
+	f.msg == sprintf(`summary.json final_verdict is %q but the last round's judge verdict is "reject", so it should be "reject": the loop reached a verdict, and %q would let a change that did not pass land`, [final, final])
+}
+
+# not-run over a failed audit is caught too; over a passed round it stays accepted.
+test_final_not_run_over_a_failed_audit if {
+	located([
+		{"op": "replace", "path": "/docs/rounds/1/audit/gate", "value": "fail"},
+		{"op": "replace", "path": "/docs/rounds/1/audit/required_actions", "value": ["x"]},
+		{"op": "replace", "path": "/docs/rounds/1/audit/findings", "value": [{"category": "policy", "details": "y"}]},
+		{"op": "replace", "path": "/docs/summary/audit_gate", "value": "fail"},
+		{"op": "replace", "path": "/docs/summary/final_verdict", "value": "not-run"},
+	]) == {["h3a.gates.contract_final_verdict", "summary.json", "/final_verdict"]}
+	count(findings([{"op": "replace", "path": "/docs/summary/final_verdict", "value": "not-run"}])) == 0
+}
+
 test_stale_audit_gate_names_the_earlier_round if {
 	fs := findings([
 		{"op": "replace", "path": "/docs/rounds/0/verdict/verdict", "value": "pass"},
