@@ -289,10 +289,26 @@ stop_causes := {
 	"BLK_CON": "an optimistic lock conflict",
 }
 
-# stopped_state is [file, st] of the run's state when it holds an object.
-stopped_state := ["state.json", state.st] if state
+# stopped_state is [file, st as written, st as read] of the run's state
+# when it holds an object.
+stopped_state := ["state.json", state.st, state.st] if state
 
-else := ["state.txt", x2_state.st] if x2_state
+else := ["state.txt", x2_state.st, x2_status(x2_state.st)] if x2_state
+
+# x2_status reads a vX.2 st as the status it spells in another case or with
+# other spacing ("error", "Blk_Max", "blk-con", " ERROR "): the vX.2 files
+# are checked leniently, so such a spelling is only drift, and read as
+# written it would stop nothing. Any other value is kept as written.
+x2_status(st) := word if {
+	is_string(st)
+	word := upper(regex.replace(trim_space(st), `[\s-]+`, "_"))
+	word in x2_statuses
+} else := st
+
+# read_as names the status a spelling was read as, for a message.
+read_as(written, read) := "" if written == read
+
+else := sprintf(", read as %s", [read])
 
 # METADATA
 # title: Run stopped, a person must clear it
@@ -302,7 +318,10 @@ else := ["state.txt", x2_state.st] if x2_state
 #   conflict", "BLK_MAX | Task retries exceeded limit", "ERROR | Logging call with level
 #   `E`", "Recovery requires manual or programmed conflict resolution followed by state
 #   clearance". BLK_SUM and BLK_PSUM are left to the Consistency Check: "auto-repair
-#   allowed".
+#   allowed". A vX.2 state.txt, checked leniently, may spell st in another case or with
+#   other spacing ("error", "Blk_Max"); it is read as the status it spells (state.json,
+#   st: "enum | READY, BUSY, BLK_CON, BLK_SUM, BLK_PSUM, BLK_MAX, ERROR"), so a spelling
+#   cannot turn a stopped run into a pass.
 # custom:
 #   id: h3a.gates.hybrid_stopped
 #   category: gates
@@ -311,10 +330,10 @@ else := ["state.txt", x2_state.st] if x2_state
 #     a person resolves the cause (the conflict, the retried task or the logged error),
 #     logs the decision and sets st back to READY
 warn contains f if {
-	[file, st] := stopped_state
+	[file, written, st] := stopped_state
 	cause := stop_causes[st]
 	f := lib.finding(rego.metadata.rule(), object.union(current_task, {
-		"msg": sprintf("st is %q (%s): the run stopped and a person must resolve it and clear the state", [st, cause]),
+		"msg": sprintf("st is %q%s (%s): the run stopped and a person must resolve it and clear the state", [written, read_as(written, st), cause]),
 		"file": file,
 		"pointer": "/st",
 		"needs_human": true,

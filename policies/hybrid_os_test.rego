@@ -262,6 +262,22 @@ test_x2_stopped_needs_human if {
 	count(x2_findings([set("/docs/x2_state/st", "BUSY")])) == 0
 }
 
+# A vX.2 st that spells a stopping status in another case or with other
+# spacing is read as that status: drift, and a stopped run.
+test_x2_stopped_spelled_otherwise if {
+	every st in ["error", "Blk_Max", "blk-con", " ERROR "] {
+		fs := x2_findings([set("/docs/x2_state/st", st)])
+		located(fs) == {["h3a.gates.hybrid_stopped", "state.txt", "/st"], ["h3a.schema.hybrid_drift", "state.txt", "/st"]}
+		some f in fs
+		f.rule == "h3a.gates.hybrid_stopped"
+		f.needs_human == true
+	}
+	msgs([f | some f in x2_findings([set("/docs/x2_state/st", "error")]); f.rule == "h3a.gates.hybrid_stopped"]) == {`st is "error", read as ERROR (a logging call with level E): the run stopped and a person must resolve it and clear the state`}
+	every st in ["busy", "BLOCK_INPUT", "blk sum"] {
+		not "h3a.gates.hybrid_stopped" in {f.rule | some f in x2_findings([set("/docs/x2_state/st", st)])}
+	}
+}
+
 test_unknown_plan if {
 	fs := findings([set("/docs/state/cp", "p_other")])
 	located(fs) == {["h3a.traceability.hybrid_unknown_plan", "state.json", "/cp"]}
