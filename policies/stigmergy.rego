@@ -200,6 +200,42 @@ deny contains f if {
 }
 
 # METADATA
+# title: Started task whose dependencies cannot be read
+# description: >-
+#   A task IN_PROGRESS or COMPLETED in a file not held to schema 3.0 has dependencies
+#   that are not a list of task ids (a string, objects, numbers): whether the tasks it
+#   depends on are COMPLETED cannot be read, and the dependency rule would pass it unseen.
+#   As any finding that would fail a 3.0 file, it asks for a human (needs-human, exit 3);
+#   in a 3.0 file the schema reports the type (h3a.schema.violation).
+#   stigmergy-state-schema.md, Root Object, project_manifest.tasks: "`dependencies`
+#   (Array of Strings): A list of task IDs that must be completed first".
+# custom:
+#   id: h3a.gates.stigmergy_dependencies_unread
+#   category: gates
+#   severity: warning
+#   remediation: write dependencies as an array of task ids, as schema 3.0 does
+warn contains f if {
+	not strict
+	some [i, id, t] in tasks
+	status := t.status
+	status in {"IN_PROGRESS", "COMPLETED"}
+	deps := t.dependencies
+	deps != null
+	not id_list(deps)
+	f := lib.finding(rego.metadata.rule(), judged({
+		"msg": sprintf("task %q is %s but its dependencies are %s, not a list of task ids: whether they are COMPLETED cannot be read", [id, status, lib.describe(deps)]),
+		"file": ledger_file,
+		"pointer": task_pointer(i, "/dependencies"),
+	}))
+}
+
+# id_list holds for an array of strings.
+id_list(xs) if {
+	is_array(xs)
+	count(lib.string_items(xs)) == count(xs)
+}
+
+# METADATA
 # title: Failed task without an issue
 # description: >-
 #   A task is FAILED but no issue_log entry references it. The spec sets no failure

@@ -118,6 +118,29 @@ test_dependency_incomplete if {
 	msgs(ops) == {`task "T02" is IN_PROGRESS but its dependency "T01" is "PENDING"; expected COMPLETED`}
 }
 
+# In a file of another shape, a started task whose dependencies are no list
+# of ids asks for a human: the dependency rule cannot read them.
+test_dependencies_unread_in_another_version if {
+	some deps in ["T01", [{"id": "T01"}], ["T01", 7], {"T01": true}]
+	ops := array.concat(older, [set(sprintf("%s/1/dependencies", [tasks]), deps)])
+	located(ops) == {["h3a.gates.stigmergy_dependencies_unread", "warning", ledger, "/project_manifest/tasks/1/dependencies"]}
+	every f in findings(ops) {
+		f.needs_human == true
+	}
+}
+
+test_dependencies_unread_message if {
+	msgs(array.concat(older, [set(sprintf("%s/1/dependencies", [tasks]), "T01")])) == {`schema_version "2.1": task "T02" is IN_PROGRESS but its dependencies are "T01", not a list of task ids: whether they are COMPLETED cannot be read (an error in a schema 3.0 file; a person decides whether it holds for this one)`}
+}
+
+# A pending task, null dependencies, and a 3.0 file (whose schema reports
+# the type) raise nothing.
+test_dependencies_unread_quiet if {
+	count(findings(array.concat(older, [set(sprintf("%s/2/dependencies", [tasks]), "T02")]))) == 0
+	count(findings(array.concat(older, [set(sprintf("%s/1/dependencies", [tasks]), null)]))) == 0
+	count(findings([set(sprintf("%s/1/dependencies", [tasks]), "T01")])) == 0
+}
+
 test_pending_task_may_wait_on_anything if {
 	count(findings([set(sprintf("%s/1/status", [tasks]), "PENDING")])) == 0
 }
