@@ -58,11 +58,16 @@ after_failed contains item if {
 # title: The pipeline failed and needs a human
 # description: >-
 #   A pipeline whose status is FAILED stopped without success: no gate runs after a
-#   failed one, so a person must decide how to go on. The gate is needs-human (exit 3);
-#   a FAILED pipeline that contradicts itself fails on the rules above.
-#   gate-state-management.md, Pattern 5, FINAL: "pipelineState.status = overallStatus
-#   // 'SUCCESS', 'PARTIAL', or 'FAILED'"; Pattern 3: "throw new Error(`Cannot execute
-#   GATE ...: Previous gate failed`)".
+#   failed one, so a person must decide how to go on. So has a pipeline still
+#   IN_PROGRESS that holds a FAILED gate output: the gate's own file says it failed, no
+#   later gate may run, and the guide's crash recovery would run it again, so a person
+#   decides whether to re-run it or close the pipeline FAILED (the finding is at the
+#   first FAILED gate's output). The gate is needs-human (exit 3); a pipeline that
+#   contradicts itself fails on the rules above. gate-state-management.md, Pattern 5,
+#   FINAL: "pipelineState.status = overallStatus // 'SUCCESS', 'PARTIAL', or 'FAILED'";
+#   Pattern 3: "throw new Error(`Cannot execute GATE ...: Previous gate failed`)";
+#   Constraints, NEVER: "Skip writing state files (even if gate fails - write FAILED
+#   status)".
 # custom:
 #   id: h3a.gates.gate_state_needs_human
 #   category: gates
@@ -71,14 +76,29 @@ after_failed contains item if {
 #     a person reads the failed gate's validation issues, fixes the cause and re-runs the
 #     gate (or starts a new pipeline)
 warn contains f if {
+	some item in stopped
+	f := lib.finding(rego.metadata.rule(), object.union(item, {"needs_human": true}))
+}
+
+stopped contains item if {
 	some p in pipelines
 	p.pipeline.status == "FAILED"
-	f := lib.finding(rego.metadata.rule(), {
+	item := {
 		"msg": sprintf("pipeline %s FAILED%s: a person must decide how to go on", [prefix_text(p), failed_gate_text(p)]),
 		"file": p.path,
 		"pointer": "/status",
-		"needs_human": true,
-	})
+	}
+}
+
+stopped contains item if {
+	some p in pipelines
+	p.pipeline.status == "IN_PROGRESS"
+	failed := first_failed(p)
+	item := {
+		"msg": sprintf("gate %d FAILED but pipeline %s is IN_PROGRESS (%s): no gate runs after a failed one, so a person must decide whether to re-run the gate or close the pipeline FAILED", [failed, prefix_text(p), pipeline_file(p)]),
+		"file": gates(p)[failed].path,
+		"pointer": "/status",
+	}
 }
 
 failed_gate_text(p) := sprintf(" at gate %d", [n]) if {

@@ -442,6 +442,27 @@ test_failed_pipeline_needs_a_human if {
 	g.msg == "pipeline demoqa_com-student_registration FAILED: a person must decide how to go on"
 }
 
+# A pipeline still IN_PROGRESS over a FAILED gate output stops too: the
+# finding is at the failed gate's output.
+test_failed_gate_under_a_running_pipeline_needs_a_human if {
+	ops := [
+		set(sprintf("%s/completedGates", [pipeline]), [1]),
+		set(sprintf("%s/doc/status", [g2]), "FAILED"),
+		set(sprintf("%s/doc/validation/score", [g2]), 40),
+		set(sprintf("%s/doc/validation/passed", [g2]), false),
+	]
+	count(findings(ops)) == 0
+	[f] := [f | some f in stops(ops)]
+	[f.rule, f.file, f.pointer, f.needs_human] == ["h3a.gates.gate_state_needs_human", file2, "/status", true]
+	f.msg == "gate 2 FAILED but pipeline demoqa_com-student_registration is IN_PROGRESS (.state/demoqa_com-student_registration-pipeline.json): no gate runs after a failed one, so a person must decide whether to re-run the gate or close the pipeline FAILED"
+}
+
+# The same FAILED gate under a FAILED pipeline is one finding, at the pipeline.
+test_failed_gate_under_a_failed_pipeline_is_one_stop if {
+	[f] := [f | some f in stops(failed_at_one)]
+	f.file == pipeline_file
+}
+
 # --- gate outputs without their pipeline file ----------------------------------
 
 no_pipeline_file := [set("/docs/pipelines/0/path", ""), set(pipeline, null)]
@@ -470,9 +491,12 @@ test_one_gate_output_without_pipeline_file if {
 	startswith(f.msg, "outputs of gate 1 for demoqa_com-student_registration but no pipeline file")
 }
 
+# With its pipeline file present, no gate output asks for that file (a FAILED
+# gate under an IN_PROGRESS pipeline asks for a human for its own reason).
 test_pipeline_file_present_asks_no_human if {
 	count(stops([])) == 0
-	count(stops([set(sprintf("%s/doc/status", [g2]), "FAILED"), set(sprintf("%s/completedGates", [pipeline]), [1]), set(sprintf("%s/currentGate", [pipeline]), 2)])) == 0
+	rules := {f.rule | some f in stops([set(sprintf("%s/doc/status", [g2]), "FAILED"), set(sprintf("%s/completedGates", [pipeline]), [1]), set(sprintf("%s/currentGate", [pipeline]), 2)])}
+	not "h3a.evidence.gate_state_pipeline_missing" in rules
 }
 
 # --- gaps in completedGates ---------------------------------------------------
