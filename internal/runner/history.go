@@ -30,6 +30,9 @@ type historyPlan struct {
 	runs    map[string]*repoBase
 	outside string
 	deleted []*audit.Audit // one per folder that lost runs
+	// heldAtBase holds, by absolute path, each searched folder that held
+	// a run at its base.
+	heldAtBase map[string]bool
 	// elsewhere holds, by run directory, the few runs whose history is
 	// not their own folder under their own layout: a run moved from
 	// another searched folder, a run whose layout changed.
@@ -231,6 +234,12 @@ func (bf *baseFinder) listings(paths []string, changed *changedScope) ([]baseLis
 			return nil, fmt.Errorf("listing the runs of %s at base %s: %w", p.display, gitrev.Short(b.Commit), err)
 		}
 		listings = append(listings, baseListing{repo: repo, base: b, rel: rel, display: p.display, runs: atBase})
+		if len(atBase) > 0 {
+			if bf.hp.heldAtBase == nil {
+				bf.hp.heldAtBase = map[string]bool{}
+			}
+			bf.hp.heldAtBase[p.abs] = true
+		}
 	}
 	return listings, nil
 }

@@ -110,6 +110,16 @@ func (sel *selection) narrow(scope Scope, maxRead int64, ruleChanges []finding.F
 			return err
 		}
 	}
+	if sel.staged == nil && !scope.Changed && len(sel.runs) > 0 {
+		// Each path of a full check must hold a run, or lie in one, as a
+		// lone path must: one that holds nothing beside others that do
+		// was not checked, and the check must not pass as though it had
+		// been. (A path that held runs at the base is reported by what
+		// became of them: deleted, or moved.)
+		if empty := emptyPaths(sel.paths, sel.runs, hist.heldAtBase); len(empty) > 0 {
+			return fmt.Errorf("%w in %s (every path given must hold a run or lie in one; the other paths do): %s", ErrNoRuns, strings.Join(empty, ", "), layoutsDefined())
+		}
+	}
 	if scope.Changed {
 		if sel.runs, err = hist.changedOnly(sel.runs); err != nil {
 			return err
@@ -140,6 +150,50 @@ func (sel *selection) noRuns(forced string) error {
 		}
 	}
 	return fmt.Errorf("%w in %s: %s", ErrNoRuns, strings.Join(sel.paths, ", "), layoutsDefined())
+}
+
+// emptyPaths lists the paths that hold no run of runs, lie in none, and
+// held none at the base (heldAtBase, by absolute path).
+func emptyPaths(paths []string, runs []rundir.Run, heldAtBase map[string]bool) []string {
+	var empty []string
+	for _, p := range paths {
+		if abs, err := filepath.Abs(p); err == nil && heldAtBase[abs] {
+			continue
+		}
+		if !holdsRun(p, runs) {
+			empty = append(empty, p)
+		}
+	}
+	return empty
+}
+
+// holdsRun reports whether a run of runs is at or below p, or p is inside
+// one; p is compared as written and with its links resolved, as the runs'
+// folders may be either.
+func holdsRun(p string, runs []rundir.Run) bool {
+	forms := make([]string, 0, 2)
+	if abs, err := filepath.Abs(p); err == nil {
+		forms = append(forms, abs)
+	}
+	if resolved, err := filepath.EvalSymlinks(p); err == nil {
+		if abs, err := filepath.Abs(resolved); err == nil {
+			forms = append(forms, abs)
+		}
+	}
+	for _, form := range forms {
+		for _, r := range runs {
+			if isWithin(r.Dir, form) || isWithin(form, r.Dir) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isWithin reports whether path is dir or below it.
+func isWithin(path, dir string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // reportsOutsideRuns refuses a report path inside a run: the report would
