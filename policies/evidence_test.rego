@@ -371,6 +371,34 @@ test_g2_no_verdict_and_no_event if {
 	}
 }
 
+# A passing verdict states a result for each check of the G2 exit criteria.
+test_g2_verification_results_missing if {
+	inp := test.patch([
+		{"op": "remove", "path": "/docs/validator_report/verdicts/0/verification_results/security"},
+		{"op": "remove", "path": "/docs/validator_report/verdicts/0/verification_results/mutation"},
+	])
+	[f] := test.of(evidence.deny, g2) with input as inp
+	f.msg == "G2_validation is passed but the verdict for task \"T001\" states no verification result for mutation, security, expected one for each check of the G2 exit criteria (tdd_compliance, tests, coverage, mutation, security, lint, type_check, accessibility, dod_checklist)"
+	f.file == "validator_report.json"
+	f.pointer == "/verdicts/0/verification_results"
+	f.gate == "G2"
+	empty := test.patch([{"op": "replace", "path": "/docs/validator_report/verdicts/0/verification_results", "value": {}}])
+	[g] := test.of(evidence.deny, g2) with input as empty
+	contains(g.msg, "states no verification result for tdd_compliance, tests, coverage, mutation, security, lint, type_check, accessibility, dod_checklist,")
+	none := test.patch([{"op": "remove", "path": "/docs/validator_report/verdicts/0/verification_results"}])
+	[h] := test.of(evidence.deny, g2) with input as none
+	h.pointer == "/verdicts/0"
+}
+
+# Every check present (one of them not applicable), or G2 not claimed
+# passed: nothing to report.
+test_g2_verification_results_complete if {
+	na := test.patch([{"op": "replace", "path": "/docs/validator_report/verdicts/0/verification_results/security", "value": {"status": "not_applicable", "notes": "no dependency or network change"}}])
+	count(test.of(evidence.deny, g2)) == 0 with input as na
+	fresh := test.patch_fresh([{"op": "replace", "path": "/docs/validator_report/verdicts", "value": [{"task_id": "T001", "status": "pass", "verification_results": {}}]}])
+	count(test.of(evidence.deny, g2)) == 0 with input as fresh
+}
+
 # The verdict the validator hands over must pass too.
 test_g2_handoff_verdict_not_passing if {
 	inp := test.patch([
