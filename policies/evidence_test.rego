@@ -325,6 +325,49 @@ test_coverage_not_decreased if {
 	}
 }
 
+# The task's last G1 step in state.json, or a correction of it, records the
+# coverage change too.
+test_coverage_decreased_in_state_step if {
+	inp := test.patch([{"op": "replace", "path": "/docs/state/steps/1/coverage_delta", "value": "-1.2%"}])
+	[f] := test.of(evidence.deny, "h3a.evidence.coverage_decreased") with input as inp
+	f.msg == "G1_implementation is passed but coverage_delta \"-1.2%\" of state.json step 1 for task \"T001\" is negative"
+	f.file == "state.json"
+	f.pointer == "/steps/1/coverage_delta"
+	f.gate == "G1"
+	corrected := test.patch([{"op": "add", "path": "/docs/state/steps/-", "value": {"corrects": "T001", "reason": "coverage measured against the wrong baseline", "corrected_values": {"coverage_delta": "-0.4%"}}}])
+	[g] := test.of(evidence.deny, "h3a.evidence.coverage_decreased") with input as corrected
+	g.pointer == "/steps/3/corrected_values/coverage_delta"
+}
+
+# The verdict measured a drop and G2 passed over it.
+test_coverage_decreased_in_verdict if {
+	inp := test.patch([{"op": "replace", "path": "/docs/validator_report/verdicts/0/verification_results/coverage/delta", "value": "-3.0%"}])
+	[f] := test.of(evidence.deny, "h3a.evidence.coverage_decreased") with input as inp
+	f.msg == "G2_validation is passed but verification_results.coverage.delta \"-3.0%\" of the verdict for task \"T001\" is negative"
+	f.pointer == "/verdicts/0/verification_results/coverage/delta"
+	f.gate == "G2"
+}
+
+# A later step or correction that records no decrease settles it; an earlier
+# attempt's drop, a drop of another task, and a drop no gate is claimed over
+# are not reported.
+test_coverage_decrease_superseded_or_not_claimed if {
+	later := test.patch([
+		{"op": "replace", "path": "/docs/state/steps/1/coverage_delta", "value": "-1.2%"},
+		{"op": "add", "path": "/docs/state/steps/-", "value": {"task_id": "T001", "agent": "executor", "timestamp": "2025-09-29T14:46:00Z", "summary": "second attempt", "gate": "G1_implementation", "status": "passed", "artifacts": [], "coverage_delta": "+0.5%"}},
+	])
+	count(test.of(evidence.deny, "h3a.evidence.coverage_decreased")) == 0 with input as later
+	corrected := test.patch([
+		{"op": "replace", "path": "/docs/state/steps/1/coverage_delta", "value": "-1.2%"},
+		{"op": "add", "path": "/docs/state/steps/-", "value": {"corrects": "T001", "reason": "sign written wrong", "corrected_values": {"coverage_delta": "+1.2%"}}},
+	])
+	count(test.of(evidence.deny, "h3a.evidence.coverage_decreased")) == 0 with input as corrected
+	other := test.patch([{"op": "replace", "path": "/docs/state/steps/1/task_id", "value": "T000"}, {"op": "replace", "path": "/docs/state/steps/1/coverage_delta", "value": "-1.2%"}])
+	count(test.of(evidence.deny, "h3a.evidence.coverage_decreased")) == 0 with input as other
+	unclaimed := test.patch_fresh([{"op": "replace", "path": "/docs/state/steps", "value": [{"task_id": "T001", "agent": "executor", "timestamp": "2025-09-29T14:46:00Z", "summary": "attempt", "gate": "G1_implementation", "status": "failed", "artifacts": [], "coverage_delta": "-2%"}]}])
+	count(test.of(evidence.deny, "h3a.evidence.coverage_decreased")) == 0 with input as unclaimed
+}
+
 # --- G2 -----------------------------------------------------------------------
 
 test_g2_verdict_not_passing if {
