@@ -206,9 +206,13 @@ setbacks := {"FAILED", "ESCALATION", "ESCALATED", "REJECTED"}
 #   "[iteration_count < 2?] [...] NO ──→ escalation_required"; Iteration Limits: "3rd+
 #   attempts: Likely architectural issue, needs human review"; Escalation Process: "2.
 #   Update GATES_LEDGER.md with ESCALATION event [...] 4. Human reviews and provides
-#   guidance". In GATES_LEDGER.md: a PASSED event of a gate after two FAILED events of that
-#   gate since it last passed, with no ESCALATION event of the gate followed by an event
-#   by agent "human" between the first of them and the pass. In validator_report.json
+#   guidance"; h3a-state-specification.md, Task Lifecycle: "[iteration_count < 2?] ├─→ YES
+#   → back to in_progress └─→ NO → escalation_required". In GATES_LEDGER.md: a PASSED event
+#   of a gate after two FAILED events of that gate since it last passed, with no ESCALATION
+#   event of the gate followed by an event by agent "human" between the first of them and
+#   the pass; and, for an attempt that has not passed (yet), the STARTED event that begins
+#   it after two such FAILED events, with no such review before it: the gate went back to
+#   in progress where it had to go to escalation. In validator_report.json
 #   (when the ledger does not already show it for G2): a passing verdict after two failing
 #   verdicts of the task since its last passing one, with no escalation (an escalating
 #   verdict of the task, or a ledger ESCALATION event) and a later human event timed
@@ -286,6 +290,47 @@ third_attempts contains v if {
 	v := object.union(task, {
 		"msg": sprintf(
 			"%s PASSED at %s after %d failed attempts of the gate (FAILED at lines %s) with no ESCALATION event followed by a human's decision in between: the attempt past the limit of %v needs a human first",
+			[ev.gate, ev.time, count(fails), lines(fails), model.limit],
+		),
+		"file": lib.doc_file.gates_ledger,
+		"line": ev.line,
+		"gate": sprintf("G%d", [n]),
+	})
+}
+
+# ledger_third_starts[n] is the index of the first STARTED event of gate n
+# since it last passed that begins an attempt past the limit: the limit's
+# number of FAILED events of the gate come before it, since its last pass,
+# with no review after them. An attempt that then passes is reported at its
+# PASSED event above, so only the STARTED events after the gate's last pass
+# are looked at.
+ledger_third_starts[n] := min(starts) if {
+	some n in model.gate_numbers
+	prev := previous(gate_passes[n], count(gate_passes[n]))
+	starts := {i | some i in model.event_indexes[[n, "STARTED"]]; i > prev; at_limit(count(unreviewed_failures(n, prev, i)))}
+	count(starts) > 0
+}
+
+# unreviewed_failures(n, prev, i) lists the FAILED events of gate n between
+# index prev and index i that no review (an ESCALATION event of the gate
+# followed by a human's event) in between follows.
+unreviewed_failures(n, prev, i) := [j |
+	i - prev >= 2
+	window := numbers.range(prev + 1, i - 1)
+	reviewed := last_review(n, window)
+	some j in window
+	j > reviewed
+	model.ledger_events[j].status == "FAILED"
+	model.event_gates[j] == n
+]
+
+third_attempts contains v if {
+	some n, s in ledger_third_starts
+	ev := model.ledger_events[s]
+	fails := unreviewed_failures(n, previous(gate_passes[n], count(gate_passes[n])), s)
+	v := object.union(task, {
+		"msg": sprintf(
+			"%s STARTED at %s after %d failed attempts of the gate (FAILED at lines %s) with no ESCALATION event followed by a human's decision in between: past the limit of %v iterations the gate goes to escalation_required, and a human decides before another attempt",
 			[ev.gate, ev.time, count(fails), lines(fails), model.limit],
 		),
 		"file": lib.doc_file.gates_ledger,

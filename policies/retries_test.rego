@@ -293,6 +293,53 @@ test_third_attempt_whatever_iteration_count_says if {
 	count(third(inp)) == 1
 }
 
+# g2_unpassed(evs) drops the G2 PASSED event of the complete run and appends
+# evs: an attempt at G2 that has not passed.
+g2_unpassed(evs) := array.concat(
+	[{"op": "remove", "path": "/docs/gates_ledger/events/5"}],
+	[{"op": "add", "path": "/docs/gates_ledger/events/-", "value": ev} | some ev in evs],
+)
+
+test_third_attempt_started_without_review if {
+	inp := test.patch(g2_unpassed([
+		failed_g2("2025-09-29T14:51:00Z"), started_g2("2025-09-29T14:52:00Z"),
+		failed_g2("2025-09-29T14:53:00Z"), object.union(started_g2("2025-09-29T14:54:00Z"), {"line": 34}),
+		failed_g2("2025-09-29T14:55:00Z"), started_g2("2025-09-29T14:56:00Z"),
+	]))
+	[f] := third(inp)
+	f.line == 34
+	f.gate == "G2"
+	f.task_id == "T001"
+	f.msg == "G2_validation STARTED at 2025-09-29T14:54:00Z after 2 failed attempts of the gate (FAILED at lines 0, 0) with no ESCALATION event followed by a human's decision in between: past the limit of 2 iterations the gate goes to escalation_required, and a human decides before another attempt"
+}
+
+test_third_attempt_started_after_review_or_within_limit if {
+	count(third(test.patch(g2_unpassed([
+		failed_g2("2025-09-29T14:51:00Z"), started_g2("2025-09-29T14:52:00Z"), failed_g2("2025-09-29T14:53:00Z"),
+		escalation_g2("2025-09-29T14:54:00Z"), human("2025-09-29T14:55:00Z"), started_g2("2025-09-29T14:56:00Z"),
+	])))) == 0
+
+	# the human's decision must come before the attempt
+	count(third(test.patch(g2_unpassed([
+		failed_g2("2025-09-29T14:51:00Z"), started_g2("2025-09-29T14:52:00Z"), failed_g2("2025-09-29T14:53:00Z"),
+		escalation_g2("2025-09-29T14:54:00Z"), started_g2("2025-09-29T14:55:00Z"), human("2025-09-29T14:56:00Z"),
+	])))) == 1
+
+	# a second attempt, and failures before the gate last passed, are within the limit
+	count(third(test.patch(g2_unpassed([failed_g2("2025-09-29T14:51:00Z"), started_g2("2025-09-29T14:52:00Z")])))) == 0
+
+	# (the pass after them is the third attempt; the start after the pass is not)
+	[f] := third(test.patch([
+		{"op": "add", "path": "/docs/gates_ledger/events/5", "value": failed_g2("2025-09-29T14:51:00Z")},
+		{"op": "add", "path": "/docs/gates_ledger/events/5", "value": failed_g2("2025-09-29T14:52:00Z")},
+		{"op": "add", "path": "/docs/gates_ledger/events/-", "value": started_g2("2025-09-29T15:10:00Z")},
+	]))
+	startswith(f.msg, "G2_validation PASSED at 2025-09-29T15:00:00Z after 2 failed attempts")
+	count(third(test.patch([
+		{"op": "add", "path": "/docs/gates_ledger/events/-", "value": started_g2("2025-09-29T15:10:00Z")},
+	]))) == 0
+}
+
 failing_verdict(t) := {"task_id": "T001", "timestamp": t, "status": "fail", "remediation_plan": "fix it"}
 
 # verdicts_fail_fail_pass: the complete run's verdict becomes the third of
