@@ -445,3 +445,46 @@ not_owner(n, agent) if {
 	n >= 0
 	judged_role(agent) != gate_owners[n]
 }
+
+# METADATA
+# title: Handoff rejected, a human must step in
+# description: >-
+#   SESSION_HANDOFF.json status is "rejected": the receiving agent refused the hand-over
+#   (rejected_by, rejection_reason), and the handoff rejection protocol sends it to a human,
+#   who has the sending agent remediate before the receiver re-validates and accepts. Until
+#   the handoff is accepted again, the records that lie beyond it do not stand on an
+#   accepted hand-over, so the gate needs a human. handoff_contracts.md, Handoff Rejection
+#   Protocol, Rejection Process: "Update SESSION_HANDOFF.json: "status": "rejected"",
+#   "Escalate to human", "Human coordinates with sending agent to remediate", "Retry after
+#   fix: ... Receiving agent re-validates and accepts"; Troubleshooting: "Agents reject if
+#   handoff status != "ready"".
+# custom:
+#   id: h3a.gates.handoff_rejected
+#   category: gates
+#   severity: warning
+#   remediation: >-
+#     a human reads the rejection reason and has the sending agent fix what is missing;
+#     the receiving agent then re-validates the handoff and, when it accepts it, sets
+#     SESSION_HANDOFF.json status to ready
+warn contains f if {
+	st := handoff.status
+	is_string(st)
+	lower(trim_space(st)) == "rejected"
+	f := lib.finding(rego.metadata.rule(), object.union(
+		{
+			"msg": sprintf("SESSION_HANDOFF.json status is %q%s%s: the receiving agent refused the hand-over, and a human must have it remediated before the work goes on", [st, rejected_by_words, rejection_words]),
+			"file": lib.doc_file.handoff,
+			"pointer": "/status",
+			"needs_human": true,
+		},
+		{"task_id": id | id := model.current_task_id},
+	))
+}
+
+rejected_by_words := sprintf(" (by %s)", [lib.describe(handoff.rejected_by)]) if lib.filled(handoff.rejected_by)
+
+else := ""
+
+rejection_words := sprintf(", reason %s", [lib.describe(handoff.rejection_reason)]) if lib.filled(handoff.rejection_reason)
+
+else := ""

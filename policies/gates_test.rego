@@ -416,3 +416,26 @@ test_task_failed_quiet if {
 		count(test.of(gates.deny, "h3a.gates.sources_disagree")) == 0 with input as test.patch(test.task_status(s))
 	}
 }
+
+test_handoff_rejected_needs_a_human if {
+	inp := test.patch([
+		{"op": "add", "path": "/docs/handoff/status", "value": "rejected"},
+		{"op": "add", "path": "/docs/handoff/rejected_by", "value": "validator"},
+		{"op": "add", "path": "/docs/handoff/rejection_reason", "value": "RED output missing"},
+	])
+	[f] := test.of(gates.warn, "h3a.gates.handoff_rejected") with input as inp
+	f.msg == "SESSION_HANDOFF.json status is \"rejected\" (by \"validator\"), reason \"RED output missing\": the receiving agent refused the hand-over, and a human must have it remediated before the work goes on"
+	f.file == "state/SESSION_HANDOFF.json"
+	f.pointer == "/status"
+	f.needs_human
+	f.task_id == "T001"
+	[g] := test.of(gates.warn, "h3a.gates.handoff_rejected") with input as test.patch([{"op": "add", "path": "/docs/handoff/status", "value": "Rejected"}])
+	g.msg == "SESSION_HANDOFF.json status is \"Rejected\": the receiving agent refused the hand-over, and a human must have it remediated before the work goes on"
+}
+
+test_handoff_accepted_or_without_status if {
+	every st in ["ready", "accepted"] {
+		count(test.of(gates.warn, "h3a.gates.handoff_rejected")) == 0 with input as test.patch([{"op": "add", "path": "/docs/handoff/status", "value": st}])
+	}
+	count(test.of(gates.warn, "h3a.gates.handoff_rejected")) == 0 with input as fixture.complete
+}
