@@ -30,7 +30,8 @@ else := object.union({"gate": sprintf("G%d", [n])}, v)
 #   gate_framework.md, G0 Exit Criteria: "Strategic plan documented", "Task
 #   decomposed", "Current task defined | CURRENT_TASK.json populated with task_id, goal,
 #   files_affected, DoD", "TDD plan created", "Definition of Done specified |
-#   CURRENT_TASK.json has ≥3 measurable DoD criteria", "Planner report generated |
+#   CURRENT_TASK.json has ≥3 measurable DoD criteria" (three different items: one
+#   written again, case and surrounding space aside, counts once), "Planner report generated |
 #   planner_report.json exists with research findings and strategy", "Gate logged";
 #   handoff_contracts.md, H1 Planner's Obligations: "Planning report | planner_report.json |
 #   File exists with task_id entry".
@@ -113,18 +114,25 @@ g0_gaps contains v if {
 	}
 }
 
-# An item of white space alone measures nothing and is not counted.
+# An item of white space alone measures nothing and is not counted, and an
+# item written again (case and surrounding space aside) measures what it
+# measured the first time: three criteria are three different items.
 g0_gaps contains v if {
 	ct != null
-	n := count([item | some item in lib.items(ct.definition_of_done); lib.filled(item)])
+	items := [item | some item in lib.items(ct.definition_of_done); lib.filled(item)]
+	n := count({lower(trim_space(item)) | some item in items})
 	n < 3
 	v := {
-		"msg": sprintf("G0_planning is passed but CURRENT_TASK.json lists %d definition-of-done item(s), at least 3 expected", [n]),
+		"msg": dod_count_msg(count(items), n),
 		"file": lib.doc_file.current_task,
 		"pointer": "/definition_of_done",
 		"remediation": g0_fix(sprintf("add %d more definition-of-done item(s) to CURRENT_TASK.json definition_of_done", [3 - n])),
 	}
 }
+
+dod_count_msg(listed, n) := sprintf("G0_planning is passed but CURRENT_TASK.json lists %d definition-of-done item(s), at least 3 expected", [n]) if {
+	listed == n
+} else := sprintf("G0_planning is passed but CURRENT_TASK.json lists %d definition-of-done items, %d of them different (an item written again measures nothing more), at least 3 expected", [listed, n])
 
 g0_gaps contains v if {
 	input.docs.planner_report != null

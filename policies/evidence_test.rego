@@ -252,6 +252,25 @@ test_g0_blank_dod_item_not_counted if {
 	f.msg == "G0_planning is passed but CURRENT_TASK.json lists 2 definition-of-done item(s), at least 3 expected"
 }
 
+# The same item written three times is one criterion, not the three G0 needs.
+test_g0_repeated_dod_items_counted_once if {
+	inp := test.patch([
+		{"op": "replace", "path": "/docs/current_task/definition_of_done", "value": ["Tests pass", " tests pass", "TESTS PASS", "Docs updated"]},
+	])
+	fs := test.of(evidence.deny, "h3a.evidence.g0_exit_criteria") with input as inp
+	some f in fs
+	f.msg == "G0_planning is passed but CURRENT_TASK.json lists 4 definition-of-done items, 2 of them different (an item written again measures nothing more), at least 3 expected"
+	f.pointer == "/definition_of_done"
+}
+
+# Three different items pass, however they are written.
+test_g0_three_different_dod_items if {
+	inp := test.patch([
+		{"op": "replace", "path": "/docs/current_task/definition_of_done", "value": ["Tests pass", "Docs updated", "tests pass on CI"]},
+	])
+	count(test.of(evidence.deny, "h3a.evidence.g0_exit_criteria")) == 0 with input as inp
+}
+
 test_g1_ledger_event_missing if {
 	inp := test.patch([{"op": "replace", "path": "/docs/gates_ledger/events/3/status", "value": "FAILED"}])
 	fs := test.of(evidence.deny, g1) with input as inp
