@@ -67,6 +67,9 @@ func isEntryCandidate(s string) bool {
 // whose " - " separated fields hold a bare hash of 8 to 64 hex digits.
 // Prose, and a hash field quoted in backticks, stay allowed.
 func looksLikeEntry(s string) (off int, why string) {
+	if off, ok := tableRowEntry(s); ok {
+		return off, "an entry is a list item, not a table row (this row names a path in backticks and a hash, which would go unverified)"
+	}
 	start, isItem := listItem(s)
 	if at := hashFieldOutsideCode(s); at >= 0 {
 		if !isItem {
@@ -83,6 +86,30 @@ func looksLikeEntry(s string) (off int, why string) {
 		}
 	}
 	return 0, ""
+}
+
+// tableRowEntry reports whether s is a Markdown table row that holds what
+// an entry holds: a cell that is a path in backticks and a cell that is a
+// hash of 16 to 64 hex digits (or a hash field). off is where the row
+// starts.
+func tableRowEntry(s string) (off int, ok bool) {
+	trimmed := strings.TrimLeft(s, " \t")
+	if !strings.HasPrefix(trimmed, "|") {
+		return 0, false
+	}
+	off = len(s) - len(trimmed)
+	var path, hash bool
+	for _, cell := range strings.Split(strings.Trim(strings.TrimSpace(trimmed), "|"), "|") {
+		c := strings.TrimSpace(cell)
+		switch {
+		case len(c) > 2 && c[0] == '`' && c[len(c)-1] == '`' && !strings.Contains(c[1:len(c)-1], "`"):
+			path = true
+		case isHashToken(c) && len(strings.TrimSuffix(strings.TrimSuffix(c, "..."), "…")) >= 16,
+			hashFieldOutsideCode(c) >= 0:
+			hash = true
+		}
+	}
+	return off, path && hash
 }
 
 // hashFieldOutsideCode returns the offset of "[hash:<hex>" or
