@@ -295,12 +295,21 @@ func Load(l *Linked, caps *ast.Capabilities) (*Program, error) {
 		}
 		p.builtins[i] = bf
 	}
-	for i, fn := range l.Funcs {
-		if fn == nil || fn.ID != i {
-			return nil, &LinkError{Msg: fmt.Sprintf("function %d of the linked plan is missing or out of place", i)}
-		}
+	if err := l.checkFuncs(); err != nil {
+		return nil, err
 	}
 	return p, nil
+}
+
+// checkFuncs requires each function at the index its ID names, which
+// calls and memo slots go by.
+func (l *Linked) checkFuncs() error {
+	for i, fn := range l.Funcs {
+		if fn == nil || fn.ID != i {
+			return &LinkError{Msg: fmt.Sprintf("function %d of the linked plan is missing or out of place", i)}
+		}
+	}
+	return nil
 }
 
 // Verify checks every statement of l: known opcodes, locals inside their
@@ -309,17 +318,16 @@ func Load(l *Linked, caps *ast.Capabilities) (*Program, error) {
 // LinkData made passes; one written out by an older generator, or changed
 // since, may not.
 func (l *Linked) Verify() error {
-	p := &Program{plans: l.Plans, funcs: l.Funcs, builtins: make([]*builtinFunc, len(l.Builtins))}
-	for i, fn := range l.Funcs {
-		if fn == nil || fn.ID != i {
-			return &LinkError{Msg: fmt.Sprintf("function %d of the linked plan is missing or out of place", i)}
-		}
-		if err := p.check(fn.Blocks, fn.NLocals, fn.Name); err != nil {
+	if err := l.checkFuncs(); err != nil {
+		return err
+	}
+	for _, fn := range l.Funcs {
+		if err := l.check(fn.Blocks, fn.NLocals, fn.Name); err != nil {
 			return err
 		}
 	}
 	for _, pl := range l.Plans {
-		if err := p.check(pl.Blocks, pl.NLocals, pl.Name); err != nil {
+		if err := l.check(pl.Blocks, pl.NLocals, pl.Name); err != nil {
 			return err
 		}
 	}
@@ -328,8 +336,8 @@ func (l *Linked) Verify() error {
 
 // check is Verify's look at the statements of one function or plan: known
 // opcodes, locals inside the frame, calls to this program's functions with
-// their number of arguments, and built-ins it resolved.
-func (p *Program) check(blocks []*Block, nlocals int, where string) error {
+// their number of arguments, and built-ins it names.
+func (l *Linked) check(blocks []*Block, nlocals int, where string) error {
 	bad := func(format string, args ...any) error {
 		return &LinkError{Msg: fmt.Sprintf("%s: ", where) + fmt.Sprintf(format, args...)}
 	}
@@ -351,11 +359,11 @@ func (p *Program) check(blocks []*Block, nlocals int, where string) error {
 			}
 			switch st.Op {
 			case OpCallFunc:
-				if st.Func == nil || st.Func.ID < 0 || st.Func.ID >= len(p.funcs) || p.funcs[st.Func.ID] != st.Func || len(st.Args) != len(st.Func.Params) {
+				if st.Func == nil || st.Func.ID < 0 || st.Func.ID >= len(l.Funcs) || l.Funcs[st.Func.ID] != st.Func || len(st.Args) != len(st.Func.Params) {
 					return bad("statement %d calls a function outside the plan", i)
 				}
 			case OpCallBuiltin:
-				if st.Builtin < 0 || st.Builtin >= len(p.builtins) {
+				if st.Builtin < 0 || st.Builtin >= len(l.Builtins) {
 					return bad("statement %d calls a built-in the plan does not name", i)
 				}
 			case OpAssignInt, OpMakeNumber:
@@ -366,7 +374,7 @@ func (p *Program) check(blocks []*Block, nlocals int, where string) error {
 				if st.Op != OpBlock && len(st.Blocks) != 1 {
 					return bad("statement %d has a malformed block", i)
 				}
-				if err := p.check(st.Blocks, nlocals, where); err != nil {
+				if err := l.check(st.Blocks, nlocals, where); err != nil {
 					return err
 				}
 			}
