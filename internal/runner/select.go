@@ -205,7 +205,7 @@ func reportsOutsideRuns(reports []string, runs []rundir.Run) error {
 			return err
 		}
 		for _, r := range runs {
-			if rel, err := filepath.Rel(r.Dir, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			if isWithin(abs, r.Dir) {
 				return &OptionError{Option: OptionReports, Value: p, Err: fmt.Errorf("the report is inside the run %s and would become one of the run's files; write it outside the run directories", r.Display)}
 			}
 		}
