@@ -56,15 +56,34 @@ var parsers = []struct {
 	{"evidence log", func(b []byte) []Section { e, _ := ParseEvidenceLog(b); return e.Sections }},
 }
 
+// evidenceCase is an evidence log and what parsing it gives: its entries
+// (none when nil) and its problems.
+type evidenceCase struct {
+	name     string
+	doc      []byte
+	want     []Entry
+	problems []Problem
+}
+
+func runEvidenceCases(t *testing.T, tests []evidenceCase) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, problems := ParseEvidenceLog(tt.doc)
+			want := tt.want
+			if want == nil {
+				want = []Entry{}
+			}
+			assertEqual(t, "entries", got.Entries, want)
+			assertProblems(t, problems, tt.problems)
+		})
+	}
+}
+
 func TestLinesAndEncodings(t *testing.T) {
 	long := bytes.Repeat([]byte("x"), MaxLineBytes+1)
 	limit := bytes.Repeat([]byte("x"), MaxLineBytes)
-	tests := []struct {
-		name     string
-		doc      []byte
-		want     []Entry
-		problems []Problem
-	}{
+	tests := []evidenceCase{
 		{name: "empty document", doc: []byte{}},
 		{name: "only a BOM", doc: bom},
 		{
@@ -108,17 +127,7 @@ func TestLinesAndEncodings(t *testing.T) {
 			want: []Entry{entryAt(2, 4, 15)},
 		},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, problems := ParseEvidenceLog(tt.doc)
-			want := tt.want
-			if want == nil {
-				want = []Entry{}
-			}
-			assertEqual(t, "entries", got.Entries, want)
-			assertProblems(t, problems, tt.problems)
-		})
-	}
+	runEvidenceCases(t, tests)
 }
 
 func loneCRMessage(after string) string {
@@ -183,12 +192,7 @@ func TestLoneCarriageReturn(t *testing.T) {
 }
 
 func TestCommentsAndFences(t *testing.T) {
-	tests := []struct {
-		name     string
-		doc      []byte
-		want     []Entry
-		problems []Problem
-	}{
+	tests := []evidenceCase{
 		{
 			name: "a multi-line comment hides its lines; text after its end is read in place",
 			doc:  md("<!--", okEntry, "-->"+okEntry),
@@ -253,17 +257,7 @@ func TestCommentsAndFences(t *testing.T) {
 			},
 		},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, problems := ParseEvidenceLog(tt.doc)
-			want := tt.want
-			if want == nil {
-				want = []Entry{}
-			}
-			assertEqual(t, "entries", got.Entries, want)
-			assertProblems(t, problems, tt.problems)
-		})
-	}
+	runEvidenceCases(t, tests)
 }
 
 func endedCommentMessage(why string, at, close int) string {
@@ -276,12 +270,7 @@ func endedCommentMessage(why string, at, close int) string {
 // it for Markdown, which then shows the records this parser would hide.
 func TestCommentsMarkdownSees(t *testing.T) {
 	const event = "[t] G1 - FAILED - validator - n"
-	tests := []struct {
-		name     string
-		doc      []byte
-		want     []Entry
-		problems []Problem
-	}{
+	tests := []evidenceCase{
 		{
 			name: "<!-- in a code span opens no comment",
 			doc:  md(okEntry+" `<!--`", okEntry, okEntry+" `-->`"),
@@ -345,17 +334,7 @@ func TestCommentsMarkdownSees(t *testing.T) {
 			},
 		},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, problems := ParseEvidenceLog(tt.doc)
-			want := tt.want
-			if want == nil {
-				want = []Entry{}
-			}
-			assertEqual(t, "entries", got.Entries, want)
-			assertProblems(t, problems, tt.problems)
-		})
-	}
+	runEvidenceCases(t, tests)
 	t.Run("gate events", func(t *testing.T) {
 		doc := md("### Gate Events Log", "[t] G1 - PASSED - executor - fixed `<!--` tags", event, "note <!-- x", "", event, "-->")
 		g, problems := ParseGatesLedger(doc)
