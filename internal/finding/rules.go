@@ -125,6 +125,14 @@ var (
 		Description: "One folder holds what makes it a run of two layouts (an h3a run's state.json and state/ together with a contract run's rounds/round-<n>/, say). It is checked as the first layout only, so the files of the other would pass unchecked.",
 		Remediation: "move one run into a folder of its own; if the folder is one run, remove the files that make it look like the other, or force its layout with --layout (or layout: in .h3a-check.yaml)",
 	}
+	NameCase = Rule{
+		ID:          "h3a.structure.name_case",
+		Category:    CategoryStructure,
+		Severity:    Error,
+		Title:       "Run found only by names in another case",
+		Description: "A folder is a run of its layout only when the case of some names is ignored: State/ for state/, .AI/state.json for .ai/state.json, ROUNDS/ROUND-1/ for rounds/round-1/. The check reads a run by the names its layout writes, so what the variants hold (gate claims, ledgers, the evidence log and the hashes it names) is not checked; on a file system that ignores case (macOS, Windows) the same folder is the run the layout names. Each layout's specification names its files exactly: h3a-state-specification.md, Directory Structure; hybrid-ai-os-v1.4.md; stigmergy-state-schema.md; gate-state-management.md; artifact-contract.md.",
+		Remediation: "rename each variant to the name the layout writes (git mv State state.tmp && git mv state.tmp state, which works on a file system that ignores case too)",
+	}
 	SubmoduleNotChecked = Rule{
 		ID:          "h3a.structure.submodule_not_checked",
 		Category:    CategoryStructure,
@@ -534,7 +542,7 @@ var (
 // sorts all by id, so the order here is free: rules are grouped by stage.
 var GoRules = []Rule{
 	MissingFile, NotRegular, SymlinkLoop, TooLarge, Unreadable, TmpLeftover, CheckerTmpLeftover,
-	RunDirName, RunDirNameLoose, NestedRun, Symlink, LayoutAmbiguous, SubmoduleNotChecked, MalformedRecord, NotEvaluated,
+	RunDirName, RunDirNameLoose, NestedRun, Symlink, LayoutAmbiguous, NameCase, SubmoduleNotChecked, MalformedRecord, NotEvaluated,
 	JSONSyntax, YAMLSyntax, DuplicateKey, BOM, InvalidUTF8, SchemaViolation,
 	HashMismatch, EntryNotSuperseded, MissingArtifact, HashUnverifiable, HashEllipsis, HashMalformed, HashTooShort,
 	PathEscape, AbsolutePath,

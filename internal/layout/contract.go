@@ -67,7 +67,9 @@ func (Contract) AppendOnly() []AppendOnly { return contractAppendOnly }
 // folder is never a run of its own, so a file named inside one is checked
 // as part of the whole run.
 func (Contract) Detect(fsys fs.FS, dir string) bool {
-	if contractRoundName.MatchString(path.Base(dir)) && path.Base(path.Dir(dir)) == "rounds" {
+	// Names in another case count (see rundir's foldFS): a ROUNDS/ROUND-1/
+	// folder makes a run as rounds/round-1/ does, never runs of its own.
+	if contractRoundName.MatchString(lowerASCII(path.Base(dir))) && lowerASCII(path.Base(path.Dir(dir))) == "rounds" {
 		return false
 	}
 	if isFile(fsys, dir, "handoff.json") {
@@ -86,7 +88,7 @@ func (Contract) Detect(fsys fs.FS, dir string) bool {
 	}
 	return slices.ContainsFunc(rounds, func(e fs.DirEntry) bool {
 		// A round that is a link is a round all the same: the check reports it.
-		return (e.IsDir() || e.Type()&fs.ModeSymlink != 0) && contractRoundName.MatchString(e.Name())
+		return (e.IsDir() || e.Type()&fs.ModeSymlink != 0) && contractRoundName.MatchString(lowerASCII(e.Name()))
 	})
 }
 

@@ -78,3 +78,21 @@ func hasKeys(fsys fs.FS, dir, name string, keys ...string) bool {
 	}
 	return true
 }
+
+// lowerASCII is name with its ASCII letters in lower case, for matching a
+// layout's defining names (rounds/round-<n>/, .state/gate<n>-output.json)
+// whatever their case; other bytes are kept.
+func lowerASCII(name string) string {
+	for i := 0; i < len(name); i++ {
+		if 'A' <= name[i] && name[i] <= 'Z' {
+			b := []byte(name)
+			for j := i; j < len(b); j++ {
+				if 'A' <= b[j] && b[j] <= 'Z' {
+					b[j] += 'a' - 'A'
+				}
+			}
+			return string(b)
+		}
+	}
+	return name
+}

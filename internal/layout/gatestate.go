@@ -93,7 +93,9 @@ func (GateState) Detect(fsys fs.FS, dir string) bool {
 		if e.IsDir() {
 			continue
 		}
-		if gateOutputName.MatchString(e.Name()) || pipelineName.MatchString(e.Name()) {
+		// Names in another case count, as rundir's foldFS makes them count
+		// for the folder's own name: a run must not vanish for one rename.
+		if name := lowerASCII(e.Name()); gateOutputName.MatchString(name) || pipelineName.MatchString(name) {
 			return true
 		}
 	}

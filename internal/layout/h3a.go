@@ -62,7 +62,25 @@ func (H3A) AppendOnly() []AppendOnly { return h3aAppendOnly }
 // Detect: a state/ folder holding any of the five state files, or a
 // state.json beside a state/ folder. Both are needed loosely so that a run
 // with a missing state file is still found and reported, not skipped.
-func (H3A) Detect(fsys fs.FS, dir string) bool {
+func (H3A) Detect(fsys fs.FS, dir string) bool { return h3aStateFolder(fsys, dir) }
+
+// DetectLoose: a folder that lost its state/ folder is found by what only
+// this layout names: an agent's report (planner_report.json,
+// executor_report.json, validator_report.json) or a state.json holding a
+// run_id (h3a-state-specification.md, Directory Structure; state.json).
+// Were it no run, its gate claims and its artifacts would pass unchecked.
+func (H3A) DetectLoose(fsys fs.FS, dir string) bool {
+	for _, p := range []string{h3aPlannerReport, h3aExecutorReport, h3aValidatorReport} {
+		if exists(fsys, dir, p) {
+			return true
+		}
+	}
+	return hasKeys(fsys, dir, h3aState, "run_id")
+}
+
+// h3aStateFolder reports whether dir holds the layout's state/ folder
+// with a state file in it, or beside a state.json.
+func h3aStateFolder(fsys fs.FS, dir string) bool {
 	if !isDirOrLink(fsys, dir, "state") {
 		return false
 	}
@@ -81,7 +99,7 @@ func (H3A) Forced(fsys fs.FS, dir string) bool {
 }
 
 func (H3A) Defined() string {
-	return "an h3a run holds state.json and a state/ folder (ROADMAP.md, CURRENT_TASK.json, GATES_LEDGER.md, EVIDENCE_LOG.md, SESSION_HANDOFF.json)"
+	return "an h3a run holds state.json and a state/ folder (ROADMAP.md, CURRENT_TASK.json, GATES_LEDGER.md, EVIDENCE_LOG.md, SESSION_HANDOFF.json), or, without state/, an agent's report (planner_report.json, executor_report.json, validator_report.json) or a state.json with a run_id"
 }
 
 func (H3A) Evidence(r *Run) []EvidenceRef {

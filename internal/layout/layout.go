@@ -125,6 +125,43 @@ func Expand(files []File, present []string) []Match {
 	return out
 }
 
+// CaseIndex tells the files of a run that are a layout's files only when
+// case is ignored.
+type CaseIndex struct {
+	files []File
+	lower []string // each file's Path, its ASCII letters in lower case
+}
+
+// NewCaseIndex indexes files for CaseVariant.
+func NewCaseIndex(files []File) *CaseIndex {
+	x := &CaseIndex{files: files, lower: make([]string, len(files))}
+	for i, f := range files {
+		x.lower[i] = lowerASCII(f.Path)
+	}
+	return x
+}
+
+// Variant reports the layout's path (or pattern) that rel, a file the run
+// holds (relative, slash-separated), is written for in another case:
+// State/GATES_LEDGER.md for state/GATES_LEDGER.md, ROUNDS/ROUND-1/verdict.json
+// for rounds/round-*/verdict.json. A run is read by its layout's names, so
+// what such a file holds would not be checked. ok is false when rel is a
+// layout's file as written, or none at all.
+func (x *CaseIndex) Variant(rel string) (spec string, ok bool) {
+	lower := lowerASCII(rel)
+	for i, f := range x.files {
+		if m, _ := path.Match(f.Path, rel); m {
+			return "", false
+		}
+		if spec == "" {
+			if m, _ := path.Match(x.lower[i], lower); m {
+				spec = f.Path
+			}
+		}
+	}
+	return spec, spec != ""
+}
+
 // Stands reports whether rel (relative, slash-separated) is where one of
 // files would be, or a folder on the way to one: "state" and
 // "state/ROADMAP.md" for state/ROADMAP.md, "rounds" and "rounds/round-3"

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -161,12 +162,16 @@ func TestIDsAreUnique(t *testing.T) {
 // can hide a run"). Each layout's run keeps its layout, except where the
 // entry completes another layout's defining structure that the detection
 // order puts first: a state/ folder beside a hybrid-os root's state.json
-// makes it an H3A run (checked as one, so still reported).
+// makes it an H3A run (checked as one, so still reported). An H3A
+// agent's report beside another layout's run makes the folder one that
+// H3A claims loosely too: checked as its own layout, with a finding that
+// says so.
 func TestNoStrayEntryHidesARun(t *testing.T) {
 	const runs = "../../testdata/runs/ok/"
 	names := []string{
 		"state", "state.json", "state.txt", "plan_summary.json", "registry_summary.json", "known_issues.json",
 		"logs", "plans", "registry", ".ai", ".stigmergy", ".state", "rounds", "handoff.json", "verdict.json",
+		"planner_report.json", "executor_report.json", "validator_report.json",
 	}
 	for _, tc := range []struct {
 		src, layout string
@@ -209,21 +214,160 @@ func TestNoStrayEntryHidesARun(t *testing.T) {
 					if l, ok := tc.becomes[entry]; ok {
 						want = l
 					}
-					found, err := rundir.Search(os.DirFS(dir), ".", Detectors())
-					if err != nil {
-						t.Fatal(err)
+
+					top, found := searchTop(t, dir)
+					if strings.HasSuffix(name, "_report.json") && tc.layout != "h3a" && !slices.Contains(top.Also, "h3a") {
+						t.Errorf("with a stray %s the run is found as %q only, not also as h3a", entry, top.Layout)
 					}
-					got := "no run"
-					for _, f := range found {
-						if f.Dir == "." {
-							got = f.Layout
-						}
-					}
-					if got != want {
-						t.Errorf("with a stray %s the run is found as %q, want %q (the search found %v)", entry, got, want, found)
+					if top.Layout != want {
+						t.Errorf("with a stray %s the run is found as %q, want %q (the search found %v)", entry, top.Layout, want, found)
 					}
 				})
 			}
 		}
 	}
+}
+
+// TestDefiningNamesInAnyCase: a run whose defining names are written in
+// another case (State/ for state/, .AI/ for .ai/) is still found, as the
+// layout it is; a search that matched them exactly only would pass over
+// the whole run, its gate claims and its artifacts, when one folder was
+// renamed. Its check then reports each file missing under its name.
+func TestDefiningNamesInAnyCase(t *testing.T) {
+	const runs = "../../testdata/runs/ok/"
+	for _, tc := range []struct{ src, layout string }{
+		{"complete/20250929-134215-8b6f8b9a-7c9f-4c5e-8c6a-2f0f0d2e9c1a", "h3a"},
+		{"hybrid_complete/greeter", "hybrid-os"},
+		{"hybrid_x2/app", "hybrid-os"},
+		{"stigmergy_complete/greeter", "stigmergy"},
+		{"gate_state_complete/app", "gate-state"},
+		{"contract_flat/flat-run", "contract"},
+		{"contract_rounds/TASK-0042-20260216-130000", "contract"},
+	} {
+		src := filepath.FromSlash(runs + tc.src)
+		entries, err := os.ReadDir(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Each top-level entry renamed on its own, then every name in the
+		// run at once.
+		var renames [][]string
+		for _, e := range entries {
+			renames = append(renames, []string{e.Name()})
+		}
+		renames = append(renames, nil)
+		for _, only := range renames {
+			name := "every name"
+			if only != nil {
+				name = only[0]
+			}
+			t.Run(tc.src+"/"+name, func(t *testing.T) {
+				dir := t.TempDir()
+				if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
+					t.Fatal(err)
+				}
+				if only != nil {
+					if err := os.Rename(filepath.Join(dir, only[0]), filepath.Join(dir, strings.ToUpper(only[0]))); err != nil {
+						t.Fatal(err)
+					}
+				} else {
+					upperCaseAll(t, dir)
+				}
+				top, found := searchTop(t, dir)
+				if top.Layout != tc.layout {
+					t.Errorf("found as %q, want %q (the search found %v)", top.Layout, tc.layout, found)
+				}
+			})
+		}
+	}
+}
+
+// upperCaseAll renames every file and folder below dir to its upper-case
+// name, deepest first.
+func upperCaseAll(t *testing.T, dir string) {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		p := filepath.Join(dir, e.Name())
+		if e.IsDir() {
+			upperCaseAll(t, p)
+		}
+		if err := os.Rename(p, filepath.Join(dir, strings.ToUpper(e.Name()))); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestCaseIndexVariant(t *testing.T) {
+	for _, tc := range []struct {
+		layout, rel, want string // want "" for no variant
+	}{
+		{"h3a", "state/GATES_LEDGER.md", ""},
+		{"h3a", "State/GATES_LEDGER.md", "state/GATES_LEDGER.md"},
+		{"h3a", "state/gates_ledger.md", "state/GATES_LEDGER.md"},
+		{"h3a", "STATE.JSON", "state.json"},
+		{"h3a", "artifacts/executor/Test.log", ""},
+		{"h3a", "State/notes.md", ""},
+		{"contract", "ROUNDS/ROUND-1/verdict.json", "rounds/round-*/verdict.json"},
+		{"contract", "rounds/round-1/verdict.json", ""},
+		{"contract", "Summary.json", "summary.json"},
+		{"stigmergy", ".AI/state.json", ".ai/state.json"},
+		{"gate-state", ".STATE/login-gate1-output.json", ".state/*-gate*-output.json"},
+		{"gate-state", ".state/Login-gate1-output.json", ""}, // the prefix is free
+	} {
+		x := NewCaseIndex(ByID(tc.layout).Files())
+		got, ok := x.Variant(tc.rel)
+		if ok != (tc.want != "") || got != tc.want {
+			t.Errorf("%s %q: variant of %q (%v), want %q", tc.layout, tc.rel, got, ok, tc.want)
+		}
+	}
+}
+
+// TestLooseH3A: a folder that lost its state/ folder is still an H3A run
+// when it holds a file only that layout names, and claims nothing a run
+// of another layout holds by its defining structure.
+func TestLooseH3A(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		want  bool
+	}{
+		{"a planner report", map[string]string{"planner_report.json": "{}"}, true},
+		{"a validator report in another case", map[string]string{"VALIDATOR_REPORT.json": "{}"}, true},
+		{"a state.json with a run_id", map[string]string{"state.json": `{"run_id": "x"}`}, true},
+		{"a state.json without one", map[string]string{"state.json": `{"v": 1}`}, false},
+		{"nothing of the layout", map[string]string{"README.md": "hi"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for name, content := range tc.files {
+				if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			top, found := searchTop(t, dir)
+			if got := len(found) == 1 && top.Layout == "h3a"; got != tc.want {
+				t.Errorf("found %v, want an h3a run: %v", found, tc.want)
+			}
+		})
+	}
+}
+
+// searchTop searches dir for runs with every layout and gives the run at
+// its top (Layout "no run" when there is none) and all it found.
+func searchTop(t *testing.T, dir string) (rundir.Found, []rundir.Found) {
+	t.Helper()
+	found, err := rundir.Search(os.DirFS(dir), ".", Detectors())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range found {
+		if f.Dir == "." {
+			return f, found
+		}
+	}
+	return rundir.Found{Layout: "no run"}, found
 }

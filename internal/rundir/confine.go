@@ -226,16 +226,42 @@ func quoteAll(ss []string) []string {
 func (r *Root) statProblem(ref, cur string, err error) *Problem {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
+		detail := fmt.Sprintf("%q does not exist", ref)
 		if cur != ref {
-			return &Problem{Kind: Missing, Path: ref, Detail: fmt.Sprintf("%q does not exist (%q is missing)", ref, cur)}
+			detail = fmt.Sprintf("%q does not exist (%q is missing)", ref, cur)
 		}
-		return &Problem{Kind: Missing, Path: ref, Detail: fmt.Sprintf("%q does not exist", ref)}
+		if variant := r.caseVariant(cur); variant != "" {
+			detail += fmt.Sprintf("; %q is there, and names are case-sensitive: rename it", variant)
+		}
+		return &Problem{Kind: Missing, Path: ref, Detail: detail}
 	case errors.Is(err, syscall.ELOOP):
 		return &Problem{Kind: Loop, Path: ref, Detail: fmt.Sprintf("%q: symbolic links form a loop", ref)}
 	case errors.Is(err, syscall.ENOTDIR):
 		return &Problem{Kind: Missing, Path: ref, Detail: fmt.Sprintf("%q does not exist: a parent is not a directory", ref)}
 	}
 	return &Problem{Kind: Unreadable, Path: ref, Detail: fmt.Sprintf("cannot read %q: %v", ref, unwrapPathError(err))}
+}
+
+// caseVariant is an entry beside the missing rel whose name differs from
+// rel's only in ASCII case ("" when there is none): the file a run holds
+// as State/ where its layout names state/ is a missing file that the
+// message should point at.
+func (r *Root) caseVariant(rel string) string {
+	dir, name := path.Split(rel)
+	dir = strings.TrimSuffix(dir, "/")
+	if dir == "" {
+		dir = "."
+	}
+	entries, err := r.readDir(dir)
+	if err != nil {
+		return ""
+	}
+	for _, e := range entries {
+		if e.Name() != name && equalFoldASCII(e.Name(), name) {
+			return path.Join(dir, e.Name())
+		}
+	}
+	return ""
 }
 
 func unwrapPathError(err error) error {

@@ -295,13 +295,56 @@ func detectorIDs(ds []Detector) string {
 	return strings.Join(ids, ", ")
 }
 
+// LooseDetector is a Detector that also knows a run by signs weaker than
+// its defining structure: files only this layout names, left where the
+// defining folder was deleted. A loose claim never outranks another
+// layout's defining structure: it comes after every such claim, so the
+// folder is checked as that layout, and the loose claim is reported
+// beside it (Run.Also).
+type LooseDetector interface {
+	Detector
+	DetectLoose(fsys fs.FS, dir string) bool
+}
+
 // detect lists the layouts that claim dir, in detector order: every one,
 // since a folder two layouts claim must not be checked as one of them in
-// silence.
+// silence. Claims by defining structure come first, then loose ones. The
+// names a layout defines are matched whatever their case (foldFS).
 func detect(fsys fs.FS, dir string, detectors []Detector) []string {
+	return detectListed(fsys, dir, detectors, nil)
+}
+
+// detectListed is detect; listed (nil when there is none) is fsys's own
+// listing of dir, which tells whether a name asked there could be in
+// another case: only then is the folder asked again ignoring case.
+func detectListed(fsys fs.FS, dir string, detectors []Detector, listed *listedFS) []string {
 	var ids []string
 	for _, d := range detectors {
 		if d.Detect(fsys, dir) {
+			ids = append(ids, d.ID())
+		}
+	}
+	for _, d := range detectors {
+		if l, ok := d.(LooseDetector); ok && !slices.Contains(ids, d.ID()) && l.DetectLoose(fsys, dir) {
+			ids = append(ids, d.ID())
+		}
+	}
+	if listed != nil && !listed.mayFold() {
+		return ids
+	}
+	folded := &foldFS{FS: fsys, dir: dir}
+	// Only a folder no layout claims as written is asked again ignoring
+	// case: a variant beside a run's own names is a stray entry, as any
+	// other file would be, and must not add a layout to the run's.
+	if len(ids) == 0 {
+		for _, d := range detectors {
+			if d.Detect(folded, dir) {
+				ids = append(ids, d.ID())
+			}
+		}
+	}
+	for _, d := range detectors {
+		if l, ok := d.(LooseDetector); ok && !slices.Contains(ids, d.ID()) && l.DetectLoose(folded, dir) {
 			ids = append(ids, d.ID())
 		}
 	}
@@ -336,13 +379,15 @@ func SearchWithin(fsys fs.FS, root string, detectors []Detector, within func(dir
 // listed (nil: all); with wholeRuns, all of a run found is.
 func search(fsys fs.FS, root string, detectors []Detector, links bool, within func(string) bool, wholeRuns bool) ([]Found, error) {
 	var out []Found
+	listed := &listedFS{}
 	var walk func(dir string, whole bool) error
 	walk = func(dir string, whole bool) error {
 		entries, err := fs.ReadDir(fsys, dir)
 		if err != nil {
 			return &UnreadableError{Dir: dir, Err: unwrapPathError(err)}
 		}
-		if layouts := detect(listedFS{FS: fsys, dir: dir, entries: entries}, dir, detectors); len(layouts) > 0 {
+		listed.reset(fsys, dir, entries)
+		if layouts := detectListed(listed, dir, detectors, listed); len(layouts) > 0 {
 			out = append(out, Found{Dir: dir, Layout: layouts[0], Also: layouts[1:]})
 			whole = whole || wholeRuns // the runs a run holds are all listed in its Holds
 		}
@@ -378,27 +423,77 @@ func search(fsys fs.FS, root string, detectors []Detector, links bool, within fu
 // listedFS answers Lstat about the entries of one folder from the listing
 // the search has just read, so that detecting a layout in a folder that
 // holds none costs no system call. Anything else goes to the file system.
+// It notes the names asked and not found, so that the folder is asked
+// again ignoring case only when one of them could be there in another.
 type listedFS struct {
 	fs.FS
 	dir     string
 	entries []fs.DirEntry // sorted by name, as fs.ReadDir gives them
+	missed  []string      // names of entries asked for and not listed
+	deeper  bool          // a name below an entry was asked for and not found
 }
 
-var _ fs.ReadLinkFS = listedFS{}
+var (
+	_ fs.ReadLinkFS = (*listedFS)(nil)
+	_ fs.ReadDirFS  = (*listedFS)(nil)
+)
 
-func (l listedFS) Lstat(name string) (fs.FileInfo, error) {
+// reset makes l the listing of dir, keeping its storage.
+func (l *listedFS) reset(fsys fs.FS, dir string, entries []fs.DirEntry) {
+	l.FS, l.dir, l.entries, l.missed, l.deeper = fsys, dir, entries, l.missed[:0], false
+}
+
+func (l *listedFS) Lstat(name string) (fs.FileInfo, error) {
 	if path.Dir(name) != l.dir || name == l.dir {
-		return fs.Lstat(l.FS, name)
+		info, err := fs.Lstat(l.FS, name)
+		if errors.Is(err, fs.ErrNotExist) {
+			l.deeper = true
+		}
+		return info, err
 	}
 	base := path.Base(name)
 	i, found := slices.BinarySearchFunc(l.entries, base, func(e fs.DirEntry, n string) int { return strings.Compare(e.Name(), n) })
 	if !found {
-		return nil, &fs.PathError{Op: "lstat", Path: name, Err: fs.ErrNotExist}
+		if !slices.Contains(l.missed, base) {
+			l.missed = append(l.missed, base)
+		}
+		return nil, errNotListed
 	}
 	return entryInfo{l.entries[i]}, nil
 }
 
-func (l listedFS) ReadLink(name string) (string, error) { return fs.ReadLink(l.FS, name) }
+// errNotListed is what listedFS answers for a name its folder does not
+// hold: one value, since detection asks for many names no folder has and
+// only tests the answer.
+var errNotListed error = &fs.PathError{Op: "lstat", Path: "(an entry the folder does not list)", Err: fs.ErrNotExist}
+
+// mayFold reports whether a name detection asked for and did not find
+// could be there in another case: an entry of the folder that matches a
+// missed name ignoring case, or any missed name below an entry (rare: a
+// defining folder that lacks its files), which only a listing would tell.
+func (l *listedFS) mayFold() bool {
+	if l.deeper {
+		return true
+	}
+	for _, n := range l.missed {
+		for _, e := range l.entries {
+			if len(e.Name()) == len(n) && e.Name() != n && equalFoldASCII(e.Name(), n) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (l *listedFS) ReadLink(name string) (string, error) { return fs.ReadLink(l.FS, name) }
+
+// ReadDir answers for the listed folder from its listing.
+func (l *listedFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	if name == l.dir {
+		return l.entries, nil
+	}
+	return fs.ReadDir(l.FS, name)
+}
 
 // entryInfo is what a listing knows of an entry: its name and type. Its
 // size and time are unknown (zero); detection asks only for the type.

@@ -11,29 +11,29 @@ import (
 	"testing"
 )
 
-// markerDetector recognises a directory holding a file named RUN; forced,
-// a directory holding a file named MAYBE is enough.
+// markerDetector recognises a directory holding a file named RUN.mark; forced,
+// a directory holding a file named MAYBE.mark is enough.
 type markerDetector struct{}
 
 func (markerDetector) ID() string { return "marker" }
 func (markerDetector) Detect(fsys fs.FS, dir string) bool {
-	_, err := fs.Lstat(fsys, path.Join(dir, "RUN"))
+	_, err := fs.Lstat(fsys, path.Join(dir, "RUN.mark"))
 	return err == nil
 }
 func (d markerDetector) Forced(fsys fs.FS, dir string) bool {
-	_, err := fs.Lstat(fsys, path.Join(dir, "MAYBE"))
+	_, err := fs.Lstat(fsys, path.Join(dir, "MAYBE.mark"))
 	return err == nil || d.Detect(fsys, dir)
 }
-func (markerDetector) Defined() string { return "a marker run holds RUN" }
+func (markerDetector) Defined() string { return "a marker run holds RUN.mark" }
 
 func TestDiscover(t *testing.T) {
 	root := t.TempDir()
-	for _, d := range []string{"runs/b", "runs/a", "deep/x/y/run", "runs/a/artifacts/nested", ".git/r", "node_modules/m/run", "plain", "broken"} {
+	for _, d := range []string{"runs/b", "runs/a", "runs/c", "deep/x/y/run", "runs/a/artifacts/nested", ".git/r", "node_modules/m/run", "plain", "broken"} {
 		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
-	for _, f := range []string{"runs/b/RUN", "runs/a/RUN", "deep/x/y/run/RUN", "runs/a/artifacts/nested/RUN", ".git/r/RUN", "node_modules/m/run/RUN", "broken/MAYBE", "runs/a/artifacts/f.txt"} {
+	for _, f := range []string{"runs/b/RUN.mark", "runs/a/RUN.mark", "deep/x/y/run/RUN.mark", "runs/a/artifacts/nested/RUN.mark", ".git/r/RUN.mark", "node_modules/m/run/RUN.mark", "broken/MAYBE.mark", "runs/a/artifacts/f.txt", "runs/c/Run.MARK"} {
 		if err := os.WriteFile(filepath.Join(root, f), nil, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -52,12 +52,13 @@ func TestDiscover(t *testing.T) {
 		paths []string
 		want  []string
 	}{
-		{"folder of runs, at any depth, inside runs and node_modules too, not .git", []string{root}, []string{"deep/x/y/run", "node_modules/m/run", "runs/a", "runs/a/artifacts/nested", "runs/b"}},
+		{"folder of runs, at any depth, inside runs and node_modules too, not .git", []string{root}, []string{"deep/x/y/run", "node_modules/m/run", "runs/a", "runs/a/artifacts/nested", "runs/b", "runs/c"}},
+		{"a run whose defining name is in another case", []string{filepath.Join(root, "runs/c")}, []string{"runs/c"}},
 		{"a run", []string{filepath.Join(root, "runs/b")}, []string{"runs/b"}},
 		{"a run holding a run", []string{filepath.Join(root, "runs/a")}, []string{"runs/a", "runs/a/artifacts/nested"}},
-		{"files inside a run collapse", []string{filepath.Join(root, "runs/a/RUN"), filepath.Join(root, "runs/a/artifacts/f.txt")}, []string{"runs/a"}},
+		{"files inside a run collapse", []string{filepath.Join(root, "runs/a/RUN.mark"), filepath.Join(root, "runs/a/artifacts/f.txt")}, []string{"runs/a"}},
 		{"a folder inside a run", []string{filepath.Join(root, "runs/a/artifacts")}, []string{"runs/a/artifacts/nested"}},
-		{"duplicates collapse", []string{filepath.Join(root, "runs"), filepath.Join(root, "runs/a")}, []string{"runs/a", "runs/a/artifacts/nested", "runs/b"}},
+		{"duplicates collapse", []string{filepath.Join(root, "runs"), filepath.Join(root, "runs/a")}, []string{"runs/a", "runs/a/artifacts/nested", "runs/b", "runs/c"}},
 		{"nothing", []string{filepath.Join(root, "plain")}, nil},
 	}
 	for _, tc := range tests {
@@ -72,7 +73,7 @@ func TestDiscover(t *testing.T) {
 		})
 	}
 	runs, err := Discover([]string{filepath.Join(root, "runs")}, ds, "")
-	if err != nil || len(runs) != 3 || !slices.Equal(runs[0].Holds, []string{"artifacts/nested"}) || runs[1].Holds != nil || runs[2].Holds != nil {
+	if err != nil || len(runs) != 4 || !slices.Equal(runs[0].Holds, []string{"artifacts/nested"}) || runs[1].Holds != nil || runs[2].Holds != nil || runs[3].Holds != nil {
 		t.Errorf("the outer run must list the run it holds: %+v %v", runs, err)
 	}
 	if _, err := Discover([]string{filepath.Join(root, "nope")}, ds, ""); err == nil || !IsNotExist(err) {
@@ -83,7 +84,7 @@ func TestDiscover(t *testing.T) {
 		t.Errorf("a forced layout takes a directory with some of its structure as a run: %v %v", runs, err)
 	}
 	var forced *ForcedLayoutError
-	if _, err := Discover([]string{filepath.Join(root, "plain")}, ds, "marker"); !errors.As(err, &forced) || !strings.Contains(err.Error(), "a marker run holds RUN") {
+	if _, err := Discover([]string{filepath.Join(root, "plain")}, ds, "marker"); !errors.As(err, &forced) || !strings.Contains(err.Error(), "a marker run holds RUN.mark") {
 		t.Errorf("a forced layout on a folder without its structure: err %v, want a ForcedLayoutError naming what is missing", err)
 	}
 	if _, err := Discover([]string{root}, ds, "other"); err == nil {
@@ -91,20 +92,20 @@ func TestDiscover(t *testing.T) {
 	}
 }
 
-// flagDetector recognises a directory holding a file named FLAG; forced,
-// one holding MAYBE is enough.
+// flagDetector recognises a directory holding a file named FLAG.mark; forced,
+// one holding MAYBE.mark is enough.
 type flagDetector struct{}
 
 func (flagDetector) ID() string { return "flag" }
 func (flagDetector) Detect(fsys fs.FS, dir string) bool {
-	_, err := fs.Lstat(fsys, path.Join(dir, "FLAG"))
+	_, err := fs.Lstat(fsys, path.Join(dir, "FLAG.mark"))
 	return err == nil
 }
 func (d flagDetector) Forced(fsys fs.FS, dir string) bool {
-	_, err := fs.Lstat(fsys, path.Join(dir, "MAYBE"))
+	_, err := fs.Lstat(fsys, path.Join(dir, "MAYBE.mark"))
 	return err == nil || d.Detect(fsys, dir)
 }
-func (flagDetector) Defined() string { return "a flag run holds FLAG" }
+func (flagDetector) Defined() string { return "a flag run holds FLAG.mark" }
 
 // TestDiscoverForcedAmongOtherLayouts: a forced layout chooses how the
 // runs it claims are checked; a run below a path that only another
@@ -113,12 +114,12 @@ func (flagDetector) Defined() string { return "a flag run holds FLAG" }
 func TestDiscoverForcedAmongOtherLayouts(t *testing.T) {
 	root := t.TempDir()
 	files := []string{
-		"mixed/m1/RUN", "mixed/f1/FLAG", // a marker run beside a flag run
-		"same/m1/RUN", "same/m2/RUN", // marker runs only
-		"both/b/RUN", "both/b/FLAG", // a folder both layouts claim
-		"nested/m/RUN", "nested/m/inner/FLAG", // a flag run inside a marker run
-		"flagonly/f/FLAG", "flagonly/f/MAYBE", // a flag run with some marker structure
-		"flagbroken/f/FLAG", "flagbroken/f/MAYBE", "flagbroken/f/sub/FLAG", // and a flag run inside it
+		"mixed/m1/RUN.mark", "mixed/f1/FLAG.mark", // a marker run beside a flag run
+		"same/m1/RUN.mark", "same/m2/RUN.mark", // marker runs only
+		"both/b/RUN.mark", "both/b/FLAG.mark", // a folder both layouts claim
+		"nested/m/RUN.mark", "nested/m/inner/FLAG.mark", // a flag run inside a marker run
+		"flagonly/f/FLAG.mark", "flagonly/f/MAYBE.mark", // a flag run with some marker structure
+		"flagbroken/f/FLAG.mark", "flagbroken/f/MAYBE.mark", "flagbroken/f/sub/FLAG.mark", // and a flag run inside it
 	}
 	for _, f := range files {
 		p := filepath.Join(root, filepath.FromSlash(f))
@@ -217,13 +218,13 @@ func TestDiscoverUnreadableFolder(t *testing.T) {
 func TestDiscoverDisplay(t *testing.T) {
 	root := t.TempDir()
 	os.MkdirAll(filepath.Join(root, "runs", "r"), 0o755)
-	os.WriteFile(filepath.Join(root, "runs", "r", "RUN"), nil, 0o644)
+	os.WriteFile(filepath.Join(root, "runs", "r", "RUN.mark"), nil, 0o644)
 	t.Chdir(root)
 	runs, err := Discover([]string{"runs"}, []Detector{markerDetector{}}, "")
 	if err != nil || len(runs) != 1 || runs[0].Display != "runs/r" {
 		t.Fatalf("relative path: %+v %v", runs, err)
 	}
-	runs, _ = Discover([]string{"runs/r/RUN"}, []Detector{markerDetector{}}, "")
+	runs, _ = Discover([]string{"runs/r/RUN.mark"}, []Detector{markerDetector{}}, "")
 	if len(runs) != 1 || runs[0].Display != "runs/r" {
 		t.Fatalf("file inside: %+v", runs)
 	}
@@ -265,7 +266,7 @@ func TestDiscoverWithin(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, f := range []string{"runs/a/RUN", "runs/a/inner/held/RUN", "runs/b/RUN", "runs/c/RUN"} {
+	for _, f := range []string{"runs/a/RUN.mark", "runs/a/inner/held/RUN.mark", "runs/b/RUN.mark", "runs/c/RUN.mark"} {
 		if err := os.WriteFile(filepath.Join(root, f), nil, 0o644); err != nil {
 			t.Fatal(err)
 		}

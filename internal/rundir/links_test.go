@@ -10,7 +10,7 @@ import (
 )
 
 // otherDetector recognises a directory holding a file named OTHER: with
-// markerDetector, a folder holding RUN and OTHER is claimed by two layouts.
+// markerDetector, a folder holding RUN.mark and OTHER is claimed by two layouts.
 type otherDetector struct{}
 
 func (otherDetector) ID() string { return "other" }
@@ -36,7 +36,7 @@ func TestDiscoverLinks(t *testing.T) {
 		if err := os.MkdirAll(filepath.Join(base, d), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(base, d, "RUN"), nil, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(base, d, "RUN.mark"), nil, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -84,7 +84,7 @@ func TestDiscoverLinks(t *testing.T) {
 		}
 	}
 
-	for _, arg := range []string{filepath.Join(root, "direct"), filepath.Join(root, "direct", "RUN")} {
+	for _, arg := range []string{filepath.Join(root, "direct"), filepath.Join(root, "direct", "RUN.mark")} {
 		runs, err = Discover([]string{arg}, ds, "")
 		if err != nil {
 			t.Fatal(err)
@@ -104,13 +104,13 @@ func TestDiscoverTwoLayouts(t *testing.T) {
 	if err := os.MkdirAll(run, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{"RUN", "OTHER"} {
+	for _, f := range []string{"RUN.mark", "OTHER"} {
 		if err := os.WriteFile(filepath.Join(run, f), nil, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
 	ds := []Detector{markerDetector{}, otherDetector{}}
-	for _, arg := range []string{root, run, filepath.Join(run, "RUN")} {
+	for _, arg := range []string{root, run, filepath.Join(run, "RUN.mark")} {
 		runs, err := Discover([]string{arg}, ds, "")
 		if err != nil {
 			t.Fatal(err)

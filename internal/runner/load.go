@@ -195,11 +195,16 @@ func tooManyValues(file string, p jsonpos.Problem) finding.Finding {
 // (--write-audit), which only asks to be deleted.
 func (c *checker) listRun(s *runState) []string {
 	var present []string
+	variants := layout.NewCaseIndex(s.lay.Files())
 	_ = s.root.Walk(func(rel string, d os.DirEntry) error {
 		if d.IsDir() {
 			return nil
 		}
 		present = append(present, rel)
+		if spec, ok := variants.Variant(rel); ok {
+			s.add(finding.NameCase.New(rel, "%q is the %s layout's %s written in another case; the check reads the layout's names only, so what it holds is not checked: rename it",
+				rel, s.lay.ID(), spec))
+		}
 		if d.Type()&fs.ModeSymlink != 0 && layout.Stands(s.lay.Files(), rel) {
 			s.add(finding.Symlink.New(rel, "%q is a symbolic link where the run's %s layout keeps its own files; what it leads to is not checked as part of the run: replace the link with the real content",
 				rel, s.lay.ID()))
