@@ -93,13 +93,23 @@ type Audit struct {
 	Stages   []Stage        `json:"stages,omitempty"`
 	Events   []Event        `json:"events,omitempty"`
 	Evidence *EvidenceCount `json:"evidence,omitempty"`
+
+	// failLevel is the lowest severity that fails the gate, as Finish
+	// decided it (Warning or Error); zero before Finish.
+	failLevel finding.Severity
+}
+
+// gateLevel is the lowest severity that fails a gate checked at failLevel:
+// Info never fails one.
+func gateLevel(failLevel finding.Severity) finding.Severity {
+	return max(failLevel, finding.Warning)
 }
 
 // DecideGate: fail on any finding at or above failLevel (Error unless the
 // user asked for Warning); else needs-human if a finding asks for a human;
 // else pass. Info never fails a gate, and neither does a waived finding.
 func DecideGate(fs []finding.Finding, failLevel finding.Severity) string {
-	failLevel = max(failLevel, finding.Warning)
+	failLevel = gateLevel(failLevel)
 	gate := Pass
 	for _, f := range fs {
 		if f.IsWaived() {
@@ -113,6 +123,16 @@ func DecideGate(fs []finding.Finding, failLevel finding.Severity) string {
 		}
 	}
 	return gate
+}
+
+// Fails reports whether a finding of severity s fails the gate unless a
+// waiver sets it aside: whether s is at or above the fail level Finish
+// decided the gate with. Before Finish, the default level, Error, holds.
+func (a *Audit) Fails(s finding.Severity) bool {
+	if a.failLevel == finding.Info {
+		return s >= finding.Error
+	}
+	return s >= a.failLevel
 }
 
 // Overall combines gates: any fail, else any needs-human, else pass.
@@ -150,6 +170,7 @@ func (a *Audit) Finish(failLevel finding.Severity, notEvaluated map[string]strin
 	}
 	a.Counts = finding.Count(a.Findings)
 	a.Gate = DecideGate(a.Findings, failLevel)
+	a.failLevel = gateLevel(failLevel)
 	active := slices.DeleteFunc(slices.Clone(a.Findings), finding.Finding.IsWaived)
 
 	errorsBy := map[finding.Category]int{}

@@ -99,6 +99,26 @@ func TestFinishWaived(t *testing.T) {
 	}
 }
 
+// TestFails: a severity fails the gate exactly when a finding of it, not
+// waived, makes DecideGate fail at the level Finish was given.
+func TestFails(t *testing.T) {
+	sevs := []finding.Severity{finding.Info, finding.Warning, finding.Error}
+	for _, level := range sevs {
+		for _, sev := range sevs {
+			a := &Audit{}
+			a.Finish(level, nil)
+			want := DecideGate([]finding.Finding{f(sev, finding.CategorySchema, false)}, level) == Fail
+			if got := a.Fails(sev); got != want {
+				t.Errorf("finished at %s: Fails(%s) = %v, want %v", level, sev, got, want)
+			}
+		}
+	}
+	unfinished := &Audit{}
+	if unfinished.Fails(finding.Warning) || !unfinished.Fails(finding.Error) {
+		t.Error("before Finish, only an error fails (the default level)")
+	}
+}
+
 func TestOverall(t *testing.T) {
 	tests := []struct {
 		gates []string
