@@ -183,7 +183,8 @@ func sarifResultOf(run string, f finding.Finding, ruleIndex int, opts Options) s
 		// which has no lines, so it gets none.
 		loc.Region = &sarifRegion{StartLine: 1}
 	}
-	props := map[string]any{"run": run, "category": string(f.Category)}
+	// severity is the finding's own, after the configuration's overrides.
+	props := map[string]any{"run": run, "category": string(f.Category), "severity": f.Severity.String()}
 	for k, v := range map[string]string{"pointer": f.Pointer, "gate": f.Gate, "task_id": f.TaskID, "remediation": f.Remediation} {
 		if v != "" {
 			props[k] = v
