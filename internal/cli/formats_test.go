@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -113,5 +114,71 @@ func TestJUnitOfEveryCase(t *testing.T) {
 	}
 	if failing == 0 {
 		t.Error("no failing suite")
+	}
+}
+
+// TestSARIFLevelFollowsTheGate: the fail level and the severity overrides
+// reach the SARIF from the flag and the configuration file alike: a result
+// is an error exactly when its finding fails the gate, which the exit code
+// says, and properties.severity keeps the finding's severity. Not
+// parallel: each case runs in a folder of its own.
+func TestSARIFLevelFollowsTheGate(t *testing.T) {
+	const infos = "severity:\n  h3a.integrity.hash_mismatch: info\n  h3a.evidence.required_artifact: info\n"
+	tests := []struct {
+		name           string
+		yaml           string
+		args           []string
+		wantCode       int
+		wantLevel      string // of the hash mismatch
+		wantSeverity   string
+		wantSuppressed bool
+	}{
+		{"an error", "", nil, ExitFail, "error", "error", false},
+		{"made a warning", bothWarnings, nil, ExitPass, "warning", "warning", false},
+		{"made a warning, fail-level warning in the file", bothWarnings + "fail-level: warning\n", nil, ExitFail, "error", "warning", false},
+		{"made a warning, --fail-level warning", bothWarnings, []string{"--fail-level", "warning"}, ExitFail, "error", "warning", false},
+		{"made a warning, the flag over the file", bothWarnings + "fail-level: warning\n", []string{"--fail-level", "error"}, ExitPass, "warning", "warning", false},
+		{"made info, fail-level warning", infos + "fail-level: warning\n", nil, ExitPass, "note", "info", false},
+		{"made a warning and waived, fail-level warning", bothWarnings + "fail-level: warning\n" + fmt.Sprintf(hashWaiver, "2999-12-31"), nil, ExitPass, "error", "warning", true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			configRepo(t, "hash_mismatch", tc.yaml)
+			code, stdout, stderr := runMain(append([]string{"--format", "sarif"}, append(tc.args, "runs")...)...)
+			if code != tc.wantCode {
+				t.Fatalf("exit %d, want %d: %s", code, tc.wantCode, stderr)
+			}
+			var log struct {
+				Runs []struct {
+					Results []struct {
+						RuleID       string
+						Level        string
+						Suppressions []json.RawMessage
+						Properties   struct{ Severity string }
+					}
+				}
+			}
+			if err := json.Unmarshal([]byte(stdout), &log); err != nil {
+				t.Fatal(err)
+			}
+			found, blocking := false, false
+			for _, r := range log.Runs[0].Results {
+				blocking = blocking || r.Level == "error" && len(r.Suppressions) == 0
+				if r.RuleID != "h3a.integrity.hash_mismatch" {
+					continue
+				}
+				found = true
+				if r.Level != tc.wantLevel || r.Properties.Severity != tc.wantSeverity || (len(r.Suppressions) > 0) != tc.wantSuppressed {
+					t.Errorf("hash mismatch: level %q, severity %q, %d suppressions; want %q, %q, suppressed %v",
+						r.Level, r.Properties.Severity, len(r.Suppressions), tc.wantLevel, tc.wantSeverity, tc.wantSuppressed)
+				}
+			}
+			if !found {
+				t.Fatalf("no hash mismatch among the results:\n%s", stdout)
+			}
+			if blocking != (code == ExitFail) {
+				t.Errorf("exit %d, but an unsuppressed error among the results is %v", code, blocking)
+			}
+		})
 	}
 }

@@ -562,3 +562,82 @@ func TestSARIFHelpMarkdown(t *testing.T) {
 		t.Errorf("help text %q, want the remediation as it is", help.Text)
 	}
 }
+
+// TestSARIFLevel: a result's level says what the gate did with its
+// finding: error when the finding's severity (after overrides) fails the
+// gate at the check's fail level, else the severity's level; the severity
+// itself stays in properties.severity and the rule keeps its own level as
+// its default. A waived finding has the level it would have without its
+// waiver, and an accepted suppression.
+func TestSARIFLevel(t *testing.T) {
+	tests := []struct {
+		name      string
+		rule      finding.Rule
+		severity  finding.Severity // the finding's, after overrides
+		failLevel finding.Severity
+		waived    bool
+		wantLevel string
+		wantGate  string
+	}{
+		{"error at the default level", finding.HashMismatch, finding.Error, finding.Error, false, "error", audit.Fail},
+		{"warning at the default level", finding.BOM, finding.Warning, finding.Error, false, "warning", audit.Pass},
+		{"info at the default level", finding.NotEvaluated, finding.Info, finding.Error, false, "note", audit.Pass},
+		{"warning at fail-level warning", finding.BOM, finding.Warning, finding.Warning, false, "error", audit.Fail},
+		{"error at fail-level warning", finding.HashMismatch, finding.Error, finding.Warning, false, "error", audit.Fail},
+		{"info at fail-level warning", finding.NotEvaluated, finding.Info, finding.Warning, false, "note", audit.Pass},
+		{"info never fails, even at level info", finding.NotEvaluated, finding.Info, finding.Info, false, "note", audit.Pass},
+		{"an error made a warning", finding.HashMismatch, finding.Warning, finding.Error, false, "warning", audit.Pass},
+		{"an error made a warning, at fail-level warning", finding.HashMismatch, finding.Warning, finding.Warning, false, "error", audit.Fail},
+		{"an error made info, at fail-level warning", finding.HashMismatch, finding.Info, finding.Warning, false, "note", audit.Pass},
+		{"a warning made an error", finding.BOM, finding.Error, finding.Error, false, "error", audit.Fail},
+		{"waived error", finding.HashMismatch, finding.Error, finding.Error, true, "error", audit.Pass},
+		{"waived warning at the default level", finding.BOM, finding.Warning, finding.Error, true, "warning", audit.Pass},
+		{"waived warning at fail-level warning", finding.BOM, finding.Warning, finding.Warning, true, "error", audit.Pass},
+	}
+	schemas := sarifSchemas(t)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f := tc.rule.New("state.json", "something about the run")
+			f.Severity = tc.severity
+			if tc.waived {
+				f.Waived = finding.Waiver{Reason: "accepted", Expires: "2099-12-31", Source: ".h3a-check.yaml:3"}
+			}
+			a := &audit.Audit{Run: failRun, Findings: []finding.Finding{f}}
+			a.Finish(tc.failLevel, nil)
+			if a.Gate != tc.wantGate {
+				t.Fatalf("gate %s, want %s", a.Gate, tc.wantGate)
+			}
+			in := &Input{Tool: audit.Tool{Name: "h3a-check", Version: "v1.2.3"}, Gate: a.Gate, Audits: []*audit.Audit{a}, Rules: finding.GoRules}
+			var buf bytes.Buffer
+			if err := SARIF(&buf, in, Options{}); err != nil {
+				t.Fatal(err)
+			}
+			validateSARIF(t, schemas, buf.Bytes())
+			var log sarifLog
+			if err := json.Unmarshal(buf.Bytes(), &log); err != nil {
+				t.Fatal(err)
+			}
+			run := log.Runs[0]
+			if len(run.Results) != 1 {
+				t.Fatalf("%d results, want 1", len(run.Results))
+			}
+			res := run.Results[0]
+			if res.Level != tc.wantLevel {
+				t.Errorf("level %q, want %q", res.Level, tc.wantLevel)
+			}
+			if got := res.Properties["severity"]; got != tc.severity.String() {
+				t.Errorf("properties.severity %v, want %q", got, tc.severity)
+			}
+			if got, want := run.Tool.Driver.Rules[res.RuleIndex].DefaultConfiguration.Level, sarifLevel(tc.rule.Severity); got != want {
+				t.Errorf("rule %s: default level %q, want the rule's own %q", tc.rule.ID, got, want)
+			}
+			if suppressed := len(res.Suppressions) > 0; suppressed != tc.waived {
+				t.Errorf("suppressions %+v, waived %v", res.Suppressions, tc.waived)
+			}
+			// An unsuppressed error is what fails a gate, and nothing else does.
+			if blocks := res.Level == "error" && len(res.Suppressions) == 0; blocks != (a.Gate == audit.Fail) {
+				t.Errorf("level %q, %d suppressions, but the gate is %s", res.Level, len(res.Suppressions), a.Gate)
+			}
+		})
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/h3a-check/h3a-check/internal/audit"
 	"github.com/h3a-check/h3a-check/internal/finding"
 )
 
@@ -107,8 +108,10 @@ type sarifSuppression struct {
 
 // SARIF prints one SARIF 2.1.0 run holding every finding of every checked
 // run: locations relative to the repository root (uriBaseId %SRCROOT%),
-// columns in Unicode code points, one rules[] entry per rule id, and
-// waived findings as accepted external suppressions.
+// columns in Unicode code points, one rules[] entry per rule id at its
+// own severity, each result at the level of what the gate did with it
+// (sarifResultLevel), and waived findings as accepted external
+// suppressions.
 func SARIF(w io.Writer, in *Input, opts Options) error {
 	rules := ruleCatalogue(in)
 	index := make(map[string]int, len(rules))
@@ -126,7 +129,7 @@ func SARIF(w io.Writer, in *Input, opts Options) error {
 	results := []sarifResult{}
 	for _, a := range in.Audits {
 		for _, f := range a.Findings {
-			results = append(results, sarifResultOf(a.Run, f, index[f.Rule], opts))
+			results = append(results, sarifResultOf(a, f, index[f.Rule], opts))
 		}
 	}
 	log := sarifLog{
@@ -168,7 +171,8 @@ func sarifRuleOf(r finding.Rule) sarifRule {
 	return rule
 }
 
-func sarifResultOf(run string, f finding.Finding, ruleIndex int, opts Options) sarifResult {
+func sarifResultOf(a *audit.Audit, f finding.Finding, ruleIndex int, opts Options) sarifResult {
+	run := a.Run
 	uri := opts.repoPath(run, f.File)
 	if f.File == "" && !strings.HasSuffix(uri, "/") {
 		uri += "/" // the run directory itself
@@ -183,7 +187,8 @@ func sarifResultOf(run string, f finding.Finding, ruleIndex int, opts Options) s
 		// which has no lines, so it gets none.
 		loc.Region = &sarifRegion{StartLine: 1}
 	}
-	// severity is the finding's own, after the configuration's overrides.
+	// severity is the finding's own, after the configuration's overrides;
+	// the level says what the gate did with it (sarifResultLevel).
 	props := map[string]any{"run": run, "category": string(f.Category), "severity": f.Severity.String()}
 	for k, v := range map[string]string{"pointer": f.Pointer, "gate": f.Gate, "task_id": f.TaskID, "remediation": f.Remediation} {
 		if v != "" {
@@ -196,7 +201,7 @@ func sarifResultOf(run string, f finding.Finding, ruleIndex int, opts Options) s
 	res := sarifResult{
 		RuleID:     f.Rule,
 		RuleIndex:  ruleIndex,
-		Level:      sarifLevel(f.Severity),
+		Level:      sarifResultLevel(a, f),
 		Message:    sarifText{Text: sentence(Escape(f.Details))},
 		Locations:  []sarifLocation{{PhysicalLocation: loc}},
 		Properties: props,
@@ -211,6 +216,21 @@ func sarifResultOf(run string, f finding.Finding, ruleIndex int, opts Options) s
 	return res
 }
 
+// sarifResultLevel says what the gate does with a finding: "error" when
+// its severity fails the run's gate (a warning under --fail-level
+// warning too), as code scanning's merge protection blocks on errors;
+// else its severity's level. A waived finding gets the level it would
+// have without its waiver: its accepted suppression says that the gate
+// set it aside, as for a waived error.
+func sarifResultLevel(a *audit.Audit, f finding.Finding) string {
+	if a.Fails(f.Severity) {
+		return "error"
+	}
+	return sarifLevel(f.Severity)
+}
+
+// sarifLevel is a severity's level: a rule's default configuration, and
+// a result's when it does not fail the gate.
 func sarifLevel(s finding.Severity) string {
 	switch s {
 	case finding.Error:
