@@ -212,6 +212,34 @@ func TestActionOnPullRequest(t *testing.T) {
 	if !strings.Contains(string(b), `"uri": "runs/`+runID+`/state/EVIDENCE_LOG.md"`) {
 		t.Errorf("SARIF lacks the repository-relative location:\n%.2000s", b)
 	}
+	// At the default fail level only errors fail the gate, and only they
+	// are errors for code scanning.
+	levels := sarifLevels(t, b)
+	if levels["h3a.integrity.hash_mismatch"] != "error" || levels["h3a.schema.bom"] != "warning" {
+		t.Errorf("SARIF levels %v: want the hash mismatch an error and the BOM a warning", levels)
+	}
+}
+
+// sarifLevels gives each rule's result level in a SARIF log ("mixed" for a
+// rule whose results differ).
+func sarifLevels(t *testing.T, b []byte) map[string]string {
+	t.Helper()
+	var log struct {
+		Runs []struct {
+			Results []struct{ RuleID, Level string }
+		}
+	}
+	if err := json.Unmarshal(b, &log); err != nil || len(log.Runs) != 1 {
+		t.Fatalf("SARIF %v:\n%.2000s", err, b)
+	}
+	levels := map[string]string{}
+	for _, r := range log.Runs[0].Results {
+		if l, ok := levels[r.RuleID]; ok && l != r.Level {
+			r.Level = "mixed"
+		}
+		levels[r.RuleID] = r.Level
+	}
+	return levels
 }
 
 // TestActionPassing: a clean pull request passes with no annotation, and
@@ -259,7 +287,9 @@ func TestActionChangedAndArgs(t *testing.T) {
 	}
 	for _, tc := range tests {
 		tc.inputs["audit-file"] = "audit.json"
+		tc.inputs["sarif-file"] = "h3a.sarif"
 		os.Remove(filepath.Join(repo, "audit.json"))
+		os.Remove(filepath.Join(repo, "h3a.sarif"))
 		r := runAction(t, repo, base, head, tc.inputs)
 		if r.code != tc.wantCode {
 			t.Errorf("%v: exit %d, want %d\n%s%s", tc.inputs, r.code, tc.wantCode, r.stdout, r.stderr)
@@ -270,6 +300,19 @@ func TestActionChangedAndArgs(t *testing.T) {
 		json.Unmarshal(b, &report)
 		if len(report.Audits) != tc.runs {
 			t.Errorf("%v: %d runs checked, want %d", tc.inputs, len(report.Audits), tc.runs)
+		}
+		if tc.wantCode == 2 {
+			continue
+		}
+		// The BOM warning is an error for code scanning exactly when it
+		// fails the step (--fail-level warning through args).
+		b, err := os.ReadFile(filepath.Join(repo, "h3a.sarif"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[bool]string{true: "error", false: "warning"}[tc.wantCode == 1]
+		if got := sarifLevels(t, b)["h3a.schema.bom"]; got != want {
+			t.Errorf("%v: the BOM warning's SARIF level is %q, want %q", tc.inputs, got, want)
 		}
 	}
 }
