@@ -302,6 +302,14 @@ const runID = "20250929-134215-8b6f8b9a-7c9f-4c5e-8c6a-2f0f0d2e9c1a"
 // patch over an ok case (internal/audit/audittest): it is written out first.
 func copyCase(t *testing.T, kind, name, dst string) {
 	t.Helper()
+	copyCaseRun(t, kind, name, runID, dst)
+}
+
+// copyCaseRun is copyCase for a case whose run is the folder run of it:
+// the runs of layouts other than h3a have names of their own (greeter,
+// app, TASK-0042-20260216-130000).
+func copyCaseRun(t *testing.T, kind, name, run, dst string) {
+	t.Helper()
 	runs := filepath.Join(moduleRoot, "testdata", "runs")
 	caseDir := filepath.Join(runs, kind, name)
 	if kind == "err" {
@@ -311,7 +319,7 @@ func copyCase(t *testing.T, kind, name, dst string) {
 		}
 		caseDir = full
 	}
-	if err := os.CopyFS(dst, os.DirFS(filepath.Join(caseDir, runID))); err != nil {
+	if err := os.CopyFS(dst, os.DirFS(filepath.Join(caseDir, filepath.FromSlash(run)))); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -20,10 +20,12 @@ import (
 // (exit 1), or the check refuses to run (exit 2). Never exit 0.
 
 // failingRuns fail under the base's rules, each through another kind of
-// check. They sit in one repository, each in a folder of its own.
+// check, and each layout has one. They sit in one repository, each in a
+// folder of its own.
 var failingRuns = []struct {
 	folder, kind, errCase string
-	branchMain            bool // run made on main, which the team policy refuses
+	run                   string // the run's folder in the case; "" for runID (an h3a run)
+	branchMain            bool   // run made on main, which the team policy refuses
 }{
 	{folder: "integrity", kind: "err", errCase: "hash_mismatch"},        // a logged artifact edited after logging (Go)
 	{folder: "gates", kind: "err", errCase: "gate_order"},               // a gate skipped (shipped Rego)
@@ -32,6 +34,20 @@ var failingRuns = []struct {
 	{folder: "ledger", kind: "err", errCase: "evidence_table_row"},      // an evidence entry written as a table row (Go)
 	{folder: "planning", kind: "err", errCase: "g0_dod_repeated"},       // G0 on a DoD item written three times (shipped Rego)
 	{folder: "team", kind: "ok", errCase: "complete", branchMain: true}, // the base's team policy
+	// A run of each other layout, in a folder named as in its case.
+	{folder: "contract", kind: "err", errCase: "contract_audit_before_pass", run: "TASK-0042-20260216-130000"}, // contract: an audit of a round its judge rejected (shipped Rego)
+	{folder: "hybrid-os", kind: "err", errCase: "hybrid_retry_limit", run: "greeter"},                          // hybrid-os: a task retried over the limit (shipped Rego)
+	{folder: "stigmergy", kind: "err", errCase: "stigmergy_dependency_incomplete", run: "greeter"},             // stigmergy: a task started before its dependency completed (shipped Rego)
+	{folder: "gate-state", kind: "err", errCase: "gate_state_unfinished", run: "app"},                          // gate-state: a pipeline marked SUCCESS at gate 2 of 4 (shipped Rego)
+}
+
+// caseRun is the run's folder in its case: runID unless the entry names
+// another.
+func caseRun(run string) string {
+	if run == "" {
+		return runID
+	}
+	return run
 }
 
 // The rules the base holds.
@@ -83,6 +99,10 @@ severity:
   h3a.structure.malformed_record: info
   h3a.evidence.g0_exit_criteria: info
   h3a.user.team.main_branch: info
+  h3a.gates.contract_audit_before_pass: info
+  h3a.retries.hybrid_retry_limit: info
+  h3a.gates.stigmergy_dependency_incomplete: info
+  h3a.gates.gate_state_unfinished: info
 `
 )
 
@@ -197,8 +217,8 @@ func baseRepo(t *testing.T) string {
 func writeRuns(t *testing.T, repo string) {
 	t.Helper()
 	for _, r := range failingRuns {
-		run := filepath.Join(repo, "runs", r.folder, runID)
-		copyCase(t, r.kind, r.errCase, run)
+		run := filepath.Join(repo, "runs", r.folder, caseRun(r.run))
+		copyCaseRun(t, r.kind, r.errCase, caseRun(r.run), run)
 		if r.branchMain {
 			p := filepath.Join(run, "state.json")
 			b, err := os.ReadFile(p)
@@ -245,7 +265,7 @@ func checkStaysFailing(t *testing.T, repo string, env, args []string) {
 		t.Fatalf("stdout is not JSON: %v\n%s", err, stdout)
 	}
 	for _, r := range failingRuns {
-		want := "runs/" + r.folder + "/" + runID
+		want := "runs/" + r.folder + "/" + caseRun(r.run)
 		found := false
 		for _, a := range doc.Audits {
 			if strings.TrimPrefix(a.Run, "./") == want {
