@@ -90,9 +90,14 @@ waivers:
     reason: accepted in this change
     expires: 2999-12-31
 `
+	// lowSeverities keeps the team policy folder: a severity for a rule
+	// that no loaded policy holds is exit 2, and the weakening would not
+	// even try.
 	lowSeverities = `fail-level: error
+policies: [policies/team]
 severity:
   h3a.integrity.hash_mismatch: info
+  h3a.evidence.required_artifact: info
   h3a.gates.order: info
   h3a.retries.over_limit: info
   h3a.gates.ledger_time_backwards: info
@@ -111,12 +116,16 @@ type weakening struct {
 	name  string
 	apply func(t *testing.T, repo string)
 	args  []string // instead of "runs"
+	// passesTrusted: the weakening names the rules every failing run
+	// fails on, so with the working tree trusted it passes them all
+	// (checked by a control in TestFailClosedMatrix).
+	passesTrusted bool
 }
 
 var weakenings = []weakening{
 	{name: "none", apply: func(*testing.T, string) {}},
-	{name: "a waiver added", apply: writeFiles(map[string]string{".h3a-check.yaml": everyWaiver})},
-	{name: "severities lowered", apply: writeFiles(map[string]string{".h3a-check.yaml": lowSeverities})},
+	{name: "a waiver added", apply: writeFiles(map[string]string{".h3a-check.yaml": everyWaiver}), passesTrusted: true},
+	{name: "severities lowered", apply: writeFiles(map[string]string{".h3a-check.yaml": lowSeverities}), passesTrusted: true},
 	{name: "the team rule deleted", apply: removeAll("policies/team/main_branch.rego")},
 	{name: "the configuration a link to .git/HEAD", apply: symlink(".h3a-check.yaml", ".git/HEAD")},
 	{name: "the configuration a link to a lenient file", apply: func(t *testing.T, repo string) {
@@ -152,6 +161,20 @@ var otherCIs = []struct{ name, env string }{
 
 func TestFailClosedMatrix(t *testing.T) {
 	for _, w := range weakenings {
+		if w.passesTrusted {
+			// The control: were the change trusted, the weakening would
+			// pass. A rule renamed, or a failing run added whose rule it
+			// does not name, fails here, not silently in the matrix.
+			t.Run("trusted/"+w.name, func(t *testing.T) {
+				t.Parallel()
+				repo := baseRepo(t)
+				publish(t, repo)
+				w.apply(t, repo)
+				if code, stdout, stderr := runBinary(t, repo, []string{"CI=true"}, []string{"--trust-working-tree", "runs"}); code != 0 {
+					t.Fatalf("exit %d, want 0: trusted, the weakening must pass every failing run, or the matrix never tries it\nstderr: %s\nstdout: %s", code, stderr, stdout)
+				}
+			})
+		}
 		t.Run("uncommitted in CI/"+w.name, func(t *testing.T) {
 			t.Parallel()
 			repo := baseRepo(t)
