@@ -17,6 +17,7 @@ import (
 	"syscall"
 
 	"github.com/h3a-check/h3a-check/internal/config"
+	"github.com/h3a-check/h3a-check/internal/policy"
 	"github.com/h3a-check/h3a-check/internal/report"
 	"github.com/h3a-check/h3a-check/internal/textdist"
 )
@@ -376,6 +377,16 @@ func fail(e *env, err error) int {
 		// One line per problem, each naming its file:line.
 		for _, c := range ce {
 			fmt.Fprintf(e.stderr, "%s: %s\n", Name, oneLine(c.Error()))
+		}
+		return ExitError
+	}
+	var pe *policy.CompileError
+	if errors.As(err, &pe) && len(pe.Problems) > 0 {
+		// One line per problem, each naming its file:line, as for the
+		// configuration: a policy's text is escaped, the layout is ours.
+		fmt.Fprintf(e.stderr, "%s: policies cannot be used:\n", Name)
+		for _, p := range pe.Problems {
+			fmt.Fprintf(e.stderr, "  %s\n", oneLine(p))
 		}
 		return ExitError
 	}

@@ -84,6 +84,11 @@ func TestPolicyExitCodeTwo(t *testing.T) {
 			if !strings.Contains(filepath.ToSlash(stderr), tc.stderr) {
 				t.Errorf("stderr %q does not mention %q", stderr, tc.stderr)
 			}
+			// Each problem on a line of its own, never joined by an
+			// escaped line break.
+			if strings.Contains(stderr, `\n`) {
+				t.Errorf("stderr holds an escaped line break: %q", stderr)
+			}
 		})
 	}
 }
