@@ -147,6 +147,9 @@ var weakenings = []weakening{
 	// pre-commit's hook in a CI job: in CI, HEAD is the change itself.
 	{name: "a waiver added, checked as the pre-commit hook checks", apply: writeFiles(map[string]string{".h3a-check.yaml": everyWaiver}), args: []string{"--staged", "runs"}},
 	{name: "a layout forced by the configuration", apply: writeFiles(map[string]string{".h3a-check.yaml": "layout: contract\n"})},
+	// A run no search finds is a run no check fails.
+	{name: "a failing run's state folder renamed State", apply: rename("runs/integrity/"+runID+"/state", "runs/integrity/"+runID+"/State")},
+	{name: "a failing run's state folder deleted", apply: removeAll("runs/integrity/" + runID + "/state")},
 	{name: "the run's own retry limit raised", apply: func(t *testing.T, repo string) {
 		replaceIn(t, filepath.Join(repo, "runs", "retries", runID), "state/CURRENT_TASK.json", `"max_iterations": 2`, `"max_iterations": 100`)
 	}},
