@@ -318,6 +318,21 @@ test_test_case_without_id_or_steps if {
 	}
 }
 
+test_handoff_of_the_guides_agent_spelt_otherwise if {
+	every agent in ["testCaseDesigner", "TESTCASEDESIGNER", " TestCaseDesigner "] {
+		msgs([
+			set(sprintf("%s/doc/output/testCases", [g1]), []),
+			set(sprintf("%s/doc/agent", [g1]), agent),
+		]) == {"gate 1 output has testCases an array, expected a non-empty array for gate 2 to map"}
+	}
+	every agent in ["domagent", "DOMAgent\n"] {
+		count(findings([
+			set(sprintf("%s/doc/output/elementMappings", [g2]), {}),
+			set(sprintf("%s/doc/agent", [g2]), agent),
+		])) > 0
+	}
+}
+
 test_handoff_of_other_agents_and_failed_gates_is_theirs if {
 	count(findings([
 		set(sprintf("%s/doc/output/testCases", [g1]), []),
