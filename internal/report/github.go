@@ -62,7 +62,9 @@ func recovered(f func()) (err error) {
 //   - the findings of each run in a collapsible log group, with workflow
 //     commands stopped around them (they quote the checked files);
 //   - annotations on the files changed: errors first, then warnings, at
-//     most 10 of each, and a notice saying how many were left out;
+//     most 10 of each, and a notice saying how many were left out; a
+//     finding that fails the gate is an error (a warning too, under
+//     --fail-level warning), its message saying its severity;
 //   - a Markdown job summary (GITHUB_STEP_SUMMARY, at most 64 KiB: see summary);
 //   - the step outputs gate, errors, warnings, audit-file and sarif-file
 //     (GITHUB_OUTPUT).
@@ -132,23 +134,32 @@ func githubLog(bw *bufio.Writer, wf workflow, in *Input, opts Options) error {
 }
 
 // annotate issues errors, then warnings, up to the per-level budget; info
-// and waived findings stay in the log and the summary.
+// and waived findings stay in the log and the summary. A finding that
+// fails its run's gate is an ::error, whatever its severity (a warning
+// under --fail-level warning): the annotations then agree with the step
+// that fails. Errors come first, so a warning annotated as an error takes
+// what the errors leave of their budget.
 func annotate(wf workflow, in *Input, opts Options) error {
-	left := map[finding.Severity]int{}
+	shown := map[string]int{}          // by annotation level
+	left := map[finding.Severity]int{} // by severity
+	leftAsErrors := 0                  // warnings left out of the errors' budget
 	for _, sev := range []finding.Severity{finding.Error, finding.Warning} {
-		shown := 0
 		for _, a := range in.Audits {
 			for _, f := range a.Findings {
 				if f.Severity != sev || f.IsWaived() {
 					continue
 				}
-				if shown == annotationsPerLevel {
+				level := annotationLevel(a, f)
+				if shown[level] == annotationsPerLevel {
 					left[sev]++
+					if sev != finding.Error && level == finding.Error.String() {
+						leftAsErrors++
+					}
 					continue
 				}
-				shown++
-				props, msg := annotation(a.Run, f, opts)
-				if err := wf.command(sev.String(), msg, props); err != nil {
+				shown[level]++
+				props, msg := annotation(a, f, opts)
+				if err := wf.command(level, msg, props); err != nil {
 					return err
 				}
 			}
@@ -157,12 +168,29 @@ func annotate(wf workflow, in *Input, opts Options) error {
 	if left[finding.Error]+left[finding.Warning] == 0 {
 		return nil
 	}
-	msg := fmt.Sprintf("%d more error%s and %d more warning%s are not annotated: GitHub shows %d of each per step. The log above lists every finding.",
+	msg := fmt.Sprintf("%d more error%s and %d more warning%s are not annotated: GitHub shows %d of each per step",
 		left[finding.Error], plural(left[finding.Error]), left[finding.Warning], plural(left[finding.Warning]), annotationsPerLevel)
+	if leftAsErrors > 0 {
+		msg += ", and a warning that fails the gate is annotated as an error"
+	}
+	msg += ". The log above lists every finding."
 	return wf.command("notice", msg, map[string]string{"title": "h3a-check"})
 }
 
-func annotation(run string, f finding.Finding, opts Options) (map[string]string, string) {
+// annotationLevel is the workflow command a finding is annotated with:
+// error when it fails its run's gate, else its severity.
+func annotationLevel(a *audit.Audit, f finding.Finding) string {
+	if a.Fails(f.Severity) {
+		return finding.Error.String()
+	}
+	return f.Severity.String()
+}
+
+// annotation gives a finding's properties (its rule as the title, where
+// it is) and its message; a finding that fails the gate below error says
+// so first (gateNote), as its annotation is an error.
+func annotation(a *audit.Audit, f finding.Finding, opts Options) (map[string]string, string) {
+	run := a.Run
 	props := map[string]string{"title": Escape(f.Rule)}
 	msg := Escape(f.Details)
 	if f.File != "" {
@@ -175,6 +203,9 @@ func annotation(run string, f finding.Finding, opts Options) (map[string]string,
 		}
 	} else {
 		msg = Escape(run) + ": " + msg
+	}
+	if note := gateNote(a, f.Severity); note != "" {
+		msg = note + ": " + msg
 	}
 	if f.Remediation != "" {
 		msg += "\nfix: " + Escape(f.Remediation)

@@ -50,6 +50,19 @@ type Options struct {
 	Quiet bool
 }
 
+// gateNote says of a finding that fails its run's gate without being an
+// error (a warning under --fail-level warning) that it does: "warning,
+// fails the gate at fail-level warning". The formats that show what fails
+// the gate as an error (an ::error annotation, a JUnit failure) put it
+// beside the finding, so its own severity stays visible. Empty for an
+// error, and for a finding that does not fail the gate.
+func gateNote(a *audit.Audit, s finding.Severity) string {
+	if s >= finding.Error || !a.Fails(s) {
+		return ""
+	}
+	return fmt.Sprintf("%s, fails the gate at fail-level %s", s, s)
+}
+
 // Writer renders one format.
 type Writer func(w io.Writer, in *Input, opts Options) error
 

@@ -326,41 +326,73 @@ func TestJUnit(t *testing.T) {
 }
 
 // TestGitHubAnnotationBudget: errors first, then warnings, ten of each,
-// then a notice counting the rest.
+// then a notice counting the rest. Under --fail-level warning a warning
+// is annotated as an error, in what the errors leave of their ten.
 func TestGitHubAnnotationBudget(t *testing.T) {
-	a := &audit.Audit{Run: "runs/r", Gate: audit.Fail}
-	for i := 1; i <= 13; i++ {
-		w := finding.BOM.New("state.json", "warning %d", i)
-		w.Line = i
-		e := finding.SchemaViolation.New("state.json", "error %d", i)
-		e.Line = 100 + i
-		a.Findings = append(a.Findings, w, e)
+	tests := []struct {
+		name      string
+		errors    int // findings of each severity
+		warnings  int
+		failLevel finding.Severity
+		want      string // the annotations' levels
+		notice    string
+	}{
+		{"default level", 13, 13, finding.Error,
+			strings.Repeat("error,", 10) + strings.Repeat("warning,", 10) + "notice",
+			"::notice title=h3a-check::3 more errors and 3 more warnings are not annotated: GitHub shows 10 of each per step. The log above lists every finding."},
+		{"fail-level warning, warnings among the errors", 4, 13, finding.Warning,
+			strings.Repeat("error,", 10) + "notice",
+			"::notice title=h3a-check::0 more errors and 7 more warnings are not annotated: GitHub shows 10 of each per step, and a warning that fails the gate is annotated as an error. The log above lists every finding."},
+		{"fail-level warning, errors alone past the budget", 13, 0, finding.Warning,
+			strings.Repeat("error,", 10) + "notice",
+			"::notice title=h3a-check::3 more errors and 0 more warnings are not annotated: GitHub shows 10 of each per step. The log above lists every finding."},
+		{"fail-level warning, all fit", 4, 6, finding.Warning, strings.TrimSuffix(strings.Repeat("error,", 10), ","), ""},
 	}
-	a.Findings = append(a.Findings, finding.HashMismatch.New("x", "waived error"))
-	a.Findings[len(a.Findings)-1].Waived = finding.Waiver{Reason: "r", Expires: "2099-01-01", Source: "c:1"}
-	a.Finish(finding.Error, nil)
-	in := &Input{Tool: audit.Tool{Name: "h3a-check"}, Gate: audit.Fail, Audits: []*audit.Audit{a}}
-	var buf bytes.Buffer
-	if err := GitHub(&buf, in, Options{StopToken: "T"}); err != nil {
-		t.Fatal(err)
-	}
-	var levels []string
-	for _, line := range strings.Split(buf.String(), "\n") {
-		for _, l := range []string{"::error ", "::warning ", "::notice "} {
-			if strings.HasPrefix(line, l) {
-				levels = append(levels, strings.Trim(l, ": "))
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			a := &audit.Audit{Run: "runs/r"}
+			for i := 1; i <= max(tc.errors, tc.warnings); i++ {
+				if i <= tc.warnings {
+					w := finding.BOM.New("state.json", "warning %d", i)
+					w.Line = i
+					a.Findings = append(a.Findings, w)
+				}
+				if i <= tc.errors {
+					e := finding.SchemaViolation.New("state.json", "error %d", i)
+					e.Line = 100 + i
+					a.Findings = append(a.Findings, e)
+				}
 			}
-		}
-	}
-	want := strings.Repeat("error,", 10) + strings.Repeat("warning,", 10) + "notice"
-	if strings.Join(levels, ",") != want {
-		t.Errorf("annotations %v", levels)
-	}
-	if !strings.Contains(buf.String(), "::notice title=h3a-check::3 more errors and 3 more warnings are not annotated") {
-		t.Errorf("no notice of the left-out annotations:\n%s", buf.String())
-	}
-	if strings.Contains(buf.String(), "::error file=x") {
-		t.Error("a waived finding was annotated")
+			a.Findings = append(a.Findings, finding.HashMismatch.New("x", "waived error"))
+			a.Findings[len(a.Findings)-1].Waived = finding.Waiver{Reason: "r", Expires: "2099-01-01", Source: "c:1"}
+			a.Finish(tc.failLevel, nil)
+			in := &Input{Tool: audit.Tool{Name: "h3a-check"}, Gate: a.Gate, Audits: []*audit.Audit{a}}
+			var buf bytes.Buffer
+			if err := GitHub(&buf, in, Options{StopToken: "T"}); err != nil {
+				t.Fatal(err)
+			}
+			var levels []string
+			notice := ""
+			for _, line := range strings.Split(buf.String(), "\n") {
+				for _, l := range []string{"::error ", "::warning ", "::notice "} {
+					if strings.HasPrefix(line, l) {
+						levels = append(levels, strings.Trim(l, ": "))
+					}
+				}
+				if strings.HasPrefix(line, "::notice ") {
+					notice = line
+				}
+			}
+			if strings.Join(levels, ",") != tc.want {
+				t.Errorf("annotations %v, want %s", levels, tc.want)
+			}
+			if notice != tc.notice {
+				t.Errorf("notice:\n%s\nwant:\n%s", notice, tc.notice)
+			}
+			if strings.Contains(buf.String(), "::error file=x") {
+				t.Error("a waived finding was annotated")
+			}
+		})
 	}
 }
 
