@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"encoding/xml"
 	"strings"
 	"testing"
 
@@ -115,4 +116,94 @@ func annotationLine(line string) bool {
 		}
 	}
 	return false
+}
+
+// TestJUnitFailureFollowsTheGate: a finding that fails the gate is a
+// failure of its rule's test case whatever its severity, its type the
+// severity and its message saying, below error, that it fails the gate; a
+// finding that does not fail the gate, and a waived one at any level, is a
+// line of the case's system-out. A rule's case fails exactly when the gate
+// does, as the SARIF gives an unsuppressed error.
+func TestJUnitFailureFollowsTheGate(t *testing.T) {
+	const (
+		at    = "runs/r/state.json:3:7: "
+		fails = "warning, fails the gate at fail-level warning: "
+		text  = "something about the run"
+	)
+	type failure struct{ message, typ, text string }
+	tests := []struct {
+		name string
+		oneFinding
+		want      *failure // nil: no failure
+		systemOut string
+	}{
+		{"error at the default level", oneFinding{finding.HashMismatch, finding.Error, finding.Error, false, false},
+			&failure{text, "error", at + text + "\nfix: fix it"}, ""},
+		{"warning at the default level", oneFinding{finding.BOM, finding.Warning, finding.Error, false, false},
+			nil, at + "warning: " + text},
+		{"info at the default level", oneFinding{finding.NotEvaluated, finding.Info, finding.Error, false, false},
+			nil, at + "info: " + text},
+		{"warning at fail-level warning", oneFinding{finding.BOM, finding.Warning, finding.Warning, false, false},
+			&failure{fails + text, "warning", at + fails + text + "\nfix: fix it"}, ""},
+		{"run-level warning at fail-level warning", oneFinding{finding.RunDirNameLoose, finding.Warning, finding.Warning, false, true},
+			&failure{fails + text, "warning", "runs/r: " + fails + text + "\nfix: fix it"}, ""},
+		{"error at fail-level warning", oneFinding{finding.HashMismatch, finding.Error, finding.Warning, false, false},
+			&failure{text, "error", at + text + "\nfix: fix it"}, ""},
+		{"info at fail-level warning", oneFinding{finding.NotEvaluated, finding.Info, finding.Warning, false, false},
+			nil, at + "info: " + text},
+		{"an error made a warning", oneFinding{finding.HashMismatch, finding.Warning, finding.Error, false, false},
+			nil, at + "warning: " + text},
+		{"an error made a warning, at fail-level warning", oneFinding{finding.HashMismatch, finding.Warning, finding.Warning, false, false},
+			&failure{fails + text, "warning", at + fails + text + "\nfix: fix it"}, ""},
+		{"a warning made an error", oneFinding{finding.BOM, finding.Error, finding.Error, false, false},
+			&failure{text, "error", at + text + "\nfix: fix it"}, ""},
+		{"waived error", oneFinding{finding.HashMismatch, finding.Error, finding.Error, true, false},
+			nil, at + "error: " + text + " (waived until 2099-12-31: accepted)"},
+		{"waived warning at the default level", oneFinding{finding.BOM, finding.Warning, finding.Error, true, false},
+			nil, at + "warning: " + text + " (waived until 2099-12-31: accepted)"},
+		{"waived warning at fail-level warning", oneFinding{finding.BOM, finding.Warning, finding.Warning, true, false},
+			nil, at + "warning: " + text + " (waived until 2099-12-31: accepted)"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			in := tc.input()
+			var buf bytes.Buffer
+			if err := JUnit(&buf, in, Options{}); err != nil {
+				t.Fatal(err)
+			}
+			var doc junitSuites
+			if err := xml.Unmarshal(buf.Bytes(), &doc); err != nil {
+				t.Fatalf("not XML: %v\n%s", err, buf.String())
+			}
+			suite := doc.Suites[0]
+			var c *junitCase
+			for i := range suite.Cases {
+				if suite.Cases[i].Name == tc.rule.ID {
+					c = &suite.Cases[i]
+				}
+			}
+			if c == nil {
+				t.Fatalf("no test case %s", tc.rule.ID)
+			}
+			var got *failure
+			if len(c.Failures) > 0 {
+				got = &failure{c.Failures[0].Message, c.Failures[0].Type, c.Failures[0].Text}
+			}
+			if len(c.Failures) > 1 || (got == nil) != (tc.want == nil) || got != nil && *got != *tc.want {
+				t.Errorf("failures %+v, want %+v", c.Failures, tc.want)
+			}
+			if c.SystemOut != tc.systemOut {
+				t.Errorf("system-out %q, want %q", c.SystemOut, tc.systemOut)
+			}
+			// The rule's case and the gate case fail exactly when the gate does.
+			wantFailures := 0
+			if in.Gate == audit.Fail {
+				wantFailures = 2
+			}
+			if suite.Failures != wantFailures || doc.Failures != wantFailures || (got != nil) != (in.Gate == audit.Fail) {
+				t.Errorf("suite failures %d, in all %d, the rule's case failing %v; the gate is %s",
+					suite.Failures, doc.Failures, got != nil, in.Gate)
+			}
+		})
+	}
 }

@@ -58,10 +58,11 @@ const gateCase = "gate"
 
 // JUnit prints one test suite per run and, in it, one test case per rule
 // of the catalogue (and per rule a finding names that the catalogue
-// lacks), with one failure per error finding; warnings, notes and waived
-// findings are written to the case's system-out. A last case, "gate",
-// fails unless the run's gate is pass. Times are zero: output is
-// reproducible.
+// lacks), with one failure per finding that fails the gate (an error, and
+// under --fail-level warning a warning too: its type is its severity and
+// its message says that it fails the gate); other findings, and waived
+// ones, are written to the case's system-out. A last case, "gate", fails
+// unless the run's gate is pass. Times are zero: output is reproducible.
 func JUnit(w io.Writer, in *Input, _ Options) error {
 	rules := ruleCatalogue(in)
 	doc := junitSuites{Name: in.Tool.Name, Time: "0", Suites: []junitSuite{}}
@@ -104,12 +105,16 @@ func junitSuiteOf(a *audit.Audit, rules []finding.Rule) junitSuite {
 		for _, f := range byRule[r.ID] {
 			loc := EscapeLine(runRelative(a.Run, f))
 			details := Escape(f.Details)
-			if f.Severity == finding.Error && !f.IsWaived() {
-				text := loc + ": " + details
+			if a.Fails(f.Severity) && !f.IsWaived() {
+				msg := details
+				if note := gateNote(a, f.Severity); note != "" {
+					msg = note + ": " + msg
+				}
+				text := loc + ": " + msg
 				if f.Remediation != "" {
 					text += "\nfix: " + Escape(f.Remediation)
 				}
-				c.Failures = append(c.Failures, junitFailure{Message: details, Type: f.Severity.String(), Text: text})
+				c.Failures = append(c.Failures, junitFailure{Message: msg, Type: f.Severity.String(), Text: text})
 				continue
 			}
 			line := fmt.Sprintf("%s: %s: %s", loc, f.Severity, details)
