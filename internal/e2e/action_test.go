@@ -314,6 +314,20 @@ func TestActionChangedAndArgs(t *testing.T) {
 		if got := sarifLevels(t, b)["h3a.schema.bom"]; got != want {
 			t.Errorf("%v: the BOM warning's SARIF level is %q, want %q", tc.inputs, got, want)
 		}
+		// Its annotation too, saying that it is a warning failing the gate.
+		var levels []string
+		for _, ann := range annotations(r.stdout) {
+			if ann.props["title"] != "h3a.schema.bom" {
+				continue
+			}
+			levels = append(levels, ann.level)
+			if failing := strings.HasPrefix(ann.msg, "warning, fails the gate at fail-level warning: "); failing != (tc.wantCode == 1) {
+				t.Errorf("%v: the BOM warning's annotation %q", tc.inputs, ann.msg)
+			}
+		}
+		if len(levels) == 0 || slices.ContainsFunc(levels, func(l string) bool { return l != want }) {
+			t.Errorf("%v: the BOM warning is annotated %v, want %s", tc.inputs, levels, want)
+		}
 	}
 }
 
