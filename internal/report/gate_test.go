@@ -52,33 +52,29 @@ func (c oneFinding) input() *Input {
 // when the gate fails, as the SARIF gives an unsuppressed error.
 func TestGitHubAnnotationFollowsTheGate(t *testing.T) {
 	const (
-		at    = "col=7,file=runs/r/state.json,line=3,"
-		text  = "something about the run%0Afix: fix it"
 		fails = "warning, fails the gate at fail-level warning: "
+		fix   = "%0Afix: fix it"
 	)
+	// ann is the annotation of the finding at state.json:3:7.
+	ann := func(level string, rule finding.Rule, note string) string {
+		return "::" + level + " col=7,file=runs/r/state.json,line=3,title=" + rule.ID + "::" + note + "something about the run" + fix
+	}
 	tests := []struct {
 		name string
 		oneFinding
 		want string // the annotation, or "" for none
 	}{
-		{"error at the default level", oneFinding{finding.HashMismatch, finding.Error, finding.Error, false, false},
-			"::error " + at + "title=h3a.integrity.hash_mismatch::" + text},
-		{"warning at the default level", oneFinding{finding.BOM, finding.Warning, finding.Error, false, false},
-			"::warning " + at + "title=h3a.schema.bom::" + text},
+		{"error at the default level", oneFinding{finding.HashMismatch, finding.Error, finding.Error, false, false}, ann("error", finding.HashMismatch, "")},
+		{"warning at the default level", oneFinding{finding.BOM, finding.Warning, finding.Error, false, false}, ann("warning", finding.BOM, "")},
 		{"info at the default level", oneFinding{finding.NotEvaluated, finding.Info, finding.Error, false, false}, ""},
-		{"warning at fail-level warning", oneFinding{finding.BOM, finding.Warning, finding.Warning, false, false},
-			"::error " + at + "title=h3a.schema.bom::" + fails + text},
+		{"warning at fail-level warning", oneFinding{finding.BOM, finding.Warning, finding.Warning, false, false}, ann("error", finding.BOM, fails)},
 		{"run-level warning at fail-level warning", oneFinding{finding.RunDirNameLoose, finding.Warning, finding.Warning, false, true},
-			"::error title=h3a.structure.run_dir_name_loose::" + fails + "runs/r: " + text},
-		{"error at fail-level warning", oneFinding{finding.HashMismatch, finding.Error, finding.Warning, false, false},
-			"::error " + at + "title=h3a.integrity.hash_mismatch::" + text},
+			"::error title=h3a.structure.run_dir_name_loose::" + fails + "runs/r: something about the run" + fix},
+		{"error at fail-level warning", oneFinding{finding.HashMismatch, finding.Error, finding.Warning, false, false}, ann("error", finding.HashMismatch, "")},
 		{"info at fail-level warning", oneFinding{finding.NotEvaluated, finding.Info, finding.Warning, false, false}, ""},
-		{"an error made a warning", oneFinding{finding.HashMismatch, finding.Warning, finding.Error, false, false},
-			"::warning " + at + "title=h3a.integrity.hash_mismatch::" + text},
-		{"an error made a warning, at fail-level warning", oneFinding{finding.HashMismatch, finding.Warning, finding.Warning, false, false},
-			"::error " + at + "title=h3a.integrity.hash_mismatch::" + fails + text},
-		{"a warning made an error", oneFinding{finding.BOM, finding.Error, finding.Error, false, false},
-			"::error " + at + "title=h3a.schema.bom::" + text},
+		{"an error made a warning", oneFinding{finding.HashMismatch, finding.Warning, finding.Error, false, false}, ann("warning", finding.HashMismatch, "")},
+		{"an error made a warning, at fail-level warning", oneFinding{finding.HashMismatch, finding.Warning, finding.Warning, false, false}, ann("error", finding.HashMismatch, fails)},
+		{"a warning made an error", oneFinding{finding.BOM, finding.Error, finding.Error, false, false}, ann("error", finding.BOM, "")},
 		{"waived error", oneFinding{finding.HashMismatch, finding.Error, finding.Error, true, false}, ""},
 		{"waived warning at the default level", oneFinding{finding.BOM, finding.Warning, finding.Error, true, false}, ""},
 		{"waived warning at fail-level warning", oneFinding{finding.BOM, finding.Warning, finding.Warning, true, false}, ""},
@@ -126,43 +122,37 @@ func annotationLine(line string) bool {
 // does, as the SARIF gives an unsuppressed error.
 func TestJUnitFailureFollowsTheGate(t *testing.T) {
 	const (
-		at    = "runs/r/state.json:3:7: "
-		fails = "warning, fails the gate at fail-level warning: "
-		text  = "something about the run"
+		at     = "runs/r/state.json:3:7: "
+		fails  = "warning, fails the gate at fail-level warning: "
+		text   = "something about the run"
+		fix    = "\nfix: fix it"
+		waived = " (waived until 2099-12-31: accepted)"
 	)
 	type failure struct{ message, typ, text string }
+	var (
+		anError   = &failure{text, "error", at + text + fix}
+		aWarning  = &failure{fails + text, "warning", at + fails + text + fix}
+		aRunLevel = &failure{fails + text, "warning", "runs/r: " + fails + text + fix}
+	)
 	tests := []struct {
 		name string
 		oneFinding
 		want      *failure // nil: no failure
 		systemOut string
 	}{
-		{"error at the default level", oneFinding{finding.HashMismatch, finding.Error, finding.Error, false, false},
-			&failure{text, "error", at + text + "\nfix: fix it"}, ""},
-		{"warning at the default level", oneFinding{finding.BOM, finding.Warning, finding.Error, false, false},
-			nil, at + "warning: " + text},
-		{"info at the default level", oneFinding{finding.NotEvaluated, finding.Info, finding.Error, false, false},
-			nil, at + "info: " + text},
-		{"warning at fail-level warning", oneFinding{finding.BOM, finding.Warning, finding.Warning, false, false},
-			&failure{fails + text, "warning", at + fails + text + "\nfix: fix it"}, ""},
-		{"run-level warning at fail-level warning", oneFinding{finding.RunDirNameLoose, finding.Warning, finding.Warning, false, true},
-			&failure{fails + text, "warning", "runs/r: " + fails + text + "\nfix: fix it"}, ""},
-		{"error at fail-level warning", oneFinding{finding.HashMismatch, finding.Error, finding.Warning, false, false},
-			&failure{text, "error", at + text + "\nfix: fix it"}, ""},
-		{"info at fail-level warning", oneFinding{finding.NotEvaluated, finding.Info, finding.Warning, false, false},
-			nil, at + "info: " + text},
-		{"an error made a warning", oneFinding{finding.HashMismatch, finding.Warning, finding.Error, false, false},
-			nil, at + "warning: " + text},
-		{"an error made a warning, at fail-level warning", oneFinding{finding.HashMismatch, finding.Warning, finding.Warning, false, false},
-			&failure{fails + text, "warning", at + fails + text + "\nfix: fix it"}, ""},
-		{"a warning made an error", oneFinding{finding.BOM, finding.Error, finding.Error, false, false},
-			&failure{text, "error", at + text + "\nfix: fix it"}, ""},
-		{"waived error", oneFinding{finding.HashMismatch, finding.Error, finding.Error, true, false},
-			nil, at + "error: " + text + " (waived until 2099-12-31: accepted)"},
-		{"waived warning at the default level", oneFinding{finding.BOM, finding.Warning, finding.Error, true, false},
-			nil, at + "warning: " + text + " (waived until 2099-12-31: accepted)"},
-		{"waived warning at fail-level warning", oneFinding{finding.BOM, finding.Warning, finding.Warning, true, false},
-			nil, at + "warning: " + text + " (waived until 2099-12-31: accepted)"},
+		{"error at the default level", oneFinding{finding.HashMismatch, finding.Error, finding.Error, false, false}, anError, ""},
+		{"warning at the default level", oneFinding{finding.BOM, finding.Warning, finding.Error, false, false}, nil, at + "warning: " + text},
+		{"info at the default level", oneFinding{finding.NotEvaluated, finding.Info, finding.Error, false, false}, nil, at + "info: " + text},
+		{"warning at fail-level warning", oneFinding{finding.BOM, finding.Warning, finding.Warning, false, false}, aWarning, ""},
+		{"run-level warning at fail-level warning", oneFinding{finding.RunDirNameLoose, finding.Warning, finding.Warning, false, true}, aRunLevel, ""},
+		{"error at fail-level warning", oneFinding{finding.HashMismatch, finding.Error, finding.Warning, false, false}, anError, ""},
+		{"info at fail-level warning", oneFinding{finding.NotEvaluated, finding.Info, finding.Warning, false, false}, nil, at + "info: " + text},
+		{"an error made a warning", oneFinding{finding.HashMismatch, finding.Warning, finding.Error, false, false}, nil, at + "warning: " + text},
+		{"an error made a warning, at fail-level warning", oneFinding{finding.HashMismatch, finding.Warning, finding.Warning, false, false}, aWarning, ""},
+		{"a warning made an error", oneFinding{finding.BOM, finding.Error, finding.Error, false, false}, anError, ""},
+		{"waived error", oneFinding{finding.HashMismatch, finding.Error, finding.Error, true, false}, nil, at + "error: " + text + waived},
+		{"waived warning at the default level", oneFinding{finding.BOM, finding.Warning, finding.Error, true, false}, nil, at + "warning: " + text + waived},
+		{"waived warning at fail-level warning", oneFinding{finding.BOM, finding.Warning, finding.Warning, true, false}, nil, at + "warning: " + text + waived},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
