@@ -197,3 +197,36 @@ func TestJUnitFailureFollowsTheGate(t *testing.T) {
 		})
 	}
 }
+
+// TestTextGateLineNamesTheFailLevel: a gate that fails at fail-level
+// warning says so beside its counts, which may hold no error at all; a
+// gate that passes, or is checked at the default level, says nothing more.
+func TestTextGateLineNamesTheFailLevel(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		oneFinding
+		want bool
+	}{
+		{"warning at fail-level warning", oneFinding{finding.BOM, finding.Warning, finding.Warning, false, false}, true},
+		{"error at fail-level warning", oneFinding{finding.HashMismatch, finding.Error, finding.Warning, false, false}, true},
+		{"warning at the default level", oneFinding{finding.BOM, finding.Warning, finding.Error, false, false}, false},
+		{"error at the default level", oneFinding{finding.HashMismatch, finding.Error, finding.Error, false, false}, false},
+		{"waived warning at fail-level warning", oneFinding{finding.BOM, finding.Warning, finding.Warning, true, false}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := Text(&b, tc.input(), Options{}); err != nil {
+				t.Fatal(err)
+			}
+			var gate string
+			for line := range strings.Lines(b.String()) {
+				if strings.HasPrefix(line, "  gate: ") {
+					gate = line
+				}
+			}
+			if got := strings.Contains(gate, "(fail level warning)"); got != tc.want || gate == "" {
+				t.Errorf("gate line %q: names the fail level %v, want %v", gate, got, tc.want)
+			}
+		})
+	}
+}

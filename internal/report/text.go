@@ -82,7 +82,13 @@ func textRun(bw *bufio.Writer, a *audit.Audit, paint func(code, s string) string
 			textFinding(bw, a.Run, a.Findings[e], paint, "      "+paint(ansiDim, "follows:")+" ")
 		}
 	}
-	fmt.Fprintf(bw, "  %s %s — %s; %s\n", paint(ansiBold, "gate:"), paint(gateColour(a.Gate), a.Gate), countsText(a.Counts), Escape(a.Notes))
+	// Under fail-level warning a gate can fail with no error at all: say so
+	// beside the counts, or "0 errors" reads as a pass that failed.
+	level := ""
+	if a.Gate == audit.Fail && a.Fails(finding.Warning) {
+		level = " (fail level warning)"
+	}
+	fmt.Fprintf(bw, "  %s %s — %s%s; %s\n", paint(ansiBold, "gate:"), paint(gateColour(a.Gate), a.Gate), countsText(a.Counts), level, Escape(a.Notes))
 }
 
 // textFinding prints one finding after indent, its waiver or its fix
