@@ -245,6 +245,7 @@ contract_rounds := {
 	},
 	"params": {
 		"max_iterations": 2,
+		"max_retries": 3,
 	},
 	"run": {
 		"dir": "TASK-0042-20260216-130000",

@@ -150,6 +150,7 @@ gate_state_complete := {
 	},
 	"params": {
 		"max_iterations": 2,
+		"max_retries": 3,
 	},
 	"run": {
 		"dir": "app",

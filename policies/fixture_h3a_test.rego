@@ -659,6 +659,7 @@ complete := {
 	},
 	"params": {
 		"max_iterations": 2,
+		"max_retries": 3,
 	},
 	"run": {
 		"dir": "20250929-134215-8b6f8b9a-7c9f-4c5e-8c6a-2f0f0d2e9c1a",
@@ -906,6 +907,7 @@ fresh := {
 	},
 	"params": {
 		"max_iterations": 2,
+		"max_retries": 3,
 	},
 	"run": {
 		"dir": "20250929-134215-8b6f8b9a-7c9f-4c5e-8c6a-2f0f0d2e9c1a",

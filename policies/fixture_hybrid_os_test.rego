@@ -134,6 +134,7 @@ hybrid_x2 := {
 	},
 	"params": {
 		"max_iterations": 2,
+		"max_retries": 3,
 	},
 	"run": {
 		"dir": "app",
@@ -485,6 +486,7 @@ hybrid_complete := {
 	},
 	"params": {
 		"max_iterations": 2,
+		"max_retries": 3,
 	},
 	"run": {
 		"dir": "greeter",

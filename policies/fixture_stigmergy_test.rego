@@ -166,6 +166,7 @@ stigmergy_complete := {
 	},
 	"params": {
 		"max_iterations": 2,
+		"max_retries": 3,
 	},
 	"run": {
 		"dir": "greeter",

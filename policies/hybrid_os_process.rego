@@ -121,12 +121,27 @@ current_plan_file := p if {
 	plan_files[p]
 }
 
-# plan_limit is the retry limit a plan file sets: its max_rt. The spec says
-# only "MAX", so a plan that states its limit is the only firm one; without
-# one, 3, a guess the spec does not make (stated false).
-plan_limit(p) := {"n": n, "stated": true, "plan": p} if {
+# max_retries is the retry limit of the configuration, params.max_retries
+# (default 3): read at the trusted base in CI, so nothing the change under
+# review writes sets it. 3 stands in should the input lack a whole number
+# of at least 1 (the configuration refuses one).
+max_retries := n if {
+	n := lib.int64(input.params.max_retries)
+	n >= 1
+} else := 3
+
+# plan_limit is the retry limit of a plan file's tasks: the plan's max_rt
+# where that is not above max_retries, else max_retries ("from" says
+# which). A plan may hold its tasks to fewer retries, never to more: the
+# run's own files cannot lift its limit. The spec says only "MAX", so a
+# plan that states its limit makes the limit firm (stated); without one
+# the limit is the configuration's alone (stated false).
+plan_limit(p) := {"n": n, "stated": true, "plan": p, "from": "plan"} if {
 	n := lib.int64(plan_files[p].max_rt)
-} else := {"n": 3, "stated": false, "plan": p}
+	n <= max_retries
+} else := {"n": max_retries, "stated": true, "plan": p, "from": "config", "max_rt": m} if {
+	m := lib.int64(plan_files[p].max_rt)
+} else := {"n": max_retries, "stated": false, "plan": p, "from": "config"}
 
 # strictest is the lowest of a set of limits, a stated one before a guessed
 # one of the same value, then by path.
@@ -150,14 +165,14 @@ plans_holding(task) := {p |
 # holding the task, the current plan first (a task id may recur in another
 # plan), else the strictest plan file listing it. When no plan file lists
 # the task its limit is unknown, so the strictest of all plans stands in
-# (3 without any), flagged unknown: the finding is then a warning.
+# (max_retries without any), flagged unknown: the finding is then a warning.
 rt_limit(task) := plan_limit(current_plan_file) if {
 	task in plan_tasks(plan_files[current_plan_file])
 } else := strictest({plan_limit(p) | some p in plans_holding(task)}) if {
 	count(plans_holding(task)) > 0
 } else := object.union(strictest({plan_limit(p) | some p, _ in plan_files}), {"unknown": true}) if {
 	count(plan_files) > 0
-} else := {"n": 3, "stated": false, "plan": "", "unknown": true}
+} else := {"n": max_retries, "stated": false, "plan": "", "from": "config", "unknown": true}
 
 # counters are the retry counters the spec keeps per task, each with the
 # limit it is held to: state.json rt, against the limit of the task's plan,
@@ -195,12 +210,15 @@ counted_in_state(task, n, p) if {
 # title: Retry limit exceeded without blocking
 # description: >-
 #   A task's retry count, in state.json rt or in the plan file that holds the task, is
-#   above the limit but st is not BLK_MAX. The limit is the max_rt of the plan that holds
-#   the task (for state.json rt: the current plan when it lists the task, else the plan
-#   file that does, the lowest max_rt when several do), never that of another plan. The
-#   spec names no value, so a plan without max_rt is taken to allow 3 and the finding is a
-#   warning; so is a counter of state.json rt whose task no plan file lists, held to the
-#   lowest limit of any plan, since its own is unknown. hybrid-ai-os-v1.4.md, Retries:
+#   above the limit but st is not BLK_MAX. The configuration sets MAX: params.max_retries
+#   (default 3), read at the trusted base in CI. The plan that holds the task may lower it
+#   with its max_rt, never raise it (for state.json rt: the current plan when it lists the
+#   task, else the plan file that does, the lowest limit when several do), and another
+#   plan's max_rt never applies. The spec names no value, so a plan without max_rt is held
+#   to the configured limit alone and the finding is a warning; so is a counter of
+#   state.json rt whose task no plan file lists, held to the lowest limit of any plan,
+#   since its own is unknown. Each message says where its limit came from: the
+#   configuration's max_retries, or a plan's lower max_rt. hybrid-ai-os-v1.4.md, Retries:
 #   "Per-task retry counter in `state.rt` and persisted in plan file. Exceeding `MAX` sets
 #   `st = BLK_MAX`"; Plan File: "per-task state, retry counters".
 # custom:
@@ -222,20 +240,27 @@ deny contains f if {
 	))
 }
 
-# limit_text says which limit a counter is over and where it comes from.
+# limit_text says which limit a counter is over and where it comes from:
+# a plan's max_rt (not above the configuration's), or the configuration's
+# max_retries, with the plan's own max_rt where that is higher.
 limit_text(c) := sprintf("the limit %d, the lowest max_rt of any plan (%s), since no plan file lists the task", [c.limit.n, c.limit.plan]) if {
 	c.limit.unknown
-	c.limit.stated
-} else := sprintf("the default limit %d, since no plan file lists the task and none states a lower max_rt", [c.limit.n]) if {
+	c.limit.from == "plan"
+} else := sprintf("the configuration's max_retries %d, since no plan file lists the task and none states a lower max_rt", [c.limit.n]) if {
 	c.limit.unknown
 } else := sprintf("its plan's max_rt %d", [c.limit.n]) if {
-	c.limit.stated
+	c.limit.from == "plan"
 	c.where == c.limit.plan
 } else := sprintf("the limit %d, the max_rt of %s, which lists the task", [c.limit.n, c.limit.plan]) if {
+	c.limit.from == "plan"
+} else := sprintf("the configuration's max_retries %d (its plan's max_rt %d cannot raise it)", [c.limit.n, c.limit.max_rt]) if {
 	c.limit.stated
-} else := sprintf("the default limit %d (its plan states no max_rt)", [c.limit.n]) if {
 	c.where == c.limit.plan
-} else := sprintf("the default limit %d (%s, which lists the task, states no max_rt)", [c.limit.n, c.limit.plan])
+} else := sprintf("the configuration's max_retries %d (the max_rt %d of %s, which lists the task, cannot raise it)", [c.limit.n, c.limit.max_rt, c.limit.plan]) if {
+	c.limit.stated
+} else := sprintf("the configuration's max_retries %d (its plan states no max_rt)", [c.limit.n]) if {
+	c.where == c.limit.plan
+} else := sprintf("the configuration's max_retries %d (%s, which lists the task, states no max_rt)", [c.limit.n, c.limit.plan])
 
 # limit_severity makes a finding about a guessed or borrowed limit a warning.
 limit_severity(lim) := {"severity": "warning"} if {

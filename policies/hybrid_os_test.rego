@@ -306,13 +306,71 @@ test_retry_limit if {
 	count(findings(retried(3))) == 0
 }
 
-# The plan's max_rt is the limit; without one the spec names none, so 3 is
-# a guess and the finding a warning.
+# The plan's max_rt is the limit where it is lower; without one the spec
+# names none, so the configuration's alone holds and the finding is a
+# warning.
 test_retry_limit_of_the_plan if {
 	msgs(findings(array.concat(retried(2), [set("/docs/plans/plans~1core~1p_greet.json/max_rt", 1)]))) == {`task "t1" has 2 retries in state.json rt, over the limit 1, the max_rt of plans/core/p_greet.json, which lists the task, but st is "READY"; expected "BLK_MAX"`}
 	fs := findings(array.concat(retried(4), [cut("/docs/plans/plans~1core~1p_greet.json/max_rt")]))
-	msgs(fs) == {`task "t1" has 4 retries in state.json rt, over the default limit 3 (plans/core/p_greet.json, which lists the task, states no max_rt), but st is "READY"; expected "BLK_MAX"`}
+	msgs(fs) == {`task "t1" has 4 retries in state.json rt, over the configuration's max_retries 3 (plans/core/p_greet.json, which lists the task, states no max_rt), but st is "READY"; expected "BLK_MAX"`}
 	{f.severity | some f in fs} == {"warning"}
+}
+
+# configured sets the configuration's max_retries.
+configured(n) := set("/params/max_retries", n)
+
+# A plan cannot raise the configured limit: its max_rt 100 leaves t1 held
+# to max_retries 3, an error as for any plan that states its limit, and
+# the message names the configuration and the max_rt it overrides.
+test_retry_limit_plan_cannot_raise if {
+	raised := set("/docs/plans/plans~1core~1p_greet.json/max_rt", 100)
+	fs := findings(array.concat(retried(4), [raised]))
+	located(fs) == {["h3a.retries.hybrid_retry_limit", "state.json", "/rt/t1"]}
+	msgs(fs) == {`task "t1" has 4 retries in state.json rt, over the configuration's max_retries 3 (the max_rt 100 of plans/core/p_greet.json, which lists the task, cannot raise it), but st is "READY"; expected "BLK_MAX"`}
+	every f in fs {
+		not f.severity
+	}
+	count(findings(array.concat(retried(3), [raised]))) == 0
+
+	# The counter the plan file persists alike.
+	fs2 := findings(array.concat(next_plan([]), [raised, set("/docs/plans/plans~1core~1p_greet.json/tasks/1/rt", 5)]))
+	msgs(fs2) == {`task "t2" has 5 retries in plans/core/p_greet.json, over the configuration's max_retries 3 (its plan's max_rt 100 cannot raise it), but st is "READY"; expected "BLK_MAX"`}
+	every f in fs2 {
+		not f.severity
+	}
+
+	# A task no plan lists: every plan raises its max_rt, so the
+	# configuration's limit stands in, as a warning.
+	fs3 := findings([raised, put("/docs/state/rt/t_old", 4)])
+	msgs(fs3) == {`task "t_old" has 4 retries in state.json rt, over the configuration's max_retries 3, since no plan file lists the task and none states a lower max_rt, but st is "READY"; expected "BLK_MAX"`}
+	{f.severity | some f in fs3} == {"warning"}
+}
+
+# A plan may lower the configured limit: max_rt 2 under max_retries 5.
+test_retry_limit_plan_lowers if {
+	fs := findings(array.concat(retried(3), [configured(5), set("/docs/plans/plans~1core~1p_greet.json/max_rt", 2)]))
+	msgs(fs) == {`task "t1" has 3 retries in state.json rt, over the limit 2, the max_rt of plans/core/p_greet.json, which lists the task, but st is "READY"; expected "BLK_MAX"`}
+	every f in fs {
+		not f.severity
+	}
+	count(findings(array.concat(retried(2), [configured(5), set("/docs/plans/plans~1core~1p_greet.json/max_rt", 2)]))) == 0
+}
+
+# The configuration sets the limit: max_retries 5 lets 4 retries pass,
+# whether the plan states no max_rt or a higher one; 6 are over it. The
+# plan's max_rt 3 of the fixture still holds t1 to 3.
+test_retry_limit_configured if {
+	count(findings(array.concat(retried(4), [configured(5), cut("/docs/plans/plans~1core~1p_greet.json/max_rt")]))) == 0
+	count(findings(array.concat(retried(4), [configured(5), set("/docs/plans/plans~1core~1p_greet.json/max_rt", 100)]))) == 0
+	count(findings(array.concat(retried(5), [configured(5), set("/docs/plans/plans~1core~1p_greet.json/max_rt", 100)]))) == 0
+	msgs(findings(array.concat(retried(6), [configured(5), set("/docs/plans/plans~1core~1p_greet.json/max_rt", 100)]))) == {`task "t1" has 6 retries in state.json rt, over the configuration's max_retries 5 (the max_rt 100 of plans/core/p_greet.json, which lists the task, cannot raise it), but st is "READY"; expected "BLK_MAX"`}
+	located(findings(array.concat(retried(4), [configured(5)]))) == {["h3a.retries.hybrid_retry_limit", "state.json", "/rt/t1"]}
+
+	# An input without a whole max_retries of at least 1 (the configuration
+	# refuses one) is held to 3.
+	located(findings(array.concat(retried(4), [cut("/params/max_retries"), cut("/docs/plans/plans~1core~1p_greet.json/max_rt")]))) == {["h3a.retries.hybrid_retry_limit", "state.json", "/rt/t1"]}
+	located(findings(array.concat(retried(4), [configured(0), cut("/docs/plans/plans~1core~1p_greet.json/max_rt")]))) == {["h3a.retries.hybrid_retry_limit", "state.json", "/rt/t1"]}
+	count(findings(array.concat(retried(3), [cut("/params/max_retries"), cut("/docs/plans/plans~1core~1p_greet.json/max_rt")]))) == 0
 }
 
 # next_plan adds a plan p_next (max_rt 50, tasks n1 and those given) and
@@ -327,9 +385,9 @@ next_plan(tasks) := [
 
 # A task's retries are held to the plan that lists it, not to the current
 # plan: t1 of p_greet (max_rt 3) with 9 retries is over its limit while the
-# current plan p_next allows 50.
+# current plan p_next allows 50 (under a configured max_retries of 60).
 test_retry_limit_of_the_plan_holding_the_task if {
-	fs := findings(array.concat(retried(9), next_plan([])))
+	fs := findings(array.concat(retried(9), array.concat(next_plan([]), [configured(60)])))
 	located(fs) == {["h3a.retries.hybrid_retry_limit", "state.json", "/rt/t1"]}
 	msgs(fs) == {`task "t1" has 9 retries in state.json rt, over the limit 3, the max_rt of plans/core/p_greet.json, which lists the task, but st is "READY"; expected "BLK_MAX"`}
 	every f in fs {
@@ -337,10 +395,13 @@ test_retry_limit_of_the_plan_holding_the_task if {
 	}
 
 	# With no current plan the same.
-	located(findings(array.concat(retried(9), [set("/docs/state/cp", null), set("/docs/state/ct", null)]))) == {["h3a.retries.hybrid_retry_limit", "state.json", "/rt/t1"]}
+	located(findings(array.concat(retried(9), [configured(60), set("/docs/state/cp", null), set("/docs/state/ct", null)]))) == {["h3a.retries.hybrid_retry_limit", "state.json", "/rt/t1"]}
 
 	# The current plan's own tasks still take its limit: n1 at 9 of 50.
-	count(findings(array.concat(next_plan([]), [put("/docs/state/rt/n1", 9), set("/docs/plans/plans~1core~1p_next.json/tasks/0/rt", 9)]))) == 0
+	count(findings(array.concat(next_plan([]), [configured(60), put("/docs/state/rt/n1", 9), set("/docs/plans/plans~1core~1p_next.json/tasks/0/rt", 9)]))) == 0
+
+	# Under the default max_retries 3, p_next's 50 is capped: n1 at 9 is over.
+	located(findings(array.concat(next_plan([]), [put("/docs/state/rt/n1", 9), set("/docs/plans/plans~1core~1p_next.json/tasks/0/rt", 9)]))) == {["h3a.retries.hybrid_retry_limit", "state.json", "/rt/n1"]}
 }
 
 # The counter the plan file persists is held to its plan's max_rt too, even
@@ -350,7 +411,7 @@ test_retry_limit_in_the_plan_file if {
 	located(fs) == {["h3a.retries.hybrid_retry_limit", plan, "/tasks/1/rt"]}
 	msgs(fs) == {`task "t2" has 5 retries in plans/core/p_greet.json, over its plan's max_rt 3, but st is "READY"; expected "BLK_MAX"`}
 	fs2 := findings(array.concat(next_plan([]), [set("/docs/plans/plans~1core~1p_greet.json/tasks/1/rt", 5), cut("/docs/plans/plans~1core~1p_greet.json/max_rt")]))
-	msgs(fs2) == {`task "t2" has 5 retries in plans/core/p_greet.json, over the default limit 3 (its plan states no max_rt), but st is "READY"; expected "BLK_MAX"`}
+	msgs(fs2) == {`task "t2" has 5 retries in plans/core/p_greet.json, over the configuration's max_retries 3 (its plan states no max_rt), but st is "READY"; expected "BLK_MAX"`}
 	{f.severity | some f in fs2} == {"warning"}
 
 	# Both counters over the limit but different: each is reported, and the
@@ -364,9 +425,9 @@ test_retry_limit_in_the_plan_file if {
 }
 
 # A task id in two plans: the current plan's task first, else the
-# strictest plan listing it.
+# strictest plan listing it (under a configured max_retries of 60).
 test_retry_limit_task_in_two_plans if {
-	both := next_plan([{"id": "t1", "st": "DONE", "rt": 9}])
+	both := array.concat(next_plan([{"id": "t1", "st": "DONE", "rt": 9}]), [configured(60)])
 
 	# p_next is current and lists t1: its 50 holds for state.json rt; the
 	# t1 of p_greet persists 1 retry, under its 3.
@@ -391,11 +452,12 @@ test_retry_limit_task_in_no_plan if {
 	# The lowest of several plans, whichever is current.
 	located(findings(array.concat(next_plan([]), [put("/docs/state/rt/t_old", 4)]))) == {["h3a.retries.hybrid_retry_limit", "state.json", "/rt/t_old"]}
 
-	# No plan states a limit, or there is no plan file: the default 3.
-	msgs(findings([put("/docs/state/rt/a~1b", 4), cut("/docs/plans/plans~1core~1p_greet.json/max_rt")])) == {`task "a/b" has 4 retries in state.json rt, over the default limit 3, since no plan file lists the task and none states a lower max_rt, but st is "READY"; expected "BLK_MAX"`}
+	# No plan states a limit, or there is no plan file: the configuration's.
+	msgs(findings([put("/docs/state/rt/a~1b", 4), cut("/docs/plans/plans~1core~1p_greet.json/max_rt")])) == {`task "a/b" has 4 retries in state.json rt, over the configuration's max_retries 3, since no plan file lists the task and none states a lower max_rt, but st is "READY"; expected "BLK_MAX"`}
 	nothing := [set("/docs/plans", {}), set("/docs/plan_summary/map", {}), set("/docs/state/cp", null), set("/docs/state/ct", null), put("/docs/state/rt/a~1b", 4)]
 	located(findings(nothing)) == {["h3a.retries.hybrid_retry_limit", "state.json", "/rt/a~1b"]}
 	{f.severity | some f in findings(nothing)} == {"warning"}
+	count(findings(array.concat(nothing, [configured(5)]))) == 0
 }
 
 test_retry_mismatch if {

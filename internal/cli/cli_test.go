@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -172,5 +173,9 @@ func TestParse(t *testing.T) {
 		if _, ok := in[k]; !ok {
 			t.Errorf("input lacks %q", k)
 		}
+	}
+	// Without a configuration the retry limits are the defaults.
+	if want := map[string]any{"max_iterations": 2.0, "max_retries": 3.0}; !reflect.DeepEqual(in["params"], want) {
+		t.Errorf("params %v, want %v", in["params"], want)
 	}
 }

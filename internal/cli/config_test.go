@@ -307,7 +307,7 @@ func TestApplyConfigMissingFlag(t *testing.T) {
 }
 
 func TestParseUsesConfigParams(t *testing.T) {
-	configRepo(t, "hash_mismatch", "params:\n  max_iterations: 5\n  owner: alice\n")
+	configRepo(t, "hash_mismatch", "params:\n  max_iterations: 5\n  max_retries: 7\n  owner: alice\n")
 	code, stdout, stderr := runMain("parse", filepath.Join("runs", runID))
 	if code != ExitPass {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -316,7 +316,7 @@ func TestParseUsesConfigParams(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &input); err != nil {
 		t.Fatal(err)
 	}
-	if input.Params["max_iterations"] != 5.0 || input.Params["owner"] != "alice" {
+	if input.Params["max_iterations"] != 5.0 || input.Params["max_retries"] != 7.0 || input.Params["owner"] != "alice" {
 		t.Errorf("params %v", input.Params)
 	}
 }

@@ -148,6 +148,13 @@ func TestParseErrors(t *testing.T) {
 			[]string{`c.yaml:2:3: params.max_iterations: expected a whole number of at least 1, got 0`}},
 		{"params max_iterations text", "params:\n  max_iterations: two\n",
 			[]string{`c.yaml:2:3: params.max_iterations: expected a whole number of at least 1, got two`}},
+		{"params max_retries", "params:\n  max_retries: 0\n",
+			[]string{`c.yaml:2:3: params.max_retries: expected a whole number of at least 1, got 0`}},
+		{"params max_retries fraction", "params:\n  max_retries: 2.5\n",
+			[]string{`c.yaml:2:3: params.max_retries: expected a whole number of at least 1, got 2.5`}},
+		{"params both limits", "params:\n  max_retries: many\n  max_iterations: -1\n",
+			[]string{`c.yaml:2:3: params.max_retries: expected a whole number of at least 1, got many`,
+				`c.yaml:3:3: params.max_iterations: expected a whole number of at least 1, got -1`}},
 		{"params infinity", "params:\n  limit: .inf\n",
 			[]string{`c.yaml:2:10: params.limit: .inf is not a finite number`}},
 		{"params duplicate nested", "params:\n  a: {b: 1, b: 2}\n",
@@ -249,6 +256,18 @@ func TestParamsLimits(t *testing.T) {
 	wide := "params:\n  a: [" + strings.Repeat("1,", 20000) + "1]\n"
 	if _, err := Parse("c.yaml", []byte(wide), Checks{}); err == nil || !strings.Contains(err.Error(), "too large") {
 		t.Errorf("wide params: %v", err)
+	}
+}
+
+// TestParamsRetryLimits: the retry limits the shipped rules read are kept
+// as whole numbers; 1 is the least either may be.
+func TestParamsRetryLimits(t *testing.T) {
+	c, err := Parse("c.yaml", []byte("params:\n  max_iterations: 1\n  max_retries: 5\n"), Checks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := map[string]any{"max_iterations": int64(1), "max_retries": int64(5)}; !reflect.DeepEqual(c.Params, want) {
+		t.Errorf("params %#v, want %#v", c.Params, want)
 	}
 }
 

@@ -305,15 +305,26 @@ func (p *parser) checkParams(n *yaml.Node) {
 		return
 	}
 	params := v.(map[string]any)
-	if mi, present := params["max_iterations"]; present {
-		if count, isInt := mi.(int64); !isInt || count < 1 {
-			k := mappingKey(n, "max_iterations")
-			p.errorf(k.Line, k.Column, "params.max_iterations: expected a whole number of at least 1, got %v", mi)
-			return
+	valid := true
+	for _, name := range limitParams {
+		if lim, present := params[name]; present {
+			if count, isInt := lim.(int64); !isInt || count < 1 {
+				k := mappingKey(n, name)
+				p.errorf(k.Line, k.Column, "params.%s: expected a whole number of at least 1, got %v", name, lim)
+				valid = false
+			}
 		}
 	}
-	p.cfg.Params = params
+	if valid {
+		p.cfg.Params = params
+	}
 }
+
+// limitParams are the params the shipped rules read as limits: each a
+// whole number of at least 1 (max_iterations for the h3a layout,
+// max_retries for hybrid-os), which a run's own files can lower, never
+// raise.
+var limitParams = []string{"max_iterations", "max_retries"}
 
 func (p *parser) paramValue(n *yaml.Node, where string, depth int) (any, bool) {
 	p.params++

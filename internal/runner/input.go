@@ -11,9 +11,11 @@ import (
 	"github.com/h3a-check/h3a-check/internal/rundir"
 )
 
-// DefaultParams are the policy parameters used when the configuration sets none.
+// DefaultParams are the policy parameters used when the configuration sets none:
+// the retry limits of the h3a layout (max_iterations) and of hybrid-os
+// (max_retries), which a run's own files can only lower.
 func DefaultParams() map[string]any {
-	return map[string]any{"max_iterations": 2}
+	return map[string]any{"max_iterations": 2, "max_retries": 3}
 }
 
 // buildInput assembles the policy input document of a run from what the

@@ -162,8 +162,8 @@ func buildCompiledFile(file string) []node {
 var compiledFile0 = sync.OnceValue(buildCompiledFile0)
 
 func buildCompiledFile0() []node {
-	n := make([]node, 34)
-	n[0] = node{loc: "config.schema.json#", types: 64, properties: map[string]*node{"base": &n[11], "evidence": &n[12], "fail-level": &n[15], "humans": &n[16], "layout": &n[21], "max-waiver-days": &n[22], "params": &n[23], "paths": &n[25], "policies": &n[27], "severity": &n[29], "waivers": &n[32]}, additional: &n[10]}
+	n := make([]node, 35)
+	n[0] = node{loc: "config.schema.json#", types: 64, properties: map[string]*node{"base": &n[11], "evidence": &n[12], "fail-level": &n[15], "humans": &n[16], "layout": &n[21], "max-waiver-days": &n[22], "params": &n[23], "paths": &n[26], "policies": &n[28], "severity": &n[30], "waivers": &n[33]}, additional: &n[10]}
 	n[1] = node{loc: "config.schema.json#/$defs/severity", enum: []any{"error", "warning", "info"}}
 	n[2] = node{loc: "config.schema.json#/$defs/text", types: 16, pattern: regexp.MustCompile("\\S"), expected: "a value that is not empty"}
 	n[3] = node{loc: "config.schema.json#/$defs/waiver", types: 64, required: []string{"rule", "path", "reason", "expires"}, properties: map[string]*node{"expires": &n[5], "path": &n[6], "reason": &n[7], "rule": &n[8], "task": &n[9]}, additional: &n[4]}
@@ -186,17 +186,18 @@ func buildCompiledFile0() []node {
 	n[20] = node{loc: "config.schema.json#/properties/humans/properties/gpg-fingerprints/items", types: 16, pattern: regexp.MustCompile("^( *[0-9A-Fa-f]){40} *$|^( *[0-9A-Fa-f]){64} *$"), expected: "a full key fingerprint: 40 or 64 hex digits"}
 	n[21] = node{loc: "config.schema.json#/properties/layout", enum: []any{"h3a", "hybrid-os", "stigmergy", "gate-state", "contract"}}
 	n[22] = node{loc: "config.schema.json#/properties/max-waiver-days", types: 8, minimum: ratOf("1"), maximum: ratOf("3650")}
-	n[23] = node{loc: "config.schema.json#/properties/params", types: 64, properties: map[string]*node{"max_iterations": &n[24]}}
+	n[23] = node{loc: "config.schema.json#/properties/params", types: 64, properties: map[string]*node{"max_iterations": &n[24], "max_retries": &n[25]}}
 	n[24] = node{loc: "config.schema.json#/properties/params/properties/max_iterations", types: 8, minimum: ratOf("1")}
-	n[25] = node{loc: "config.schema.json#/properties/paths", types: 32, items: &n[26]}
-	n[26] = node{loc: "config.schema.json#/properties/paths/items", ref: &n[2]}
-	n[27] = node{loc: "config.schema.json#/properties/policies", types: 32, items: &n[28]}
-	n[28] = node{loc: "config.schema.json#/properties/policies/items", ref: &n[2]}
-	n[29] = node{loc: "config.schema.json#/properties/severity", types: 64, additional: &n[30], propertyNames: &n[31]}
-	n[30] = node{loc: "config.schema.json#/properties/severity/additionalProperties", ref: &n[1]}
-	n[31] = node{loc: "config.schema.json#/properties/severity/propertyNames", minLength: intPtr(1)}
-	n[32] = node{loc: "config.schema.json#/properties/waivers", types: 32, items: &n[33]}
-	n[33] = node{loc: "config.schema.json#/properties/waivers/items", ref: &n[3]}
+	n[25] = node{loc: "config.schema.json#/properties/params/properties/max_retries", types: 8, minimum: ratOf("1")}
+	n[26] = node{loc: "config.schema.json#/properties/paths", types: 32, items: &n[27]}
+	n[27] = node{loc: "config.schema.json#/properties/paths/items", ref: &n[2]}
+	n[28] = node{loc: "config.schema.json#/properties/policies", types: 32, items: &n[29]}
+	n[29] = node{loc: "config.schema.json#/properties/policies/items", ref: &n[2]}
+	n[30] = node{loc: "config.schema.json#/properties/severity", types: 64, additional: &n[31], propertyNames: &n[32]}
+	n[31] = node{loc: "config.schema.json#/properties/severity/additionalProperties", ref: &n[1]}
+	n[32] = node{loc: "config.schema.json#/properties/severity/propertyNames", minLength: intPtr(1)}
+	n[33] = node{loc: "config.schema.json#/properties/waivers", types: 32, items: &n[34]}
+	n[34] = node{loc: "config.schema.json#/properties/waivers/items", ref: &n[3]}
 	return n
 }
 
@@ -548,8 +549,8 @@ func buildCompiledFile15() []node {
 var compiledFile16 = sync.OnceValue(buildCompiledFile16)
 
 func buildCompiledFile16() []node {
-	n := make([]node, 115)
-	n[0] = node{loc: "input.contract.schema.json#", types: 64, required: []string{"run", "files", "docs", "evidence", "tree", "history", "params", "secrets"}, properties: map[string]*node{"docs": &n[74], "evidence": &n[95], "files": &n[97], "history": &n[99], "params": &n[103], "run": &n[105], "secrets": &n[111], "tree": &n[113]}, additional: &n[73]}
+	n := make([]node, 116)
+	n[0] = node{loc: "input.contract.schema.json#", types: 64, required: []string{"run", "files", "docs", "evidence", "tree", "history", "params", "secrets"}, properties: map[string]*node{"docs": &n[74], "evidence": &n[95], "files": &n[97], "history": &n[99], "params": &n[103], "run": &n[106], "secrets": &n[112], "tree": &n[114]}, additional: &n[73]}
 	n[1] = node{loc: "input.contract.schema.json#/$defs/evidenceEntry", types: 64, required: []string{"path", "hash", "time", "description", "line"}, properties: map[string]*node{"description": &n[3], "hash": &n[4], "line": &n[5], "path": &n[6], "time": &n[7]}, additional: &n[2]}
 	n[2] = node{loc: "input.contract.schema.json#/$defs/evidenceEntry/additionalProperties", isBool: true, boolValue: false}
 	n[3] = node{loc: "input.contract.schema.json#/$defs/evidenceEntry/properties/description", types: 16}
@@ -652,26 +653,27 @@ func buildCompiledFile16() []node {
 	n[100] = node{loc: "input.contract.schema.json#/properties/history/properties/base", types: 17}
 	n[101] = node{loc: "input.contract.schema.json#/properties/history/properties/checked", types: 2}
 	n[102] = node{loc: "input.contract.schema.json#/properties/history/properties/violations", types: 32}
-	n[103] = node{loc: "input.contract.schema.json#/properties/params", types: 64, required: []string{"max_iterations"}, properties: map[string]*node{"max_iterations": &n[104]}}
+	n[103] = node{loc: "input.contract.schema.json#/properties/params", types: 64, required: []string{"max_iterations", "max_retries"}, properties: map[string]*node{"max_iterations": &n[104], "max_retries": &n[105]}}
 	n[104] = node{loc: "input.contract.schema.json#/properties/params/properties/max_iterations", types: 8, minimum: ratOf("0")}
-	n[105] = node{loc: "input.contract.schema.json#/properties/run", types: 64, required: []string{"id", "layout", "dir", "dir_is_run_id"}, properties: map[string]*node{"dir": &n[107], "dir_is_run_id": &n[108], "id": &n[109], "layout": &n[110]}, additional: &n[106]}
-	n[106] = node{loc: "input.contract.schema.json#/properties/run/additionalProperties", isBool: true, boolValue: false}
-	n[107] = node{loc: "input.contract.schema.json#/properties/run/properties/dir", types: 16}
-	n[108] = node{loc: "input.contract.schema.json#/properties/run/properties/dir_is_run_id", types: 2}
-	n[109] = node{loc: "input.contract.schema.json#/properties/run/properties/id", types: 16}
-	n[110] = node{loc: "input.contract.schema.json#/properties/run/properties/layout", hasConst: true, constV: "contract"}
-	n[111] = node{loc: "input.contract.schema.json#/properties/secrets", types: 32, items: &n[112]}
-	n[112] = node{loc: "input.contract.schema.json#/properties/secrets/items", ref: &n[63]}
-	n[113] = node{loc: "input.contract.schema.json#/properties/tree", types: 32, items: &n[114]}
-	n[114] = node{loc: "input.contract.schema.json#/properties/tree/items", types: 16, minLength: intPtr(1)}
+	n[105] = node{loc: "input.contract.schema.json#/properties/params/properties/max_retries", types: 8, minimum: ratOf("1")}
+	n[106] = node{loc: "input.contract.schema.json#/properties/run", types: 64, required: []string{"id", "layout", "dir", "dir_is_run_id"}, properties: map[string]*node{"dir": &n[108], "dir_is_run_id": &n[109], "id": &n[110], "layout": &n[111]}, additional: &n[107]}
+	n[107] = node{loc: "input.contract.schema.json#/properties/run/additionalProperties", isBool: true, boolValue: false}
+	n[108] = node{loc: "input.contract.schema.json#/properties/run/properties/dir", types: 16}
+	n[109] = node{loc: "input.contract.schema.json#/properties/run/properties/dir_is_run_id", types: 2}
+	n[110] = node{loc: "input.contract.schema.json#/properties/run/properties/id", types: 16}
+	n[111] = node{loc: "input.contract.schema.json#/properties/run/properties/layout", hasConst: true, constV: "contract"}
+	n[112] = node{loc: "input.contract.schema.json#/properties/secrets", types: 32, items: &n[113]}
+	n[113] = node{loc: "input.contract.schema.json#/properties/secrets/items", ref: &n[63]}
+	n[114] = node{loc: "input.contract.schema.json#/properties/tree", types: 32, items: &n[115]}
+	n[115] = node{loc: "input.contract.schema.json#/properties/tree/items", types: 16, minLength: intPtr(1)}
 	return n
 }
 
 var compiledFile17 = sync.OnceValue(buildCompiledFile17)
 
 func buildCompiledFile17() []node {
-	n := make([]node, 69)
-	n[0] = node{loc: "input.gate-state.schema.json#", types: 64, required: []string{"run", "files", "docs", "evidence", "tree", "history", "params", "secrets"}, properties: map[string]*node{"docs": &n[45], "evidence": &n[49], "files": &n[51], "history": &n[53], "params": &n[57], "run": &n[59], "secrets": &n[65], "tree": &n[67]}, additional: &n[44]}
+	n := make([]node, 70)
+	n[0] = node{loc: "input.gate-state.schema.json#", types: 64, required: []string{"run", "files", "docs", "evidence", "tree", "history", "params", "secrets"}, properties: map[string]*node{"docs": &n[45], "evidence": &n[49], "files": &n[51], "history": &n[53], "params": &n[57], "run": &n[60], "secrets": &n[66], "tree": &n[68]}, additional: &n[44]}
 	n[1] = node{loc: "input.gate-state.schema.json#/$defs/evidenceStatus", types: 64, required: []string{"logged", "exists", "inside_run", "hash_ok"}, properties: map[string]*node{"exists": &n[3], "hash_ok": &n[4], "inside_run": &n[5], "logged": &n[6]}, additional: &n[2]}
 	n[2] = node{loc: "input.gate-state.schema.json#/$defs/evidenceStatus/additionalProperties", isBool: true, boolValue: false}
 	n[3] = node{loc: "input.gate-state.schema.json#/$defs/evidenceStatus/properties/exists", types: 2}
@@ -728,26 +730,27 @@ func buildCompiledFile17() []node {
 	n[54] = node{loc: "input.gate-state.schema.json#/properties/history/properties/base", types: 17}
 	n[55] = node{loc: "input.gate-state.schema.json#/properties/history/properties/checked", types: 2}
 	n[56] = node{loc: "input.gate-state.schema.json#/properties/history/properties/violations", types: 32}
-	n[57] = node{loc: "input.gate-state.schema.json#/properties/params", types: 64, required: []string{"max_iterations"}, properties: map[string]*node{"max_iterations": &n[58]}}
+	n[57] = node{loc: "input.gate-state.schema.json#/properties/params", types: 64, required: []string{"max_iterations", "max_retries"}, properties: map[string]*node{"max_iterations": &n[58], "max_retries": &n[59]}}
 	n[58] = node{loc: "input.gate-state.schema.json#/properties/params/properties/max_iterations", types: 8, minimum: ratOf("0")}
-	n[59] = node{loc: "input.gate-state.schema.json#/properties/run", types: 64, required: []string{"id", "layout", "dir", "dir_is_run_id"}, properties: map[string]*node{"dir": &n[61], "dir_is_run_id": &n[62], "id": &n[63], "layout": &n[64]}, additional: &n[60]}
-	n[60] = node{loc: "input.gate-state.schema.json#/properties/run/additionalProperties", isBool: true, boolValue: false}
-	n[61] = node{loc: "input.gate-state.schema.json#/properties/run/properties/dir", types: 16}
-	n[62] = node{loc: "input.gate-state.schema.json#/properties/run/properties/dir_is_run_id", types: 2}
-	n[63] = node{loc: "input.gate-state.schema.json#/properties/run/properties/id", types: 16}
-	n[64] = node{loc: "input.gate-state.schema.json#/properties/run/properties/layout", hasConst: true, constV: "gate-state"}
-	n[65] = node{loc: "input.gate-state.schema.json#/properties/secrets", types: 32, items: &n[66]}
-	n[66] = node{loc: "input.gate-state.schema.json#/properties/secrets/items", ref: &n[34]}
-	n[67] = node{loc: "input.gate-state.schema.json#/properties/tree", types: 32, items: &n[68]}
-	n[68] = node{loc: "input.gate-state.schema.json#/properties/tree/items", types: 16, minLength: intPtr(1)}
+	n[59] = node{loc: "input.gate-state.schema.json#/properties/params/properties/max_retries", types: 8, minimum: ratOf("1")}
+	n[60] = node{loc: "input.gate-state.schema.json#/properties/run", types: 64, required: []string{"id", "layout", "dir", "dir_is_run_id"}, properties: map[string]*node{"dir": &n[62], "dir_is_run_id": &n[63], "id": &n[64], "layout": &n[65]}, additional: &n[61]}
+	n[61] = node{loc: "input.gate-state.schema.json#/properties/run/additionalProperties", isBool: true, boolValue: false}
+	n[62] = node{loc: "input.gate-state.schema.json#/properties/run/properties/dir", types: 16}
+	n[63] = node{loc: "input.gate-state.schema.json#/properties/run/properties/dir_is_run_id", types: 2}
+	n[64] = node{loc: "input.gate-state.schema.json#/properties/run/properties/id", types: 16}
+	n[65] = node{loc: "input.gate-state.schema.json#/properties/run/properties/layout", hasConst: true, constV: "gate-state"}
+	n[66] = node{loc: "input.gate-state.schema.json#/properties/secrets", types: 32, items: &n[67]}
+	n[67] = node{loc: "input.gate-state.schema.json#/properties/secrets/items", ref: &n[34]}
+	n[68] = node{loc: "input.gate-state.schema.json#/properties/tree", types: 32, items: &n[69]}
+	n[69] = node{loc: "input.gate-state.schema.json#/properties/tree/items", types: 16, minLength: intPtr(1)}
 	return n
 }
 
 var compiledFile18 = sync.OnceValue(buildCompiledFile18)
 
 func buildCompiledFile18() []node {
-	n := make([]node, 133)
-	n[0] = node{loc: "input.h3a.schema.json#", types: 64, required: []string{"run", "files", "docs", "evidence", "tree", "history", "params", "secrets", "meanings"}, properties: map[string]*node{"docs": &n[84], "evidence": &n[101], "files": &n[103], "history": &n[105], "meanings": &n[109], "params": &n[121], "run": &n[123], "secrets": &n[129], "tree": &n[131]}, additional: &n[83]}
+	n := make([]node, 134)
+	n[0] = node{loc: "input.h3a.schema.json#", types: 64, required: []string{"run", "files", "docs", "evidence", "tree", "history", "params", "secrets", "meanings"}, properties: map[string]*node{"docs": &n[84], "evidence": &n[101], "files": &n[103], "history": &n[105], "meanings": &n[109], "params": &n[121], "run": &n[124], "secrets": &n[130], "tree": &n[132]}, additional: &n[83]}
 	n[1] = node{loc: "input.h3a.schema.json#/$defs/evidenceEntry", types: 64, required: []string{"path", "hash", "time", "description", "line"}, properties: map[string]*node{"description": &n[3], "hash": &n[4], "line": &n[5], "path": &n[6], "time": &n[7]}, additional: &n[2]}
 	n[2] = node{loc: "input.h3a.schema.json#/$defs/evidenceEntry/additionalProperties", isBool: true, boolValue: false}
 	n[3] = node{loc: "input.h3a.schema.json#/$defs/evidenceEntry/properties/description", types: 16}
@@ -868,26 +871,27 @@ func buildCompiledFile18() []node {
 	n[118] = node{loc: "input.h3a.schema.json#/properties/meanings/properties/verdicts/items", oneOf: []*node{&n[119], &n[120]}}
 	n[119] = node{loc: "input.h3a.schema.json#/properties/meanings/properties/verdicts/items/oneOf/0", types: 1}
 	n[120] = node{loc: "input.h3a.schema.json#/properties/meanings/properties/verdicts/items/oneOf/1", ref: &n[49]}
-	n[121] = node{loc: "input.h3a.schema.json#/properties/params", types: 64, required: []string{"max_iterations"}, properties: map[string]*node{"max_iterations": &n[122]}}
+	n[121] = node{loc: "input.h3a.schema.json#/properties/params", types: 64, required: []string{"max_iterations", "max_retries"}, properties: map[string]*node{"max_iterations": &n[122], "max_retries": &n[123]}}
 	n[122] = node{loc: "input.h3a.schema.json#/properties/params/properties/max_iterations", types: 8, minimum: ratOf("0")}
-	n[123] = node{loc: "input.h3a.schema.json#/properties/run", types: 64, required: []string{"id", "layout", "dir", "dir_is_run_id"}, properties: map[string]*node{"dir": &n[125], "dir_is_run_id": &n[126], "id": &n[127], "layout": &n[128]}, additional: &n[124]}
-	n[124] = node{loc: "input.h3a.schema.json#/properties/run/additionalProperties", isBool: true, boolValue: false}
-	n[125] = node{loc: "input.h3a.schema.json#/properties/run/properties/dir", types: 16}
-	n[126] = node{loc: "input.h3a.schema.json#/properties/run/properties/dir_is_run_id", types: 2}
-	n[127] = node{loc: "input.h3a.schema.json#/properties/run/properties/id", types: 16}
-	n[128] = node{loc: "input.h3a.schema.json#/properties/run/properties/layout", hasConst: true, constV: "h3a"}
-	n[129] = node{loc: "input.h3a.schema.json#/properties/secrets", types: 32, items: &n[130]}
-	n[130] = node{loc: "input.h3a.schema.json#/properties/secrets/items", ref: &n[73]}
-	n[131] = node{loc: "input.h3a.schema.json#/properties/tree", types: 32, items: &n[132]}
-	n[132] = node{loc: "input.h3a.schema.json#/properties/tree/items", types: 16, minLength: intPtr(1)}
+	n[123] = node{loc: "input.h3a.schema.json#/properties/params/properties/max_retries", types: 8, minimum: ratOf("1")}
+	n[124] = node{loc: "input.h3a.schema.json#/properties/run", types: 64, required: []string{"id", "layout", "dir", "dir_is_run_id"}, properties: map[string]*node{"dir": &n[126], "dir_is_run_id": &n[127], "id": &n[128], "layout": &n[129]}, additional: &n[125]}
+	n[125] = node{loc: "input.h3a.schema.json#/properties/run/additionalProperties", isBool: true, boolValue: false}
+	n[126] = node{loc: "input.h3a.schema.json#/properties/run/properties/dir", types: 16}
+	n[127] = node{loc: "input.h3a.schema.json#/properties/run/properties/dir_is_run_id", types: 2}
+	n[128] = node{loc: "input.h3a.schema.json#/properties/run/properties/id", types: 16}
+	n[129] = node{loc: "input.h3a.schema.json#/properties/run/properties/layout", hasConst: true, constV: "h3a"}
+	n[130] = node{loc: "input.h3a.schema.json#/properties/secrets", types: 32, items: &n[131]}
+	n[131] = node{loc: "input.h3a.schema.json#/properties/secrets/items", ref: &n[73]}
+	n[132] = node{loc: "input.h3a.schema.json#/properties/tree", types: 32, items: &n[133]}
+	n[133] = node{loc: "input.h3a.schema.json#/properties/tree/items", types: 16, minLength: intPtr(1)}
 	return n
 }
 
 var compiledFile19 = sync.OnceValue(buildCompiledFile19)
 
 func buildCompiledFile19() []node {
-	n := make([]node, 136)
-	n[0] = node{loc: "input.hybrid-os.schema.json#", types: 64, required: []string{"run", "files", "docs", "evidence", "tree", "history", "params", "secrets"}, properties: map[string]*node{"docs": &n[74], "evidence": &n[116], "files": &n[118], "history": &n[120], "params": &n[124], "run": &n[126], "secrets": &n[132], "tree": &n[134]}, additional: &n[73]}
+	n := make([]node, 137)
+	n[0] = node{loc: "input.hybrid-os.schema.json#", types: 64, required: []string{"run", "files", "docs", "evidence", "tree", "history", "params", "secrets"}, properties: map[string]*node{"docs": &n[74], "evidence": &n[116], "files": &n[118], "history": &n[120], "params": &n[124], "run": &n[127], "secrets": &n[133], "tree": &n[135]}, additional: &n[73]}
 	n[1] = node{loc: "input.hybrid-os.schema.json#/$defs/evidenceEntry", types: 64, required: []string{"path", "hash", "time", "description", "line"}, properties: map[string]*node{"description": &n[3], "hash": &n[4], "line": &n[5], "path": &n[6], "time": &n[7]}, additional: &n[2]}
 	n[2] = node{loc: "input.hybrid-os.schema.json#/$defs/evidenceEntry/additionalProperties", isBool: true, boolValue: false}
 	n[3] = node{loc: "input.hybrid-os.schema.json#/$defs/evidenceEntry/properties/description", types: 16}
@@ -1011,26 +1015,27 @@ func buildCompiledFile19() []node {
 	n[121] = node{loc: "input.hybrid-os.schema.json#/properties/history/properties/base", types: 17}
 	n[122] = node{loc: "input.hybrid-os.schema.json#/properties/history/properties/checked", types: 2}
 	n[123] = node{loc: "input.hybrid-os.schema.json#/properties/history/properties/violations", types: 32}
-	n[124] = node{loc: "input.hybrid-os.schema.json#/properties/params", types: 64, required: []string{"max_iterations"}, properties: map[string]*node{"max_iterations": &n[125]}}
+	n[124] = node{loc: "input.hybrid-os.schema.json#/properties/params", types: 64, required: []string{"max_iterations", "max_retries"}, properties: map[string]*node{"max_iterations": &n[125], "max_retries": &n[126]}}
 	n[125] = node{loc: "input.hybrid-os.schema.json#/properties/params/properties/max_iterations", types: 8, minimum: ratOf("0")}
-	n[126] = node{loc: "input.hybrid-os.schema.json#/properties/run", types: 64, required: []string{"id", "layout", "dir", "dir_is_run_id"}, properties: map[string]*node{"dir": &n[128], "dir_is_run_id": &n[129], "id": &n[130], "layout": &n[131]}, additional: &n[127]}
-	n[127] = node{loc: "input.hybrid-os.schema.json#/properties/run/additionalProperties", isBool: true, boolValue: false}
-	n[128] = node{loc: "input.hybrid-os.schema.json#/properties/run/properties/dir", types: 16}
-	n[129] = node{loc: "input.hybrid-os.schema.json#/properties/run/properties/dir_is_run_id", types: 2}
-	n[130] = node{loc: "input.hybrid-os.schema.json#/properties/run/properties/id", types: 16}
-	n[131] = node{loc: "input.hybrid-os.schema.json#/properties/run/properties/layout", hasConst: true, constV: "hybrid-os"}
-	n[132] = node{loc: "input.hybrid-os.schema.json#/properties/secrets", types: 32, items: &n[133]}
-	n[133] = node{loc: "input.hybrid-os.schema.json#/properties/secrets/items", ref: &n[63]}
-	n[134] = node{loc: "input.hybrid-os.schema.json#/properties/tree", types: 32, items: &n[135]}
-	n[135] = node{loc: "input.hybrid-os.schema.json#/properties/tree/items", types: 16, minLength: intPtr(1)}
+	n[126] = node{loc: "input.hybrid-os.schema.json#/properties/params/properties/max_retries", types: 8, minimum: ratOf("1")}
+	n[127] = node{loc: "input.hybrid-os.schema.json#/properties/run", types: 64, required: []string{"id", "layout", "dir", "dir_is_run_id"}, properties: map[string]*node{"dir": &n[129], "dir_is_run_id": &n[130], "id": &n[131], "layout": &n[132]}, additional: &n[128]}
+	n[128] = node{loc: "input.hybrid-os.schema.json#/properties/run/additionalProperties", isBool: true, boolValue: false}
+	n[129] = node{loc: "input.hybrid-os.schema.json#/properties/run/properties/dir", types: 16}
+	n[130] = node{loc: "input.hybrid-os.schema.json#/properties/run/properties/dir_is_run_id", types: 2}
+	n[131] = node{loc: "input.hybrid-os.schema.json#/properties/run/properties/id", types: 16}
+	n[132] = node{loc: "input.hybrid-os.schema.json#/properties/run/properties/layout", hasConst: true, constV: "hybrid-os"}
+	n[133] = node{loc: "input.hybrid-os.schema.json#/properties/secrets", types: 32, items: &n[134]}
+	n[134] = node{loc: "input.hybrid-os.schema.json#/properties/secrets/items", ref: &n[63]}
+	n[135] = node{loc: "input.hybrid-os.schema.json#/properties/tree", types: 32, items: &n[136]}
+	n[136] = node{loc: "input.hybrid-os.schema.json#/properties/tree/items", types: 16, minLength: intPtr(1)}
 	return n
 }
 
 var compiledFile20 = sync.OnceValue(buildCompiledFile20)
 
 func buildCompiledFile20() []node {
-	n := make([]node, 119)
-	n[0] = node{loc: "input.stigmergy.schema.json#", types: 64, required: []string{"run", "files", "docs", "evidence", "tree", "history", "params", "secrets"}, properties: map[string]*node{"docs": &n[81], "evidence": &n[99], "files": &n[101], "history": &n[103], "params": &n[107], "run": &n[109], "secrets": &n[115], "tree": &n[117]}, additional: &n[80]}
+	n := make([]node, 120)
+	n[0] = node{loc: "input.stigmergy.schema.json#", types: 64, required: []string{"run", "files", "docs", "evidence", "tree", "history", "params", "secrets"}, properties: map[string]*node{"docs": &n[81], "evidence": &n[99], "files": &n[101], "history": &n[103], "params": &n[107], "run": &n[110], "secrets": &n[116], "tree": &n[118]}, additional: &n[80]}
 	n[1] = node{loc: "input.stigmergy.schema.json#/$defs/evidenceEntry", types: 64, required: []string{"path", "hash", "time", "description", "line"}, properties: map[string]*node{"description": &n[3], "hash": &n[4], "line": &n[5], "path": &n[6], "time": &n[7]}, additional: &n[2]}
 	n[2] = node{loc: "input.stigmergy.schema.json#/$defs/evidenceEntry/additionalProperties", isBool: true, boolValue: false}
 	n[3] = node{loc: "input.stigmergy.schema.json#/$defs/evidenceEntry/properties/description", types: 16}
@@ -1137,18 +1142,19 @@ func buildCompiledFile20() []node {
 	n[104] = node{loc: "input.stigmergy.schema.json#/properties/history/properties/base", types: 17}
 	n[105] = node{loc: "input.stigmergy.schema.json#/properties/history/properties/checked", types: 2}
 	n[106] = node{loc: "input.stigmergy.schema.json#/properties/history/properties/violations", types: 32}
-	n[107] = node{loc: "input.stigmergy.schema.json#/properties/params", types: 64, required: []string{"max_iterations"}, properties: map[string]*node{"max_iterations": &n[108]}}
+	n[107] = node{loc: "input.stigmergy.schema.json#/properties/params", types: 64, required: []string{"max_iterations", "max_retries"}, properties: map[string]*node{"max_iterations": &n[108], "max_retries": &n[109]}}
 	n[108] = node{loc: "input.stigmergy.schema.json#/properties/params/properties/max_iterations", types: 8, minimum: ratOf("0")}
-	n[109] = node{loc: "input.stigmergy.schema.json#/properties/run", types: 64, required: []string{"id", "layout", "dir", "dir_is_run_id"}, properties: map[string]*node{"dir": &n[111], "dir_is_run_id": &n[112], "id": &n[113], "layout": &n[114]}, additional: &n[110]}
-	n[110] = node{loc: "input.stigmergy.schema.json#/properties/run/additionalProperties", isBool: true, boolValue: false}
-	n[111] = node{loc: "input.stigmergy.schema.json#/properties/run/properties/dir", types: 16}
-	n[112] = node{loc: "input.stigmergy.schema.json#/properties/run/properties/dir_is_run_id", types: 2}
-	n[113] = node{loc: "input.stigmergy.schema.json#/properties/run/properties/id", types: 16}
-	n[114] = node{loc: "input.stigmergy.schema.json#/properties/run/properties/layout", hasConst: true, constV: "stigmergy"}
-	n[115] = node{loc: "input.stigmergy.schema.json#/properties/secrets", types: 32, items: &n[116]}
-	n[116] = node{loc: "input.stigmergy.schema.json#/properties/secrets/items", ref: &n[63]}
-	n[117] = node{loc: "input.stigmergy.schema.json#/properties/tree", types: 32, items: &n[118]}
-	n[118] = node{loc: "input.stigmergy.schema.json#/properties/tree/items", types: 16, minLength: intPtr(1)}
+	n[109] = node{loc: "input.stigmergy.schema.json#/properties/params/properties/max_retries", types: 8, minimum: ratOf("1")}
+	n[110] = node{loc: "input.stigmergy.schema.json#/properties/run", types: 64, required: []string{"id", "layout", "dir", "dir_is_run_id"}, properties: map[string]*node{"dir": &n[112], "dir_is_run_id": &n[113], "id": &n[114], "layout": &n[115]}, additional: &n[111]}
+	n[111] = node{loc: "input.stigmergy.schema.json#/properties/run/additionalProperties", isBool: true, boolValue: false}
+	n[112] = node{loc: "input.stigmergy.schema.json#/properties/run/properties/dir", types: 16}
+	n[113] = node{loc: "input.stigmergy.schema.json#/properties/run/properties/dir_is_run_id", types: 2}
+	n[114] = node{loc: "input.stigmergy.schema.json#/properties/run/properties/id", types: 16}
+	n[115] = node{loc: "input.stigmergy.schema.json#/properties/run/properties/layout", hasConst: true, constV: "stigmergy"}
+	n[116] = node{loc: "input.stigmergy.schema.json#/properties/secrets", types: 32, items: &n[117]}
+	n[117] = node{loc: "input.stigmergy.schema.json#/properties/secrets/items", ref: &n[63]}
+	n[118] = node{loc: "input.stigmergy.schema.json#/properties/tree", types: 32, items: &n[119]}
+	n[119] = node{loc: "input.stigmergy.schema.json#/properties/tree/items", types: 16, minLength: intPtr(1)}
 	return n
 }
 
