@@ -150,8 +150,11 @@ var weakenings = []weakening{
 	// A run no search finds is a run no check fails.
 	{name: "a failing run's state folder renamed State", apply: rename("runs/integrity/"+runID+"/state", "runs/integrity/"+runID+"/State")},
 	{name: "a failing run's state folder deleted", apply: removeAll("runs/integrity/" + runID + "/state")},
-	{name: "the run's own retry limit raised", apply: func(t *testing.T, repo string) {
+	// Each run with a retry limit of its own raises it: the h3a task's
+	// max_iterations, the hybrid-os plan's max_rt.
+	{name: "the runs' own retry limits raised", apply: func(t *testing.T, repo string) {
 		replaceIn(t, filepath.Join(repo, "runs", "retries", runID), "state/CURRENT_TASK.json", `"max_iterations": 2`, `"max_iterations": 100`)
+		replaceIn(t, filepath.Join(repo, "runs", "hybrid-os", "greeter"), "plans/core/p_greet.json", `"max_rt": 3`, `"max_rt": 100`)
 	}},
 }
 
