@@ -266,6 +266,15 @@ main() {
 	mutant hybrid-plan-file-retries-unchecked policies/hybrid_os_process.rego \
 		$'\tnot counted_in_state(task, n, p)\n' $'\tnot counted_in_state(task, n, p)\n\tfalse\n' \
 		./internal/policy/ '^TestRegoPolicies$'
+	mutant hybrid-plan-raises-its-retry-limit policies/hybrid_os_process.rego \
+		$'\tn := lib.int64(plan_files[p].max_rt)\n\tn <= max_retries\n' $'\tn := lib.int64(plan_files[p].max_rt)\n' \
+		./internal/policy/ '^TestRegoPolicies$'
+	mutant config-max-retries-unchecked internal/config/parse.go \
+		'var limitParams = []string{"max_iterations", "max_retries"}' 'var limitParams = []string{"max_iterations"}' \
+		./internal/config/ .
+	mutant hybrid-default-retry-limit-raised internal/runner/input.go \
+		'"max_retries": 3}' '"max_retries": 30}' \
+		./internal/cli/ 'TestErrRuns'
 	mutant evidence-coverage-zero-is-a-decrease policies/evidence_tdd.rego \
 		'coverage_value(delta) < 0' 'coverage_value(delta) <= 0' \
 		./internal/policy/ '^TestRegoPolicies$'
