@@ -214,10 +214,11 @@ counted_in_state(task, n, p) if {
 #   (default 3), read at the trusted base in CI. The plan that holds the task may lower it
 #   with its max_rt, never raise it (for state.json rt: the current plan when it lists the
 #   task, else the plan file that does, the lowest limit when several do), and another
-#   plan's max_rt never applies. The spec names no value, so a plan without max_rt is held
-#   to the configured limit alone and the finding is a warning; so is a counter of
-#   state.json rt whose task no plan file lists, held to the lowest limit of any plan,
-#   since its own is unknown. Each message says where its limit came from: the
+#   plan's max_rt never applies. The spec names no value for MAX and the configuration
+#   does, so a count over max_retries is an error wherever its limit came from (a plan
+#   that states no max_rt, or deletes it, is held to it all the same); a counter of
+#   state.json rt whose task no plan file lists is held to the lowest limit of any plan,
+#   since its own is unknown, and is a warning while it is not over max_retries. Each message says where its limit came from: the
 #   configuration's max_retries, or a plan's lower max_rt. hybrid-ai-os-v1.4.md, Retries:
 #   "Per-task retry counter in `state.rt` and persisted in plan file. Exceeding `MAX` sets
 #   `st = BLK_MAX`"; Plan File: "per-task state, retry counters".
@@ -236,7 +237,7 @@ deny contains f if {
 			"file": c.file,
 			"pointer": c.pointer,
 		},
-		limit_severity(c.limit),
+		limit_severity(c),
 	))
 }
 
@@ -262,12 +263,14 @@ limit_text(c) := sprintf("the limit %d, the lowest max_rt of any plan (%s), sinc
 	c.where == c.limit.plan
 } else := sprintf("the configuration's max_retries %d (%s, which lists the task, states no max_rt)", [c.limit.n, c.limit.plan])
 
-# limit_severity makes a finding about a guessed or borrowed limit a warning.
-limit_severity(lim) := {"severity": "warning"} if {
-	lim.unknown
-} else := {} if {
-	lim.stated
-} else := {"severity": "warning"}
+# limit_severity: a count over the configuration's max_retries is over MAX
+# itself, an error wherever its limit came from; one over a lower limit
+# borrowed from another plan (no plan file lists the task) is a warning.
+limit_severity(c) := {} if {
+	c.n > max_retries
+} else := {"severity": "warning"} if {
+	c.limit.unknown
+} else := {}
 
 # METADATA
 # title: Retry counter differs from its plan

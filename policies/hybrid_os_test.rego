@@ -306,14 +306,16 @@ test_retry_limit if {
 	count(findings(retried(3))) == 0
 }
 
-# The plan's max_rt is the limit where it is lower; without one the spec
-# names none, so the configuration's alone holds and the finding is a
-# warning.
+# The plan's max_rt is the limit where it is lower; without one the
+# configuration's alone holds, an error all the same: it sets MAX, and a
+# plan that deletes its max_rt must not make the finding a warning.
 test_retry_limit_of_the_plan if {
 	msgs(findings(array.concat(retried(2), [set("/docs/plans/plans~1core~1p_greet.json/max_rt", 1)]))) == {`task "t1" has 2 retries in state.json rt, over the limit 1, the max_rt of plans/core/p_greet.json, which lists the task, but st is "READY"; expected "BLK_MAX"`}
 	fs := findings(array.concat(retried(4), [cut("/docs/plans/plans~1core~1p_greet.json/max_rt")]))
 	msgs(fs) == {`task "t1" has 4 retries in state.json rt, over the configuration's max_retries 3 (plans/core/p_greet.json, which lists the task, states no max_rt), but st is "READY"; expected "BLK_MAX"`}
-	{f.severity | some f in fs} == {"warning"}
+	every f in fs {
+		not f.severity
+	}
 }
 
 # configured sets the configuration's max_retries.
@@ -340,10 +342,12 @@ test_retry_limit_plan_cannot_raise if {
 	}
 
 	# A task no plan lists: every plan raises its max_rt, so the
-	# configuration's limit stands in, as a warning.
+	# configuration's limit stands in, and 4 is over MAX itself: an error.
 	fs3 := findings([raised, put("/docs/state/rt/t_old", 4)])
 	msgs(fs3) == {`task "t_old" has 4 retries in state.json rt, over the configuration's max_retries 3, since no plan file lists the task and none states a lower max_rt, but st is "READY"; expected "BLK_MAX"`}
-	{f.severity | some f in fs3} == {"warning"}
+	every f in fs3 {
+		not f.severity
+	}
 }
 
 # A plan may lower the configured limit: max_rt 2 under max_retries 5.
@@ -412,7 +416,9 @@ test_retry_limit_in_the_plan_file if {
 	msgs(fs) == {`task "t2" has 5 retries in plans/core/p_greet.json, over its plan's max_rt 3, but st is "READY"; expected "BLK_MAX"`}
 	fs2 := findings(array.concat(next_plan([]), [set("/docs/plans/plans~1core~1p_greet.json/tasks/1/rt", 5), cut("/docs/plans/plans~1core~1p_greet.json/max_rt")]))
 	msgs(fs2) == {`task "t2" has 5 retries in plans/core/p_greet.json, over the configuration's max_retries 3 (its plan states no max_rt), but st is "READY"; expected "BLK_MAX"`}
-	{f.severity | some f in fs2} == {"warning"}
+	every f in fs2 {
+		not f.severity
+	}
 
 	# Both counters over the limit but different: each is reported, and the
 	# current plan's counters disagree (hybrid_retry_mismatch).
@@ -440,14 +446,20 @@ test_retry_limit_task_in_two_plans if {
 }
 
 # A counter of state.json rt whose task no plan file lists has no known
-# limit: the lowest of any plan stands in (3 by default), and the finding
-# is a warning.
+# limit: the lowest of any plan stands in, and the finding is a warning
+# while the count is not over the configuration's max_retries (MAX), an
+# error once it is.
 test_retry_limit_task_in_no_plan if {
-	fs := findings([put("/docs/state/rt/t_old", 4)])
+	fs := findings([configured(5), put("/docs/state/rt/t_old", 4)])
 	located(fs) == {["h3a.retries.hybrid_retry_limit", "state.json", "/rt/t_old"]}
 	msgs(fs) == {`task "t_old" has 4 retries in state.json rt, over the limit 3, the lowest max_rt of any plan (plans/core/p_greet.json), since no plan file lists the task, but st is "READY"; expected "BLK_MAX"`}
 	{f.severity | some f in fs} == {"warning"}
 	count(findings([put("/docs/state/rt/t_old", 3)])) == 0
+	over := findings([put("/docs/state/rt/t_old", 4)])
+	located(over) == {["h3a.retries.hybrid_retry_limit", "state.json", "/rt/t_old"]}
+	every f in over {
+		not f.severity
+	}
 
 	# The lowest of several plans, whichever is current.
 	located(findings(array.concat(next_plan([]), [put("/docs/state/rt/t_old", 4)]))) == {["h3a.retries.hybrid_retry_limit", "state.json", "/rt/t_old"]}
@@ -456,7 +468,9 @@ test_retry_limit_task_in_no_plan if {
 	msgs(findings([put("/docs/state/rt/a~1b", 4), cut("/docs/plans/plans~1core~1p_greet.json/max_rt")])) == {`task "a/b" has 4 retries in state.json rt, over the configuration's max_retries 3, since no plan file lists the task and none states a lower max_rt, but st is "READY"; expected "BLK_MAX"`}
 	nothing := [set("/docs/plans", {}), set("/docs/plan_summary/map", {}), set("/docs/state/cp", null), set("/docs/state/ct", null), put("/docs/state/rt/a~1b", 4)]
 	located(findings(nothing)) == {["h3a.retries.hybrid_retry_limit", "state.json", "/rt/a~1b"]}
-	{f.severity | some f in findings(nothing)} == {"warning"}
+	every f in findings(nothing) {
+		not f.severity
+	}
 	count(findings(array.concat(nothing, [configured(5)]))) == 0
 }
 

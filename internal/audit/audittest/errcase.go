@@ -370,7 +370,7 @@ func expandHashes(dst, name string) error {
 	return os.WriteFile(full, out, 0o644)
 }
 
-var editBlock = regexp.MustCompile(`(?s)<<<<\n(.*?)\n====\n(?:(.*?)\n)?>>>>\n`)
+var editBlock = regexp.MustCompile(`(?s)<<<<\n(.*?)\n====\n(?:(.*?)\n)??>>>>\n`)
 
 // applyEdits applies edit blocks to content: each OLD must occur once.
 func applyEdits(content, edits string) (string, error) {

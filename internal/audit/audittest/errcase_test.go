@@ -226,3 +226,20 @@ func TestWriteCases(t *testing.T) {
 		t.Error("err/c/run/a.txt exists: the patch was not applied")
 	}
 }
+
+// TestApplyEdits: each block replaces its OLD alone, an empty NEW deletes
+// it, and a block never reaches into the next.
+func TestApplyEdits(t *testing.T) {
+	content := "a\nb\nc\nd\n"
+	for _, tc := range []struct{ name, edits, want string }{
+		{"one block", "<<<<\nb\n====\nB\n>>>>\n", "a\nB\nc\nd\n"},
+		{"an empty NEW deletes", "<<<<\nb\n\n====\n>>>>\n", "a\nc\nd\n"},
+		{"an empty NEW before another block", "<<<<\nb\n\n====\n>>>>\n<<<<\nd\n====\nD\n>>>>\n", "a\nc\nD\n"},
+		{"two blocks", "<<<<\na\n====\nA\n>>>>\n<<<<\nc\n====\nC1\nC2\n>>>>\n", "A\nb\nC1\nC2\nd\n"},
+	} {
+		got, err := applyEdits(content, tc.edits)
+		if err != nil || got != tc.want {
+			t.Errorf("%s: got %q (%v), want %q", tc.name, got, err, tc.want)
+		}
+	}
+}
