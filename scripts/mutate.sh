@@ -57,8 +57,8 @@ main() {
 		'if !a.token.Matches(a.sum) {' 'if false && !a.token.Matches(a.sum) {' \
 		./internal/cli/ 'TestErrRuns'
 	mutant evidence-first-entry-counts internal/runner/evidence.go \
-		$'\t\t\torder = append(order, a)\n\t\t}\n\t\ta.last, a.token = ref, tok' \
-		$'\t\t\torder = append(order, a)\n\t\t\ta.last, a.token = ref, tok\n\t\t}' \
+		$'\t\t\ta.earlier = append(a.earlier, loggedEntry{a.last, a.token})\n\t\t}\n\t\ta.last, a.token = ref, tok' \
+		$'\t\t\ta.earlier = append(a.earlier, loggedEntry{ref, tok})\n\t\t\tcontinue\n\t\t}\n\t\ta.last, a.token = ref, tok' \
 		./internal/runner/ 'TestLastEvidenceEntryCounts'
 
 	# --- append-only: every field of every record
@@ -127,7 +127,7 @@ main() {
 		'case InCI(getenv):' 'case false && InCI(getenv):' \
 		./internal/trust/ .
 	mutant trust-github-actions-not-ci internal/gitrev/base.go \
-		'return isSet(getenv("CI")) || isSet(getenv("GITHUB_ACTIONS"))' 'return isSet(getenv("CI"))' \
+		'"CI", "GITHUB_ACTIONS", "GITLAB_CI",' '"CI", "GITLAB_CI",' \
 		./internal/gitrev/ .
 	mutant trust-working-tree-with-base internal/trust/trust.go \
 		'case asked != "" && asked != gitrev.None:' 'case false:' \
@@ -276,7 +276,7 @@ main() {
 		'"max_retries": 3}' '"max_retries": 30}' \
 		./internal/cli/ 'TestErrRuns'
 	mutant evidence-coverage-zero-is-a-decrease policies/evidence_tdd.rego \
-		'coverage_value(delta) < 0' 'coverage_value(delta) <= 0' \
+		$'coverage_problem(delta) := {"is negative"} if {\n\tcoverage_value(delta) < 0' $'coverage_problem(delta) := {"is negative"} if {\n\tcoverage_value(delta) <= 0' \
 		./internal/policy/ '^TestRegoPolicies$'
 	mutant traceability-handoff-task-unchecked policies/traceability.rego \
 		$'\tlib.filled(theirs)\n\tours != theirs' $'\tlib.filled(theirs)\n\tours == theirs' \
