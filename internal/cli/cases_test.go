@@ -240,6 +240,35 @@ func someCases(t *testing.T) string {
 	return filepath.Join(all, "ok")
 }
 
+// sampledCases are the cases a test of a whole report checks: every ok and
+// err case in the long tests (.ci/run), the ok cases and every sixth err
+// case (each kind of finding a report must carry, not each finding) in
+// the README's test command.
+func sampledCases(t *testing.T) string {
+	t.Helper()
+	all := allCases(t)
+	if longtest.Enabled() {
+		return all
+	}
+	errs, err := os.ReadDir(filepath.Join(all, "err"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, e := range errs {
+		if !e.IsDir() {
+			continue
+		}
+		if n%6 != 0 {
+			if err := os.RemoveAll(filepath.Join(all, "err", e.Name())); err != nil {
+				t.Fatal(err)
+			}
+		}
+		n++
+	}
+	return all
+}
+
 // TestJSONDeterministic: two checks of the same runs give the same bytes.
 func TestJSONDeterministic(t *testing.T) {
 	t.Parallel()
