@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/h3a-check/h3a-check/internal/longtest"
@@ -173,8 +174,7 @@ func TestFailClosedMatrix(t *testing.T) {
 			// does not name, fails here, not silently in the matrix.
 			t.Run("trusted/"+w.name, func(t *testing.T) {
 				t.Parallel()
-				repo := baseRepo(t)
-				publish(t, repo)
+				repo := publishedBaseRepo(t)
 				w.apply(t, repo)
 				if code, stdout, stderr := runBinary(t, repo, []string{"CI=true"}, []string{"--trust-working-tree", "runs"}); code != 0 {
 					t.Fatalf("exit %d, want 0: trusted, the weakening must pass every failing run, or the matrix never tries it\nstderr: %s\nstdout: %s", code, stderr, stdout)
@@ -183,8 +183,7 @@ func TestFailClosedMatrix(t *testing.T) {
 		}
 		t.Run("uncommitted in CI/"+w.name, func(t *testing.T) {
 			t.Parallel()
-			repo := baseRepo(t)
-			publish(t, repo) // CI reads the rules at origin/HEAD
+			repo := publishedBaseRepo(t) // CI reads the rules at origin/HEAD
 			w.apply(t, repo)
 			checkStaysFailing(t, repo, []string{"CI=true"}, w.args)
 		})
@@ -197,8 +196,7 @@ func TestFailClosedMatrix(t *testing.T) {
 					t.Skip("every weakening in every CI: H3A_LONG=1")
 				}
 				t.Parallel()
-				repo := baseRepo(t)
-				publish(t, repo)
+				repo := publishedBaseRepo(t)
 				w.apply(t, repo)
 				checkStaysFailing(t, repo, []string{ci.env}, w.args)
 			})
@@ -233,14 +231,58 @@ func TestFailClosedMatrix(t *testing.T) {
 }
 
 // baseRepo is a repository whose last commit holds the failing runs and
-// the rules that fail them.
+// the rules that fail them: a copy of one made once for the package's
+// tests, since each of the matrix's dozens of cases starts from it.
 func baseRepo(t *testing.T) string {
 	t.Helper()
-	repo := newRepo(t)
-	writeRuns(t, repo)
-	writeFiles(map[string]string{".h3a-check.yaml": baseConfig, "policies/team/main_branch.rego": teamRule})(t, repo)
-	commitAll(t, repo, "runs and rules")
-	return repo
+	return copyTemplate(t, &baseTemplate, false)
+}
+
+// publishedBaseRepo is baseRepo published as origin's main (publish), as a
+// CI clone holds it: a copy of the repository and its origin, which it
+// names by a relative path.
+func publishedBaseRepo(t *testing.T) string {
+	t.Helper()
+	return copyTemplate(t, &publishedTemplate, true)
+}
+
+// repoTemplate is a repository made once (in scratch) and copied.
+type repoTemplate struct {
+	once sync.Once
+	dir  string // holds repo/ and, published, origin.git/
+}
+
+var baseTemplate, publishedTemplate repoTemplate
+
+func copyTemplate(t *testing.T, tpl *repoTemplate, published bool) string {
+	t.Helper()
+	tpl.once.Do(func() {
+		dir, err := os.MkdirTemp(scratch, "base-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		repo := filepath.Join(dir, "repo")
+		git(t, dir, "init", "-q", "-b", "main", repo)
+		writeRuns(t, repo)
+		writeFiles(map[string]string{".h3a-check.yaml": baseConfig, "policies/team/main_branch.rego": teamRule})(t, repo)
+		commitAll(t, repo, "runs and rules")
+		if published {
+			git(t, dir, "init", "-q", "--bare", "origin.git")
+			git(t, repo, "remote", "add", "origin", "../origin.git")
+			git(t, repo, "push", "-q", "origin", "main")
+			git(t, repo, "fetch", "-q", "origin")
+			git(t, repo, "remote", "set-head", "origin", "main")
+		}
+		tpl.dir = dir
+	})
+	if tpl.dir == "" {
+		t.Fatal("the base repository could not be made in an earlier test")
+	}
+	dst := t.TempDir()
+	if err := os.CopyFS(dst, os.DirFS(tpl.dir)); err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Join(dst, "repo")
 }
 
 func writeRuns(t *testing.T, repo string) {
