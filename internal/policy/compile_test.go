@@ -50,15 +50,28 @@ var shipped struct {
 // their patches, and keeps each run's policy input.
 func testdataInputs(t *testing.T) *runner.Result {
 	t.Helper()
-	runs := filepath.Join(t.TempDir(), "runs")
-	if err := audittest.WriteCases("../../testdata/runs", runs); err != nil {
-		t.Fatal(err)
+	// Checked once for the package's tests, which only read the result:
+	// the check of every case is the costly part of each comparison.
+	testdata.once.Do(func() {
+		runs := filepath.Join(t.TempDir(), "runs")
+		if err := audittest.WriteCases("../../testdata/runs", runs); err != nil {
+			t.Fatal(err)
+		}
+		res, err := runner.Check(context.Background(), runner.Options{Scope: runner.Scope{Paths: []string{runs}, Base: "none"}, Output: runner.Output{KeepInputs: true}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		testdata.res = res
+	})
+	if testdata.res == nil {
+		t.Fatal("the testdata runs could not be checked in an earlier test")
 	}
-	res, err := runner.Check(context.Background(), runner.Options{Scope: runner.Scope{Paths: []string{runs}, Base: "none"}, Output: runner.Output{KeepInputs: true}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
+	return testdata.res
+}
+
+var testdata struct {
+	once sync.Once
+	res  *runner.Result
 }
 
 // sampled keeps the i-th testdata input of a comparison over all of them:
