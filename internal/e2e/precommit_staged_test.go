@@ -9,8 +9,9 @@ import (
 
 // TestPreCommitStagedTricks: the hook checks what the commit records, the
 // index, whatever the working tree shows: a tampered artifact staged and
-// then hidden behind assume-unchanged or skip-worktree, and a broken run
-// staged and then deleted from the disk, are each refused.
+// then hidden behind assume-unchanged or skip-worktree, a broken run
+// staged and then deleted from the disk, and a broken run whose state
+// folder is written State, are each refused.
 func TestPreCommitStagedTricks(t *testing.T) {
 	t.Parallel()
 	preCommit := mustHave(t, "pre-commit")
@@ -52,6 +53,19 @@ func TestPreCommitStagedTricks(t *testing.T) {
 		t.Fatal(err)
 	}
 	commitRefused(t, repo, env, "a broken run staged, then deleted from the disk", otherRunID, "[h3a.integrity.hash_mismatch]")
+
+	// A new broken run whose state folder is written State: no search
+	// that matched names exactly would see a run there.
+	copyCase(t, "ok", "complete", other)
+	breakArtifact(t, other)
+	if err := os.Rename(filepath.Join(other, "state"), filepath.Join(other, "State")); err != nil {
+		t.Fatal(err)
+	}
+	git(t, repo, "add", "-A")
+	commitRefused(t, repo, env, "a broken run whose state folder is State", otherRunID, "[h3a.structure.name_case]")
+	if err := os.RemoveAll(other); err != nil {
+		t.Fatal(err)
+	}
 
 	// A tampered artifact staged, then deleted from the disk.
 	breakArtifact(t, run)
