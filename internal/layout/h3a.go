@@ -67,7 +67,9 @@ func (H3A) Detect(fsys fs.FS, dir string) bool { return h3aStateFolder(fsys, dir
 // DetectLoose: a folder that lost its state/ folder is found by what only
 // this layout names: an agent's report (planner_report.json,
 // executor_report.json, validator_report.json) or a state.json holding a
-// run_id (h3a-state-specification.md, Directory Structure; state.json).
+// run_id and gates, the claims a gate check reads (h3a-state-specification.md,
+// Directory Structure; state.json). A run_id alone is common to other
+// tools' state files, and without gates the file claims no gate.
 // Were it no run, its gate claims and its artifacts would pass unchecked.
 func (H3A) DetectLoose(fsys fs.FS, dir string) bool {
 	for _, p := range []string{h3aPlannerReport, h3aExecutorReport, h3aValidatorReport} {
@@ -75,7 +77,7 @@ func (H3A) DetectLoose(fsys fs.FS, dir string) bool {
 			return true
 		}
 	}
-	return hasKeys(fsys, dir, h3aState, "run_id")
+	return hasKeys(fsys, dir, h3aState, "run_id", "gates")
 }
 
 // h3aStateFolder reports whether dir holds the layout's state/ folder
@@ -99,7 +101,7 @@ func (H3A) Forced(fsys fs.FS, dir string) bool {
 }
 
 func (H3A) Defined() string {
-	return "an h3a run holds state.json and a state/ folder (ROADMAP.md, CURRENT_TASK.json, GATES_LEDGER.md, EVIDENCE_LOG.md, SESSION_HANDOFF.json), or, without state/, an agent's report (planner_report.json, executor_report.json, validator_report.json) or a state.json with a run_id"
+	return "an h3a run holds state.json and a state/ folder (ROADMAP.md, CURRENT_TASK.json, GATES_LEDGER.md, EVIDENCE_LOG.md, SESSION_HANDOFF.json), or, without state/, an agent's report (planner_report.json, executor_report.json, validator_report.json) or a state.json with run_id and gates"
 }
 
 func (H3A) Evidence(r *Run) []EvidenceRef {

@@ -337,7 +337,8 @@ func TestLooseH3A(t *testing.T) {
 	}{
 		{"a planner report", map[string]string{"planner_report.json": "{}"}, true},
 		{"a validator report in another case", map[string]string{"VALIDATOR_REPORT.json": "{}"}, true},
-		{"a state.json with a run_id", map[string]string{"state.json": `{"run_id": "x"}`}, true},
+		{"a state.json with a run_id and gates", map[string]string{"state.json": `{"run_id": "x", "gates": {}}`}, true},
+		{"a state.json with a run_id alone, as other tools write", map[string]string{"state.json": `{"run_id": "x"}`}, false},
 		{"a state.json without one", map[string]string{"state.json": `{"v": 1}`}, false},
 		{"nothing of the layout", map[string]string{"README.md": "hi"}, false},
 	} {
