@@ -256,10 +256,8 @@ func (r *Root) caseVariant(rel string) string {
 	if err != nil {
 		return ""
 	}
-	for _, e := range entries {
-		if e.Name() != name && equalFoldASCII(e.Name(), name) {
-			return path.Join(dir, e.Name())
-		}
+	if match, ok := foldMatch(entries, name); ok && match != name {
+		return path.Join(dir, match)
 	}
 	return ""
 }

@@ -318,17 +318,7 @@ func detect(fsys fs.FS, dir string, detectors []Detector) []string {
 // listing of dir, which tells whether a name asked there could be in
 // another case: only then is the folder asked again ignoring case.
 func detectListed(fsys fs.FS, dir string, detectors []Detector, listed *listedFS) []string {
-	var ids []string
-	for _, d := range detectors {
-		if d.Detect(fsys, dir) {
-			ids = append(ids, d.ID())
-		}
-	}
-	for _, d := range detectors {
-		if l, ok := d.(LooseDetector); ok && !slices.Contains(ids, d.ID()) && l.DetectLoose(fsys, dir) {
-			ids = append(ids, d.ID())
-		}
-	}
+	ids := claims(fsys, dir, detectors, nil)
 	if listed != nil && !listed.mayFold() {
 		return ids
 	}
@@ -337,14 +327,27 @@ func detectListed(fsys fs.FS, dir string, detectors []Detector, listed *listedFS
 	// case: a variant beside a run's own names is a stray entry, as any
 	// other file would be, and must not add a layout to the run's.
 	if len(ids) == 0 {
-		for _, d := range detectors {
-			if d.Detect(folded, dir) {
-				ids = append(ids, d.ID())
-			}
+		return claims(folded, dir, detectors, nil)
+	}
+	return looseClaims(folded, dir, detectors, ids)
+}
+
+// claims appends to ids the layouts whose defining structure fsys shows
+// at dir, then the loose claims of the others (looseClaims).
+func claims(fsys fs.FS, dir string, detectors []Detector, ids []string) []string {
+	for _, d := range detectors {
+		if d.Detect(fsys, dir) {
+			ids = append(ids, d.ID())
 		}
 	}
+	return looseClaims(fsys, dir, detectors, ids)
+}
+
+// looseClaims appends to ids each layout not in them that claims dir
+// loosely (LooseDetector).
+func looseClaims(fsys fs.FS, dir string, detectors []Detector, ids []string) []string {
 	for _, d := range detectors {
-		if l, ok := d.(LooseDetector); ok && !slices.Contains(ids, d.ID()) && l.DetectLoose(folded, dir) {
+		if l, ok := d.(LooseDetector); ok && !slices.Contains(ids, d.ID()) && l.DetectLoose(fsys, dir) {
 			ids = append(ids, d.ID())
 		}
 	}
@@ -475,14 +478,11 @@ func (l *listedFS) mayFold() bool {
 	if l.deeper {
 		return true
 	}
-	for _, n := range l.missed {
-		for _, e := range l.entries {
-			if len(e.Name()) == len(n) && e.Name() != n && equalFoldASCII(e.Name(), n) {
-				return true
-			}
-		}
-	}
-	return false
+	// A missed name is not listed as written, so any match is a variant.
+	return slices.ContainsFunc(l.missed, func(n string) bool {
+		_, ok := foldMatch(l.entries, n)
+		return ok
+	})
 }
 
 func (l *listedFS) ReadLink(name string) (string, error) { return fs.ReadLink(l.FS, name) }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io/fs"
 	"path"
-	"slices"
 	"strings"
 )
 
@@ -58,12 +57,11 @@ func (f *foldFS) resolve(name string) (string, bool) {
 				continue
 			}
 		}
-		entries := f.list(cur)
-		i := slices.IndexFunc(entries, func(e fs.DirEntry) bool { return equalFoldASCII(e.Name(), el) })
-		if i < 0 {
+		match, ok := foldMatch(f.list(cur), el)
+		if !ok {
 			return name, false
 		}
-		cur, exact = path.Join(cur, entries[i].Name()), false
+		cur, exact = path.Join(cur, match), false
 	}
 	return cur, true
 }
@@ -146,6 +144,18 @@ func (f *foldFS) ReadDir(name string) ([]fs.DirEntry, error) {
 		return nil, missing("readdir", name)
 	}
 	return fs.ReadDir(f.FS, target)
+}
+
+// foldMatch is the first of entries whose name is name ignoring ASCII
+// case. Asked for a name the entries do not hold as written, it is the
+// variant that is there.
+func foldMatch(entries []fs.DirEntry, name string) (string, bool) {
+	for _, e := range entries {
+		if equalFoldASCII(e.Name(), name) {
+			return e.Name(), true
+		}
+	}
+	return "", false
 }
 
 // equalFoldASCII reports whether a and b are equal ignoring the case of
