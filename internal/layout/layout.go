@@ -12,6 +12,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/h3a-check/h3a-check/internal/finding"
 	"github.com/h3a-check/h3a-check/internal/ledger"
@@ -132,14 +133,21 @@ type CaseIndex struct {
 	lower []string // each file's Path, its ASCII letters in lower case
 }
 
-// NewCaseIndex indexes files for CaseVariant.
-func NewCaseIndex(files []File) *CaseIndex {
-	x := &CaseIndex{files: files, lower: make([]string, len(files))}
-	for i, f := range files {
-		x.lower[i] = lowerASCII(f.Path)
+// CaseIndexOf is l's CaseIndex, made once for all its runs.
+func CaseIndexOf(l Layout) *CaseIndex { return caseIndexes()[l.ID()] }
+
+var caseIndexes = sync.OnceValue(func() map[string]*CaseIndex {
+	m := map[string]*CaseIndex{}
+	for _, l := range All() {
+		files := l.Files()
+		x := &CaseIndex{files: files, lower: make([]string, len(files))}
+		for i, f := range files {
+			x.lower[i] = lowerASCII(f.Path)
+		}
+		m[l.ID()] = x
 	}
-	return x
-}
+	return m
+})
 
 // Variant reports the layout's path (or pattern) that rel, a file the run
 // holds (relative, slash-separated), is written for in another case:

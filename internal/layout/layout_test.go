@@ -318,7 +318,7 @@ func TestCaseIndexVariant(t *testing.T) {
 		{"gate-state", ".STATE/login-gate1-output.json", ".state/*-gate*-output.json"},
 		{"gate-state", ".state/Login-gate1-output.json", ""}, // the prefix is free
 	} {
-		x := NewCaseIndex(ByID(tc.layout).Files())
+		x := CaseIndexOf(ByID(tc.layout))
 		got, ok := x.Variant(tc.rel)
 		if ok != (tc.want != "") || got != tc.want {
 			t.Errorf("%s %q: variant of %q (%v), want %q", tc.layout, tc.rel, got, ok, tc.want)

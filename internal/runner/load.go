@@ -195,7 +195,7 @@ func tooManyValues(file string, p jsonpos.Problem) finding.Finding {
 // (--write-audit), which only asks to be deleted.
 func (c *checker) listRun(s *runState) []string {
 	var present []string
-	variants := layout.NewCaseIndex(s.lay.Files())
+	variants := layout.CaseIndexOf(s.lay)
 	_ = s.root.Walk(func(rel string, d os.DirEntry) error {
 		if d.IsDir() {
 			return nil
