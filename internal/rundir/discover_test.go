@@ -11,20 +11,32 @@ import (
 	"testing"
 )
 
-// markerDetector recognises a directory holding a file named RUN.mark; forced,
-// a directory holding a file named MAYBE.mark is enough.
-type markerDetector struct{}
+// fileDetector recognises a directory holding a file named run; forced,
+// one holding maybe is enough (with maybe "", only run).
+type fileDetector struct{ id, run, maybe string }
 
-func (markerDetector) ID() string { return "marker" }
-func (markerDetector) Detect(fsys fs.FS, dir string) bool {
-	_, err := fs.Lstat(fsys, path.Join(dir, "RUN.mark"))
+func (d fileDetector) ID() string { return d.id }
+func (d fileDetector) Detect(fsys fs.FS, dir string) bool {
+	_, err := fs.Lstat(fsys, path.Join(dir, d.run))
 	return err == nil
 }
-func (d markerDetector) Forced(fsys fs.FS, dir string) bool {
-	_, err := fs.Lstat(fsys, path.Join(dir, "MAYBE.mark"))
-	return err == nil || d.Detect(fsys, dir)
+func (d fileDetector) Forced(fsys fs.FS, dir string) bool {
+	if d.maybe != "" {
+		if _, err := fs.Lstat(fsys, path.Join(dir, d.maybe)); err == nil {
+			return true
+		}
+	}
+	return d.Detect(fsys, dir)
 }
-func (markerDetector) Defined() string { return "a marker run holds RUN.mark" }
+func (d fileDetector) Defined() string { return "a " + d.id + " run holds " + d.run }
+
+// The test layouts: marker and flag runs, and other runs, which with
+// marker make a folder holding RUN.mark and OTHER claimed by two layouts.
+var (
+	markerDetector = fileDetector{"marker", "RUN.mark", "MAYBE.mark"}
+	flagDetector   = fileDetector{"flag", "FLAG.mark", "MAYBE.mark"}
+	otherDetector  = fileDetector{"other", "OTHER", ""}
+)
 
 func TestDiscover(t *testing.T) {
 	root := t.TempDir()
@@ -38,7 +50,7 @@ func TestDiscover(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	ds := []Detector{markerDetector{}}
+	ds := []Detector{markerDetector}
 	rel := func(runs []Run) []string {
 		var out []string
 		for _, r := range runs {
@@ -92,21 +104,6 @@ func TestDiscover(t *testing.T) {
 	}
 }
 
-// flagDetector recognises a directory holding a file named FLAG.mark; forced,
-// one holding MAYBE.mark is enough.
-type flagDetector struct{}
-
-func (flagDetector) ID() string { return "flag" }
-func (flagDetector) Detect(fsys fs.FS, dir string) bool {
-	_, err := fs.Lstat(fsys, path.Join(dir, "FLAG.mark"))
-	return err == nil
-}
-func (d flagDetector) Forced(fsys fs.FS, dir string) bool {
-	_, err := fs.Lstat(fsys, path.Join(dir, "MAYBE.mark"))
-	return err == nil || d.Detect(fsys, dir)
-}
-func (flagDetector) Defined() string { return "a flag run holds FLAG.mark" }
-
 // TestDiscoverForcedAmongOtherLayouts: a forced layout chooses how the
 // runs it claims are checked; a run below a path that only another
 // layout claims is refused (OtherLayoutError), never passed over, and
@@ -130,7 +127,7 @@ func TestDiscoverForcedAmongOtherLayouts(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	ds := []Detector{markerDetector{}, flagDetector{}}
+	ds := []Detector{markerDetector, flagDetector}
 	tests := []struct {
 		name   string
 		path   string
@@ -209,7 +206,7 @@ func TestDiscoverUnreadableFolder(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer os.Chmod(locked, 0o755)
-	_, err := Discover([]string{filepath.Join(root, "runs")}, []Detector{markerDetector{}}, "")
+	_, err := Discover([]string{filepath.Join(root, "runs")}, []Detector{markerDetector}, "")
 	if err == nil || !strings.Contains(err.Error(), "locked") {
 		t.Errorf("err %v, want one naming the unreadable folder", err)
 	}
@@ -220,15 +217,15 @@ func TestDiscoverDisplay(t *testing.T) {
 	os.MkdirAll(filepath.Join(root, "runs", "r"), 0o755)
 	os.WriteFile(filepath.Join(root, "runs", "r", "RUN.mark"), nil, 0o644)
 	t.Chdir(root)
-	runs, err := Discover([]string{"runs"}, []Detector{markerDetector{}}, "")
+	runs, err := Discover([]string{"runs"}, []Detector{markerDetector}, "")
 	if err != nil || len(runs) != 1 || runs[0].Display != "runs/r" {
 		t.Fatalf("relative path: %+v %v", runs, err)
 	}
-	runs, _ = Discover([]string{"runs/r/RUN.mark"}, []Detector{markerDetector{}}, "")
+	runs, _ = Discover([]string{"runs/r/RUN.mark"}, []Detector{markerDetector}, "")
 	if len(runs) != 1 || runs[0].Display != "runs/r" {
 		t.Fatalf("file inside: %+v", runs)
 	}
-	runs, _ = Discover([]string{filepath.Join(root, "runs")}, []Detector{markerDetector{}}, "")
+	runs, _ = Discover([]string{filepath.Join(root, "runs")}, []Detector{markerDetector}, "")
 	if len(runs) != 1 || runs[0].Display != filepath.ToSlash(filepath.Join(root, "runs", "r")) {
 		t.Fatalf("absolute path: %+v", runs)
 	}
@@ -279,7 +276,7 @@ func TestDiscoverWithin(t *testing.T) {
 		asked = append(asked, rel)
 		return accepted[rel]
 	}
-	runs, err := DiscoverWithin([]string{root}, []Detector{markerDetector{}}, "", within)
+	runs, err := DiscoverWithin([]string{root}, []Detector{markerDetector}, "", within)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -295,7 +292,7 @@ func TestDiscoverWithin(t *testing.T) {
 		t.Errorf("within was asked about %q, inside a run found: all of a run is searched", "runs/a/inner")
 	}
 
-	found, err := SearchWithin(os.DirFS(root), ".", []Detector{markerDetector{}}, func(dir string) bool { return accepted[dir] })
+	found, err := SearchWithin(os.DirFS(root), ".", []Detector{markerDetector}, func(dir string) bool { return accepted[dir] })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,25 +1,11 @@
 package rundir
 
 import (
-	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"slices"
 	"testing"
 )
-
-// otherDetector recognises a directory holding a file named OTHER: with
-// markerDetector, a folder holding RUN.mark and OTHER is claimed by two layouts.
-type otherDetector struct{}
-
-func (otherDetector) ID() string { return "other" }
-func (otherDetector) Detect(fsys fs.FS, dir string) bool {
-	_, err := fs.Lstat(fsys, path.Join(dir, "OTHER"))
-	return err == nil
-}
-func (d otherDetector) Forced(fsys fs.FS, dir string) bool { return d.Detect(fsys, dir) }
-func (otherDetector) Defined() string                      { return "an other run holds OTHER" }
 
 // TestDiscoverLinks: a symbolic link that stands where a run would be is
 // found as a run, with its target in Link, whether it is named directly
@@ -54,7 +40,7 @@ func TestDiscoverLinks(t *testing.T) {
 			t.Skipf("cannot make symbolic links here: %v", err)
 		}
 	}
-	ds := []Detector{markerDetector{}}
+	ds := []Detector{markerDetector}
 	byDir := func(runs []Run) map[string]string {
 		out := map[string]string{}
 		for _, r := range runs {
@@ -109,7 +95,7 @@ func TestDiscoverTwoLayouts(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	ds := []Detector{markerDetector{}, otherDetector{}}
+	ds := []Detector{markerDetector, otherDetector}
 	for _, arg := range []string{root, run, filepath.Join(run, "RUN.mark")} {
 		runs, err := Discover([]string{arg}, ds, "")
 		if err != nil {
