@@ -31,8 +31,15 @@ const rewrittenRun = "runs/rewritten/" + runID
 func publish(t *testing.T, repo string) {
 	t.Helper()
 	origin := filepath.Join(t.TempDir(), "origin.git")
-	git(t, repo, "init", "-q", "--bare", origin)
-	git(t, repo, "remote", "add", "origin", origin)
+	publishAt(t, repo, origin, origin)
+}
+
+// publishAt is publish to a bare repository made at dir, which repo
+// names by url.
+func publishAt(t *testing.T, repo, dir, url string) {
+	t.Helper()
+	git(t, repo, "init", "-q", "--bare", dir)
+	git(t, repo, "remote", "add", "origin", url)
 	git(t, repo, "push", "-q", "origin", "main")
 	git(t, repo, "fetch", "-q", "origin")
 	git(t, repo, "remote", "set-head", "origin", "main")

@@ -287,11 +287,7 @@ func copyTemplate(t *testing.T, tpl *repoTemplate, published bool) string {
 		writeFiles(map[string]string{".h3a-check.yaml": baseConfig, "policies/team/main_branch.rego": teamRule})(t, repo)
 		commitAll(t, repo, "runs and rules")
 		if published {
-			git(t, dir, "init", "-q", "--bare", "origin.git")
-			git(t, repo, "remote", "add", "origin", "../origin.git")
-			git(t, repo, "push", "-q", "origin", "main")
-			git(t, repo, "fetch", "-q", "origin")
-			git(t, repo, "remote", "set-head", "origin", "main")
+			publishAt(t, repo, filepath.Join(dir, "origin.git"), "../origin.git")
 		}
 		tpl.dir = dir
 	})
