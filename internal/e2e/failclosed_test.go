@@ -28,6 +28,7 @@ var failingRuns = []struct {
 	folder, kind, errCase string
 	run                   string // the run's folder in the case; "" for runID (an h3a run)
 	branchMain            bool   // run made on main, which the team policy refuses
+	edit                  func(t *testing.T, run string)
 }{
 	{folder: "integrity", kind: "err", errCase: "hash_mismatch"},        // a logged artifact edited after logging (Go)
 	{folder: "gates", kind: "err", errCase: "gate_order"},               // a gate skipped (shipped Rego)
@@ -41,6 +42,7 @@ var failingRuns = []struct {
 	{folder: "hybrid-os", kind: "err", errCase: "hybrid_retry_limit", run: "greeter"},                          // hybrid-os: a task retried over the limit (shipped Rego)
 	{folder: "stigmergy", kind: "err", errCase: "stigmergy_dependency_incomplete", run: "greeter"},             // stigmergy: a task started before its dependency completed (shipped Rego)
 	{folder: "gate-state", kind: "err", errCase: "gate_state_unfinished", run: "app"},                          // gate-state: a pipeline marked SUCCESS at gate 2 of 4 (shipped Rego)
+	{folder: "handoff", kind: "err", errCase: "gate_state_handoff", run: "app", edit: respellGuideAgents},      // gate-state: gate outputs the next gate cannot use, by agents spelt another way (shipped Rego)
 }
 
 // caseRun is the run's folder in its case: runID unless the entry names
@@ -110,6 +112,7 @@ severity:
   h3a.retries.hybrid_retry_limit: info
   h3a.gates.stigmergy_dependency_incomplete: info
   h3a.gates.gate_state_unfinished: info
+  h3a.gates.gate_state_handoff: info
 `
 )
 
@@ -306,6 +309,9 @@ func writeRuns(t *testing.T, repo string) {
 	for _, r := range failingRuns {
 		run := filepath.Join(repo, "runs", r.folder, caseRun(r.run))
 		copyCaseRun(t, r.kind, r.errCase, caseRun(r.run), run)
+		if r.edit != nil {
+			r.edit(t, run)
+		}
 		if r.branchMain {
 			p := filepath.Join(run, "state.json")
 			b, err := os.ReadFile(p)
@@ -317,6 +323,14 @@ func writeRuns(t *testing.T, repo string) {
 			}
 		}
 	}
+}
+
+// respellGuideAgents writes the guide's agents of a gate-state run in
+// another case, as their handoff checks once failed to recognise them.
+func respellGuideAgents(t *testing.T, run string) {
+	t.Helper()
+	replaceIn(t, run, ".state/demoqa_com-student_registration-gate1-output.json", `"agent": "TestCaseDesigner"`, `"agent": "testCaseDesigner"`)
+	replaceIn(t, run, ".state/demoqa_com-student_registration-gate2-output.json", `"agent": "DOMAgent"`, `"agent": "domAgent"`)
 }
 
 // eventEnv is the environment of a GitHub Actions job for event, whose
