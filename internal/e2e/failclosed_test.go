@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -26,9 +25,8 @@ import (
 // folder of its own.
 var failingRuns = []struct {
 	folder, kind, errCase string
-	run                   string // the run's folder in the case; "" for runID (an h3a run)
-	branchMain            bool   // run made on main, which the team policy refuses
-	edit                  func(t *testing.T, run string)
+	run                   string                         // the run's folder in the case; "" for runID (an h3a run)
+	edit                  func(t *testing.T, run string) // made so after it is copied from its case
 }{
 	{folder: "integrity", kind: "err", errCase: "hash_mismatch"},        // a logged artifact edited after logging (Go)
 	{folder: "gates", kind: "err", errCase: "gate_order"},               // a gate skipped (shipped Rego)
@@ -36,7 +34,7 @@ var failingRuns = []struct {
 	{folder: "config", kind: "err", errCase: "ledger_time_backwards"},   // a warning the base's fail-level makes fail
 	{folder: "ledger", kind: "err", errCase: "evidence_table_row"},      // an evidence entry written as a table row (Go)
 	{folder: "planning", kind: "err", errCase: "g0_dod_repeated"},       // G0 on a DoD item written three times (shipped Rego)
-	{folder: "team", kind: "ok", errCase: "complete", branchMain: true}, // the base's team policy
+	{folder: "team", kind: "ok", errCase: "complete", edit: madeOnMain}, // the base's team policy
 	// A run of each other layout, in a folder named as in its case.
 	{folder: "contract", kind: "err", errCase: "contract_audit_before_pass", run: "TASK-0042-20260216-130000"}, // contract: an audit of a round its judge rejected (shipped Rego)
 	{folder: "hybrid-os", kind: "err", errCase: "hybrid_retry_limit", run: "greeter"},                          // hybrid-os: a task retried over the limit (shipped Rego)
@@ -312,17 +310,14 @@ func writeRuns(t *testing.T, repo string) {
 		if r.edit != nil {
 			r.edit(t, run)
 		}
-		if r.branchMain {
-			p := filepath.Join(run, "state.json")
-			b, err := os.ReadFile(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(p, bytes.Replace(b, []byte(`"feature/jwt-auth"`), []byte(`"main"`), 1), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
 	}
+}
+
+// madeOnMain records the run as made on main, which the team policy
+// refuses.
+func madeOnMain(t *testing.T, run string) {
+	t.Helper()
+	replaceIn(t, run, "state.json", `"branch": "feature/jwt-auth"`, `"branch": "main"`)
 }
 
 // respellGuideAgents writes the guide's agents of a gate-state run in
