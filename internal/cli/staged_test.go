@@ -106,6 +106,17 @@ func TestStaged(t *testing.T) {
 			g.Write(map[string]string{complete + "/README.md": "edited\n"})
 			g.Git("add", "-A")
 		}, ExitPass, []string{"1 run checked", completeID}, []string{otherID}},
+		{"a new run staged inside a committed run checks both", func(t *testing.T, g *gittest.Repo) {
+			// A run of its own, that the committed run's folder holds.
+			tmp := filepath.Join(t.TempDir(), completeID)
+			if err := os.CopyFS(tmp, os.DirFS(filepath.Join(g.Dir, complete))); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.CopyFS(filepath.Join(g.Dir, complete, "artifacts", "executor", "sub", completeID), os.DirFS(tmp)); err != nil {
+				t.Fatal(err)
+			}
+			g.Git("add", "-A")
+		}, ExitFail, []string{"2 runs checked", "[h3a.structure.nested_run]"}, []string{otherID}},
 		{"a deleted logged artifact", func(t *testing.T, g *gittest.Repo) {
 			g.Git("rm", "-q", complete+"/"+greenRel)
 		}, ExitFail, []string{"[h3a.integrity.missing_artifact]", "[h3a.append_only.artifact_deleted]"}, []string{otherID}},

@@ -107,8 +107,19 @@ func (s *stagedScope) touchedRuns(l *gitrev.Locator, snap *snapshot, p, prefix s
 			dir = snap.nearestFolder(relName(dir), prefix)
 			holding[relName(dir)] = true
 		}
-		if run, lay, ok := rundir.Enclosing(snap.fsys, dir, detectors); ok {
+		// The file lies in every run above it, not only the nearest: a
+		// run added inside a committed run changes that run too (it now
+		// holds another), as a check of the whole tree would find.
+		for {
+			run, lay, ok := rundir.Enclosing(snap.fsys, dir, detectors)
+			if !ok {
+				break
+			}
 			found[relName(run)] = lay
+			if run == "." {
+				break
+			}
+			dir = path.Dir(run)
 		}
 	}
 	return nil
