@@ -360,3 +360,53 @@ func TestHumanDecisionMovedFromAnotherRun(t *testing.T) {
 		})
 	}
 }
+
+// TestHumanDecisionBeforeInsertedEvents: a person signs a decision at
+// the end of a run's events log; a later unsigned commit of the same
+// change inserts an escalation above it. git still blames the decision on
+// the signed commit, but the person never saw that escalation: the
+// decision resolves what its commit's log held before it, not what the
+// change wrote there since. Appended after the decision, the same
+// escalation is needs-human; inserted before it, it must be too.
+func TestHumanDecisionBeforeInsertedEvents(t *testing.T) {
+	mustHave(t, "git")
+	mustHave(t, "ssh-keygen")
+	alice, alicePub := newSSHKey(t, t.TempDir(), "alice")
+	escalation := []string{
+		"[2025-09-29T14:20:00Z] G1_implementation - FAILED - executor - 3 tests still red",
+		"[2025-09-29T14:21:00Z] G1_implementation - ESCALATION - executor - cannot fix the key store",
+		"[2025-09-29T14:22:00Z] G1_implementation - STARTED - executor - second attempt",
+	}
+	const passedG1 = "[2025-09-29T14:45:00Z] G1_implementation - PASSED"
+	for _, tt := range []struct {
+		name   string
+		change func(t *testing.T, run string)
+		gate   string
+	}{
+		{"nothing changed after the signed commit", func(*testing.T, string) {}, "pass"},
+		{"an escalation inserted above the decision", func(t *testing.T, run string) {
+			replaceIn(t, run, "state/GATES_LEDGER.md", passedG1, strings.Join(escalation, "\n")+"\n"+passedG1)
+		}, "needs-human"},
+		{"an event above the decision reworded", func(t *testing.T, run string) {
+			replaceIn(t, run, "state/GATES_LEDGER.md", "G1_implementation - PASSED - executor - All tests green", "G1_implementation - PASSED - executor - Most tests green")
+		}, "needs-human"},
+		{"an event appended after the decision", func(t *testing.T, run string) {
+			addEvents(t, run, "[2025-09-29T16:10:00Z] G3_production - STARTED - system - deploy checks")
+		}, "pass"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			c := humanCase{change: func(t *testing.T, run string, _ bool) { copyCase(t, "ok", "complete", run) }}
+			repo, target := humanRepo(t, c, alicePub)
+			run := filepath.Join(repo, humanRun)
+			c.change(t, run, true)
+			addEvents(t, run, humanLine)
+			commitSigned(t, repo, alice, "the run, and a person's decision")
+			tt.change(t, run)
+			commitSigned(t, repo, "", "an agent's commit")
+			if gate, code := checkPR(t, repo, target, humanRun); gate != tt.gate {
+				t.Fatalf("gate %s (exit %d), want %s", gate, code, tt.gate)
+			}
+		})
+	}
+}

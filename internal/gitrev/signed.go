@@ -22,6 +22,8 @@ type BlamedLine struct {
 	// path than the one blamed when the line came into this file by a
 	// rename or copy in a later commit, which Commit did not make.
 	File string
+	// OrigLine is the line's number (1-based) in File as Commit left it.
+	OrigLine int
 }
 
 // noReplace is added to the environment of every git command that reads
@@ -66,11 +68,15 @@ func parseBlame(data []byte) ([]BlamedLine, error) {
 			lines = append(lines, cur)
 			cur, inHeader = BlamedLine{}, false
 		case !inHeader:
-			commit, _, _ := strings.Cut(l, " ")
-			if !isObjectName(commit) {
+			f := strings.Fields(l)
+			if len(f) < 3 || !isObjectName(f[0]) {
 				return nil, fmt.Errorf("blame: unexpected header %q", l)
 			}
-			cur, inHeader = BlamedLine{Commit: commit}, true
+			orig, err := strconv.Atoi(f[1])
+			if err != nil || orig < 1 {
+				return nil, fmt.Errorf("blame: unexpected header %q", l)
+			}
+			cur, inHeader = BlamedLine{Commit: f[0], OrigLine: orig}, true
 		case l == "boundary":
 			cur.Boundary = true
 		case strings.HasPrefix(l, "filename "):

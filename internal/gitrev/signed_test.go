@@ -59,8 +59,8 @@ func TestBlameAndSignature(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []gitrev.BlamedLine{
-		{"one", base, true, "log.md"}, {"two", base, true, "log.md"}, {"three", unsigned, false, "log.md"},
-		{"four", signed, false, "log.md"}, {"five", other, false, "log.md"},
+		{"one", base, true, "log.md", 1}, {"two", base, true, "log.md", 2}, {"three", unsigned, false, "log.md", 3},
+		{"four", signed, false, "log.md", 4}, {"five", other, false, "log.md", 5},
 	}
 	if len(lines) != len(want) {
 		t.Fatalf("blame: %+v", lines)

@@ -39,6 +39,7 @@ type Humans struct {
 	mu      sync.Mutex
 	signed  map[signedKey]bool
 	blamed  map[blameKey]blameResult
+	logs    map[blameKey][]ledger.Event // a gates ledger's events at a commit (base: the commit)
 	verify  func(repo *gitrev.Repo, commit string, allowed []byte) (gitrev.Signature, error)
 	blameFn func(repo *gitrev.Repo, base, rel string) ([]gitrev.BlamedLine, error)
 }
@@ -92,6 +93,7 @@ func (h *Humans) eventProvenance(s *runState, rb runBase, res history.Result) ma
 			continue // no commit shown to have added them: claimed
 		}
 		text := docLines(s, file)
+		events := headEvents(s, file)
 		for _, l := range lines {
 			if !humans[l] || l < 1 || l > len(blamed) || l > len(text) {
 				continue
@@ -108,12 +110,81 @@ func (h *Humans) eventProvenance(s *runState, rb runBase, res history.Result) ma
 			if strings.TrimSuffix(b.Text, "\r") != text[l-1] || b.Boundary || b.File != blamedPath {
 				continue
 			}
-			if h.signedByHuman(rb.repo, b.Commit) {
+			// The person decided on the events above the line as
+			// the signed commit left them: an event a later commit
+			// inserted, reworded or dropped above it was never
+			// before them.
+			if h.signedByHuman(rb.repo, b.Commit) && h.decidedOn(rb.repo, b, events, l) {
 				prov[l] = provenanceSigned
 			}
 		}
 	}
 	return out
+}
+
+// decidedOn reports whether the events above line l of the gates ledger
+// (head, its events as checked) are the events the commit that added the
+// line (b, as git blames it) left above it, in the same order.
+func (h *Humans) decidedOn(repo *gitrev.Repo, b gitrev.BlamedLine, head []ledger.Event, l int) bool {
+	signed, ok := h.eventsAt(repo, b.Commit, b.File)
+	if !ok {
+		return false
+	}
+	var was []ledger.Event
+	found := false
+	for _, e := range signed {
+		if e.Line == b.OrigLine {
+			found = true
+			break
+		}
+		was = append(was, e)
+	}
+	var now []ledger.Event
+	for _, e := range head {
+		if e.Line < l {
+			now = append(now, e)
+		}
+	}
+	return found && slices.EqualFunc(was, now, func(a, b ledger.Event) bool {
+		return a.Time == b.Time && a.Gate == b.Gate && a.Status == b.Status && a.Agent == b.Agent && a.Note == b.Note
+	})
+}
+
+// eventsAt parses the gates ledger at file (relative to the top level) as
+// commit holds it; ok is false when it cannot be read.
+func (h *Humans) eventsAt(repo *gitrev.Repo, commit, file string) ([]ledger.Event, bool) {
+	k := blameKey{repo, commit, file}
+	h.mu.Lock()
+	events, ok := h.logs[k]
+	h.mu.Unlock()
+	if ok {
+		return events, events != nil
+	}
+	data, exists, err := repo.Read(commit, file)
+	if err == nil && exists {
+		g, _ := ledger.ParseGatesLedger(data)
+		events = append([]ledger.Event{}, g.Events...)
+	}
+	h.mu.Lock()
+	if h.logs == nil {
+		h.logs = map[blameKey][]ledger.Event{}
+	}
+	h.logs[k] = events
+	h.mu.Unlock()
+	return events, events != nil
+}
+
+// headEvents gives the events of the gates ledger at file as checked.
+func headEvents(s *runState, file string) []ledger.Event {
+	d := s.run.Docs[file]
+	if d == nil || !d.Parsed {
+		return nil
+	}
+	g, ok := d.Ledger.(*ledger.GatesLedger)
+	if !ok {
+		return nil
+	}
+	return g.Events
 }
 
 // humanEventLines gives the lines of the events by agent "human" of the

@@ -128,6 +128,21 @@ func TestEventProvenance(t *testing.T) {
 			t.Errorf("verified %s, which added no human event", gitrev.Short(c))
 		}
 	}
+
+	// An event a later commit inserts above the decision was not before
+	// the person who signed it.
+	t.Run("an event inserted above by a later commit", func(t *testing.T) {
+		signedBy[head] = gitrev.Signature{Status: "G", Fingerprint: "SHA256:abc"}
+		p := filepath.Join(run, "state", "GATES_LEDGER.md")
+		b, _ := os.ReadFile(p)
+		i := strings.Index(string(b), humanEvent)
+		inserted := "[2025-09-29T15:30:00Z] G2_validation - ESCALATION - validator - unseen\n"
+		os.WriteFile(p, []byte(string(b[:i])+inserted+string(b[i:])), 0o644)
+		g.Commit("an event inserted above the decision, unsigned")
+		if got := eventProvenances(t, g.Dir, fake(&Humans{AllowedSigners: []byte("x")}), base); got["human REVIEWED"] != provenanceClaimed {
+			t.Errorf("decision below an inserted event: %q, want claimed", got["human REVIEWED"])
+		}
+	})
 }
 
 // TestTextMovedIntoTheEventsLogIsNoDecision: a human's line the base holds
