@@ -25,10 +25,16 @@ func preCommitEnv(t *testing.T, home, extraPath string) []string {
 			env[i] = "PATH=" + extraPath + string(os.PathListSeparator) + strings.TrimPrefix(kv, "PATH=")
 		}
 	}
+	// The hook repository is a new folder on every run, and without
+	// -trimpath the build cache keys each package on its folder: the
+	// hook's "go install ./..." would compile the whole module again each
+	// time instead of linking what the tests already built.
+	goflags := strings.TrimSpace(os.Getenv("GOFLAGS") + " -trimpath")
 	return append(env,
 		"PRE_COMMIT_HOME="+home,
 		"GOMODCACHE="+caches[0],
 		"GOCACHE="+caches[1],
+		"GOFLAGS="+goflags,
 	)
 }
 
