@@ -146,11 +146,17 @@ func TestHostileNamesNeverReachOutputsRaw(t *testing.T) {
 					vars["GITHUB_STEP_SUMMARY"] = filepath.Join(out, "summary.md")
 					vars["GITHUB_OUTPUT"] = filepath.Join(out, "output.txt")
 				}
-				args := []string{"--format", format, "--color", "never", "--debug", "--policy", policyDir, "--write-audit",
+				args := []string{"--format", format, "--color", "never", "--policy", policyDir, "--write-audit",
 					"--output", "text=" + filepath.Join(out, "report.txt"), "--output", "json=" + filepath.Join(out, "report.json"),
 					"--output", "sarif=" + filepath.Join(out, "report.sarif"), "--output", "junit=" + filepath.Join(out, "report.xml"),
 					"--output", "markdown=" + filepath.Join(out, "report.md"),
 					"runs", "::error::" + hostile, "gs", "stig", "contract"}
+				// print() output reaches stderr alike in every format, and
+				// --debug makes OPA compile and evaluate every rule: the
+				// text variants carry it.
+				if format == "text" {
+					args = append([]string{"--debug"}, args...)
+				}
 				var stdout, stderr bytes.Buffer
 				code := run(t.Context(), args, &env{stdout: &stdout, stderr: &stderr, getenv: func(k string) string { return vars[k] }})
 				if code == ExitError {
@@ -158,6 +164,9 @@ func TestHostileNamesNeverReachOutputsRaw(t *testing.T) {
 				}
 				if !strings.Contains(stdout.String(), "HOSTILE") || !strings.Contains(stderr.String(), "HOSTILE") {
 					t.Fatalf("the hostile names did not reach the outputs, so this test tests nothing:\nstdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
+				}
+				if format == "text" && !strings.Contains(stderr.String(), "run id") {
+					t.Fatalf("the policy's print() output did not reach stderr, so its escaping is not tested:\n%s", stderr.String())
 				}
 				if format == "markdown" && !regexp.MustCompile(`(?m)^  e\d+\["[^"\n]*HOSTILE[^"\n]*"\]:::`).MatchString(stdout.String()) {
 					t.Errorf("the hostile gate event is not in a timeline, so the timeline's escaping is not tested:\n%s", stdout.String())
