@@ -410,3 +410,51 @@ func TestHumanDecisionBeforeInsertedEvents(t *testing.T) {
 		})
 	}
 }
+
+// TestContractDecisionAfterEditedRounds: a contract run new in the change;
+// an agent's commit writes a round whose judge says needs-human, and a
+// person signs the commit of the next round. A later unsigned commit of the
+// same change edits the round the person decided on: the person never saw
+// that round as it now reads, so the next round is a claimed decision, as
+// an event a later commit rewords above a signed gates ledger decision is.
+func TestContractDecisionAfterEditedRounds(t *testing.T) {
+	mustHave(t, "git")
+	mustHave(t, "ssh-keygen")
+	alice, alicePub := newSSHKey(t, t.TempDir(), "alice")
+	for _, tt := range []struct {
+		name   string
+		change func(t *testing.T, run string)
+		gate   string
+	}{
+		{"nothing changed after the signed commit", func(*testing.T, string) {}, "pass"},
+		{"a file outside the run changed", func(t *testing.T, run string) {
+			writeFiles(map[string]string{"NOTES.md": "later\n"})(t, filepath.Join(run, "..", "..", ".."))
+		}, "pass"},
+		{"the needs-human round's reasons reworded", func(t *testing.T, run string) {
+			replaceIn(t, run, "rounds/round-1/verdict.json", "2 failures in tests/test_reset.py", "requirements unclear")
+		}, "needs-human"},
+		{"the needs-human round's handoff edited", func(t *testing.T, run string) {
+			replaceIn(t, run, "rounds/round-1/handoff.json", "Implemented password reset endpoint", "Implemented password reset and account deletion")
+		}, "needs-human"},
+		{"the needs-human round's patch edited", func(t *testing.T, run string) {
+			writeFiles(map[string]string{"rounds/round-1/patch.diff": "diff --git a/src/admin.py b/src/admin.py\n"})(t, run)
+		}, "needs-human"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			repo, target := humanRepo(t, humanCase{run: contractRun}, alicePub)
+			run := filepath.Join(repo, contractRun)
+			copyContractRun(t, run, "rounds/round-1/handoff.json", "rounds/round-1/verdict.json", "rounds/round-1/patch.diff")
+			replaceIn(t, run, "rounds/round-1/verdict.json", `"verdict": "reject"`, `"verdict": "needs-human"`)
+			commitSigned(t, repo, "", "an agent's round, asking for a person")
+			copyContractRun(t, run, "rounds/round-2/handoff.json", "rounds/round-2/verdict.json",
+				"rounds/round-2/patch.diff", "rounds/round-2/audit.json", "summary.json")
+			commitSigned(t, repo, alice, "a person's decision: the next round")
+			tt.change(t, run)
+			commitSigned(t, repo, "", "an agent's commit")
+			if gate, code := checkPR(t, repo, target, contractRun); gate != tt.gate {
+				t.Fatalf("gate %s (exit %d), want %s", gate, code, tt.gate)
+			}
+		})
+	}
+}

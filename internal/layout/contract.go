@@ -29,6 +29,17 @@ var contractRoles = []struct{ name, schema string }{
 	{"audit", "contract_audit"},
 }
 
+// ContractRoundFiles names the files of one round in its folder (the run's
+// own folder for a flat run): each role's artifact and the doer's
+// patch.diff.
+func ContractRoundFiles() []string {
+	names := []string{"patch.diff"}
+	for _, r := range contractRoles {
+		names = append(names, r.name+".json")
+	}
+	return names
+}
+
 var contractFiles = func() []File {
 	files := []File{{Path: contractSummary, Kind: JSON, Schema: "contract_summary", DocKey: "summary"}}
 	for _, r := range contractRoles {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/h3a-check/h3a-check/internal/gitrev"
 	"github.com/h3a-check/h3a-check/internal/history"
+	"github.com/h3a-check/h3a-check/internal/layout"
 	"github.com/h3a-check/h3a-check/internal/ledger"
 )
 
@@ -359,18 +360,72 @@ func (c *checker) markRoundProvenance(s *runState, docs map[string]any, hist his
 	docs["provenance"] = prov
 	h := c.humans()
 	after := false // the round before this one asked for a person
+	var earlier []map[string]any
 	for _, r := range rounds {
 		round, _ := r.(map[string]any)
 		files, _ := round["files"].(map[string]any)
 		if after {
 			for _, f := range files {
 				if file, ok := f.(string); ok {
-					prov[file] = h.documentProvenance(s, hist, file)
+					p, commits := h.documentProvenance(s, hist, file)
+					// The person decided on the rounds before as the
+					// signed commits left them: a round a later commit
+					// edited was never before them.
+					if p == provenanceSigned && !h.roundsAsSigned(s, hist, earlier, commits) {
+						p = provenanceClaimed
+					}
+					prov[file] = p
 				}
 			}
 		}
+		earlier = append(earlier, round)
 		after = asksForPerson(round)
 	}
+}
+
+// roundsAsSigned reports whether the rounds before a round a person signed
+// (earlier) are what each commit that added its lines (commits) held: the
+// same folder of each round, the same file of each role and patch.diff of
+// a flat run's round, and the same bytes of each document as checked. A
+// round an unsigned commit of the change edited, added or removed after
+// the person's commit (its verdict, its reasons, its patch) is not the
+// round the person decided on.
+func (h *Humans) roundsAsSigned(s *runState, hist historyOutcome, earlier []map[string]any, commits []string) bool {
+	repo := hist.at.repo
+	var paths, docs []string
+	for _, round := range earlier {
+		if dir, _ := round["dir"].(string); dir != "" {
+			paths = append(paths, dir)
+		} else {
+			paths = append(paths, layout.ContractRoundFiles()...)
+		}
+		files, _ := round["files"].(map[string]any)
+		for _, f := range files {
+			if file, ok := f.(string); ok {
+				docs = append(docs, file)
+			}
+		}
+	}
+	for _, c := range commits {
+		for _, p := range paths {
+			at, okAt, err := repo.Lookup(c, path.Join(hist.at.rel, p))
+			if err != nil {
+				return false
+			}
+			head, okHead, err := repo.Lookup("HEAD", path.Join(hist.at.rel, p))
+			if err != nil || okAt != okHead || at != head {
+				return false
+			}
+		}
+		for _, file := range docs {
+			d := s.run.Docs[file]
+			data, ok, err := repo.Read(c, path.Join(hist.at.rel, file))
+			if d == nil || err != nil || !ok || !bytes.Equal(data, d.Data) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // asksForPerson: the round's judge or auditor said needs-human.
@@ -380,31 +435,36 @@ func asksForPerson(round map[string]any) bool {
 	return v["verdict"] == "needs-human" || a["gate"] == "needs-human"
 }
 
-// documentProvenance is the provenance of one document of the run.
-func (h *Humans) documentProvenance(s *runState, hist historyOutcome, file string) string {
+// documentProvenance is the provenance of one document of the run and,
+// when it is signed, the commits that added its lines.
+func (h *Humans) documentProvenance(s *runState, hist historyOutcome, file string) (string, []string) {
 	switch {
 	case hist.held[file]:
-		return provenanceBase
+		return provenanceBase, nil
 	case h.Local:
-		return provenanceLocal
+		return provenanceLocal, nil
 	case hist.at.repo == nil || hist.at.base.Commit == "" || !h.hasKeys():
-		return provenanceClaimed
+		return provenanceClaimed, nil
 	}
 	blamedPath := path.Join(hist.at.rel, file)
 	blamed, err := h.blame(hist.at.repo, hist.at.base.Commit, blamedPath)
 	text := docLines(s, file)
 	if err != nil || len(blamed) != len(text) {
-		return provenanceClaimed // not committed as it is
+		return provenanceClaimed, nil // not committed as it is
 	}
 	// Every line came in a commit a person signed, into this file; a line
 	// git blames on the base belongs to a file the base holds elsewhere (a
 	// copy or a rename), and one git finds under another name in the
 	// commit that added it was signed for another file: neither decided
 	// anything about this round.
+	var commits []string
 	for i, b := range blamed {
 		if strings.TrimSuffix(b.Text, "\r") != text[i] || b.Boundary || b.File != blamedPath || !h.signedByHuman(hist.at.repo, b.Commit) {
-			return provenanceClaimed
+			return provenanceClaimed, nil
+		}
+		if !slices.Contains(commits, b.Commit) {
+			commits = append(commits, b.Commit)
 		}
 	}
-	return provenanceSigned
+	return provenanceSigned, commits
 }
