@@ -86,7 +86,10 @@ func setField(f *finding.Finding, key string, v any) string {
 		if why := str(&f.File); why != "" {
 			return why
 		}
-		if f.File != "" && (path.IsAbs(f.File) || slices.Contains(strings.Split(f.File, "/"), "..")) {
+		// A clean relative path names one file: "." (the run itself),
+		// "./x" or "x/" would be cleaned into another place when the
+		// finding is matched against waivers and shown in reports.
+		if f.File != "" && (path.IsAbs(f.File) || path.Clean(f.File) != f.File || f.File == "." || slices.Contains(strings.Split(f.File, "/"), "..")) {
 			return fmt.Sprintf("\"file\" %q is not a path inside the run (expected e.g. \"state.json\")", f.File)
 		}
 		return ""
