@@ -52,6 +52,45 @@ order_gaps contains v if {
 
 phase_time(phase) if lib.time_ns(phases[phase].timestamp)
 
+# METADATA
+# title: TDD phase timed after G1 passed
+# description: >-
+#   A TDD phase of the current cycle (RED, GREEN, or REFACTOR when recorded with a time)
+#   is not timed after the G1 PASSED event of GATES_LEDGER.md that passed the gate: the
+#   phases are G1's exit criteria, so a phase run later says the gate passed before they
+#   were met. Checked while the ledger's latest G1 event is PASSED (a G1 started again for
+#   a remediation is a new attempt), against that event; times the rules cannot read are
+#   not compared, nor a PASSED time earlier than its STARTED time
+#   (h3a.gates.ledger_time_inverted). gate_framework.md, G1 Exit Criteria: "RED phase
+#   documented | RED test output saved showing initial test failure", "GREEN phase
+#   documented | GREEN test output saved showing all tests passing", "REFACTOR phase
+#   completed", "Gate logged | GATES_LEDGER.md shows G1 PASSED event"; Purpose: each gate
+#   "cannot be skipped and requires artifact proof to pass"; TDD Non-Negotiables:
+#   "Chronological order matters".
+# custom:
+#   id: h3a.evidence.tdd_after_gate
+#   category: evidence
+#   severity: error
+#   remediation: >-
+#     G1 passes only once its TDD cycle is done: append a FAILED event for G1, finish the
+#     cycle, log its evidence and append a new PASSED event; never edit the times of the
+#     ledger or the report to make them fit
+deny contains f if {
+	model.ledger_latest[1].status == "PASSED"
+	pass := last_pass[1]
+	some phase in ["red", "green", "refactor"]
+	t := phases[phase].timestamp
+	lib.time_ns(t) > pass.ns
+	f := lib.finding(rego.metadata.rule(), element(1, {
+		"msg": sprintf(
+			"G1_implementation PASSED at %s (GATES_LEDGER.md line %d), but the %s phase of the TDD cycle for %s is timed later, at %s: the gate passed before its TDD cycle was done",
+			[pass.event.time, pass.event.line, upper(phase), task_name, t],
+		),
+		"file": lib.doc_file.executor_report,
+		"pointer": sprintf("/tdd_cycles/%d/tdd_phases/%s/timestamp", [model.current_cycle, phase]),
+	}))
+}
+
 phase_pointer(phase) := sprintf("/tdd_cycles/%d/tdd_phases/%s", [model.current_cycle, phase]) if is_object(phases[phase])
 
 else := sprintf("/tdd_cycles/%d/tdd_phases", [model.current_cycle])

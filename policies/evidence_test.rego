@@ -317,6 +317,73 @@ test_tdd_order_missing_phase if {
 	f.pointer == "/tdd_cycles/0/tdd_phases"
 }
 
+after_gate := "h3a.evidence.tdd_after_gate"
+
+# the complete run's G1 PASSED event is at 14:45:00Z (event 3, line 29).
+phase_at(phase, t) := {"op": "replace", "path": sprintf("/docs/executor_report/tdd_cycles/0/tdd_phases/%s/timestamp", [phase]), "value": t}
+
+test_tdd_after_gate_quiet_on_ok_runs if {
+	count(test.of(evidence.deny, after_gate)) == 0 with input as fixture.complete
+	count(test.of(evidence.deny, after_gate)) == 0 with input as fixture.fresh
+}
+
+test_tdd_after_gate_green if {
+	inp := test.patch([phase_at("green", "2025-09-29T14:50:00Z"), phase_at("refactor", "2025-09-29T14:55:00Z")])
+	fs := test.of(evidence.deny, after_gate) with input as inp
+	{f.pointer | some f in fs} == {"/tdd_cycles/0/tdd_phases/green/timestamp", "/tdd_cycles/0/tdd_phases/refactor/timestamp"}
+	some f in fs
+	f.pointer == "/tdd_cycles/0/tdd_phases/green/timestamp"
+	f.file == "executor_report.json"
+	f.gate == "G1"
+	f.task_id == "T001"
+	f.msg == `G1_implementation PASSED at 2025-09-29T14:45:00Z (GATES_LEDGER.md line 29), but the GREEN phase of the TDD cycle for task "T001" is timed later, at 2025-09-29T14:50:00Z: the gate passed before its TDD cycle was done`
+}
+
+test_tdd_after_gate_red_in_another_zone if {
+	# 16:46 at +02:00 is 14:46Z, a minute after the pass
+	inp := test.patch([phase_at("red", "2025-09-29T16:46:00+02:00"), phase_at("green", "2025-09-29T14:44:00Z")])
+	[f] := test.of(evidence.deny, after_gate) with input as inp
+	f.pointer == "/tdd_cycles/0/tdd_phases/red/timestamp"
+}
+
+test_tdd_after_gate_same_time_is_not_late if {
+	inp := test.patch([phase_at("refactor", "2025-09-29T14:45:00Z"), phase_at("green", "2025-09-29T16:45:00+02:00")])
+	count(test.of(evidence.deny, after_gate)) == 0 with input as inp
+}
+
+test_tdd_after_gate_needs_readable_times if {
+	count(test.of(evidence.deny, after_gate)) == 0 with input as test.patch([phase_at("green", "after the gate")])
+	count(test.of(evidence.deny, after_gate)) == 0 with input as test.patch([
+		phase_at("green", "2025-09-29T14:50:00Z"),
+		{"op": "replace", "path": "/docs/gates_ledger/events/3/time", "value": "14:45"},
+	])
+}
+
+test_tdd_after_gate_not_after_an_inverted_pass if {
+	# a PASSED timed before its STARTED is h3a.gates.ledger_time_inverted's
+	inp := test.patch([{"op": "replace", "path": "/docs/gates_ledger/events/3/time", "value": "2025-09-29T14:05:00Z"}])
+	count(test.of(evidence.deny, after_gate)) == 0 with input as inp
+}
+
+test_tdd_after_gate_a_new_attempt_is_not_late if {
+	# G2 failed and G1 started again: the new cycle is after the old pass
+	inp := test.patch([
+		phase_at("green", "2025-09-29T15:20:00Z"),
+		{"op": "add", "path": "/docs/gates_ledger/events/-", "value": test.event("2025-09-29T15:10:00Z", "G1_implementation", "STARTED", "executor", 32)},
+	])
+	count(test.of(evidence.deny, after_gate)) == 0 with input as inp
+}
+
+test_tdd_after_gate_a_later_pass_counts if {
+	inp := test.patch([
+		phase_at("green", "2025-09-29T15:20:00Z"),
+		phase_at("refactor", "2025-09-29T15:25:00Z"),
+		{"op": "add", "path": "/docs/gates_ledger/events/-", "value": test.event("2025-09-29T15:10:00Z", "G1_implementation", "STARTED", "executor", 32)},
+		{"op": "add", "path": "/docs/gates_ledger/events/-", "value": test.event("2025-09-29T15:30:00Z", "G1_implementation", "PASSED", "executor", 33)},
+	])
+	count(test.of(evidence.deny, after_gate)) == 0 with input as inp
+}
+
 test_coverage_decreased if {
 	every delta in ["-1.2%", " - 0.5 % ", -3, "\u22125.2%", "\u20130.1%", "-0.3 pp"] {
 		inp := test.patch([{"op": "replace", "path": "/docs/executor_report/tdd_cycles/0/coverage_delta", "value": delta}])
