@@ -302,6 +302,49 @@ has_passing_verdict(id) if {
 }
 
 # METADATA
+# title: Task complete while blocked
+# description: >-
+#   CURRENT_TASK.json with a status that means the task passed (complete) lists nothing
+#   in blocked_by, other than tasks that are complete themselves (marked done in
+#   ROADMAP.md, or with a passing verdict). A blocker is what the executor records when
+#   it cannot go on, and it escalates; the specification says nothing of taking a
+#   resolved blocker off the list, so a stale entry cannot be told from a task finished
+#   over its blocker: a warning that asks for a human. h3a-state-specification.md,
+#   CURRENT_TASK.json Schema: "blocked_by": []; handoff_contracts.md, H1 Executor's
+#   Assumptions: "No blocking dependencies (or documented in CURRENT_TASK.json)"; Common
+#   Handoff Failures (H1): "Missing dependencies | Executor discovers blocker (missing API
+#   key) | Executor adds blocker to CURRENT_TASK.json, escalates"; gate_framework.md,
+#   Escalation Protocol: "Architectural blocker discovered".
+# custom:
+#   id: h3a.gates.complete_while_blocked
+#   category: gates
+#   severity: warning
+#   remediation: >-
+#     a person confirms the blocker was resolved before the task passed (then it is taken
+#     off blocked_by at the next write), or the task goes back to in_progress until it is
+warn contains f if {
+	model.task_meaning.outcome == "pass"
+	some j, blocker in lib.items(input.docs.current_task.blocked_by)
+	lib.filled(blocker)
+	not complete_task(blocker)
+	f := lib.finding(rego.metadata.rule(), object.union(
+		{
+			"msg": sprintf("the current task is %q but blocked_by still lists %q; a person must confirm the blocker was resolved", [input.docs.current_task.status, blocker]),
+			"file": lib.doc_file.current_task,
+			"pointer": sprintf("/blocked_by/%d", [j]),
+			"needs_human": true,
+		},
+		{"task_id": id | id := input.docs.current_task.task_id; lib.filled(id)},
+	))
+}
+
+# complete_task holds for a task id of the roadmap that is complete.
+complete_task(id) if {
+	id in model.roadmap_ids
+	complete(id)
+}
+
+# METADATA
 # title: Task marked done without a passing verdict
 # description: >-
 #   A ROADMAP.md task marked done ([x]) has a validator verdict whose status means a pass

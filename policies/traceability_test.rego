@@ -119,6 +119,53 @@ test_dependency_before_work_starts if {
 	count(test.of(traceability.deny, "h3a.traceability.dependency_incomplete")) == 0 with input as inp
 }
 
+blocked := "h3a.gates.complete_while_blocked"
+
+blocked_by(xs) := {"op": "replace", "path": "/docs/current_task/blocked_by", "value": xs}
+
+test_complete_while_blocked_quiet_on_ok_runs if {
+	count(test.of(traceability.warn, blocked)) == 0 with input as fixture.complete
+	count(test.of(traceability.warn, blocked)) == 0 with input as fixture.fresh
+}
+
+test_complete_while_blocked if {
+	inp := test.patch([blocked_by(["missing API key for the token service"])])
+	[f] := test.of(traceability.warn, blocked) with input as inp
+	f.msg == `the current task is "complete" but blocked_by still lists "missing API key for the token service"; a person must confirm the blocker was resolved`
+	f.file == "state/CURRENT_TASK.json"
+	f.pointer == "/blocked_by/0"
+	f.task_id == "T001"
+	f.needs_human == true
+}
+
+test_complete_while_blocked_by_an_open_task if {
+	inp := test.patch(array.concat(roadmap_with_t000(false), [blocked_by(["T000"])]))
+	[f] := test.of(traceability.warn, blocked) with input as inp
+	f.pointer == "/blocked_by/0"
+}
+
+test_complete_while_blocked_by_a_complete_task_is_quiet if {
+	# the blocking task is done: the block was lifted
+	count(test.of(traceability.warn, blocked)) == 0 with input as test.patch(array.concat(roadmap_with_t000(true), [blocked_by(["T000"])]))
+	inp := test.patch(array.concat(roadmap_with_t000(false), array.concat(
+		test.add_verdict({"task_id": "T000", "status": "pass"}),
+		[blocked_by(["T000"])],
+	)))
+	count(test.of(traceability.warn, blocked)) == 0 with input as inp
+}
+
+test_blocked_before_completion_is_quiet if {
+	# a documented blocker is allowed while the task is open (H1 Executor's Assumptions)
+	every st in ["in_progress", "awaiting_validation", "validation", "escalation_required"] {
+		inp := test.patch(array.concat(test.task_status(st), [blocked_by(["missing API key"])]))
+		count(test.of(traceability.warn, blocked)) == 0 with input as inp
+	}
+}
+
+test_complete_while_blocked_ignores_empty_entries if {
+	count(test.of(traceability.warn, blocked)) == 0 with input as test.patch([blocked_by(["", "  "])])
+}
+
 test_done_without_verdict if {
 	inp := test.patch(test.verdict_status(0, "needs_remediation"))
 	[f] := test.of(traceability.deny, "h3a.traceability.done_without_verdict") with input as inp
