@@ -176,6 +176,52 @@ warn contains f if {
 }
 
 # METADATA
+# title: Audit pass over traceability issues
+# description: >-
+#   An audit gate of pass whose traceability.issues is not empty, while no traceability
+#   check is fail with its notes accepting it: the audit lets the work land and lists
+#   traceability problems that no accepted check explains. The auditor's rules allow a
+#   pass only when the traceability checks pass "or are explicitly accepted" (an accepted
+#   check is one its notes name, as for h3a.gates.contract_audit_gate_contradiction, and
+#   its issues are the details of that failure). The contract states no rule for issues
+#   of its own, so this is a warning, but it asks for a human: the gate cannot be read as
+#   a pass. artifact-contract.md,
+#   audit.json: "traceability": {"task_id_match", "requirements_coverage", "issues"},
+#   whose example lists its issue under "gate": "fail"; auditor-gate SKILL.md, Decision
+#   Rules: "`pass`: traceability and policy checks pass or are explicitly accepted",
+#   "`fail`: policy, traceability, or release constraints are violated"; auditor-gate
+#   gate-rubric.md, Decision Mapping: "`pass`: no failed artifact/traceability checks".
+# custom:
+#   id: h3a.gates.contract_pass_with_traceability_issues
+#   category: gates
+#   severity: warning
+#   remediation: >-
+#     the auditor re-decides: either the issues are resolved (re-run it on fixed artifacts,
+#     which leaves issues empty) or the gate is fail or needs-human with the issues in
+#     findings and required_actions
+warn contains f if {
+	some r in rounds
+	r.audit.gate == "pass"
+	items := lib.items(lib.get(r.audit.traceability, "issues"))
+	count(items) > 0
+	not accepted_traceability_failure(r.audit)
+	f := lib.finding(rego.metadata.rule(), {
+		"msg": sprintf("audit gate is pass but traceability.issues lists %d issue(s): %s, and no traceability check is fail and accepted in its notes; a person must decide whether the work lands", [count(items), quoted(items)]),
+		"file": r.files.audit,
+		"pointer": "/traceability/issues",
+		"needs_human": true,
+	})
+}
+
+# accepted_traceability_failure holds for an audit with a traceability check
+# that is fail and named in its notes: the auditor accepted it explicitly.
+accepted_traceability_failure(a) if {
+	some [pointer, name, "fail"] in audit_checks(a)
+	startswith(pointer, "/traceability/")
+	contains(lower(lib.str(lib.get(a, "notes"))), lower(name))
+}
+
+# METADATA
 # title: Audit without risk or policy
 # description: >-
 #   The contract's audit.json has risk and policy; real auditors leave them out, which

@@ -105,6 +105,49 @@ test_audit_pass_without_required_actions_is_fine if {
 	count(stops([])) == 0
 }
 
+# traceability.issues lists problems the audit found: under a pass it asks for a human.
+test_audit_pass_with_traceability_issues if {
+	ops := [{"op": "add", "path": "/docs/rounds/1/audit/traceability/issues/-", "value": "RQ-0102 touched but not checked"}]
+	count(findings(ops)) == 0
+	{[f.rule, f.file, f.pointer] | some f in stops(ops)} == {["h3a.gates.contract_pass_with_traceability_issues", a2, "/traceability/issues"]}
+	{f.msg | some f in stops(ops)} == {`audit gate is pass but traceability.issues lists 1 issue(s): "RQ-0102 touched but not checked", and no traceability check is fail and accepted in its notes; a person must decide whether the work lands`}
+}
+
+# The issues of a failed check the notes accept are its details.
+test_audit_pass_with_accepted_traceability_issues_is_fine if {
+	issue := {"op": "add", "path": "/docs/rounds/1/audit/traceability/issues/-", "value": "verdict names TASK-0043"}
+	failed := {"op": "replace", "path": "/docs/rounds/1/audit/traceability/task_id_match", "value": "fail"}
+	accepted := {"op": "replace", "path": "/docs/rounds/1/audit/notes", "value": "task_id_match fails on verdict.json, accepted: the judge mistyped the id"}
+	count([f | some f in all_of([issue, failed, accepted]); f.rule == "h3a.gates.contract_pass_with_traceability_issues"]) == 0
+
+	# notes that accept a policy check do not explain a traceability issue
+	policy_failed := {"op": "replace", "path": "/docs/rounds/1/audit/policy/eval_commands", "value": "fail"}
+	policy_accepted := {"op": "replace", "path": "/docs/rounds/1/audit/notes", "value": "eval_commands accepted"}
+	count([f | some f in all_of([issue, policy_failed, policy_accepted]); f.rule == "h3a.gates.contract_pass_with_traceability_issues"]) == 1
+
+	# a passing check named in the notes accepts nothing
+	named := {"op": "replace", "path": "/docs/rounds/1/audit/notes", "value": "task_id_match checked"}
+	count([f | some f in all_of([issue, named]); f.rule == "h3a.gates.contract_pass_with_traceability_issues"]) == 1
+}
+
+test_audit_fail_with_traceability_issues_is_fine if {
+	ops := [
+		{"op": "add", "path": "/docs/rounds/1/audit/traceability/issues/-", "value": "RQ-0102 touched but not checked"},
+		{"op": "replace", "path": "/docs/rounds/1/audit/gate", "value": "fail"},
+	]
+	count([f | some f in all_of(ops); f.rule == "h3a.gates.contract_pass_with_traceability_issues"]) == 0
+}
+
+test_audit_pass_without_traceability_is_fine if {
+	every ops in [
+		[{"op": "remove", "path": "/docs/rounds/1/audit/traceability"}],
+		[{"op": "remove", "path": "/docs/rounds/1/audit/traceability/issues"}],
+		[{"op": "replace", "path": "/docs/rounds/1/audit/traceability/issues", "value": "none"}],
+	] {
+		count([f | some f in all_of(ops); f.rule == "h3a.gates.contract_pass_with_traceability_issues"]) == 0
+	}
+}
+
 test_audit_incomplete_is_a_warning if {
 	fs := contract.warn with input as test.patch_contract([
 		{"op": "remove", "path": "/docs/rounds/1/audit/risk"},
