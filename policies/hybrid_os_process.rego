@@ -368,6 +368,44 @@ warn contains f if {
 	}))
 }
 
+# METADATA
+# title: Error cleared without a logged recovery
+# description: >-
+#   The last log entry has level E while st is READY or BUSY: a logging call with level E
+#   sets st = ERROR, and nothing was logged after it, so the state was cleared with no
+#   record of the recovery the spec requires (or was never set). The spec does not say
+#   that the clearance itself is logged, so this is a warning, but it asks for a human, as
+#   the ERROR state it stands for does (h3a.gates.hybrid_stopped). BLK_* states are left
+#   alone: a lock conflict logs an error and sets its own state. hybrid-ai-os-v1.4.md,
+#   Error States: "ERROR | Logging call with level `E`", "Recovery requires manual or
+#   programmed conflict resolution followed by state clearance"; Startup Sequence: "Log
+#   session start; `st = READY`"; Optimistic Lock Protocol: "Conflict sets `st = BLK_CON`
+#   and logs error".
+# custom:
+#   id: h3a.gates.hybrid_error_cleared
+#   category: gates
+#   severity: warning
+#   remediation: >-
+#     a person confirms the logged error was resolved and logs the recovery; if it was
+#     not, set st to ERROR until it is
+warn contains f if {
+	st := state.st
+	st in {"READY", "BUSY"}
+	count(records) > 0
+	last := records[count(records) - 1]
+	last.record.L == "E"
+	f := lib.finding(rego.metadata.rule(), object.union(current_task, {
+		"msg": sprintf("the last log entry (%s line %d%s) has level \"E\" but st is %q: the error sets st to ERROR, and no recovery is logged after it; a person must confirm it was resolved", [last.unit, last.line, entry_id(last.record), st]),
+		"file": "state.json",
+		"pointer": "/st",
+		"needs_human": true,
+	}))
+}
+
+entry_id(r) := sprintf(", id %d", [id]) if id := lib.int64(r.id)
+
+else := ""
+
 # current_task names the task state.json (ct) or state.txt (ct_id) is on.
 current_task := {"task_id": state.ct} if named(state.ct)
 

@@ -253,6 +253,36 @@ test_running_passes if {
 	}
 }
 
+cleared := ["h3a.gates.hybrid_error_cleared", "state.json", "/st"]
+
+last_is_error := set("/docs/logs/logs~1log_unit_2.jsonl/2/L", "E")
+
+# The last entry logged an error, and st is no error state: nothing records
+# the recovery, so a person must confirm it.
+test_error_cleared_needs_human if {
+	every st in ["READY", "BUSY"] {
+		fs := findings([set("/docs/state/st", st), last_is_error])
+		located(fs) == {cleared}
+		some f in fs
+		f.needs_human == true
+		f.task_id == "t2"
+	}
+	msgs(findings([last_is_error])) == {`the last log entry (logs/log_unit_2.jsonl line 3, id 8) has level "E" but st is "READY": the error sets st to ERROR, and no recovery is logged after it; a person must confirm it was resolved`}
+	msgs(findings([last_is_error, cut("/docs/logs/logs~1log_unit_2.jsonl/2/id"), set("/docs/state/g", 7)])) == {`the last log entry (logs/log_unit_2.jsonl line 3) has level "E" but st is "READY": the error sets st to ERROR, and no recovery is logged after it; a person must confirm it was resolved`}
+}
+
+# An error logged before the last entry may have been recovered from; a
+# stopped state is h3a.gates.hybrid_stopped's; a lock conflict logs an error
+# and sets BLK_CON or a summary state.
+test_error_cleared_quiet_otherwise if {
+	count(findings([set("/docs/logs/logs~1log_unit_2.jsonl/1/L", "E")])) == 0
+	located(findings([set("/docs/state/st", "ERROR"), last_is_error])) == {stopped}
+	every st in ["BLK_SUM", "BLK_PSUM"] {
+		count(findings([set("/docs/state/st", st), last_is_error])) == 0
+	}
+	count(findings([set("/docs/logs/logs~1log_unit_2.jsonl/2/L", "W")])) == 0
+}
+
 test_x2_stopped_needs_human if {
 	fs := x2_findings([set("/docs/x2_state/st", "BLK_MAX")])
 	located(fs) == {["h3a.gates.hybrid_stopped", "state.txt", "/st"]}
