@@ -25,8 +25,9 @@ ct := input.docs.current_task
 #   category: retries
 #   severity: error
 #   remediation: >-
-#     stop retrying: set CURRENT_TASK.json status to escalation_required and log an
-#     ESCALATION event in GATES_LEDGER.md; the run then needs a human instead of failing.
+#     stop retrying: set CURRENT_TASK.json status to escalation_required, log an
+#     ESCALATION event in GATES_LEDGER.md and write artifacts/escalation/issue_<task-id>.md;
+#     the run then needs a human instead of failing.
 #     A person whose key the base's humans.allowed-signers lists reviews the attempts,
 #     records the decision as a GATES_LEDGER.md event by agent "human" and, for a retry,
 #     sets iteration_count back to 0 in the same signed commit

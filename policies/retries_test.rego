@@ -50,8 +50,68 @@ test_at_the_limit_is_not_over if {
 	count(retries.warn) == 0 with input as inp
 }
 
+# escalated lists the warnings of ops, in a run that holds the escalation
+# issue file (its absence: h3a.retries.escalation_issue_missing).
 escalated(ops) := [f | some f in fs] if {
-	fs := retries.warn with input as test.patch(ops)
+	fs := retries.warn with input as test.patch(array.concat(ops, [with_issue_file]))
+}
+
+with_issue_file := {"op": "add", "path": "/tree/-", "value": "artifacts/escalation/issue_T001.md"}
+
+issue_missing := "h3a.retries.escalation_issue_missing"
+
+test_escalation_issue_missing_quiet_on_ok_runs if {
+	count(test.of(retries.warn, issue_missing)) == 0 with input as fixture.complete
+	count(test.of(retries.warn, issue_missing)) == 0 with input as fixture.fresh
+}
+
+test_escalation_issue_missing_for_an_escalated_task if {
+	[f] := test.of(retries.warn, issue_missing) with input as test.patch(test.task_status("escalation_required"))
+	f.file == "state/CURRENT_TASK.json"
+	f.pointer == "/status"
+	f.task_id == "T001"
+	not f.needs_human
+	f.msg == `task "T001" was escalated (CURRENT_TASK.json status is "escalation_required") but the run has no "artifacts/escalation/issue_T001.md": the escalation issue the human reviews is missing`
+}
+
+test_escalation_issue_missing_for_a_verdict if {
+	# the verdict is named first, where the task is escalated twice
+	inp := test.patch(array.concat(test.verdict_status(0, "escalation"), test.task_status("escalation_required")))
+	[f] := test.of(retries.warn, issue_missing) with input as inp
+	f.file == "validator_report.json"
+	f.pointer == "/verdicts/0/status"
+	contains(f.msg, `(verdict 0 has status "escalation")`)
+}
+
+test_escalation_issue_missing_for_a_ledger_event if {
+	inp := test.patch([{"op": "add", "path": "/docs/gates_ledger/events/5", "value": test.event("2025-09-29T14:55:00Z", "G2_validation", "ESCALATION", "validator", 31)}])
+	[f] := test.of(retries.warn, issue_missing) with input as inp
+	f.file == "state/GATES_LEDGER.md"
+	f.line == 31
+	contains(f.msg, "(GATES_LEDGER.md logs G2_validation ESCALATION)")
+}
+
+test_escalation_issue_found if {
+	ops := test.task_status("escalation_required")
+	count(test.of(retries.warn, issue_missing)) == 0 with input as test.patch(array.concat(ops, [with_issue_file]))
+
+	# another name in artifacts/escalation/ that holds the task id counts
+	other := {"op": "add", "path": "/tree/-", "value": "artifacts/escalation/T001-escalation-2.md"}
+	count(test.of(retries.warn, issue_missing)) == 0 with input as test.patch(array.concat(ops, [other]))
+
+	# a file elsewhere, or about another task, does not
+	elsewhere := {"op": "add", "path": "/tree/-", "value": "artifacts/validator/issue_T001.md"}
+	count(test.of(retries.warn, issue_missing)) == 1 with input as test.patch(array.concat(ops, [elsewhere]))
+	another := {"op": "add", "path": "/tree/-", "value": "artifacts/escalation/issue_T002.md"}
+	count(test.of(retries.warn, issue_missing)) == 1 with input as test.patch(array.concat(ops, [another]))
+}
+
+test_escalation_issue_of_an_earlier_task if {
+	# an escalated verdict about another task needs that task's issue file
+	inp := test.patch(test.add_verdict({"task_id": "T000", "status": "escalation_required"}))
+	[f] := test.of(retries.warn, issue_missing) with input as inp
+	f.task_id == "T000"
+	f.pointer == "/verdicts/1/status"
 }
 
 test_escalation_required if {
@@ -213,6 +273,7 @@ test_decided_provenances_count if {
 		inp := test.patch(array.concat(test.task_status("escalation_required"), [
 			{"op": "add", "path": "/docs/gates_ledger/events/-", "value": test.event("2025-09-29T15:10:00Z", "G2_validation", "FAILED", "validator", 32)},
 			{"op": "add", "path": "/docs/gates_ledger/events/-", "value": object.union(test.event("2025-09-29T16:00:00Z", "G2_validation", "REVIEWED", "human", 33), {"provenance": p})},
+			with_issue_file,
 		]))
 		count(retries.warn) == 0 with input as inp
 	}

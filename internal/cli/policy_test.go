@@ -203,7 +203,7 @@ func TestRulesListPolicyRules(t *testing.T) {
 		t.Errorf("explain: exit %d\n%s", code, out)
 	}
 	code, _, stderr := runMain("explain", "escalation")
-	if code != ExitError || !strings.Contains(stderr, "did you mean h3a.retries.escalation?") {
+	if code != ExitError || !strings.Contains(stderr, "did you mean h3a.retries.escalation, h3a.retries.escalation_issue_missing?") {
 		t.Errorf("explain near miss: exit %d, %q", code, stderr)
 	}
 }
