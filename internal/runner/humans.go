@@ -192,15 +192,7 @@ func headEvents(s *runState, file string) []ledger.Event {
 // gates ledger at file.
 func humanEventLines(s *runState, file string) map[int]bool {
 	out := map[int]bool{}
-	d := s.run.Docs[file]
-	if d == nil || !d.Parsed {
-		return out
-	}
-	g, ok := d.Ledger.(*ledger.GatesLedger)
-	if !ok {
-		return out
-	}
-	for _, e := range g.Events {
+	for _, e := range headEvents(s, file) {
 		if strings.EqualFold(e.Agent, "human") {
 			out[e.Line] = true
 		}
