@@ -67,6 +67,17 @@ func TestPreCommitStagedTricks(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// A new run inside the committed run: the committed run now holds
+	// another, which the nearest run's check alone would not see.
+	// The inner run passes on its own.
+	inner := filepath.Join(run, "artifacts", "executor", "sub", runID)
+	copyCase(t, "ok", "complete", inner)
+	git(t, repo, "add", "-A")
+	commitRefused(t, repo, env, "a run added inside the committed run", "[h3a.structure.nested_run]")
+	if err := os.RemoveAll(filepath.Join(run, "artifacts", "executor", "sub")); err != nil {
+		t.Fatal(err)
+	}
+
 	// A tampered artifact staged, then deleted from the disk.
 	breakArtifact(t, run)
 	git(t, repo, "add", green)
