@@ -18,8 +18,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -283,10 +285,15 @@ func (b *builder) value(n *yaml.Node, ptr string, depth int) any {
 	case yaml.MappingNode:
 		m := make(map[string]any, len(n.Content)/2)
 		first := map[string]*yaml.Node{}
+		var merges [][2]*yaml.Node // merge key and value, in order
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
 			if k.Kind != yaml.ScalarNode {
 				return b.fail(k, ptr, jsonpos.Syntax, "a mapping key is not a scalar; expected a plain key")
+			}
+			if isMerge(k) {
+				merges = append(merges, [2]*yaml.Node{k, v})
+				continue
 			}
 			b.bytes += len(k.Value)
 			child := ptr
@@ -300,6 +307,10 @@ func (b *builder) value(n *yaml.Node, ptr string, depth int) any {
 			}
 			first[k.Value] = k
 			m[k.Value] = b.value(v, child, depth+1)
+		}
+		merged := map[string]bool{}
+		for _, kv := range merges {
+			b.merge(m, first, merged, kv[0], kv[1], ptr, depth)
 		}
 		return m
 	case yaml.SequenceNode:
@@ -317,6 +328,55 @@ func (b *builder) value(n *yaml.Node, ptr string, depth int) any {
 		return scalar(n)
 	}
 	return nil
+}
+
+// isMerge reports whether k is a merge key: a plain "<<" (a quoted one is
+// an ordinary key), as yaml.v3 and other readers take it.
+func isMerge(k *yaml.Node) bool {
+	return k.Kind == yaml.ScalarNode && k.Value == "<<" && k.ShortTag() == "!!merge"
+}
+
+// merge adds to m, the mapping being built at ptr, the keys that the merge
+// key k brings in with its value v (a mapping, an alias of one, or a list
+// of those), as YAML readers do: a key the mapping writes itself keeps its
+// own value. Readers disagree on which of two merged mappings wins a key
+// both hold, so that is a duplicate key, as two keys of one mapping are; the
+// first is kept. own holds the keys written in the mapping, merged those
+// merged into it so far.
+func (b *builder) merge(m map[string]any, own map[string]*yaml.Node, merged map[string]bool, k, v *yaml.Node, ptr string, depth int) {
+	sources := []*yaml.Node{v}
+	if v.Kind == yaml.SequenceNode {
+		sources = v.Content
+	}
+	for _, src := range sources {
+		target := src
+		if src.Kind == yaml.AliasNode {
+			target = src.Alias
+		}
+		if target == nil || target.Kind != yaml.MappingNode {
+			b.fail(src, ptr, jsonpos.Syntax, "a merge key (<<) takes a mapping, an alias of one, or a list of those; expected a mapping")
+			return
+		}
+		value, ok := b.value(src, ptr, depth+1).(map[string]any)
+		if !ok || b.fatal != nil {
+			return
+		}
+		keys := slices.Sorted(maps.Keys(value))
+		for _, name := range keys {
+			if _, written := own[name]; written {
+				continue // the mapping's own key wins
+			}
+			if merged[name] {
+				if !b.inAlias {
+					b.problems = append(b.problems, jsonpos.Problem{Kind: jsonpos.DuplicateKey, Line: src.Line, Column: max(src.Column, 1), Pointer: ptr + "/" + escape(name),
+						Message: fmt.Sprintf("duplicate key %q: two mappings merged at line %d, column %d (<<) hold it, and readers disagree on which wins", name, k.Line, k.Column)})
+				}
+				continue
+			}
+			merged[name] = true
+			m[name] = value[name]
+		}
+	}
 }
 
 // scalar resolves a scalar by its tag as YAML 1.2's core schema does, into

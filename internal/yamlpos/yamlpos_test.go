@@ -167,3 +167,46 @@ func TestExpansionBounds(t *testing.T) {
 		t.Errorf("%d positions kept, want 6: the nodes written in the file", len(doc.pos))
 	}
 }
+
+// TestMergeKeys: a merge key (<<) brings its mappings' keys into the
+// mapping, as YAML readers expand it, so that a value written through one
+// is not hidden under a key "<<"; the mapping's own keys win, a key two
+// merged mappings hold is a duplicate, and a quoted "<<" is a plain key.
+func TestMergeKeys(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		want     any
+		dups     int
+	}{
+		{"inline", "a:\n  <<: {id: T04, x: 1}\n  x: 2\n", map[string]any{"a": map[string]any{"id": "T04", "x": json.Number("2")}}, 0},
+		{"own key written first wins", "a:\n  x: 2\n  <<: {x: 1}\n", map[string]any{"a": map[string]any{"x": json.Number("2")}}, 0},
+		{"alias", "base: &b {id: T04}\na:\n  <<: *b\n  s: docs\n", map[string]any{"base": map[string]any{"id": "T04"}, "a": map[string]any{"id": "T04", "s": "docs"}}, 0},
+		{"list", "p: &p {x: 1}\nq: &q {y: 2}\na:\n  <<: [*p, *q]\n", map[string]any{"p": map[string]any{"x": json.Number("1")}, "q": map[string]any{"y": json.Number("2")}, "a": map[string]any{"x": json.Number("1"), "y": json.Number("2")}}, 0},
+		{"two merged mappings hold a key", "a:\n  <<: [{x: 1}, {x: 2}]\n", map[string]any{"a": map[string]any{"x": json.Number("1")}}, 1},
+		{"nested merge", "p: &p {<<: {id: T04}}\na: {<<: *p}\n", map[string]any{"p": map[string]any{"id": "T04"}, "a": map[string]any{"id": "T04"}}, 0},
+		{"quoted key", "a: {\"<<\": {x: 1}}\n", map[string]any{"a": map[string]any{"<<": map[string]any{"x": json.Number("1")}}}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			doc, problems := Parse([]byte(tc.in))
+			if doc == nil {
+				t.Fatalf("Parse: %v", problems)
+			}
+			if !reflect.DeepEqual(doc.Value, tc.want) {
+				t.Errorf("Value = %#v\nwant %#v", doc.Value, tc.want)
+			}
+			if len(problems) != tc.dups {
+				t.Errorf("problems = %+v, want %d duplicate keys", problems, tc.dups)
+			}
+			for _, p := range problems {
+				if p.Kind != jsonpos.DuplicateKey || p.Line < 1 {
+					t.Errorf("problem = %+v, want a located duplicate key", p)
+				}
+			}
+		})
+	}
+	for _, in := range []string{"a:\n  <<: 1\n", "a:\n  <<: [{x: 1}, 2]\n", "s: &s [1]\na:\n  <<: *s\n"} {
+		if doc, problems := Parse([]byte(in)); doc != nil || len(problems) == 0 || problems[len(problems)-1].Kind != jsonpos.Syntax {
+			t.Errorf("Parse(%q) = %v, %+v; want a syntax problem: a merge key takes mappings", in, doc, problems)
+		}
+	}
+}
