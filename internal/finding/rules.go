@@ -198,6 +198,14 @@ var (
 		Description: "The document contains bytes that are not valid UTF-8; readers replace them, so the text is not what was written.",
 		Remediation: "re-encode the file as UTF-8",
 	}
+	NumberRange = Rule{
+		ID:          "h3a.schema.number_range",
+		Category:    CategorySchema,
+		Severity:    Error,
+		Title:       "Whole number beyond 64 bits",
+		Description: "The document holds a whole number that no 64-bit integer holds (99999999999999999999, 1e19, 1e400): readers disagree on its value, and the checker reads counts, ids and versions as 64-bit integers, so no rule reads it as one.",
+		Remediation: "write the number within -9223372036854775808 to 9223372036854775807",
+	}
 	SchemaViolation = Rule{
 		ID:          "h3a.schema.violation",
 		Category:    CategorySchema,
@@ -543,7 +551,7 @@ var (
 var GoRules = []Rule{
 	MissingFile, NotRegular, SymlinkLoop, TooLarge, Unreadable, TmpLeftover, CheckerTmpLeftover,
 	RunDirName, RunDirNameLoose, NestedRun, Symlink, LayoutAmbiguous, NameCase, SubmoduleNotChecked, MalformedRecord, NotEvaluated,
-	JSONSyntax, YAMLSyntax, DuplicateKey, BOM, InvalidUTF8, SchemaViolation,
+	JSONSyntax, YAMLSyntax, DuplicateKey, BOM, InvalidUTF8, NumberRange, SchemaViolation,
 	HashMismatch, EntryNotSuperseded, MissingArtifact, HashUnverifiable, HashEllipsis, HashMalformed, HashTooShort,
 	PathEscape, AbsolutePath,
 	RunIDMismatch, ContractFileMissing, ContractRoundNumber, ContractFlatAndRounds, GateStateOutputUnread,

@@ -60,6 +60,9 @@ const (
 	// TooManyValues is fatal: the document holds more values than the
 	// reader was allowed to build (ParseLimit).
 	TooManyValues
+	// NumberRange is not fatal: a whole number that an int64 cannot hold,
+	// kept as written.
+	NumberRange
 
 	numProblemKinds // keep last
 )
@@ -72,6 +75,7 @@ var problemKindNames = [...]string{
 	BOM:           "bom",
 	InvalidUTF8:   "invalid-utf8",
 	TooManyValues: "too-many-values",
+	NumberRange:   "number-range",
 }
 
 // String returns the kind's stable name, as used in reports.

@@ -409,8 +409,52 @@ func (p *parser) number() any {
 			" is out of the range the checker can evaluate (a magnitude between 1e-30000 and 1e30000, or 0)")
 		return nil
 	}
+	if wholeBeyondInt64(d[start:i]) {
+		p.report(NumberRange, start, p.childPointer(), "number "+quote(numberText(d, start))+
+			" is a whole number beyond a 64-bit integer (-9223372036854775808 to 9223372036854775807): readers disagree on its value (many round it, or refuse it), and the checker reads whole numbers as 64-bit integers, so no rule reads it as a count or an id")
+	}
 	p.pos = i
 	return json.Number(d[start:i])
+}
+
+// wholeBeyondInt64 reports whether a well-formed JSON number within
+// inRange is a whole number (100, 1e20, 2.50e1) that an int64 cannot
+// hold, from its digits alone.
+func wholeBeyondInt64(num []byte) bool {
+	if len(num) <= 18 && !bytes.ContainsAny(num, ".eE") {
+		return false // at most 18 digits
+	}
+	s := strings.ToLower(string(num))
+	neg := strings.HasPrefix(s, "-")
+	mantissa, exp, _ := strings.Cut(strings.TrimPrefix(s, "-"), "e")
+	intPart, frac, _ := strings.Cut(mantissa, ".")
+	digits := intPart + frac
+	point := len(intPart) // digits before the decimal point
+	if exp != "" {
+		e, err := strconv.Atoi(strings.TrimPrefix(exp, "+"))
+		if err != nil {
+			return false // not within inRange, which refuses it
+		}
+		point += e
+	}
+	trimmed := strings.TrimLeft(digits, "0")
+	point -= len(digits) - len(trimmed)
+	digits = strings.TrimRight(trimmed, "0")
+	switch {
+	case digits == "":
+		return false // zero
+	case len(digits) > point:
+		return false // a fraction
+	case point < 19:
+		return false
+	case point > 19:
+		return true
+	}
+	limit := "9223372036854775807"
+	if neg {
+		limit = "9223372036854775808"
+	}
+	return digits+strings.Repeat("0", point-len(digits)) > limit
 }
 
 // maxDecimalExponent bounds the magnitude of a number: the policy engine

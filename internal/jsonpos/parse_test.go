@@ -23,7 +23,14 @@ func TestParseProblems(t *testing.T) {
 		{name: "empty object", input: "{}"},
 		{name: "empty array", input: " [ ] \r\n"},
 		{name: "scalar", input: "-0.5e+3"},
-		{name: "numbers at the ends of the range", input: "[1e30000, -9.9e29999, 1e-30000, 0.001e-29997, 0e99999999999, 123456789e29992, 1e400]"},
+		{name: "numbers at the ends of the range", input: "[1e-30000, 0.001e-29997, 0e99999999999, 1.5, 9223372036854775807]"},
+
+		// Whole numbers beyond 64 bits: kept, and a problem each.
+		{name: "whole numbers beyond int64 at the ends of the range", input: "[1e30000, -9.9e29999, 1e-30000, 123456789e29992, 1e400]", want: []P{
+			{NumberRange, 1, 1, 2, "/0", beyond("1e30000")},
+			{NumberRange, 10, 1, 11, "/1", beyond("-9.9e29999")},
+			{NumberRange, 32, 1, 33, "/3", beyond("123456789e29992")},
+			{NumberRange, 49, 1, 50, "/4", beyond("1e400")}}},
 
 		// Numbers the policy engine cannot evaluate.
 		{name: "number too large", input: `{"n": 1e30001}`,
@@ -269,6 +276,7 @@ func TestProblemKind(t *testing.T) {
 		{DuplicateKey, "duplicate-key", false},
 		{BOM, "bom", false},
 		{InvalidUTF8, "invalid-utf8", false},
+		{NumberRange, "number-range", false},
 		{ProblemKind(42), "problem-kind-42", false},
 		{ProblemKind(-1), "problem-kind--1", false},
 	}
@@ -339,4 +347,41 @@ func TestProblemsBounded(t *testing.T) {
 	if last.Kind != InvalidUTF8 || !strings.Contains(last.Message, "200 more invalid-utf8 problems") {
 		t.Errorf("closing problem: %+v", last)
 	}
+}
+
+// TestWholeBeyondInt64: a whole number that no int64 holds, however it is
+// spelt, is a NumberRange problem at the number; fractions, and whole
+// numbers within int64, are not.
+func TestWholeBeyondInt64(t *testing.T) {
+	for _, tc := range []struct {
+		num  string
+		want bool
+	}{
+		{"0", false}, {"-0", false}, {"1.0", false}, {"2.5", false}, {"1e-400", false}, {"0e999", false},
+		{"999999999999999999", false},
+		{"9223372036854775807", false}, {"-9223372036854775808", false},
+		{"9223372036854775808", true}, {"-9223372036854775809", true},
+		{"9999999999999999999", true}, {"99999999999999999999", true},
+		{"1e19", true}, {"1E+19", true}, {"9.3e18", true}, {"9.2e18", false}, {"922337203685477580.8e1", true},
+		{"1e400", true}, {"-1e400", true}, {"100000000000000000000e-2", false}, {"100000000000000000000e-1", true},
+		{"12345678901234567890.5", false}, {"1.5e300", true}, {"0.00000000000000000000001e42", true},
+	} {
+		got := wholeBeyondInt64([]byte(tc.num))
+		if got != tc.want {
+			t.Errorf("wholeBeyondInt64(%s) = %v, want %v", tc.num, got, tc.want)
+		}
+		doc, problems := Parse([]byte(`{"rt": {"t1": ` + tc.num + `}}`))
+		if doc == nil {
+			t.Fatalf("Parse(%s): %v", tc.num, problems)
+		}
+		if n := len(problems); (n == 1) != tc.want || n > 1 {
+			t.Errorf("Parse(%s): problems %+v, want a number-range problem: %v", tc.num, problems, tc.want)
+		} else if tc.want && (problems[0].Kind != NumberRange || problems[0].Pointer != "/rt/t1" || problems[0].Column != 15) {
+			t.Errorf("Parse(%s): problem %+v, want number-range at /rt/t1, column 15", tc.num, problems[0])
+		}
+	}
+}
+
+func beyond(num string) string {
+	return "number " + quote(num) + " is a whole number beyond a 64-bit integer (-9223372036854775808 to 9223372036854775807): readers disagree on its value (many round it, or refuse it), and the checker reads whole numbers as 64-bit integers, so no rule reads it as a count or an id"
 }

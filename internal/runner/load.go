@@ -174,6 +174,8 @@ func parseFinding(file string, p jsonpos.Problem, syntax finding.Rule) finding.F
 		rule = finding.BOM
 	case jsonpos.InvalidUTF8:
 		rule = finding.InvalidUTF8
+	case jsonpos.NumberRange:
+		rule = finding.NumberRange
 	case jsonpos.TooManyValues:
 		return tooManyValues(file, p)
 	}
