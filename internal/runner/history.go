@@ -234,6 +234,18 @@ func (bf *baseFinder) listings(paths []string, changed *changedScope) ([]baseLis
 			return nil, fmt.Errorf("listing the runs of %s at base %s: %w", p.display, gitrev.Short(b.Commit), err)
 		}
 		listings = append(listings, baseListing{repo: repo, base: b, rel: rel, display: p.display, runs: atBase})
+		// A folder reached through a symbolic link inside the work tree
+		// (runs -> .hidden, left by a change that moved runs/ away) is
+		// listed as named too: what git held there at the base is what
+		// the change replaced with the link.
+		if named, ok := namedRel(repo.Root, p.abs); ok && named != rel {
+			heldThere, err := runsAtBaseWithin(repo, b.Commit, named, changed.atBase(repo))
+			if err != nil {
+				return nil, fmt.Errorf("listing the runs of %s at base %s: %w", p.display, gitrev.Short(b.Commit), err)
+			}
+			listings = append(listings, baseListing{repo: repo, base: b, rel: named, display: p.display, runs: heldThere})
+			atBase = append(atBase, heldThere...)
+		}
 		if len(atBase) > 0 {
 			if bf.hp.heldAtBase == nil {
 				bf.hp.heldAtBase = map[string]bool{}

@@ -171,6 +171,33 @@ func holdingFolders(paths []string) []folder {
 	return out
 }
 
+// namedRel is abs relative to the repository's top level as named, with
+// no symbolic link below the top level resolved: from the outermost
+// folder on the way to abs that is the top level once resolved. It is not
+// ok when no folder on the way is.
+func namedRel(root, abs string) (string, bool) {
+	var top string
+	for dir := abs; ; dir = filepath.Dir(dir) {
+		if resolved, err := filepath.EvalSymlinks(dir); err == nil && resolved == root {
+			top = dir
+		}
+		if filepath.Dir(dir) == dir {
+			break
+		}
+	}
+	if top == "" {
+		return "", false
+	}
+	rel, err := filepath.Rel(top, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	if rel == "." {
+		return "", true
+	}
+	return filepath.ToSlash(rel), true
+}
+
 // runsAtBase lists the runs at or below rel at the base commit.
 func runsAtBase(repo *gitrev.Repo, commit, rel string) ([]history.RunAt, error) {
 	return runsAtBaseWithin(repo, commit, rel, nil)

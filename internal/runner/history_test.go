@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -344,5 +345,44 @@ func TestLayoutChangeOfANamedFile(t *testing.T) {
 	rules := strings.Join(rulesOf(a), ",")
 	if a.Layout != "contract" || !strings.Contains(rules, finding.LayoutChanged.ID) || !strings.Contains(rules, finding.FileRemoved.ID) || strings.Contains(rules, finding.NewRun.ID) {
 		t.Errorf("layout %s, rules %s: want a contract run with layout_changed and file_removed, not new", a.Layout, rules)
+	}
+}
+
+// TestRunsBehindALinkedFolder: a change that moves runs/ away and leaves a
+// symbolic link runs -> .hidden in its place must not make its runs new:
+// runs/ (as named) held a run at the base, whose ledger the change
+// rewrote, so that run is gone from runs/ and its history is compared,
+// whether the folder of runs or the run itself is named.
+func TestRunsBehindALinkedFolder(t *testing.T) {
+	g := gittest.Init(t)
+	copyExample(t, filepath.Join(g.Dir, "runs", exampleID))
+	g.Commit("a run")
+	ledger := filepath.Join(g.Dir, "runs", exampleID, "state", "GATES_LEDGER.md")
+	data, err := os.ReadFile(ledger)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data = []byte(strings.Replace(string(data), "coverage +5.2%", "coverage +9.9%", 1))
+	if err := os.WriteFile(ledger, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(filepath.Join(g.Dir, "runs"), filepath.Join(g.Dir, ".hidden")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(".hidden", filepath.Join(g.Dir, "runs")); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{"runs", "runs/" + exampleID} {
+		res, err := Check(context.Background(), Options{Scope: Scope{Paths: []string{filepath.Join(g.Dir, path)}, Getenv: noEnv}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rules []string
+		for _, a := range res.Audits {
+			rules = append(rules, rulesOf(a)...)
+		}
+		if res.Gate() != audit.Fail || !slices.Contains(rules, finding.RunDeleted.ID) {
+			t.Errorf("%s: gate %s, findings %v; want fail with %s", path, res.Gate(), rules, finding.RunDeleted.ID)
+		}
 	}
 }
