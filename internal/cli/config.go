@@ -120,9 +120,14 @@ func checkRuleID(id string, pattern bool) string {
 	if !strings.HasPrefix(id, "h3a.") || strings.HasPrefix(id, "h3a.user.") {
 		return ""
 	}
+	if finding.ResultUnknown[id] {
+		return quote(id) + " cannot be waived or given another severity: its finding says a rule's result is not known for the run, and a run whose rules did not run never passes"
+	}
 	var ids []string
 	for _, r := range shippedRules() {
-		ids = append(ids, r.ID)
+		if !finding.ResultUnknown[r.ID] {
+			ids = append(ids, r.ID)
+		}
 	}
 	if pattern && strings.ContainsAny(id, "*?[") {
 		for _, r := range ids {

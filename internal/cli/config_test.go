@@ -166,6 +166,14 @@ func TestConfigErrors(t *testing.T) {
 			[]string{`.h3a-check.yaml:2:3: severity: no rule "h3a.schema.hash_mismatch"; did you mean h3a.integrity.hash_mismatch?`}},
 		{"waiver rule pattern matching nothing", "waivers:\n  - {rule: h3a.nothing.*, path: runs, reason: r, expires: 2999-01-01}\n", nil,
 			[]string{`.h3a-check.yaml:2:12: waiver 1: rule pattern "h3a.nothing.*" matches no rule`}},
+		// Their findings say that rules did not run for a run; waived
+		// or lowered, a run nobody checked would pass.
+		{"a rule whose result is unknown in severity", "severity:\n  h3a.policy.timeout: warning\n", nil,
+			[]string{`.h3a-check.yaml:2:3: severity: "h3a.policy.timeout" cannot be waived or given another severity`}},
+		{"a rule whose result is unknown waived", "waivers:\n  - {rule: h3a.policy.bad_result, path: runs, reason: r, expires: 2999-01-01}\n", nil,
+			[]string{`.h3a-check.yaml:2:12: waiver 1: "h3a.policy.bad_result" cannot be waived`}},
+		{"a waiver pattern matching only rules whose result is unknown", "waivers:\n  - {rule: h3a.policy.*, path: runs, reason: r, expires: 2999-01-01}\n", nil,
+			[]string{`.h3a-check.yaml:2:12: waiver 1: rule pattern "h3a.policy.*" matches no rule`}},
 		{"unknown layout", "layout: h4a\n", nil,
 			[]string{`.h3a-check.yaml:1:9: layout "h4a": expected one of "h3a"`}},
 		{"explicit config missing", "", []string{"--config", "nope.yaml"},

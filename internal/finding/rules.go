@@ -561,3 +561,15 @@ var GoRules = []Rule{
 	ArtifactChanged, ArtifactRelogged, ArtifactLFSPointer, ArtifactDeleted, RunDeleted, RunMoved, LayoutChanged, FileRemoved, FrozenChanged, IterationCountLowered,
 	HybridVersionDecreased, HybridLogShrunk, StigmergyIssueReopened,
 }
+
+// ResultUnknown holds the rules whose findings say that a rule's result is
+// not known for the run: the policy stage's own rules (internal/policy's
+// EngineRules). A waiver of one, or a lower severity, would pass a run
+// whose rules did not run, and the run's content can bring them about, so
+// no waiver matches them and the configuration cannot name them.
+var ResultUnknown = map[string]bool{
+	"h3a.policy.eval_error":    true,
+	"h3a.policy.timeout":       true,
+	"h3a.policy.builtin_error": true,
+	"h3a.policy.bad_result":    true,
+}

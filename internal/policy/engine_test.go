@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -587,5 +588,17 @@ func TestLibraryFiles(t *testing.T) {
 	slices.Sort(lib)
 	if want := slices.Sorted(slices.Values(libraryFiles)); !slices.Equal(lib, want) {
 		t.Errorf("files of packages h3a.lib and h3a.model: %v; libraryFiles: %v", lib, want)
+	}
+}
+
+// TestEngineRulesResultUnknown: the policy stage's own rules are the ones
+// no waiver or severity may touch (finding.ResultUnknown), and only they.
+func TestEngineRulesResultUnknown(t *testing.T) {
+	ids := map[string]bool{}
+	for _, r := range EngineRules {
+		ids[r.ID] = true
+	}
+	if !maps.Equal(ids, finding.ResultUnknown) {
+		t.Errorf("finding.ResultUnknown = %v, want the engine rules %v", finding.ResultUnknown, ids)
 	}
 }

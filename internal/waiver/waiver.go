@@ -141,6 +141,9 @@ func plural(n int) string {
 }
 
 func (w Waiver) matches(run string, f finding.Finding) bool {
+	if finding.ResultUnknown[f.Rule] {
+		return false
+	}
 	if w.Task != "" && f.TaskID != w.Task {
 		return false
 	}
