@@ -136,11 +136,15 @@ open_issues_text := "no open issue in issue_log" if count(open_issues) == 0
 
 else := sprintf("unresolved issues: %s", [concat(", ", open_issues)])
 
-# blueprint_tasks lists [id, pointer] of each task of execution-blueprint.yml
-# that has an id: a "tasks" list at the top, or a list at the top.
-blueprint_tasks := [[t.id, sprintf("/%d/id", [i])] | some i, t in input.docs.blueprint; lib.str(lib.get(t, "id")) != ""] if is_array(input.docs.blueprint)
+# blueprint_list lists [index, task, pointer] of each entry of the task list of
+# execution-blueprint.yml: a "tasks" list at the top, or a list at the top.
+blueprint_list := [[i, t, sprintf("/%d", [i])] | some i, t in input.docs.blueprint] if is_array(input.docs.blueprint)
 
-else := [[t.id, sprintf("/tasks/%d/id", [i])] | some i, t in input.docs.blueprint.tasks; lib.str(lib.get(t, "id")) != ""] if is_array(input.docs.blueprint.tasks)
+else := [[i, t, sprintf("/tasks/%d", [i])] | some i, t in input.docs.blueprint.tasks] if is_array(input.docs.blueprint.tasks)
+
+# blueprint_tasks lists [id, pointer] of each task of the blueprint's list that
+# has an id (a string that is not empty).
+blueprint_tasks := [[t.id, sprintf("%s/id", [p])] | some [_, t, p] in blueprint_list; lib.str(lib.get(t, "id")) != ""] if is_array(blueprint_list)
 
 # METADATA
 # title: Blueprint and manifest disagree
@@ -170,6 +174,26 @@ blueprint_mismatches contains item if {
 		"pointer": pointer,
 	}
 }
+
+# A task of the blueprint without an id as a string (id: 4, id: 0x04, id: [a],
+# no id at all) is matched with no task of the manifest: a task the manifest
+# lacks would go unnoticed. stigmergy-state-schema.md: "`id` (String): A unique
+# ID for the task".
+blueprint_mismatches contains item if {
+	ledger
+	some [i, t, p] in blueprint_list
+	lib.str(lib.get(t, "id")) == ""
+	item := {
+		"msg": sprintf("blueprint task %d has no id as a string (id: %s), so it is not compared with the manifest of %s", [i, lib.describe_field(t, "id"), ledger_file]),
+		"file": blueprint_path,
+		"pointer": blueprint_id_pointer(t, p),
+	}
+}
+
+blueprint_id_pointer(t, p) := sprintf("%s/id", [p]) if {
+	is_object(t)
+	"id" in object.keys(t)
+} else := p
 
 blueprint_mismatches contains item if {
 	blueprint_tasks

@@ -308,6 +308,22 @@ test_blueprint_task_missing_from_manifest if {
 	msgs(ops) == {`blueprint task "T04" is not in the manifest of .ai/state.json`}
 }
 
+test_blueprint_task_without_a_string_id_is_an_error if {
+	every id in [4, [["a"], "an array"], [{}, "an object"], [true, "true"], [null, "null"], ["", "\"\""]] {
+		[value, text] := blueprint_id_case(id)
+		ops := [put("/docs/blueprint/tasks/-", {"id": value, "summary": "docs"})]
+		located(ops) == {["h3a.traceability.stigmergy_blueprint_mismatch", "rule", blueprint, "/tasks/3/id"]}
+		msgs(ops) == {sprintf("blueprint task 3 has no id as a string (id: %s), so it is not compared with the manifest of .ai/state.json", [text])}
+	}
+	located([put("/docs/blueprint/tasks/-", {"summary": "docs"})]) == {["h3a.traceability.stigmergy_blueprint_mismatch", "rule", blueprint, "/tasks/3"]}
+	located([put("/docs/blueprint/tasks/-", "T04")]) == {["h3a.traceability.stigmergy_blueprint_mismatch", "rule", blueprint, "/tasks/3"]}
+	located([set("/docs/blueprint", [{"id": "T01"}, {"id": "T02"}, {"id": "T03"}, {"id": 4}])]) == {["h3a.traceability.stigmergy_blueprint_mismatch", "rule", blueprint, "/3/id"]}
+}
+
+blueprint_id_case(id) := [id, "4"] if is_number(id)
+
+else := id
+
 test_manifest_task_missing_from_blueprint if {
 	ops := [cut("/docs/blueprint/tasks/2")]
 	located(ops) == {["h3a.traceability.stigmergy_blueprint_mismatch", "rule", ledger, "/project_manifest/tasks/2/id"]}
