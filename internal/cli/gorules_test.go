@@ -39,6 +39,7 @@ var goRulesFiredElsewhere = []struct {
 	{rule: finding.HybridVersionDecreased, file: "internal/history/hybrid_test.go", test: "TestHybridHistory"},                           // history of a hybrid run
 	{rule: finding.HybridLogShrunk, file: "internal/cli/gorules_test.go", test: "TestGoRulesOfEditedRuns"},                               // history of a hybrid run's log
 	{rule: finding.StigmergyIssueReopened, file: "internal/history/stigmergy_test.go", test: "TestStigmergyHistory"},                     // history of a stigmergy run
+	{rule: finding.SchemaVersionChanged, file: "internal/history/stigmergy_test.go", test: "TestStigmergyHistory"},                       // history of a stigmergy run
 	// h3a.structure.unreadable needs a file the operating system refuses
 	// to read, which a test running as root (as the tests do here) cannot
 	// make; no test fires it.

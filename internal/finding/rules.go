@@ -476,6 +476,15 @@ var (
 		Remediation: "keep the resolved entry; log a new issue for the new failure, or add a history entry saying why it was reopened",
 	}
 
+	SchemaVersionChanged = Rule{
+		ID:          "h3a.append_only.schema_version_changed",
+		Category:    CategoryAppendOnly,
+		Severity:    Error,
+		Title:       "Schema version changed since the base",
+		Description: "A file whose schema is chosen by a version it declares (a stigmergy .ai/state.json held to schema 3.0 by schema_version \"3.0\") declares at the base a version that holds it to a schema, and in head another version, or none, that does not hold it to that schema. The version is what the file says of itself: rewriting it would release a ledger with history from its schema and turn its errors into warnings. stigmergy-state-schema.md, Root Object: \"`schema_version` (String): The version of this schema\"; \"This file is the sacred ledger of the swarm's activity\".",
+		Remediation: "restore the version the file declares at the base (git show BASE:PATH shows it); a ledger of another schema is a new run in a folder of its own",
+	}
+
 	RunIDMismatch = Rule{
 		ID:          "h3a.traceability.run_id_mismatch",
 		Category:    CategoryTraceability,
@@ -559,7 +568,7 @@ var GoRules = []Rule{
 	HistoryNotCompared, NewRun, EntryRewritten, BadCorrection, GateEventRewritten,
 	EvidenceEntryRewritten, TaskRemoved, TaskReworded, TaskUnticked, CompletionChanged,
 	ArtifactChanged, ArtifactRelogged, ArtifactLFSPointer, ArtifactDeleted, RunDeleted, RunMoved, LayoutChanged, FileRemoved, FrozenChanged, IterationCountLowered,
-	HybridVersionDecreased, HybridLogShrunk, StigmergyIssueReopened,
+	HybridVersionDecreased, HybridLogShrunk, StigmergyIssueReopened, SchemaVersionChanged,
 }
 
 // ResultUnknown holds the rules whose findings say that a rule's result is

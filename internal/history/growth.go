@@ -54,6 +54,12 @@ func rulesOf(lay layout.Layout) ([]fileRule, error) {
 			r.Check = iterationCount(g.Ledger)
 		case layout.ResolvedIssuesStay:
 			r.Check = resolvedIssuesStay
+		case layout.SchemaKept:
+			f, _ := layoutFile(lay, a.Path)
+			if f.Versioned == nil {
+				return nil, fmt.Errorf("layout %s declares the schema of %s kept, but its schema is not chosen by a version", lay.ID(), a.Path)
+			}
+			r.Check = schemaKept(f)
 		default:
 			return nil, fmt.Errorf("layout %s declares %s append-only as %T, which the history stage does not implement", lay.ID(), a.Path, a.Grows)
 		}
@@ -99,4 +105,45 @@ func loggedArtifacts(v any) []string {
 		out = append(out, e.Path)
 	}
 	return out
+}
+
+// schemaKept reports a versioned file held to a schema at the base whose
+// version in head holds it to another schema, or to none.
+func schemaKept(file layout.File) func(*pair) []finding.Finding {
+	member := file.Versioned.Member
+	return func(p *pair) []finding.Finding {
+		if p.base.json == nil || p.head.json == nil {
+			return nil
+		}
+		base := file.SchemaFor(p.base.json.Value)
+		if base == "" {
+			return nil
+		}
+		head := file.SchemaFor(p.head.json.Value)
+		if head == base {
+			return nil
+		}
+		headSchema := "none"
+		if head != "" {
+			headSchema = "schema " + head
+		}
+		f := finding.SchemaVersionChanged.New(p.path, "%s declares %s at base %s, which holds it to schema %s, and %s in head, which holds it to %s: a file keeps the schema its base version is held to",
+			p.path, versionText(member, p.base.json.Value), p.commit, base, versionText(member, p.head.json.Value), headSchema)
+		if m, ok := p.head.json.Value.(map[string]any); ok {
+			if _, ok := m[member]; ok {
+				f.Pointer = "/" + member
+			}
+		}
+		return []finding.Finding{f}
+	}
+}
+
+// versionText names the version member of a document for a message.
+func versionText(member string, v any) string {
+	m, _ := v.(map[string]any)
+	x, ok := m[member]
+	if !ok {
+		return "no " + member
+	}
+	return member + " " + quoteValue(x)
 }

@@ -26,6 +26,11 @@ func TestStigmergyHistory(t *testing.T) {
 			want: []string{`.ai/state.json:`, `[h3a.append_only.entry_rewritten]`}},
 		{name: "issue reopened silently", edits: [][2]string{{`"status": "RESOLVED"`, `"status": "OPEN"`}},
 			want: []string{`.ai/state.json:57:17: error: issue "I-1" was RESOLVED at base <base> and is "OPEN" in head, with no history entry naming it [h3a.append_only.stigmergy_issue_reopened]`}},
+		{name: "schema_version changed", edits: [][2]string{{`"schema_version": "3.0"`, `"schema_version": "3.0.0"`}},
+			want: []string{`.ai/state.json:2:21: error: .ai/state.json declares schema_version "3.0" at base <base>, which holds it to schema stigmergy_state, and schema_version "3.0.0" in head, which holds it to none: a file keeps the schema its base version is held to [h3a.append_only.schema_version_changed]`}},
+		{name: "schema_version removed", edits: [][2]string{{`"schema_version": "3.0",`, ``}},
+			want: []string{`.ai/state.json: warning: no schema_version: lacks schema_version of schema 3.0 [h3a.schema.stigmergy_drift]`,
+				`.ai/state.json: error: .ai/state.json declares schema_version "3.0" at base <base>, which holds it to schema stigmergy_state, and no schema_version in head, which holds it to none: a file keeps the schema its base version is held to [h3a.append_only.schema_version_changed]`}},
 		{name: "issue reopened with a history entry", edits: [][2]string{
 			{`"status": "RESOLVED"`, `"status": "OPEN"`},
 			{`"summary": "T01 done"

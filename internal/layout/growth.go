@@ -65,6 +65,12 @@ type IterationCount struct{ Ledger string }
 // unless a history entry added since names it.
 type ResolvedIssuesStay struct{}
 
+// SchemaKept: a file whose schema is chosen by a version member of its own
+// (File.Versioned) is held in head to the schema its base version is held
+// to: the version is what the file says of itself, so rewriting it must not
+// release a file with history from its schema.
+type SchemaKept struct{}
+
 func (ArrayPrefix) grows()        {}
 func (VersionsRise) grows()       {}
 func (RecordsPrefix) grows()      {}
@@ -74,3 +80,4 @@ func (EvidenceEntries) grows()    {}
 func (RoadmapTasks) grows()       {}
 func (IterationCount) grows()     {}
 func (ResolvedIssuesStay) grows() {}
+func (SchemaKept) grows()         {}

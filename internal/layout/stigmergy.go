@@ -41,8 +41,10 @@ var stigmergyFiles = []File{
 var stigmergyStageDocuments = []string{"docs/brief.md", "docs/prd.md", "docs/architecture.md", stigmergyBlueprint}
 
 // stigmergyAppendOnly: history[] is the spec's immutable ledger, and an
-// issue resolved stays resolved unless the ledger says why.
+// issue resolved stays resolved unless the ledger says why; a ledger held to
+// schema 3.0 at the base stays held to it.
 var stigmergyAppendOnly = []AppendOnly{
+	{stigmergyState, SchemaKept{}},
 	{stigmergyState, ArrayPrefix{Pointer: "/history"}},
 	{stigmergyState, ResolvedIssuesStay{}},
 	{stigmergyEngineState, ArrayPrefix{Pointer: "/history"}},
