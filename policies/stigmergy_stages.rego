@@ -190,6 +190,20 @@ blueprint_mismatches contains item if {
 	}
 }
 
+# Likewise a task of the manifest without an id as a string, in a file not held
+# to schema 3.0 (in a 3.0 file the schema reports it).
+blueprint_mismatches contains item if {
+	not strict
+	blueprint_tasks
+	some i, t in lib.items(ledger.project_manifest.tasks)
+	lib.str(lib.get(t, "id")) == ""
+	item := {
+		"msg": sprintf("manifest task %d has no id as a string (id: %s), so it is not compared with %s", [i, lib.describe_field(t, "id"), blueprint_path]),
+		"file": ledger_file,
+		"pointer": blueprint_id_pointer(t, task_pointer(i, "")),
+	}
+}
+
 blueprint_id_pointer(t, p) := sprintf("%s/id", [p]) if {
 	is_object(t)
 	"id" in object.keys(t)
