@@ -165,7 +165,7 @@ func buildCompiledFile0() []node {
 	n := make([]node, 35)
 	n[0] = node{loc: "config.schema.json#", types: 64, properties: map[string]*node{"base": &n[11], "evidence": &n[12], "fail-level": &n[15], "humans": &n[16], "layout": &n[21], "max-waiver-days": &n[22], "params": &n[23], "paths": &n[26], "policies": &n[28], "severity": &n[30], "waivers": &n[33]}, additional: &n[10]}
 	n[1] = node{loc: "config.schema.json#/$defs/severity", enum: []any{"error", "warning", "info"}}
-	n[2] = node{loc: "config.schema.json#/$defs/text", types: 16, pattern: regexp.MustCompile("\\S"), expected: "a value that is not empty"}
+	n[2] = node{loc: "config.schema.json#/$defs/text", types: 16, pattern: regexp.MustCompile("[^\\t\\n\\v\\f\\r \\x85\\p{Z}]"), expected: "a value that is not empty"}
 	n[3] = node{loc: "config.schema.json#/$defs/waiver", types: 64, required: []string{"rule", "path", "reason", "expires"}, properties: map[string]*node{"expires": &n[5], "path": &n[6], "reason": &n[7], "rule": &n[8], "task": &n[9]}, additional: &n[4]}
 	n[4] = node{loc: "config.schema.json#/$defs/waiver/additionalProperties", isBool: true, boolValue: false}
 	n[5] = node{loc: "config.schema.json#/$defs/waiver/properties/expires", types: 16, format: "date", expected: "a date as YYYY-MM-DD"}
@@ -336,10 +336,10 @@ func buildCompiledFile6() []node {
 	n[13] = node{loc: "defs.schema.json#/$defs/gateName", types: 16, enum: []any{"G0_planning", "G1_implementation", "G2_validation", "G3_production_ready"}}
 	n[14] = node{loc: "defs.schema.json#/$defs/gateStatus", types: 16, pattern: regexp.MustCompile("^G[0-3]_(pending|not_started|in_progress|passed|failed)$"), expected: "a gate status (G0 to G3, then _pending, _not_started, _in_progress, _passed or _failed, e.g. G1_passed)"}
 	n[15] = node{loc: "defs.schema.json#/$defs/gateValue", types: 16, enum: []any{"pending", "not_started", "in_progress", "passed", "failed"}}
-	n[16] = node{loc: "defs.schema.json#/$defs/nullableTaskId", types: 17, pattern: regexp.MustCompile("\\S"), expected: "a task id (e.g. T001)"}
+	n[16] = node{loc: "defs.schema.json#/$defs/nullableTaskId", types: 17, pattern: regexp.MustCompile("[^\\t\\n\\v\\f\\r \\x85\\p{Z}]"), expected: "a task id (e.g. T001)"}
 	n[17] = node{loc: "defs.schema.json#/$defs/nullableTimestamp", types: 17, format: "date-time", expected: "a date-time (RFC 3339, e.g. 2025-09-29T13:42:15Z)"}
 	n[18] = node{loc: "defs.schema.json#/$defs/runId", types: 16, pattern: regexp.MustCompile("^[0-9]{8}-[0-9]{6}-[0-9a-fA-F][0-9a-fA-F-]*(\\.\\.\\.)?$"), expected: "a run id (YYYYMMDD-HHMMSS-<uuid4>, e.g. 20250929-134215-8b6f8b9a-7c9f-4c5e-8c6a-2f0f0d2e9c1a)"}
-	n[19] = node{loc: "defs.schema.json#/$defs/taskId", types: 16, pattern: regexp.MustCompile("\\S"), expected: "a task id (e.g. T001)"}
+	n[19] = node{loc: "defs.schema.json#/$defs/taskId", types: 16, pattern: regexp.MustCompile("[^\\t\\n\\v\\f\\r \\x85\\p{Z}]"), expected: "a task id (e.g. T001)"}
 	n[20] = node{loc: "defs.schema.json#/$defs/taskStatus", types: 16, enum: []any{"awaiting_planner", "ready_for_execution", "in_progress", "awaiting_validation", "validation", "complete", "failed", "remediation_needed", "escalation_required"}}
 	n[21] = node{loc: "defs.schema.json#/$defs/tddTriple", types: 64, properties: map[string]*node{"green": &n[22], "red": &n[23], "refactor": &n[24]}}
 	n[22] = node{loc: "defs.schema.json#/$defs/tddTriple/properties/green", types: 17}

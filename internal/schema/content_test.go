@@ -3,9 +3,12 @@ package schema
 import (
 	"fmt"
 	"io/fs"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
@@ -196,5 +199,36 @@ func TestSharedDefinitionsFollowTheSpecification(t *testing.T) {
 	}
 	if got, _ := def("runId")["pattern"].(string); !strings.HasPrefix(got, `^[0-9]{8}-[0-9]{6}-`) {
 		t.Errorf("$defs/runId pattern = %q, want the ^[0-9]{8}-[0-9]{6}- prefix", got)
+	}
+}
+
+// "Not only white space" (a task id, a configuration text) means what the
+// rules mean by it: they trim a value as Go's strings.TrimSpace does, so a
+// value of any white space unicode.IsSpace knows (a no-break space, an
+// ideographic space, a vertical tab) must fail the pattern, and a value with
+// anything else in it must pass.
+func TestNotBlankPatternsTrimAsTheRulesDo(t *testing.T) {
+	raw := rawSchemas(t)
+	defs, _ := raw[sharedDefs+fileSuffix]["$defs"].(map[string]any)
+	configDefs, _ := raw["config"+fileSuffix]["$defs"].(map[string]any)
+	for _, d := range []struct {
+		where string
+		def   any
+	}{{"defs taskId", defs["taskId"]}, {"defs nullableTaskId", defs["nullableTaskId"]}, {"config text", configDefs["text"]}} {
+		src, _ := d.def.(map[string]any)["pattern"].(string)
+		re, err := regexp.Compile(src)
+		if err != nil {
+			t.Fatalf("%s: %v", d.where, err)
+		}
+		for r := rune(0); r <= unicode.MaxRune; r++ {
+			if !utf8.ValidRune(r) {
+				continue
+			}
+			s := string(r)
+			blank, matches := strings.TrimSpace(s) == "", re.MatchString(s)
+			if matches == blank {
+				t.Errorf("%s: pattern %q on %q: matches %v, blank to strings.TrimSpace %v", d.where, src, s, matches, blank)
+			}
+		}
 	}
 }
