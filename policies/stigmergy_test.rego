@@ -108,6 +108,16 @@ test_unknown_issue_task if {
 	msgs(ops) == {`issue "I-1" references task "T07", which is not a task of the manifest`}
 }
 
+test_issue_task_reference_not_a_string_in_other_shapes if {
+	other := [set("/docs/strict", false), set("/docs/version", "schema_version \"3.0.0\"")]
+	every ref in [[99, "99"], [["T99"], "an array"], [null, "null"]] {
+		ops := array.concat(other, [set("/docs/state/issue_log/0/task_id_ref", ref[0])])
+		located(ops) == {["h3a.traceability.stigmergy_unknown_task", "warning", ledger, "/issue_log/0/task_id_ref"]}
+		msgs(ops) == {sprintf(`schema_version "3.0.0": issue "I-1" references task %s, not a task id as a string, so it names no task of the manifest (an error in a schema 3.0 file; a person decides whether it holds for this one)`, [ref[1]])}
+	}
+	count(findings([set("/docs/state/issue_log/0/task_id_ref", 99)])) == 0 # the schema reports it in a 3.0 file
+}
+
 test_issue_without_task_reference_is_fine if {
 	count(findings([cut("/docs/state/issue_log/0/task_id_ref")])) == 0
 }
