@@ -201,6 +201,34 @@ func TestCanonicalNumber(t *testing.T) {
 	}
 }
 
+func TestNumberLess(t *testing.T) {
+	tests := []struct {
+		a, b     string
+		less, ok bool
+	}{
+		{"8", "9", true, true},
+		{"8.0", "9", true, true},
+		{"8e0", "9", true, true},
+		{"0.9e1", "9", false, true},
+		{"9.0", "9", false, true},
+		{"10", "9", false, true},
+		{"1e1", "9", false, true},
+		{"9007199254740992", "9007199254740993", true, true}, // equal as float64
+		{"-1", "0", true, true},
+		{"-2", "-1", true, true},
+		{"-1", "-2", false, true},
+		{"0", "-0.0", false, true},
+		{"0.5", "1", true, true},
+		{"1e99999999999999999999", "1", false, false},
+	}
+	for _, tc := range tests {
+		less, ok := numberLess(tc.a, tc.b)
+		if less != tc.less || ok != tc.ok {
+			t.Errorf("numberLess(%s, %s) = %v, %v, want %v, %v", tc.a, tc.b, less, ok, tc.less, tc.ok)
+		}
+	}
+}
+
 const (
 	gatesBase = "## Gate Events Log\n" +
 		"[2025-09-29T13:45:00Z] G0 - STARTED - planner - begin\n" +

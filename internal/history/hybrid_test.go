@@ -32,6 +32,18 @@ func TestHybridHistory(t *testing.T) {
 		{name: "state version lost", edit: func(t *testing.T, run string) {
 			replace(t, filepath.Join(run, "state.json"), `"v": 9`, `"v": 8`)
 		}, want: []string{"error: state.json v went down from 9 at base <base> to 8; a lower version is a lost write [h3a.append_only.hybrid_version_decreased]"}},
+		{name: "state version lost, spelt as a fraction", edit: func(t *testing.T, run string) {
+			replace(t, filepath.Join(run, "state.json"), `"v": 9`, `"v": 8.0`)
+		}, want: []string{"error: state.json v went down from 9 at base <base> to 8.0; a lower version is a lost write [h3a.append_only.hybrid_version_decreased]"}},
+		{name: "counter lost, spelt with an exponent", edit: func(t *testing.T, run string) {
+			replace(t, filepath.Join(run, "state.json"), `"g": 8`, `"g": 7e0`)
+		}, want: []string{
+			"error: state.json g went down from 8 at base <base> to 7e0",
+			"error: g is 7 but the last log entry (logs/log_unit_2.jsonl line 3) has id 8",
+		}},
+		{name: "state version kept, spelt otherwise", edit: func(t *testing.T, run string) {
+			replace(t, filepath.Join(run, "state.json"), `"v": 9`, `"v": 0.9e1`)
+		}},
 		{name: "plan version lost", edit: func(t *testing.T, run string) {
 			replace(t, filepath.Join(run, "plans/core/p_greet.json"), `"v": 2`, `"v": 1`)
 			replace(t, filepath.Join(run, "plan_summary.json"), `"v": 2`, `"v": 1`)
