@@ -591,3 +591,26 @@ func TestIterationCount(t *testing.T) {
 		})
 	}
 }
+
+func TestNamesIssue(t *testing.T) {
+	tests := []struct {
+		text string
+		want bool
+	}{
+		{"I-1 came back", true},
+		{"reopened I-1.", true},
+		{"(I-1)", true},
+		{`"I-1"`, true},
+		{"I-10 found", false},
+		{"XI-1 found", false},
+		{"I-1.2 found", false},
+		{"I-1_b", false},
+		{"I-10 and I-1", true},
+		{"nothing", false},
+	}
+	for _, tc := range tests {
+		if got := namesIssue([]string{tc.text}, "I-1"); got != tc.want {
+			t.Errorf("namesIssue(%q, I-1) = %v, want %v", tc.text, got, tc.want)
+		}
+	}
+}

@@ -4,34 +4,42 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/h3a-check/h3a-check/internal/finding"
 )
 
 // resolvedIssuesStay: an issue_log entry RESOLVED at the base stays
 // RESOLVED in head, unless a history entry added since names the issue
-// (the ledger then says why it was reopened).
+// (the ledger then says why it was reopened). An issue the log lists more
+// than once is read from all its entries, not only the last: head must
+// still hold one RESOLVED, and no more entries that are not than the base
+// held, so a second, open entry for the issue is a reopening too.
 func resolvedIssuesStay(p *pair) []finding.Finding {
 	base := issueStatuses(p.base.json.Value)
 	head := issueStatuses(p.head.json.Value)
 	added := addedHistory(p)
 	var out []finding.Finding
 	for _, id := range sortedIDs(base) {
-		if base[id].status != "RESOLVED" {
+		b := base[id]
+		if b.resolved == 0 {
 			continue
 		}
-		h, present := head[id]
-		if present && h.status == "RESOLVED" {
+		h := head[id]
+		if h.resolved > 0 && len(h.open) <= len(b.open) {
 			continue
 		}
-		if strings.Contains(added, id) {
+		if namesIssue(added, id) {
 			continue
 		}
 		what := "is gone"
 		ptr := "/issue_log"
-		if present {
-			what = fmt.Sprintf("is %s", quoteValue(h.status))
-			ptr = fmt.Sprintf("/issue_log/%d/status", h.index)
+		if len(h.open) > 0 {
+			// The entry the base did not have, or the last one left.
+			e := h.open[min(len(b.open), len(h.open)-1)]
+			what = fmt.Sprintf("is %s", quoteValue(e.status))
+			ptr = fmt.Sprintf("/issue_log/%d/status", e.index)
 		}
 		f := finding.StigmergyIssueReopened.New(p.path, "issue %q was RESOLVED at base %s and %s in head, with no history entry naming it", id, p.commit, what)
 		f.Pointer = ptr
@@ -40,13 +48,20 @@ func resolvedIssuesStay(p *pair) []finding.Finding {
 	return out
 }
 
+// issueEntries is what the issue_log says of one issue: how many of its
+// entries are RESOLVED, and the others, in log order.
+type issueEntries struct {
+	resolved int
+	open     []issueState
+}
+
 type issueState struct {
 	status any
 	index  int
 }
 
-func issueStatuses(v any) map[string]issueState {
-	out := map[string]issueState{}
+func issueStatuses(v any) map[string]issueEntries {
+	out := map[string]issueEntries{}
 	m, _ := v.(map[string]any)
 	arr, _ := m["issue_log"].([]any)
 	for i, x := range arr {
@@ -55,16 +70,23 @@ func issueStatuses(v any) map[string]issueState {
 		if id == "" {
 			id, _ = e["id"].(string) // the drifted shapes name it id
 		}
-		if id != "" {
-			out[id] = issueState{status: e["status"], index: i}
+		if id == "" {
+			continue
 		}
+		ie := out[id]
+		if e["status"] == "RESOLVED" {
+			ie.resolved++
+		} else {
+			ie.open = append(ie.open, issueState{status: e["status"], index: i})
+		}
+		out[id] = ie
 	}
 	return out
 }
 
-// addedHistory is the text of the history entries head has beyond the
+// addedHistory is the strings of the history entries head has beyond the
 // base's count.
-func addedHistory(p *pair) string {
+func addedHistory(p *pair) []string {
 	count := func(v any) []any {
 		m, _ := v.(map[string]any)
 		arr, _ := m["history"].([]any)
@@ -72,12 +94,76 @@ func addedHistory(p *pair) string {
 	}
 	base, head := count(p.base.json.Value), count(p.head.json.Value)
 	if len(head) <= len(base) {
-		return ""
+		return nil
 	}
-	return compactJSON(head[len(base):])
+	var out []string
+	var walk func(any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case string:
+			out = append(out, x)
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		case map[string]any:
+			for k, e := range x {
+				out = append(out, k)
+				walk(e)
+			}
+		}
+	}
+	walk(head[len(base):])
+	return out
 }
 
-func sortedIDs(m map[string]issueState) []string {
+// namesIssue reports whether one of texts names the issue id as a word of
+// its own: "I-1" is not named by a text about "I-10" or "XI-1".
+func namesIssue(texts []string, id string) bool {
+	for _, t := range texts {
+		for from := 0; from <= len(t)-len(id); {
+			i := strings.Index(t[from:], id)
+			if i < 0 {
+				break
+			}
+			i += from
+			end := i + len(id)
+			if !continuesBefore(t[:i]) && !continuesAfter(t[end:]) {
+				return true
+			}
+			from = i + 1
+		}
+	}
+	return false
+}
+
+// continuesBefore reports whether the text before a match ends in what
+// would make the match part of a longer id.
+func continuesBefore(s string) bool {
+	r, _ := utf8.DecodeLastRuneInString(s)
+	if r == '.' {
+		r2, _ := utf8.DecodeLastRuneInString(s[:len(s)-1])
+		return isIDRune(r2)
+	}
+	return isIDRune(r)
+}
+
+// continuesAfter: the same for the text after a match; a full stop that
+// ends a sentence ends the id.
+func continuesAfter(s string) bool {
+	r, size := utf8.DecodeRuneInString(s)
+	if r == '.' {
+		r2, _ := utf8.DecodeRuneInString(s[size:])
+		return isIDRune(r2)
+	}
+	return isIDRune(r)
+}
+
+func isIDRune(r rune) bool {
+	return r != utf8.RuneError && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '_')
+}
+
+func sortedIDs(m map[string]issueEntries) []string {
 	ids := make([]string, 0, len(m))
 	for id := range m {
 		ids = append(ids, id)

@@ -31,6 +31,15 @@ func TestStigmergyHistory(t *testing.T) {
 		{name: "schema_version removed", edits: [][2]string{{`"schema_version": "3.0",`, ``}},
 			want: []string{`.ai/state.json: warning: no schema_version: lacks schema_version of schema 3.0 [h3a.schema.stigmergy_drift]`,
 				`.ai/state.json: error: .ai/state.json declares schema_version "3.0" at base <base>, which holds it to schema stigmergy_state, and no schema_version in head, which holds it to none: a file keeps the schema its base version is held to [h3a.append_only.schema_version_changed]`}},
+		{name: "issue reopened by a second entry", edits: [][2]string{{`"issue_log": [`, `"issue_log": [
+    {"issue_id": "I-1", "task_id_ref": "T02", "timestamp": "2025-09-01T11:00:00Z", "status": "OPEN", "summary": "flaky test"},`}},
+			want: []string{`.ai/state.json:53:94: error: issue "I-1" was RESOLVED at base <base> and is "OPEN" in head, with no history entry naming it [h3a.append_only.stigmergy_issue_reopened]`}},
+		{name: "issue reopened with a history entry naming another", edits: [][2]string{
+			{`"status": "RESOLVED"`, `"status": "OPEN"`},
+			{`"summary": "T01 done"
+    }`, `"summary": "T01 done"
+    }, ` + strings.ReplaceAll(entry, "I-1 came back", "I-10 found")}},
+			want: []string{`.ai/state.json:57:17: error: issue "I-1" was RESOLVED at base <base> and is "OPEN" in head, with no history entry naming it [h3a.append_only.stigmergy_issue_reopened]`}},
 		{name: "issue reopened with a history entry", edits: [][2]string{
 			{`"status": "RESOLVED"`, `"status": "OPEN"`},
 			{`"summary": "T01 done"
