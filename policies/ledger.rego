@@ -171,7 +171,7 @@ event_ns := model.event_ns
 # title: Gate event the rules cannot read
 # description: >-
 #   A Gate Events Log event whose gate id spells G0 to G3 another way (G2-validation,
-#   G2validation), or whose status spells a move of a gate another way (FAIL, PASS,
+#   G2validation, G02_validation), or whose status spells a move of a gate another way (FAIL, PASS,
 #   PASS_WITH_NOTES, ESCALATION_REQUIRED, START): the rules read the gate of G<n> and
 #   G<n>_<name>, and the moves STARTED, PASSED, FAILED, REJECTED, ESCALATION and ESCALATED,
 #   so the event would count for no gate, or as a note, and the story it tells would be
@@ -195,10 +195,9 @@ deny contains f if {
 unread_events contains v if {
 	some i, ev in events
 	model.event_gates[i] < 0
-	is_string(ev.gate)
-	regex.match(`^G[0-3][^0-9_]`, ev.gate)
+	n := unread_gate(ev.gate)
 	v := {
-		"msg": sprintf("%s %s at %s: the gate id %s is read as no gate; write %s or %s", [ev.gate, ev.status, ev.time, ev.gate, substring(ev.gate, 0, 2), model.gate_names[to_number(substring(ev.gate, 1, 1))]]),
+		"msg": sprintf("%s %s at %s: the gate id %s is read as no gate; write G%d or %s", [ev.gate, ev.status, ev.time, ev.gate, n, model.gate_names[n]]),
 		"file": ledger_file,
 		"line": ev.line,
 	}
@@ -215,6 +214,20 @@ unread_events contains v if {
 		"file": ledger_file,
 		"line": ev.line,
 	}
+}
+
+# unread_gate is the gate G0 to G3 that a gate id the rules read as no gate
+# spells another way: with more after the digit (G2-validation, G2validation)
+# or with leading zeros (G02_validation, G02).
+unread_gate(g) := to_number(substring(g, 1, 1)) if {
+	is_string(g)
+	regex.match(`^G[0-3][^0-9_]`, g)
+}
+
+unread_gate(g) := to_number(m[0][1]) if {
+	is_string(g)
+	m := regex.find_all_string_submatch_n(`^G0+([0-3])([^0-9]|$)`, g, 1)
+	count(m) == 1
 }
 
 # move_stems pairs each move with the part its other spellings share, in

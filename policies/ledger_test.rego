@@ -63,11 +63,16 @@ test_unread_events if {
 		{"op": "add", "path": "/docs/gates_ledger/events/9", "value": test.event("2025-09-29T15:13:00Z", "G2validation", "PASS_FAIL", "validator", 35)},
 		{"op": "add", "path": "/docs/gates_ledger/events/10", "value": test.event("2025-09-29T15:14:00Z", "G2_validation", "REVIEWED", "human", 36)},
 		{"op": "add", "path": "/docs/gates_ledger/events/11", "value": test.event("2025-09-29T15:15:00Z", "G12", "NOTE", "human", 37)},
+		{"op": "add", "path": "/docs/gates_ledger/events/12", "value": test.event("2025-09-29T15:16:00Z", "G02_validation", "FAILED", "validator", 38)},
+		{"op": "add", "path": "/docs/gates_ledger/events/13", "value": test.event("2025-09-29T15:17:00Z", "G003", "STARTED", "system", 39)},
+		{"op": "add", "path": "/docs/gates_ledger/events/14", "value": test.event("2025-09-29T15:18:00Z", "G023", "NOTE", "human", 40)},
 	])
 	fs := test.of(ledger.deny, "h3a.gates.ledger_unread_event") with input as inp
-	{f.line | some f in fs} == {32, 33, 34, 35}
-	count(fs) == 5
+	{f.line | some f in fs} == {32, 33, 34, 35, 38, 39}
+	count(fs) == 7
 	msgs := {f.msg | some f in fs}
+	"G02_validation FAILED at 2025-09-29T15:16:00Z: the gate id G02_validation is read as no gate; write G2 or G2_validation" in msgs
+	"G003 STARTED at 2025-09-29T15:17:00Z: the gate id G003 is read as no gate; write G3 or G3_production_ready" in msgs
 	"G2_validation FAIL at 2025-09-29T15:10:00Z: the status FAIL is read as a note, not as a move of the gate; write FAILED" in msgs
 	"G2-validation FAILED at 2025-09-29T15:11:00Z: the gate id G2-validation is read as no gate; write G2 or G2_validation" in msgs
 	"G2_validation ESCALATION_REQUIRED at 2025-09-29T15:12:00Z: the status ESCALATION_REQUIRED is read as a note, not as a move of the gate; write ESCALATION" in msgs
