@@ -137,8 +137,11 @@ elsewhere_note(name, path) := sprintf(" (%s logged elsewhere, but G3 requires %q
 #   afterwards (Troubleshooting, Gate Passed But Artifacts Missing: "Add missing entries to
 #   EVIDENCE_LOG.md with hashes"; "If artifacts truly missing, revert gate to FAILED and
 #   re-run"), and a late entry cannot tell the two apart, so this is a warning that asks
-#   for a human. Times the rules cannot read are not compared, nor a PASSED time earlier
-#   than its gate's STARTED time (h3a.gates.ledger_time_inverted reports that one).
+#   for a human. An entry time the rules cannot read (not an ISO 8601 UTC time such as
+#   2025-09-29T14:45:00Z) does not show the artifact was logged in time, and nothing else
+#   reports it, so it counts as not in time; a PASSED time the rules cannot read is not
+#   compared (h3a.gates.ledger_time_format reports it), nor a PASSED time earlier than its
+#   gate's STARTED time (h3a.gates.ledger_time_inverted reports that one).
 # custom:
 #   id: h3a.evidence.logged_after_gate
 #   category: evidence
@@ -161,18 +164,35 @@ late_evidence contains {"gate": r.gate, "at": at} if {
 	entries := [e | some i, e in logged_entries; logged_paths[i] == want]
 	count(entries) > 0
 	every e in entries {
-		lib.time_ns(e.time) > passed_ns
+		not logged_by(e, passed_ns)
 	}
 	first := entries[0]
 	at := {
-		"msg": sprintf(
-			"%s PASSED at %s (GATES_LEDGER.md line %d), but its %s %q is logged only later, first at %s: the gate passed before its evidence was logged",
-			[passed.gate, passed.time, passed.line, r.what, r.path, first.time],
-		),
+		"msg": late_message(passed, r, entries),
 		"file": lib.doc_file.evidence_log,
 		"line": first.line,
 	}
 }
+
+# logged_by(e, ns) holds for an entry whose time can be read and is not
+# later than ns.
+logged_by(e, ns) if lib.time_ns(e.time) <= ns
+
+late_message(passed, r, entries) := sprintf(
+	"%s PASSED at %s (GATES_LEDGER.md line %d), but its %s %q is logged only later, first at %s: the gate passed before its evidence was logged",
+	[passed.gate, passed.time, passed.line, r.what, r.path, entries[0].time],
+) if {
+	every e in entries {
+		lib.time_ns(e.time)
+	}
+} else := sprintf(
+	"%s PASSED at %s (GATES_LEDGER.md line %d), but its %s %q is logged only at %s, %s: no entry shows it was logged before the gate passed; write entry times as ISO 8601 UTC such as 2025-09-29T14:45:00Z",
+	[passed.gate, passed.time, passed.line, r.what, r.path, concat(", ", [sprintf("%q", [e.time]) | some e in entries]), unreadable_words(entries)],
+)
+
+unreadable_words(entries) := "a time that cannot be read" if count(entries) == 1
+
+else := "times that cannot be read or are later"
 
 # last_passed[n] is the index of the last PASSED event of gate n in the ledger.
 last_passed[n] := max(found) if {

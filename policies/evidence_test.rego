@@ -957,9 +957,27 @@ test_logged_after_gate_a_later_pass_counts if {
 	count(test.of(evidence.warn, late)) == 0 with input as inp
 }
 
-test_logged_after_gate_needs_readable_times if {
-	# an entry time or a PASSED time that cannot be read is not compared
-	count(test.of(evidence.warn, late)) == 0 with input as test.patch([mutation_logged_at("after the gate")])
+test_logged_after_gate_unreadable_entry_time_is_not_in_time if {
+	# an entry time that cannot be read does not show the artifact was logged in time
+	every t in ["after the gate", "2025-09-29T14:58Z", "2025-09-29t14:58:00z", "2025-09-29 14:58:00Z", "2025-02-30T14:58:00Z"] {
+		[f] := test.of(evidence.warn, late) with input as test.patch([mutation_logged_at(t)])
+		f.line == 25
+		f.needs_human == true
+		f.msg == sprintf(`G2_validation PASSED at 2025-09-29T15:00:00Z (GATES_LEDGER.md line 31), but its mutation report "artifacts/validator/mutation_report.txt" is logged only at %q, a time that cannot be read: no entry shows it was logged before the gate passed; write entry times as ISO 8601 UTC such as 2025-09-29T14:45:00Z`, [t])
+	}
+}
+
+test_logged_after_gate_a_readable_entry_in_time_counts if {
+	# logged in time, then again with a time that cannot be read
+	inp := test.patch([{"op": "add", "path": "/docs/evidence_log/entries/-", "value": {
+		"path": "artifacts/validator/mutation_report.txt", "hash": "8597d8135fc06382",
+		"time": "later", "description": "re-logged", "line": 27,
+	}}])
+	count(test.of(evidence.warn, late)) == 0 with input as inp
+}
+
+test_logged_after_gate_needs_a_readable_pass_time if {
+	# a PASSED time that cannot be read is not compared (ledger_time_format reports it)
 	count(test.of(evidence.warn, late)) == 0 with input as test.patch([
 		mutation_logged_at("2025-09-29T15:10:00Z"),
 		{"op": "replace", "path": "/docs/gates_ledger/events/5/time", "value": "15:00"},
