@@ -62,7 +62,10 @@ after_failed contains item if {
 #   IN_PROGRESS that holds a FAILED gate output: the gate's own file says it failed, no
 #   later gate may run, and the guide's crash recovery would run it again, so a person
 #   decides whether to re-run it or close the pipeline FAILED (the finding is at the
-#   first FAILED gate's output). The gate is needs-human (exit 3); a pipeline that
+#   first FAILED gate's output). So has a pipeline closed PARTIAL over a FAILED gate
+#   output (the final mark 5 needs no output, so a FAILED one there is read by no other
+#   rule): the guide leaves overallStatus to the orchestrator, but a failed gate stops the
+#   pipeline, so whether PARTIAL stands is a person's call. The gate is needs-human (exit 3); a pipeline that
 #   contradicts itself fails on the rules above. gate-state-management.md, Pattern 5,
 #   FINAL: "pipelineState.status = overallStatus // 'SUCCESS', 'PARTIAL', or 'FAILED'";
 #   Pattern 3: "throw new Error(`Cannot execute GATE ...: Previous gate failed`)";
@@ -96,6 +99,17 @@ stopped contains item if {
 	failed := first_failed(p)
 	item := {
 		"msg": sprintf("gate %d FAILED but pipeline %s is IN_PROGRESS (%s): no gate runs after a failed one, so a person must decide whether to re-run the gate or close the pipeline FAILED", [failed, prefix_text(p), pipeline_file(p)]),
+		"file": gates(p)[failed].path,
+		"pointer": "/status",
+	}
+}
+
+stopped contains item if {
+	some p in pipelines
+	p.pipeline.status == "PARTIAL"
+	failed := first_failed(p)
+	item := {
+		"msg": sprintf("gate %d FAILED but pipeline %s is PARTIAL (%s): a failed gate stops the pipeline, so a person must decide whether it ended PARTIAL or FAILED", [failed, prefix_text(p), pipeline_file(p)]),
 		"file": gates(p)[failed].path,
 		"pointer": "/status",
 	}

@@ -472,6 +472,41 @@ test_failed_gate_under_a_running_pipeline_needs_a_human if {
 	f.msg == "gate 2 FAILED but pipeline demoqa_com-student_registration is IN_PROGRESS (.state/demoqa_com-student_registration-pipeline.json): no gate runs after a failed one, so a person must decide whether to re-run the gate or close the pipeline FAILED"
 }
 
+# A pipeline closed PARTIAL over a FAILED gate output stops too: the final
+# mark needs no output, so a FAILED gate 5 output is read by no other rule.
+test_failed_gate_under_a_partial_pipeline_needs_a_human if {
+	ops := array.concat(closed("PARTIAL", [1, 2, 3, 4, 5]), [
+		put("/docs/pipelines/0/gates/3", gate_output(3, "SUCCESS", 90)),
+		put("/docs/pipelines/0/gates/4", gate_output(4, "PARTIAL", 60)),
+		put("/docs/pipelines/0/gates/5", gate_output(5, "FAILED", 20)),
+	])
+	count(findings(ops)) == 0
+	[f] := [f | some f in stops(ops)]
+	[f.rule, f.file, f.pointer, f.needs_human] == ["h3a.gates.gate_state_needs_human", gate_file(5), "/status", true]
+	f.msg == "gate 5 FAILED but pipeline demoqa_com-student_registration is PARTIAL (.state/demoqa_com-student_registration-pipeline.json): a failed gate stops the pipeline, so a person must decide whether it ended PARTIAL or FAILED"
+	count(stops(array.concat(closed("PARTIAL", [1, 2, 3, 4, 5]), [
+		put("/docs/pipelines/0/gates/3", gate_output(3, "SUCCESS", 90)),
+		put("/docs/pipelines/0/gates/4", gate_output(4, "PARTIAL", 60)),
+	]))) == 0
+}
+
+gate_file(n) := sprintf(".state/demoqa_com-student_registration-gate%d-output.json", [n])
+
+gate_output(n, status, score) := {
+	"path": gate_file(n),
+	"doc": {
+		"gate": n,
+		"agent": sprintf("Agent%d", [n]),
+		"status": status,
+		"metadata": {"domain": "demoqa_com", "feature": "student_registration"},
+		"output": {},
+		"validation": {"score": score, "issues": [], "passed": status != "FAILED"},
+	},
+	"variants": [],
+	"read_from": {},
+	"conflicts": [],
+}
+
 # The same FAILED gate under a FAILED pipeline is one finding, at the pipeline.
 test_failed_gate_under_a_failed_pipeline_is_one_stop if {
 	[f] := [f | some f in stops(failed_at_one)]
