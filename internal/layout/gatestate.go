@@ -356,9 +356,56 @@ func synonymValue(variant string, v any) any {
 	for k, x := range val {
 		scaled[k] = x
 	}
-	// rounded so 0.7 reads as 70, not 70.00000000000001
-	scaled["score"] = json.Number(strconv.FormatFloat(math.Round(score*100*1e6)/1e6, 'g', -1, 64))
+	// Scaled exactly, as a decimal: 0.7 reads as 70 (not 70.00000000000001)
+	// and 0.6999999999 as 69.99999999, never rounded up to the threshold.
+	if n, ok := val["score"].(json.Number); ok {
+		if s, ok := decimalTimes100(string(n)); ok {
+			scaled["score"] = json.Number(s)
+			return scaled
+		}
+	}
+	scaled["score"] = json.Number(strconv.FormatFloat(score*100, 'g', -1, 64))
 	return scaled
+}
+
+// decimalTimes100 multiplies a JSON number by 100 exactly, by moving its
+// decimal point: "0.6999999999" gives "69.99999999", "7e-1" gives "70".
+// An exponent beyond ±1000 is not handled (ok false).
+func decimalTimes100(s string) (string, bool) {
+	mant, exp := s, 0
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		e, err := strconv.Atoi(s[i+1:])
+		if err != nil || e < -1000 || e > 1000 {
+			return "", false
+		}
+		mant, exp = s[:i], e
+	}
+	neg := strings.HasPrefix(mant, "-")
+	mant = strings.TrimPrefix(mant, "-")
+	whole, frac, _ := strings.Cut(mant, ".")
+	digits := whole + frac
+	if digits == "" || strings.Trim(digits, "0123456789") != "" {
+		return "", false
+	}
+	point := len(whole) + exp + 2 // digits before the decimal point
+	if point < 1 {
+		digits = strings.Repeat("0", 1-point) + digits
+		point = 1
+	}
+	if point > len(digits) {
+		digits += strings.Repeat("0", point-len(digits))
+	}
+	out := strings.TrimLeft(digits[:point], "0")
+	if out == "" {
+		out = "0"
+	}
+	if f := strings.TrimRight(digits[point:], "0"); f != "" {
+		out += "." + f
+	}
+	if neg && out != "0" {
+		out = "-" + out
+	}
+	return out, true
 }
 
 // sameValue compares two JSON values, numbers by value (87 and 87.0 are

@@ -32,6 +32,22 @@ func TestGateStateSynonymScore(t *testing.T) {
 
 func jsonNumber(s string) any { return json.Number(s) }
 
+// TestGateStateSynonymScoreExact: a 0–1 score is scaled exactly, so a score
+// just below 0.7 never reads as the threshold 70.
+func TestGateStateSynonymScoreExact(t *testing.T) {
+	for in, want := range map[string]string{
+		"0.7": "70", "0.87": "87", "1": "100", "0": "0", "-0": "0", "0.57": "57",
+		"0.6999999999": "69.99999999", "0.69999999999999999": "69.999999999999999",
+		"7e-1": "70", "7E-1": "70", "0.007e2": "70", "0.00001": "0.001", "1.0": "100",
+	} {
+		gd := normaliseGate(map[string]any{"validationResult": map[string]any{"score": jsonNumber(in)}})
+		val, _ := gd.doc["validation"].(map[string]any)
+		if got := val["score"]; got != json.Number(want) {
+			t.Errorf("score %s read as %v, want %s", in, got, want)
+		}
+	}
+}
+
 // TestGateStateSynonymConflicts: a field written under both names with
 // different values is listed, so the value not read is not lost; the same
 // value (a validationResult score on the 0–1 scale) is not. The guide's
