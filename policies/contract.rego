@@ -182,7 +182,7 @@ warn contains f if {
 #   check is fail with its notes accepting it: the audit lets the work land and lists
 #   traceability problems that no accepted check explains. The auditor's rules allow a
 #   pass only when the traceability checks pass "or are explicitly accepted" (an accepted
-#   check is one its notes name, as for h3a.gates.contract_audit_gate_contradiction, and
+#   check is one its notes name and accept, as for h3a.gates.contract_audit_gate_contradiction, and
 #   its issues are the details of that failure). The contract states no rule for issues
 #   of its own, so this is a warning, but it asks for a human: the gate cannot be read as
 #   a pass. artifact-contract.md,
@@ -214,11 +214,12 @@ warn contains f if {
 }
 
 # accepted_traceability_failure holds for an audit with a traceability check
-# that is fail and named in its notes: the auditor accepted it explicitly.
+# that is fail and named and accepted in its notes: the auditor accepted it
+# explicitly.
 accepted_traceability_failure(a) if {
 	some [pointer, name, "fail"] in audit_checks(a)
 	startswith(pointer, "/traceability/")
-	contains(lower(lib.str(lib.get(a, "notes"))), lower(name))
+	notes_accept(a, name)
 }
 
 # METADATA

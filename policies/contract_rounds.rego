@@ -151,7 +151,8 @@ audit_out_of_turn(r) := sprintf("%s holds audit.json but no verdict.json: the au
 # title: Audit gate contradicts its own checks
 # description: >-
 #   An audit's gate follows from its own results: pass only when no policy or
-#   traceability check failed, unless its notes name the failed check as accepted;
+#   traceability check failed, unless its notes name the failed check and say it is
+#   accepted (or waived): notes that only name it report the failure and accept nothing;
 #   fail only with a failed check or a finding to show for it. auditor-gate
 #   gate-rubric.md, Decision Mapping: "`pass`: no failed artifact/traceability checks, no
 #   failed required policy checks", "`fail`: deterministic policy/traceability violation
@@ -178,11 +179,21 @@ audit_checks(a) := [[sprintf("/%s/%s", [group, name]), name, result] |
 	name != "issues"
 ]
 
+# notes_accept holds when an audit's notes accept its check name: they name
+# the check and say it is accepted (or waived). Notes that only name it,
+# such as "eval_commands failed", report the failure and accept nothing.
+notes_accept(a, name) if {
+	notes := lower(lib.str(lib.get(a, "notes")))
+	contains(notes, lower(name))
+	some word in ["accept", "waive"]
+	contains(notes, word)
+}
+
 audit_contradictions contains item if {
 	some r in rounds
 	r.audit.gate == "pass"
 	some [pointer, name, "fail"] in audit_checks(r.audit)
-	not contains(lower(lib.str(lib.get(r.audit, "notes"))), lower(name))
+	not notes_accept(r.audit, name)
 	item := {
 		"msg": sprintf("audit gate is pass but its check %s is fail and its notes do not accept %q", [trim_prefix(pointer, "/"), name]),
 		"file": r.files.audit,

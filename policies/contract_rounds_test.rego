@@ -117,6 +117,19 @@ test_audit_pass_over_accepted_check if {
 	])) == 0
 }
 
+# Notes that name a failed check without accepting it report the failure and
+# accept nothing.
+test_audit_pass_over_check_named_but_not_accepted if {
+	located([
+		{"op": "replace", "path": "/docs/rounds/1/audit/policy/eval_commands", "value": "fail"},
+		{"op": "replace", "path": "/docs/rounds/1/audit/notes", "value": "eval_commands failed: 3 integration tests time out"},
+	]) == {["h3a.gates.contract_audit_gate_contradiction", a2, "/policy/eval_commands"]}
+	count(findings([
+		{"op": "replace", "path": "/docs/rounds/1/audit/policy/eval_commands", "value": "fail"},
+		{"op": "replace", "path": "/docs/rounds/1/audit/notes", "value": "eval_commands fails on a flaky test; the owner waived it"},
+	])) == 0
+}
+
 test_audit_fail_without_violation if {
 	located([
 		{"op": "replace", "path": "/docs/rounds/1/audit/gate", "value": "fail"},
