@@ -262,7 +262,7 @@ final_mark(p) if {
 # title: Gate output the next gate cannot use
 # description: >-
 #   The guide's own agents read the previous gate's output: a SUCCESS or PARTIAL gate 1
-#   of TestCaseDesigner (its name in any case) has a non-empty output.testCases, each with testId and non-empty
+#   of TestCaseDesigner (its name in any case, with anything but letters and digits between them) has a non-empty output.testCases, each with testId and non-empty
 #   testSteps; a gate 2 of DOMAgent has output.elementMappings, each with
 #   locators.primary. gate-state-management.md, Pattern 1, Validation Functions:
 #   "Array.isArray(data.testCases) && data.testCases.length > 0 &&
@@ -290,12 +290,14 @@ handed_over contains [n, g, out] if {
 }
 
 # guide_agent holds when gate g's agent is the guide's agent name (given in
-# lower case), whatever the case or the spaces around it: an agent spelt
-# testCaseDesigner is the guide's TestCaseDesigner, and its output must not
-# escape the check the guide's next agent relies on.
+# lower case and letters only), whatever its case and whatever stands
+# between its letters: an agent spelt testCaseDesigner, "Test Case
+# Designer", test_case_designer or with a zero-width space is the guide's
+# TestCaseDesigner, and its output must not escape the check the guide's
+# next agent relies on.
 guide_agent(g, name) if {
 	is_string(g.doc.agent)
-	lower(trim_space(g.doc.agent)) == name
+	regex.replace(lower(g.doc.agent), `[^a-z0-9]`, "") == name
 }
 
 handoff_problems contains item if {

@@ -319,13 +319,13 @@ test_test_case_without_id_or_steps if {
 }
 
 test_handoff_of_the_guides_agent_spelt_otherwise if {
-	every agent in ["testCaseDesigner", "TESTCASEDESIGNER", " TestCaseDesigner "] {
+	every agent in ["testCaseDesigner", "TESTCASEDESIGNER", " TestCaseDesigner ", "Test Case Designer", "test_case-designer", "TestCaseDesigner\u200b"] {
 		msgs([
 			set(sprintf("%s/doc/output/testCases", [g1]), []),
 			set(sprintf("%s/doc/agent", [g1]), agent),
 		]) == {"gate 1 output has testCases an array, expected a non-empty array for gate 2 to map"}
 	}
-	every agent in ["domagent", "DOMAgent\n"] {
+	every agent in ["domagent", "DOMAgent\n", "DOM Agent", "dom_agent"] {
 		count(findings([
 			set(sprintf("%s/doc/output/elementMappings", [g2]), {}),
 			set(sprintf("%s/doc/agent", [g2]), agent),

@@ -320,12 +320,13 @@ func madeOnMain(t *testing.T, run string) {
 	replaceIn(t, run, "state.json", `"branch": "feature/jwt-auth"`, `"branch": "main"`)
 }
 
-// respellGuideAgents writes the guide's agents of a gate-state run in
-// another case, as their handoff checks once failed to recognise them.
+// respellGuideAgents writes the guide's agents of a gate-state run with
+// spaces and underscores, as their handoff checks once failed to
+// recognise them (and, before, in another case).
 func respellGuideAgents(t *testing.T, run string) {
 	t.Helper()
-	replaceIn(t, run, ".state/demoqa_com-student_registration-gate1-output.json", `"agent": "TestCaseDesigner"`, `"agent": "testCaseDesigner"`)
-	replaceIn(t, run, ".state/demoqa_com-student_registration-gate2-output.json", `"agent": "DOMAgent"`, `"agent": "domAgent"`)
+	replaceIn(t, run, ".state/demoqa_com-student_registration-gate1-output.json", `"agent": "TestCaseDesigner"`, `"agent": "Test Case Designer"`)
+	replaceIn(t, run, ".state/demoqa_com-student_registration-gate2-output.json", `"agent": "DOMAgent"`, `"agent": "dom_agent"`)
 }
 
 // eventEnv is the environment of a GitHub Actions job for event, whose
