@@ -80,9 +80,12 @@ plan_tasks(plan) := [id | some t in lib.items(plan.tasks); id := t.id; named(id)
 # METADATA
 # title: Current plan or task unknown
 # description: >-
-#   state.json cp must name a plan of plan_summary.json and ct a task of that plan.
-#   hybrid-ai-os-v1.4.md, state.json: "cp | str? | Current plan id", "ct | str? |
-#   Current task id"; Plan File: "goal, task list".
+#   state.json cp must name a plan of plan_summary.json whose entry maps it to a plan
+#   file of the run, and ct a task of that plan; an entry naming some other file leaves
+#   the current plan, and so ct and its retry counters, unknown. hybrid-ai-os-v1.4.md,
+#   state.json: "cp | str? | Current plan id", "ct | str? | Current task id"; Directory
+#   Layout: "plan_summary.json # id → plan path map", "<domain>/<id>.json # Plan
+#   files"; Plan File: "goal, task list".
 # custom:
 #   id: h3a.traceability.hybrid_unknown_plan
 #   category: traceability
@@ -98,6 +101,19 @@ unknown_plans contains item if {
 	named(cp)
 	not current_plan_path
 	item := {"msg": sprintf("cp %q is not a plan in plan_summary.json", [cp]), "file": "state.json", "pointer": "/cp"}
+}
+
+unknown_plans contains item if {
+	cp := state.cp
+	named(cp)
+	p := current_plan_path
+	input.docs.paths[p].file
+	not current_plan
+	item := {
+		"msg": sprintf("cp %q maps to %q in plan_summary.json, which is not a plan file (plans/<domain>/<id>.json holding an object)", [cp, p]),
+		"file": "state.json",
+		"pointer": "/cp",
+	}
 }
 
 unknown_plans contains item if {

@@ -651,3 +651,16 @@ test_generations_apart if {
 	count(x2_findings([put("/docs/state", {"st": "ERROR", "g": 99})])) == 0
 	count(findings([put("/docs/x2_state", {"v": "x"})])) == 0
 }
+
+# cp names a summary entry whose file exists but is no plan: ct and the
+# retry counters of the current plan cannot be checked, so cp is unknown.
+test_current_plan_maps_to_another_file if {
+	fs := findings([
+		set("/docs/state/cp", "p_fake"),
+		set("/docs/state/ct", "nope"),
+		put("/docs/plan_summary/map/p_fake", "src/greet.py"),
+		put("/docs/paths/src~1greet.py", {"clean": "src/greet.py", "file": true}),
+	])
+	located(fs) == {["h3a.traceability.hybrid_unknown_plan", "state.json", "/cp"]}
+	msgs(fs) == {`cp "p_fake" maps to "src/greet.py" in plan_summary.json, which is not a plan file (plans/<domain>/<id>.json holding an object)`}
+}
