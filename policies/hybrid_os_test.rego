@@ -635,6 +635,7 @@ test_x2_missing_keys if {
 	msgs(x2_findings([cut("/docs/x2_state/ph"), cut("/docs/x2_state/rt"), cut("/docs/x2_state/st")])) == {
 		"vX.2: state.txt has no ph; expected one of A, B, C, V, I, ANALYZE, BLUEPRINT, CONSTRUCT, VALIDATE, IDLE",
 		"vX.2: state.txt has no rt; expected an object of retry counts ({} when none)",
+		"vX.2: state.txt has no st; expected one of READY, BUSY, BLK_CON, BLK_SUM, BLK_PSUM, BLK_MAX, ERROR",
 	}
 }
 
@@ -663,4 +664,11 @@ test_current_plan_maps_to_another_file if {
 	])
 	located(fs) == {["h3a.traceability.hybrid_unknown_plan", "state.json", "/cp"]}
 	msgs(fs) == {`cp "p_fake" maps to "src/greet.py" in plan_summary.json, which is not a plan file (plans/<domain>/<id>.json holding an object)`}
+}
+
+# A vX.2 state.txt without st says nothing of whether the run stopped.
+test_x2_state_without_st if {
+	fs := x2_findings([cut("/docs/x2_state/st")])
+	located(fs) == {["h3a.schema.hybrid_drift", "state.txt", ""]}
+	msgs(fs) == {"vX.2: state.txt has no st; expected one of READY, BUSY, BLK_CON, BLK_SUM, BLK_PSUM, BLK_MAX, ERROR"}
 }

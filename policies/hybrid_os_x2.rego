@@ -17,7 +17,7 @@ x2_statuses := ["READY", "BUSY", "BLK_CON", "BLK_SUM", "BLK_PSUM", "BLK_MAX", "E
 # title: Drift from the Hybrid_AI_OS vocabulary
 # description: >-
 #   A vX.2 control file uses a value or shape the specification does not define (an
-#   unknown st or ph, a missing ph, rt that is not an object, a reference in a form the
+#   unknown st or ph, a missing st or ph, rt that is not an object, a reference in a form the
 #   files do not use). It changes what a reader can rely on, so it is reported, but it is
 #   not a broken gate. hybrid-ai-os-v1.4.md, state.json: "st | enum | READY, BUSY,
 #   BLK_CON, BLK_SUM, BLK_PSUM, BLK_MAX, ERROR", "rt | obj | `{taskId:int}` retry
@@ -53,6 +53,10 @@ drift contains {"msg": sprintf("state.txt has no ph; expected one of %s", [conca
 drift contains {"msg": sprintf("ph is %s, not a phase (%s)", [lib.describe(ph), concat(", ", x2_phases)]), "pointer": "/ph"} if {
 	ph := x2_state.ph
 	not lib.str(ph) in x2_phases
+}
+
+drift contains {"msg": sprintf("state.txt has no st; expected one of %s", [concat(", ", x2_statuses)]), "pointer": ""} if {
+	not "st" in object.keys(x2_state)
 }
 
 drift contains {"msg": sprintf("st is %s, not a status (%s)", [lib.describe(st), concat(", ", x2_statuses)]), "pointer": "/st"} if {
