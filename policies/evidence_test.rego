@@ -1091,3 +1091,25 @@ test_verdict_gate_status_failure_left_to_g2 if {
 	fs := test.of(evidence.deny, g2) with input as claimed
 	"/verdicts/0/status" in {f.pointer | some f in fs}
 }
+
+# A failing verdict listed before the passing one but timed after it: the
+# gate counts the pass, the timestamps say the failure came last.
+test_verdict_order if {
+	failed := json.patch(fixture.complete.docs.validator_report.verdicts[0], [
+		{"op": "replace", "path": "/status", "value": "fail"},
+		{"op": "replace", "path": "/timestamp", "value": "2025-09-29T16:00:00Z"},
+	])
+	inp := test.patch([{"op": "add", "path": "/docs/validator_report/verdicts/0", "value": failed}])
+	[f] := test.of(evidence.warn, "h3a.evidence.verdict_order") with input as inp
+		with input.meanings.verdicts as [fixture.status_meanings.verdictStatus.fail, fixture.status_meanings.verdictStatus.pass]
+	f.needs_human
+	f.pointer == "/verdicts/0/timestamp"
+	f.task_id == "T001"
+
+	# Listed in time order, or the same outcome twice: nothing to ask.
+	in_order := test.patch([{"op": "add", "path": "/docs/validator_report/verdicts/1", "value": failed}])
+	count(test.of(evidence.warn, "h3a.evidence.verdict_order")) == 0 with input as in_order
+		with input.meanings.verdicts as [fixture.status_meanings.verdictStatus.pass, fixture.status_meanings.verdictStatus.fail]
+	count(test.of(evidence.warn, "h3a.evidence.verdict_order")) == 0 with input as inp
+		with input.meanings.verdicts as [fixture.status_meanings.verdictStatus.pass, fixture.status_meanings.verdictStatus.pass]
+}

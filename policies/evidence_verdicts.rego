@@ -234,3 +234,55 @@ warn contains f if {
 
 # g3_exceptions are what the G3 exit criteria accept instead.
 g3_exceptions := {"ci_green": "no CI is available", "dirty": "the uncommitted changes are documented"}
+
+# METADATA
+# title: A later verdict listed before the last one
+# description: >-
+#   validator_report.json lists, before a task's last verdict (the one the rules take as the
+#   task's current verdict), a verdict for the same task with a later timestamp whose status
+#   means another outcome (or that no document defines): going by the timestamps, the
+#   validator's latest word on the task is not the one the gate counts. The specification
+#   gives every verdict a timestamp (h3a-state-specification.md, validator_report.json:
+#   "verdicts": [{"task_id", "timestamp", "status", ...}]) but does not say that verdicts are
+#   listed in time order, so which one is the latest is a conflicting signal for a human:
+#   handoff_contracts.md, H3 Common Handoff Failures: "Conflicting signals | Verdict "pass"
+#   but critical DoD unmet | Human reviews". So it is a warning that asks for a human.
+# custom:
+#   id: h3a.evidence.verdict_order
+#   category: evidence
+#   severity: warning
+#   remediation: >-
+#     list the verdicts in the order they were given, the latest last; a verdict given after
+#     the one that passed the task is the validator's current word on it
+warn contains f if {
+	some [j, i] in verdicts_out_of_order
+	later := model.verdicts[j]
+	f := lib.finding(rego.metadata.rule(), object.union(
+		{
+			"msg": sprintf(
+				"verdict %d (%s, %s) is later than verdict %d (%s, %s), the last listed for task %v, which the gate counts as current",
+				[j, model.describe_verdict_status(j), later.timestamp, i, model.describe_verdict_status(i), model.verdicts[i].timestamp, later.task_id],
+			),
+			"file": lib.doc_file.validator_report,
+			"pointer": sprintf("/verdicts/%d/timestamp", [j]),
+			"gate": "G2",
+			"needs_human": true,
+		},
+		task_of(later),
+	))
+}
+
+# verdicts_out_of_order holds [j, i]: verdict j is listed before verdict i,
+# the last one of its task, but timed later, with another outcome.
+verdicts_out_of_order contains [j, i] if {
+	some i, verdict in model.verdicts
+	i == model.last_index(model.verdicts, verdict.task_id)
+	t := lib.time_ns(verdict.timestamp)
+	some j, earlier in model.verdicts
+	j < i
+	earlier.task_id == verdict.task_id
+	lib.time_ns(earlier.timestamp) > t
+	not same_outcome(i, j)
+}
+
+same_outcome(i, j) if model.verdict_meaning(i).outcome == model.verdict_meaning(j).outcome
