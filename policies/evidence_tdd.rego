@@ -476,3 +476,57 @@ deny contains f if {
 }
 
 covered(absolute) if coverage_value(absolute) >= 90
+
+# METADATA
+# title: A later TDD cycle listed before the last one
+# description: >-
+#   executor_report.json lists, before a task's last TDD cycle (the one the rules take as the
+#   task's current cycle), a cycle of the same task with a later timestamp that says
+#   something else of the gate: another gate_status, or tdd_phases.refactor.test_still_passing
+#   otherwise: going by the timestamps, the executor's latest word on the task is not the one
+#   the gate counts. The specification gives every cycle a timestamp (h3a-state-specification.md,
+#   executor_report.json: "tdd_cycles": [{"task_id", "timestamp", ..., "gate_status"}]) and
+#   asks that "Chronological order matters" (gate_framework.md, G1 TDD Non-Negotiables) of
+#   the phases, but does not say that cycles are listed in time order, so which one is the
+#   latest is a conflicting signal for a human (handoff_contracts.md, H3 Common Handoff
+#   Failures: "Conflicting signals ... Human reviews"). So it is a warning that asks for a
+#   human.
+# custom:
+#   id: h3a.evidence.cycle_order
+#   category: evidence
+#   severity: warning
+#   remediation: >-
+#     list the TDD cycles in the order they ran, the latest last; a cycle run after the one
+#     that passed G1 is the executor's current word on the task
+warn contains f if {
+	some [j, i] in cycles_out_of_order
+	later := model.cycles[j]
+	f := lib.finding(rego.metadata.rule(), object.union(
+		{
+			"msg": sprintf(
+				"TDD cycle %d (gate_status %v, %s) is later than TDD cycle %d (gate_status %v, %s), the last listed for task %v, which the gate counts as current",
+				[j, object.get(later, "gate_status", null), later.timestamp, i, object.get(model.cycles[i], "gate_status", null), model.cycles[i].timestamp, later.task_id],
+			),
+			"file": lib.doc_file.executor_report,
+			"pointer": sprintf("/tdd_cycles/%d/timestamp", [j]),
+			"gate": "G1",
+			"needs_human": true,
+		},
+		task_of(later),
+	))
+}
+
+# cycles_out_of_order holds [j, i]: cycle j is listed before cycle i, the
+# last one of its task, but timed later, and says something else of G1.
+cycles_out_of_order contains [j, i] if {
+	some i, cycle in model.cycles
+	i == model.last_index(model.cycles, cycle.task_id)
+	t := lib.time_ns(cycle.timestamp)
+	some j, earlier in model.cycles
+	j < i
+	earlier.task_id == cycle.task_id
+	lib.time_ns(earlier.timestamp) > t
+	cycle_signal(earlier) != cycle_signal(cycle)
+}
+
+cycle_signal(c) := [object.get(c, "gate_status", null), object.get(object.get(object.get(c, "tdd_phases", {}), "refactor", {}), "test_still_passing", null)]

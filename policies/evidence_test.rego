@@ -1113,3 +1113,22 @@ test_verdict_order if {
 	count(test.of(evidence.warn, "h3a.evidence.verdict_order")) == 0 with input as inp
 		with input.meanings.verdicts as [fixture.status_meanings.verdictStatus.pass, fixture.status_meanings.verdictStatus.pass]
 }
+
+# A failing TDD cycle listed before the passing one but timed after it.
+test_cycle_order if {
+	failed := json.patch(fixture.complete.docs.executor_report.tdd_cycles[0], [
+		{"op": "replace", "path": "/gate_status", "value": "G1_failed"},
+		{"op": "replace", "path": "/timestamp", "value": "2025-09-29T14:50:00Z"},
+	])
+	inp := test.patch([{"op": "add", "path": "/docs/executor_report/tdd_cycles/0", "value": failed}])
+	[f] := test.of(evidence.warn, "h3a.evidence.cycle_order") with input as inp
+	f.needs_human
+	f.pointer == "/tdd_cycles/0/timestamp"
+	f.task_id == "T001"
+
+	# Listed in time order, or saying the same of G1: nothing to ask.
+	in_order := test.patch([{"op": "add", "path": "/docs/executor_report/tdd_cycles/1", "value": failed}])
+	count(test.of(evidence.warn, "h3a.evidence.cycle_order")) == 0 with input as in_order
+	same := json.patch(failed, [{"op": "replace", "path": "/gate_status", "value": "G1_passed"}])
+	count(test.of(evidence.warn, "h3a.evidence.cycle_order")) == 0 with input as test.patch([{"op": "add", "path": "/docs/executor_report/tdd_cycles/0", "value": same}])
+}
