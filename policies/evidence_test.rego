@@ -1132,3 +1132,15 @@ test_cycle_order if {
 	same := json.patch(failed, [{"op": "replace", "path": "/gate_status", "value": "G1_passed"}])
 	count(test.of(evidence.warn, "h3a.evidence.cycle_order")) == 0 with input as test.patch([{"op": "add", "path": "/docs/executor_report/tdd_cycles/0", "value": same}])
 }
+
+# A passing verdict dated before the cycle it passes; a failing one sends
+# the task back, so a later cycle is its answer.
+test_verdict_before_cycle if {
+	early := [{"op": "replace", "path": "/docs/validator_report/verdicts/0/timestamp", "value": "2025-09-29T14:00:00Z"}]
+	[f] := test.of(evidence.warn, "h3a.evidence.verdict_before_cycle") with input as test.patch(early)
+	f.needs_human
+	f.pointer == "/verdicts/0/timestamp"
+	f.task_id == "T001"
+	count(test.of(evidence.warn, "h3a.evidence.verdict_before_cycle")) == 0 with input as fixture.complete
+	count(test.of(evidence.warn, "h3a.evidence.verdict_before_cycle")) == 0 with input as test.patch(array.concat(early, test.verdict_status(0, "fail")))
+}

@@ -286,3 +286,41 @@ verdicts_out_of_order contains [j, i] if {
 }
 
 same_outcome(i, j) if model.verdict_meaning(i).outcome == model.verdict_meaning(j).outcome
+
+# METADATA
+# title: Passing verdict older than the cycle it passes
+# description: >-
+#   A task's last verdict in validator_report.json, whose status means a pass, is timestamped
+#   before the task's last TDD cycle in executor_report.json: going by the timestamps, the
+#   validator passed the task before the implementation it validates was done.
+#   gate_framework.md, G2 Entry Criteria: "G1 passed | GATES_LEDGER.md shows
+#   G1_implementation PASSED", "Executor report exists | executor_report.json is present";
+#   h3a-state-specification.md, Task Lifecycle: "in_progress → validation → complete". A
+#   timestamp can be wrong where the order is not, so it is a warning that asks for a human.
+# custom:
+#   id: h3a.evidence.verdict_before_cycle
+#   category: evidence
+#   severity: warning
+#   remediation: >-
+#     validate the task again after its last TDD cycle and record that verdict, or correct
+#     the timestamp that is wrong
+warn contains f if {
+	some i, verdict in model.verdicts
+	lib.filled(verdict.task_id)
+	i == model.last_index(model.verdicts, verdict.task_id)
+	model.verdict_passes(i)
+	c := model.last_index(model.cycles, verdict.task_id)
+	cycle := model.cycles[c]
+	lib.time_ns(verdict.timestamp) < lib.time_ns(cycle.timestamp)
+	f := lib.finding(rego.metadata.rule(), {
+		"msg": sprintf(
+			"verdict %d (%s, %s) passes task %v before its TDD cycle %d (%s) in executor_report.json was done",
+			[i, model.describe_verdict_status(i), verdict.timestamp, verdict.task_id, c, cycle.timestamp],
+		),
+		"file": lib.doc_file.validator_report,
+		"pointer": sprintf("/verdicts/%d/timestamp", [i]),
+		"task_id": verdict.task_id,
+		"gate": "G2",
+		"needs_human": true,
+	})
+}
