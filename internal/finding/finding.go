@@ -5,7 +5,9 @@ package finding
 import (
 	"cmp"
 	"fmt"
+	"path"
 	"slices"
+	"strings"
 )
 
 // Severity orders findings; a higher value is worse.
@@ -193,4 +195,15 @@ func Count(fs []Finding) Counts {
 		}
 	}
 	return c
+}
+
+// InRun reports whether file, a finding's File, names one file inside its
+// run: a clean relative path. "." (the run itself), "./x", "x/", "x/.."
+// and "../r2/x" would each be cleaned or joined into another place when
+// the finding is matched against waivers or shown in reports.
+func InRun(file string) bool {
+	if file == "" || file == "." || file == ".." || path.IsAbs(file) || path.Clean(file) != file {
+		return false
+	}
+	return !strings.HasPrefix(file, "../")
 }

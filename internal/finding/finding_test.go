@@ -111,3 +111,15 @@ func TestContractRulesCiteTheirBasis(t *testing.T) {
 		}
 	}
 }
+
+func TestInRun(t *testing.T) {
+	for file, want := range map[string]bool{
+		"state.json": true, "state/GATES_LEDGER.md": true, "a..b/c": true,
+		"": false, ".": false, "..": false, "./x": false, "x/": false, "x//y": false,
+		"x/..": false, "x/./y": false, "../r2/x": false, "/etc/passwd": false,
+	} {
+		if got := InRun(file); got != want {
+			t.Errorf("InRun(%q) = %v, want %v", file, got, want)
+		}
+	}
+}

@@ -3,7 +3,6 @@ package policy
 import (
 	"encoding/json"
 	"fmt"
-	"path"
 	"slices"
 	"strings"
 
@@ -86,10 +85,7 @@ func setField(f *finding.Finding, key string, v any) string {
 		if why := str(&f.File); why != "" {
 			return why
 		}
-		// A clean relative path names one file: "." (the run itself),
-		// "./x" or "x/" would be cleaned into another place when the
-		// finding is matched against waivers and shown in reports.
-		if f.File != "" && (path.IsAbs(f.File) || path.Clean(f.File) != f.File || f.File == "." || slices.Contains(strings.Split(f.File, "/"), "..")) {
+		if f.File != "" && !finding.InRun(f.File) {
 			return fmt.Sprintf("\"file\" %q is not a path inside the run (expected e.g. \"state.json\")", f.File)
 		}
 		return ""

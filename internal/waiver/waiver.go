@@ -152,11 +152,9 @@ func (w Waiver) matches(run string, f finding.Finding) bool {
 	}
 	name := run
 	if f.File != "" {
-		// Only a clean relative path names one file of the run: cleaned,
-		// "." or "x/.." would be the run itself and "../r2/x" another
-		// run's file, so a finding about one place would be waived by a
-		// waiver written for another. Such a finding is never waived.
-		if path.Clean(f.File) != f.File || f.File == "." || f.File == ".." || strings.HasPrefix(f.File, "../") || path.IsAbs(f.File) {
+		// A finding about one place is never waived by a waiver
+		// written for another.
+		if !finding.InRun(f.File) {
 			return false
 		}
 		name = run + "/" + f.File
