@@ -398,14 +398,26 @@ func (h *Humans) roundsAsSigned(s *runState, hist historyOutcome, earlier []map[
 			}
 		}
 	}
+	if len(commits) == 0 {
+		return true
+	}
+	// What HEAD holds at each path, once for every signing commit.
+	type object struct {
+		entry gitrev.Entry
+		ok    bool
+	}
+	atHead := make([]object, len(paths))
+	for i, p := range paths {
+		e, ok, err := repo.Lookup("HEAD", path.Join(hist.at.rel, p))
+		if err != nil {
+			return false
+		}
+		atHead[i] = object{e, ok}
+	}
 	for _, c := range commits {
-		for _, p := range paths {
+		for i, p := range paths {
 			at, okAt, err := repo.Lookup(c, path.Join(hist.at.rel, p))
-			if err != nil {
-				return false
-			}
-			head, okHead, err := repo.Lookup("HEAD", path.Join(hist.at.rel, p))
-			if err != nil || okAt != okHead || at != head {
+			if err != nil || okAt != atHead[i].ok || at != atHead[i].entry {
 				return false
 			}
 		}
