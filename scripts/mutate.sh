@@ -41,7 +41,7 @@ main() {
 
 	names=() files=() olds=() news=() pkgs=() runs=()
 	# mutant NAME FILE OLD NEW PACKAGE RUN: replace the one occurrence of the
-	# text OLD in FILE by NEW, then go test -run RUN PACKAGE.
+	# text OLD in FILE by NEW, then H3A_LONG=1 go test -run RUN PACKAGE.
 	mutant() {
 		names+=("$1") files+=("$2") olds+=("$3") news+=("$4") pkgs+=("$5") runs+=("$6")
 	}
@@ -433,7 +433,7 @@ main() {
 			git -C "$wt" checkout --quiet -- "$file"
 			continue
 		fi
-		if (cd "$wt" && go test -count=1 -run "${runs[$i]}" "${pkgs[$i]}" >"$log" 2>&1); then
+		if (cd "$wt" && H3A_LONG=1 go test -count=1 -run "${runs[$i]}" "${pkgs[$i]}" >"$log" 2>&1); then
 			if is_unseen "$name"; then
 				printf '%-40s survived (listed: no test can see it)\n' "$name"
 			else

@@ -1,7 +1,8 @@
 // Package longtest marks the tests that are too slow for the README's test
 // command (GORACE=atexit_sleep_ms=0 go test -race ./...), which a newcomer waits for: OPA's
-// conformance suite, the regeneration of the shipped plan, every Rego unit
-// test through the CLI, the full fuzz seed corpora. They run when H3A_LONG
+// conformance suite, the regeneration of the shipped plan, the Rego unit
+// tests in process (strict, with coverage) and through the CLI, the full
+// fuzz seed corpora. They run when H3A_LONG
 // is set, as .ci/run's "long suites" step sets it, so CI runs every one of
 // them on every change.
 package longtest

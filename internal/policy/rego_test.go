@@ -17,13 +17,15 @@ import (
 const regoCoverageThreshold = 90.0
 
 // TestRegoPolicies runs every shipped *_test.rego in strict mode and fails
-// for each failing Rego test and, with the long tests (coverage tracing
-// doubles the time), for coverage under the threshold and for each deny or
-// warn rule that fires in no test.
+// for each failing Rego test, for coverage under the threshold and for each
+// deny or warn rule that fires in no test. It is a long test: under the
+// race detector OPA's evaluator is ten times slower, and coverage tracing
+// doubles that; the README's test command runs the same Rego tests through
+// the built binary (internal/e2e's TestShippedRegoTests).
 func TestRegoPolicies(t *testing.T) {
+	longtest.Skip(t)
 	t.Parallel()
-	coverage := longtest.Enabled()
-	rep, err := RunTests(context.Background(), TestOptions{Coverage: coverage, Strict: true, Timeout: time.Minute})
+	rep, err := RunTests(context.Background(), TestOptions{Coverage: true, Strict: true, Timeout: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,13 +34,8 @@ func TestRegoPolicies(t *testing.T) {
 			t.Errorf("%s: %s.%s failed (error: %v)\n%s", at(r.Location), r.Package, r.Name, r.Error, r.Output)
 		}
 	}
-	// Without coverage, nothing else would notice the tests not being found.
 	if len(rep.Results) < 100 {
 		t.Fatalf("%d Rego tests found, expected every shipped *_test.rego", len(rep.Results))
-	}
-	if !coverage {
-		t.Logf("%d Rego tests; coverage is measured with %s=1", len(rep.Results), longtest.Env)
-		return
 	}
 	if got := rep.Coverage.Coverage; got < regoCoverageThreshold {
 		var lines []string
