@@ -6,6 +6,7 @@ package runner
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -142,8 +143,11 @@ func foldersHolding(files []string) map[string]bool {
 }
 
 // foldersNamed is the changed entries that are folders: "dir/" in git's
-// list of untracked files (a repository inside), or a folder on disk where
-// the diff names one entry (a gitlink).
+// list of untracked files (a repository inside), a folder on disk where
+// the diff names one entry (a gitlink), or a symbolic link: git records a
+// link as one entry whatever it leads to, and a link added where a run's
+// folder would be is a run folder that is a link, an error the search
+// reports only if it looks there.
 func foldersNamed(root string, files []string) map[string]bool {
 	out := map[string]bool{}
 	for _, f := range files {
@@ -151,7 +155,7 @@ func foldersNamed(root string, files []string) map[string]bool {
 			out[d] = true
 			continue
 		}
-		if info, err := os.Lstat(filepath.Join(root, filepath.FromSlash(f))); err == nil && info.IsDir() {
+		if info, err := os.Lstat(filepath.Join(root, filepath.FromSlash(f))); err == nil && (info.IsDir() || info.Mode()&fs.ModeSymlink != 0) {
 			out[f] = true
 		}
 	}

@@ -122,6 +122,20 @@ func TestChangedFailsClosed(t *testing.T) {
 
 		},
 		{
+			// git lists the link as one file, never a folder with
+			// files below it, and takes a run folder's place in the
+			// repository from where the link leads.
+			name: "a run folder added as a symbolic link",
+			after: func(t *testing.T, c *corpus.Corpus) {
+				mustMkdir(t, filepath.Join(c.Dir, "links"))
+				if err := os.Symlink(filepath.Join("..", c.Runs[1].ID), filepath.Join(c.Dir, "links", c.Runs[1].ID)); err != nil {
+					t.Fatal(err)
+				}
+			},
+			want: map[int]string{1: finding.Symlink.ID},
+			runs: 1,
+		},
+		{
 			name:  "nothing changed",
 			after: func(*testing.T, *corpus.Corpus) {},
 			runs:  0,

@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -277,6 +279,19 @@ func (hp *historyPlan) of(dir string) (runBase, error) {
 	return runBase{repo: rb.repo, base: rb.base, rel: rel, skip: rb.base.Skip}, nil
 }
 
+// linkEntry is where git records the run folder that is a symbolic link,
+// relative to the top level; "" for a real folder.
+func linkEntry(repo *gitrev.Repo, r rundir.Run) string {
+	if r.Link == "" {
+		return ""
+	}
+	parent, err := repo.Rel(filepath.Dir(r.Dir))
+	if err != nil {
+		return ""
+	}
+	return path.Join(parent, filepath.Base(r.Dir))
+}
+
 func (hp *historyPlan) close() {
 	if hp.ownLocator {
 		hp.locator.Close()
@@ -320,8 +335,13 @@ func (hp *historyPlan) changedOnly(runs []rundir.Run) ([]rundir.Run, error) {
 			}
 			changed[rb.repo] = files
 		}
+		// A run folder that is a symbolic link is one entry to git, the
+		// link itself, where rb.rel names the folder it leads to.
+		link := linkEntry(rb.repo, r)
 		prefix := rb.rel + "/"
-		if slices.ContainsFunc(files, func(f string) bool { return rb.rel == "" || rb.rel == "." || strings.HasPrefix(f, prefix) }) {
+		if slices.ContainsFunc(files, func(f string) bool {
+			return rb.rel == "" || rb.rel == "." || strings.HasPrefix(f, prefix) || f == link
+		}) {
 			kept = append(kept, r)
 		}
 	}
