@@ -156,6 +156,23 @@ func TestStaged(t *testing.T) {
 			g.Git("rm", "-q", "--cached", complete+"/"+greenRel)
 			g.Write(map[string]string{complete + "/" + greenRel: "untracked\n"})
 		}, ExitFail, []string{"[h3a.integrity.missing_artifact]"}, nil},
+		{"a run folder staged as a symbolic link to a committed run", func(t *testing.T, g *gittest.Repo) {
+			if err := os.Symlink(completeID, filepath.Join(g.Dir, "runs", newID)); err != nil {
+				t.Fatal(err)
+			}
+			g.Git("add", "-A")
+		}, ExitFail, []string{newID, "[h3a.structure.symlink]"}, []string{"nothing to check", otherID}},
+		{"a run folder staged as a symbolic link out of the repository", func(t *testing.T, g *gittest.Repo) {
+			outside := filepath.Join(t.TempDir(), newID)
+			copyExample(t, g, "runs/"+newID)
+			if err := os.Rename(filepath.Join(g.Dir, "runs", newID), outside); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(outside, filepath.Join(g.Dir, "runs", newID)); err != nil {
+				t.Fatal(err)
+			}
+			g.Git("add", "-A")
+		}, ExitFail, []string{newID, "[h3a.structure.symlink]"}, []string{"nothing to check", otherID}},
 		{"a file added with git add -N is not recorded", func(t *testing.T, g *gittest.Repo) {
 			g.Write(map[string]string{complete + "/README.md": "edited\n"})
 			g.Git("add", "-A")
@@ -317,6 +334,20 @@ func TestStagedModes(t *testing.T) {
 			g.Commit("past the hook")
 			return map[string]string{"PRE_COMMIT_ORIGIN": "HEAD~1", "PRE_COMMIT_SOURCE": "HEAD"}
 		}, ExitFail, []string{"[h3a.integrity.hash_mismatch]", completeID}, []string{otherID}},
+		{"a range that adds a run folder as a symbolic link", func(t *testing.T, g *gittest.Repo) map[string]string {
+			if err := os.Symlink(completeID, filepath.Join(g.Dir, "runs", newID)); err != nil {
+				t.Fatal(err)
+			}
+			g.Commit("a link")
+			return map[string]string{"PRE_COMMIT_FROM_REF": "HEAD~1", "PRE_COMMIT_TO_REF": "HEAD", "PRE_COMMIT": "1"}
+		}, ExitFail, []string{newID, "[h3a.structure.symlink]"}, []string{otherID}},
+		{"nothing staged under pre-commit, a run folder committed as a link", func(t *testing.T, g *gittest.Repo) map[string]string {
+			if err := os.Symlink(completeID, filepath.Join(g.Dir, "runs", newID)); err != nil {
+				t.Fatal(err)
+			}
+			g.Commit("a link")
+			return map[string]string{"PRE_COMMIT": "1"}
+		}, ExitFail, []string{newID, "[h3a.structure.symlink]"}, nil},
 		{"a range touching no run", func(t *testing.T, g *gittest.Repo) map[string]string {
 			g.Write(map[string]string{"NOTES.md": "n\n"})
 			g.Commit("notes")

@@ -14,6 +14,9 @@ import (
 // ModeSubmodule is git's mode of a gitlink: a submodule's commit.
 const ModeSubmodule = "160000"
 
+// ModeLinkText is git's mode of a symbolic link, as a listing writes it.
+const ModeLinkText = "120000"
+
 // Change is one file a commit of the index (or a range of commits) changes.
 type Change struct {
 	Path    string // relative to the top level, slash-separated
@@ -258,7 +261,7 @@ func (r *Repo) Materialize(files []SnapshotFile, dir, dest string) error {
 		switch f.Mode {
 		case ModeSubmodule:
 			err = mkdirs(name)
-		case "120000":
+		case ModeLinkText:
 			var target []byte
 			if target, err = r.ReadObject(f.Object, maxLinkTarget); err == nil {
 				err = root.Symlink(string(target), name)

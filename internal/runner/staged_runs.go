@@ -31,6 +31,13 @@ func (s *stagedScope) collect(l *gitrev.Locator, snap *snapshot, p, prefix strin
 		if err := allRuns(snap, prefix, detectors, found); err != nil {
 			return err
 		}
+		for _, f := range snap.files {
+			if _, ok := under(f.Path, prefix); ok && f.Mode == gitrev.ModeLinkText {
+				if err := s.linkRun(snap, p, prefix, f.Path, f.Object, detectors); err != nil {
+					return err
+				}
+			}
+		}
 	} else if err := s.touchedRuns(l, snap, p, prefix, detectors, depth, found, holding); err != nil {
 		return err
 	}
@@ -100,6 +107,11 @@ func (s *stagedScope) touchedRuns(l *gitrev.Locator, snap *snapshot, p, prefix s
 			}
 			if c.NewMode == gitrev.ModeSubmodule || c.Deleted {
 				continue
+			}
+		}
+		if c.NewMode == gitrev.ModeLinkText && !c.Deleted {
+			if err := s.linkRun(snap, p, prefix, c.Path, c.NewObject, detectors); err != nil {
+				return err
 			}
 		}
 		dir := path.Dir(c.Path)
@@ -200,6 +212,52 @@ func (s *stagedScope) addRun(snap *snapshot, p, prefix, rel string, layouts []st
 	s.runs = append(s.runs, run)
 	s.source[dir] = dest
 	s.at[dir] = stagedRun{repo: snap.repo, rel: rel, base: snap.base}
+	return nil
+}
+
+// linkRun adds the symbolic link rel (its target in the object oid) as a
+// run when it leads to a folder that is a run: a run folder that is a link
+// is an error a check of the working tree reports (h3a.structure.symlink),
+// and the snapshot, where a link is a file holding its target, would
+// never show it. Where it leads is looked up as a check of the working
+// tree would: in the snapshot when the target stays in the repository,
+// else on disk.
+func (s *stagedScope) linkRun(snap *snapshot, p, prefix, rel, oid string, detectors []rundir.Detector) error {
+	dir := filepath.Join(snap.repo.Root, filepath.FromSlash(rel))
+	if _, dup := s.at[dir]; dup || slices.ContainsFunc(s.runs, func(r rundir.Run) bool { return r.Dir == dir }) {
+		return nil
+	}
+	text, err := snap.repo.ReadObject(oid, maxDetectRead)
+	if err != nil {
+		return optionError(OptionStaged, "reading the symbolic link %s from git: %w", rel, err)
+	}
+	target := string(text)
+	var layouts []string
+	if inRepo := path.Join(path.Dir(rel), target); !path.IsAbs(target) && fs.ValidPath(inRepo) {
+		if run, lay, ok := rundir.Enclosing(snap.fsys, inRepo, detectors); ok && run == inRepo {
+			layouts = lay
+		}
+	} else {
+		abs := target
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(filepath.Dir(dir), filepath.FromSlash(target))
+		}
+		if info, err := os.Stat(abs); err == nil && info.IsDir() {
+			if _, lay, ok := rundir.Enclosing(os.DirFS(abs), ".", detectors); ok {
+				layouts = lay
+			}
+		}
+	}
+	if len(layouts) == 0 {
+		return nil
+	}
+	if s.forced != "" {
+		if !slices.Contains(layouts, s.forced) {
+			return &rundir.OtherLayoutError{Layout: s.forced, Runs: []rundir.OtherRun{{Dir: s.display(p, prefix, snap.repo, rel), Layout: layouts[0]}}}
+		}
+		layouts = []string{s.forced}
+	}
+	s.runs = append(s.runs, rundir.Run{Dir: dir, Display: s.display(p, prefix, snap.repo, rel), Layout: layouts[0], Also: layouts[1:], Link: target})
 	return nil
 }
 
