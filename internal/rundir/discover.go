@@ -154,10 +154,24 @@ func DiscoverWithin(paths []string, detectors []Detector, forced string, within 
 			return nil, fmt.Errorf("cannot read %s: %w", p, unwrapPathError(err))
 		}
 		fsys, name := diskFS(abs)
-		if !info.IsDir() {
-			if dir, layouts, ok := enclosingRun(fsys, path.Dir(name), detectors); ok {
-				add(fromFS(abs, name, dir), layouts[0], layouts[1:])
+		// A path inside a run lies in every run above it, not only the
+		// nearest: a run that holds the nearest one is broken by it (a
+		// run never holds another), as a check of the outer run finds.
+		addEnclosing := func(dir string) {
+			for {
+				run, layouts, ok := enclosingRun(fsys, dir, detectors)
+				if !ok {
+					return
+				}
+				add(fromFS(abs, name, run), layouts[0], layouts[1:])
+				if run == "." {
+					return
+				}
+				dir = path.Dir(run)
 			}
+		}
+		if !info.IsDir() {
+			addEnclosing(path.Dir(name))
 			continue
 		}
 		var inFS func(string) bool
@@ -174,7 +188,9 @@ func DiscoverWithin(paths []string, detectors []Detector, forced string, within 
 			return nil, err
 		}
 		var otherHere []OtherRun
+		self := false
 		for _, r := range runs {
+			self = self || r.Dir == name
 			dir := fromFS(abs, name, r.Dir)
 			switch {
 			case forced == "":
@@ -191,11 +207,11 @@ func DiscoverWithin(paths []string, detectors []Detector, forced string, within 
 			otherHere = nil
 		}
 		others = append(others, otherHere...)
-		if len(found) > n0 {
-			continue
+		if !self && name != "." {
+			// A folder that is no run itself: the runs it lies in.
+			addEnclosing(path.Dir(name))
 		}
-		if dir, layouts, ok := enclosingRun(fsys, name, detectors); ok {
-			add(fromFS(abs, name, dir), layouts[0], layouts[1:])
+		if len(found) > n0 {
 			continue
 		}
 		if forced != "" {

@@ -40,7 +40,7 @@ var (
 
 func TestDiscover(t *testing.T) {
 	root := t.TempDir()
-	for _, d := range []string{"runs/b", "runs/a", "runs/c", "deep/x/y/run", "runs/a/artifacts/nested", ".git/r", "node_modules/m/run", "plain", "broken"} {
+	for _, d := range []string{"runs/b", "runs/a", "runs/c", "deep/x/y/run", "runs/a/artifacts/nested/x", ".git/r", "node_modules/m/run", "plain", "broken"} {
 		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -69,7 +69,9 @@ func TestDiscover(t *testing.T) {
 		{"a run", []string{filepath.Join(root, "runs/b")}, []string{"runs/b"}},
 		{"a run holding a run", []string{filepath.Join(root, "runs/a")}, []string{"runs/a", "runs/a/artifacts/nested"}},
 		{"files inside a run collapse", []string{filepath.Join(root, "runs/a/RUN.mark"), filepath.Join(root, "runs/a/artifacts/f.txt")}, []string{"runs/a"}},
-		{"a folder inside a run", []string{filepath.Join(root, "runs/a/artifacts")}, []string{"runs/a/artifacts/nested"}},
+		{"a folder inside a run", []string{filepath.Join(root, "runs/a/artifacts")}, []string{"runs/a", "runs/a/artifacts/nested"}},
+		{"a file inside a run inside a run", []string{filepath.Join(root, "runs/a/artifacts/nested/RUN.mark")}, []string{"runs/a", "runs/a/artifacts/nested"}},
+		{"a folder inside a run inside a run", []string{filepath.Join(root, "runs/a/artifacts/nested/x")}, []string{"runs/a", "runs/a/artifacts/nested"}},
 		{"duplicates collapse", []string{filepath.Join(root, "runs"), filepath.Join(root, "runs/a")}, []string{"runs/a", "runs/a/artifacts/nested", "runs/b", "runs/c"}},
 		{"nothing", []string{filepath.Join(root, "plain")}, nil},
 	}
