@@ -435,6 +435,26 @@ func TestStagedAllUnderPaths(t *testing.T) {
 	}
 }
 
+// TestStagedAllInsideNestedRun: a path inside a run that a committed run
+// holds lies in both, and the outer one holds another run.
+func TestStagedAllInsideNestedRun(t *testing.T) {
+	g := stagedRepo(t)
+	inner := "runs/" + completeID + "/artifacts/sub/" + completeID
+	copy := filepath.Join(t.TempDir(), completeID)
+	if err := os.CopyFS(copy, os.DirFS(filepath.Join(g.Dir, "runs", completeID))); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.CopyFS(filepath.Join(g.Dir, filepath.FromSlash(inner)), os.DirFS(copy)); err != nil {
+		t.Fatal(err)
+	}
+	g.Commit("a run inside a run, past the hook")
+	ci := map[string]string{"PRE_COMMIT": "1"}
+	code, stdout, stderr := runStaged(t, ci, inner+"/state")
+	if code != ExitFail || !strings.Contains(stdout, "[h3a.structure.nested_run]") || !strings.Contains(stdout, "2 runs checked") {
+		t.Errorf("a folder of the inner run: exit %d, want 1 with the outer run holding it\n%s%s", code, stdout, stderr)
+	}
+}
+
 // TestStagedBrokenPolicy: a policy that does not compile stops a staged
 // check even when the change touches no run.
 func TestStagedBrokenPolicy(t *testing.T) {

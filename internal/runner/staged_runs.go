@@ -75,7 +75,8 @@ func (s *stagedScope) onlyForced(p, prefix string, repo *gitrev.Repo, found map[
 	return nil
 }
 
-// allRuns finds every run of snap under prefix, or the run prefix lies in.
+// allRuns finds every run of snap under prefix, and every run prefix lies
+// in: a run that holds another is broken by it, as discovery finds.
 func allRuns(snap *snapshot, prefix string, detectors []rundir.Detector, found map[string][]string) error {
 	if info, err := fs.Stat(snap.fsys, fsName(prefix)); err == nil && info.IsDir() {
 		runs, err := rundir.Search(snap.fsys, fsName(prefix), detectors)
@@ -86,12 +87,22 @@ func allRuns(snap *snapshot, prefix string, detectors []rundir.Detector, found m
 			found[relName(r.Dir)] = append([]string{r.Layout}, r.Also...)
 		}
 	}
-	if len(found) == 0 {
-		if run, lay, ok := rundir.Enclosing(snap.fsys, snap.nearestFolder(prefix, ""), detectors); ok {
+	if _, self := found[prefix]; self || prefix == "" {
+		return nil
+	}
+	for dir := snap.nearestFolder(prefix, ""); ; {
+		run, lay, ok := rundir.Enclosing(snap.fsys, dir, detectors)
+		if !ok {
+			return nil
+		}
+		if _, seen := found[relName(run)]; !seen {
 			found[relName(run)] = lay
 		}
+		if run == "." {
+			return nil
+		}
+		dir = path.Dir(run)
 	}
-	return nil
 }
 
 // touchedRuns finds the runs of snap under prefix that a change touches,
