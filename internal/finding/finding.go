@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -206,4 +207,19 @@ func InRun(file string) bool {
 		return false
 	}
 	return !strings.HasPrefix(file, "../")
+}
+
+// QuoteList quotes the first few of ss for a message, and says how many
+// more there are.
+func QuoteList(ss []string) string {
+	const show = 5
+	q := make([]string, 0, min(len(ss), show+1))
+	for i, s := range ss {
+		if i == show {
+			q = append(q, fmt.Sprintf("and %d more", len(ss)-show))
+			break
+		}
+		q = append(q, strconv.Quote(s))
+	}
+	return strings.Join(q, ", ")
 }

@@ -100,7 +100,7 @@ func checkCorrections(p *pair, ptr, label string, from int, arr []any) []finding
 		}
 		expected := "no earlier entry has a task_id"
 		if len(known) > 0 {
-			expected = "expected the task_id of an earlier entry: " + quoteList(known)
+			expected = "expected the task_id of an earlier entry: " + finding.QuoteList(known)
 		}
 		f := finding.BadCorrection.New(p.path, "%s %s[%d] corrects %s, which names no earlier entry; %s",
 			p.path, label, i, quoteValue(target), expected)

@@ -115,16 +115,3 @@ func entries(n int) string {
 	}
 	return fmt.Sprintf("%d entries", n)
 }
-
-func quoteList(ss []string) string {
-	const show = 5
-	q := make([]string, 0, min(len(ss), show))
-	for i, s := range ss {
-		if i == show {
-			q = append(q, fmt.Sprintf("and %d more", len(ss)-show))
-			break
-		}
-		q = append(q, strconv.Quote(s))
-	}
-	return strings.Join(q, ", ")
-}

@@ -43,6 +43,11 @@ type Run struct {
 	// folder would be ("" for a real folder). Such a run is not read: its
 	// files are wherever the link leads, so it gets an error finding.
 	Link string
+	// Through lists the runs below the folder a Link leads to, relative
+	// to the link, when the link is no run itself but a folder of runs
+	// out of the searched path: reached only through the link, they would
+	// not be checked at all.
+	Through []string
 	// Also lists the other layouts whose defining files the folder holds
 	// besides Layout's (never with a forced layout). The folder is checked
 	// as Layout only, so it gets an error finding for each.
@@ -137,6 +142,7 @@ func DiscoverWithin(paths []string, detectors []Detector, forced string, within 
 	found := map[string]string{}
 	display := map[string]string{}
 	also := map[string][]string{}
+	through := map[string][]string{}
 	var others []OtherRun
 	for _, p := range paths {
 		abs, err := filepath.Abs(p)
@@ -192,6 +198,21 @@ func DiscoverWithin(paths []string, detectors []Detector, forced string, within 
 		for _, r := range runs {
 			self = self || r.Dir == name
 			dir := fromFS(abs, name, r.Dir)
+			if r.Layout == "" {
+				// A link to a folder that no layout claims.
+				held, err := runsThrough(abs, dir, every)
+				if err != nil {
+					return nil, fmt.Errorf("%s is a symbolic link to a folder that cannot be searched, so a run inside it could be missed: %w (remove the link, or check the folder it leads to)",
+						displayFrom(p, abs, dir), err)
+				}
+				if len(held) == 0 {
+					continue
+				}
+				r.Layout, r.Also = held[0].Layout, nil
+				for _, h := range held {
+					through[dir] = append(through[dir], h.Dir)
+				}
+			}
 			switch {
 			case forced == "":
 				add(dir, r.Layout, r.Also)
@@ -227,10 +248,49 @@ func DiscoverWithin(paths []string, detectors []Detector, forced string, within 
 	}
 	runs := make([]Run, 0, len(found))
 	for dir, layout := range found {
-		runs = append(runs, Run{Dir: dir, Display: display[dir], Layout: layout, Also: also[dir], Link: linkTarget(dir)})
+		runs = append(runs, Run{Dir: dir, Display: display[dir], Layout: layout, Also: also[dir], Link: linkTarget(dir), Through: through[dir]})
 	}
 	slices.SortFunc(runs, func(a, b Run) int { return strings.Compare(a.Dir, b.Dir) })
 	linkHolders(runs)
+	return runs, nil
+}
+
+// maxThroughFolders bounds the folders searched through one link: a link
+// can lead anywhere, the top of the file system included. A variable, so
+// that a test can reach it.
+var maxThroughFolders = 100000
+
+// runsThrough lists the runs below the folder that the link dir (found
+// while searching top) leads to, when that folder lies out of top: a run
+// there is reached through the link alone. A folder inside top is
+// searched where it is, so a link to it hides nothing. Links below the
+// folder are not followed.
+func runsThrough(top, dir string, detectors []Detector) ([]Found, error) {
+	target, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return nil, nil // a dangling link holds nothing
+	}
+	if realTop, err := filepath.EvalSymlinks(top); err == nil {
+		if rel, err := filepath.Rel(realTop, target); err == nil && filepath.IsLocal(rel) {
+			return nil, nil
+		}
+	}
+	fsys, name := diskFS(target)
+	folders := 0
+	runs, err := search(fsys, name, detectors, false, func(string) bool {
+		folders++
+		return folders <= maxThroughFolders
+	}, false)
+	if err != nil {
+		return nil, err
+	}
+	if folders > maxThroughFolders {
+		return nil, fmt.Errorf("it holds more than %d folders", maxThroughFolders)
+	}
+	for i := range runs {
+		rel, _ := filepath.Rel(target, fromFS(target, name, runs[i].Dir))
+		runs[i].Dir = filepath.ToSlash(rel)
+	}
 	return runs, nil
 }
 
@@ -394,7 +454,8 @@ func SearchWithin(fsys fs.FS, root string, detectors []Detector, within func(dir
 
 // search is Search; with links, a symbolic link to a folder that is a run
 // is found as a run too (at the link's place), so that discovery can
-// report it rather than pass over it. Only the folders within accepts are
+// report it rather than pass over it, and a link to any other folder is
+// found with no layout, so that discovery can look for runs through it. Only the folders within accepts are
 // listed (nil: all); with wholeRuns, all of a run found is.
 func search(fsys fs.FS, root string, detectors []Detector, links bool, within func(string) bool, wholeRuns bool) ([]Found, error) {
 	var out []Found
@@ -419,6 +480,8 @@ func search(fsys fs.FS, root string, detectors []Detector, links bool, within fu
 				if info, err := fs.Stat(fsys, name); err == nil && info.IsDir() {
 					if layouts := detect(fsys, name, detectors); len(layouts) > 0 {
 						out = append(out, Found{Dir: name, Layout: layouts[0], Also: layouts[1:]})
+					} else {
+						out = append(out, Found{Dir: name}) // no run: the caller looks through it
 					}
 				}
 				continue

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"testing"
 )
 
@@ -111,5 +112,72 @@ func TestDiscoverTwoLayouts(t *testing.T) {
 	}
 	if len(runs) != 1 || runs[0].Layout != "other" || len(runs[0].Also) != 0 {
 		t.Errorf("forced: got %+v, want layout other alone", runs)
+	}
+}
+
+// TestDiscoverLinkToRuns: a symbolic link to a folder of runs out of the
+// searched tree is found, with the runs it leads to in Through, since no
+// other search reaches them; one to a folder inside the tree hides
+// nothing (its runs are found where they are), and one to a folder too
+// large to search is an error.
+func TestDiscoverLinkToRuns(t *testing.T) {
+	root := t.TempDir()
+	outside := t.TempDir()
+	for _, d := range []string{filepath.Join(root, "tree/runs/real"), filepath.Join(root, "tree/store/kept"), filepath.Join(outside, "batch/one"), filepath.Join(outside, "batch/deep/two")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(d, "RUN.mark"), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(outside, "empty"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	links := map[string]string{
+		"tree/runs/batch": filepath.Join(outside, "batch"), // runs out of the tree
+		"tree/runs/alias": "../store",                      // runs inside the tree
+		"tree/runs/empty": filepath.Join(outside, "empty"), // no run anywhere
+	}
+	for name, target := range links {
+		if err := os.Symlink(target, filepath.Join(root, name)); err != nil {
+			t.Skipf("cannot make symbolic links here: %v", err)
+		}
+	}
+	runs, err := Discover([]string{filepath.Join(root, "tree")}, []Detector{markerDetector}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]Run{}
+	for _, r := range runs {
+		p, _ := filepath.Rel(root, r.Dir)
+		got[filepath.ToSlash(p)] = r
+	}
+	if len(got) != 3 {
+		t.Errorf("got %v, want the two real runs and the link to the folder of runs", got)
+	}
+	batch, ok := got["tree/runs/batch"]
+	if !ok || batch.Link == "" || !slices.Equal(batch.Through, []string{"deep/two", "one"}) || batch.Layout != markerDetector.ID() {
+		t.Errorf("the link to a folder of runs: got %+v (found %v), want its target and the runs deep/two and one", batch, ok)
+	}
+	for _, dir := range []string{"tree/runs/real", "tree/store/kept"} {
+		if r, ok := got[dir]; !ok || r.Link != "" || r.Through != nil {
+			t.Errorf("%s: got %+v (found %v), want a real run", dir, r, ok)
+		}
+	}
+
+	defer func(n int) { maxThroughFolders = n }(maxThroughFolders)
+	maxThroughFolders = 20
+	big := filepath.Join(outside, "big")
+	for i := range maxThroughFolders + 1 {
+		if err := os.MkdirAll(filepath.Join(big, strconv.Itoa(i/10), strconv.Itoa(i%10)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(big, filepath.Join(root, "tree/runs/big")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Discover([]string{filepath.Join(root, "tree")}, []Detector{markerDetector}, ""); err == nil {
+		t.Error("a link to a folder too large to search: no error, want one (a run there could be missed)")
 	}
 }

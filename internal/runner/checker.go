@@ -66,6 +66,13 @@ func (c *checker) readFrom(dir string) string {
 // Both are nil when the policies did not compile: Check reports that.
 func (c *checker) checkRun(ctx context.Context, run rundir.Run) (*audit.Audit, map[string]any) {
 	a := c.newAudit(run)
+	if run.Link != "" && len(run.Through) > 0 {
+		// A folder of runs out of the searched path, reached through
+		// the link alone: nothing there is checked.
+		return c.notChecked(a, run, finding.Symlink.New("",
+			"the folder is a symbolic link to %q, which holds %d run%s (%s); runs reached through a link are not checked: put them where the link is, or remove the link",
+			run.Link, len(run.Through), plural(len(run.Through)), finding.QuoteList(run.Through)), "not checked: the folder is a symbolic link to runs"), nil
+	}
 	if run.Link != "" {
 		// The folder is a link: what it leads to is not the run the
 		// repository holds, so it is not read at all.

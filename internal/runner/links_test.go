@@ -39,6 +39,24 @@ func TestLinksAndTwoLayoutsFail(t *testing.T) {
 			link(t, run, named)
 			return named
 		}, finding.Symlink, ""},
+		{"a folder of runs out of the searched one reached through a link", h3a, func(t *testing.T, run string) string {
+			// The run breaks where only the link leads; the folder
+			// searched holds a good run beside the link.
+			batch := filepath.Join(t.TempDir(), "batch")
+			mkdirs(t, batch)
+			if err := os.Rename(run, filepath.Join(batch, filepath.Base(run))); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(batch, filepath.Base(run), "artifacts", "executor", "test_output_green.txt"), []byte("tampered\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			searched := filepath.Join(filepath.Dir(run), "runs")
+			if err := os.CopyFS(filepath.Join(searched, filepath.Base(run)), os.DirFS(h3a)); err != nil {
+				t.Fatal(err)
+			}
+			link(t, batch, filepath.Join(searched, "batch"))
+			return searched
+		}, finding.Symlink, ""},
 		{"a contract round in an h3a run", h3a, func(t *testing.T, run string) string {
 			mkdirs(t, filepath.Join(run, "rounds", "round-1"))
 			if err := os.WriteFile(filepath.Join(run, "rounds", "round-1", "verdict.json"), []byte(`{"task_id": 5}`), 0o644); err != nil {
