@@ -435,6 +435,22 @@ func TestStagedAllUnderPaths(t *testing.T) {
 	}
 }
 
+// TestStagedLinkToRuns: a link staged under the path checked, to a folder
+// of runs out of it, is a folder of runs reached through the link alone.
+func TestStagedLinkToRuns(t *testing.T) {
+	g := stagedRepo(t)
+	copyExample(t, g, "archive/"+completeID)
+	g.Write(map[string]string{"archive/" + completeID + "/" + greenRel: "tampered\n"})
+	if err := os.Symlink("../archive", filepath.Join(g.Dir, "runs", "batch")); err != nil {
+		t.Fatal(err)
+	}
+	g.Git("add", "-A")
+	code, stdout, stderr := runStaged(t, nil, "runs")
+	if code != ExitFail || !strings.Contains(stdout, "runs/batch") || !strings.Contains(stdout, "[h3a.structure.symlink]") {
+		t.Errorf("exit %d, want 1 with the link to the folder of runs\n%s%s", code, stdout, stderr)
+	}
+}
+
 // TestStagedAllInsideNestedRun: a path inside a run that a committed run
 // holds lies in both, and the outer one holds another run.
 func TestStagedAllInsideNestedRun(t *testing.T) {

@@ -260,11 +260,16 @@ func DiscoverWithin(paths []string, detectors []Detector, forced string, within 
 // that a test can reach it.
 var maxThroughFolders = 100000
 
-// runsThrough lists the runs below the folder that the link dir (found
+// RunsThrough lists the runs below the folder that the link dir (found
 // while searching top) leads to, when that folder lies out of top: a run
 // there is reached through the link alone. A folder inside top is
 // searched where it is, so a link to it hides nothing. Links below the
-// folder are not followed.
+// folder are not followed. Each Found names its run relative to the
+// folder.
+func RunsThrough(top, dir string, detectors []Detector) ([]Found, error) {
+	return runsThrough(top, dir, detectors)
+}
+
 func runsThrough(top, dir string, detectors []Detector) ([]Found, error) {
 	target, err := filepath.EvalSymlinks(dir)
 	if err != nil {

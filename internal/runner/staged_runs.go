@@ -227,12 +227,13 @@ func (s *stagedScope) addRun(snap *snapshot, p, prefix, rel string, layouts []st
 }
 
 // linkRun adds the symbolic link rel (its target in the object oid) as a
-// run when it leads to a folder that is a run: a run folder that is a link
-// is an error a check of the working tree reports (h3a.structure.symlink),
-// and the snapshot, where a link is a file holding its target, would
-// never show it. Where it leads is looked up as a check of the working
-// tree would: in the snapshot when the target stays in the repository,
-// else on disk.
+// run when it leads to a folder that is a run, or to a folder of runs out
+// of the path searched: a run folder that is a link, and a link to runs
+// reached through it alone, are errors a check of the working tree
+// reports (h3a.structure.symlink), and the snapshot, where a link is a
+// file holding its target, would never show them. Where it leads is
+// looked up as a check of the working tree would: in the snapshot when
+// the target stays in the repository, else on disk.
 func (s *stagedScope) linkRun(snap *snapshot, p, prefix, rel, oid string, detectors []rundir.Detector) error {
 	dir := filepath.Join(snap.repo.Root, filepath.FromSlash(rel))
 	if _, dup := s.at[dir]; dup || slices.ContainsFunc(s.runs, func(r rundir.Run) bool { return r.Dir == dir }) {
@@ -243,10 +244,28 @@ func (s *stagedScope) linkRun(snap *snapshot, p, prefix, rel, oid string, detect
 		return optionError(OptionStaged, "reading the symbolic link %s from git: %w", rel, err)
 	}
 	target := string(text)
-	var layouts []string
+	var layouts, through []string
+	holds := func(found []rundir.Found) {
+		if len(found) > 0 {
+			layouts = []string{found[0].Layout}
+		}
+		for _, f := range found {
+			through = append(through, f.Dir)
+		}
+	}
 	if inRepo := path.Join(path.Dir(rel), target); !path.IsAbs(target) && fs.ValidPath(inRepo) {
 		if run, lay, ok := rundir.Enclosing(snap.fsys, inRepo, detectors); ok && run == inRepo {
 			layouts = lay
+		} else if _, inside := under(inRepo, prefix); !inside {
+			// A folder of runs the paths do not reach but through the link.
+			found, err := rundir.Search(snap.fsys, inRepo, detectors)
+			if err != nil {
+				return optionError(OptionStaged, "%w", err)
+			}
+			for i := range found {
+				found[i].Dir, _ = under(found[i].Dir, inRepo)
+			}
+			holds(found)
 		}
 	} else {
 		abs := target
@@ -256,6 +275,12 @@ func (s *stagedScope) linkRun(snap *snapshot, p, prefix, rel, oid string, detect
 		if info, err := os.Stat(abs); err == nil && info.IsDir() {
 			if _, lay, ok := rundir.Enclosing(os.DirFS(abs), ".", detectors); ok {
 				layouts = lay
+			} else {
+				found, err := rundir.RunsThrough(filepath.Join(snap.repo.Root, filepath.FromSlash(prefix)), abs, detectors)
+				if err != nil {
+					return optionError(OptionStaged, "%s is a symbolic link to a folder that cannot be searched, so a run inside it could be missed: %w", rel, err)
+				}
+				holds(found)
 			}
 		}
 	}
@@ -268,7 +293,7 @@ func (s *stagedScope) linkRun(snap *snapshot, p, prefix, rel, oid string, detect
 		}
 		layouts = []string{s.forced}
 	}
-	s.runs = append(s.runs, rundir.Run{Dir: dir, Display: s.display(p, prefix, snap.repo, rel), Layout: layouts[0], Also: layouts[1:], Link: target})
+	s.runs = append(s.runs, rundir.Run{Dir: dir, Display: s.display(p, prefix, snap.repo, rel), Layout: layouts[0], Also: layouts[1:], Link: target, Through: through})
 	return nil
 }
 
