@@ -463,7 +463,9 @@ func Short(rev string) string { return short(rev) }
 
 // Changed lists the files, relative to the top level and slash-separated,
 // that differ between rev and the working tree: tracked files changed,
-// added or deleted since rev, and untracked files that are not ignored.
+// added or deleted since rev, and untracked files, ignored ones too (a
+// check reads what the disk holds, whatever .gitignore says), a folder
+// that holds nothing tracked as one entry ending in "/".
 func (r *Repo) Changed(rev string) ([]string, error) {
 	return r.StartChanged().Since(rev)
 }
@@ -486,7 +488,7 @@ func (r *Repo) StartChanged() *ChangeList {
 	c := &ChangeList{repo: r, done: make(chan struct{})}
 	go func() {
 		defer close(c.done)
-		c.untracked, c.err = gitRawOutput(r.Root, "ls-files", "-z", "--others", "--exclude-standard")
+		c.untracked, c.err = gitRawOutput(r.Root, "ls-files", "-z", "--others", "--directory", "--no-empty-directory")
 	}()
 	return c
 }

@@ -136,6 +136,21 @@ func TestChangedFailsClosed(t *testing.T) {
 			runs: 1,
 		},
 		{
+			// The full check reads what the disk holds, whatever
+			// .gitignore says: the committed run now holds a run.
+			name: "an ignored folder in a committed run holds a run",
+			before: func(t *testing.T, c *corpus.Corpus) {
+				mustWrite(t, filepath.Join(c.Runs[0].Dir, ".gitignore"), "scratch/\n")
+			},
+			after: func(t *testing.T, c *corpus.Corpus) {
+				if err := os.CopyFS(filepath.Join(c.Runs[0].Dir, "scratch", c.Runs[1].ID), os.DirFS(c.Runs[1].Dir)); err != nil {
+					t.Fatal(err)
+				}
+			},
+			want: map[int]string{0: finding.NestedRun.ID},
+			runs: 2,
+		},
+		{
 			name:  "nothing changed",
 			after: func(*testing.T, *corpus.Corpus) {},
 			runs:  0,

@@ -279,6 +279,12 @@ func (hp *historyPlan) of(dir string) (runBase, error) {
 	return runBase{repo: rb.repo, base: rb.base, rel: rel, skip: rb.base.Skip}, nil
 }
 
+// touches reports whether the changed entry f (a file, or an untracked
+// folder as "dir/") is the entry name, lies below it, or holds it.
+func touches(f, name string) bool {
+	return f == name || strings.HasPrefix(f, name+"/") || strings.HasSuffix(f, "/") && strings.HasPrefix(name+"/", f)
+}
+
 // linkEntry is where git records the run folder that is a symbolic link,
 // relative to the top level; "" for a real folder.
 func linkEntry(repo *gitrev.Repo, r rundir.Run) string {
@@ -337,10 +343,12 @@ func (hp *historyPlan) changedOnly(runs []rundir.Run) ([]rundir.Run, error) {
 		}
 		// A run folder that is a symbolic link is one entry to git, the
 		// link itself, where rb.rel names the folder it leads to.
-		link := linkEntry(rb.repo, r)
-		prefix := rb.rel + "/"
-		if slices.ContainsFunc(files, func(f string) bool {
-			return rb.rel == "" || rb.rel == "." || strings.HasPrefix(f, prefix) || f == link
+		names := []string{rb.rel}
+		if link := linkEntry(rb.repo, r); link != "" {
+			names = append(names, link)
+		}
+		if rb.rel == "" || rb.rel == "." || slices.ContainsFunc(files, func(f string) bool {
+			return slices.ContainsFunc(names, func(n string) bool { return touches(f, n) })
 		}) {
 			kept = append(kept, r)
 		}
