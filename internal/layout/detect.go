@@ -52,9 +52,18 @@ const maxDetectRead = 1 << 20
 
 // hasKeys reports whether dir/name is a regular file holding a JSON object
 // with every key. A FIFO or device is never opened, so it cannot stall
-// detection.
+// detection. A symbolic link is followed to a regular file: a run whose
+// defining document is a link is still a run, and its check reports the
+// link, where passing over the folder would leave it unchecked.
 func hasKeys(fsys fs.FS, dir, name string, keys ...string) bool {
 	m, ok := entryMode(fsys, dir, name)
+	if ok && m&fs.ModeSymlink != 0 {
+		info, err := fs.Stat(fsys, path.Join(dir, name))
+		ok = err == nil
+		if ok {
+			m = info.Mode()
+		}
+	}
 	if !ok || !m.IsRegular() {
 		return false
 	}

@@ -1,6 +1,7 @@
 package layout
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
@@ -67,6 +68,40 @@ func TestDetectLinkedFolders(t *testing.T) {
 			}
 			if !tc.layout.Detect(os.DirFS(run), ".") {
 				t.Errorf("a run whose %s is a link is not detected", tc.folder)
+			}
+		})
+	}
+}
+
+// TestDetectLinkedDocuments: a run known by what its one document holds
+// (an h3a state.json with run_id and gates, a hybrid-os vX.2 state.txt)
+// is still a run when that document is a link to such a file, so that the
+// check reports the link instead of passing over the folder; a link to
+// something else claims nothing.
+func TestDetectLinkedDocuments(t *testing.T) {
+	tests := []struct {
+		name    string
+		detect  func(fsys fs.FS, dir string) bool
+		file    string
+		content string
+		want    bool
+	}{
+		{"h3a state.json", H3A{}.DetectLoose, "state.json", `{"run_id": "r", "gates": {}}`, true},
+		{"hybrid-os state.txt", Hybrid{}.Detect, "state.txt", `{"v": 1, "g": 2, "st": "RUN"}`, true},
+		{"h3a state.json without gates", H3A{}.DetectLoose, "state.json", `{"run_id": "r"}`, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			run := t.TempDir()
+			kept := filepath.Join(t.TempDir(), "kept.json")
+			if err := os.WriteFile(kept, []byte(tc.content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(kept, filepath.Join(run, tc.file)); err != nil {
+				t.Skipf("cannot make symbolic links here: %v", err)
+			}
+			if got := tc.detect(os.DirFS(run), "."); got != tc.want {
+				t.Errorf("a folder whose %s is a link: detected %v, want %v", tc.file, got, tc.want)
 			}
 		})
 	}

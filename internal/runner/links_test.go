@@ -57,6 +57,14 @@ func TestLinksAndTwoLayoutsFail(t *testing.T) {
 			link(t, batch, filepath.Join(searched, "batch"))
 			return searched
 		}, finding.Symlink, ""},
+		{"a folder whose only state.json is a link, beside a good run", h3a, func(t *testing.T, run string) string {
+			// Known as an h3a run by its state.json alone (run_id and
+			// gates), as a run that lost its state folder is.
+			lost := filepath.Join(filepath.Dir(run), "20251001-000000-cccccccc-7c9f-4c5e-8c6a-2f0f0d2e9c1a")
+			mkdirs(t, lost)
+			link(t, filepath.Join(run, "state.json"), filepath.Join(lost, "state.json"))
+			return filepath.Dir(run)
+		}, finding.Symlink, "state.json"},
 		{"a contract round in an h3a run", h3a, func(t *testing.T, run string) string {
 			mkdirs(t, filepath.Join(run, "rounds", "round-1"))
 			if err := os.WriteFile(filepath.Join(run, "rounds", "round-1", "verdict.json"), []byte(`{"task_id": 5}`), 0o644); err != nil {
