@@ -134,8 +134,14 @@ claimed_human_event(ev) if {
 # event_gates[i] is the gate number of ledger event i (-1 for none), worked
 # --- paths and evidence -------------------------------------------------------
 
-# clean normalises a reference the way the checker normalises evidence-log
-# paths, so that "./artifacts/x" and "artifacts/x" are one file.
+# clean normalises a reference the way the checker reads evidence-log paths
+# (rundir.CleanRef: surrounding space trimmed, a backslash read as "/", empty and
+# "." elements dropped), so that every spelling that opens one file names it
+# here too: a rule that looks a path up among the log's entries must find
+# each entry the checker verified under that path, or a copy logged as
+# "artifacts/x.txt/" or " artifacts/x.txt" escapes the rules about its
+# content and its time. ".." and a leading "/" are kept: the checker refuses
+# such a path, so it must match no verified one.
 # A reference that needs none of it, nearly every one, is returned as it is:
 # replace builds a string replacer on every call.
 clean(p) := p if {
@@ -143,12 +149,29 @@ clean(p) := p if {
 	not contains(p, "/./")
 	not contains(p, "//")
 	not startswith(p, "./")
-} else := trim_prefix(replace(replace(replace(p, `\`, "/"), "/./", "/"), "//", "/"), "./")
+	not endswith(p, "/")
+	not endswith(p, "/.")
+	p != "."
+	trim_space(p) == p
+} else := concat("", [leading_slash(s), concat("/", [e | some e in split(s, "/"); e != ""; e != "."])]) if {
+	s := replace(trim_space(p), `\`, "/")
+}
+
+leading_slash(s) := "/" if startswith(s, "/")
+
+else := ""
 
 is_dir_ref(p) if endswith(p, "/")
 
 # files_under lists the run's files inside folder reference p.
-files_under(p) := [f | prefix := clean(p); some f in items(input.tree); startswith(f, prefix)]
+files_under(p) := [f | prefix := dir_prefix(clean(p)); some f in items(input.tree); startswith(f, prefix)]
+
+# dir_prefix is what the path of every file inside folder d starts with.
+dir_prefix(d) := "" if d == ""
+
+else := concat("", [d, "/"]) if not endswith(d, "/")
+
+else := d
 
 # base_name is the last element of slash-separated path p.
 base_name(p) := parts[count(parts) - 1] if parts := split(p, "/")

@@ -18,6 +18,28 @@ test_clean if {
 	lib.clean(".artifacts/x") == ".artifacts/x"
 }
 
+# Every spelling the checker opens as one logged file is that file here too.
+test_clean_reads_paths_as_the_checker_opens_them if {
+	lib.clean("artifacts/x.txt/") == "artifacts/x.txt"
+	lib.clean("artifacts/x.txt/.") == "artifacts/x.txt"
+	lib.clean(" artifacts/x.txt\t") == "artifacts/x.txt"
+	lib.clean("artifacts///x.txt") == "artifacts/x.txt"
+	lib.clean("././artifacts/x.txt") == "artifacts/x.txt"
+}
+
+# A path the checker refuses matches no verified one.
+test_clean_keeps_what_the_checker_refuses if {
+	lib.clean("/artifacts/x.txt") == "/artifacts/x.txt"
+	lib.clean("//artifacts/x.txt") == "/artifacts/x.txt"
+	lib.clean("artifacts/../x.txt") == "artifacts/../x.txt"
+}
+
+test_files_under_a_folder_only if {
+	tree := ["artifacts/executor/a.txt", "artifacts/executor2/b.txt", "state.json"]
+	lib.files_under("artifacts/executor/") == ["artifacts/executor/a.txt"] with input.tree as tree
+	lib.files_under("./artifacts//executor/") == ["artifacts/executor/a.txt"] with input.tree as tree
+}
+
 test_time_ns if {
 	lib.time_ns("2025-09-29T14:05:30Z") < lib.time_ns("2025-09-29T14:05:31Z")
 	lib.time_ns("2025-09-29T21:05:30+07:00") == lib.time_ns("2025-09-29T14:05:30Z")
