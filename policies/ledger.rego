@@ -172,14 +172,17 @@ event_ns := model.event_ns
 # description: >-
 #   A Gate Events Log event whose gate id spells G0 to G3 another way (G2-validation,
 #   G2validation, G02_validation), or whose status spells a move of a gate another way (FAIL, PASS,
-#   PASS_WITH_NOTES, ESCALATION_REQUIRED, START): the rules read the gate of G<n> and
+#   PASS_WITH_NOTES, ESCALATION_REQUIRED, START, IN_PROGRESS): the rules read the gate of G<n> and
 #   G<n>_<name>, and the moves STARTED, PASSED, FAILED, REJECTED, ESCALATION and ESCALATED,
 #   so the event would count for no gate, or as a note, and the story it tells would be
-#   lost. Other words (REVIEWED, DECIDED, NOTE) stay notes about the gate.
+#   lost. Other words (REVIEWED, DECIDED, NOTE) stay notes about the gate (after its
+#   pass, any but these three asks for a person: h3a.gates.ledger_note_after_pass).
 #   h3a-state-specification.md, GATES_LEDGER.md: "[2025-09-29T14:45:00Z]
 #   G1_implementation - PASSED - executor - ..." and "Agents append to "Gate Events Log"
 #   on status changes"; gate_framework.md, Escalation Process: "Update GATES_LEDGER.md with
-#   ESCALATION event"; handoff_contracts.md: "G1_implementation - REJECTED - executor".
+#   ESCALATION event", Gate Lifecycle & State Machine: "G0_pending ──→ G0_in_progress"
+#   (the state STARTED moves a gate to); handoff_contracts.md: "G1_implementation -
+#   REJECTED - executor".
 # custom:
 #   id: h3a.gates.ledger_unread_event
 #   category: gates
@@ -232,7 +235,58 @@ unread_gate(g) := to_number(m[0][1]) if {
 
 # move_stems pairs each move with the part its other spellings share, in
 # order: FAIL and FAILURE spell FAILED, ESCALATION_REQUIRED spells ESCALATION.
-move_stems := [["START", "STARTED"], ["PASS", "PASSED"], ["FAIL", "FAILED"], ["REJECT", "REJECTED"], ["ESCALAT", "ESCALATION"]]
+# IN_PROGRESS is the state a STARTED event moves a gate to (gate_framework.md,
+# Gate Lifecycle & State Machine: "G0_pending ──→ G0_in_progress").
+move_stems := [["START", "STARTED"], ["IN_PROGRESS", "STARTED"], ["PASS", "PASSED"], ["FAIL", "FAILED"], ["REJECT", "REJECTED"], ["ESCALAT", "ESCALATION"]]
+
+# METADATA
+# title: Gate passed, then an event the rules read as a note
+# description: >-
+#   An event of a gate after the gate's last move, when that move is PASSED, whose status is
+#   no move (STARTED, PASSED, FAILED, REJECTED, ESCALATION, ESCALATED), no other spelling of
+#   one (h3a.gates.ledger_unread_event) and none of the notes REVIEWED, DECIDED and NOTE:
+#   BLOCKED, REVOKED, REOPENED, PENDING. The rules read it as a note and the gate stays
+#   passed, while a person reads the gate as taken back; agents append events "on status
+#   changes", and the checker cannot tell which this one is, so a person reads it.
+#   h3a-state-specification.md, GATES_LEDGER.md update protocol: "Agents append to "Gate
+#   Events Log" on status changes"; gate_framework.md, Gate Lifecycle & State Machine
+#   (pending, in_progress, passed, failed, escalation_required), Troubleshooting, Gate
+#   Passed But Artifacts Missing: "revert gate to FAILED and re-run".
+# custom:
+#   id: h3a.gates.ledger_note_after_pass
+#   category: gates
+#   severity: warning
+#   remediation: >-
+#     if the gate no longer stands, append its FAILED event (or STARTED for another attempt)
+#     and take it through again; if the event was only a note, a person confirms it and
+#     the next event is spelt REVIEWED or NOTE
+warn contains f if {
+	some n, last in model.ledger_latest
+	last.status == "PASSED"
+	k := max(model.gate_move_indexes[n])
+	some j, ev in events
+	j > k
+	model.event_gates[j] == n
+	is_string(ev.status)
+	not ev.status in model.gate_moves
+	not ev.status in note_statuses
+	not spells_move(ev.status)
+	f := lib.finding(rego.metadata.rule(), {
+		"msg": sprintf("%s %s at %s by %s comes after %s PASSED (line %d) and is read as a note, so the gate stays passed; the status %s is no move of a gate, and a person must say whether the gate still stands", [ev.gate, ev.status, ev.time, lib.describe(ev.agent), last.gate, last.line, ev.status]),
+		"file": ledger_file,
+		"line": ev.line,
+		"gate": sprintf("G%d", [n]),
+		"needs_human": true,
+	})
+}
+
+# note_statuses are the words that record something about a gate without moving it.
+note_statuses := {"REVIEWED", "DECIDED", "NOTE"}
+
+spells_move(status) if {
+	some [stem, _] in move_stems
+	contains(status, stem)
+}
 
 # METADATA
 # title: Gate table status the rules cannot read

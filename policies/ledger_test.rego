@@ -79,6 +79,44 @@ test_unread_events if {
 	"G2validation PASS_FAIL at 2025-09-29T15:13:00Z: the status PASS_FAIL is read as a note, not as a move of the gate; write PASSED or FAILED" in msgs
 }
 
+# A passed gate followed by a word the rules read as a note asks a person
+# whether the gate still stands; a note, an event before the pass, and a move
+# after the word do not.
+test_note_after_pass if {
+	inp := test.patch([
+		{"op": "add", "path": "/docs/gates_ledger/events/6", "value": test.event("2025-09-29T15:10:00Z", "G2_validation", "REVOKED", "validator", 32)},
+		{"op": "add", "path": "/docs/gates_ledger/events/7", "value": test.event("2025-09-29T15:11:00Z", "G2_validation", "REVIEWED", "human", 33)},
+		{"op": "add", "path": "/docs/gates_ledger/events/8", "value": test.event("2025-09-29T15:12:00Z", "G1_implementation", "BLOCKED", "executor", 34)},
+	])
+	fs := test.of(ledger.warn, "h3a.gates.ledger_note_after_pass") with input as inp
+	{[f.line, f.gate] | some f in fs} == {[32, "G2"], [34, "G1"]}
+	every f in fs {
+		f.needs_human == true
+	}
+	count(ledger.deny) == 0 with input as inp
+	msgs := {f.msg | some f in fs}
+	"G2_validation REVOKED at 2025-09-29T15:10:00Z by \"validator\" comes after G2_validation PASSED (line 31) and is read as a note, so the gate stays passed; the status REVOKED is no move of a gate, and a person must say whether the gate still stands" in msgs
+}
+
+test_note_after_pass_quiet if {
+	# before the pass
+	before := test.patch([{"op": "add", "path": "/docs/gates_ledger/events/5", "value": test.event("2025-09-29T14:55:00Z", "G2_validation", "BLOCKED", "validator", 30)}])
+	count(test.of(ledger.warn, "h3a.gates.ledger_note_after_pass")) == 0 with input as before
+
+	# a move after it decides the gate
+	moved := test.patch([
+		{"op": "add", "path": "/docs/gates_ledger/events/6", "value": test.event("2025-09-29T15:10:00Z", "G2_validation", "BLOCKED", "validator", 32)},
+		{"op": "add", "path": "/docs/gates_ledger/events/7", "value": test.event("2025-09-29T15:11:00Z", "G2_validation", "FAILED", "validator", 33)},
+	])
+	count(test.of(ledger.warn, "h3a.gates.ledger_note_after_pass")) == 0 with input as moved
+
+	# a spelling of a move is an error of its own
+	spelt := test.patch([{"op": "add", "path": "/docs/gates_ledger/events/6", "value": test.event("2025-09-29T15:10:00Z", "G2_validation", "IN_PROGRESS", "validator", 32)}])
+	count(test.of(ledger.warn, "h3a.gates.ledger_note_after_pass")) == 0 with input as spelt
+	[f] := test.of(ledger.deny, "h3a.gates.ledger_unread_event") with input as spelt
+	f.msg == "G2_validation IN_PROGRESS at 2025-09-29T15:10:00Z: the status IN_PROGRESS is read as a note, not as a move of the gate; write STARTED"
+}
+
 test_time_format if {
 	inp := test.patch([{"op": "replace", "path": "/docs/gates_ledger/events/5/time", "value": "2025-09-29T15:00:00"}])
 	[f] := test.of(ledger.deny, "h3a.gates.ledger_time_format") with input as inp
