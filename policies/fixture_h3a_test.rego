@@ -167,6 +167,21 @@ complete := {
 			],
 		},
 		"gates_ledger": {
+			"current": [
+				{
+					"blockers": [
+						{
+							"line": 59,
+							"text": "None",
+						},
+					],
+					"gate": "G2_validation",
+					"line": 35,
+					"raw_status": "Passed",
+					"status": "passed",
+					"status_line": 38,
+				},
+			],
 			"events": [
 				{
 					"agent": "planner",
@@ -720,6 +735,21 @@ fresh := {
 			"tdd_cycles": [],
 		},
 		"gates_ledger": {
+			"current": [
+				{
+					"blockers": [
+						{
+							"line": 50,
+							"text": "None",
+						},
+					],
+					"gate": "G0_planning",
+					"line": 29,
+					"raw_status": "Not Started",
+					"status": "not_started",
+					"status_line": 32,
+				},
+			],
 			"events": [],
 			"events_line": 25,
 			"table": [

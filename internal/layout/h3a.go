@@ -222,7 +222,18 @@ func gatesLedgerInput(g *ledger.GatesLedger) map[string]any {
 			"gate": t.Gate, "name": t.Name, "owner": t.Owner, "status": t.Status, "raw_status": t.RawStatus, "line": t.Line,
 		})
 	}
-	return map[string]any{"events": events, "table": table, "events_line": g.EventsLine}
+	current := make([]any, 0, len(g.Current))
+	for _, c := range g.Current {
+		blockers := make([]any, 0, len(c.Blockers))
+		for _, b := range c.Blockers {
+			blockers = append(blockers, map[string]any{"text": b.Text, "line": b.Line})
+		}
+		current = append(current, map[string]any{
+			"gate": c.Gate, "line": c.Line, "status": c.Status, "raw_status": c.RawStatus,
+			"status_line": c.StatusLine, "blockers": blockers,
+		})
+	}
+	return map[string]any{"events": events, "table": table, "events_line": g.EventsLine, "current": current}
 }
 
 func evidenceLogInput(e *ledger.EvidenceLog) map[string]any {

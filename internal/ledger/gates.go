@@ -13,6 +13,26 @@ type GatesLedger struct {
 	EventsLine  int       // line of the "Gate Events Log" heading; 0 if absent
 	Events      []Event   // never nil
 	Table       []GateRow // rows of the gate framework table; never nil
+	// Current holds each "## Current Gate: <id>" section, in file order;
+	// never nil.
+	Current []CurrentGate
+}
+
+// CurrentGate is a "## Current Gate: <Gate ID>" section: the gate it names,
+// its "**Status:**" and its "**Blockers:**" list.
+type CurrentGate struct {
+	Gate       string // as written after "Current Gate:", emphasis removed; "" if none
+	Line       int    // line of the heading
+	Status     string // normalised as GateRow.Status; "" when unknown or absent
+	RawStatus  string // value of "**Status:**" as written
+	StatusLine int    // 0 when the section has no status
+	Blockers   []Blocker
+}
+
+// Blocker is one list item under "**Blockers:**".
+type Blocker struct {
+	Text string
+	Line int
 }
 
 // Event is one line of the gate events log:
@@ -84,6 +104,7 @@ func ParseGatesLedger(data []byte) (*GatesLedger, []Problem) {
 		}
 	}
 	g.Table = gateTable(doc)
+	g.Current = currentGates(doc)
 	return g, doc.sortedProblems()
 }
 
@@ -325,4 +346,92 @@ func normaliseGateStatus(cell string) string {
 		}
 	}
 	return ""
+}
+
+// currentGates reads every "Current Gate" section: the ledger's own word on
+// where the gates stand, which a person reads next to the events.
+func currentGates(doc *document) []CurrentGate {
+	out := []CurrentGate{}
+	isCurrent := titleIs("current gate")
+	var cur *CurrentGate
+	level := 0
+	inBlockers := false
+	for _, l := range doc.lines {
+		if l.level > 0 {
+			if cur != nil && l.level <= level {
+				out = append(out, *cur)
+				cur = nil
+			}
+			if cur == nil && isCurrent(l.title) {
+				cur = &CurrentGate{Line: l.num, Gate: currentGateID(l.title), Blockers: []Blocker{}}
+				level, inBlockers = l.level, false
+			}
+			continue
+		}
+		if cur == nil || l.code {
+			continue
+		}
+		t := strings.TrimSpace(l.text)
+		if name, value, ok := boldLabel(t); ok {
+			inBlockers = name == "blockers"
+			if name == "status" && cur.StatusLine == 0 {
+				cur.RawStatus, cur.StatusLine = value, l.num
+				cur.Status = normaliseGateStatus(value)
+			}
+			if inBlockers && value != "" {
+				cur.Blockers = append(cur.Blockers, Blocker{Text: value, Line: l.num})
+			}
+			continue
+		}
+		if !inBlockers || t == "" {
+			continue
+		}
+		if off, ok := listItem(l.text); ok {
+			cur.Blockers = append(cur.Blockers, Blocker{Text: strings.TrimSpace(l.text[off:]), Line: l.num})
+			continue
+		}
+		if t == "---" {
+			inBlockers = false
+		}
+	}
+	if cur != nil {
+		out = append(out, *cur)
+	}
+	return out
+}
+
+// currentGateID is the gate a "Current Gate: G2_validation" title names.
+func currentGateID(title string) string {
+	t := stripEmphasis(title)
+	i := strings.IndexByte(t, ':')
+	if i < 0 {
+		return ""
+	}
+	rest := stripEmphasis(t[i+1:])
+	if f := strings.Fields(rest); len(f) > 0 && isGateID(stripEmphasis(f[0])) {
+		return stripEmphasis(f[0])
+	}
+	return rest
+}
+
+// boldLabel splits "**Name:** value" or "**Name**: value" into the lower-case
+// name and the trimmed value.
+func boldLabel(t string) (name, value string, ok bool) {
+	if !strings.HasPrefix(t, "**") {
+		return "", "", false
+	}
+	end := strings.Index(t[2:], "**")
+	if end < 0 {
+		return "", "", false
+	}
+	label, rest := t[2:2+end], t[4+end:]
+	switch {
+	case strings.HasSuffix(label, ":"):
+		label = strings.TrimSuffix(label, ":")
+	case strings.HasPrefix(rest, ":"):
+		rest = rest[1:]
+	default:
+		return "", "", false
+	}
+	return strings.ToLower(strings.TrimSpace(label)), strings.TrimSpace(rest), true
 }

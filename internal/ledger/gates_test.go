@@ -33,6 +33,10 @@ func TestParseGatesLedgerFixtures(t *testing.T) {
 					{"G2", "Validation", "Validator", GateNotStarted, "⚪ Not Started", 12},
 					{"G3", "Production-Ready", "System", GateNotStarted, "⚪ Not Started", 13},
 				},
+				Current: []CurrentGate{{
+					Gate: "<Gate ID>", Line: 33, RawStatus: "<In Progress | Passed | Failed>", StatusLine: 36,
+					Blockers: []Blocker{{"<None | Description of blocker>", 51}},
+				}},
 			},
 		},
 		{
@@ -56,6 +60,10 @@ func TestParseGatesLedgerFixtures(t *testing.T) {
 					{"G1", "Implementation", "Executor", GateFailed, "🔴 Failed (remediation needed)", 9},
 					{"G2", "", "Validator", "", "Blocked", 10},
 				},
+				Current: []CurrentGate{{
+					Gate: "G1_implementation", Line: 30, Status: GateFailed, RawStatus: "Failed", StatusLine: 31,
+					Blockers: []Blocker{},
+				}},
 			},
 			problems: []Problem{
 				{24, 29, `malformed gate event: status "passed" is not an upper-case word like "PASSED"`},
@@ -292,4 +300,37 @@ func TestNormaliseGateStatus(t *testing.T) {
 			t.Errorf("normaliseGateStatus(%q) = %q, want %q", tt.cell, got, tt.want)
 		}
 	}
+}
+
+// Each "Current Gate" section is read: the gate, its status, and the
+// blockers listed under it, up to the next field or section.
+func TestParseGatesLedgerCurrentGate(t *testing.T) {
+	data := md(
+		"## Current Gate: **G2_validation**",
+		"**Entry Time:** 2025-09-29T14:50:00Z",
+		"**Status**: 🟢 Passed",
+		"**Blockers:** CVE-2024-33663 open",
+		"- Security scan reports a high-severity CVE",
+		"",
+		"  * waiting on the vendor",
+		"**Notes:**",
+		"- not a blocker",
+		"```",
+		"**Status:** Failed",
+		"```",
+		"## Current Gate: G3 (next)",
+		"**Blockers:**",
+		"---",
+		"- after the rule, not a blocker",
+		"## Escalation Protocol",
+		"**Status:** Failed",
+	)
+	g, problems := ParseGatesLedger(data)
+	assertProblems(t, problems, nil)
+	assertEqual(t, "current gates", g.Current, []CurrentGate{
+		{Gate: "G2_validation", Line: 1, Status: GatePassed, RawStatus: "🟢 Passed", StatusLine: 3, Blockers: []Blocker{
+			{"CVE-2024-33663 open", 4}, {"Security scan reports a high-severity CVE", 5}, {"waiting on the vendor", 7},
+		}},
+		{Gate: "G3", Line: 13, Blockers: []Blocker{}},
+	})
 }
