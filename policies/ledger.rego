@@ -345,3 +345,74 @@ deny contains f if {
 		"line": ev.line,
 	})
 }
+
+# METADATA
+# title: Current Gate section says a passed gate is not passed
+# description: >-
+#   The GATES_LEDGER.md "Current Gate" section names a gate that the run's records claim as
+#   passed (state.json gates, the ledger's events, a gate_status), but its Status is another
+#   (Failed, In Progress, Not Started) or one the rules cannot read. A person reading the
+#   ledger sees the gate not passed while the checker would pass it; the checker cannot
+#   tell a section left stale from a gate taken back, so a person reads it.
+#   h3a-state-specification.md, GATES_LEDGER.md Schema: "## Current Gate: <Gate ID>",
+#   "**Status:** <In Progress | Passed | Failed>".
+# custom:
+#   id: h3a.gates.current_gate_disagrees
+#   category: gates
+#   severity: warning
+#   remediation: >-
+#     if the gate still stands, a person confirms it and the section is brought up to date
+#     at the next write; if it does not, append its FAILED event and set every record back
+warn contains f if {
+	some c in lib.items(input.docs.gates_ledger.current)
+	c.status_line > 0
+	n := model.gate_from_name(c.gate)
+	n in model.claimed_passed
+	c.status != "passed"
+	f := lib.finding(rego.metadata.rule(), {
+		"msg": sprintf("the Current Gate section names %s with the status %s, but the run's records claim %s passed; a person must say whether it stands", [c.gate, lib.describe(c.raw_status), model.gate_names[n]]),
+		"file": ledger_file,
+		"line": c.status_line,
+		"gate": sprintf("G%d", [n]),
+		"needs_human": true,
+	})
+}
+
+# METADATA
+# title: Current Gate section lists a blocker of a passed gate
+# description: >-
+#   The GATES_LEDGER.md "Current Gate" section of a gate that the run's records claim as
+#   passed lists a blocker under "**Blockers:**" other than "None". A blocker is what stops
+#   the gate, and the escalation protocol sends it to a human; the specification says
+#   nothing of clearing one, so a blocker left in place cannot be told from a gate passed
+#   over it: a person reads it. h3a-state-specification.md, GATES_LEDGER.md Schema:
+#   "**Blockers:** - <None | Description of blocker>"; gate_framework.md, Escalation
+#   Triggers: "Architectural blocker (e.g., dependency conflict)".
+# custom:
+#   id: h3a.gates.current_gate_blocked
+#   category: gates
+#   severity: warning
+#   remediation: >-
+#     a person confirms the blocker was resolved before the gate passed (then the section
+#     says None at the next write), or the gate is failed and taken through again
+warn contains f if {
+	some c in lib.items(input.docs.gates_ledger.current)
+	n := model.gate_from_name(c.gate)
+	n in model.claimed_passed
+	some b in c.blockers
+	not no_blocker(b.text)
+	f := lib.finding(rego.metadata.rule(), {
+		"msg": sprintf("the Current Gate section of %s lists the blocker %s, but the run's records claim %s passed; a person must confirm it was resolved", [c.gate, lib.describe(b.text), model.gate_names[n]]),
+		"file": ledger_file,
+		"line": b.line,
+		"gate": sprintf("G%d", [n]),
+		"needs_human": true,
+	})
+}
+
+# no_blocker(text) holds for an item that says there is none: "None",
+# "None.", "_None_", "n/a", "-".
+no_blocker(text) if {
+	t := lower(trim(trim_space(text), "*_`. "))
+	t in {"none", "n/a", "na", "-", ""}
+}

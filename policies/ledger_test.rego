@@ -150,3 +150,49 @@ test_table_unread_status_only_gate_rows if {
 	inp := test.patch([{"op": "add", "path": "/docs/gates_ledger/table/-", "value": {"gate": "", "name": "Total", "owner": "", "raw_status": "3 of 4", "status": "", "line": 14}}])
 	count(test.of(ledger.warn, "h3a.gates.table_unread_status")) == 0 with input as inp
 }
+
+# A Current Gate section that says a passed gate failed, or is anything but
+# passed, asks a person; one that agrees, or names a gate not passed, does not.
+test_current_gate_disagrees if {
+	inp := test.patch([
+		{"op": "replace", "path": "/docs/gates_ledger/current/0/status", "value": "failed"},
+		{"op": "replace", "path": "/docs/gates_ledger/current/0/raw_status", "value": "Failed"},
+	])
+	[f] := test.of(ledger.warn, "h3a.gates.current_gate_disagrees") with input as inp
+	f.line == 38
+	f.gate == "G2"
+	f.needs_human == true
+	f.msg == "the Current Gate section names G2_validation with the status \"Failed\", but the run's records claim G2_validation passed; a person must say whether it stands"
+
+	unread := test.patch([
+		{"op": "replace", "path": "/docs/gates_ledger/current/0/status", "value": ""},
+		{"op": "replace", "path": "/docs/gates_ledger/current/0/raw_status", "value": "Revoked"},
+	])
+	count(test.of(ledger.warn, "h3a.gates.current_gate_disagrees")) == 1 with input as unread
+
+	not_passed := test.patch([
+		{"op": "replace", "path": "/docs/gates_ledger/current/0/gate", "value": "G3_production_ready"},
+		{"op": "replace", "path": "/docs/gates_ledger/current/0/status", "value": "in_progress"},
+	])
+	count(test.of(ledger.warn, "h3a.gates.current_gate_disagrees")) == 0 with input as not_passed
+	count(test.of(ledger.warn, "h3a.gates.current_gate_disagrees")) == 0 with input as fixture.fresh
+}
+
+test_current_gate_blocked if {
+	inp := test.patch([{"op": "add", "path": "/docs/gates_ledger/current/0/blockers/1", "value": {"text": "Security scan reports CVE-2024-33663 (high), unresolved", "line": 60}}])
+	[f] := test.of(ledger.warn, "h3a.gates.current_gate_blocked") with input as inp
+	f.line == 60
+	f.gate == "G2"
+	f.needs_human == true
+	f.msg == "the Current Gate section of G2_validation lists the blocker \"Security scan reports CVE-2024-33663 (high), unresolved\", but the run's records claim G2_validation passed; a person must confirm it was resolved"
+
+	every none in ["None", "**None**", "none.", "N/A", "-"] {
+		count(test.of(ledger.warn, "h3a.gates.current_gate_blocked")) == 0 with input as test.patch([{"op": "replace", "path": "/docs/gates_ledger/current/0/blockers/0/text", "value": none}])
+	}
+
+	# a gate not passed may be blocked: that is what a blocker is for
+	count(test.of(ledger.warn, "h3a.gates.current_gate_blocked")) == 0 with input as test.patch([
+		{"op": "replace", "path": "/docs/gates_ledger/current/0/gate", "value": "G3"},
+		{"op": "replace", "path": "/docs/gates_ledger/current/0/blockers/0/text", "value": "waiting on the deploy window"},
+	])
+}
