@@ -212,3 +212,63 @@ last_pass[n] := {"event": ev, "ns": model.event_ns[k]} if {
 # STARTED event it ends, an error of its own (h3a.gates.ledger_time_inverted),
 # so its time is no measure for the evidence.
 pass_time_known_wrong(k, n) if model.event_ns[k] < model.event_ns[model.last_before(k, n, "STARTED")]
+
+# METADATA
+# title: Gate evidence replaced after the gate passed
+# description: >-
+#   An artifact a passed gate requires (the list of h3a.evidence.required_artifact) was
+#   logged in EVIDENCE_LOG.md by the time of the gate's last PASSED event, and its last
+#   entry, the one the file is verified against, is logged after that time with another
+#   hash than the last entry logged by then: the file the gate passed on was replaced
+#   after it passed. The gate framework
+#   lets a modified file be logged again with its reason, and asks for an investigation
+#   where tampering is suspected; the checker cannot tell a re-capture from evidence
+#   rewritten to fit, so a person reads it. gate_framework.md, Troubleshooting, Hash
+#   Mismatch: "If file modified: Update hash in EVIDENCE_LOG and note reason", "If
+#   tampering suspected: Investigate, possibly revert and re-run"; Core Principle: "No
+#   artifact = No progress"; h3a-state-specification.md, Compliance & Audit: "Hash
+#   verification detects tampering or corruption".
+# custom:
+#   id: h3a.evidence.replaced_after_gate
+#   category: evidence
+#   severity: warning
+#   remediation: >-
+#     a person compares the two versions: if the change does not touch what the gate
+#     checked, they confirm it; otherwise append a FAILED event for the gate and take it
+#     through again on the new file
+warn contains f if {
+	some v in replaced_evidence
+	f := lib.finding(rego.metadata.rule(), element(v.gate, object.union(v.at, {"needs_human": true})))
+}
+
+replaced_evidence contains {"gate": r.gate, "at": at} if {
+	some r in required
+	passed := last_pass[r.gate]
+	want := lib.clean(r.path)
+	entries := [e | some i, e in logged_entries; logged_paths[i] == want]
+	last := entries[count(entries) - 1]
+	lib.time_ns(last.time) > passed.ns
+	in_time := [e | some e in entries; logged_by(e, passed.ns)]
+	count(in_time) > 0
+	e := in_time[count(in_time) - 1]
+	not same_hash(e.hash, last.hash)
+	at := {
+		"msg": sprintf(
+			"%s PASSED at %s (GATES_LEDGER.md line %d), but its %s %q was logged again at %s with hash %s, after the gate passed on hash %s (line %d): the file the gate passed on has been replaced",
+			[passed.event.gate, passed.event.time, passed.event.line, r.what, r.path, last.time, last.hash, e.hash, e.line],
+		),
+		"file": lib.doc_file.evidence_log,
+		"line": last.line,
+	}
+}
+
+# same_hash holds when two logged hashes name the same content: one is a
+# prefix of the other, case and a "sha256:" prefix aside.
+same_hash(a, b) if {
+	x := hex_of(a)
+	y := hex_of(b)
+	n := min([count(x), count(y)])
+	substring(x, 0, n) == substring(y, 0, n)
+}
+
+hex_of(h) := trim_suffix(trim_suffix(trim_prefix(lower(h), "sha256:"), "..."), "…")

@@ -1144,3 +1144,46 @@ test_verdict_before_cycle if {
 	count(test.of(evidence.warn, "h3a.evidence.verdict_before_cycle")) == 0 with input as fixture.complete
 	count(test.of(evidence.warn, "h3a.evidence.verdict_before_cycle")) == 0 with input as test.patch(array.concat(early, test.verdict_status(0, "fail")))
 }
+
+# --- evidence replaced after its gate passed ------------------------------------
+
+replaced := "h3a.evidence.replaced_after_gate"
+
+# the mutation report (logged at 14:58 with 8597d8135fc06382) logged again
+# at t with hash h.
+mutation_relogged(t, h) := {"op": "add", "path": "/docs/evidence_log/entries/-", "value": {
+	"path": "artifacts/validator/mutation_report.txt", "hash": h,
+	"time": t, "description": "re-captured", "line": 27,
+}}
+
+test_replaced_after_gate_fires if {
+	inp := test.patch([mutation_relogged("2025-09-29T15:20:00Z", "00112233445566ff")])
+	[f] := test.of(evidence.warn, replaced) with input as inp
+	f.file == "state/EVIDENCE_LOG.md"
+	f.line == 27
+	f.gate == "G2"
+	f.needs_human == true
+	f.msg == `G2_validation PASSED at 2025-09-29T15:00:00Z (GATES_LEDGER.md line 31), but its mutation report "artifacts/validator/mutation_report.txt" was logged again at 2025-09-29T15:20:00Z with hash 00112233445566ff, after the gate passed on hash 8597d8135fc06382 (line 25): the file the gate passed on has been replaced`
+	count(test.of(evidence.warn, late)) == 0 with input as inp
+}
+
+test_replaced_after_gate_quiet if {
+	count(test.of(evidence.warn, replaced)) == 0 with input as fixture.complete
+	count(test.of(evidence.warn, replaced)) == 0 with input as fixture.fresh
+
+	# the same content logged again, with more digits or a prefix
+	every h in ["8597d8135fc06382", "SHA256:8597D8135FC06382AB", "8597d813"] {
+		count(test.of(evidence.warn, replaced)) == 0 with input as test.patch([mutation_relogged("2025-09-29T15:20:00Z", h)])
+	}
+
+	# replaced before the gate passed: the gate passed on the new file
+	count(test.of(evidence.warn, replaced)) == 0 with input as test.patch([mutation_relogged("2025-09-29T14:59:00Z", "00112233445566ff")])
+
+	# replaced, then the gate taken through again on the new file
+	count(test.of(evidence.warn, replaced)) == 0 with input as test.patch([
+		mutation_relogged("2025-09-29T15:20:00Z", "00112233445566ff"),
+		{"op": "add", "path": "/docs/gates_ledger/events/-", "value": test.event("2025-09-29T15:25:00Z", "G2_validation", "FAILED", "validator", 32)},
+		{"op": "add", "path": "/docs/gates_ledger/events/-", "value": test.event("2025-09-29T15:26:00Z", "G2_validation", "STARTED", "validator", 33)},
+		{"op": "add", "path": "/docs/gates_ledger/events/-", "value": test.event("2025-09-29T15:30:00Z", "G2_validation", "PASSED", "validator", 34)},
+	])
+}

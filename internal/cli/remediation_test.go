@@ -27,7 +27,9 @@ func TestRemediationsApplied(t *testing.T) {
 		apply   func(t *testing.T, run string)
 		want    int
 	}{
-		{"hash_mismatch", "h3a.integrity.hash_mismatch", `h3a-check log RUN FILE "description"`, logFile("artifacts/executor/test_output_green.txt"), ExitPass},
+		// The GREEN output changed after G1 passed on it: logged again, it
+		// verifies, and a person decides whether the gate still stands.
+		{"hash_mismatch", "h3a.integrity.hash_mismatch", `h3a-check log RUN FILE "description"`, logFile("artifacts/executor/test_output_green.txt"), ExitNeedsHuman},
 		// The old entry keeps its warning (entries are never edited); the
 		// artifact it failed to verify is verified by the new one.
 		{"short_hash", "h3a.evidence.required_artifact", `h3a-check log RUN FILE "description"`, logFile("artifacts/executor/coverage_delta.json"), ExitPass},
