@@ -75,11 +75,13 @@ describe_latest(m) := sprintf("the latest event of the earlier gate G%d is %s (l
 # title: Gate records disagree
 # description: >-
 #   state.json gates, the latest GATES_LEDGER.md events, CURRENT_TASK.json gate_status,
-#   SESSION_HANDOFF.json gate_status and the GATES_LEDGER.md gate table (when each of its
-#   gates has a status the checker reads) must agree on the last passed gate. Each source is
-#   compared with the first present of that list, and a disagreement names both places. Only
-#   the last passed gate is compared: the handoff is written at hand-over time, so it may
-#   lag behind a gate that is merely in progress. CURRENT_TASK.json status agrees too: a
+#   SESSION_HANDOFF.json gate_status, the GATES_LEDGER.md gate table (when each of its
+#   gates has a status the checker reads) and the gate of the last SESSION_HANDOFF.json
+#   history entry, when it hands a gate over as not passed, must agree on the last passed
+#   gate. Each source is compared with the first present of that list, and a disagreement
+#   names both places. Only the last passed gate is compared: the handoff is written at
+#   hand-over time, so it may lag behind a gate that is merely in progress.
+#   CURRENT_TASK.json status agrees too: a
 #   status that means the task failed (failed, remediation_needed) contradicts every source
 #   that has G2_validation passed, since a task reaches G2_passed only through a passing
 #   validation. (An escalated task asks for a human whatever the gates say:

@@ -91,6 +91,7 @@ test_no_disagreement_while_a_gate_is_in_progress if {
 		{"op": "remove", "path": "/docs/gates_ledger/events/5"},
 		{"op": "replace", "path": "/docs/current_task/gate_status", "value": "G2_in_progress"},
 		{"op": "replace", "path": "/docs/handoff/gate_status", "value": "G1_passed"},
+		{"op": "remove", "path": "/docs/handoff/history/2"},
 		{"op": "replace", "path": "/docs/gates_ledger/table/2/status", "value": "in_progress"},
 	])
 	count(test.of(gates.deny, "h3a.gates.sources_disagree")) == 0 with input as inp
@@ -392,6 +393,7 @@ test_task_failed_one_source_says_g2_passed if {
 		{"op": "replace", "path": "/docs/state", "value": null},
 		{"op": "replace", "path": "/docs/gates_ledger", "value": null},
 		{"op": "remove", "path": "/docs/handoff/gate_status"},
+		{"op": "replace", "path": "/docs/handoff/history", "value": []},
 	]))
 	fs := test.of(gates.deny, "h3a.gates.sources_disagree") with input as inp
 	some f in fs
@@ -407,6 +409,7 @@ test_task_failed_quiet if {
 		{"op": "replace", "path": "/docs/gates_ledger/events/5/status", "value": "FAILED"},
 		{"op": "replace", "path": "/docs/current_task/gate_status", "value": "G2_failed"},
 		{"op": "replace", "path": "/docs/handoff/gate_status", "value": "G2_failed"},
+		{"op": "replace", "path": "/docs/handoff/history/2/gate", "value": "G2_failed"},
 		{"op": "replace", "path": "/docs/gates_ledger/table/2/status", "value": "failed"},
 	]
 	every s in ["failed", "remediation_needed", "escalation_required"] {
@@ -414,6 +417,26 @@ test_task_failed_quiet if {
 	}
 	every s in ["complete", "validation", "escalation_required", "gave_up"] {
 		count(test.of(gates.deny, "h3a.gates.sources_disagree")) == 0 with input as test.patch(test.task_status(s))
+	}
+}
+
+# The last hand-over of SESSION_HANDOFF.json history is a source: one that
+# sends G2 back as failed after it passed disagrees with every record that
+# still has it passed.
+test_handoff_history_disagrees if {
+	inp := test.patch([{"op": "add", "path": "/docs/handoff/history/-", "value": {
+		"from": "validator", "to": "executor", "time": "2025-09-29T15:30:00Z",
+		"gate": "G2_failed", "notes": "security re-scan found a high CVE",
+	}}])
+	[f] := test.of(gates.deny, "h3a.gates.sources_disagree") with input as inp
+	f.file == "state/SESSION_HANDOFF.json"
+	f.pointer == "/history/3/gate"
+	contains(f.msg, `SESSION_HANDOFF.json history[3].gate "G2_failed"`)
+
+	# an entry whose gate is no gate_status is not compared, nor one that
+	# only lags behind a later gate
+	every gate in ["validation done", "G1_passed"] {
+		count(test.of(gates.deny, "h3a.gates.sources_disagree")) == 0 with input as test.patch([{"op": "replace", "path": "/docs/handoff/history/2/gate", "value": gate}])
 	}
 }
 

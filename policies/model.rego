@@ -144,6 +144,27 @@ gate_sources contains src if {
 	}
 }
 
+# The last SESSION_HANDOFF.json history entry is the latest hand-over, and
+# its gate is what the agent that handed over had reached: the handoff's
+# gate_status is updated with it (h3a-state-specification.md,
+# SESSION_HANDOFF.json update protocol: "Agent appends to history[] when
+# completing work", "Updates current_agent, next_agent, gate_status"). It is
+# a source when it hands a gate over as not passed (failed, in progress,
+# pending): a passed gate in it may only lag behind a later gate whose
+# hand-over was not appended, but a gate sent back after it passed is not
+# passed any more.
+gate_sources contains src if {
+	history := lib.items(input.docs.handoff.history)
+	k := count(history) - 1
+	value := history[k].gate
+	st := parse_gate_status(value)
+	st.status != "passed"
+	src := {
+		"order": 5, "name": sprintf("SESSION_HANDOFF.json history[%d].gate %q", [k, value]),
+		"file": lib.doc_file.handoff, "pointer": sprintf("/history/%d/gate", [k]), "frontier": status_frontier(st),
+	}
+}
+
 # The gate framework table of GATES_LEDGER.md states each gate's status
 # too. It is a source when each of its rows of a gate G0 to G3 has a status
 # the checker reads (passed, in progress, failed, not started): a table
