@@ -153,9 +153,19 @@ func parseTask(doc *document, l line) (Task, bool) {
 		doc.problem(l.num, column(s, idOff+n), "malformed task: %s, missing the colon after %q", taskGrammar, t.ID)
 		return Task{}, false
 	}
-	t.Text, t.CompletedAt = splitCompletion(strings.TrimSpace(rest[1:]))
+	written := strings.TrimSpace(rest[1:])
+	t.Text, t.CompletedAt = splitCompletion(written)
 	if t.Text == "" {
 		doc.problem(l.num, column(s, idOff+n), "malformed task: %s, missing the description after %q", taskGrammar, t.ID+":")
+		return Task{}, false
+	}
+	// An open box with the completion time of a done task says both: a
+	// reader who goes by "(Completed: ...)" takes the task for done while
+	// the rules hold it open, so it is asked no verdict. (A lone ✅ after
+	// an open task's text stays text.)
+	if marker := strings.TrimSpace(strings.TrimPrefix(written, t.Text)); !t.Done && lastIndexFoldASCII(marker, "(completed:") >= 0 {
+		doc.problem(l.num, column(s, i), "malformed task: the open checkbox \"[ ]\" of %q contradicts its completion marker %s; a done task is written \"- [x] %s: <description> ✅ (Completed: <time>)\", an open one without the marker",
+			t.ID, snippet(marker), t.ID)
 		return Task{}, false
 	}
 	return t, true

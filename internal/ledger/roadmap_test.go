@@ -122,10 +122,13 @@ func TestParseRoadmapTasks(t *testing.T) {
 				{ID: "T001", Text: "a", Done: true, CompletedAt: "2025-09-29T14:45:00Z", Line: 2},
 				{ID: "T002", Text: "b", Done: true, Line: 3},
 				{ID: "T003", Text: "c", Done: true, Line: 4},
-				{ID: "T004", Text: "uses (parentheses)", CompletedAt: "t", Line: 5},
 				{ID: "T005-correction", Text: "id with a suffix", Done: true, Line: 6},
 				{ID: "T6", Text: "tabs", Line: 7},
 				{ID: "T7", Text: "ordered", Line: 8},
+			},
+			// An open box with a completion time claims both open and done.
+			problems: []Problem{
+				{5, 3, `malformed task: the open checkbox "[ ]" of "T004" contradicts its completion marker "(Completed: t)"; a done task is written "- [x] T004: <description> ✅ (Completed: <time>)", an open one without the marker`},
 			},
 		},
 		{
