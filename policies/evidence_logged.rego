@@ -6,10 +6,11 @@ import data.h3a.lib
 import data.h3a.model
 
 # METADATA
-# title: Gate evidence missing, unlogged or unverified
+# title: Gate evidence missing, unlogged, unverified or empty
 # description: >-
-#   Every artifact a passed gate requires is present, logged in EVIDENCE_LOG.md and its hash
-#   verified: G1 the RED and GREEN test outputs and coverage_delta.json; G2
+#   Every artifact a passed gate requires is present, logged in EVIDENCE_LOG.md, its hash
+#   verified, and not empty (an empty file shows no test run, coverage or scan): G1 the RED
+#   and GREEN test outputs and coverage_delta.json; G2
 #   security_scan.json and mutation_report.txt; G3 pre_deploy_checklist.md and
 #   rollback_plan.md. The path is the one the reports name, else the specification's;
 #   G3's two have no report to name them, so they are at the specification's path under
@@ -27,11 +28,22 @@ import data.h3a.model
 #     h3a-check log RUN FILE "description"; no artifact, no gate
 deny contains f if {
 	some r in required
-	problem := model.evidence_problem(r.path)
+	problem := artifact_problem(r)
 	position := object.filter(r, ["file", "pointer", "line"])
 	f := lib.finding(rego.metadata.rule(), element(r.gate, object.union(position, {
 		"msg": sprintf("%s is passed but its %s %q %s%s", [model.gate_names[r.gate], r.what, r.path, problem, object.get(r, "note", "")]),
 	})))
+}
+
+# artifact_problem says why required artifact r is no proof: not logged,
+# present and verified, or empty (its verified hash is the SHA-256 of no
+# bytes), which shows nothing. An empty RED output is
+# h3a.evidence.tdd_red_not_failure's.
+artifact_problem(r) := problem if {
+	problem := model.evidence_problem(r.path)
+} else := "is empty: it is logged with the SHA-256 of no bytes, so it shows nothing" if {
+	r.what != "RED test output"
+	startswith(empty_digest, logged_digest(r.path))
 }
 
 required contains r if {

@@ -1187,3 +1187,28 @@ test_replaced_after_gate_quiet if {
 		{"op": "add", "path": "/docs/gates_ledger/events/-", "value": test.event("2025-09-29T15:30:00Z", "G2_validation", "PASSED", "validator", 34)},
 	])
 }
+
+# --- required evidence that is empty ----------------------------------------------
+
+# entry k of the complete run's evidence log logged (and verified) with the
+# SHA-256 of no bytes.
+logged_empty(k) := {"op": "replace", "path": sprintf("/docs/evidence_log/entries/%d/hash", [k]), "value": "e3b0c44298fc1c14"}
+
+test_required_artifact_empty if {
+	# entries: 3 GREEN output, 4 coverage_delta.json, 6 security scan, 7 mutation report
+	inp := test.patch([logged_empty(3), logged_empty(4), logged_empty(6), logged_empty(7)])
+	fs := test.of(evidence.deny, required) with input as inp
+	{f.msg | some f in fs} == {
+		`G1_implementation is passed but its GREEN test output "artifacts/executor/test_output_green.txt" is empty: it is logged with the SHA-256 of no bytes, so it shows nothing`,
+		`G1_implementation is passed but its coverage report "artifacts/executor/coverage_delta.json" is empty: it is logged with the SHA-256 of no bytes, so it shows nothing`,
+		`G2_validation is passed but its security scan "artifacts/validator/security_scan.json" is empty: it is logged with the SHA-256 of no bytes, so it shows nothing`,
+		`G2_validation is passed but its mutation report "artifacts/validator/mutation_report.txt" is empty: it is logged with the SHA-256 of no bytes, so it shows nothing`,
+	}
+}
+
+# An empty RED output is tdd_red_not_failure's alone, and an artifact that is
+# not required may be empty.
+test_required_artifact_empty_quiet if {
+	count(test.of(evidence.deny, required)) == 0 with input as test.patch([logged_empty(2)])
+	count(test.of(evidence.deny, required)) == 0 with input as test.patch([logged_empty(0)])
+}
