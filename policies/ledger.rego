@@ -416,3 +416,47 @@ no_blocker(text) if {
 	t := lower(trim(trim_space(text), "*_`. "))
 	t in {"none", "n/a", "na", "-", ""}
 }
+
+# METADATA
+# title: Rejected hand-over without a human after it
+# description: >-
+#   A REJECTED event of a gate in the Gate Events Log, with no later event of that gate by
+#   agent "human". A receiving agent that refuses a hand-over logs the rejection, and the
+#   protocol sends it to a human, who has the sending agent remediate before the receiver
+#   re-validates and accepts; without the human's event, the gate went on over a refused
+#   hand-over, or still waits on one, and a person must step in. (SESSION_HANDOFF.json
+#   says it too while its status is "rejected", h3a.gates.handoff_rejected; the ledger keeps
+#   it after the handoff is written over.) handoff_contracts.md, Handoff Rejection
+#   Protocol, Rejection Process: "Log rejection in GATES_LEDGER.md: [...]
+#   G1_implementation - REJECTED - executor - Reason: ...", "Escalate to human", "Human
+#   coordinates with sending agent to remediate", "Retry after fix".
+# custom:
+#   id: h3a.gates.rejection_without_human
+#   category: gates
+#   severity: warning
+#   remediation: >-
+#     a human reviews the rejection, has the sending agent remediate, and records the
+#     decision as a GATES_LEDGER.md event of the gate by agent "human" before the receiver
+#     takes the hand-over again
+warn contains f if {
+	some i, ev in events
+	ev.status == "REJECTED"
+	n := model.event_gates[i]
+	n >= 0
+	not human_after(i, n)
+	f := lib.finding(rego.metadata.rule(), {
+		"msg": sprintf("%s REJECTED at %s by %s: the hand-over was refused, and no event of %s by agent \"human\" follows; the rejection goes to a human, who has it remediated before the gate goes on", [ev.gate, ev.time, lib.describe(ev.agent), model.gate_names[n]]),
+		"file": ledger_file,
+		"line": ev.line,
+		"gate": sprintf("G%d", [n]),
+		"needs_human": true,
+	})
+}
+
+# human_after(i, n): an event of gate n by agent "human" follows event i.
+human_after(i, n) if {
+	some j, e in events
+	j > i
+	model.event_gates[j] == n
+	lower(e.agent) == "human"
+}

@@ -196,3 +196,28 @@ test_current_gate_blocked if {
 		{"op": "replace", "path": "/docs/gates_ledger/current/0/blockers/0/text", "value": "waiting on the deploy window"},
 	])
 }
+
+# A hand-over refused in the ledger asks for a person until a human's event
+# of the gate follows it.
+test_rejection_without_human if {
+	rejected := {"op": "add", "path": "/docs/gates_ledger/events/4", "value": test.event("2025-09-29T14:47:00Z", "G2_validation", "REJECTED", "validator", 30)}
+	inp := test.patch([rejected])
+	[f] := test.of(ledger.warn, "h3a.gates.rejection_without_human") with input as inp
+	f.line == 30
+	f.gate == "G2"
+	f.needs_human == true
+	f.msg == "G2_validation REJECTED at 2025-09-29T14:47:00Z by \"validator\": the hand-over was refused, and no event of G2_validation by agent \"human\" follows; the rejection goes to a human, who has it remediated before the gate goes on"
+
+	decided := test.patch([
+		rejected,
+		{"op": "add", "path": "/docs/gates_ledger/events/5", "value": test.event("2025-09-29T14:48:00Z", "G2_validation", "DECIDED", "human", 31)},
+	])
+	count(test.of(ledger.warn, "h3a.gates.rejection_without_human")) == 0 with input as decided
+
+	# a human's event of another gate does not answer it
+	other := test.patch([
+		rejected,
+		{"op": "add", "path": "/docs/gates_ledger/events/5", "value": test.event("2025-09-29T14:48:00Z", "G1_implementation", "DECIDED", "human", 31)},
+	])
+	count(test.of(ledger.warn, "h3a.gates.rejection_without_human")) == 1 with input as other
+}
