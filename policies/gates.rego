@@ -76,7 +76,8 @@ describe_latest(m) := sprintf("the latest event of the earlier gate G%d is %s (l
 # description: >-
 #   state.json gates, the latest GATES_LEDGER.md events, CURRENT_TASK.json gate_status,
 #   SESSION_HANDOFF.json gate_status, the GATES_LEDGER.md gate table (when each of its
-#   gates has a status the checker reads) and the gate of the last SESSION_HANDOFF.json
+#   gates has a status the checker reads; a gate in more than one row is passed there
+#   only when each says so) and the gate of the last SESSION_HANDOFF.json
 #   history entry, when it hands a gate over as not passed, must agree on the last passed
 #   gate. Each source is compared with the first present of that list, and a disagreement
 #   names both places. Only the last passed gate is compared: the handoff is written at

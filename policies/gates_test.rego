@@ -107,6 +107,25 @@ test_gate_table_disagrees if {
 	f.msg == "last passed gate disagrees: the GATES_LEDGER.md gate table says G1_implementation, but state.json gates says G2_validation"
 }
 
+# A gate written in two rows of the table, one passed and one failed, is
+# not passed by the table: the failed row is the disagreement.
+test_gate_table_gate_twice if {
+	inp := test.patch([{"op": "add", "path": "/docs/gates_ledger/table/3", "value": {
+		"gate": "G2", "name": "Validation", "owner": "Validator", "status": "failed",
+		"raw_status": "🔴 Failed", "line": 13,
+	}}])
+	[f] := test.of(gates.deny, "h3a.gates.sources_disagree") with input as inp
+	f.line == 13
+	f.msg == "last passed gate disagrees: the GATES_LEDGER.md gate table says G1_implementation, but state.json gates says G2_validation"
+
+	# written twice as passed, it is passed
+	twice := test.patch([{"op": "add", "path": "/docs/gates_ledger/table/3", "value": {
+		"gate": "G2", "name": "Validation", "owner": "Validator", "status": "passed",
+		"raw_status": "🟢 Passed", "line": 13,
+	}}])
+	count(test.of(gates.deny, "h3a.gates.sources_disagree")) == 0 with input as twice
+}
+
 # A table that has a gate passed that no other record has is located at
 # that gate's row.
 test_gate_table_claims_more if {

@@ -175,17 +175,29 @@ gate_sources contains src if {
 	every row in rows {
 		row[1] != ""
 	}
-	frontier := max({n | some [n, status, _] in rows; status == "passed"} | {-1})
+	frontier := max({n | some [n, status, _] in rows; status == "passed"; not table_row_not_passed(rows, n)} | {-1})
 	src := {
 		"order": 4, "name": "the GATES_LEDGER.md gate table", "file": lib.doc_file.gates_ledger,
 		"line": table_line(rows, frontier), "frontier": frontier,
 	}
 }
 
+# table_row_not_passed(rows, n): the table has a row of gate n that is not
+# passed. A gate written in two rows, one passed and one failed, is not
+# passed: a reader cannot tell which row stands.
+table_row_not_passed(rows, n) if {
+	some [m, status, _] in rows
+	m == n
+	status != "passed"
+}
+
 # table_line is where the table's frontier shows: the row of the gate after
-# it (the first it does not have passed), else the row of the frontier.
-# rows are [gate, status, line].
+# it (the first it does not have passed, the row that says so first), else
+# the row of the frontier. rows are [gate, status, line].
 table_line(rows, frontier) := lines[0] if {
+	lines := [line | some [n, status, line] in rows; n == frontier + 1; status != "passed"]
+	count(lines) > 0
+} else := lines[0] if {
 	lines := [line | some [n, _, line] in rows; n == frontier + 1]
 	count(lines) > 0
 } else := lines[0] if {
