@@ -42,8 +42,7 @@ type Event struct {
 	Line                            int
 }
 
-// GateRow is a row of the first table whose header has a Gate and a Status
-// column.
+// GateRow is a row of a table whose header has a Gate and a Status column.
 type GateRow struct {
 	Gate      string // e.g. "G0" extracted from "**G0: Planning**"; "" if the cell names no gate id
 	Name      string // "Planning"
@@ -237,8 +236,9 @@ func isStatusWord(s string) bool {
 	return true
 }
 
-// gateTable returns the rows of the first table whose header names a Gate and
-// a Status column.
+// gateTable returns the rows of every table whose header names a Gate and a
+// Status column: a second such table (a later "Gate Status" update, say) is
+// read as much as a person reads it.
 func gateTable(doc *document) []GateRow {
 	rows := []GateRow{}
 	lines := doc.lines
@@ -278,7 +278,7 @@ func gateTable(doc *document) []GateRow {
 			row.Status = normaliseGateStatus(row.RawStatus)
 			rows = append(rows, row)
 		}
-		return rows
+		i = end - 1
 	}
 	return rows
 }

@@ -238,13 +238,14 @@ func TestParseGatesLedgerTable(t *testing.T) {
 		want []GateRow
 	}{
 		{
-			name: "the first table with gate and status columns is the one",
+			name: "every table with gate and status columns is read",
 			doc: md("| Gate | Owner |", "|---|---|", "| G0 | Planner |", "",
 				"| **Gate** | **Status** | Agent |", "| --- | :---: | --- |", "| G3.1: Multi-Node | ✅ PASSED | executor |", "| Planning | ⚪ |", "",
 				"| Gate | Status |", "|---|---|", "| G9 | 🟢 |"),
 			want: []GateRow{
 				{Gate: "G3.1", Name: "Multi-Node", Owner: "executor", Status: GatePassed, RawStatus: "✅ PASSED", Line: 7},
 				{Gate: "", Name: "Planning", Status: GateNotStarted, RawStatus: "⚪", Line: 8},
+				{Gate: "G9", Status: GatePassed, RawStatus: "🟢", Line: 12},
 			},
 		},
 		{
