@@ -38,6 +38,7 @@ var goRulesFiredElsewhere = []struct {
 	{rule: finding.FrozenChanged, file: "internal/history/contract_test.go", test: "TestContractHistory"},                                // history of a contract round
 	{rule: finding.HybridVersionDecreased, file: "internal/history/hybrid_test.go", test: "TestHybridHistory"},                           // history of a hybrid run
 	{rule: finding.HybridLogShrunk, file: "internal/cli/gorules_test.go", test: "TestGoRulesOfEditedRuns"},                               // history of a hybrid run's log
+	{rule: finding.HybridRetriesLowered, file: "internal/history/hybrid_test.go", test: "TestHybridHistory"},                             // history of a hybrid run's retry counts
 	{rule: finding.StigmergyIssueReopened, file: "internal/history/stigmergy_test.go", test: "TestStigmergyHistory"},                     // history of a stigmergy run
 	{rule: finding.SchemaVersionChanged, file: "internal/history/stigmergy_test.go", test: "TestStigmergyHistory"},                       // history of a stigmergy run
 	// h3a.structure.unreadable needs a file the operating system refuses

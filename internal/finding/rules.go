@@ -467,6 +467,14 @@ var (
 		Description: "A log unit that existed at the base no longer starts with its base lines: log entries were changed or removed. Log units only grow. hybrid-ai-os-v1.4.md, Logging: \"Fields: `id` (global event)\", \"Rollover triggered when `ln ≥ max`; new file created, counter reset\" (entries are added to the newest unit, never rewritten); state.json: \"g | int | Global monotonic event counter\".",
 		Remediation: "restore the unit from the base revision (git checkout BASE -- PATH); append new entries instead",
 	}
+	HybridRetriesLowered = Rule{
+		ID:          "h3a.append_only.hybrid_retries_lowered",
+		Category:    CategoryAppendOnly,
+		Severity:    Warning,
+		Title:       "Retry count went down since the base (needs a human)",
+		Description: "A task's retry count, in state.json rt or in the plan file that lists it, is lower in head than at the base revision, or a plan dropped a task whose count was above 0. The count is what stops a task: exceeding the limit sets st = BLK_MAX, a state that only recovery clears, so a reset count lets a task past its limit look fresh. The spec has no step that lowers a count, and the change cannot show that a person made the recovery, so the gate is needs-human (exit 3). hybrid-ai-os-v1.4.md, Retries: \"Per-task retry counter in `state.rt` and persisted in plan file. Exceeding `MAX` sets `st = BLK_MAX`\"; Error States: \"Recovery requires manual or programmed conflict resolution followed by state clearance\".",
+		Remediation: "if a person reset the task's retries on purpose, a maintainer approves the change; otherwise restore the count from the base revision (git show BASE:PATH shows it)",
+	}
 	StigmergyIssueReopened = Rule{
 		ID:          "h3a.append_only.stigmergy_issue_reopened",
 		Category:    CategoryAppendOnly,
@@ -568,7 +576,7 @@ var GoRules = []Rule{
 	HistoryNotCompared, NewRun, EntryRewritten, BadCorrection, GateEventRewritten,
 	EvidenceEntryRewritten, TaskRemoved, TaskReworded, TaskUnticked, CompletionChanged,
 	ArtifactChanged, ArtifactRelogged, ArtifactLFSPointer, ArtifactDeleted, RunDeleted, RunMoved, LayoutChanged, FileRemoved, FrozenChanged, IterationCountLowered,
-	HybridVersionDecreased, HybridLogShrunk, StigmergyIssueReopened, SchemaVersionChanged,
+	HybridVersionDecreased, HybridLogShrunk, HybridRetriesLowered, StigmergyIssueReopened, SchemaVersionChanged,
 }
 
 // ResultUnknown holds the rules whose findings say that a rule's result is

@@ -52,6 +52,8 @@ func rulesOf(lay layout.Layout) ([]fileRule, error) {
 			r.Check = roadmapTasks
 		case layout.IterationCount:
 			r.Check = iterationCount(g.Ledger)
+		case layout.RetriesKept:
+			r.Check = retriesKept
 		case layout.ResolvedIssuesStay:
 			r.Check = resolvedIssuesStay
 		case layout.SchemaKept:

@@ -402,11 +402,17 @@ func Compare(head Head, base Base, commit string) (Result, error) {
 	for _, w := range todo {
 		rule := w.rule
 		for _, file := range w.files {
-			p, exists, err := c.pair(file)
-			if err != nil {
-				return Result{}, err
+			// A file with several rules is read and paired once, so a file
+			// removed or unreadable is one finding, not one per rule.
+			prev, paired := c.compared[file.Path]
+			p, exists := prev.p, prev.exists
+			if !paired {
+				var err error
+				if p, exists, err = c.pair(file); err != nil {
+					return Result{}, err
+				}
+				c.compared[file.Path] = compared{p, exists}
 			}
-			c.compared[file.Path] = compared{p, exists}
 			found = found || exists
 			if p == nil {
 				if exists && rule.Artifacts != nil && !c.headHas(file.Path) {

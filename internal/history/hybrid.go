@@ -138,3 +138,121 @@ func recordsPrefix(p *pair) []finding.Finding {
 	}
 	return nil
 }
+
+// retriesKept: a task's retry count, in state.json rt or in the plan file
+// that lists the task, never goes down. The count is what sets st =
+// BLK_MAX (hybrid-ai-os-v1.4.md, Retries), so a lower one, or a counted
+// task dropped from its plan, lets a task past its limit look fresh, and
+// the spec has no step that lowers it: only the recovery a person or a
+// program makes (Error States) could. The change cannot show which, so a
+// person confirms it (needs-human).
+func retriesKept(p *pair) []finding.Finding {
+	if p.base.json == nil || p.head.json == nil {
+		return nil
+	}
+	base, head := retryCounts(p.base.json.Value), retryCounts(p.head.json.Value)
+	var out []finding.Finding
+	for _, id := range sortedIDs(base) {
+		b := base[id]
+		h, ok := head[id]
+		if !ok {
+			if !b.listed {
+				// state.json rt leaves out a task: its count is the
+				// plan file's, which this rule holds too.
+				continue
+			}
+			if compareNumbers(b.max, "0") <= 0 {
+				continue
+			}
+			f := finding.HybridRetriesLowered.New(p.path, "task %s, with retry count %s at base %s, is gone from %s; a task's retry count only grows (past the limit it sets st = BLK_MAX): a person must confirm the task was dropped",
+				quoteValue(id), quoteValue(b.max), p.commit, p.path)
+			f.Pointer = b.container
+			f.NeedsHuman = true
+			out = append(out, f)
+			continue
+		}
+		if h.min == "" || compareNumbers(h.min, b.max) >= 0 {
+			continue
+		}
+		f := finding.HybridRetriesLowered.New(p.path, "retry count of task %s went down from %s at base %s to %s; a task's retry count only grows (past the limit it sets st = BLK_MAX): a person must confirm the reset",
+			quoteValue(id), quoteValue(b.max), p.commit, quoteValue(h.min))
+		f.Pointer = h.pointer
+		f.NeedsHuman = true
+		out = append(out, f)
+	}
+	return out
+}
+
+// taskRetries is what one file says of one task's retry count: the
+// highest and the lowest it writes (a task listed twice is read both
+// ways, so neither copy hides the other), where the lowest sits, and
+// whether the file lists the task itself (a plan's tasks) rather than
+// only its count (state.json rt).
+type taskRetries struct {
+	max, min  json.Number // "" when the task has no count (0 by the spec's reading)
+	pointer   string
+	container string
+	listed    bool
+}
+
+// retryCounts reads the retry counts of state.json (rt: {task: n}) or of a
+// plan file (tasks: [{id, rt}], a task without rt counting 0).
+func retryCounts(v any) map[string]taskRetries {
+	out := map[string]taskRetries{}
+	m, _ := v.(map[string]any)
+	add := func(id string, n json.Number, ptr, container string, listed bool) {
+		t, seen := out[id]
+		if !seen {
+			t = taskRetries{max: n, min: n, pointer: ptr, container: container, listed: listed}
+		} else {
+			if compareNumbers(n, t.max) > 0 {
+				t.max = n
+			}
+			if compareNumbers(n, t.min) < 0 {
+				t.min, t.pointer = n, ptr
+			}
+		}
+		out[id] = t
+	}
+	if rt, ok := m["rt"].(map[string]any); ok {
+		for id, x := range rt {
+			if n, ok := x.(json.Number); ok {
+				add(id, n, "/rt/"+jsonpos.EscapeToken(id), "/rt", false)
+			}
+		}
+	}
+	tasks, _ := m["tasks"].([]any)
+	for i, x := range tasks {
+		t, _ := x.(map[string]any)
+		id, _ := t["id"].(string)
+		if id == "" {
+			continue
+		}
+		n, ok := t["rt"].(json.Number)
+		ptr := fmt.Sprintf("/tasks/%d/rt", i)
+		if !ok {
+			if _, has := t["rt"]; has {
+				continue // not a number: the schema's to report
+			}
+			n, ptr = "0", fmt.Sprintf("/tasks/%d", i)
+		}
+		add(id, n, ptr, "/tasks", true)
+	}
+	return out
+}
+
+// compareNumbers orders two JSON numbers by value; one that cannot be read
+// sorts below every other, so it never hides a lower count.
+func compareNumbers(a, b json.Number) int {
+	ca, okA := canonicalNumber(string(a))
+	cb, okB := canonicalNumber(string(b))
+	switch {
+	case !okA && !okB:
+		return 0
+	case !okA:
+		return -1
+	case !okB:
+		return 1
+	}
+	return compareCanonical(ca, cb)
+}

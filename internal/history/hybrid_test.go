@@ -53,6 +53,41 @@ func TestHybridHistory(t *testing.T) {
 			// the plan entry of the summary still records v 2
 			"plans/core/p_greet.json:2:8: error: plan \"p_greet\" has v 1 but plan_summary.json last recorded v 2",
 		}},
+		{name: "retry count reset", edit: func(t *testing.T, run string) {
+			replace(t, filepath.Join(run, "state.json"), `"t1": 1`, `"t1": 0`)
+			replace(t, filepath.Join(run, "state.json"), `"v": 9`, `"v": 10`)
+			replace(t, filepath.Join(run, "plans/core/p_greet.json"), `"rt": 1`, `"rt": 0`)
+			replace(t, filepath.Join(run, "plans/core/p_greet.json"), `"v": 2`, `"v": 3`)
+			replace(t, filepath.Join(run, "plan_summary.json"), `"path": "plans/core/p_greet.json",
+      "v": 2`, `"path": "plans/core/p_greet.json",
+      "v": 3`)
+		}, want: []string{
+			"plans/core/p_greet.json:10:13: warning: retry count of task \"t1\" went down from 1 at base <base> to 0; a task's retry count only grows (past the limit it sets st = BLK_MAX): a person must confirm the reset [h3a.append_only.hybrid_retries_lowered]",
+			"state.json:11:11: warning: retry count of task \"t1\" went down from 1 at base <base> to 0",
+		}},
+		{name: "retry count dropped from a plan task", edit: func(t *testing.T, run string) {
+			replace(t, filepath.Join(run, "plans/core/p_greet.json"), `"st": "DONE",
+      "rt": 1`, `"st": "DONE"`)
+		}, want: []string{
+			"plans/core/p_greet.json:7:5: error: task \"t1\" has 1 retries in state.json rt but 0 in plans/core/p_greet.json",
+			"plans/core/p_greet.json:7:5: warning: retry count of task \"t1\" went down from 1 at base <base> to 0",
+		}},
+		{name: "counted task dropped from its plan", edit: func(t *testing.T, run string) {
+			replace(t, filepath.Join(run, "plans/core/p_greet.json"), `{
+      "id": "t1",
+      "st": "DONE",
+      "rt": 1
+    },
+`, ``)
+		}, want: []string{"task \"t1\", with retry count 1 at base <base>, is gone from plans/core/p_greet.json"}},
+		{name: "retry count spelt otherwise", edit: func(t *testing.T, run string) {
+			replace(t, filepath.Join(run, "state.json"), `"t1": 1`, `"t1": 1.0`)
+			replace(t, filepath.Join(run, "plans/core/p_greet.json"), `"rt": 1`, `"rt": 1e0`)
+		}},
+		{name: "retry count raised", edit: func(t *testing.T, run string) {
+			replace(t, filepath.Join(run, "state.json"), `"t1": 1`, `"t1": 2`)
+			replace(t, filepath.Join(run, "plans/core/p_greet.json"), `"rt": 1`, `"rt": 2`)
+		}},
 		{name: "log record rewritten", edit: func(t *testing.T, run string) {
 			replace(t, filepath.Join(run, "logs/log_unit_1.jsonl"), `"t1 retried"`, `"t1 redone"`)
 		}, want: []string{"logs/log_unit_1.jsonl:5:1: error: record 5 of logs/log_unit_1.jsonl differs from base <base>"}},

@@ -61,6 +61,11 @@ type RoadmapTasks struct{}
 // before this file).
 type IterationCount struct{ Ledger string }
 
+// RetriesKept: no task's retry count, in a Hybrid_AI_OS state.json rt or
+// plan file's tasks, is lower than at the base, and no plan drops a task
+// whose count was above 0.
+type RetriesKept struct{}
+
 // ResolvedIssuesStay: an issue_log entry RESOLVED at the base stays so,
 // unless a history entry added since names it.
 type ResolvedIssuesStay struct{}
@@ -80,4 +85,5 @@ func (EvidenceEntries) grows()    {}
 func (RoadmapTasks) grows()       {}
 func (IterationCount) grows()     {}
 func (ResolvedIssuesStay) grows() {}
+func (RetriesKept) grows()        {}
 func (SchemaKept) grows()         {}

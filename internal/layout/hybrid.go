@@ -53,7 +53,8 @@ var hybridFiles = []File{
 }
 
 // hybridAppendOnly: under the optimistic lock every write raises a file's
-// v and the global counter g only grows; log units only grow. The vX.2
+// v and the global counter g only grows; log units only grow; a task's
+// retry count only grows, since it is what stops the task. The vX.2
 // generation's v was seen restarting on purpose, so a lower one is a
 // warning there.
 var hybridAppendOnly = []AppendOnly{
@@ -64,6 +65,8 @@ var hybridAppendOnly = []AppendOnly{
 	{hybridPlans, VersionsRise{finding.Error, []string{"v"}}},
 	{hybridArtifacts, VersionsRise{finding.Error, []string{"v"}}},
 	{hybridLogs, RecordsPrefix{}},
+	{hybridState, RetriesKept{}},
+	{hybridPlans, RetriesKept{}},
 	{hybridX2State, VersionsRise{finding.Warning, []string{"v", "g"}}},
 	{hybridX2RegistryMap, VersionsRise{finding.Warning, []string{"v"}}},
 	{hybridX2Issues, VersionsRise{finding.Warning, []string{"v"}}},
