@@ -484,6 +484,15 @@ var (
 		Remediation: "keep the resolved entry; log a new issue for the new failure, or add a history entry saying why it was reopened",
 	}
 
+	StigmergyHaltLifted = Rule{
+		ID:          "h3a.append_only.stigmergy_halt_lifted",
+		Category:    CategoryAppendOnly,
+		Severity:    Warning,
+		Title:       "Halted project resumed since the base (needs a human)",
+		Description: "The ledger's project_status is EXECUTION_HALTED at the base revision and another status in head. A halt is a critical error the spec calls unrecoverable, which the gate hands to a person (h3a.gates.stigmergy_halted); the swarm writes the ledger, so the change that lifts the halt cannot show a person decided it, and the gate is needs-human (exit 3). stigmergy-state-schema.md, Root Object, project_status: \"`EXECUTION_HALTED`: A critical, unrecoverable error occurred\".",
+		Remediation: "if a person decided that the project goes on, a maintainer approves the change; otherwise set project_status back to EXECUTION_HALTED",
+	}
+
 	SchemaVersionChanged = Rule{
 		ID:          "h3a.append_only.schema_version_changed",
 		Category:    CategoryAppendOnly,
@@ -576,7 +585,7 @@ var GoRules = []Rule{
 	HistoryNotCompared, NewRun, EntryRewritten, BadCorrection, GateEventRewritten,
 	EvidenceEntryRewritten, TaskRemoved, TaskReworded, TaskUnticked, CompletionChanged,
 	ArtifactChanged, ArtifactRelogged, ArtifactLFSPointer, ArtifactDeleted, RunDeleted, RunMoved, LayoutChanged, FileRemoved, FrozenChanged, IterationCountLowered,
-	HybridVersionDecreased, HybridLogShrunk, HybridRetriesLowered, StigmergyIssueReopened, SchemaVersionChanged,
+	HybridVersionDecreased, HybridLogShrunk, HybridRetriesLowered, StigmergyIssueReopened, StigmergyHaltLifted, SchemaVersionChanged,
 }
 
 // ResultUnknown holds the rules whose findings say that a rule's result is

@@ -2,6 +2,7 @@ package history
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -46,6 +47,47 @@ func resolvedIssuesStay(p *pair) []finding.Finding {
 		out = append(out, f)
 	}
 	return out
+}
+
+// haltStays: a ledger whose project_status is EXECUTION_HALTED at the
+// base, a critical error the spec calls unrecoverable, is halted in head
+// too, or a person confirms it may go on (needs-human). The swarm writes
+// the ledger, so a history entry saying it resumed proves nothing of who
+// decided; without this the change that lifts a halt passes the gate that
+// the halt held.
+func haltStays(p *pair) []finding.Finding {
+	const halted = "EXECUTION_HALTED"
+	if p.base.json == nil || p.head.json == nil {
+		return nil
+	}
+	base, _ := p.base.json.Value.(map[string]any)
+	head, _ := p.head.json.Value.(map[string]any)
+	if spelledStatus(base["project_status"]) != halted || spelledStatus(head["project_status"]) == halted {
+		return nil
+	}
+	now, ok := head["project_status"]
+	if !ok {
+		now = absent{}
+	}
+	f := finding.StigmergyHaltLifted.New(p.path, "project_status was %q at base %s and is %s in head: the swarm halted on a critical, unrecoverable error, and a person must confirm it may go on",
+		halted, p.commit, quoteValue(now))
+	f.Pointer = "/project_status"
+	f.NeedsHuman = true
+	return []finding.Finding{f}
+}
+
+var statusSpacing = regexp.MustCompile(`[\s-]+`)
+
+// spelledStatus reads a status in another case or with other spacing
+// ("execution halted", "Execution-Halted") as the enum value it spells, as
+// the policy reads it (policies/stigmergy.rego, spelled); "" for a value
+// that is not a string.
+func spelledStatus(v any) string {
+	s, ok := v.(string)
+	if !ok {
+		return ""
+	}
+	return strings.ToUpper(statusSpacing.ReplaceAllString(strings.TrimSpace(s), "_"))
 }
 
 // issueEntries is what the issue_log says of one issue: how many of its

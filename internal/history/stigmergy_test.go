@@ -77,3 +77,46 @@ func containsAny(ss []string, sub string) bool {
 	}
 	return false
 }
+
+// TestStigmergyHaltHistory commits the halted stigmergy example and
+// lifts the halt in head: only a person lets a halted project go on, so
+// the change that does asks for one, whatever it logs.
+func TestStigmergyHaltHistory(t *testing.T) {
+	const template = "../../testdata/runs/ok/stigmergy_halted/greeter"
+	const state = ".ai/state.json"
+	resumed := `"summary": "halted: T02 cannot complete"
+    }, {"timestamp": "2025-09-01T13:00:00Z", "agent_id": "saul", "signal": "EXECUTION_RESUMED", "summary": "a person said go on"}`
+	cases := []struct {
+		name  string
+		edits [][2]string // old, new in .ai/state.json
+		want  []string    // one finding containing each
+	}{
+		{name: "still halted", want: []string{"[h3a.gates.stigmergy_halted]"}},
+		{name: "resumed, with a history entry", edits: [][2]string{
+			{`"project_status": "EXECUTION_HALTED"`, `"project_status": "EXECUTION_IN_PROGRESS"`},
+			{`"summary": "halted: T02 cannot complete"
+    }`, resumed},
+		}, want: []string{`.ai/state.json:5:21: warning: project_status was "EXECUTION_HALTED" at base <base> and is "EXECUTION_IN_PROGRESS" in head: the swarm halted on a critical, unrecoverable error, and a person must confirm it may go on [h3a.append_only.stigmergy_halt_lifted]`}},
+		{name: "completed", edits: [][2]string{{`"project_status": "EXECUTION_HALTED"`, `"project_status": "PROJECT_COMPLETE"`}},
+			want: []string{"[h3a.append_only.stigmergy_halt_lifted]", "[h3a.gates.stigmergy_project_complete]", "[h3a.gates.stigmergy_complete_with_open_issue]"}},
+		{name: "status removed", edits: [][2]string{{`"project_status": "EXECUTION_HALTED",`, ``}},
+			want: []string{`is (absent) in head`, "[h3a.schema.violation]"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got := findingsAfterEdit(t, template, "greeter", func(run string) {
+				for _, e := range tc.edits {
+					replace(t, filepath.Join(run, state), e[0], e[1])
+				}
+			})
+			if len(got) != len(tc.want) {
+				t.Fatalf("got %d findings, want %d:\n%s", len(got), len(tc.want), strings.Join(got, "\n"))
+			}
+			for _, w := range tc.want {
+				if !containsAny(got, w) {
+					t.Errorf("findings:\n%s\nwant one containing %s", strings.Join(got, "\n"), w)
+				}
+			}
+		})
+	}
+}

@@ -70,6 +70,10 @@ type RetriesKept struct{}
 // unless a history entry added since names it.
 type ResolvedIssuesStay struct{}
 
+// HaltStays: a stigmergy ledger whose project_status is EXECUTION_HALTED
+// at the base is halted in head too, or a person confirms it goes on.
+type HaltStays struct{}
+
 // SchemaKept: a file whose schema is chosen by a version member of its own
 // (File.Versioned) is held in head to the schema its base version is held
 // to: the version is what the file says of itself, so rewriting it must not
@@ -87,3 +91,4 @@ func (IterationCount) grows()     {}
 func (ResolvedIssuesStay) grows() {}
 func (RetriesKept) grows()        {}
 func (SchemaKept) grows()         {}
+func (HaltStays) grows()          {}

@@ -42,12 +42,15 @@ var stigmergyStageDocuments = []string{"docs/brief.md", "docs/prd.md", "docs/arc
 
 // stigmergyAppendOnly: history[] is the spec's immutable ledger, and an
 // issue resolved stays resolved unless the ledger says why; a ledger held to
-// schema 3.0 at the base stays held to it.
+// schema 3.0 at the base stays held to it; a halted project stays halted
+// unless a person confirms it goes on.
 var stigmergyAppendOnly = []AppendOnly{
 	{stigmergyState, SchemaKept{}},
 	{stigmergyState, ArrayPrefix{Pointer: "/history"}},
 	{stigmergyState, ResolvedIssuesStay{}},
+	{stigmergyState, HaltStays{}},
 	{stigmergyEngineState, ArrayPrefix{Pointer: "/history"}},
+	{stigmergyEngineState, HaltStays{}},
 }
 
 func (Stigmergy) ID() string               { return "stigmergy" }
