@@ -493,6 +493,15 @@ var (
 		Remediation: "if a person decided that the project goes on, a maintainer approves the change; otherwise set project_status back to EXECUTION_HALTED",
 	}
 
+	GateStateFailureLifted = Rule{
+		ID:          "h3a.append_only.gate_state_failure_lifted",
+		Category:    CategoryAppendOnly,
+		Severity:    Warning,
+		Title:       "Failed gate or pipeline passed since the base (needs a human)",
+		Description: "A gate-state pipeline file or gate output whose status is FAILED at the base revision has another status in head: the failed gate was run again, or the closed pipeline reopened, by the change under review. A FAILED gate stops its pipeline and a FAILED pipeline is closed, which the gate hands to a person (h3a.gates.gate_state_needs_human); the change cannot show that a person decided to go on, so the gate is needs-human (exit 3). gate-state-management.md, Pattern 3: \"Cannot execute GATE ${<GATE_NUMBER>}: Previous gate failed\"; Pattern 5, FINAL: Mark Pipeline Complete: \"pipelineState.status = overallStatus // 'SUCCESS', 'PARTIAL', or 'FAILED'\".",
+		Remediation: "if a person decided to run the gate again or reopen the pipeline, a maintainer approves the change; otherwise restore the file from the base revision (git checkout BASE -- PATH)",
+	}
+
 	SchemaVersionChanged = Rule{
 		ID:          "h3a.append_only.schema_version_changed",
 		Category:    CategoryAppendOnly,
@@ -585,7 +594,7 @@ var GoRules = []Rule{
 	HistoryNotCompared, NewRun, EntryRewritten, BadCorrection, GateEventRewritten,
 	EvidenceEntryRewritten, TaskRemoved, TaskReworded, TaskUnticked, CompletionChanged,
 	ArtifactChanged, ArtifactRelogged, ArtifactLFSPointer, ArtifactDeleted, RunDeleted, RunMoved, LayoutChanged, FileRemoved, FrozenChanged, IterationCountLowered,
-	HybridVersionDecreased, HybridLogShrunk, HybridRetriesLowered, StigmergyIssueReopened, StigmergyHaltLifted, SchemaVersionChanged,
+	HybridVersionDecreased, HybridLogShrunk, HybridRetriesLowered, StigmergyIssueReopened, StigmergyHaltLifted, GateStateFailureLifted, SchemaVersionChanged,
 }
 
 // ResultUnknown holds the rules whose findings say that a rule's result is

@@ -59,3 +59,51 @@ func TestRunsAtGateState(t *testing.T) {
 		t.Errorf("RunsAt = %+v, want proj/app as gate-state", got)
 	}
 }
+
+// TestGateStateFailureHistory commits the failed gate-state example and
+// passes the failed gate in head: running a failed gate again, or
+// reopening a failed pipeline, is a person's call, so the change that does
+// asks for one.
+func TestGateStateFailureHistory(t *testing.T) {
+	const template = "../../testdata/runs/ok/gate_state_failed/app"
+	const pipeline = ".state/demoqa_com-student_registration-pipeline.json"
+	const gate2 = ".state/demoqa_com-student_registration-gate2-output.json"
+	rerun := [][2]string{{`"status": "FAILED"`, `"status": "SUCCESS"`}, {`"score": 40`, `"score": 90`}, {`"passed": false`, `"passed": true`}}
+	reopen := [][2]string{{`"status": "FAILED"`, `"status": "IN_PROGRESS"`}, {"1\n  ]", "1,\n    2\n  ]"}}
+	cases := []struct {
+		name  string
+		edits map[string][][2]string
+		want  []string // one finding containing each, in order
+	}{
+		{name: "still failed", want: []string{"[h3a.gates.gate_state_needs_human]"}},
+		{name: "failed again", edits: map[string][][2]string{gate2: {{`"score": 40`, `"score": 30`}}},
+			want: []string{"[h3a.gates.gate_state_needs_human]"}},
+		{name: "gate run again and pipeline reopened", edits: map[string][][2]string{gate2: rerun, pipeline: reopen}, want: []string{
+			`.state/demoqa_com-student_registration-gate2-output.json:4:13: warning: the gate output was FAILED at base <base> and is "SUCCESS" in head: a failed gate stops its pipeline, and a person must confirm it was run again or the pipeline reopened [h3a.append_only.gate_state_failure_lifted]`,
+			`.state/demoqa_com-student_registration-pipeline.json:2:13: warning: the pipeline was FAILED at base <base> and is "IN_PROGRESS" in head`,
+		}},
+		{name: "pipeline reopened", edits: map[string][][2]string{pipeline: reopen[:1]}, want: []string{
+			"[h3a.gates.gate_state_needs_human]",
+			`.state/demoqa_com-student_registration-pipeline.json:2:13: warning: the pipeline was FAILED at base <base> and is "IN_PROGRESS" in head`,
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got := findingsAfterEdit(t, template, "app", func(run string) {
+				for file, edits := range tc.edits {
+					for _, e := range edits {
+						replace(t, filepath.Join(run, file), e[0], e[1])
+					}
+				}
+			})
+			if len(got) != len(tc.want) {
+				t.Fatalf("got %d findings, want %d:\n%s", len(got), len(tc.want), strings.Join(got, "\n"))
+			}
+			for i, w := range tc.want {
+				if !strings.Contains(got[i], w) {
+					t.Errorf("finding %d:\n got %s\nwant it to contain %s", i, got[i], w)
+				}
+			}
+		})
+	}
+}

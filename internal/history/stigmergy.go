@@ -57,23 +57,10 @@ func resolvedIssuesStay(p *pair) []finding.Finding {
 // the halt held.
 func haltStays(p *pair) []finding.Finding {
 	const halted = "EXECUTION_HALTED"
-	if p.base.json == nil || p.head.json == nil {
-		return nil
-	}
-	base, _ := p.base.json.Value.(map[string]any)
-	head, _ := p.head.json.Value.(map[string]any)
-	if spelledStatus(base["project_status"]) != halted || spelledStatus(head["project_status"]) == halted {
-		return nil
-	}
-	now, ok := head["project_status"]
-	if !ok {
-		now = absent{}
-	}
-	f := finding.StigmergyHaltLifted.New(p.path, "project_status was %q at base %s and is %s in head: the swarm halted on a critical, unrecoverable error, and a person must confirm it may go on",
-		halted, p.commit, quoteValue(now))
-	f.Pointer = "/project_status"
-	f.NeedsHuman = true
-	return []finding.Finding{f}
+	return statusLeft(p, finding.StigmergyHaltLifted, "project_status", halted, spelledStatus, func(now string) string {
+		return fmt.Sprintf("project_status was %q at base %s and is %s in head: the swarm halted on a critical, unrecoverable error, and a person must confirm it may go on",
+			halted, p.commit, now)
+	})
 }
 
 var statusSpacing = regexp.MustCompile(`[\s-]+`)

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/h3a-check/h3a-check/internal/finding"
 )
 
 // maxShown bounds a value quoted in a message, in code points: enough to
@@ -114,4 +116,27 @@ func entries(n int) string {
 		return "1 entry"
 	}
 	return fmt.Sprintf("%d entries", n)
+}
+
+// statusLeft is the finding of rule, asking for a human, when the
+// top-level member key of a JSON file reads as status at the base and as
+// anything else in head; message says so, given head's value as written
+// (absent when it has none). read gives the status a value reads as.
+func statusLeft(p *pair, rule finding.Rule, key, status string, read func(any) string, message func(now string) string) []finding.Finding {
+	if p.base.json == nil || p.head.json == nil {
+		return nil
+	}
+	base, _ := p.base.json.Value.(map[string]any)
+	head, _ := p.head.json.Value.(map[string]any)
+	if read(base[key]) != status || read(head[key]) == status {
+		return nil
+	}
+	now, ok := head[key]
+	if !ok {
+		now = absent{}
+	}
+	f := rule.New(p.path, "%s", message(quoteValue(now)))
+	f.Pointer = "/" + key
+	f.NeedsHuman = true
+	return []finding.Finding{f}
 }

@@ -53,13 +53,18 @@ var gateStateFiles = []File{
 }
 
 // gateStateAppendOnly: a pipeline records each gate as it completes; a
-// completed gate's output is what the next gate read, so it never changes
-// (a FAILED gate's output may be rewritten by a re-run).
+// completed gate's output is what the next gate read, so it never changes.
+// A FAILED gate's output may be rewritten by a re-run, and a FAILED
+// pipeline reopened, but only a person decides either.
 var gateStateAppendOnly = []AppendOnly{
 	{gateStatePipelineFiles, ArrayPrefix{Pointer: "/completedGates"}},
 	{gateStateShortPipeline, ArrayPrefix{Pointer: "/completedGates"}},
+	{gateStatePipelineFiles, FailedStays{What: "the pipeline"}},
+	{gateStateShortPipeline, FailedStays{What: "the pipeline"}},
 	{gateStateOutputFiles, gateOutputFrozen},
 	{gateStateShortOutputFiles, gateOutputFrozen},
+	{gateStateOutputFiles, FailedStays{What: "the gate output"}},
+	{gateStateShortOutputFiles, FailedStays{What: "the gate output"}},
 }
 
 var gateOutputFrozen = Frozen{Why: "a completed gate's output is what the next gate read; re-run the gate into a new pipeline instead", WhenStatus: []string{string(GateSuccess), string(GatePartial)}}

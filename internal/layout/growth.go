@@ -74,6 +74,11 @@ type ResolvedIssuesStay struct{}
 // at the base is halted in head too, or a person confirms it goes on.
 type HaltStays struct{}
 
+// FailedStays: a file whose top-level "status" is FAILED at the base is
+// FAILED in head too, or a person confirms the change; What names the file
+// in the finding ("pipeline", "gate output").
+type FailedStays struct{ What string }
+
 // SchemaKept: a file whose schema is chosen by a version member of its own
 // (File.Versioned) is held in head to the schema its base version is held
 // to: the version is what the file says of itself, so rewriting it must not
@@ -92,3 +97,4 @@ func (ResolvedIssuesStay) grows() {}
 func (RetriesKept) grows()        {}
 func (SchemaKept) grows()         {}
 func (HaltStays) grows()          {}
+func (FailedStays) grows()        {}
