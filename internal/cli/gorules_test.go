@@ -43,6 +43,7 @@ var goRulesFiredElsewhere = []struct {
 	{rule: finding.SchemaVersionChanged, file: "internal/history/stigmergy_test.go", test: "TestStigmergyHistory"},                       // history of a stigmergy run
 	{rule: finding.StigmergyHaltLifted, file: "internal/history/stigmergy_test.go", test: "TestStigmergyHaltHistory"},                    // history of a halted stigmergy run
 	{rule: finding.GateStateFailureLifted, file: "internal/history/gatestate_test.go", test: "TestGateStateFailureHistory"},              // history of a failed gate-state run
+	{rule: finding.ContractNeedsHumanLifted, file: "internal/history/contract_test.go", test: "TestContractFlatHistory"},                 // history of a flat contract run
 	// h3a.structure.unreadable needs a file the operating system refuses
 	// to read, which a test running as root (as the tests do here) cannot
 	// make; no test fires it.

@@ -502,6 +502,15 @@ var (
 		Remediation: "if a person decided to run the gate again or reopen the pipeline, a maintainer approves the change; otherwise restore the file from the base revision (git checkout BASE -- PATH)",
 	}
 
+	ContractNeedsHumanLifted = Rule{
+		ID:          "h3a.append_only.contract_needs_human_lifted",
+		Category:    CategoryAppendOnly,
+		Severity:    Warning,
+		Title:       "A flat contract run's needs-human rewritten since the base (needs a human)",
+		Description: "The verdict.json verdict, or audit.json gate, at the top of a contract run without rounds is needs-human at the base revision and something else in head. needs-human hands the run to a person (h3a.gates.contract_needs_human); the change that rewrites it cannot show that a person settled it, so the gate is needs-human (exit 3). A run of rounds goes on in a new round instead, which h3a.security.contract_human_claimed judges. artifact-contract.md, verdict.json Rules: \"`verdict` must be `pass|reject|needs-human`\"; audit.json Rules: \"`gate` must be `pass|fail|needs-human`\"; loop-orchestrator SKILL.md: \"`needs-human` -> final `needs-human`\".",
+		Remediation: "if a person settled the question, a maintainer approves the change; otherwise restore the file from the base revision (git checkout BASE -- PATH)",
+	}
+
 	SchemaVersionChanged = Rule{
 		ID:          "h3a.append_only.schema_version_changed",
 		Category:    CategoryAppendOnly,
@@ -594,7 +603,7 @@ var GoRules = []Rule{
 	HistoryNotCompared, NewRun, EntryRewritten, BadCorrection, GateEventRewritten,
 	EvidenceEntryRewritten, TaskRemoved, TaskReworded, TaskUnticked, CompletionChanged,
 	ArtifactChanged, ArtifactRelogged, ArtifactLFSPointer, ArtifactDeleted, RunDeleted, RunMoved, LayoutChanged, FileRemoved, FrozenChanged, IterationCountLowered,
-	HybridVersionDecreased, HybridLogShrunk, HybridRetriesLowered, StigmergyIssueReopened, StigmergyHaltLifted, GateStateFailureLifted, SchemaVersionChanged,
+	HybridVersionDecreased, HybridLogShrunk, HybridRetriesLowered, StigmergyIssueReopened, StigmergyHaltLifted, GateStateFailureLifted, ContractNeedsHumanLifted, SchemaVersionChanged,
 }
 
 // ResultUnknown holds the rules whose findings say that a rule's result is

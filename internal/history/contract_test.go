@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/h3a-check/h3a-check/internal/finding"
 	"github.com/h3a-check/h3a-check/internal/jsonpos"
 	"github.com/h3a-check/h3a-check/internal/layout"
 	"github.com/h3a-check/h3a-check/internal/rundir"
@@ -20,6 +21,18 @@ func contractHead(docs map[string]string) Head {
 		run.Docs[p] = doc
 	}
 	return Head{Layout: "contract", Run: run, Open: func(string) (io.ReadCloser, bool, error) { return nil, false, nil }}
+}
+
+// contractFinding compares a contract run holding head with one holding
+// base: the one finding of rule, or none when rule is "" (ok false).
+func contractFinding(t *testing.T, base, head map[string]string, rule string) (finding.Finding, bool) {
+	t.Helper()
+	_, b := fakeBase(base)
+	res, err := Compare(contractHead(head), b, commit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return soleFinding(t, res.Findings, rule)
 }
 
 func TestContractHistory(t *testing.T) {
@@ -65,17 +78,63 @@ func TestContractHistory(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, b := fakeBase(base)
-			res, err := Compare(contractHead(tc.head), b, commit)
-			if err != nil {
-				t.Fatal(err)
-			}
-			f, ok := soleFinding(t, res.Findings, tc.rule)
+			f, ok := contractFinding(t, base, tc.head, tc.rule)
 			if !ok {
 				return
 			}
 			if f.Rule != tc.rule || f.File != tc.file || f.Pointer != tc.ptr || !strings.Contains(f.Details, tc.details) {
 				t.Errorf("got %s %q %q\n%s\nwant %s %q %q, details containing\n%s", f.Rule, f.File, f.Pointer, f.Details, tc.rule, tc.file, tc.ptr, tc.details)
+			}
+		})
+	}
+}
+
+// TestContractFlatHistory: a flat run is one round rewritten in place, but
+// a needs-human of its judge or auditor stays until a person confirms the
+// change.
+func TestContractFlatHistory(t *testing.T) {
+	const (
+		handoff = `{"task_id": "TASK-1", "summary": "s"}`
+		waiting = `{"task_id": "TASK-1", "verdict": "needs-human"}`
+		passed  = `{"task_id": "TASK-1", "verdict": "pass"}`
+	)
+	tests := []struct {
+		name            string
+		base, head      map[string]string
+		rule, file, ptr string
+		details         string
+	}{
+		{"still needs-human",
+			map[string]string{"handoff.json": handoff, "verdict.json": waiting},
+			map[string]string{"handoff.json": handoff, "verdict.json": waiting},
+			"", "", "", ""},
+		{"judge's needs-human rewritten as pass",
+			map[string]string{"handoff.json": handoff, "verdict.json": waiting},
+			map[string]string{"handoff.json": handoff, "verdict.json": passed},
+			"h3a.append_only.contract_needs_human_lifted", "verdict.json", "/verdict",
+			`verdict.json verdict was "needs-human" at base 0123456789ab and is "pass" in head: a person must settle what the round asked, and confirm the change`},
+		{"auditor's needs-human rewritten as pass",
+			map[string]string{"verdict.json": passed, "audit.json": `{"task_id": "TASK-1", "gate": "needs-human"}`},
+			map[string]string{"verdict.json": passed, "audit.json": `{"task_id": "TASK-1", "gate": "pass"}`},
+			"h3a.append_only.contract_needs_human_lifted", "audit.json", "/gate",
+			`audit.json gate was "needs-human" at base 0123456789ab and is "pass" in head`},
+		{"judge's needs-human removed",
+			map[string]string{"handoff.json": handoff, "verdict.json": waiting},
+			map[string]string{"handoff.json": handoff, "verdict.json": `{"task_id": "TASK-1"}`},
+			"h3a.append_only.contract_needs_human_lifted", "verdict.json", "/verdict", `is (absent) in head`},
+		{"a reject retried in place",
+			map[string]string{"handoff.json": handoff, "verdict.json": `{"task_id": "TASK-1", "verdict": "reject"}`},
+			map[string]string{"handoff.json": handoff, "verdict.json": passed},
+			"", "", "", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f, ok := contractFinding(t, tc.base, tc.head, tc.rule)
+			if !ok {
+				return
+			}
+			if f.Rule != tc.rule || f.File != tc.file || f.Pointer != tc.ptr || !f.NeedsHuman || !strings.Contains(f.Details, tc.details) {
+				t.Errorf("got %s %q %q needs_human %v\n%s\nwant %s %q %q, needs_human, details containing\n%s", f.Rule, f.File, f.Pointer, f.NeedsHuman, f.Details, tc.rule, tc.file, tc.ptr, tc.details)
 			}
 		})
 	}

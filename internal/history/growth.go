@@ -54,6 +54,8 @@ func rulesOf(lay layout.Layout) ([]fileRule, error) {
 			r.Check = iterationCount(g.Ledger)
 		case layout.RetriesKept:
 			r.Check = retriesKept
+		case layout.NeedsHumanStays:
+			r.Check = needsHumanStays(g.Member)
 		case layout.FailedStays:
 			r.Check = failedStays(g.What)
 		case layout.HaltStays:

@@ -53,9 +53,15 @@ var contractFiles = func() []File {
 
 // contractAppendOnly: a contract round is written once, the summary once
 // the loop ends. Rounds only grow: a round file of the base missing in
-// head is h3a.append_only.file_removed.
+// head is h3a.append_only.file_removed. A flat run is one round rewritten
+// in place, but a judge's or auditor's needs-human in it stays until a
+// person confirms the change.
 var contractAppendOnly = func() []AppendOnly {
-	out := []AppendOnly{{contractSummary, Frozen{Why: "summary fields of a finished run never change"}}}
+	out := []AppendOnly{
+		{contractSummary, Frozen{Why: "summary fields of a finished run never change"}},
+		{"verdict.json", NeedsHumanStays{Member: "verdict"}},
+		{"audit.json", NeedsHumanStays{Member: "gate"}},
+	}
 	for _, r := range contractRoles {
 		out = append(out, AppendOnly{"rounds/round-*/" + r.name + ".json", Frozen{Why: "a committed round never changes; a new attempt is a new round"}})
 	}

@@ -79,6 +79,11 @@ type HaltStays struct{}
 // in the finding ("pipeline", "gate output").
 type FailedStays struct{ What string }
 
+// NeedsHumanStays: the top-level Member of a JSON file that is
+// "needs-human" at the base is so in head too, or a person confirms the
+// change.
+type NeedsHumanStays struct{ Member string }
+
 // SchemaKept: a file whose schema is chosen by a version member of its own
 // (File.Versioned) is held in head to the schema its base version is held
 // to: the version is what the file says of itself, so rewriting it must not
@@ -98,3 +103,4 @@ func (RetriesKept) grows()        {}
 func (SchemaKept) grows()         {}
 func (HaltStays) grows()          {}
 func (FailedStays) grows()        {}
+func (NeedsHumanStays) grows()    {}
