@@ -484,6 +484,15 @@ var (
 		Remediation: "keep the resolved entry; log a new issue for the new failure, or add a history entry saying why it was reopened",
 	}
 
+	StigmergyIssueClosed = Rule{
+		ID:          "h3a.append_only.stigmergy_issue_closed",
+		Category:    CategoryAppendOnly,
+		Severity:    Error,
+		Title:       "Open issue resolved or removed silently",
+		Description: "An issue_log issue that was not RESOLVED at the base (OPEN, IN_PROGRESS, FAILED_TO_RESOLVE) is RESOLVED in head with no history entry added since that names it, or has lost entries of the issue log. An open issue holds the gate (PROJECT_COMPLETE over one asks for a human), so resolving or dropping it without a word would pass it. stigmergy-state-schema.md, Root Object: \"`issue_log` (Array of Objects): A log of persistent failures requiring a Responder\", \"`history` (Array of Objects): The immutable ledger of all system actions\" (resolving an issue is an action the ledger records).",
+		Remediation: "keep the issue's entries; when a Responder resolved it, add a history entry naming the issue id that says so",
+	}
+
 	StigmergyHaltLifted = Rule{
 		ID:          "h3a.append_only.stigmergy_halt_lifted",
 		Category:    CategoryAppendOnly,
@@ -603,7 +612,7 @@ var GoRules = []Rule{
 	HistoryNotCompared, NewRun, EntryRewritten, BadCorrection, GateEventRewritten,
 	EvidenceEntryRewritten, TaskRemoved, TaskReworded, TaskUnticked, CompletionChanged,
 	ArtifactChanged, ArtifactRelogged, ArtifactLFSPointer, ArtifactDeleted, RunDeleted, RunMoved, LayoutChanged, FileRemoved, FrozenChanged, IterationCountLowered,
-	HybridVersionDecreased, HybridLogShrunk, HybridRetriesLowered, StigmergyIssueReopened, StigmergyHaltLifted, GateStateFailureLifted, ContractNeedsHumanLifted, SchemaVersionChanged,
+	HybridVersionDecreased, HybridLogShrunk, HybridRetriesLowered, StigmergyIssueReopened, StigmergyIssueClosed, StigmergyHaltLifted, GateStateFailureLifted, ContractNeedsHumanLifted, SchemaVersionChanged,
 }
 
 // ResultUnknown holds the rules whose findings say that a rule's result is

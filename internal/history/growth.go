@@ -58,6 +58,8 @@ func rulesOf(lay layout.Layout) ([]fileRule, error) {
 			r.Check = needsHumanStays(g.Member)
 		case layout.FailedStays:
 			r.Check = failedStays(g.What)
+		case layout.OpenIssuesStay:
+			r.Check = openIssuesStay
 		case layout.HaltStays:
 			r.Check = haltStays
 		case layout.ResolvedIssuesStay:

@@ -18,21 +18,9 @@ import (
 // still hold one RESOLVED, and no more entries that are not than the base
 // held, so a second, open entry for the issue is a reopening too.
 func resolvedIssuesStay(p *pair) []finding.Finding {
-	base := issueStatuses(p.base.json.Value)
-	head := issueStatuses(p.head.json.Value)
-	added := addedHistory(p)
-	var out []finding.Finding
-	for _, id := range sortedIDs(base) {
-		b := base[id]
-		if b.resolved == 0 {
-			continue
-		}
-		h := head[id]
-		if h.resolved > 0 && len(h.open) <= len(b.open) {
-			continue
-		}
-		if namesIssue(added, id) {
-			continue
+	return eachBaseIssue(p, func(id string, b, h issueEntries, named bool) (finding.Finding, bool) {
+		if b.resolved == 0 || h.resolved > 0 && len(h.open) <= len(b.open) || named {
+			return finding.Finding{}, false
 		}
 		what := "is gone"
 		ptr := "/issue_log"
@@ -44,9 +32,60 @@ func resolvedIssuesStay(p *pair) []finding.Finding {
 		}
 		f := finding.StigmergyIssueReopened.New(p.path, "issue %q was RESOLVED at base %s and %s in head, with no history entry naming it", id, p.commit, what)
 		f.Pointer = ptr
-		out = append(out, f)
+		return f, true
+	})
+}
+
+// eachBaseIssue gives the findings check makes of each issue the base's
+// issue_log holds, in id order, with what the base and head say of it and
+// whether a history entry added since names it.
+func eachBaseIssue(p *pair, check func(id string, b, h issueEntries, named bool) (finding.Finding, bool)) []finding.Finding {
+	base := issueStatuses(p.base.json.Value)
+	head := issueStatuses(p.head.json.Value)
+	added := addedHistory(p)
+	var out []finding.Finding
+	for _, id := range sortedIDs(base) {
+		if f, ok := check(id, base[id], head[id], namesIssue(added, id)); ok {
+			out = append(out, f)
+		}
 	}
 	return out
+}
+
+// openIssuesStay: an issue_log issue that is not RESOLVED at the base is
+// still logged in head, with no fewer entries, and is RESOLVED there only
+// if a history entry added since names it. The issue log is where the
+// swarm records a failure for a Responder, and resolving it is an action
+// the immutable history records; an open issue resolved or dropped without
+// a word would pass a gate the issue held (a PROJECT_COMPLETE over an OPEN
+// issue asks for a human).
+func openIssuesStay(p *pair) []finding.Finding {
+	return eachBaseIssue(p, func(id string, b, h issueEntries, named bool) (finding.Finding, bool) {
+		if b.resolved > 0 {
+			return finding.Finding{}, false // resolvedIssuesStay's
+		}
+		was := quoteValue(b.open[len(b.open)-1].status)
+		switch {
+		case h.resolved+len(h.open) < len(b.open):
+			f := finding.StigmergyIssueClosed.New(p.path, "issue %q was %s at base %s and %s in head; the issue log only grows",
+				id, was, p.commit, entriesLeft(h.resolved+len(h.open), len(b.open)))
+			f.Pointer = "/issue_log"
+			return f, true
+		case h.resolved > 0 && !named:
+			f := finding.StigmergyIssueClosed.New(p.path, "issue %q was %s at base %s and is RESOLVED in head, with no history entry naming it", id, was, p.commit)
+			f.Pointer = fmt.Sprintf("/issue_log/%d/status", h.firstResolved)
+			return f, true
+		}
+		return finding.Finding{}, false
+	})
+}
+
+// entriesLeft says what head kept of an issue's base entries.
+func entriesLeft(head, base int) string {
+	if head == 0 {
+		return "is gone"
+	}
+	return fmt.Sprintf("has %d of its %d entries", head, base)
 }
 
 // haltStays: a ledger whose project_status is EXECUTION_HALTED at the
@@ -78,10 +117,12 @@ func spelledStatus(v any) string {
 }
 
 // issueEntries is what the issue_log says of one issue: how many of its
-// entries are RESOLVED, and the others, in log order.
+// entries are RESOLVED (its status read in any case or spacing), and the
+// others, in log order.
 type issueEntries struct {
-	resolved int
-	open     []issueState
+	resolved      int
+	firstResolved int // the index of the first RESOLVED entry in issue_log
+	open          []issueState
 }
 
 type issueState struct {
@@ -103,7 +144,10 @@ func issueStatuses(v any) map[string]issueEntries {
 			continue
 		}
 		ie := out[id]
-		if e["status"] == "RESOLVED" {
+		if spelledStatus(e["status"]) == "RESOLVED" {
+			if ie.resolved == 0 {
+				ie.firstResolved = i
+			}
 			ie.resolved++
 		} else {
 			ie.open = append(ie.open, issueState{status: e["status"], index: i})

@@ -83,14 +83,9 @@ func containsAny(ss []string, sub string) bool {
 // the change that does asks for one, whatever it logs.
 func TestStigmergyHaltHistory(t *testing.T) {
 	const template = "../../testdata/runs/ok/stigmergy_halted/greeter"
-	const state = ".ai/state.json"
 	resumed := `"summary": "halted: T02 cannot complete"
     }, {"timestamp": "2025-09-01T13:00:00Z", "agent_id": "saul", "signal": "EXECUTION_RESUMED", "summary": "a person said go on"}`
-	cases := []struct {
-		name  string
-		edits [][2]string // old, new in .ai/state.json
-		want  []string    // one finding containing each
-	}{
+	cases := []ledgerEdit{
 		{name: "still halted", want: []string{"[h3a.gates.stigmergy_halted]"}},
 		{name: "resumed, with a history entry", edits: [][2]string{
 			{`"project_status": "EXECUTION_HALTED"`, `"project_status": "EXECUTION_IN_PROGRESS"`},
@@ -102,11 +97,60 @@ func TestStigmergyHaltHistory(t *testing.T) {
 		{name: "status removed", edits: [][2]string{{`"project_status": "EXECUTION_HALTED",`, ``}},
 			want: []string{`is (absent) in head`, "[h3a.schema.violation]"}},
 	}
+	runLedgerEdits(t, template, cases)
+}
+
+// TestStigmergyOpenIssueHistory commits the halted stigmergy example,
+// whose issue I-2 failed to resolve, and closes the issue in head: only a
+// history entry naming it may resolve it, and no entry of it is dropped.
+func TestStigmergyOpenIssueHistory(t *testing.T) {
+	const template = "../../testdata/runs/ok/stigmergy_halted/greeter"
+	const halted = "[h3a.gates.stigmergy_halted]"
+	resolved := [2]string{`"status": "FAILED_TO_RESOLVE"`, `"status": "RESOLVED"`}
+	logged := [2]string{`"summary": "halted: T02 cannot complete"
+    }`, `"summary": "halted: T02 cannot complete"
+    }, {"timestamp": "2025-09-01T13:00:00Z", "agent_id": "responder", "signal": "ISSUE_RESOLVED", "summary": "I-2 resolved: the API is back"}`}
+	cases := []ledgerEdit{
+		{name: "resolved silently", edits: [][2]string{resolved}, want: []string{
+			`.ai/state.json:82:17: error: issue "I-2" was "FAILED_TO_RESOLVE" at base <base> and is RESOLVED in head, with no history entry naming it [h3a.append_only.stigmergy_issue_closed]`,
+			halted,
+		}},
+		{name: "resolved, spelt otherwise", edits: [][2]string{{`"status": "FAILED_TO_RESOLVE"`, `"status": "resolved"`}}, want: []string{
+			`is RESOLVED in head, with no history entry naming it [h3a.append_only.stigmergy_issue_closed]`,
+			"[h3a.schema.violation]",
+			halted,
+		}},
+		{name: "resolved with a history entry", edits: [][2]string{resolved, logged}, want: []string{halted}},
+		{name: "removed", edits: [][2]string{{`,
+    {
+      "issue_id": "I-2",
+      "task_id_ref": "T02",
+      "timestamp": "2025-09-01T12:11:00Z",
+      "status": "FAILED_TO_RESOLVE",
+      "summary": "T02 failed twice: the greeting API is gone"
+    }`, ``}, logged}, want: []string{
+			`.ai/state.json:70:16: error: issue "I-2" was "FAILED_TO_RESOLVE" at base <base> and is gone in head; the issue log only grows [h3a.append_only.stigmergy_issue_closed]`,
+			halted,
+		}},
+	}
+	runLedgerEdits(t, template, cases)
+}
+
+// ledgerEdit is a change to the ledger of a committed stigmergy example,
+// and the findings it must bring: one finding containing each of want.
+type ledgerEdit struct {
+	name  string
+	edits [][2]string // old, new in .ai/state.json
+	want  []string
+}
+
+func runLedgerEdits(t *testing.T, template string, cases []ledgerEdit) {
+	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			got := findingsAfterEdit(t, template, "greeter", func(run string) {
 				for _, e := range tc.edits {
-					replace(t, filepath.Join(run, state), e[0], e[1])
+					replace(t, filepath.Join(run, ".ai/state.json"), e[0], e[1])
 				}
 			})
 			if len(got) != len(tc.want) {

@@ -70,6 +70,11 @@ type RetriesKept struct{}
 // unless a history entry added since names it.
 type ResolvedIssuesStay struct{}
 
+// OpenIssuesStay: an issue_log issue not RESOLVED at the base keeps its
+// entries in head, and is RESOLVED there only if a history entry added
+// since names it.
+type OpenIssuesStay struct{}
+
 // HaltStays: a stigmergy ledger whose project_status is EXECUTION_HALTED
 // at the base is halted in head too, or a person confirms it goes on.
 type HaltStays struct{}
@@ -102,5 +107,6 @@ func (ResolvedIssuesStay) grows() {}
 func (RetriesKept) grows()        {}
 func (SchemaKept) grows()         {}
 func (HaltStays) grows()          {}
+func (OpenIssuesStay) grows()     {}
 func (FailedStays) grows()        {}
 func (NeedsHumanStays) grows()    {}

@@ -41,15 +41,18 @@ var stigmergyFiles = []File{
 var stigmergyStageDocuments = []string{"docs/brief.md", "docs/prd.md", "docs/architecture.md", stigmergyBlueprint}
 
 // stigmergyAppendOnly: history[] is the spec's immutable ledger, and an
-// issue resolved stays resolved unless the ledger says why; a ledger held to
+// issue resolved stays resolved, and one open stays logged and is resolved
+// only, unless the ledger says why; a ledger held to
 // schema 3.0 at the base stays held to it; a halted project stays halted
 // unless a person confirms it goes on.
 var stigmergyAppendOnly = []AppendOnly{
 	{stigmergyState, SchemaKept{}},
 	{stigmergyState, ArrayPrefix{Pointer: "/history"}},
 	{stigmergyState, ResolvedIssuesStay{}},
+	{stigmergyState, OpenIssuesStay{}},
 	{stigmergyState, HaltStays{}},
 	{stigmergyEngineState, ArrayPrefix{Pointer: "/history"}},
+	{stigmergyEngineState, OpenIssuesStay{}},
 	{stigmergyEngineState, HaltStays{}},
 }
 
