@@ -235,7 +235,10 @@ counted_in_state(task, n, p) if {
 #   that states no max_rt, or deletes it, is held to it all the same); a counter of
 #   state.json rt whose task no plan file lists is held to the lowest limit of any plan,
 #   since its own is unknown, and is a warning while it is not over max_retries. Each message says where its limit came from: the
-#   configuration's max_retries, or a plan's lower max_rt. hybrid-ai-os-v1.4.md, Retries:
+#   configuration's max_retries, or a plan's lower max_rt. In the vX.2 generation, checked
+#   leniently, a count of state.txt rt over max_retries while st does not read as BLK_MAX
+#   is a warning that asks for a human: the drift is the file's own, so it cannot turn a
+#   task past its limit into a pass. hybrid-ai-os-v1.4.md, Retries:
 #   "Per-task retry counter in `state.rt` and persisted in plan file. Exceeding `MAX` sets
 #   `st = BLK_MAX`"; Plan File: "per-task state, retry counters".
 # custom:
@@ -244,17 +247,38 @@ counted_in_state(task, n, p) if {
 #   severity: error
 #   remediation: set st to BLK_MAX and hand the task to a person; do not retry further
 deny contains f if {
+	some item in over_limit
+	f := lib.finding(rego.metadata.rule(), item)
+}
+
+over_limit contains item if {
 	not state.st == "BLK_MAX"
 	some c in counters
 	c.n > c.limit.n
-	f := lib.finding(rego.metadata.rule(), object.union(
+	item := object.union(
 		{
 			"msg": sprintf("task %q has %d retries in %s, over %s, but st is %q; expected \"BLK_MAX\"", [c.task, c.n, c.where, limit_text(c), lib.str(lib.get(state, "st"))]),
 			"file": c.file,
 			"pointer": c.pointer,
 		},
 		limit_severity(c),
-	))
+	)
+}
+
+# A vX.2 state.txt keeps rt too; its st is read as the status it spells.
+over_limit contains item if {
+	not x2_status(x2_state.st) == "BLK_MAX"
+	is_object(x2_state.rt)
+	some task, count_ in x2_state.rt
+	n := lib.int64(count_)
+	n > max_retries
+	item := {
+		"msg": sprintf("vX.2: task %q has %d retries in state.txt rt, over the configuration's max_retries %d, but st is %s; expected \"BLK_MAX\" (an error in a v1.4 state.json; a person decides whether it holds here)", [task, n, max_retries, lib.describe(lib.get(x2_state, "st"))]),
+		"file": "state.txt",
+		"pointer": concat("", ["/rt/", lib.escape_token(task)]),
+		"severity": "warning",
+		"needs_human": true,
+	}
 }
 
 # limit_text says which limit a counter is over and where it comes from:

@@ -292,6 +292,23 @@ test_x2_stopped_needs_human if {
 	count(x2_findings([set("/docs/x2_state/st", "BUSY")])) == 0
 }
 
+# A vX.2 state.txt whose rt holds a count over max_retries under a st that
+# does not read as BLK_MAX asks for a human: lenient, but never a pass.
+test_x2_retry_limit_needs_human if {
+	fs := x2_findings([set("/docs/x2_state/rt", {"t1": 4})])
+	located(fs) == {["h3a.retries.hybrid_retry_limit", "state.txt", "/rt/t1"]}
+	every f in fs {
+		f.severity == "warning"
+		f.needs_human == true
+	}
+	msgs(fs) == {`vX.2: task "t1" has 4 retries in state.txt rt, over the configuration's max_retries 3, but st is "READY"; expected "BLK_MAX" (an error in a v1.4 state.json; a person decides whether it holds here)`}
+	count(x2_findings([set("/docs/x2_state/rt", {"t1": 3})])) == 0
+	located(x2_findings([set("/docs/x2_state/rt", {"t1": 4}), set("/docs/x2_state/st", "blk max")])) == {
+		["h3a.gates.hybrid_stopped", "state.txt", "/st"],
+		["h3a.schema.hybrid_drift", "state.txt", "/st"],
+	}
+}
+
 # A vX.2 st that spells a stopping status in another case or with other
 # spacing is read as that status: drift, and a stopped run.
 test_x2_stopped_spelled_otherwise if {
