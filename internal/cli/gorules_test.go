@@ -42,6 +42,7 @@ var goRulesFiredElsewhere = []struct {
 	{rule: finding.StigmergyIssueReopened, file: "internal/history/stigmergy_test.go", test: "TestStigmergyHistory"},                     // history of a stigmergy run
 	{rule: finding.SchemaVersionChanged, file: "internal/history/stigmergy_test.go", test: "TestStigmergyHistory"},                       // history of a stigmergy run
 	{rule: finding.StigmergyIssueClosed, file: "internal/history/stigmergy_test.go", test: "TestStigmergyOpenIssueHistory"},              // history of a stigmergy run's open issue
+	{rule: finding.StigmergyTaskDropped, file: "internal/history/stigmergy_test.go", test: "TestStigmergyHistory"},                       // history of a stigmergy run's manifest
 	{rule: finding.StigmergyHaltLifted, file: "internal/history/stigmergy_test.go", test: "TestStigmergyHaltHistory"},                    // history of a halted stigmergy run
 	{rule: finding.GateStateFailureLifted, file: "internal/history/gatestate_test.go", test: "TestGateStateFailureHistory"},              // history of a failed gate-state run
 	{rule: finding.ContractNeedsHumanLifted, file: "internal/history/contract_test.go", test: "TestContractFlatHistory"},                 // history of a flat contract run

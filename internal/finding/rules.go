@@ -493,6 +493,15 @@ var (
 		Remediation: "keep the issue's entries; when a Responder resolved it, add a history entry naming the issue id that says so",
 	}
 
+	StigmergyTaskDropped = Rule{
+		ID:          "h3a.append_only.stigmergy_task_dropped",
+		Category:    CategoryAppendOnly,
+		Severity:    Warning,
+		Title:       "Manifest task dropped since the base (needs a human)",
+		Description: "A task of project_manifest at the base revision is not in head's manifest. The manifest is the project's master plan, and PROJECT_COMPLETE means every task of it is COMPLETED, so a task that failed and was taken out of the manifest (and the blueprint) would let the project read as complete. The spec has no step that drops a task, and the change cannot show a person replanned, so the gate is needs-human (exit 3). stigmergy-state-schema.md, Root Object: \"`project_manifest` (Object): The master plan derived from the blueprint\"; project_status: \"`PROJECT_COMPLETE`: All manifest tasks are complete\".",
+		Remediation: "if a person replanned the project without the task, a maintainer approves the change; otherwise restore the task from the base revision (git show BASE:PATH shows it)",
+	}
+
 	StigmergyHaltLifted = Rule{
 		ID:          "h3a.append_only.stigmergy_halt_lifted",
 		Category:    CategoryAppendOnly,
@@ -612,7 +621,7 @@ var GoRules = []Rule{
 	HistoryNotCompared, NewRun, EntryRewritten, BadCorrection, GateEventRewritten,
 	EvidenceEntryRewritten, TaskRemoved, TaskReworded, TaskUnticked, CompletionChanged,
 	ArtifactChanged, ArtifactRelogged, ArtifactLFSPointer, ArtifactDeleted, RunDeleted, RunMoved, LayoutChanged, FileRemoved, FrozenChanged, IterationCountLowered,
-	HybridVersionDecreased, HybridLogShrunk, HybridRetriesLowered, StigmergyIssueReopened, StigmergyIssueClosed, StigmergyHaltLifted, GateStateFailureLifted, ContractNeedsHumanLifted, SchemaVersionChanged,
+	HybridVersionDecreased, HybridLogShrunk, HybridRetriesLowered, StigmergyIssueReopened, StigmergyIssueClosed, StigmergyTaskDropped, StigmergyHaltLifted, GateStateFailureLifted, ContractNeedsHumanLifted, SchemaVersionChanged,
 }
 
 // ResultUnknown holds the rules whose findings say that a rule's result is

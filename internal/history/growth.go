@@ -60,6 +60,8 @@ func rulesOf(lay layout.Layout) ([]fileRule, error) {
 			r.Check = failedStays(g.What)
 		case layout.OpenIssuesStay:
 			r.Check = openIssuesStay
+		case layout.ManifestTasksStay:
+			r.Check = manifestTasksStay
 		case layout.HaltStays:
 			r.Check = haltStays
 		case layout.ResolvedIssuesStay:

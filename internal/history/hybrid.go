@@ -147,40 +147,27 @@ func recordsPrefix(p *pair) []finding.Finding {
 // program makes (Error States) could. The change cannot show which, so a
 // person confirms it (needs-human).
 func retriesKept(p *pair) []finding.Finding {
-	if p.base.json == nil || p.head.json == nil {
-		return nil
-	}
-	base, head := retryCounts(p.base.json.Value), retryCounts(p.head.json.Value)
-	var out []finding.Finding
-	for _, id := range sortedIDs(base) {
-		b := base[id]
-		h, ok := head[id]
-		if !ok {
-			if !b.listed {
-				// state.json rt leaves out a task: its count is the
-				// plan file's, which this rule holds too.
-				continue
-			}
-			if compareNumbers(b.max, "0") <= 0 {
-				continue
-			}
-			f := finding.HybridRetriesLowered.New(p.path, "task %s, with retry count %s at base %s, is gone from %s; a task's retry count only grows (past the limit it sets st = BLK_MAX): a person must confirm the task was dropped",
+	return eachBaseID(p, retryCounts, func(id string, b, h taskRetries, ok bool) (finding.Finding, bool) {
+		var f finding.Finding
+		switch {
+		case !ok && (!b.listed || compareNumbers(b.max, "0") <= 0):
+			// state.json rt may leave out a task: its count is the plan
+			// file's, which this rule holds too.
+			return f, false
+		case !ok:
+			f = finding.HybridRetriesLowered.New(p.path, "task %s, with retry count %s at base %s, is gone from %s; a task's retry count only grows (past the limit it sets st = BLK_MAX): a person must confirm the task was dropped",
 				quoteValue(id), quoteValue(b.max), p.commit, p.path)
 			f.Pointer = b.container
-			f.NeedsHuman = true
-			out = append(out, f)
-			continue
+		case h.min == "" || compareNumbers(h.min, b.max) >= 0:
+			return f, false
+		default:
+			f = finding.HybridRetriesLowered.New(p.path, "retry count of task %s went down from %s at base %s to %s; a task's retry count only grows (past the limit it sets st = BLK_MAX): a person must confirm the reset",
+				quoteValue(id), quoteValue(b.max), p.commit, quoteValue(h.min))
+			f.Pointer = h.pointer
 		}
-		if h.min == "" || compareNumbers(h.min, b.max) >= 0 {
-			continue
-		}
-		f := finding.HybridRetriesLowered.New(p.path, "retry count of task %s went down from %s at base %s to %s; a task's retry count only grows (past the limit it sets st = BLK_MAX): a person must confirm the reset",
-			quoteValue(id), quoteValue(b.max), p.commit, quoteValue(h.min))
-		f.Pointer = h.pointer
 		f.NeedsHuman = true
-		out = append(out, f)
-	}
-	return out
+		return f, true
+	})
 }
 
 // taskRetries is what one file says of one task's retry count: the

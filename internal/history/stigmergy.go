@@ -88,6 +88,47 @@ func entriesLeft(head, base int) string {
 	return fmt.Sprintf("has %d of its %d entries", head, base)
 }
 
+// manifestTasksStay: every task of the base's project_manifest is in
+// head's, or a person confirms it was dropped (needs-human). The manifest is
+// the master plan, and PROJECT_COMPLETE means every task of it is
+// COMPLETED: a FAILED task taken out of the manifest (and the blueprint)
+// would let the project read as complete.
+func manifestTasksStay(p *pair) []finding.Finding {
+	return eachBaseID(p, manifestTasks, func(id string, status, _ any, kept bool) (finding.Finding, bool) {
+		if kept {
+			return finding.Finding{}, false
+		}
+		f := finding.StigmergyTaskDropped.New(p.path, "task %q (%s at base %s) is gone from project_manifest in head: the manifest is the project's master plan, and a person must confirm the task was dropped",
+			id, quoteValue(status), p.commit)
+		f.Pointer = "/project_manifest/tasks"
+		f.NeedsHuman = true
+		return f, true
+	})
+}
+
+// manifestTasks maps the id of each task of a ledger's project_manifest
+// that has a string id to its status (absent when it has none; the first
+// task of an id when several share it).
+func manifestTasks(v any) map[string]any {
+	m, _ := v.(map[string]any)
+	manifest, _ := m["project_manifest"].(map[string]any)
+	tasks, _ := manifest["tasks"].([]any)
+	out := map[string]any{}
+	for _, x := range tasks {
+		t, _ := x.(map[string]any)
+		id, ok := t["id"].(string)
+		if _, seen := out[id]; !ok || seen {
+			continue
+		}
+		st, has := t["status"]
+		if !has {
+			st = absent{}
+		}
+		out[id] = st
+	}
+	return out
+}
+
 // haltStays: a ledger whose project_status is EXECUTION_HALTED at the
 // base, a critical error the spec calls unrecoverable, is halted in head
 // too, or a person confirms it may go on (needs-human). The swarm writes

@@ -40,6 +40,11 @@ func TestStigmergyHistory(t *testing.T) {
     }`, `"summary": "T01 done"
     }, ` + strings.ReplaceAll(entry, "I-1 came back", "I-10 found")}},
 			want: []string{`.ai/state.json:57:17: error: issue "I-1" was RESOLVED at base <base> and is "OPEN" in head, with no history entry naming it [h3a.append_only.stigmergy_issue_reopened]`}},
+		{name: "manifest task dropped", edits: [][2]string{{`"id": "T03"`, `"id": "T04"`}}, want: []string{
+			`.ai/state.json:7:14: warning: task "T03" ("PENDING" at base <base>) is gone from project_manifest in head: the manifest is the project's master plan, and a person must confirm the task was dropped [h3a.append_only.stigmergy_task_dropped]`,
+			"[h3a.traceability.stigmergy_blueprint_mismatch]",
+			"[h3a.traceability.stigmergy_blueprint_mismatch]",
+		}},
 		{name: "issue reopened with a history entry", edits: [][2]string{
 			{`"status": "RESOLVED"`, `"status": "OPEN"`},
 			{`"summary": "T01 done"

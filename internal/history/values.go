@@ -140,3 +140,22 @@ func statusLeft(p *pair, rule finding.Rule, key, status string, read func(any) s
 	f.NeedsHuman = true
 	return []finding.Finding{f}
 }
+
+// eachBaseID gives the findings check makes of each id that read finds in
+// the base version of a JSON file, in id order, with what read finds for
+// it in the base and in head (the zero value and ok false when head has
+// none).
+func eachBaseID[V any](p *pair, read func(any) map[string]V, check func(id string, base, head V, inHead bool) (finding.Finding, bool)) []finding.Finding {
+	if p.base.json == nil || p.head.json == nil {
+		return nil
+	}
+	base, head := read(p.base.json.Value), read(p.head.json.Value)
+	var out []finding.Finding
+	for _, id := range sortedIDs(base) {
+		h, ok := head[id]
+		if f, found := check(id, base[id], h, ok); found {
+			out = append(out, f)
+		}
+	}
+	return out
+}

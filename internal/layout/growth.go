@@ -75,6 +75,10 @@ type ResolvedIssuesStay struct{}
 // since names it.
 type OpenIssuesStay struct{}
 
+// ManifestTasksStay: every task of a stigmergy ledger's project_manifest
+// at the base is in head's, or a person confirms it was dropped.
+type ManifestTasksStay struct{}
+
 // HaltStays: a stigmergy ledger whose project_status is EXECUTION_HALTED
 // at the base is halted in head too, or a person confirms it goes on.
 type HaltStays struct{}
@@ -108,5 +112,6 @@ func (RetriesKept) grows()        {}
 func (SchemaKept) grows()         {}
 func (HaltStays) grows()          {}
 func (OpenIssuesStay) grows()     {}
+func (ManifestTasksStay) grows()  {}
 func (FailedStays) grows()        {}
 func (NeedsHumanStays) grows()    {}

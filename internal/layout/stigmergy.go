@@ -40,19 +40,21 @@ var stigmergyFiles = []File{
 // which is the policy's (policies/stigmergy.rego).
 var stigmergyStageDocuments = []string{"docs/brief.md", "docs/prd.md", "docs/architecture.md", stigmergyBlueprint}
 
-// stigmergyAppendOnly: history[] is the spec's immutable ledger, and an
-// issue resolved stays resolved, and one open stays logged and is resolved
-// only, unless the ledger says why; a ledger held to
-// schema 3.0 at the base stays held to it; a halted project stays halted
-// unless a person confirms it goes on.
+// stigmergyAppendOnly: history[] is the spec's immutable ledger; an issue
+// resolved stays resolved, and one open stays logged and is resolved only,
+// unless the ledger says why; a ledger held to schema 3.0 at the base stays
+// held to it; a manifest task is not dropped, nor a halted project resumed,
+// unless a person confirms it.
 var stigmergyAppendOnly = []AppendOnly{
 	{stigmergyState, SchemaKept{}},
 	{stigmergyState, ArrayPrefix{Pointer: "/history"}},
 	{stigmergyState, ResolvedIssuesStay{}},
 	{stigmergyState, OpenIssuesStay{}},
+	{stigmergyState, ManifestTasksStay{}},
 	{stigmergyState, HaltStays{}},
 	{stigmergyEngineState, ArrayPrefix{Pointer: "/history"}},
 	{stigmergyEngineState, OpenIssuesStay{}},
+	{stigmergyEngineState, ManifestTasksStay{}},
 	{stigmergyEngineState, HaltStays{}},
 }
 
