@@ -236,8 +236,9 @@ counted_in_state(task, n, p) if {
 #   state.json rt whose task no plan file lists is held to the lowest limit of any plan,
 #   since its own is unknown, and is a warning while it is not over max_retries. Each message says where its limit came from: the
 #   configuration's max_retries, or a plan's lower max_rt. In the vX.2 generation, checked
-#   leniently, a count of state.txt rt over max_retries while st does not read as BLK_MAX
-#   is a warning that asks for a human: the drift is the file's own, so it cannot turn a
+#   leniently, a count of state.txt rt over max_retries, or of a v1.4 plan file beside it
+#   over its plan's limit, while st does not read as BLK_MAX is a warning that asks for a
+#   human: the drift is the file's own, so it cannot turn a
 #   task past its limit into a pass. hybrid-ai-os-v1.4.md, Retries:
 #   "Per-task retry counter in `state.rt` and persisted in plan file. Exceeding `MAX` sets
 #   `st = BLK_MAX`"; Plan File: "per-task state, retry counters".
@@ -263,6 +264,24 @@ over_limit contains item if {
 		},
 		limit_severity(c),
 	)
+}
+
+# A v1.4 plan file beside a vX.2 state.txt keeps its tasks' counts too.
+over_limit contains item if {
+	is_object(x2_state)
+	not x2_status(x2_state.st) == "BLK_MAX"
+	some p, plan in plan_files
+	some i, t in lib.items(plan.tasks)
+	named(t.id)
+	n := lib.int64(lib.get(t, "rt"))
+	n > plan_limit(p).n
+	item := {
+		"msg": sprintf("vX.2: task %q has %d retries in %s, over %s, but state.txt st is %s; expected \"BLK_MAX\" (an error beside a v1.4 state.json; a person decides whether it holds here)", [t.id, n, p, limit_text({"where": p, "limit": plan_limit(p)}), lib.describe(lib.get(x2_state, "st"))]),
+		"file": p,
+		"pointer": sprintf("/tasks/%d/rt", [i]),
+		"severity": "warning",
+		"needs_human": true,
+	}
 }
 
 # A vX.2 state.txt keeps rt too; its st is read as the status it spells.

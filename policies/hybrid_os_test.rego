@@ -309,6 +309,23 @@ test_x2_retry_limit_needs_human if {
 	}
 }
 
+# A v1.4 plan file beside a vX.2 state.txt is held to its retry limit too.
+test_x2_plan_retry_limit_needs_human if {
+	plan := {"v": 1, "id": "p_greet", "max_rt": 3, "tasks": [{"id": "t2", "rt": 4}]}
+	fs := x2_findings([set("/docs/plans", {"plans/core/p_greet.json": plan})])
+	located(fs) == {["h3a.retries.hybrid_retry_limit", "plans/core/p_greet.json", "/tasks/0/rt"]}
+	every f in fs {
+		f.severity == "warning"
+		f.needs_human == true
+	}
+	msgs(fs) == {`vX.2: task "t2" has 4 retries in plans/core/p_greet.json, over its plan's max_rt 3, but state.txt st is "READY"; expected "BLK_MAX" (an error beside a v1.4 state.json; a person decides whether it holds here)`}
+	count(x2_findings([set("/docs/plans", {"plans/core/p_greet.json": object.union(plan, {"tasks": [{"id": "t2", "rt": 3}]})})])) == 0
+
+	# a v1.4 run is held by its own state.json, never by this reading
+	v14 := findings([set("/docs/state/st", "BLK_MAX"), set("/docs/plans/plans~1core~1p_greet.json/tasks/1/rt", 4)])
+	not "h3a.retries.hybrid_retry_limit" in {f.rule | some f in v14}
+}
+
 # A vX.2 st that spells a stopping status in another case or with other
 # spacing is read as that status: drift, and a stopped run.
 test_x2_stopped_spelled_otherwise if {
