@@ -284,8 +284,10 @@ warn contains f if {
 			compared++
 			found += len(got.Findings)
 		}
-		if compared < 20 || found < 20 {
-			t.Fatalf("%s: %d runs compared, %d findings", name, compared, found)
+		// Runs that find nothing would prove little: an err case finds one
+		// or two things, an ok case nothing.
+		if compared < 20 || found < 10 {
+			t.Fatalf("%s: %d runs compared, %d findings, want at least 20 and 10", name, compared, found)
 		}
 	}
 }
