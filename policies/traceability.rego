@@ -394,3 +394,42 @@ deny contains f if {
 		"pointer": sprintf("/steps/%d/corrects", [i]),
 	})
 }
+
+# METADATA
+# title: Roadmap complete with an open task
+# description: >-
+#   A ROADMAP.md whose Status says the run is complete has no open ("- [ ]") task in its
+#   task queue. Complete is the phase after Validation Phase, and a task is complete when
+#   the validator passes it; an open task was neither executed nor validated, so the
+#   status claims work that is not done. h3a-state-specification.md, ROADMAP.md Schema:
+#   "**Status:** <Planning Phase | Execution Phase | Validation Phase | Complete>", "- [x]
+#   T003: <Task description> ✅ (Completed: <timestamp>)"; Update Protocol: "Executor marks
+#   tasks complete with timestamps"; State Machine, Task Lifecycle: "[PASS] → complete
+#   (G2_passed)".
+# custom:
+#   id: h3a.traceability.roadmap_complete_with_open_task
+#   category: traceability
+#   severity: error
+#   traceability: requirements_coverage
+#   remediation: >-
+#     set the roadmap Status back to the phase the run is in until every task of the queue
+#     is done, or tick the tasks that the validator passed
+deny contains f if {
+	roadmap != null
+	roadmap_says_complete
+	some t in lib.items(roadmap.tasks)
+	not t.done
+	f := lib.finding(rego.metadata.rule(), {
+		"msg": sprintf("ROADMAP.md Status is %q but task %q is still open in its task queue", [roadmap.status, t.id]),
+		"file": lib.doc_file.roadmap,
+		"line": t.line,
+		"task_id": t.id,
+	})
+}
+
+# roadmap_says_complete holds for a Status that claims the run is finished,
+# whatever mark or emphasis decorates it ("✅ Complete", "COMPLETED", "Done").
+roadmap_says_complete if {
+	is_string(roadmap.status)
+	regex.match(`(?i)^[^a-z0-9]*(complete|completed|done|finished)\b`, roadmap.status)
+}

@@ -205,3 +205,31 @@ test_cheap_pass_reads_every_positioned_task_id if {
 		"T-ONLY-HERE" in traceability.task_ids with input as inp
 	}
 }
+
+roadmap_open := "h3a.traceability.roadmap_complete_with_open_task"
+
+untick_t001 := {"op": "replace", "path": "/docs/roadmap/tasks/0/done", "value": false}
+
+test_roadmap_complete_with_open_task if {
+	inp := test.patch([{"op": "add", "path": "/docs/roadmap/tasks/-", "value": {"id": "T002", "text": "rotate keys", "done": false, "completed_at": "", "line": 22}}])
+	[f] := test.of(traceability.deny, roadmap_open) with input as inp
+	f.msg == `ROADMAP.md Status is "Complete" but task "T002" is still open in its task queue`
+	f.file == "state/ROADMAP.md"
+	f.line == 22
+	f.task_id == "T002"
+}
+
+test_roadmap_complete_spellings if {
+	every s in ["✅ COMPLETED", "**Complete**", "done"] {
+		inp := test.patch([untick_t001, {"op": "replace", "path": "/docs/roadmap/status", "value": s}])
+		count(test.of(traceability.deny, roadmap_open)) == 1 with input as inp
+	}
+}
+
+test_roadmap_in_progress_with_open_task_is_quiet if {
+	count(test.of(traceability.deny, roadmap_open)) == 0 with input as fixture.complete
+	every s in ["Execution Phase", "Validation Phase", "Incomplete", ""] {
+		inp := test.patch([untick_t001, {"op": "replace", "path": "/docs/roadmap/status", "value": s}])
+		count(test.of(traceability.deny, roadmap_open)) == 0 with input as inp
+	}
+}
