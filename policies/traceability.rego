@@ -433,3 +433,37 @@ roadmap_says_complete if {
 	is_string(roadmap.status)
 	regex.match(`(?i)^[^a-z0-9]*(complete|completed|done|finished)\b`, roadmap.status)
 }
+
+# METADATA
+# title: Task complete but open in the roadmap
+# description: >-
+#   CURRENT_TASK.json with a status that means the task passed (complete) names a task
+#   that ROADMAP.md marks done ("- [x]"). Completing a task marks it in the roadmap; a
+#   task still open there was not recorded as complete where the plan is kept, so the two
+#   records contradict each other. h3a-state-specification.md, ROADMAP.md Update
+#   Protocol: "Executor marks tasks complete with timestamps", Schema: "- [x] T003: <Task
+#   description> ✅ (Completed: <timestamp>)"; State Machine, Task Lifecycle: "[PASS] →
+#   complete (G2_passed)".
+# custom:
+#   id: h3a.traceability.complete_task_open_in_roadmap
+#   category: traceability
+#   severity: error
+#   traceability: requirements_coverage
+#   remediation: >-
+#     tick the task in ROADMAP.md with its completion time once the validator passed it,
+#     or set CURRENT_TASK.json status back to the state the task is in
+deny contains f if {
+	roadmap != null
+	model.task_meaning.outcome == "pass"
+	id := input.docs.current_task.task_id
+	lib.filled(id)
+	some t in lib.items(roadmap.tasks)
+	t.id == id
+	not t.done
+	f := lib.finding(rego.metadata.rule(), {
+		"msg": sprintf("CURRENT_TASK.json status is %q but ROADMAP.md still shows task %q open (\"- [ ]\")", [input.docs.current_task.status, id]),
+		"file": lib.doc_file.roadmap,
+		"line": t.line,
+		"task_id": id,
+	})
+}

@@ -233,3 +233,21 @@ test_roadmap_in_progress_with_open_task_is_quiet if {
 		count(test.of(traceability.deny, roadmap_open)) == 0 with input as inp
 	}
 }
+
+complete_open := "h3a.traceability.complete_task_open_in_roadmap"
+
+test_complete_task_open_in_roadmap if {
+	inp := test.patch([untick_t001])
+	[f] := test.of(traceability.deny, complete_open) with input as inp
+	f.msg == `CURRENT_TASK.json status is "complete" but ROADMAP.md still shows task "T001" open ("- [ ]")`
+	f.line == 21
+	f.task_id == "T001"
+}
+
+test_open_task_not_complete_is_quiet if {
+	count(test.of(traceability.deny, complete_open)) == 0 with input as fixture.complete
+	every st in ["in_progress", "awaiting_validation", "validation"] {
+		inp := test.patch(array.concat(test.task_status(st), [untick_t001]))
+		count(test.of(traceability.deny, complete_open)) == 0 with input as inp
+	}
+}
