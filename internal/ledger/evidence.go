@@ -40,6 +40,12 @@ func ParseEvidenceLog(data []byte) (*EvidenceLog, []Problem) {
 		if l.code || l.level > 0 {
 			continue
 		}
+		// An entry indented as code would be verified while every reader
+		// of the rendered log sees a code block (or prose), not an entry.
+		if l.indented >= 4 && isEntryCandidate(l.text) {
+			doc.problem(l.num, 1, "malformed evidence entry: %s, found it indented %d columns past the list it may belong to, where Markdown shows it as indented code or as text of the paragraph above, not as a list item; remove the indentation", entryGrammar, l.indented)
+			continue
+		}
 		e, ok := parseEntry(doc, l)
 		switch {
 		case ok:

@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -261,4 +262,40 @@ func TestParseEvidenceLogIgnoresCode(t *testing.T) {
 	got, problems := ParseEvidenceLog(doc)
 	assertEqual(t, "entries", got.Entries, []Entry{{Path: "c", Hash: "abcdef12", Time: "t", Description: "d", Line: 9, PathColumn: 4, HashColumn: 15}})
 	assertProblems(t, problems, nil)
+}
+
+// An entry indented 4 columns past its list (or past the document's left
+// edge) is indented code, or text of the paragraph above, to Markdown: a
+// reader sees no entry there, so it is a problem and never verified.
+func TestParseEvidenceLogIndentedEntryIsNoEntry(t *testing.T) {
+
+	doc := md(
+		"- `a` - [hash:abcdef12] - t - d",
+		"",
+		"    - `b` - [hash:abcdef12] - t - nested item, content column 2",
+		"",
+		"text",
+		"",
+		"    - `c` - [hash:abcdef12] - t - code",
+		"text",
+		"\t- `d` - [hash:abcdef12] - t - paragraph text",
+		"- x",
+		"  - y",
+		"",
+		"        - `e` - [hash:abcdef12] - t - code inside y",
+	)
+	got, problems := ParseEvidenceLog(doc)
+	assertEqual(t, "entry paths", paths(got.Entries), []string{"a", "b"})
+	why := func(n int) string {
+		return fmt.Sprintf("malformed evidence entry: %s, found it indented %d columns past the list it may belong to, where Markdown shows it as indented code or as text of the paragraph above, not as a list item; remove the indentation", entryExpect, n)
+	}
+	assertProblems(t, problems, []Problem{{7, 1, why(4)}, {9, 1, why(4)}, {13, 1, why(4)}})
+}
+
+func paths(es []Entry) []string {
+	var ps []string
+	for _, e := range es {
+		ps = append(ps, e.Path)
+	}
+	return ps
 }

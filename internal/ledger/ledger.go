@@ -62,6 +62,11 @@ type line struct {
 	fence bool // the opening or closing fence itself
 	level int  // heading level, 0 if not a heading
 	title string
+	// indented is how far the line is indented past the content of the
+	// list item it belongs to (of the document, outside lists), in
+	// columns. From 4 on, Markdown never starts a list item there: the
+	// line is indented code, or text of the paragraph above.
+	indented int
 }
 
 type document struct {
@@ -130,6 +135,7 @@ func scan(data []byte) *document {
 		}
 		opens := 0
 		if fenceLen == 0 && !inComment && strings.TrimSpace(text) != "" {
+			l.indented = indentColumns(text) - itemBase(text, items)
 			opens, items = fenceInList(text, items)
 		}
 		switch {
@@ -483,6 +489,19 @@ func fenceInList(s string, items []int) (int, []int) {
 		items = append(items, itemContentColumn(s, off))
 	}
 	return 0, items
+}
+
+// itemBase is the content column of the innermost list item in items that
+// the non-blank line s may belong to (its indentation reaches that
+// column), 0 outside lists.
+func itemBase(s string, items []int) int {
+	ind := indentColumns(s)
+	for k := len(items) - 1; k >= 0; k-- {
+		if items[k] <= ind {
+			return items[k]
+		}
+	}
+	return 0
 }
 
 // indentColumns is the width of s's leading blanks.
