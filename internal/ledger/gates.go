@@ -251,7 +251,7 @@ func gateTable(doc *document) []GateRow {
 			switch strings.ToLower(stripEmphasis(h)) {
 			case "gate", "gate id":
 				gateCol = c
-			case "status":
+			case "status", "state", "gate status", "gate state", "current status", "current state":
 				statusCol = c
 			case "owner", "agent":
 				ownerCol = c
@@ -260,6 +260,16 @@ func gateTable(doc *document) []GateRow {
 		end := i + 2
 		for end < len(lines) && isTableLine(lines[end]) {
 			end++
+		}
+		if gateCol >= 0 && statusCol < 0 {
+			// A gate table whose status column is headed otherwise would
+			// let a failed gate in it go unread.
+			for _, l := range lines[i+2 : end] {
+				if c, st := statusCell(tableCells(l.text)); st != "" {
+					doc.problem(l.num, 1, "malformed gate table: the table headed at line %d has a gate column but no \"Status\" column, yet its column %d holds the gate status %s, which is not read; head that column \"Status\"", lines[i].num, c+1, snippet(st))
+					break
+				}
+			}
 		}
 		if gateCol < 0 || statusCol < 0 {
 			i = end - 1
@@ -281,6 +291,17 @@ func gateTable(doc *document) []GateRow {
 		i = end - 1
 	}
 	return rows
+}
+
+// statusCell returns the first cell of a table row that names a gate
+// status (and its index), "" when none does.
+func statusCell(cells []string) (int, string) {
+	for c, cell := range cells {
+		if normaliseGateStatus(cell) != "" {
+			return c, cell
+		}
+	}
+	return -1, ""
 }
 
 func isTableLine(l line) bool {

@@ -335,3 +335,17 @@ func TestParseGatesLedgerCurrentGate(t *testing.T) {
 		{Gate: "G3", Line: 13, Blockers: []Blocker{}},
 	})
 }
+
+// A gate table whose status column is headed "State" is read; one whose
+// status column has another heading is reported, never silently unread.
+func TestParseGatesLedgerTableStatusHeading(t *testing.T) {
+	got, problems := ParseGatesLedger(md(
+		"| Gate | Owner | State |", "|---|---|---|", "| G2: Validation | Validator | 🔴 Failed |", "",
+		"| Gate | Owner | Purpose | Progress |", "|---|---|---|---|", "| G0 | Planner | plan | 🟢 |", "| G1 | Executor | TDD | 🔴 Failed |", "",
+		"| Gate | Purpose |", "|---|---|", "| G0 | Task decomposition, TDD strategy |",
+	))
+	assertEqual(t, "table", got.Table, []GateRow{
+		{Gate: "G2", Name: "Validation", Owner: "Validator", Status: GateFailed, RawStatus: "🔴 Failed", Line: 3},
+	})
+	assertProblems(t, problems, []Problem{{7, 1, `malformed gate table: the table headed at line 5 has a gate column but no "Status" column, yet its column 4 holds the gate status "🟢", which is not read; head that column "Status"`}})
+}
