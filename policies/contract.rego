@@ -213,6 +213,48 @@ warn contains f if {
 	})
 }
 
+# METADATA
+# title: Audit pass over an undecided check
+# description: >-
+#   An audit gate of pass whose policy.artifact_integrity and traceability.task_id_match
+#   are each pass, or fail and accepted in its notes: a check left unknown (or any other
+#   value) was not verified, and the auditor lets the work land on it. The auditor's rules
+#   allow a pass only when the checks "pass or are explicitly accepted"; the contract
+#   defines unknown but states no rule for it under a pass, so this is a warning that asks
+#   for a human. eval_commands and requirements_coverage stay out: this checker writes
+#   them unknown itself when it cannot run or trace them, and the contract's own example
+#   leaves requirements_coverage unknown.
+#   artifact-contract.md, audit.json: "policy": {"artifact_integrity", "eval_commands"},
+#   "traceability": {"task_id_match", "requirements_coverage", "issues"}; auditor-gate
+#   artifact-contract.md: "`artifact_integrity` (`pass` | `fail` | `unknown`)"; auditor-gate
+#   SKILL.md, Decision Rules: "`pass`: traceability and policy checks pass or are explicitly
+#   accepted".
+# custom:
+#   id: h3a.gates.contract_pass_with_undecided_check
+#   category: gates
+#   severity: warning
+#   remediation: >-
+#     the auditor runs the check and records pass or fail, or accepts it by name in the
+#     notes; otherwise the gate is needs-human
+warn contains f if {
+	some r in rounds
+	r.audit.gate == "pass"
+	some [pointer, name, result] in audit_checks(r.audit)
+	name in {"artifact_integrity", "task_id_match"}
+	not result in {"pass", "fail"}
+	not notes_accept(r.audit, name)
+	f := lib.finding(rego.metadata.rule(), {
+		"msg": sprintf("audit gate is pass but its check %s is %s, neither pass nor fail, and its notes do not accept %q; a person must decide whether the work lands", [trim_prefix(pointer, "/"), written(result), name]),
+		"file": r.files.audit,
+		"pointer": pointer,
+		"needs_human": true,
+	})
+}
+
+written(x) := sprintf("%q", [x]) if is_string(x)
+
+else := sprintf("%v", [x])
+
 # accepted_traceability_failure holds for an audit with a traceability check
 # that is fail and named and accepted in its notes: the auditor accepted it
 # explicitly.

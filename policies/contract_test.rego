@@ -466,3 +466,30 @@ test_rounds_completed_not_compared_on_a_dry_run if {
 		{"op": "replace", "path": "/docs/summary/rounds_completed", "value": 1},
 	])) == 0
 }
+
+undecided := "h3a.gates.contract_pass_with_undecided_check"
+
+# A check left unknown under a pass was not verified: it asks for a human.
+test_audit_pass_with_undecided_check if {
+	ops := [{"op": "replace", "path": "/docs/rounds/1/audit/policy/artifact_integrity", "value": "unknown"}]
+	count(findings(ops)) == 0
+	{[f.rule, f.file, f.pointer] | some f in stops(ops)} == {[undecided, a2, "/policy/artifact_integrity"]}
+	{f.msg | some f in stops(ops)} == {`audit gate is pass but its check policy/artifact_integrity is "unknown", neither pass nor fail, and its notes do not accept "artifact_integrity"; a person must decide whether the work lands`}
+	every v in ["unknown", "skipped", null, true] {
+		tid := [{"op": "replace", "path": "/docs/rounds/1/audit/traceability/task_id_match", "value": v}]
+		count([f | some f in all_of(tid); f.rule == undecided; f.pointer == "/traceability/task_id_match"]) == 1
+	}
+}
+
+test_audit_undecided_check_quiet if {
+	count([f | some f in all_of([]); f.rule == undecided]) == 0
+	unknown := {"op": "replace", "path": "/docs/rounds/1/audit/traceability/task_id_match", "value": "unknown"}
+	accepted := {"op": "replace", "path": "/docs/rounds/1/audit/notes", "value": "task_id_match unknown, accepted: the judge left no task id"}
+	count([f | some f in all_of([unknown, accepted]); f.rule == undecided]) == 0
+	not_pass := {"op": "replace", "path": "/docs/rounds/1/audit/gate", "value": "needs-human"}
+	count([f | some f in all_of([unknown, not_pass]); f.rule == undecided]) == 0
+	every name in ["policy/eval_commands", "traceability/requirements_coverage"] {
+		other := {"op": "replace", "path": sprintf("/docs/rounds/1/audit/%s", [name]), "value": "unknown"}
+		count([f | some f in all_of([other]); f.rule == undecided]) == 0
+	}
+}
