@@ -164,16 +164,8 @@ func DiscoverWithin(paths []string, detectors []Detector, forced string, within 
 		// nearest: a run that holds the nearest one is broken by it (a
 		// run never holds another), as a check of the outer run finds.
 		addEnclosing := func(dir string) {
-			for {
-				run, layouts, ok := enclosingRun(fsys, dir, detectors)
-				if !ok {
-					return
-				}
-				add(fromFS(abs, name, run), layouts[0], layouts[1:])
-				if run == "." {
-					return
-				}
-				dir = path.Dir(run)
+			for _, r := range EnclosingRuns(fsys, dir, detectors) {
+				add(fromFS(abs, name, r.Dir), r.Layout, r.Also)
 			}
 		}
 		if !info.IsDir() {
@@ -611,6 +603,25 @@ func enclosingRun(fsys fs.FS, dir string, detectors []Detector) (string, []strin
 			return "", nil, false
 		}
 		dir = path.Dir(dir)
+	}
+}
+
+// EnclosingRuns lists every run at or above dir (a slash path in fsys),
+// the nearest first, each with the layouts that claim it: a path inside a
+// run lies in every run above it, and a run that holds another is broken
+// by it.
+func EnclosingRuns(fsys fs.FS, dir string, detectors []Detector) []Found {
+	var out []Found
+	for {
+		run, layouts, ok := enclosingRun(fsys, dir, detectors)
+		if !ok {
+			return out
+		}
+		out = append(out, Found{Dir: run, Layout: layouts[0], Also: layouts[1:]})
+		if run == "." {
+			return out
+		}
+		dir = path.Dir(run)
 	}
 }
 

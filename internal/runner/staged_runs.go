@@ -90,19 +90,12 @@ func allRuns(snap *snapshot, prefix string, detectors []rundir.Detector, found m
 	if _, self := found[prefix]; self || prefix == "" {
 		return nil
 	}
-	for dir := snap.nearestFolder(prefix, ""); ; {
-		run, lay, ok := rundir.Enclosing(snap.fsys, dir, detectors)
-		if !ok {
-			return nil
+	for _, r := range rundir.EnclosingRuns(snap.fsys, snap.nearestFolder(prefix, ""), detectors) {
+		if _, seen := found[relName(r.Dir)]; !seen {
+			found[relName(r.Dir)] = append([]string{r.Layout}, r.Also...)
 		}
-		if _, seen := found[relName(run)]; !seen {
-			found[relName(run)] = lay
-		}
-		if run == "." {
-			return nil
-		}
-		dir = path.Dir(run)
 	}
+	return nil
 }
 
 // touchedRuns finds the runs of snap under prefix that a change touches,
@@ -133,16 +126,8 @@ func (s *stagedScope) touchedRuns(l *gitrev.Locator, snap *snapshot, p, prefix s
 		// The file lies in every run above it, not only the nearest: a
 		// run added inside a committed run changes that run too (it now
 		// holds another), as a check of the whole tree would find.
-		for {
-			run, lay, ok := rundir.Enclosing(snap.fsys, dir, detectors)
-			if !ok {
-				break
-			}
-			found[relName(run)] = lay
-			if run == "." {
-				break
-			}
-			dir = path.Dir(run)
+		for _, r := range rundir.EnclosingRuns(snap.fsys, dir, detectors) {
+			found[relName(r.Dir)] = append([]string{r.Layout}, r.Also...)
 		}
 	}
 	return nil
