@@ -40,16 +40,10 @@ func resolvedIssuesStay(p *pair) []finding.Finding {
 // issue_log holds, in id order, with what the base and head say of it and
 // whether a history entry added since names it.
 func eachBaseIssue(p *pair, check func(id string, b, h issueEntries, named bool) (finding.Finding, bool)) []finding.Finding {
-	base := issueStatuses(p.base.json.Value)
-	head := issueStatuses(p.head.json.Value)
 	added := addedHistory(p)
-	var out []finding.Finding
-	for _, id := range sortedIDs(base) {
-		if f, ok := check(id, base[id], head[id], namesIssue(added, id)); ok {
-			out = append(out, f)
-		}
-	}
-	return out
+	return eachBaseID(p, issueStatuses, func(id string, b, h issueEntries, _ bool) (finding.Finding, bool) {
+		return check(id, b, h, namesIssue(added, id))
+	})
 }
 
 // openIssuesStay: an issue_log issue that is not RESOLVED at the base is
