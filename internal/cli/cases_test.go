@@ -221,8 +221,15 @@ func caseDir(t *testing.T, kindCase string) string {
 // at once.
 func allCases(t *testing.T) string {
 	t.Helper()
+	return writeCases(t, nil)
+}
+
+// writeCases writes the ok cases and the err cases keepErr keeps (nil:
+// all) into a temporary folder, and returns its runs folder.
+func writeCases(t *testing.T, keepErr func(i int, name string) bool) string {
+	t.Helper()
 	dst := filepath.Join(t.TempDir(), "testdata", "runs")
-	if err := audittest.WriteCases(casesDir, dst); err != nil {
+	if err := audittest.WriteSomeCases(casesDir, dst, keepErr); err != nil {
 		t.Fatal(err)
 	}
 	return dst
@@ -233,11 +240,10 @@ func allCases(t *testing.T) string {
 // every layout) in the README's test command.
 func someCases(t *testing.T) string {
 	t.Helper()
-	all := allCases(t)
 	if longtest.Enabled() {
-		return all
+		return allCases(t)
 	}
-	return filepath.Join(all, "ok")
+	return filepath.Join(writeCases(t, func(int, string) bool { return false }), "ok")
 }
 
 // sampledCases are the cases a test of a whole report checks: every ok and
@@ -246,27 +252,10 @@ func someCases(t *testing.T) string {
 // the README's test command.
 func sampledCases(t *testing.T) string {
 	t.Helper()
-	all := allCases(t)
 	if longtest.Enabled() {
-		return all
+		return allCases(t)
 	}
-	errs, err := os.ReadDir(filepath.Join(all, "err"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := 0
-	for _, e := range errs {
-		if !e.IsDir() {
-			continue
-		}
-		if n%6 != 0 {
-			if err := os.RemoveAll(filepath.Join(all, "err", e.Name())); err != nil {
-				t.Fatal(err)
-			}
-		}
-		n++
-	}
-	return all
+	return writeCases(t, func(i int, _ string) bool { return i%6 == 0 })
 }
 
 // TestJSONDeterministic: two checks of the same runs give the same bytes.

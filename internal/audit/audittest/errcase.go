@@ -470,6 +470,14 @@ func PlainText(data []byte) bool {
 // not exist yet): ok/ and every other folder copied as they are, each err
 // case written out in full. For tests that check every case at once.
 func WriteCases(runsDir, dst string) error {
+	return WriteSomeCases(runsDir, dst, nil)
+}
+
+// WriteSomeCases is WriteCases with only the err cases that keepErr keeps
+// (nil: all); keepErr gets each case folder's name and its index among
+// the case folders, in name order. Writing out hundreds of cases to
+// delete most of them is most of what a test of a sample costs.
+func WriteSomeCases(runsDir, dst string, keepErr func(i int, name string) bool) error {
 	ents, err := os.ReadDir(runsDir)
 	if err != nil {
 		return err
@@ -488,11 +496,20 @@ func WriteCases(runsDir, dst string) error {
 		if err != nil {
 			return err
 		}
+		if err := os.MkdirAll(filepath.Join(dst, "err"), 0o755); err != nil {
+			return err
+		}
+		folders := 0
 		for _, c := range cases {
 			src, to := filepath.Join(runsDir, "err", c.Name()), filepath.Join(dst, "err", c.Name())
-			if !c.IsDir() {
+			switch {
+			case !c.IsDir():
 				err = copyTree(src, to)
-			} else {
+			case keepErr != nil && !keepErr(folders, c.Name()):
+				folders++
+				continue
+			default:
+				folders++
 				err = MaterialiseCase(runsDir, src, to)
 			}
 			if err != nil {

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -224,6 +225,36 @@ func TestWriteCases(t *testing.T) {
 	}
 	if _, err := os.Lstat(filepath.Join(dst, "err", "c", "run", "a.txt")); err == nil {
 		t.Error("err/c/run/a.txt exists: the patch was not applied")
+	}
+}
+
+// TestWriteSomeCases: keepErr sees each case folder once, with its index
+// among the folders, and only what it keeps is written out; files beside
+// the cases are copied whatever it says.
+func TestWriteSomeCases(t *testing.T) {
+	runs := fakeRuns(t)
+	for _, c := range []string{"c1", "c2", "c3"} {
+		caseDir := filepath.Join(runs, "err", c)
+		os.MkdirAll(caseDir, 0o755)
+		os.WriteFile(filepath.Join(caseDir, PatchFile), []byte("base: ok/base\ndelete: run/a.txt\n"), 0o644)
+	}
+	os.WriteFile(filepath.Join(runs, "err", "c1.want"), []byte("exit 1\n"), 0o644)
+	dst := filepath.Join(t.TempDir(), "runs")
+	var seen []string
+	err := WriteSomeCases(runs, dst, func(i int, name string) bool {
+		seen = append(seen, fmt.Sprint(i, name))
+		return i != 1
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(seen, " "); got != "0c1 1c2 2c3" {
+		t.Errorf("keepErr saw %q, want every case folder once, in order", got)
+	}
+	for p, want := range map[string]bool{"err/c1/run/log.md": true, "err/c2": false, "err/c3/run/log.md": true, "err/c1.want": true, "ok/base/run/a.txt": true} {
+		if _, err := os.Lstat(filepath.Join(dst, filepath.FromSlash(p))); (err == nil) != want {
+			t.Errorf("%s written: %v, want %v", p, err == nil, want)
+		}
 	}
 }
 
