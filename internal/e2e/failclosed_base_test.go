@@ -25,17 +25,9 @@ import (
 // change rewrites: only the history can tell.
 const rewrittenRun = "runs/rewritten/" + runID
 
-// publish makes the repository a clone of a bare origin whose main is
-// the current commit: origin/main and origin/HEAD exist, as in a CI clone
-// of the default branch.
-func publish(t *testing.T, repo string) {
-	t.Helper()
-	origin := filepath.Join(t.TempDir(), "origin.git")
-	publishAt(t, repo, origin, origin)
-}
-
-// publishAt is publish to a bare repository made at dir, which repo
-// names by url.
+// publishAt makes the repository a clone of a bare origin made at dir,
+// which repo names by url, whose main is the current commit: origin/main
+// and origin/HEAD exist, as in a CI clone of the default branch.
 func publishAt(t *testing.T, repo, dir, url string) {
 	t.Helper()
 	git(t, repo, "init", "-q", "--bare", dir)
@@ -51,15 +43,18 @@ func publishAt(t *testing.T, repo, dir, url string) {
 // returns the repository, the base commit and the change's commit.
 func changeRepo(t *testing.T) (repo, base, head string) {
 	t.Helper()
-	repo = baseRepo(t)
-	copyCase(t, "ok", "complete", filepath.Join(repo, filepath.FromSlash(rewrittenRun)))
-	base = commitAll(t, repo, "a clean run")
-	publish(t, repo)
-	git(t, repo, "checkout", "-q", "-b", "change")
-	writeFiles(map[string]string{".h3a-check.yaml": everyWaiver})(t, repo)
-	rewriteArtifact(t, filepath.Join(repo, filepath.FromSlash(rewrittenRun)))
-	head = commitAll(t, repo, "the change: a waiver, and an artifact rewritten with its log line")
-	return repo, base, head
+	repo, commits := copyTemplate(t, &changeTemplate, func(t *testing.T, repo string) []string {
+		buildBase(t, repo)
+		copyCase(t, "ok", "complete", filepath.Join(repo, filepath.FromSlash(rewrittenRun)))
+		base := commitAll(t, repo, "a clean run")
+		publishAt(t, repo, filepath.Join(repo, "..", "origin.git"), "../origin.git")
+		git(t, repo, "checkout", "-q", "-b", "change")
+		writeFiles(map[string]string{".h3a-check.yaml": everyWaiver})(t, repo)
+		rewriteArtifact(t, filepath.Join(repo, filepath.FromSlash(rewrittenRun)))
+		head := commitAll(t, repo, "the change: a waiver, and an artifact rewritten with its log line")
+		return []string{base, head}
+	})
+	return repo, commits[0], commits[1]
 }
 
 // rewriteArtifact edits a logged artifact and its evidence line to match,

@@ -267,7 +267,11 @@ func TestFailClosedMatrix(t *testing.T) {
 // tests, since each of the matrix's dozens of cases starts from it.
 func baseRepo(t *testing.T) string {
 	t.Helper()
-	return copyTemplate(t, &baseTemplate, false)
+	repo, _ := copyTemplate(t, &baseTemplate, func(t *testing.T, repo string) []string {
+		buildBase(t, repo)
+		return nil
+	})
+	return repo
 }
 
 // publishedBaseRepo is baseRepo published as origin's main (publish), as a
@@ -275,18 +279,33 @@ func baseRepo(t *testing.T) string {
 // names by a relative path.
 func publishedBaseRepo(t *testing.T) string {
 	t.Helper()
-	return copyTemplate(t, &publishedTemplate, true)
+	repo, _ := copyTemplate(t, &publishedTemplate, func(t *testing.T, repo string) []string {
+		buildBase(t, repo)
+		publishAt(t, repo, filepath.Join(repo, "..", "origin.git"), "../origin.git")
+		return nil
+	})
+	return repo
+}
+
+func buildBase(t *testing.T, repo string) {
+	t.Helper()
+	writeRuns(t, repo)
+	writeFiles(map[string]string{".h3a-check.yaml": baseConfig, "policies/team/main_branch.rego": teamRule})(t, repo)
+	commitAll(t, repo, "runs and rules")
 }
 
 // repoTemplate is a repository made once (in scratch) and copied.
 type repoTemplate struct {
-	once sync.Once
-	dir  string // holds repo/ and, published, origin.git/
+	once    sync.Once
+	dir     string   // holds repo/ and, published, origin.git/
+	commits []string // what its build returned
 }
 
-var baseTemplate, publishedTemplate repoTemplate
+var baseTemplate, publishedTemplate, changeTemplate repoTemplate
 
-func copyTemplate(t *testing.T, tpl *repoTemplate, published bool) string {
+// copyTemplate returns a copy of tpl's repository, which build makes in
+// an empty repository the first time, and the commits build returned.
+func copyTemplate(t *testing.T, tpl *repoTemplate, build func(t *testing.T, repo string) []string) (repo string, commits []string) {
 	t.Helper()
 	tpl.once.Do(func() {
 		dir, err := os.MkdirTemp(scratch, "base-")
@@ -295,12 +314,7 @@ func copyTemplate(t *testing.T, tpl *repoTemplate, published bool) string {
 		}
 		repo := filepath.Join(dir, "repo")
 		git(t, dir, "init", "-q", "-b", "main", repo)
-		writeRuns(t, repo)
-		writeFiles(map[string]string{".h3a-check.yaml": baseConfig, "policies/team/main_branch.rego": teamRule})(t, repo)
-		commitAll(t, repo, "runs and rules")
-		if published {
-			publishAt(t, repo, filepath.Join(dir, "origin.git"), "../origin.git")
-		}
+		commits := build(t, repo)
 		// Each of the matrix's dozens of cases copies the template: one
 		// pack and no sample hooks are a tenth of the files to copy.
 		git(t, repo, "repack", "-a", "-d", "-q")
@@ -309,7 +323,7 @@ func copyTemplate(t *testing.T, tpl *repoTemplate, published bool) string {
 				t.Fatal(err)
 			}
 		}
-		tpl.dir = dir
+		tpl.dir, tpl.commits = dir, commits
 	})
 	if tpl.dir == "" {
 		t.Fatal("the base repository could not be made in an earlier test")
@@ -318,7 +332,7 @@ func copyTemplate(t *testing.T, tpl *repoTemplate, published bool) string {
 	if err := os.CopyFS(dst, os.DirFS(tpl.dir)); err != nil {
 		t.Fatal(err)
 	}
-	return filepath.Join(dst, "repo")
+	return filepath.Join(dst, "repo"), tpl.commits
 }
 
 func writeRuns(t *testing.T, repo string) {
