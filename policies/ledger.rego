@@ -283,6 +283,55 @@ warn contains f if {
 # note_statuses are the words that record something about a gate without moving it.
 note_statuses := {"REVIEWED", "DECIDED", "NOTE"}
 
+# METADATA
+# title: Gate passed, then a note that takes it back
+# description: >-
+#   An event of a gate after the gate's last move, when that move is PASSED, whose status is
+#   one of the notes REVIEWED, DECIDED and NOTE, written by an agent that is not a person
+#   (no agent "human" with the base's or a signed commit's word, lib.human_event), and whose
+#   note says the gate is taken back or its work broke: revoked, reverted, reopened,
+#   regression, failing, broken, blocked, withdrawn, invalidated, rolled back, no longer. The
+#   rules read a note as moving nothing, so the gate stays passed, while the agent itself
+#   says it does not stand; the gate protocol takes a gate back with a FAILED event, not a
+#   note, so a person reads it.
+#   h3a-state-specification.md, GATES_LEDGER.md update protocol: "Agents append to "Gate
+#   Events Log" on status changes" and "Include agent name and brief notes";
+#   gate_framework.md, Gate Lifecycle & State Machine (passed, failed), Troubleshooting,
+#   Gate Passed But Artifacts Missing: "revert gate to FAILED and re-run".
+# custom:
+#   id: h3a.gates.ledger_note_takes_back_pass
+#   category: gates
+#   severity: warning
+#   remediation: >-
+#     if the gate no longer stands, append its FAILED event (or STARTED for another attempt)
+#     and take it through again; if the note only tells of something already mended, a
+#     person confirms that the gate stands
+warn contains f if {
+	some n, last in model.ledger_latest
+	last.status == "PASSED"
+	k := max(model.gate_move_indexes[n])
+	some j, ev in events
+	j > k
+	model.event_gates[j] == n
+	ev.status in note_statuses
+	not lib.human_event(ev)
+	is_string(ev.note)
+	some word in regex.find_n(takes_back_pattern, lower(ev.note), 1)
+	f := lib.finding(rego.metadata.rule(), {
+		"msg": sprintf("%s %s at %s by %s comes after %s PASSED (line %d) and says %q, so the gate is read as passed while its own log says it may not stand; a person must say whether it does", [ev.gate, ev.status, ev.time, lib.describe(ev.agent), last.gate, last.line, word]),
+		"file": ledger_file,
+		"line": ev.line,
+		"gate": sprintf("G%d", [n]),
+		"needs_human": true,
+	})
+}
+
+# takes_back_pattern matches, in a lower-cased note, the words an agent uses
+# when a passed gate's work is taken back or found broken. "fail" matches a
+# count of none too ("0 failures"): a person reading that costs less than a
+# revoked gate read as passed.
+takes_back_pattern := `\b(revok\w*|revert\w*|reopen\w*|regress\w*|retract\w*|withdr[ae]wn?|invalidat\w*|roll(ed|ing)?[ -]?back|no longer|fail\w*|broken|breaks|block\w*|not pass\w*)\b`
+
 spells_move(status) if {
 	some [stem, _] in move_stems
 	contains(status, stem)

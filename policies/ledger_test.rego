@@ -117,6 +117,43 @@ test_note_after_pass_quiet if {
 	f.msg == "G2_validation IN_PROGRESS at 2025-09-29T15:10:00Z: the status IN_PROGRESS is read as a note, not as a move of the gate; write STARTED"
 }
 
+# A note after a gate's pass by an agent that says the gate's work is taken
+# back or broken asks a person whether the gate stands.
+test_note_takes_back_pass if {
+	revoked := object.union(test.event("2025-09-29T15:10:00Z", "G2_validation", "NOTE", "validator", 32), {"note": "Gate revoked: regression found, tests now failing"})
+	reviewed := object.union(test.event("2025-09-29T15:11:00Z", "G1_implementation", "REVIEWED", "executor", 33), {"note": "Rolled back the T001 merge"})
+	inp := test.patch([
+		{"op": "add", "path": "/docs/gates_ledger/events/6", "value": revoked},
+		{"op": "add", "path": "/docs/gates_ledger/events/7", "value": reviewed},
+	])
+	fs := test.of(ledger.warn, "h3a.gates.ledger_note_takes_back_pass") with input as inp
+	{[f.line, f.gate] | some f in fs} == {[32, "G2"], [33, "G1"]}
+	every f in fs {
+		f.needs_human == true
+	}
+	count(ledger.deny) == 0 with input as inp
+	msgs := {f.msg | some f in fs}
+	"G2_validation NOTE at 2025-09-29T15:10:00Z by \"validator\" comes after G2_validation PASSED (line 31) and says \"revoked\", so the gate is read as passed while its own log says it may not stand; a person must say whether it does" in msgs
+
+	# an agent that calls itself human in the change under review is no person's word
+	claimed := test.patch([{"op": "add", "path": "/docs/gates_ledger/events/6", "value": test.claimed(object.union(revoked, {"agent": "human"}))}])
+	count(test.of(ledger.warn, "h3a.gates.ledger_note_takes_back_pass")) == 1 with input as claimed
+}
+
+test_note_takes_back_pass_quiet if {
+	# a plain note
+	plain := test.patch([{"op": "add", "path": "/docs/gates_ledger/events/6", "value": object.union(test.event("2025-09-29T15:10:00Z", "G2_validation", "NOTE", "validator", 32), {"note": "Report archived, all checks green"})}])
+	count(test.of(ledger.warn, "h3a.gates.ledger_note_takes_back_pass")) == 0 with input as plain
+
+	# a person's decision
+	person := test.patch([{"op": "add", "path": "/docs/gates_ledger/events/6", "value": object.union(test.event("2025-09-29T15:10:00Z", "G2_validation", "DECIDED", "human", 32), {"note": "flaky test failing once; gate stands"})}])
+	count(test.of(ledger.warn, "h3a.gates.ledger_note_takes_back_pass")) == 0 with input as person
+
+	# before the pass
+	before := test.patch([{"op": "add", "path": "/docs/gates_ledger/events/5", "value": object.union(test.event("2025-09-29T14:55:00Z", "G2_validation", "NOTE", "validator", 30), {"note": "first run failing, fixing"})}])
+	count(test.of(ledger.warn, "h3a.gates.ledger_note_takes_back_pass")) == 0 with input as before
+}
+
 test_time_format if {
 	inp := test.patch([{"op": "replace", "path": "/docs/gates_ledger/events/5/time", "value": "2025-09-29T15:00:00"}])
 	[f] := test.of(ledger.deny, "h3a.gates.ledger_time_format") with input as inp
