@@ -265,8 +265,28 @@ func gateTable(doc *document) []GateRow {
 			// A gate table whose status column is headed otherwise would
 			// let a failed gate in it go unread.
 			for _, l := range lines[i+2 : end] {
-				if c, st := statusCell(tableCells(l.text)); st != "" {
+				if c, st := statusCell(tableCells(l.text), gateCol); st != "" {
 					doc.problem(l.num, 1, "malformed gate table: the table headed at line %d has a gate column but no \"Status\" column, yet its column %d holds the gate status %s, which is not read; head that column \"Status\"", lines[i].num, c+1, snippet(st))
+					break
+				}
+			}
+		}
+		if gateCol < 0 {
+			// So would a table of gates whose gate column is headed
+			// otherwise ("Phase", "Stage"): its "G2: Validation" row saying
+			// 🔴 Failed is read by a person, and by no rule.
+			for _, l := range lines[i+2 : end] {
+				cells := tableCells(l.text)
+				g := gateColumn(cells)
+				if g < 0 {
+					continue
+				}
+				c, st := statusCell(cells, g)
+				if statusCol >= 0 && statusCol != g && statusCol < len(cells) && cells[statusCol] != "" {
+					c, st = statusCol, cells[statusCol]
+				}
+				if st != "" {
+					doc.problem(l.num, 1, "malformed gate table: the table headed at line %d has no \"Gate\" column, yet its column %d names the gate %s and its column %d the status %s, which is not read; head those columns \"Gate\" and \"Status\"", lines[i].num, g+1, snippet(cells[g]), c+1, snippet(st))
 					break
 				}
 			}
@@ -293,15 +313,47 @@ func gateTable(doc *document) []GateRow {
 	return rows
 }
 
-// statusCell returns the first cell of a table row that names a gate
-// status (and its index), "" when none does.
-func statusCell(cells []string) (int, string) {
+// statusCell returns the first cell of a table row, other than the gate's
+// (column skip), that names a gate status or a word agents write for one
+// (statusWords), and its index; "" when none does.
+func statusCell(cells []string, skip int) (int, string) {
 	for c, cell := range cells {
-		if normaliseGateStatus(cell) != "" {
+		if c != skip && (normaliseGateStatus(cell) != "" || namesStatusWord(cell)) {
 			return c, cell
 		}
 	}
 	return -1, ""
+}
+
+// statusWords are words that agents write for a gate's status beside the
+// Status Legend's: a row saying a gate is Rejected or Blocked tells as much
+// as one saying Failed.
+var statusWords = map[string]bool{
+	"rejected": true, "blocked": true, "done": true, "complete": true, "completed": true,
+	"approved": true, "pending": true, "review": true, "escalated": true, "revoked": true,
+	"reopened": true, "partial": true, "skipped": true, "waived": true, "failing": true,
+}
+
+// namesStatusWord reports whether a cell opens with such a word ("Blocked
+// on G1", "In Review"): a cell that only holds one further on ("Code review
+// of T001") is a purpose, not a status.
+func namesStatusWord(cell string) bool {
+	words := strings.FieldsFunc(strings.ToLower(cell), func(r rune) bool { return !unicode.IsLetter(r) })
+	if len(words) > 1 && words[0] == "in" {
+		words = words[1:]
+	}
+	return len(words) > 0 && statusWords[words[0]]
+}
+
+// gateColumn returns the index of the first cell of a table row that names a
+// gate as the gate column does ("G2", "**G2: Validation**"), -1 when none does.
+func gateColumn(cells []string) int {
+	for c, cell := range cells {
+		if g, _ := splitGateCell(cell); g != "" {
+			return c
+		}
+	}
+	return -1
 }
 
 func isTableLine(l line) bool {

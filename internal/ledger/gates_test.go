@@ -349,3 +349,22 @@ func TestParseGatesLedgerTableStatusHeading(t *testing.T) {
 	})
 	assertProblems(t, problems, []Problem{{7, 1, `malformed gate table: the table headed at line 5 has a gate column but no "Status" column, yet its column 4 holds the gate status "🟢", which is not read; head that column "Status"`}})
 }
+
+// A table of gates whose gate column is headed otherwise, or whose status is
+// a word agents write beside the legend's (Rejected, In Review), is reported,
+// never silently unread; a purpose that only mentions a review is no status.
+func TestParseGatesLedgerTableOtherHeadings(t *testing.T) {
+	got, problems := ParseGatesLedger(md(
+		"| Phase | Status |", "|---|---|", "| G0: Planning | Done |", "| G2: Validation | 🔴 Failed |", "",
+		"| Stage | Owner | Result |", "|---|---|---|", "| **G2** | Validator | Rejected |", "",
+		"| Gate | Result |", "|---|---|", "| G2 | In Review |", "",
+		"| Gate | Owner | Purpose |", "|---|---|---|", "| G2 | Validator | Code review of T001 |", "",
+		"| Task | Depends | Notes |", "|---|---|---|", "| T001 | nothing | first task |",
+	))
+	assertEqual(t, "table", got.Table, []GateRow{})
+	assertProblems(t, problems, []Problem{
+		{3, 1, `malformed gate table: the table headed at line 1 has no "Gate" column, yet its column 1 names the gate "G0: Planning" and its column 2 the status "Done", which is not read; head those columns "Gate" and "Status"`},
+		{8, 1, `malformed gate table: the table headed at line 6 has no "Gate" column, yet its column 1 names the gate "**G2**" and its column 3 the status "Rejected", which is not read; head those columns "Gate" and "Status"`},
+		{12, 1, `malformed gate table: the table headed at line 10 has a gate column but no "Status" column, yet its column 2 holds the gate status "In Review", which is not read; head that column "Status"`},
+	})
+}
