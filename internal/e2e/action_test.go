@@ -279,11 +279,15 @@ func TestActionChangedAndArgs(t *testing.T) {
 		inputs   map[string]string
 		wantCode int
 		runs     int
+		gate     string
 	}{
-		{map[string]string{"paths": "runs\narchive"}, 0, 2},
-		{map[string]string{"paths": "runs\narchive", "changed": "true"}, 0, 1},
-		{map[string]string{"paths": "runs\narchive", "changed": "true", "args": "--fail-level\n  warning\n"}, 1, 1},
-		{map[string]string{"paths": "runs", "changed": "yes"}, 2, 0},
+		{map[string]string{"paths": "runs\narchive"}, 0, 2, "pass"},
+		{map[string]string{"paths": "runs\narchive", "changed": "true"}, 0, 1, "pass"},
+		{map[string]string{"paths": "runs\narchive", "changed": "true", "args": "--fail-level\n  warning\n"}, 1, 1, "fail"},
+		// Another stdout format writes no outputs of its own; gate and
+		// exit-code still say the step failed.
+		{map[string]string{"paths": "runs\narchive", "changed": "true", "args": "--fail-level\nwarning\n--format\njson"}, 1, 1, "fail"},
+		{map[string]string{"paths": "runs", "changed": "yes"}, 2, 0, "error"},
 	}
 	for _, tc := range tests {
 		tc.inputs["audit-file"] = "audit.json"
@@ -295,13 +299,16 @@ func TestActionChangedAndArgs(t *testing.T) {
 			t.Errorf("%v: exit %d, want %d\n%s%s", tc.inputs, r.code, tc.wantCode, r.stdout, r.stderr)
 			continue
 		}
+		if r.outputs["gate"] != tc.gate || r.outputs["exit-code"] != itoa(tc.wantCode) {
+			t.Errorf("%v: outputs %v, want gate %s and exit-code %d", tc.inputs, r.outputs, tc.gate, tc.wantCode)
+		}
 		var report struct{ Audits []struct{ Run string } }
 		b, _ := os.ReadFile(filepath.Join(repo, "audit.json"))
 		json.Unmarshal(b, &report)
 		if len(report.Audits) != tc.runs {
 			t.Errorf("%v: %d runs checked, want %d", tc.inputs, len(report.Audits), tc.runs)
 		}
-		if tc.wantCode == 2 {
+		if tc.wantCode == 2 || strings.Contains(tc.inputs["args"], "--format") {
 			continue
 		}
 		// The BOM warning is an error for code scanning exactly when it
