@@ -52,7 +52,10 @@ verdicts := {"pass", "reject", "needs-human"}
 #   failing required checks; No unmet task-critical behavior". A failed smoke check in the
 #   round's handoff.json under a pass is a warning: the rubric's required checks are the
 #   judge's own, which may have passed on a re-run (doer-implement SKILL.md: "If a smoke
-#   check fails, include that fact in handoff.json").
+#   check fails, include that fact in handoff.json"). Nothing in the round shows that
+#   re-run, so the warning asks for a person (scoring-rubric.md: "needs-human: Evidence is
+#   incomplete and cannot be reproduced reliably"; smoke-check-guidelines.md: "Never
+#   convert failures into prose-only caveats").
 # custom:
 #   id: h3a.gates.contract_pass_with_open_items
 #   category: gates
@@ -86,10 +89,11 @@ open_items contains item if {
 	some i, check in lib.items(r.handoff.smoke_checks)
 	check.status == "fail"
 	item := {
-		"msg": sprintf("verdict is pass but smoke check %d (%q) of %s failed", [i, object.get(check, "command", ""), r.files.handoff]),
+		"msg": sprintf("verdict is pass but smoke check %d (%q) of %s failed; a person must confirm that the check passes now", [i, object.get(check, "command", ""), r.files.handoff]),
 		"file": r.files.verdict,
 		"pointer": "/verdict",
 		"severity": "warning",
+		"needs_human": true,
 	}
 }
 
