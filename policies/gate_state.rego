@@ -192,6 +192,56 @@ misnamed_files contains item if {
 }
 
 # METADATA
+# title: Gate output names another page than its pipeline
+# description: >-
+#   A gate output's metadata.url, when it names a page, is its pipeline's: every gate runs
+#   on the pipeline's metadata and writes the request's url into its output. An output
+#   naming another page validated that page, so its SUCCESS says nothing about the one the
+#   pipeline works on, and completedGates would count it. gate-state-management.md,
+#   Pattern 5: Orchestration Pipeline State: "url: request.url" and "await
+#   executeGate(gate, pipelineState.metadata)"; Pattern 4: Write State File: "metadata: {
+#   domain: metadata.domain, feature: metadata.feature, url: input.url }". A trailing "/"
+#   and the case of scheme and host do not count.
+# custom:
+#   id: h3a.traceability.gate_state_url
+#   category: traceability
+#   severity: error
+#   remediation: >-
+#     run the gate again on the pipeline's page, or, if the pipeline's url is the wrong
+#     one, start a pipeline for the page the gates ran on
+deny contains f if {
+	some p in pipelines
+	is_object(p.pipeline)
+	want := page(lib.get(p.pipeline, "metadata"))
+	some g in p.gates
+	is_object(g.doc)
+	got := page(lib.get(g.doc, "metadata"))
+	same_page(got, want) == false
+	f := lib.finding(rego.metadata.rule(), {
+		"msg": sprintf("metadata.url is %q, but the pipeline %s works on %q: the gate ran on another page", [got, pipeline_file(p), want]),
+		"file": g.path,
+		"pointer": "/metadata/url",
+	})
+}
+
+# page is the url a document's metadata names, when it names one.
+page(md) := md.url if {
+	is_object(md)
+	lib.filled(md.url)
+}
+
+# same_page compares two urls as one page: surrounding space and a trailing
+# "/" dropped, scheme and host in any case.
+same_page(a, b) := page_key(a) == page_key(b)
+
+page_key(u) := key if {
+	t := trim_right(trim_space(u), "/")
+	parts := regex.find_all_string_submatch_n(`^([A-Za-z][A-Za-z0-9+.-]*://[^/?#]*)(.*)$`, t, 1)
+	count(parts) == 1
+	key := concat("", [lower(parts[0][1]), parts[0][2]])
+} else := trim_right(trim_space(u), "/")
+
+# METADATA
 # title: Gate status disagrees with its score
 # description: >-
 #   A SUCCESS gate has a validation score of at least 70; a PARTIAL gate scores below

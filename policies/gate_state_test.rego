@@ -648,3 +648,21 @@ test_conflicting_synonym_needs_human if {
 test_no_conflict_is_quiet if {
 	count(stops([put(sprintf("%s/conflicts", [g2]), [])])) == 0
 }
+
+# A gate output that ran on another page than its pipeline's is an error at
+# its url; the same page written with a trailing "/" or an upper-case host is
+# no other page, and an output or pipeline naming none is the schema's to judge.
+test_gate_on_another_page if {
+	ops := [set(sprintf("%s/doc/metadata/url", [g2]), "https://evil.example/other-form")]
+	located(ops) == {["h3a.traceability.gate_state_url", file2, "/metadata/url"]}
+	msgs(ops) == {`metadata.url is "https://evil.example/other-form", but the pipeline .state/demoqa_com-student_registration-pipeline.json works on "https://demoqa.com/automation-practice-form": the gate ran on another page`}
+
+	path := [set(sprintf("%s/doc/metadata/url", [g1]), "https://demoqa.com/login")]
+	located(path) == {["h3a.traceability.gate_state_url", file1, "/metadata/url"]}
+}
+
+test_gate_on_the_same_page if {
+	count(findings([set(sprintf("%s/doc/metadata/url", [g2]), " HTTPS://DemoQA.com/automation-practice-form/ ")])) == 0
+	count(findings([set(sprintf("%s/doc/metadata/url", [g2]), null)])) == 0
+	count(findings([set("/docs/pipelines/0/pipeline/metadata/url", null)])) == 0
+}
