@@ -94,6 +94,70 @@ warn contains f if {
 }
 
 # METADATA
+# title: State says resolved, its history does not
+# description: >-
+#   The history, the immutable ledger, says more than the state does: its last entry whose
+#   signal says the project halted (EXECUTION_HALTED, HALTED), while project_status is
+#   another stage; or an issue that issue_log says is RESOLVED is named last in history
+#   (as a word of its own, in the signal or summary) by an entry whose signal says it was
+#   not resolved (ISSUE_UNRESOLVED, FAILED_TO_RESOLVE, REOPENED). The state then tells a
+#   story its own ledger does not, and a halt or an unresolved issue is lifted without a
+#   word of why; a person decides which holds. stigmergy-state-schema.md, Root Object:
+#   "`history` (Array of Objects): The **immutable ledger** of all system actions",
+#   "`EXECUTION_HALTED`: A critical, unrecoverable error occurred", "`issue_log` ... A log
+#   of persistent failures requiring a Responder".
+# custom:
+#   id: h3a.gates.stigmergy_state_behind_history
+#   category: gates
+#   severity: warning
+#   remediation: >-
+#     a person reads the history: if the halt or the issue still stands, the state says so
+#     (EXECUTION_HALTED, the issue's status); if it was resolved, history gets the entry
+#     that says how
+warn contains f if {
+	some item in behind_history
+	f := lib.finding(rego.metadata.rule(), labelled(object.union(item, {"file": ledger_file, "needs_human": true})))
+}
+
+behind_history contains item if {
+	is_string(project_status)
+	project_status != "EXECUTION_HALTED"
+	halts := [i | some i, entry in history_entries; contains(entry.signal, "HALT")]
+	count(halts) > 0
+	i := max(halts)
+	item := {
+		"msg": sprintf("history entry %d (%s) says the project halted, but project_status is %q: a halt is lifted by a person's decision, which the state does not show; a person must decide whether the project goes on", [i, history_entries[i].raw_signal, project_status]),
+		"pointer": sprintf("/history/%d/signal", [i]),
+	}
+}
+
+behind_history contains item if {
+	some k, issue in lib.items(ledger.issue_log)
+	issue_status(issue) == "RESOLVED"
+	id := lib.get(issue, "issue_id")
+	lib.filled(id)
+	naming := [i | some i, entry in history_entries; id in entry.words]
+	count(naming) > 0
+	i := max(naming)
+	regex.match(`UNRESOLVED|FAILED_TO_RESOLVE|NOT_RESOLVED|REOPEN`, history_entries[i].signal)
+	item := {
+		"msg": sprintf("issue %q is RESOLVED in issue_log, but history entry %d (%s), the last to name it, says it was not resolved: a person must decide whether it is", [id, i, history_entries[i].raw_signal]),
+		"pointer": sprintf("/issue_log/%d/status", [k]),
+	}
+}
+
+# history_entries reads each history entry's signal in upper case with "_"
+# for spacing, and the words of its signal and summary.
+history_entries := {i: {"signal": signal, "raw_signal": lib.describe(raw), "words": words} |
+	some i, entry in lib.items(ledger.history)
+	is_object(entry)
+	raw := lib.get(entry, "signal")
+	signal := regex.replace(upper(trim_space(lib.str(raw))), `[\s-]+`, "_")
+	text := concat(" ", [lib.str(raw), lib.str(lib.get(entry, "summary"))])
+	words := {w | some w in regex.split(`[^A-Za-z0-9_.-]+`, text); w != ""} | {trim_right(w, ".") | some w in regex.split(`[^A-Za-z0-9_.-]+`, text)}
+}
+
+# METADATA
 # title: Project complete over an unresolved issue
 # description: >-
 #   project_status is PROJECT_COMPLETE while issue_log holds an issue that is OPEN,

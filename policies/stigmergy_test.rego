@@ -510,3 +510,47 @@ test_status_of_no_enum_is_kept if {
 	ops := array.concat(older, [set(sprintf("%s/2/status", [tasks]), "PLANNED")])
 	{f.rule | some f in findings(ops)} == {"h3a.schema.stigmergy_drift"}
 }
+
+# behind_all lists the findings of ops of the rule below; the timestamps
+# that patches add have no parsed facts, so other rules speak of them too.
+behind_all(ops) := [f | some f in findings(ops); f.rule == "h3a.gates.stigmergy_state_behind_history"]
+
+behind(ops) := {[f.rule, object.get(f, "severity", "rule"), f.file, f.pointer] | some f in behind_all(ops)}
+
+behind_msgs(ops) := {f.msg | some f in behind_all(ops)}
+
+# A halt in history under another project_status, or a RESOLVED issue that
+# history last names as unresolved, asks a person which holds.
+test_state_behind_history if {
+	halt := put("/docs/state/history/-", {"timestamp": "2025-09-01T14:00:00Z", "agent_id": "saul", "signal": "EXECUTION_HALTED", "summary": "halted: T02 cannot complete"})
+	behind([halt]) == {["h3a.gates.stigmergy_state_behind_history", "rule", ledger, "/history/2/signal"]}
+	behind_msgs([halt]) == {`history entry 2 ("EXECUTION_HALTED") says the project halted, but project_status is "EXECUTION_IN_PROGRESS": a halt is lifted by a person's decision, which the state does not show; a person must decide whether the project goes on`}
+	every f in behind_all([halt]) {
+		f.needs_human == true
+	}
+
+	# a later entry does not lift it
+	resumed := put("/docs/state/history/-", {"timestamp": "2025-09-01T14:10:00Z", "agent_id": "saul", "signal": "EXECUTION_RESUMED", "summary": "going on"})
+	behind([halt, resumed]) == {["h3a.gates.stigmergy_state_behind_history", "rule", ledger, "/history/2/signal"]}
+
+	unresolved := put("/docs/state/history/-", {"timestamp": "2025-09-01T14:00:00Z", "agent_id": "responder", "signal": "issue unresolved", "summary": "I-1: the flaky test still fails."})
+	behind([unresolved]) == {["h3a.gates.stigmergy_state_behind_history", "rule", ledger, "/issue_log/0/status"]}
+	behind_msgs([unresolved]) == {`issue "I-1" is RESOLVED in issue_log, but history entry 2 ("issue unresolved"), the last to name it, says it was not resolved: a person must decide whether it is`}
+}
+
+test_state_behind_history_quiet if {
+	# halted, and the state says so
+	count([f |
+		some f in findings([
+			put("/docs/state/history/-", {"timestamp": "2025-09-01T14:00:00Z", "agent_id": "saul", "signal": "EXECUTION_HALTED", "summary": "x"}),
+			set("/docs/state/project_status", "EXECUTION_HALTED"),
+		])
+		f.rule == "h3a.gates.stigmergy_state_behind_history"
+	]) == 0
+
+	# resolved after the unresolved entry; another issue's id
+	unresolved := put("/docs/state/history/-", {"timestamp": "2025-09-01T14:00:00Z", "agent_id": "responder", "signal": "ISSUE_UNRESOLVED", "summary": "I-1 still fails"})
+	resolved := put("/docs/state/history/-", {"timestamp": "2025-09-01T14:10:00Z", "agent_id": "responder", "signal": "ISSUE_RESOLVED", "summary": "I-1 fixed"})
+	count(behind_all([unresolved, resolved])) == 0
+	count(behind_all([put("/docs/state/history/-", {"timestamp": "2025-09-01T14:00:00Z", "agent_id": "responder", "signal": "ISSUE_UNRESOLVED", "summary": "I-10 still fails"})])) == 0
+}
