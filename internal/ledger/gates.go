@@ -306,6 +306,12 @@ func gateTable(doc *document) []GateRow {
 			row := GateRow{Owner: stripEmphasis(cell(ownerCol)), RawStatus: cell(statusCol), Line: l.num}
 			row.Gate, row.Name = splitGateCell(cell(gateCol))
 			row.Status = normaliseGateStatus(row.RawStatus)
+			if row.Gate == "" && row.Name != "" && strings.TrimSpace(row.RawStatus) != "" && row.Status != GatePassed {
+				// A row naming its gate by name alone ("Validation", "Gate
+				// 2") counts for no gate, and a failed one would go unread;
+				// a passed one claims nothing the other records lack.
+				doc.problem(l.num, 1, "malformed gate table: the row's gate %s names no gate id, so its status %s is not read; write the gate as the Gate Framework table does (\"**G2: Validation**\")", snippet(row.Name), snippet(row.RawStatus))
+			}
 			rows = append(rows, row)
 		}
 		i = end - 1

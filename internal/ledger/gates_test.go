@@ -240,11 +240,11 @@ func TestParseGatesLedgerTable(t *testing.T) {
 		{
 			name: "every table with gate and status columns is read",
 			doc: md("| Gate | Owner |", "|---|---|", "| G0 | Planner |", "",
-				"| **Gate** | **Status** | Agent |", "| --- | :---: | --- |", "| G3.1: Multi-Node | ✅ PASSED | executor |", "| Planning | ⚪ |", "",
+				"| **Gate** | **Status** | Agent |", "| --- | :---: | --- |", "| G3.1: Multi-Node | ✅ PASSED | executor |", "| Planning | 🟢 |", "",
 				"| Gate | Status |", "|---|---|", "| G9 | 🟢 |"),
 			want: []GateRow{
 				{Gate: "G3.1", Name: "Multi-Node", Owner: "executor", Status: GatePassed, RawStatus: "✅ PASSED", Line: 7},
-				{Gate: "", Name: "Planning", Status: GateNotStarted, RawStatus: "⚪", Line: 8},
+				{Gate: "", Name: "Planning", Status: GatePassed, RawStatus: "🟢", Line: 8},
 				{Gate: "G9", Status: GatePassed, RawStatus: "🟢", Line: 12},
 			},
 		},
@@ -366,5 +366,17 @@ func TestParseGatesLedgerTableOtherHeadings(t *testing.T) {
 		{3, 1, `malformed gate table: the table headed at line 1 has no "Gate" column, yet its column 1 names the gate "G0: Planning" and its column 2 the status "Done", which is not read; head those columns "Gate" and "Status"`},
 		{8, 1, `malformed gate table: the table headed at line 6 has no "Gate" column, yet its column 1 names the gate "**G2**" and its column 3 the status "Rejected", which is not read; head those columns "Gate" and "Status"`},
 		{12, 1, `malformed gate table: the table headed at line 10 has a gate column but no "Status" column, yet its column 2 holds the gate status "In Review", which is not read; head that column "Status"`},
+	})
+}
+
+// A gate table row that names its gate by name or number alone is reported
+// unless it says the gate passed.
+func TestParseGatesLedgerTableRowWithoutGateID(t *testing.T) {
+	_, problems := ParseGatesLedger(md(
+		"| Gate | Status |", "|---|---|", "| Validation | 🔴 Failed |", "| Gate 2 | Blocked |", "| Planning | 🟢 Passed |", "| G1 | 🟢 Passed |", "| Notes |  |",
+	))
+	assertProblems(t, problems, []Problem{
+		{3, 1, `malformed gate table: the row's gate "Validation" names no gate id, so its status "🔴 Failed" is not read; write the gate as the Gate Framework table does ("**G2: Validation**")`},
+		{4, 1, `malformed gate table: the row's gate "Gate 2" names no gate id, so its status "Blocked" is not read; write the gate as the Gate Framework table does ("**G2: Validation**")`},
 	})
 }
