@@ -245,6 +245,9 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 	if err := checkTeamRuleIDs(cfg, res.Rules); err != nil {
 		return fail(e, err)
 	}
+	if err := checkParamsRead(cfg, res.UserParams); err != nil {
+		return fail(e, err)
+	}
 	if err := reports.close(res.Gate(), checkedRules(res.Rules)); err != nil {
 		return fail(e, err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/h3a-check/h3a-check/internal/finding"
 	"github.com/h3a-check/h3a-check/internal/gitrev"
 	"github.com/h3a-check/h3a-check/internal/layout"
+	"github.com/h3a-check/h3a-check/internal/policy"
 	"github.com/h3a-check/h3a-check/internal/runner"
 	"github.com/h3a-check/h3a-check/internal/textdist"
 	"github.com/h3a-check/h3a-check/internal/waiver"
@@ -284,4 +285,43 @@ func teamHint(id string, ids []string) string {
 		return "; did you mean " + quote(near) + "?"
 	}
 	return " (policies:, or --policy DIR, names the folders; \"h3a-check rules --policy DIR\" lists their rules)"
+}
+
+// checkParamsRead refuses a parameter that no rule reads: the shipped
+// rules read the runner's defaults (max_iterations, max_retries), and a
+// team's rules what their text reads of input.params. A misspelt limit
+// (max_iteration: 1) would otherwise leave the default in force, and a run
+// past the team's limit would pass.
+func checkParamsRead(cfg *config.Config, user policy.ParamUse) error {
+	if cfg == nil {
+		return nil
+	}
+	defaults := runner.DefaultParams()
+	var known []string
+	for name := range defaults {
+		known = append(known, name)
+	}
+	for name := range user.Names {
+		if _, shipped := defaults[name]; !shipped {
+			known = append(known, name)
+		}
+	}
+	slices.Sort(known)
+	var errs config.Errors
+	for _, p := range cfg.ParamNames {
+		if _, shipped := defaults[p.Value]; shipped || user.Reads(p.Value) {
+			continue
+		}
+		msg := "params: no rule reads " + quote(p.Value) + ": the rules loaded read " + strings.Join(known, ", ")
+		if near, ok := textdist.Nearest(p.Value, known); ok {
+			msg += "; did you mean " + quote(near) + "?"
+		} else {
+			msg += " (a parameter of a team's rules is read as input.params.<name> in a policy folder)"
+		}
+		errs = append(errs, cfg.Errorf(p, "%s", msg))
+	}
+	if len(errs) > 0 {
+		return errs
+	}
+	return nil
 }

@@ -353,3 +353,67 @@ func TestDefaultFormatInActions(t *testing.T) {
 		t.Errorf("--output github=: exit %d, %s", code, stderr)
 	}
 }
+
+// TestParamNoRuleReads: a parameter that no rule loaded reads is the
+// configuration's error, with the nearest name read: a misspelt limit
+// would leave the default in force, and a run past the team's limit of
+// one iteration would pass.
+func TestParamNoRuleReads(t *testing.T) {
+	src, err := filepath.Abs(filepath.Join(casesDir, "ok", "verdict_fail", runID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := configRepo(t, "hash_mismatch", "")
+	run := filepath.Join(dir, "runs", runID)
+	if err := os.RemoveAll(run); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.CopyFS(run, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	write := func(yaml string) {
+		t.Helper()
+		if err := os.WriteFile(config.DefaultFile, []byte(yaml), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("params:\n  max_iterations: 1\n")
+	if code, _, stderr := runMain("--base", "none", "runs"); code != ExitNeedsHuman {
+		t.Fatalf("max_iterations 1: exit %d, want %d: %s", code, ExitNeedsHuman, stderr)
+	}
+	write("params:\n  max_iteration: 1\n")
+	code, _, stderr := runMain("--base", "none", "runs")
+	want := `.h3a-check.yaml:2:3: params: no rule reads "max_iteration": the rules loaded read max_iterations, max_retries; did you mean "max_iterations"?`
+	if code != ExitError || !strings.Contains(stderr, want) {
+		t.Errorf("max_iteration 1: exit %d, want %d and %s; stderr:\n%s", code, ExitError, want, stderr)
+	}
+
+	// A team's rule reads its own parameter by name; another name is
+	// still refused, and one read through the whole object is not.
+	rule := func(read string) string {
+		return "package h3a.user.team\n\nimport data.h3a.lib\n\n# METADATA\n# title: Owner\n# description: The run's owner.\n# custom:\n#   id: h3a.user.team.owner\nwarn contains f if {\n\t" +
+			read + " == \"bob\"\n\tf := lib.finding(rego.metadata.rule(), {\"msg\": \"bob\"})\n}\n"
+	}
+	if err := os.MkdirAll("team", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join("team", "team.rego"), []byte(rule(`object.get(input.params, "owner", "")`)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	write("policies: [team]\nparams:\n  owner: alice\n")
+	if code, _, stderr := runMain("--base", "none", "runs"); code != ExitPass {
+		t.Errorf("owner read by the team's rule: exit %d: %s", code, stderr)
+	}
+	write("policies: [team]\nparams:\n  ownr: alice\n")
+	code, _, stderr = runMain("--base", "none", "runs")
+	want = `.h3a-check.yaml:3:3: params: no rule reads "ownr": the rules loaded read max_iterations, max_retries, owner; did you mean "owner"?`
+	if code != ExitError || !strings.Contains(stderr, want) {
+		t.Errorf("ownr: exit %d, want %d and %s; stderr:\n%s", code, ExitError, want, stderr)
+	}
+	if err := os.WriteFile(filepath.Join("team", "team.rego"), []byte(rule(`p := input.params; object.get(p, "owner", "")`)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runMain("--base", "none", "runs"); code != ExitPass {
+		t.Errorf("ownr, params read as a whole: exit %d: %s", code, stderr)
+	}
+}

@@ -88,6 +88,9 @@ type Config struct {
 	MaxWaiverDays Str
 	Evidence      Evidence
 	Humans        Humans
+	// ParamNames are the names params sets, where each is written: a
+	// name no rule reads is refused once the policies are loaded.
+	ParamNames []Str
 	// KeyLines is the line of each top-level key written, for
 	// "h3a-check config".
 	KeyLines map[string]int

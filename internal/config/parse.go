@@ -317,6 +317,10 @@ func (p *parser) checkParams(n *yaml.Node) {
 	}
 	if valid {
 		p.cfg.Params = params
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			p.cfg.ParamNames = append(p.cfg.ParamNames, Str{Value: k.Value, Line: k.Line, Column: k.Column})
+		}
 	}
 }
 

@@ -85,6 +85,8 @@ type compiled struct {
 	// shipped, beside a query of user rules, evaluates the shipped rules
 	// from their plan; rules then holds both.
 	shipped *compiled
+	// params is what the user rules read of input.params.
+	params ParamUse
 }
 
 // binding is one query variable: the deny or warn set of one package.
@@ -199,7 +201,7 @@ func compile(ctx context.Context, opts Options) (*compiled, error) {
 	if err != nil {
 		return nil, &CompileError{Problems: []string{fmt.Sprintf("preparing the policy query: %v", err)}}
 	}
-	return &compiled{query: pq, bindings: bindings, rules: rules, shipped: shipped}, nil
+	return &compiled{query: pq, bindings: bindings, rules: rules, shipped: shipped, params: paramsRead(mods)}, nil
 }
 
 // readsOnlyLibrary reports whether every user module reads, of data, only
@@ -313,6 +315,11 @@ func (e *Engine) Rules() []*RuleInfo {
 	slices.SortFunc(out, func(a, b *RuleInfo) int { return strings.Compare(a.ID, b.ID) })
 	return out
 }
+
+// UserParams is what the rules of the policy folders read of
+// input.params; the shipped rules read only the parameters the runner
+// defaults.
+func (e *Engine) UserParams() ParamUse { return e.params }
 
 // Rule returns the rule with this id, if the policies define it.
 func (e *Engine) Rule(id string) (*RuleInfo, bool) {

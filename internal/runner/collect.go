@@ -169,5 +169,6 @@ func (col *collector) result(engine *policy.Engine, hist *historyPlan) *Result {
 	for _, r := range engine.Rules() {
 		col.res.Rules = append(col.res.Rules, r.Rule)
 	}
+	col.res.UserParams = engine.UserParams()
 	return col.res
 }

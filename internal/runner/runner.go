@@ -35,6 +35,7 @@ import (
 	"github.com/h3a-check/h3a-check/internal/audit"
 	"github.com/h3a-check/h3a-check/internal/finding"
 	"github.com/h3a-check/h3a-check/internal/gitrev"
+	"github.com/h3a-check/h3a-check/internal/policy"
 	"github.com/h3a-check/h3a-check/internal/waiver"
 )
 
@@ -162,6 +163,9 @@ var ErrNoRuns = errors.New("no run found")
 type Result struct {
 	// Rules are every rule the policy stage could report (shipped and user).
 	Rules []finding.Rule
+	// UserParams is what the rules of the policy folders read of
+	// input.params.
+	UserParams policy.ParamUse
 	// Audits are the audits of every run, in report order, unless
 	// Options.Output.Emit took them.
 	Audits []*audit.Audit
