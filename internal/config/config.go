@@ -256,6 +256,7 @@ func Parse(file string, data []byte, checks Checks) (cfg *Config, err error) {
 		p.errs = append(p.errs, &Error{File: file, Line: next.Line, Msg: "a second YAML document: expected exactly one"})
 	}
 	p.check(&raw)
+	p.nullValues(data)
 	cfg.KeyLines = keyLines(data)
 	if len(p.errs) > 0 {
 		sortErrors(p.errs)

@@ -418,6 +418,66 @@ func mappingKey(n *yaml.Node, key string) *yaml.Node {
 	return n
 }
 
+// nullValues refuses a null where a value is needed: the YAML decoder
+// calls no unmarshaler for a null, so "fail-level:" with nothing after it
+// would leave the default in force, and a null item of paths or policies
+// would drop out of the list: a folder of the team's rules silently not
+// loaded. A whole section left null (waivers: ~) stays "none".
+func (p *parser) nullValues(data []byte) {
+	var doc yaml.Node
+	if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 {
+		return
+	}
+	var mapping func(m *yaml.Node, depth int)
+	mapping = func(m *yaml.Node, depth int) {
+		m = dealias(m)
+		if depth > maxParamDepth {
+			return
+		}
+		if m.Kind == yaml.SequenceNode {
+			for _, item := range m.Content {
+				mapping(item, depth+1) // <<: [*a, *b]
+			}
+			return
+		}
+		if m.Kind != yaml.MappingNode {
+			return
+		}
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			k, at := m.Content[i], m.Content[i+1]
+			v := dealias(at)
+			if k.Tag == "!!merge" {
+				mapping(v, depth+1)
+				continue
+			}
+			switch k.Value {
+			case "fail-level", "layout", "base":
+				if isNull(v) {
+					p.errorf(at.Line, at.Column, "%s: expected a value, got nothing (null): leave the key out for the default", k.Value)
+				}
+			case "paths", "policies":
+				if v.Kind != yaml.SequenceNode {
+					continue
+				}
+				for _, item := range v.Content {
+					if isNull(dealias(item)) {
+						p.errorf(item.Line, item.Column, "%s: an item is nothing (null): expected a path", k.Value)
+					}
+				}
+			}
+		}
+	}
+	mapping(doc.Content[0], 0)
+}
+
+// dealias follows a YAML alias to the node it names.
+func dealias(n *yaml.Node) *yaml.Node {
+	for i := 0; n.Kind == yaml.AliasNode && n.Alias != nil && i < maxParamDepth; i++ {
+		n = n.Alias
+	}
+	return n
+}
+
 func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" }
 
 func kindName(n *yaml.Node) string {
