@@ -152,6 +152,9 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 	if cf.staged && !cf.changed && stagedAsCI(e.getenv) {
 		cf.staged, cf.stagedAsCI = false, true
 	}
+	// The boundary sees the event even in a staged check: a range's start
+	// is held to the target the event names (gitrev.ConfineRulesBase).
+	withEvent := e.getenv
 	if cf.staged {
 		if err := stagedOnly(flags, &cf); err != nil {
 			return fail(e, err)
@@ -160,7 +163,7 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 	}
 	var locator gitrev.Locator
 	defer locator.Close()
-	boundary := trust.New(&locator, cf.base, e.getenv, cf.trustWT).Worded(trustReasons(cf.base))
+	boundary := trust.New(&locator, cf.base, withEvent, cf.trustWT).Worded(trustReasons(cf.base))
 	if cf.staged {
 		// A range of commits (the pre-commit action on a pull request) is
 		// judged by the rules where it starts; a commit of the index by

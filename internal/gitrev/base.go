@@ -425,6 +425,32 @@ func ChooseRulesBase(repo *Repo, asked string, getenv func(string) string) (Base
 	return HeadBase(repo)
 }
 
+// ConfineRulesBase keeps, in CI, a rules revision named by the command
+// line (--base) or by pre-commit's range (PRE_COMMIT_FROM_REF) only when
+// it lies in the history of the revision the change cannot write
+// (CITarget): a feature branch's earlier tip, a push event's before on
+// such a branch, is a commit the change under review may have written,
+// and rules it loosened would judge the commits after it. Another
+// revision gives way to the target. Where CI names no target, a named
+// revision is how the job names one, and it stands.
+func ConfineRulesBase(repo *Repo, rules Base, getenv func(string) string) (Base, error) {
+	if rules.Commit == "" || !InCI(getenv) {
+		return rules, nil
+	}
+	t, err := CITarget(repo, getenv)
+	if err != nil || t.Commit == rules.Commit {
+		return rules, nil
+	}
+	mb, found, err := repo.MergeBase(rules.Commit, t.Commit)
+	if err != nil {
+		return Base{}, err
+	}
+	if found && mb == rules.Commit {
+		return rules, nil
+	}
+	return Base{Commit: t.Commit, From: t.Why + ", not " + rules.From + ": that revision is not in the history of the one the change cannot write, so the change may have written it"}, nil
+}
+
 // mergeBase compares through the merge base of the target and HEAD.
 func mergeBase(repo *Repo, head string, t Target) (Base, error) {
 	if t.Commit == head {

@@ -8,7 +8,8 @@
 // under review, and so are policies/ and .h3a-check.yaml in it: a change
 // could weaken the rules that judge it. Then they are read from a revision
 // the change cannot write (gitrev.ChooseRulesBase: in CI the target the
-// event or the CI names, else the default branch; or the --base given),
+// event or the CI names, else the default branch; or the --base given,
+// in CI only when it lies in the target's history: ConfineRulesBase),
 // by path, as git objects: whatever the working tree
 // holds at that path (a link, a folder, nothing) never changes which
 // objects are read, and what the working tree holds differently is
@@ -200,7 +201,13 @@ func (b Boundary) locate(p string) (target, error) {
 				name = b.rangeStart + " " + name
 			}
 			start := gitrev.Base{Commit: sha, From: name + " (where the range under review starts, PRE_COMMIT_FROM_REF)"}
-			return rulesAndDiff{start, start}, err
+			if err != nil {
+				return rulesAndDiff{}, err
+			}
+			rules, err := gitrev.ConfineRulesBase(repo, start, b.getenv)
+			// What the change edits is told against the revision the
+			// rules come from when they do not come from the range.
+			return rulesAndDiff{rules, rules}, err
 		}
 		if b.againstHead {
 			head, err := gitrev.HeadBase(repo)
@@ -213,6 +220,17 @@ func (b Boundary) locate(p string) (target, error) {
 		diff, err := gitrev.ChooseBase(repo, b.asked, b.getenv)
 		if err != nil {
 			return rulesAndDiff{}, err
+		}
+		if b.asked != "" && b.asked != gitrev.None {
+			confined, err := gitrev.ConfineRulesBase(repo, rules, b.getenv)
+			if err != nil {
+				return rulesAndDiff{}, err
+			}
+			if confined.Commit != rules.Commit {
+				// The change's edits since the named revision are its
+				// own: told against the rules read, they show.
+				return rulesAndDiff{confined, confined}, nil
+			}
 		}
 		return rulesAndDiff{rules, diff}, nil
 	})

@@ -305,3 +305,48 @@ func TestBaseFS(t *testing.T) {
 		t.Errorf("missing policy dir: %v %v", exists, err)
 	}
 }
+
+// TestNamedRevisionTheChangeWrote: in CI, a --base or a pre-commit range
+// that starts at a commit of the change's own branch (a push's before on
+// a feature branch) does not choose the rules: that commit may loosen
+// them for the commits after it. The rules come from the revision the
+// change cannot write, and the loosening is a change a reviewer sees. A
+// revision in that one's history, and any revision off CI, stand.
+func TestNamedRevisionTheChangeWrote(t *testing.T) {
+	g := gittest.Init(t)
+	g.Write(map[string]string{".h3a-check.yaml": "fail-level: warning\n"})
+	base := g.Commit("base")
+	g.Publish(base)
+	g.Write(map[string]string{".h3a-check.yaml": "fail-level: error\n"})
+	loosened := g.Commit("loosen the configuration")
+	g.Write(map[string]string{"runs/x": "a run\n"})
+	g.Commit("the run")
+	t.Chdir(g.Dir)
+	for _, tc := range []struct {
+		name   string
+		getenv func(string) string
+		b      func(trust.Boundary) trust.Boundary
+		asked  string
+		want   string // the commit read
+	}{
+		{"CI, --base the branch's earlier commit", ci, nil, loosened, base},
+		{"CI, a range from the branch's earlier commit", ci, func(b trust.Boundary) trust.Boundary { return b.AgainstRangeStart(loosened) }, "", base},
+		{"CI, --base the target", ci, nil, base, base},
+		{"CI, a range from the target", ci, func(b trust.Boundary) trust.Boundary { return b.AgainstRangeStart(base) }, "", base},
+		{"local, --base the branch's earlier commit", local, nil, loosened, loosened},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := boundary(t, tc.getenv, tc.asked, false)
+			if tc.b != nil {
+				b = tc.b(b)
+			}
+			data, src, _, err := b.File(".h3a-check.yaml")
+			if err != nil || src.Commit != tc.want {
+				t.Fatalf("read at %s (%+v, %v), want %s", src.Commit, src, err, tc.want)
+			}
+			if tc.want == base && (string(data) != "fail-level: warning\n" || len(src.Changes) != 1) {
+				t.Errorf("read %q with changes %+v, want the base's file and one change", data, src.Changes)
+			}
+		})
+	}
+}
