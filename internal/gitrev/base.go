@@ -345,7 +345,11 @@ func ChooseBase(repo *Repo, asked string, getenv func(string) string) (Base, err
 		return Base{Skip: NoneSkip}, nil
 	case "":
 	default:
-		return explicitBase(repo, asked)
+		b, err := explicitBase(repo, asked)
+		if err != nil {
+			return b, err
+		}
+		return confineHistoryBase(repo, b, getenv)
 	}
 	head, exists, err := repo.head()
 	if err != nil {
@@ -408,12 +412,17 @@ func explicitBase(repo *Repo, asked string) (Base, error) {
 
 // ChooseRulesBase picks the revision repo's rules and configuration are
 // read from when the working tree is not trusted. asked is the --base
-// value: a revision is used as it is; otherwise (the default or None,
-// which only turns off the history) in CI the revision the change cannot
-// write (CITarget), and HEAD elsewhere.
+// value: a revision is used as it is (in CI, when ConfineRulesBase keeps
+// it); otherwise (the default or None, which only turns off the history)
+// in CI the revision the change cannot write (CITarget), and HEAD
+// elsewhere.
 func ChooseRulesBase(repo *Repo, asked string, getenv func(string) string) (Base, error) {
 	if asked != "" && asked != None {
-		return explicitBase(repo, asked)
+		b, err := explicitBase(repo, asked)
+		if err != nil {
+			return b, err
+		}
+		return ConfineRulesBase(repo, b, getenv)
 	}
 	if InCI(getenv) {
 		t, err := CITarget(repo, getenv)
@@ -449,6 +458,39 @@ func ConfineRulesBase(repo *Repo, rules Base, getenv func(string) string) (Base,
 		return rules, nil
 	}
 	return Base{Commit: t.Commit, From: t.Why + ", not " + rules.From + ": that revision is not in the history of the one the change cannot write, so the change may have written it"}, nil
+}
+
+// confineHistoryBase keeps, in CI, a --base the history is compared with
+// only when it lies in the history of the revision the change cannot write
+// (CITarget), as ConfineRulesBase does for the rules: a human decision the
+// base holds counts as a person's, and an append-only file is held to the
+// base, so a revision the change wrote (a feature branch's earlier tip)
+// would let a decision it claimed, or a ledger it rewrote, pass in the
+// next push. Another revision gives way to the base the check takes with
+// no --base; where CI names no target, the --base stands.
+func confineHistoryBase(repo *Repo, b Base, getenv func(string) string) (Base, error) {
+	confined, err := ConfineRulesBase(repo, b, getenv)
+	if err != nil || confined.Commit == b.Commit {
+		return b, err
+	}
+	head, exists, err := repo.head()
+	if err != nil || !exists {
+		return b, err
+	}
+	t, err := CITarget(repo, getenv)
+	if err != nil {
+		return Base{}, err
+	}
+	why := ", not " + b.From + ": that revision is not in the history of the one the change cannot write, so the change may have written it"
+	if t.Replaced {
+		return Base{Commit: t.Commit, From: t.Why + why}, nil
+	}
+	mb, err := mergeBase(repo, head, t)
+	if err != nil {
+		return Base{}, err
+	}
+	mb.From += why
+	return mb, nil
 }
 
 // mergeBase compares through the merge base of the target and HEAD.

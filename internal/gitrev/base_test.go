@@ -407,3 +407,52 @@ func TestGitSaysNothingOfGrafts(t *testing.T) {
 		t.Errorf("git log: %v, stderr %q", err, stderr.String())
 	}
 }
+
+// TestNamedBaseTheChangeWrote: in CI, a --base off the history of the
+// revision the change cannot write (the feature branch's own commit, a
+// push's before there) neither chooses the rules nor is the history
+// compared with it: the check takes the bases it takes with no --base. A
+// --base in that history, one off CI, and one where CI names no target
+// stand.
+func TestNamedBaseTheChangeWrote(t *testing.T) {
+	c := newCIRepo(t)
+	ci := envOf(map[string]string{"CI": "true"})
+	for _, tc := range []struct {
+		name              string
+		asked             string
+		getenv            func(string) string
+		wantRules, wantMB string
+	}{
+		{"CI, the feature's own commit", c.head, ci, c.mainTip, c.fork},
+		{"CI, HEAD", "HEAD", ci, c.mainTip, c.fork},
+		{"CI, the fork point", c.fork, ci, c.fork, c.fork},
+		{"CI, the target", c.mainTip, ci, c.mainTip, c.mainTip},
+		{"local, the feature's own commit", c.head, envOf(nil), c.head, c.head},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rules, err := gitrev.ChooseRulesBase(c.repo, tc.asked, tc.getenv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rules, err = gitrev.ConfineRulesBase(c.repo, rules, tc.getenv)
+			if err != nil || rules.Commit != tc.wantRules {
+				t.Errorf("rules at %s (%s, %v), want %s", rules.Commit, rules.From, err, tc.wantRules)
+			}
+			hist, err := gitrev.ChooseBase(c.repo, tc.asked, tc.getenv)
+			if err != nil || hist.Commit != tc.wantMB {
+				t.Errorf("history compared with %s (%s, %v), want %s", hist.Commit, hist.From, err, tc.wantMB)
+			}
+		})
+	}
+	// No target in the clone: the --base is how the job names one.
+	c.g.Git("update-ref", "-d", "refs/remotes/origin/HEAD")
+	c.g.Git("update-ref", "-d", "refs/remotes/origin/main")
+	repo, err := gitrev.Open(c.g.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer repo.Close()
+	if hist, err := gitrev.ChooseBase(repo, c.head, ci); err != nil || hist.Commit != c.head {
+		t.Errorf("no target: history compared with %s (%v), want %s", hist.Commit, err, c.head)
+	}
+}

@@ -321,7 +321,9 @@ func TestChooseBase(t *testing.T) {
 		{"pull_request", "", actions("pull_request"), fork, mainTip},
 		{"pull_request_target", "", actions("pull_request_target"), fork, mainTip},
 		{"merge_group", "", actions("merge_group"), fork, mainTip},
-		{"explicit wins over the event", "HEAD", actions("pull_request"), head, head},
+		{"explicit in the target's history wins over the event", "main~1", actions("pull_request"), fork, fork},
+		// HEAD is the change itself: it judges nothing in CI.
+		{"explicit the change wrote gives way to the event", "HEAD", actions("pull_request"), fork, mainTip},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -221,17 +221,6 @@ func (b Boundary) locate(p string) (target, error) {
 		if err != nil {
 			return rulesAndDiff{}, err
 		}
-		if b.asked != "" && b.asked != gitrev.None {
-			confined, err := gitrev.ConfineRulesBase(repo, rules, b.getenv)
-			if err != nil {
-				return rulesAndDiff{}, err
-			}
-			if confined.Commit != rules.Commit {
-				// The change's edits since the named revision are its
-				// own: told against the rules read, they show.
-				return rulesAndDiff{confined, confined}, nil
-			}
-		}
 		return rulesAndDiff{rules, diff}, nil
 	})
 	if err != nil {
