@@ -206,6 +206,7 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 	opts.Rules.Params, opts.Rules.Severity, opts.Rules.Waivers = configured.Rules.Params, configured.Rules.Severity, configured.Rules.Waivers
 	opts.Rules.MinHashDigits = configured.Rules.MinHashDigits
 	opts.Scope.Getenv = e.getenv
+	opts.Scope.TargetGetenv = withEvent
 	opts.Scope.Locator = &locator
 	tool := audit.Tool{Name: Name, Version: Version()}
 	ropts := cf.reportOptions(ctx, e)

@@ -92,7 +92,9 @@ func TestPreCommitStagedTricks(t *testing.T) {
 // against the target branch, refused without one) or
 // over a range of commits (--from-ref/--to-ref, as the pre-commit action
 // does for a pull request); a broken run committed past the hook fails
-// both, and a range that leaves it alone does not.
+// both, and so does a range that starts after it while it is not on the
+// target branch; a range from the target branch that leaves it alone
+// does not.
 func TestPreCommitCIModes(t *testing.T) {
 	t.Parallel()
 	preCommit := mustHave(t, "pre-commit")
@@ -135,6 +137,15 @@ func TestPreCommitCIModes(t *testing.T) {
 		t.Errorf("a range holding a broken run: exit %d, want a failure naming it\n%s", code, out)
 	}
 
+	// A range that starts past the target branch starts at a commit the
+	// change wrote: it starts where the change left the target instead.
+	out, code = runIn(t, repo, env, preCommit, "run", "--from-ref", broken, "--to-ref", notes)
+	if code == 0 || !strings.Contains(out, "[h3a.integrity.hash_mismatch]") || !strings.Contains(out, "not in the history of the one the change cannot write") {
+		t.Errorf("a range from a commit past the target branch: exit %d, want the broken run it skips to fail\n%s", code, out)
+	}
+	// Once the broken run is on the target branch, a range from there
+	// leaves it alone.
+	git(t, repo, "update-ref", "refs/remotes/origin/main", broken)
 	out, code = runIn(t, repo, env, preCommit, "run", "--from-ref", broken, "--to-ref", notes)
 	if code != 0 || strings.Contains(out, otherRunID) {
 		t.Errorf("a range that leaves the runs alone: exit %d, want it through\n%s", code, out)

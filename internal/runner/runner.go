@@ -70,6 +70,11 @@ type Scope struct {
 	// Getenv reads the environment for the GitHub Actions event; nil means
 	// os.Getenv.
 	Getenv func(string) string
+	// TargetGetenv reads the environment for the revision a pre-commit
+	// range's start is held to in CI (gitrev.ConfineRulesBase): with the
+	// GitHub Actions event, which Getenv hides from a staged check. nil
+	// means Getenv.
+	TargetGetenv func(string) string
 	// Locator finds repositories; pass the one the caller used for its
 	// trust decisions so each repository is opened once. nil: the check
 	// makes its own.

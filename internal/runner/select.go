@@ -57,7 +57,11 @@ func getenvOf(scope *Scope) func(string) string {
 // findStaged reads what a commit of the index would record.
 func (sel *selection) findStaged(scope *Scope) error {
 	sel.locator(scope)
-	staged, err := findStaged(scope.Locator, sel.paths, getenvOf(scope), scope.Layout)
+	target := scope.TargetGetenv
+	if target == nil {
+		target = getenvOf(scope)
+	}
+	staged, err := findStaged(scope.Locator, sel.paths, getenvOf(scope), target, scope.Layout)
 	if err != nil {
 		return err
 	}

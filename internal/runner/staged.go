@@ -87,7 +87,7 @@ func CommitRange(getenv func(string) string) (from, to string, err error) {
 // findStaged reads what the commit records under each path and finds the
 // runs it touches. Only those are checked, so a commit that touches no
 // run costs a git diff and nothing more.
-func findStaged(l *gitrev.Locator, paths []string, getenv func(string) string, forced string) (s *stagedScope, err error) {
+func findStaged(l *gitrev.Locator, paths []string, getenv, targetEnv func(string) string, forced string) (s *stagedScope, err error) {
 	if _, err := rundir.Only(layout.Detectors(), forced); err != nil {
 		return nil, err
 	}
@@ -101,7 +101,7 @@ func findStaged(l *gitrev.Locator, paths []string, getenv func(string) string, f
 		s.mode = StagedRange
 		s.what = fmt.Sprintf("the runs changed from %s to %s (PRE_COMMIT_FROM_REF, PRE_COMMIT_TO_REF), as of %s", from, to, to)
 	}
-	targets, err := s.snapshots(l, paths, from, to, getenv)
+	targets, err := s.snapshots(l, paths, from, to, getenv, targetEnv)
 	if err != nil {
 		return nil, err
 	}
@@ -136,7 +136,7 @@ type stagedTarget struct {
 
 // snapshots takes the snapshot of each path's repository, once per
 // repository, and counts the files the change touches.
-func (s *stagedScope) snapshots(l *gitrev.Locator, paths []string, from, to string, getenv func(string) string) ([]stagedTarget, error) {
+func (s *stagedScope) snapshots(l *gitrev.Locator, paths []string, from, to string, getenv, targetEnv func(string) string) ([]stagedTarget, error) {
 	var targets []stagedTarget
 	snaps := map[*gitrev.Repo]*snapshot{}
 	staged := 0
@@ -155,7 +155,7 @@ func (s *stagedScope) snapshots(l *gitrev.Locator, paths []string, from, to stri
 		snap := snaps[repo]
 		if snap == nil {
 			if s.mode == StagedRange {
-				snap, err = rangeSnapshot(repo, from, to)
+				snap, err = rangeSnapshot(repo, from, to, targetEnv)
 			} else {
 				snap, err = indexSnapshot(repo, hookIndex(repo, getenv))
 			}

@@ -59,8 +59,12 @@ func indexSnapshot(repo *gitrev.Repo, index string) (*snapshot, error) {
 
 // rangeSnapshot is commit to, with what changed since where it left from
 // (their merge base: from itself when to descends from it), the base its
-// history is compared with.
-func rangeSnapshot(repo *gitrev.Repo, fromRef, toRef string) (*snapshot, error) {
+// history is compared with. In CI a from off the history of the revision
+// the change cannot write (gitrev.ConfineRulesBase, read with getenv) is
+// a commit the change may have written: a human decision it holds would
+// count as the base's, and a ledger it rewrote would be the one the range
+// is held to. The range then starts where to left that revision.
+func rangeSnapshot(repo *gitrev.Repo, fromRef, toRef string, getenv func(string) string) (*snapshot, error) {
 	from, err := repo.Resolve(fromRef)
 	if err != nil {
 		return nil, optionError(OptionStaged, "PRE_COMMIT_FROM_REF: %w", err)
@@ -70,6 +74,14 @@ func rangeSnapshot(repo *gitrev.Repo, fromRef, toRef string) (*snapshot, error) 
 		return nil, optionError(OptionStaged, "PRE_COMMIT_TO_REF: %w", err)
 	}
 	base := gitrev.Base{Commit: from, From: fromRef}
+	confined, err := gitrev.ConfineRulesBase(repo, base, getenv)
+	if err != nil {
+		return nil, err
+	}
+	if confined.Commit != from {
+		from, fromRef = confined.Commit, confined.From
+		base = confined
+	}
 	if mb, found, err := repo.MergeBase(from, to); err != nil {
 		return nil, err
 	} else if found && mb != from {

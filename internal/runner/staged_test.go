@@ -82,3 +82,40 @@ func TestStagedErrorLeavesNoCopy(t *testing.T) {
 		t.Errorf("left behind in the temporary folder: %v (%v)", left, err)
 	}
 }
+
+// TestRangeStartTheChangeWrote: in CI, a pre-commit range that starts at
+// a commit of the change's own branch (a push's before on a feature
+// branch) starts where the branch left the revision the change cannot
+// write: an artifact the earlier commit tampered with is in the range, and
+// fails, instead of being the base the range is compared with.
+func TestRangeStartTheChangeWrote(t *testing.T) {
+	g := gittest.Init(t)
+	copyExample(t, filepath.Join(g.Dir, "runs", exampleID))
+	g.Publish(g.Commit("a run"))
+	g.Git("checkout", "-q", "-b", "feature")
+	green := "runs/" + exampleID + "/artifacts/executor/test_output_green.txt"
+	g.Write(map[string]string{green: "tampered\n"})
+	from := g.Commit("tamper")
+	g.Write(map[string]string{"notes.txt": "x\n"})
+	to := g.Commit("notes")
+	for _, tc := range []struct {
+		name string
+		ci   string
+		want string
+		runs int
+	}{
+		{"in CI", "true", audit.Fail, 1},
+		{"off CI", "", audit.Pass, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			env := map[string]string{"CI": tc.ci, "PRE_COMMIT_FROM_REF": from, "PRE_COMMIT_TO_REF": to}
+			res, err := Check(context.Background(), Options{Scope: Scope{Paths: []string{g.Dir}, Staged: true, Getenv: func(k string) string { return env[k] }}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Gate() != tc.want || res.Runs != tc.runs {
+				t.Errorf("gate %s over %d runs, want %s over %d", res.Gate(), res.Runs, tc.want, tc.runs)
+			}
+		})
+	}
+}
