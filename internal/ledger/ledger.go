@@ -9,9 +9,10 @@
 // its line, never silently dropped. Lines inside HTML comments and fenced code
 // blocks are not records (the gate events log, which producers often fence,
 // is the one exception). A comment is one where Markdown sees one: "<!--"
-// in a code span opens none, and a comment opened after text on its line
-// that Markdown ends with its paragraph, while it goes on hiding lines
-// here, is reported. Likewise a fence is one where Markdown opens one (at
+// in a code span opens none, and a comment that Markdown ends while it goes
+// on hiding lines here is reported: one opened after text on its line ends
+// with its paragraph, one opened in a block quote or a list item with the
+// quote or the item, and one indented as code is none. Likewise a fence is one where Markdown opens one (at
 // most 3 columns deeper than the content of the list item it is in) and
 // ends with its list item. CRLF line endings and a leading UTF-8 BOM are
 // accepted; invalid UTF-8, over-long lines and a lone CR with text after it
@@ -85,15 +86,21 @@ func scan(data []byte) *document {
 	var (
 		inComment             bool
 		commentLine, commentC int
-		// An inline comment (opened after text on its line, not closed on
-		// it) is a comment to Markdown only within its paragraph. endedAt
-		// is the line where Markdown's paragraph ended while it was open
-		// (0 if none), and endedHides whether a non-blank line from there on
-		// was hidden: then Markdown shows what this parser hides.
-		inlineComment     bool
+		// A comment left open at the end of its line is one to Markdown
+		// only as far as what holds it goes on: an inline comment (opened
+		// after text on its line) ends with its paragraph, one opened in a
+		// block quote or a list item with the quote or the item, and an
+		// opener indented as code is no comment at all. held is that
+		// comment's extent (nil for a comment block of the document, which
+		// only "-->" ends). endedAt is the line where Markdown ended it while
+		// it was open (0 if none), and endedHides whether a non-blank line
+		// from there on was hidden: then Markdown shows what this parser
+		// hides.
+		held              *commentHold
 		endedAt           int
 		endedWhy          string
 		endedHides        bool
+		para              bool // the line before is paragraph text, which an indented line continues
 		fenceChar         byte
 		fenceLen          int // 0 outside a fence
 		fenceLine, fenceC int
@@ -138,6 +145,8 @@ func scan(data []byte) *document {
 			l.indented = indentColumns(text) - itemBase(text, items)
 			opens, items = fenceInList(text, items)
 		}
+		paraBefore := para
+		para = false
 		switch {
 		case fenceLen > 0:
 			l.code = true
@@ -158,26 +167,30 @@ func scan(data []byte) *document {
 			hidden = 0
 		default:
 			wasOpen := inComment
-			if inComment && inlineComment {
-				if why := endsParagraph(text); why != "" && endedAt == 0 {
+			inParagraph := !wasOpen || (held != nil && held.inline)
+			if inComment && held != nil {
+				if why := held.ends(text); why != "" && endedAt == 0 {
 					endedAt, endedWhy = num, why
 				}
 				if endedAt > 0 && strings.TrimSpace(beforeClose(text)) != "" {
 					endedHides = true
 				}
 			}
+			written := text
 			var openCol int
-			var inline bool
-			text, inComment, openCol, inline = blankComments(text, inComment)
+			text, inComment, openCol = blankComments(text, inComment)
 			if wasOpen && (!inComment || openCol > 0) && endedHides {
-				d.problem(commentLine, commentC, "html comment \"<!--\" opened after text on its line is ended by %s at line %d for Markdown, which shows it as text and the lines after it, but it hides them here up to its \"-->\" at line %d; close it before line %d, or put \"<!--\" at the start of a line of its own", endedWhy, endedAt, num, endedAt)
+				d.problem(commentLine, commentC, "%s", held.message(endedWhy, endedAt, num))
 			}
 			if wasOpen && (!inComment || openCol > 0) {
-				inlineComment, endedAt, endedWhy, endedHides = false, 0, "", false
+				held, endedAt, endedWhy, endedHides = nil, 0, "", false
 			}
 			if openCol > 0 {
 				commentLine, commentC = num, openCol
-				inlineComment = inline
+				held = holdComment(written, text, openCol, items, paraBefore)
+				if held != nil && held.code {
+					endedAt, endedWhy = num, "indented code"
+				}
 				hidden = 0
 			} else if wasOpen && !inComment {
 				hidden = 0
@@ -186,6 +199,7 @@ func scan(data []byte) *document {
 			if l.level > 0 {
 				d.sections = append(d.sections, Section{Title: l.title, Level: l.level, Line: num})
 			}
+			para = inParagraph && l.level == 0 && isParagraphText(written, l.indented, paraBefore)
 		}
 		l.text = text
 		d.lines = append(d.lines, l)
@@ -319,13 +333,12 @@ func loneCR(s string) int {
 
 // blankComments replaces every code point inside HTML comments with a space,
 // keeping columns intact. inComment carries a multi-line comment across
-// lines; openCol is the column of a "<!--" left open at the end of the line,
-// and inline says that text stands before it on the line (a comment inside
-// a paragraph, not an HTML block of its own). A "<!--" inside a code span
-// (`<!--`) is code, as Markdown reads it, and opens nothing.
-func blankComments(s string, inComment bool) (out string, stillIn bool, openCol int, inline bool) {
+// lines; openCol is the column of a "<!--" left open at the end of the
+// line. A "<!--" inside a code span (`<!--`) is code, as Markdown reads it,
+// and opens nothing.
+func blankComments(s string, inComment bool) (out string, stillIn bool, openCol int) {
 	if !inComment && !strings.Contains(s, "<!--") {
-		return s, false, 0, false
+		return s, false, 0
 	}
 	var runs []tickRun
 	if strings.IndexByte(s, '`') >= 0 {
@@ -356,7 +369,6 @@ func blankComments(s string, inComment bool) (out string, stillIn bool, openCol 
 				continue
 			}
 			sb.WriteString(s[i:j])
-			inline = strings.TrimSpace(sb.String()) != ""
 			i = j
 			inComment = true
 			openCol = utf8.RuneCountInString(s[:i]) + 1
@@ -365,7 +377,7 @@ func blankComments(s string, inComment bool) (out string, stillIn bool, openCol 
 			if e := strings.Index(s[i+2:], "-->"); e >= 0 {
 				end := i + 2 + e + 3
 				blank(&sb, s[i:end])
-				i, inComment, openCol, inline = end, false, 0, false
+				i, inComment, openCol = end, false, 0
 			} else {
 				blank(&sb, s[i:])
 				i = len(s)
@@ -383,7 +395,7 @@ func blankComments(s string, inComment bool) (out string, stillIn bool, openCol 
 		inComment = false
 	}
 	sb.WriteString(s[i:])
-	return sb.String(), inComment, openCol, inline
+	return sb.String(), inComment, openCol
 }
 
 // tickRun is a run of backticks in a line: its offset, its length, and the
@@ -448,6 +460,138 @@ func endsParagraph(s string) string {
 		return "a list item"
 	}
 	return ""
+}
+
+// isParagraphText reports whether the line s (indented columns past the
+// list item it is in) is text of a paragraph, which an indented line after
+// it continues, rather than blank, a thematic break, a comment block, or
+// indented code (indented 4 columns or more where no paragraph is open).
+func isParagraphText(s string, indented int, paraBefore bool) bool {
+	t := strings.TrimSpace(s)
+	switch {
+	case t == "":
+		return false
+	case indented >= 4:
+		return paraBefore
+	case strings.HasPrefix(t, "<!--"):
+		return false
+	case len(t) >= 3 && strings.Contains("-*_", t[:1]) && strings.Trim(t, t[:1]+" \t") == "":
+		return false
+	}
+	return true
+}
+
+// commentHold is what holds a comment left open at the end of the line
+// that opens it, when something other than "-->" ends it for Markdown.
+type commentHold struct {
+	ends   func(line string) string // what ends the comment at line for Markdown, "" if nothing
+	inline bool                     // opened after text, in a paragraph
+	code   bool                     // an opener indented as code: no comment at all
+	// message is the problem of a comment Markdown ended (why, at line at)
+	// that goes on hiding lines here up to line closed.
+	message func(why string, at, closed int) string
+}
+
+// holdComment says what holds the comment that written (the line as
+// written; text, with comments blanked) leaves open at column openCol:
+// nil for a comment block of the document, which only "-->" ends. items
+// are the list items the line may belong to (its own included when it is
+// one), paraBefore whether the line before is paragraph text.
+func holdComment(written, text string, openCol int, items []int, paraBefore bool) *commentHold {
+	before := text
+	for i := range text {
+		if openCol--; openCol == 0 {
+			before = text[:i]
+			break
+		}
+	}
+	if strings.TrimSpace(before) == "" {
+		ind := indentColumns(written)
+		base := itemBase(written, items)
+		switch {
+		case ind-base >= 4 && paraBefore:
+			return inlineHold(fmt.Sprintf("on a line indented %d columns that continues a paragraph", ind-base))
+		case ind-base >= 4:
+			indent := ind - base
+			return &commentHold{
+				ends: func(string) string { return "" },
+				code: true,
+				message: func(_ string, at, closed int) string {
+					return fmt.Sprintf("html comment \"<!--\" indented %d columns is indented code for Markdown, which shows it as text and the lines after it, but it hides them here up to its \"-->\" at line %d; indented 4 columns or more, \"<!--\" opens no comment: remove the indentation", indent, closed)
+				},
+			}
+		case base > 0:
+			return containerHold("list item", "the list", func(line string) bool {
+				return strings.TrimSpace(line) != "" && indentColumns(line) < base
+			})
+		}
+		return nil
+	}
+	if depth, rest := quoteMarkers(before); depth > 0 && (strings.TrimSpace(rest) == "" || isListMarker(rest)) {
+		return containerHold("block quote", "the quote", func(line string) bool {
+			d, _ := quoteMarkers(line)
+			return d < depth
+		})
+	}
+	if off, ok := listItem(before); ok && strings.TrimSpace(before[off:]) == "" && len(items) > 0 {
+		base := items[len(items)-1]
+		return containerHold("list item", "the list", func(line string) bool {
+			return strings.TrimSpace(line) != "" && indentColumns(line) < base
+		})
+	}
+	return inlineHold("after text on its line")
+}
+
+// inlineHold holds a comment opened in a paragraph: what ends the
+// paragraph ends it.
+func inlineHold(where string) *commentHold {
+	return &commentHold{
+		ends:   endsParagraph,
+		inline: true,
+		message: func(why string, at, closed int) string {
+			return fmt.Sprintf("html comment \"<!--\" opened %s is ended by %s at line %d for Markdown, which shows it as text and the lines after it, but it hides them here up to its \"-->\" at line %d; close it before line %d, or put \"<!--\" at the start of a line of its own", where, why, at, closed, at)
+		},
+	}
+}
+
+// containerHold holds a comment opened in a block quote or a list item
+// (what): a line that leaves it ends the container, and the comment with it.
+func containerHold(what, outside string, leaves func(line string) bool) *commentHold {
+	return &commentHold{
+		ends: func(line string) string {
+			if leaves(line) {
+				return "the end of its " + what
+			}
+			return ""
+		},
+		message: func(why string, at, closed int) string {
+			return fmt.Sprintf("html comment \"<!--\" opened in a %s is ended by %s at line %d for Markdown, which shows the lines after it, but it hides them here up to its \"-->\" at line %d; close it before line %d, or put \"<!--\" at the start of a line outside %s", what, why, at, closed, at, outside)
+		},
+	}
+}
+
+// quoteMarkers counts the block quote markers (">", each after at most 3
+// spaces and taking one blank after it) that s starts with, and returns
+// what follows them.
+func quoteMarkers(s string) (int, string) {
+	n := 0
+	for {
+		t := strings.TrimLeft(s, " ")
+		if len(s)-len(t) > 3 || !strings.HasPrefix(t, ">") {
+			return n, s
+		}
+		s = t[1:]
+		if strings.HasPrefix(s, " ") || strings.HasPrefix(s, "\t") {
+			s = s[1:]
+		}
+		n++
+	}
+}
+
+// isListMarker reports whether s is a list item marker and blanks only.
+func isListMarker(s string) bool {
+	off, ok := listItem(s + " ")
+	return ok && strings.TrimSpace(s[:min(off, len(s))]) != "" && strings.TrimSpace(s[min(off, len(s)):]) == ""
 }
 
 // beforeClose is the part of a line inside an open comment that the

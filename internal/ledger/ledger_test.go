@@ -327,6 +327,61 @@ func TestCommentsMarkdownSees(t *testing.T) {
 			want: []Entry{entryAt(6, 4, 15)},
 		},
 		{
+			name: "an opener indented as code after a blank line opens no comment",
+			doc:  md("# log", "", "    <!--", okEntry, "    -->", okEntry),
+			want: []Entry{entryAt(6, 4, 15)},
+			problems: []Problem{
+				{3, 5, `html comment "<!--" indented 4 columns is indented code for Markdown, which shows it as text and the lines after it, but it hides them here up to its "-->" at line 5; indented 4 columns or more, "<!--" opens no comment: remove the indentation`},
+			},
+		},
+		{
+			name: "an opener indented as code that hides nothing is not a problem",
+			doc:  md("", "    <!--", "", "    -->", okEntry),
+			want: []Entry{entryAt(5, 4, 15)},
+		},
+		{
+			name: "an indented opener continuing a paragraph is an inline comment",
+			doc:  md("text", "    <!--", "more", okEntry, "-->", okEntry),
+			want: []Entry{entryAt(6, 4, 15)},
+			problems: []Problem{
+				{2, 5, `html comment "<!--" opened on a line indented 4 columns that continues a paragraph is ended by a list item at line 4 for Markdown, which shows it as text and the lines after it, but it hides them here up to its "-->" at line 5; close it before line 4, or put "<!--" at the start of a line of its own`},
+			},
+		},
+		{
+			name: "a comment opened in a block quote ends with the quote",
+			doc:  md("> <!--", "text", okEntry, "-->", okEntry),
+			want: []Entry{entryAt(5, 4, 15)},
+			problems: []Problem{
+				{1, 3, `html comment "<!--" opened in a block quote is ended by the end of its block quote at line 2 for Markdown, which shows the lines after it, but it hides them here up to its "-->" at line 4; close it before line 2, or put "<!--" at the start of a line outside the quote`},
+			},
+		},
+		{
+			name: "a comment in a block quote hides the quote's lines",
+			doc:  md("> <!--", "> "+okEntry, ">", "> -->", okEntry),
+			want: []Entry{entryAt(5, 4, 15)},
+		},
+		{
+			name: "a comment opened in a list item ends with the item",
+			doc:  md("- <!--", "  hidden", "text", "-->", okEntry),
+			want: []Entry{entryAt(5, 4, 15)},
+			problems: []Problem{
+				{1, 3, `html comment "<!--" opened in a list item is ended by the end of its list item at line 3 for Markdown, which shows the lines after it, but it hides them here up to its "-->" at line 4; close it before line 3, or put "<!--" at the start of a line outside the list`},
+			},
+		},
+		{
+			name: "a comment starting a line of a list item ends with the item",
+			doc:  md("- item", "  <!--", "", "  hidden", okEntry, "-->", okEntry),
+			want: []Entry{entryAt(7, 4, 15)},
+			problems: []Problem{
+				{2, 3, `html comment "<!--" opened in a list item is ended by the end of its list item at line 5 for Markdown, which shows the lines after it, but it hides them here up to its "-->" at line 6; close it before line 5, or put "<!--" at the start of a line outside the list`},
+			},
+		},
+		{
+			name: "a comment in a list item hides the item's lines across blank lines",
+			doc:  md("- <!--", "", "  "+okEntry, "  -->", okEntry),
+			want: []Entry{entryAt(5, 4, 15)},
+		},
+		{
 			name: "an inline comment never closed is reported once, as unclosed",
 			doc:  md("text <!-- a", "", okEntry),
 			problems: []Problem{
@@ -342,6 +397,11 @@ func TestCommentsMarkdownSees(t *testing.T) {
 			t.Errorf("events: got %s, want the events of lines 2 and 3", toJSON(g.Events))
 		}
 		assertProblems(t, problems, []Problem{{4, 6, endedCommentMessage("a blank line", 5, 7)}})
+	})
+	t.Run("gate events after an opener indented as code", func(t *testing.T) {
+		doc := md("### Gate Events Log", "[t] G1 - PASSED - executor - n", "", "    <!--", event, "    -->")
+		_, problems := ParseGatesLedger(doc)
+		assertProblems(t, problems, []Problem{{4, 5, `html comment "<!--" indented 4 columns is indented code for Markdown, which shows it as text and the lines after it, but it hides them here up to its "-->" at line 6; indented 4 columns or more, "<!--" opens no comment: remove the indentation`}})
 	})
 }
 
