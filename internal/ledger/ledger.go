@@ -12,17 +12,21 @@
 // in a code span opens none, and a comment that Markdown ends while it goes
 // on hiding lines here is reported: one opened after text on its line ends
 // with its paragraph, one opened in a block quote or a list item with the
-// quote or the item, and one indented as code is none. Likewise a fence is one where Markdown opens one (at
-// most 3 columns deeper than the content of the list item it is in) and
-// ends with its list item. CRLF line endings and a leading UTF-8 BOM are
-// accepted; invalid UTF-8, over-long lines and a lone CR with text after it
-// (a line break to every Markdown reader, not to these parsers) are
-// reported, never fatal.
+// quote or the item, and one indented as code is none. Likewise a fence is
+// one where Markdown opens one (at most 3 columns deeper than the content of
+// the list item it is in) and ends with its list item. CRLF line endings
+// and a leading UTF-8 BOM are accepted, and characters that show as nothing
+// (zero-width spaces and joiners, soft hyphens) are read as nothing;
+// invalid UTF-8, over-long lines, a lone CR with text after it (a line
+// break to every Markdown reader, not to these parsers) and a bidirectional
+// override or isolate (which shows a line in another order than it is read)
+// are reported, never fatal.
 //
 // Positions: lines and columns are 1-based; a column counts Unicode code
-// points from the start of the line (an invalid UTF-8 byte counts as one, a
-// leading BOM counts as none). Only LF ends a line; a CR before it belongs to
-// the line it ends and is not part of the line's text.
+// points from the start of the line (an invalid UTF-8 byte counts as one; a
+// leading BOM, and a format character that shows as nothing, such as a
+// zero-width space, count as none). Only LF ends a line; a CR before it
+// belongs to the line it ends and is not part of the line's text.
 package ledger
 
 import (
@@ -31,6 +35,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -127,6 +132,10 @@ func scan(data []byte) *document {
 		text, badCol, badByte := sanitize(raw)
 		if badCol > 0 {
 			d.problem(num, badCol, "invalid UTF-8 byte 0x%02x; expected UTF-8 text", badByte)
+		}
+		text, bidiCol, bidi := dropInvisible(text)
+		if bidiCol > 0 {
+			d.problem(num, bidiCol, "bidirectional control character %U makes the text after it show in another order than it is read, so a reader sees other words than are checked; expected none in a ledger", bidi)
 		}
 		if cr := loneCR(text); cr >= 0 {
 			d.problem(num, column(text, cr), "carriage return without a line feed: the text after it (%s) shows as a line of its own but is read as part of this one, so a record there is not read; expected LF or CRLF line endings", snippet(strings.TrimSpace(text[cr+1:])))
@@ -316,6 +325,41 @@ func sanitize(b []byte) (s string, badCol int, badByte byte) {
 		col++
 	}
 	return sb.String(), badCol, badByte
+}
+
+// dropInvisible removes from s the format characters that show as nothing
+// (Unicode category Cf: zero-width spaces and joiners, soft hyphens, word
+// joiners, a byte order mark inside the text, bidirectional marks), so that
+// a record is read as a reader sees it: "F\u200bailed" is "Failed", and a
+// heading "Current\u200b Gate" is that section. bidiCol is the column in s
+// of the first override, embedding or isolate (U+202A..U+202E,
+// U+2066..U+2069), which reorders what follows it on screen, so no reading
+// of the line is what a reader sees; 0 if none.
+func dropInvisible(s string) (out string, bidiCol int, bidi rune) {
+	i := 0
+	for i < len(s) && s[i] < utf8.RuneSelf {
+		i++
+	}
+	if i == len(s) {
+		return s, 0, 0
+	}
+	var sb strings.Builder
+	sb.Grow(len(s))
+	sb.WriteString(s[:i])
+	col := i + 1
+	for _, r := range s[i:] {
+		switch {
+		case '\u202a' <= r && r <= '\u202e' || '\u2066' <= r && r <= '\u2069':
+			if bidiCol == 0 {
+				bidiCol, bidi = col, r
+			}
+		case r >= 0xad && unicode.Is(unicode.Cf, r):
+		default:
+			sb.WriteRune(r)
+		}
+		col++
+	}
+	return sb.String(), bidiCol, bidi
 }
 
 // loneCR returns the offset of the first CR in s that has something other

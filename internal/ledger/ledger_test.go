@@ -494,3 +494,40 @@ func TestProblemsBounded(t *testing.T) {
 		t.Errorf("closing problem %+v", last)
 	}
 }
+
+// TestInvisibleCharacters: a character that shows as nothing is read as
+// nothing, so a record reads as a reader sees it; a bidirectional override
+// or isolate, which shows the line in another order than it is read, is a
+// problem.
+func TestInvisibleCharacters(t *testing.T) {
+	t.Run("a status and a heading with zero-width characters", func(t *testing.T) {
+		data := md(
+			"| Gate | Status |",
+			"|---|---|",
+			"| G2\u200b: Validation | F\u200bai\u00adled |",
+			"## Current\u200b Gate: G2\u2060_validation",
+			"**Sta\ufefftus:** Fai\u200dled",
+			"### Gate Events Log",
+			"[2025-01-01T00:00:00Z] G2_validation - FAIL\u200bED - validator - x\u200by",
+		)
+		g, problems := ParseGatesLedger(data)
+		assertProblems(t, problems, nil)
+		assertEqual(t, "table", g.Table, []GateRow{{Gate: "G2", Name: "Validation", Status: GateFailed, RawStatus: "Failed", Line: 3}})
+		assertEqual(t, "current gates", g.Current, []CurrentGate{
+			{Gate: "G2_validation", Line: 4, Status: GateFailed, RawStatus: "Failed", StatusLine: 5, Blockers: []Blocker{}},
+		})
+		assertEqual(t, "events", g.Events, []Event{{"2025-01-01T00:00:00Z", "G2_validation", "FAILED", "validator", "xy", 7}})
+	})
+	t.Run("an evidence entry's columns count no invisible character", func(t *testing.T) {
+		ev, problems := ParseEvidenceLog(md("- \u200b`a` - [hash:abcdef12] - t - d"))
+		assertProblems(t, problems, nil)
+		assertEqual(t, "entries", ev.Entries, []Entry{entryAt(1, 4, 15)})
+	})
+	t.Run("a bidirectional override is a problem at its column", func(t *testing.T) {
+		_, problems := ParseGatesLedger(md("| Gate | Status |", "|---|---|", "| G2 | \u202edeliaF |", "x \u2066y\u2069"))
+		assertProblems(t, problems, []Problem{
+			{3, 8, "bidirectional control character U+202E makes the text after it show in another order than it is read, so a reader sees other words than are checked; expected none in a ledger"},
+			{4, 3, "bidirectional control character U+2066 makes the text after it show in another order than it is read, so a reader sees other words than are checked; expected none in a ledger"},
+		})
+	})
+}
