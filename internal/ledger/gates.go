@@ -451,7 +451,7 @@ func currentGates(doc *document) []CurrentGate {
 			continue
 		}
 		t := strings.TrimSpace(l.text)
-		if name, value, ok := boldLabel(t); ok {
+		if name, value, ok := boldLabel(shownText(t)); ok {
 			inBlockers = name == "blockers"
 			if name == "status" && cur.StatusLine == 0 {
 				cur.RawStatus, cur.StatusLine = value, l.num

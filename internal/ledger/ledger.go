@@ -15,12 +15,15 @@
 // quote or the item, and one indented as code is none. Likewise a fence is
 // one where Markdown opens one (at most 3 columns deeper than the content of
 // the list item it is in) and ends with its list item. CRLF line endings
-// and a leading UTF-8 BOM are accepted, and characters that show as nothing
-// (zero-width spaces and joiners, soft hyphens) are read as nothing;
-// invalid UTF-8, over-long lines, a lone CR with text after it (a line
-// break to every Markdown reader, not to these parsers) and a bidirectional
-// override or isolate (which shows a line in another order than it is read)
-// are reported, never fatal.
+// and a leading UTF-8 BOM are accepted, characters that show as nothing
+// (zero-width spaces and joiners, soft hyphens) are read as nothing, and a
+// heading, a table cell or a labelled value is read as shown (a character
+// reference as its character, any white space as a space); a heading
+// underlined (setext) that names a section the parsers read, invalid
+// UTF-8, over-long lines, a lone CR with text after it (a line break to
+// every Markdown reader, not to these parsers) and a bidirectional override
+// or isolate (which shows a line in another order than it is read) are
+// reported, never fatal.
 //
 // Positions: lines and columns are 1-based; a column counts Unicode code
 // points from the start of the line (an invalid UTF-8 byte counts as one; a
@@ -106,6 +109,7 @@ func scan(data []byte) *document {
 		endedWhy          string
 		endedHides        bool
 		para              bool // the line before is paragraph text, which an indented line continues
+		paraFirst         line // the first line of the paragraph para is in
 		fenceChar         byte
 		fenceLen          int // 0 outside a fence
 		fenceLine, fenceC int
@@ -205,10 +209,17 @@ func scan(data []byte) *document {
 				hidden = 0
 			}
 			l.level, l.title = atxHeading(text)
+			l.title = shownText(l.title)
 			if l.level > 0 {
 				d.sections = append(d.sections, Section{Title: l.title, Level: l.level, Line: num})
 			}
 			para = inParagraph && l.level == 0 && isParagraphText(written, l.indented, paraBefore)
+			if para && !paraBefore {
+				paraFirst = line{num: num, text: written}
+			}
+			if paraBefore && !inComment && !wasOpen && l.indented < 4 && isSetextUnderline(written) {
+				d.setextSection(paraFirst)
+			}
 		}
 		l.text = text
 		d.lines = append(d.lines, l)
@@ -291,7 +302,7 @@ func (d *document) boldField(name string) (value string, num int) {
 		if l.code {
 			continue
 		}
-		t := strings.TrimSpace(l.text)
+		t := strings.TrimSpace(shownText(l.text))
 		for _, p := range prefixes {
 			if hasPrefixFoldASCII(t, p) {
 				return strings.TrimSpace(t[len(p):]), l.num
@@ -504,6 +515,38 @@ func endsParagraph(s string) string {
 		return "a list item"
 	}
 	return ""
+}
+
+// sectionNames are the headings the parsers read sections by.
+var sectionNames = []string{"current gate", "gate events log", "gate history", "task brief", "task queue", "task decomposition"}
+
+// setextSection reports a paragraph, starting at first, that an underline
+// makes a heading naming one of the sections the parsers read. The parsers
+// read ATX headings only; read so, its records would not be read as that
+// section's while a reader sees them under its heading.
+func (d *document) setextSection(first line) {
+	t := strings.TrimSpace(first.text)
+	if t == "" || strings.ContainsAny(t[:1], ">|") {
+		return // a block quote or table row is not a heading's text
+	}
+	if _, ok := listItem(first.text); ok {
+		return // an underline after a list item is a thematic break
+	}
+	title := shownText(t)
+	for _, name := range sectionNames {
+		if titleIs(name)(title) {
+			d.problem(first.num, column(first.text, len(first.text)-len(strings.TrimLeft(first.text, " \t"))),
+				"%s is underlined as a heading (setext), and the sections of a ledger are read from \"#\" headings only, so what follows is not read as its section; write it as \"## %s\"", snippet(t), t)
+			return
+		}
+	}
+}
+
+// isSetextUnderline reports whether s is a run of "=" or of "-" (with
+// blanks around it), which makes the paragraph above a heading.
+func isSetextUnderline(s string) bool {
+	t := strings.TrimSpace(s)
+	return t != "" && (strings.Trim(t, "=") == "" || strings.Trim(t, "-") == "")
 }
 
 // isParagraphText reports whether the line s (indented columns past the

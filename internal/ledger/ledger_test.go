@@ -510,12 +510,7 @@ func TestInvisibleCharacters(t *testing.T) {
 			"### Gate Events Log",
 			"[2025-01-01T00:00:00Z] G2_validation - FAIL\u200bED - validator - x\u200by",
 		)
-		g, problems := ParseGatesLedger(data)
-		assertProblems(t, problems, nil)
-		assertEqual(t, "table", g.Table, []GateRow{{Gate: "G2", Name: "Validation", Status: GateFailed, RawStatus: "Failed", Line: 3}})
-		assertEqual(t, "current gates", g.Current, []CurrentGate{
-			{Gate: "G2_validation", Line: 4, Status: GateFailed, RawStatus: "Failed", StatusLine: 5, Blockers: []Blocker{}},
-		})
+		g := assertG2Failed(t, data)
 		assertEqual(t, "events", g.Events, []Event{{"2025-01-01T00:00:00Z", "G2_validation", "FAILED", "validator", "xy", 7}})
 	})
 	t.Run("an evidence entry's columns count no invisible character", func(t *testing.T) {
@@ -530,4 +525,51 @@ func TestInvisibleCharacters(t *testing.T) {
 			{4, 3, "bidirectional control character U+2066 makes the text after it show in another order than it is read, so a reader sees other words than are checked; expected none in a ledger"},
 		})
 	})
+}
+
+// TestReadAsShown: a heading, a table cell and a labelled value are read
+// as Markdown shows them, character references and any white space
+// included; a heading underlined (setext) that names a section the
+// parsers read is a problem, since sections are read from "#" headings.
+func TestReadAsShown(t *testing.T) {
+	t.Run("character references and white space", func(t *testing.T) {
+		data := md(
+			"| Gate | Status |",
+			"|---|---|",
+			"| G2&#58; Validation | F&#97;iled |",
+			"## Current&nbsp;Gate: G2&#95;validation",
+			"**Status&#58;**\u00a0Failed",
+			"### Gate\u2003Events Log",
+		)
+		g := assertG2Failed(t, data)
+		if g.EventsLine != 6 {
+			t.Errorf("events log heading: got line %d, want 6", g.EventsLine)
+		}
+		r, _ := ParseRoadmap(md("**Status:**&#32;Complete", "## Task&nbsp;Queue", "- [ ] T001: open"))
+		if r.Status != "Complete" || len(r.Tasks) != 1 {
+			t.Errorf("roadmap: got status %q and %d tasks, want \"Complete\" and 1", r.Status, len(r.Tasks))
+		}
+	})
+	t.Run("a setext heading naming a section", func(t *testing.T) {
+		const msg = `"Current Gate: G2" is underlined as a heading (setext), and the sections of a ledger are read from "#" headings only, so what follows is not read as its section; write it as "## Current Gate: G2"`
+		_, problems := ParseGatesLedger(md("text", "", "Current Gate: G2", "----", "**Status:** Failed", "", "  Task Queue", "more", "===", "", "Notes", "---", "", "- Current Gate: G3", "---", "", "Current Gate: G4", "", "---"))
+		assertProblems(t, problems, []Problem{
+			{3, 1, msg},
+			{7, 3, `"Task Queue" is underlined as a heading (setext), and the sections of a ledger are read from "#" headings only, so what follows is not read as its section; write it as "## Task Queue"`},
+		})
+	})
+}
+
+// assertG2Failed parses a gates ledger whose line 3 is G2's row of the gate
+// table and whose lines 4 and 5 are a Current Gate heading and status, and
+// asserts that both say G2 failed, with no problem.
+func assertG2Failed(t *testing.T, data []byte) *GatesLedger {
+	t.Helper()
+	g, problems := ParseGatesLedger(data)
+	assertProblems(t, problems, nil)
+	assertEqual(t, "table", g.Table, []GateRow{{Gate: "G2", Name: "Validation", Status: GateFailed, RawStatus: "Failed", Line: 3}})
+	assertEqual(t, "current gates", g.Current, []CurrentGate{
+		{Gate: "G2_validation", Line: 4, Status: GateFailed, RawStatus: "Failed", StatusLine: 5, Blockers: []Blocker{}},
+	})
+	return g
 }

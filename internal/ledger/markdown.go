@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"html"
 	"strconv"
 	"strings"
 	"unicode"
@@ -141,11 +142,35 @@ func tableCells(s string) []string {
 		case '\\':
 			i++
 		case '|':
-			cells = append(cells, strings.TrimSpace(s[start:i]))
+			cells = append(cells, shownText(strings.TrimSpace(s[start:i])))
 			start = i + 1
 		}
 	}
-	return append(cells, strings.TrimSpace(s[start:]))
+	return append(cells, shownText(strings.TrimSpace(s[start:])))
+}
+
+// shownText is s as Markdown shows it, as far as reading a heading, a
+// table cell or a labelled value goes: a character reference ("&#32;",
+// "&nbsp;", "&#x46;") is the character it stands for, and any white space
+// (a no-break space, an em space) is a space. "Current&nbsp;Gate" is the
+// heading a reader sees, "F&#97;iled" the status.
+func shownText(s string) string {
+	plain := true
+	for i := 0; i < len(s); i++ {
+		if s[i] == '&' || s[i] >= utf8.RuneSelf {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if r != ' ' && r != '\t' && unicode.IsSpace(r) {
+			return ' '
+		}
+		return r
+	}, html.UnescapeString(s))
 }
 
 // isDelimiterRow reports whether s is a table's "|---|:--:|" row.
