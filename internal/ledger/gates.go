@@ -209,7 +209,51 @@ func parseEvent(doc *document, l line) (Event, bool) {
 	if !isAgentName(e.Agent) {
 		return bad(fields[2].off, "agent %s is not one name like \"executor\" (is the agent field missing?)", snippet(e.Agent))
 	}
+	// A note that holds another event ("... 91%<br>[t] G2 - FAILED - ...")
+	// shows a reader two events, while the second, read as the first one's
+	// note, would be no event at all. After a lone CR, the scanner reports
+	// the line break already.
+	if len(fields) == 4 && loneCR(s) < 0 {
+		if at := eventInNote(e.Note); at >= 0 {
+			return bad(fields[3].off+at, "the note holds another event (%s); write each event on a line of its own", snippet(e.Note[at:]))
+		}
+	}
 	return e, true
+}
+
+// eventInNote returns the offset in note of the "[" of what reads as
+// another event, "[<time>] <GATE_ID> - <STATUS>", or -1 if none.
+func eventInNote(note string) int {
+	open := -1
+	for i := 0; i < len(note); i++ {
+		switch note[i] {
+		case '[':
+			open = i
+			continue
+		case ']':
+		default:
+			continue
+		}
+		if open < 0 {
+			continue
+		}
+		rest := strings.TrimLeft(note[i+1:], " \t")
+		n := 0
+		for n < len(rest) && (isDigit(rest[n]) || isASCIILetter(rest[n]) || strings.IndexByte("_.-", rest[n]) >= 0) {
+			n++
+		}
+		status, ok := strings.CutPrefix(rest[n:], " - ")
+		if !ok || !isGateID(rest[:n]) {
+			continue
+		}
+		if end := strings.IndexAny(status, " \t"); end >= 0 {
+			status = status[:end]
+		}
+		if isStatusWord(status) {
+			return open
+		}
+	}
+	return -1
 }
 
 func isAgentName(s string) bool {

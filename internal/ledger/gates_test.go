@@ -380,3 +380,19 @@ func TestParseGatesLedgerTableRowWithoutGateID(t *testing.T) {
 		{4, 1, `malformed gate table: the row's gate "Gate 2" names no gate id, so its status "Blocked" is not read; write the gate as the Gate Framework table does ("**G2: Validation**")`},
 	})
 }
+
+// TestEventInNote: a note that holds what reads as another event shows a
+// reader two events; the second would be read as no event at all.
+func TestEventInNote(t *testing.T) {
+	const msg = `malformed gate event: the note holds another event ("[2025-01-02T00:00:00Z] G2_validation - F…"); write each event on a line of its own`
+	g, problems := ParseGatesLedger(md(
+		"### Gate Events Log",
+		"[2025-01-01T00:00:00Z] G2_validation - PASSED - validator - ok<br>[2025-01-02T00:00:00Z] G2_validation - FAILED - validator - no",
+		"[2025-01-01T00:00:00Z] G1 - PASSED - executor - see [the log] and [1] G1 - x - y, [2] G1 - Passed - z",
+		"[2025-01-01T00:00:00Z] G1 - PASSED - executor - ] G1 - FAILED - no opening bracket",
+	))
+	assertProblems(t, problems, []Problem{{2, 67, msg}})
+	if len(g.Events) != 2 || g.Events[0].Line != 3 || g.Events[1].Line != 4 {
+		t.Errorf("events: got %s, want the events of lines 3 and 4", toJSON(g.Events))
+	}
+}
