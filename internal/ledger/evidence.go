@@ -227,6 +227,13 @@ func parseEntry(doc *document, l line) (Entry, bool) {
 	case len(fields) < 3 || fields[2].text == "":
 		return missing(fieldOff(fields, 2, len(s)), "description field")
 	}
+	// A description that holds another entry's hash field ("d<br>- `a` -
+	// [hash:…] - …") shows a reader a second entry, which would go
+	// unverified, read as this one's description. After a lone CR, the
+	// scanner reports the line break already.
+	if at := hashFieldOutsideCode(fields[2].text); at >= 0 && loneCR(s) < 0 {
+		return bad(fields[2].off+at, "the description holds another hash field (%s); write each entry on a line of its own, and quote a hash in a description in backticks", snippet(fields[2].text[at:]))
+	}
 	e.Time, e.Description = fields[1].text, fields[2].text
 	return e, true
 }

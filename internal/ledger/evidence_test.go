@@ -124,6 +124,16 @@ func TestParseEvidenceLogEntries(t *testing.T) {
 			want: &Entry{Path: "artefakter/ø/日本.txt", Hash: "abcdef12", Time: "t", Description: "d", PathColumn: 4, HashColumn: 33},
 		},
 		{
+			name:     "a description holding another entry's hash field",
+			line:     "- `a` - [hash:abcdef12] - t - d<br>- `a` - [hash:00000000] - t2 - e",
+			problems: []Problem{{1, 44, `malformed evidence entry: the description holds another hash field ("[hash:00000000] - t2 - e"); write each entry on a line of its own, and quote a hash in a description in backticks`}},
+		},
+		{
+			name: "a description quoting a hash in backticks",
+			line: "- `a` - [hash:abcdef12] - t - replaces `[hash:00000000]`",
+			want: &Entry{Path: "a", Hash: "abcdef12", Time: "t", Description: "replaces `[hash:00000000]`", PathColumn: 4, HashColumn: 15},
+		},
+		{
 			name: "a comment inside the line keeps the columns after it",
 			line: "- `a` <!-- c --> - [hash:abcdef12] - t - d <!-- x -->",
 			want: &Entry{Path: "a", Hash: "abcdef12", Time: "t", Description: "d", PathColumn: 4, HashColumn: 26},
