@@ -163,7 +163,7 @@ func scan(data []byte) *document {
 		switch {
 		case fenceLen > 0:
 			l.code = true
-			if closesFence(text, fenceChar, fenceLen) {
+			if closesFence(text, fenceChar, fenceLen, fenceBase) {
 				l.fence = true
 				fenceLen = 0
 				hidden = 0
@@ -784,7 +784,15 @@ func opensFence(s string) int {
 	return n
 }
 
-func closesFence(s string, c byte, n int) bool {
+// closesFence reports whether s closes a fence of n characters c opened in
+// the list item whose content starts at column base (0 outside lists): a
+// run of at least n of them, and nothing else, at most 3 columns deeper
+// than base. Indented further, Markdown shows the line as the fence's
+// content, and the fence goes on.
+func closesFence(s string, c byte, n, base int) bool {
+	if indentColumns(s)-base > 3 {
+		return false
+	}
 	t := strings.TrimLeft(s, " \t")
 	m := len(t) - len(strings.TrimLeft(t, string(c)))
 	return m >= n && strings.TrimSpace(t[m:]) == ""

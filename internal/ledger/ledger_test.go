@@ -436,6 +436,18 @@ func TestFenceIndentation(t *testing.T) {
 			doc:  md("- item", "  ```", "", "  "+okEntry, "  ```", okEntry),
 			want: []Entry{entry(6)},
 		},
+		{
+			name: "a closing fence 4 columns deep is the fence's content",
+			doc:  md("```", "    ```", "```", okEntry, "```", "x"),
+			want: []Entry{entry(4)},
+		},
+		{"a closing fence 3 columns deep closes", md("```", "   ```", okEntry), []Entry{entry(3)}},
+		{"a closing tab is 4 columns deep", md("~~~", "\t~~~", "~~~", okEntry), []Entry{entry(4)}},
+		{
+			name: "a closing fence in an item counts from the item's content",
+			doc:  md("- item", "  ```", "      ```", "  ```", "  "+okEntry, "     ```", okEntry),
+			want: []Entry{entryAt(5, 6, 17), entry(7)},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
