@@ -69,6 +69,15 @@ func ParseRoadmap(data []byte) (*Roadmap, []Problem) {
 // by a task id outside a list item has lost its bullet. Either would
 // otherwise drop the task from the queue without a word.
 func looksLikeTask(s string) (off int, why string) {
+	// A task in a block quote shows as one, checkbox and all.
+	if depth, rest := quoteMarkers(s); depth > 0 {
+		if _, task := parseTask(&document{}, line{text: rest}); task {
+			return 0, "a task is a list item of the queue, not of a block quote (\">\"), where no rule reads it"
+		}
+		if _, why := looksLikeTask(rest); why != "" {
+			return 0, why + ", and a list item of the queue, not of a block quote (\">\")"
+		}
+	}
 	if i, ok := listItem(s); ok {
 		if startsWithTaskID(s[i:]) {
 			return i, "missing the checkbox \"[ ]\" or \"[x]\" before the task id"

@@ -105,6 +105,16 @@ func TestParseRoadmapTasks(t *testing.T) {
 			want: []Task{{ID: "T001", Text: "a", Line: 2}, {ID: "T002", Text: "b", Line: 4}},
 		},
 		{
+			name: "a task in a block quote is a problem, a quote of prose is not",
+			doc:  md("### Task Queue", "- [x] T001: a", "> - [ ] T002: quoted", "> > 1. [x] T003: deeper", ">- T004: no box", "> T005: prose, not a task"),
+			want: []Task{{ID: "T001", Text: "a", Done: true, Line: 2}},
+			problems: []Problem{
+				{3, 1, "malformed task: " + taskGrammar + `, a task is a list item of the queue, not of a block quote (">"), where no rule reads it`},
+				{4, 1, "malformed task: " + taskGrammar + `, a task is a list item of the queue, not of a block quote (">"), where no rule reads it`},
+				{5, 1, "malformed task: " + taskGrammar + `, missing the checkbox "[ ]" or "[x]" before the task id, and a list item of the queue, not of a block quote (">")`},
+			},
+		},
+		{
 			name: "other headings that merely start with the words do not",
 			doc:  md("### Task Queues archive", "- [ ] T001: a"),
 		},
