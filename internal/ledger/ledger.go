@@ -104,12 +104,16 @@ func scan(data []byte) *document {
 		// it was open (0 if none), and endedHides whether a non-blank line
 		// from there on was hidden: then Markdown shows what this parser
 		// hides.
-		held              *commentHold
-		endedAt           int
-		endedWhy          string
-		endedHides        bool
-		para              bool // the line before is paragraph text, which an indented line continues
-		paraFirst         line // the first line of the paragraph para is in
+		held       *commentHold
+		endedAt    int
+		endedWhy   string
+		endedHides bool
+		para       bool // the line before is paragraph text, which an indented line continues
+		paraFirst  line // the first line of the paragraph para is in
+		// ticks is the length of a backtick run the paragraph's lines so far
+		// left open (0 if none): a code span that a later line of the
+		// paragraph may close, and that holds what stands between.
+		ticks             int
 		fenceChar         byte
 		fenceLen          int // 0 outside a fence
 		fenceLine, fenceC int
@@ -181,8 +185,15 @@ func scan(data []byte) *document {
 		default:
 			wasOpen := inComment
 			inParagraph := !wasOpen || (held != nil && held.inline)
+			if !paraBefore {
+				ticks = 0
+			}
 			if inComment && held != nil {
-				if why := held.ends(text); why != "" && endedAt == 0 {
+				why := held.ends(text)
+				if why == "" && held.ticks > 0 && hasTickRun(text, held.ticks) {
+					why = spanCloser
+				}
+				if why != "" && endedAt == 0 {
 					endedAt, endedWhy = num, why
 				}
 				if endedAt > 0 && strings.TrimSpace(beforeClose(text)) != "" {
@@ -204,6 +215,18 @@ func scan(data []byte) *document {
 				if held != nil && held.code {
 					endedAt, endedWhy = num, "indented code"
 				}
+				if held != nil && held.inline {
+					// An opener after a backtick run left open may stand in a
+					// code span that Markdown closes further on.
+					at := runeOffset(written, openCol-1)
+					if open := tickCarry(ticks, written[:at]); open > 0 {
+						if hasTickRun(written[min(at+len("<!--"), len(written)):], open) {
+							endedAt, endedWhy = num, spanCloser
+						} else {
+							held.ticks = open
+						}
+					}
+				}
 				hidden = 0
 			} else if wasOpen && !inComment {
 				hidden = 0
@@ -214,6 +237,9 @@ func scan(data []byte) *document {
 				d.sections = append(d.sections, Section{Title: l.title, Level: l.level, Line: num})
 			}
 			para = inParagraph && l.level == 0 && isParagraphText(written, l.indented, paraBefore)
+			if para {
+				ticks = tickCarry(ticks, text)
+			}
 			if para && !paraBefore {
 				paraFirst = line{num: num, text: written}
 			}
@@ -568,11 +594,63 @@ func isParagraphText(s string, indented int, paraBefore bool) bool {
 	return true
 }
 
+// spanCloser is why a comment opened in a code span is none to Markdown.
+const spanCloser = "the backtick run that closes the code span it stands in"
+
+// tickCarry is the length of the backtick run left open (0 if none) after
+// s by a paragraph whose earlier lines left a run of length open open: a
+// run of that length closes it; else runs pair up on s, and the first
+// unpaired one is left open.
+func tickCarry(open int, s string) int {
+	if strings.IndexByte(s, '`') < 0 {
+		return open
+	}
+	runs := tickRuns(s)
+	for k := 0; k < len(runs); k++ {
+		switch r := runs[k]; {
+		case open > 0:
+			if r.n == open {
+				open = 0
+			}
+		case r.next >= 0:
+			k = r.next
+		default:
+			open = r.n
+		}
+	}
+	return open
+}
+
+// hasTickRun reports whether s holds a backtick run of exactly n.
+func hasTickRun(s string, n int) bool {
+	if strings.IndexByte(s, '`') < 0 {
+		return false
+	}
+	for _, r := range tickRuns(s) {
+		if r.n == n {
+			return true
+		}
+	}
+	return false
+}
+
+// runeOffset is the byte offset of s's code point number i (0-based).
+func runeOffset(s string, i int) int {
+	for off := range s {
+		if i == 0 {
+			return off
+		}
+		i--
+	}
+	return len(s)
+}
+
 // commentHold is what holds a comment left open at the end of the line
 // that opens it, when something other than "-->" ends it for Markdown.
 type commentHold struct {
 	ends   func(line string) string // what ends the comment at line for Markdown, "" if nothing
 	inline bool                     // opened after text, in a paragraph
+	ticks  int                      // a backtick run of this length closes a code span the opener stands in
 	code   bool                     // an opener indented as code: no comment at all
 	// message is the problem of a comment Markdown ended (why, at line at)
 	// that goes on hiding lines here up to line closed.

@@ -382,6 +382,32 @@ func TestCommentsMarkdownSees(t *testing.T) {
 			want: []Entry{entryAt(5, 4, 15)},
 		},
 		{
+			name: "an opener in a code span a line above opens, closed on its line, is none",
+			doc:  md("text `a", "b <!-- c` d", okEntry, "-->", okEntry),
+			want: []Entry{entryAt(5, 4, 15)},
+			problems: []Problem{
+				{2, 3, endedCommentMessage("the backtick run that closes the code span it stands in", 2, 4)},
+			},
+		},
+		{
+			name: "an opener in a code span that a hidden line closes is none",
+			doc:  md("text ``a", "b <!-- c", "d `` e", okEntry, "-->", okEntry),
+			want: []Entry{entryAt(6, 4, 15)},
+			problems: []Problem{
+				{2, 3, endedCommentMessage("the backtick run that closes the code span it stands in", 3, 5)},
+			},
+		},
+		{
+			name: "a backtick run no line of the paragraph closes is text",
+			doc:  md("text `a", "b <!-- c", "d", "-->", okEntry),
+			want: []Entry{entryAt(5, 4, 15)},
+		},
+		{
+			name: "a code span closed before the opener leaves it a comment",
+			doc:  md("text `a", "b` <!-- c `d`", "e", "-->", okEntry),
+			want: []Entry{entryAt(5, 4, 15)},
+		},
+		{
 			name: "an inline comment never closed is reported once, as unclosed",
 			doc:  md("text <!-- a", "", okEntry),
 			problems: []Problem{
