@@ -302,7 +302,7 @@ func gateTable(doc *document) []GateRow {
 			}
 		}
 		end := i + 2
-		for end < len(lines) && isTableLine(lines[end]) {
+		for end < len(lines) && continuesTable(lines[end]) {
 			end++
 		}
 		if gateCol >= 0 && statusCol < 0 {
@@ -408,6 +408,16 @@ func gateColumn(cells []string) int {
 
 func isTableLine(l line) bool {
 	return !l.code && l.level == 0 && strings.Contains(l.text, "|")
+}
+
+// continuesTable reports whether l is a row of the table above it: a
+// table goes on to its first blank line or the start of another block (a
+// heading, a fence, a quote, a list item, a thematic break, a comment
+// block), and a line without a pipe before that is a row all the same, of
+// one cell (GitHub Flavored Markdown, Tables), so the rows after it are
+// the table's too.
+func continuesTable(l line) bool {
+	return isTableLine(l) || !l.code && l.level == 0 && endsParagraph(l.text) == ""
 }
 
 // splitGateCell splits "**G0: Planning**" into "G0" and "Planning".

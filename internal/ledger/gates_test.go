@@ -249,13 +249,28 @@ func TestParseGatesLedgerTable(t *testing.T) {
 			},
 		},
 		{
-			name: "tables in code or comments do not count, rows end at the first non-table line",
+			name: "tables in code or comments do not count, a line without a pipe is a row",
 			doc: md("```", "| Gate | Status |", "|---|---|", "| G8 | 🟢 |", "```",
 				"<!--", "| Gate | Status |", "|---|---|", "| G7 | 🟢 |", "-->",
-				"Gate | Status", "--- | ---", "G0 | 🟢 Passed", "G1 | 🟡", "prose ends the table", "| G2 | 🔴 |"),
+				"Gate | Status", "--- | ---", "G0 | 🟢 Passed", "G1 | 🟡", "a row of one cell", "| G2 | 🔴 |"),
 			want: []GateRow{
 				{Gate: "G0", Status: GatePassed, RawStatus: "🟢 Passed", Line: 13},
 				{Gate: "G1", Status: GateInProgress, RawStatus: "🟡", Line: 14},
+				{Name: "a row of one cell", Line: 15},
+				{Gate: "G2", Status: GateFailed, RawStatus: "🔴", Line: 16},
+			},
+		},
+		{
+			name: "a table ends at a blank line or another block",
+			doc: md("| Gate | Status |", "|---|---|", "| G0 | 🟢 |", "", "| G1 | 🔴 |",
+				"| Gate | Status |", "|---|---|", "| G2 | 🟢 |", "- a list", "| G4 | 🔴 |",
+				"| Gate | Status |", "|---|---|", "| G5 | 🟢 |", "> a quote", "| G6 | 🔴 |",
+				"| Gate | Status |", "|---|---|", "| G7 | 🟢 |", "## G8 | 🔴", "| G9 | 🔴 |"),
+			want: []GateRow{
+				{Gate: "G0", Status: GatePassed, RawStatus: "🟢", Line: 3},
+				{Gate: "G2", Status: GatePassed, RawStatus: "🟢", Line: 8},
+				{Gate: "G5", Status: GatePassed, RawStatus: "🟢", Line: 13},
+				{Gate: "G7", Status: GatePassed, RawStatus: "🟢", Line: 18},
 			},
 		},
 		{
