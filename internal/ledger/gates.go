@@ -505,6 +505,13 @@ func currentGates(doc *document) []CurrentGate {
 			continue
 		}
 		t := strings.TrimSpace(l.text)
+		if value, ok := plainStatus(shownText(t)); ok && !inBlockers && cur.StatusLine == 0 {
+			// "Status: Failed", or "- **Status:** Failed": the section's
+			// status to a reader all the same.
+			cur.RawStatus, cur.StatusLine = value, l.num
+			cur.Status = normaliseGateStatus(value)
+			continue
+		}
 		if name, value, ok := boldLabel(shownText(t)); ok {
 			inBlockers = name == "blockers"
 			if name == "status" && cur.StatusLine == 0 {
@@ -545,6 +552,22 @@ func currentGateID(title string) string {
 		return stripEmphasis(f[0])
 	}
 	return rest
+}
+
+// plainStatus reads a status label written otherwise than "**Status:**
+// value" at the start of its line: without emphasis ("Status: value"), or
+// as a list item ("- **Status:** value").
+func plainStatus(t string) (value string, ok bool) {
+	if off, item := listItem(t); item {
+		if name, value, ok := boldLabel(t[off:]); ok && name == "status" {
+			return value, true
+		}
+		t = t[off:]
+	}
+	if hasPrefixFoldASCII(t, "status:") {
+		return strings.TrimSpace(t[len("status:"):]), true
+	}
+	return "", false
 }
 
 // boldLabel splits "**Name:** value" or "**Name**: value" into the lower-case

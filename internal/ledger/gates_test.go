@@ -411,3 +411,16 @@ func TestEventInNote(t *testing.T) {
 		t.Errorf("events: got %s, want the events of lines 3 and 4", toJSON(g.Events))
 	}
 }
+
+// TestCurrentGateStatusVariants: a Current Gate section's status written
+// without emphasis, or as a list item, is its status to a reader.
+func TestCurrentGateStatusVariants(t *testing.T) {
+	for _, written := range []string{"Status: Failed", "status:Failed", "- **Status:** Failed", "* Status: Failed", "1. **Status**: Failed"} {
+		t.Run(written, func(t *testing.T) {
+			g, problems := ParseGatesLedger(md("## Current Gate: G2", "**Owner:** validator", written, "**Blockers:**", "- Status: waiting on the vendor", "**Status:** Passed"))
+			assertProblems(t, problems, nil)
+			assertEqual(t, "current gates", g.Current, []CurrentGate{{Gate: "G2", Line: 1, Status: GateFailed, RawStatus: "Failed", StatusLine: 3,
+				Blockers: []Blocker{{"Status: waiting on the vendor", 5}}}})
+		})
+	}
+}
