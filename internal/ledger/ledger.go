@@ -335,6 +335,22 @@ func (d *document) boldField(name string) (value string, num int) {
 			}
 		}
 	}
+	// Written without emphasis ("Status: Complete") or as a list item
+	// ("- **Status:** Complete"), the field says the same to a reader.
+	for _, l := range d.lines {
+		if l.code || l.level > 0 {
+			continue
+		}
+		t := strings.TrimSpace(shownText(l.text))
+		if off, item := listItem(t); item {
+			t = t[off:]
+		}
+		for _, p := range append(prefixes[:], name+":") {
+			if hasPrefixFoldASCII(t, p) {
+				return strings.TrimSpace(t[len(p):]), l.num
+			}
+		}
+	}
 	return "", 0
 }
 

@@ -220,6 +220,10 @@ func TestParseRoadmapHeaderFields(t *testing.T) {
 		{"case of the label is ignored", md("**STATUS:** Complete"), "Complete", "", 1},
 		{"not inside code or comments", md("```", "**Status:** fenced", "```", "<!-- **Status:** hidden -->", "**Status:** real"), "real", "", 5},
 		{"empty value", md("**Status:**"), "", "", 1},
+		{"without emphasis", md("# R", "Run Initialized: t0", "status:  Complete"), "Complete", "t0", 3},
+		{"as a list item", md("# R", "- **Status:** Complete", "* Run Initialized: t0"), "Complete", "t0", 2},
+		{"the bold form wins", md("Status: Planning Phase", "**Status:** Complete"), "Complete", "", 2},
+		{"a heading is no field", md("## Status: Complete", "```", "Status: fenced", "```"), "", "", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
