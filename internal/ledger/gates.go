@@ -444,6 +444,7 @@ func normaliseGateStatus(cell string) string {
 		notStarted
 	)
 	var found int
+	cell = dropStruck(cell)
 	for _, r := range cell {
 		switch r {
 		case '🟢', '✅':
@@ -479,6 +480,88 @@ func normaliseGateStatus(cell string) string {
 		}
 	}
 	return ""
+}
+
+// dropStruck removes the struck-through spans of s ("~~🟢 Passed~~ 🔴
+// Failed", "<del>Passed</del> Failed"): a reader takes what is struck out
+// for what no longer holds, and reading both would make the status
+// unknown.
+func dropStruck(s string) string {
+	if !strings.ContainsAny(s, "~<") {
+		return s
+	}
+	lower := lowerASCII(s)
+	unclosed := map[string]bool{} // tags with no closing tag from here on
+	var lone [3]bool              // tilde runs of 1 or 2 with no closing run from here on
+	var sb strings.Builder
+	for i := 0; i < len(s); {
+		switch s[i] {
+		case '~':
+			n := len(s[i:]) - len(strings.TrimLeft(s[i:], "~"))
+			if n <= 2 && !lone[n] {
+				if end := closingTildes(s[i+n:], n); end >= 0 {
+					i += n + end + n
+					continue
+				}
+				lone[n] = true
+			}
+			sb.WriteString(s[i : i+n])
+			i += n
+			continue
+		case '<':
+			if end := struckTag(lower[i:], unclosed); end > 0 {
+				i += end
+				continue
+			}
+		}
+		sb.WriteByte(s[i])
+		i++
+	}
+	return sb.String()
+}
+
+// closingTildes is the offset in s of the first run of exactly n tildes,
+// -1 if none.
+func closingTildes(s string, n int) int {
+	for i := 0; i < len(s); {
+		if s[i] != '~' {
+			i++
+			continue
+		}
+		m := len(s[i:]) - len(strings.TrimLeft(s[i:], "~"))
+		if m == n {
+			return i
+		}
+		i += m
+	}
+	return -1
+}
+
+// struckTag is the length of a <del>, <s> or <strike> element at the start
+// of lower (ASCII lower-case), up to its closing tag; 0 if it starts with
+// none. A tag found with no closing tag after it goes into unclosed, so
+// that no later one searches again.
+func struckTag(lower string, unclosed map[string]bool) int {
+	for _, tag := range [...]string{"del", "s", "strike"} {
+		if unclosed[tag] || !strings.HasPrefix(lower, "<"+tag+">") {
+			continue
+		}
+		if end := strings.Index(lower, "</"+tag+">"); end >= 0 {
+			return end + len("</"+tag+">")
+		}
+		unclosed[tag] = true
+	}
+	return 0
+}
+
+// lowerASCII lower-cases the ASCII letters of s, keeping its length.
+func lowerASCII(s string) string {
+	return strings.Map(func(r rune) rune {
+		if 'A' <= r && r <= 'Z' {
+			return r + ('a' - 'A')
+		}
+		return r
+	}, s)
 }
 
 // currentGates reads every "Current Gate" section: the ledger's own word on

@@ -310,6 +310,14 @@ func TestNormaliseGateStatus(t *testing.T) {
 		{"Bypassed", ""},
 		{"🟢 Failed", ""},
 		{"", ""},
+		{"~~🟢 Passed~~ 🔴 Failed", GateFailed},
+		{"~🔴 Failed~ 🟢 Passed", GatePassed},
+		{"<del>Passed</del> Failed", GateFailed},
+		{"<S>Failed</S> <strike>x</strike>Passed", GatePassed},
+		{"~~~Passed~~~ Failed", ""},
+		{"~~Passed Failed", ""},
+		{"<del>Passed Failed", ""},
+		{"Passed (~90%)", GatePassed},
 	}
 	for _, tt := range tests {
 		if got := normaliseGateStatus(tt.cell); got != tt.want {
