@@ -21,7 +21,7 @@ var fuzzSeeds = []string{
 	"", " ", "{}", "[]", "0", "-0.0e-0", "1E+2", "1e30000", "-2E-29999", "1E70000", "-1E700000000", "1E7000000000", "1E-700000000", "-1E-7000000000", "0E-7000000000", "-0.0e99999999999999999999", "01", "-", "1.", ".5", "+1", "1e", "true", "tru", "nul", "nulll",
 	`"a"`, `"\u00e9\ud83d\ude00"`, `"\ud800"`, `"\udc00\ud800\u0041"`, `"\'"`, `"\x"`, `"\u12g4"`, "\"a\nb\"", "\"a\x01\"",
 	"\"\xff\xfe\"", "\"\xed\xa0\x80\"", "\xff", bom, bom + "{}", bom + bom + "{}",
-	`{"a":1,"a":2}`, `{"a":{"b":1,"b":2},"a":{}}`, `{"a/b":{"~":[0,{"":null}]}}`, `{"a":1,}`, `[1,]`, `[1 2]`,
+	`{"a":1,"a":2}`, `{"a":{"b":1,"b":2},"a":{}}`, "{\"a\":1,\"a\u200b\":2,\"a\u200b\":3,\"\u2060a\":4}", `{"a":1,"a\u200b":2}`, `{"a/b":{"~":[0,{"":null}]}}`, `{"a":1,}`, `[1,]`, `[1 2]`,
 	`{"a" 1}`, `{a:1}`, `[1}`, `{"a":1]`, `{"a":1}}`, "1 2", "{}\n{}", "[\r\n1,\r\n", "{\r\n\"k\":\r\n[\"é\", ]}",
 	strings.Repeat("[", 1001) + strings.Repeat("]", 1001), strings.Repeat(`{"":`, 20) + "0" + strings.Repeat("}", 20),
 }
@@ -295,11 +295,22 @@ func referenceDecodeFirst(data []byte) (any, bool) {
 }
 
 // countDuplicateKeys counts members whose name their object already had,
-// as encoding/json's tokenizer sees them.
+// as encoding/json's tokenizer sees them, or had as a reader sees it: the
+// same once Unicode format characters (a zero-width space, say) are left
+// out.
 func countDuplicateKeys(data []byte) int {
 	type frame struct {
 		object, wantName bool
-		seen             map[string]bool
+		seen, shown      map[string]bool
+	}
+	visible := func(s string) string {
+		var b strings.Builder
+		for _, r := range s {
+			if !unicode.In(r, unicode.Cf) {
+				b.WriteRune(r)
+			}
+		}
+		return b.String()
 	}
 	var stack []*frame
 	valueDone := func() {
@@ -322,7 +333,7 @@ func countDuplicateKeys(data []byte) int {
 		case json.Delim:
 			switch tok {
 			case '{':
-				stack = append(stack, &frame{object: true, wantName: true, seen: map[string]bool{}})
+				stack = append(stack, &frame{object: true, wantName: true, seen: map[string]bool{}, shown: map[string]bool{}})
 			case '[':
 				stack = append(stack, &frame{})
 			default:
@@ -331,10 +342,11 @@ func countDuplicateKeys(data []byte) int {
 			}
 		case string:
 			if n := len(stack); n > 0 && stack[n-1].wantName {
-				if stack[n-1].seen[tok] {
+				if stack[n-1].seen[tok] || stack[n-1].shown[visible(tok)] {
 					dups++
 				}
 				stack[n-1].seen[tok] = true
+				stack[n-1].shown[visible(tok)] = true
 				stack[n-1].wantName = false
 				continue
 			}

@@ -278,6 +278,7 @@ func (p *parser) object() any {
 		}
 		obj[m.name] = m.value
 	}
+	p.lookalikes(members)
 	clear(members)
 	p.members = p.members[:mark]
 	p.pop()

@@ -163,6 +163,11 @@ func TestParseProblems(t *testing.T) {
 			{DuplicateKey, 12, 1, 13, "/a/b", `duplicate key "b" (first at line 1, column 7); the later value wins in most readers`},
 			{DuplicateKey, 19, 1, 20, "/a", `duplicate key "a" (first at line 1, column 2); the later value wins in most readers`}}},
 
+		{name: "a key that shows as an earlier one", input: "{\"G2\": \"passed\", \"G2\u200b\": \"failed\", \"G\u20602\": 1, \"G2\u200b\": 2}", want: []P{
+			{DuplicateKey, 17, 1, 18, "/G2\u200b", `key "G2\u200b" shows as "G2", as the key "G2" does (first at line 1, column 2): a reader sees one key written twice, while readers of the data hold two different keys`},
+			{DuplicateKey, 36, 1, 35, "/G\u20602", `key "G\u20602" shows as "G2", as the key "G2" does (first at line 1, column 2): a reader sees one key written twice, while readers of the data hold two different keys`},
+			{DuplicateKey, 48, 1, 45, "/G2\u200b", `duplicate key "G2\u200b" (first at line 1, column 18); the later value wins in most readers`}}},
+
 		// BOM: skipped, invisible to columns, raw in offsets.
 		{name: "bom", input: bom + "{\"a\": 1}", want: []P{
 			{BOM, 0, 1, 1, "", "the file starts with a utf-8 byte order mark; it was skipped, but many json readers reject it (save the file as utf-8 without a bom)"}}},

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -316,6 +317,51 @@ func (p *parser) duplicate(m member, first int) {
 	pointer := p.containerPointer(len(p.frames)-1) + "/" + EscapeToken(m.name)
 	p.reportAt(DuplicateKey, m.offset, pointer, "duplicate key "+quote(m.name)+" (first at ", first,
 		"); the later value wins in most readers")
+}
+
+// lookalikes reports each member whose name differs from an earlier one's
+// only by characters that show as nothing (Unicode format characters such
+// as a zero-width space, a word joiner or a bidirectional mark): a reader
+// sees the same key twice and takes the later value, while the checker,
+// like any JSON reader, holds two keys and reads the one the name is
+// spelled for.
+func (p *parser) lookalikes(members []member) {
+	plain := true
+	for _, m := range members {
+		for i := 0; i < len(m.name) && plain; i++ {
+			plain = m.name[i] < utf8.RuneSelf
+		}
+	}
+	if plain {
+		return
+	}
+	first := make(map[string]member, len(members)) // by the name as shown
+	written := make(map[string]bool, len(members))
+	for _, m := range members {
+		if written[m.name] {
+			continue // a duplicate, reported as one
+		}
+		written[m.name] = true
+		shown := shownName(m.name)
+		prev, seen := first[shown]
+		if !seen {
+			first[shown] = m
+			continue
+		}
+		pointer := p.containerPointer(len(p.frames)-1) + "/" + EscapeToken(m.name)
+		p.reportAt(DuplicateKey, m.offset, pointer, "key "+quote(m.name)+" shows as "+quote(shown)+", as the key "+quote(prev.name)+" does (first at ", prev.offset,
+			"): a reader sees one key written twice, while readers of the data hold two different keys")
+	}
+}
+
+// shownName is name without the characters that show as nothing.
+func shownName(name string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.Is(unicode.Cf, r) {
+			return -1
+		}
+		return r
+	}, name)
 }
 
 // describe names what stands at data[at] for a message: a quoted
