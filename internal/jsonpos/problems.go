@@ -342,7 +342,7 @@ func (p *parser) lookalikes(members []member) {
 			continue // a duplicate, reported as one
 		}
 		written[m.name] = true
-		shown := shownName(m.name)
+		shown := ShownName(m.name)
 		prev, seen := first[shown]
 		if !seen {
 			first[shown] = m
@@ -354,8 +354,9 @@ func (p *parser) lookalikes(members []member) {
 	}
 }
 
-// shownName is name without the characters that show as nothing.
-func shownName(name string) string {
+// ShownName is name without the characters that show as nothing (Unicode
+// format characters): two names with one ShownName look the same.
+func ShownName(name string) string {
 	return strings.Map(func(r rune) rune {
 		if unicode.Is(unicode.Cf, r) {
 			return -1

@@ -308,6 +308,9 @@ func (b *builder) value(n *yaml.Node, ptr string, depth int) any {
 			first[k.Value] = k
 			m[k.Value] = b.value(v, child, depth+1)
 		}
+		if !b.inAlias {
+			b.lookalikes(n, ptr)
+		}
 		merged := map[string]bool{}
 		for _, kv := range merges {
 			b.merge(m, first, merged, kv[0], kv[1], ptr, depth)
@@ -328,6 +331,31 @@ func (b *builder) value(n *yaml.Node, ptr string, depth int) any {
 		return scalar(n)
 	}
 	return nil
+}
+
+// lookalikes reports each key of the mapping n (at ptr) that differs from
+// an earlier key only by characters that show as nothing (a zero-width
+// space, say): a reader sees the same key twice and takes the later value,
+// while every reader of the data holds two keys. A key written twice is a
+// duplicate, reported as one.
+func (b *builder) lookalikes(n *yaml.Node, ptr string) {
+	first := map[string]*yaml.Node{} // by the key as shown
+	written := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := n.Content[i]
+		if k.Kind != yaml.ScalarNode || isMerge(k) || written[k.Value] {
+			continue
+		}
+		written[k.Value] = true
+		shown := jsonpos.ShownName(k.Value)
+		prev, seen := first[shown]
+		if !seen {
+			first[shown] = k
+			continue
+		}
+		b.problems = append(b.problems, jsonpos.Problem{Kind: jsonpos.DuplicateKey, Line: k.Line, Column: k.Column, Pointer: ptr + "/" + escape(k.Value),
+			Message: fmt.Sprintf("key %q shows as %q, as the key %q does (first at line %d, column %d): a reader sees one key written twice, while readers of the data hold two different keys", k.Value, shown, prev.Value, prev.Line, prev.Column)})
+	}
 }
 
 // isMerge reports whether k is a merge key: a plain "<<" (a quoted one is
