@@ -163,6 +163,13 @@ func parseTask(doc *document, l line) (Task, bool) {
 		return Task{}, false
 	}
 	written := strings.TrimSpace(rest[1:])
+	// A description holding another checkbox and task id ("...<br>- [ ]
+	// T002: ...") shows a reader a second task, one no rule would read.
+	if at := taskInText(written); at >= 0 {
+		start := len(s) - len(strings.TrimLeft(rest[1:], " \t")) // of written, but for white space other than blanks
+		doc.problem(l.num, column(s, min(start+at, len(s))), "malformed task: the description holds another task (%s); write each task on a line of its own", snippet(written[at:]))
+		return Task{}, false
+	}
 	t.Text, t.CompletedAt = splitCompletion(written)
 	if t.Text == "" {
 		doc.problem(l.num, column(s, idOff+n), "malformed task: %s, missing the description after %q", taskGrammar, t.ID+":")
@@ -178,6 +185,24 @@ func parseTask(doc *document, l line) (Task, bool) {
 		return Task{}, false
 	}
 	return t, true
+}
+
+// taskInText returns the offset in s of a checkbox ("[ ]", "[x]", "[X]")
+// followed by a task id and a colon, -1 if none.
+func taskInText(s string) int {
+	for i := strings.IndexByte(s, '['); i >= 0; {
+		for _, box := range [...]string{"[ ]", "[x]", "[X]"} {
+			if rest, ok := strings.CutPrefix(s[i:], box); ok && startsWithTaskID(strings.TrimLeft(rest, " \t")) {
+				return i
+			}
+		}
+		next := strings.IndexByte(s[i+1:], '[')
+		if next < 0 {
+			return -1
+		}
+		i += 1 + next
+	}
+	return -1
 }
 
 // splitCompletion removes a trailing "✅ (Completed: <time>)" (the ✅ and the

@@ -115,6 +115,15 @@ func TestParseRoadmapTasks(t *testing.T) {
 			},
 		},
 		{
+			name: "a task whose description holds another task is a problem",
+			doc:  md("### Task Queue", "- [x] T001: a<br>- [ ] T002: open", "- [x] T003: see [x] in T004 and [ ] T5 later", "- [ ] T006: [X]T7: b"),
+			want: []Task{{ID: "T003", Text: "see [x] in T004 and [ ] T5 later", Done: true, Line: 3}},
+			problems: []Problem{
+				{2, 20, `malformed task: the description holds another task ("[ ] T002: open"); write each task on a line of its own`},
+				{4, 13, `malformed task: the description holds another task ("[X]T7: b"); write each task on a line of its own`},
+			},
+		},
+		{
 			name: "other headings that merely start with the words do not",
 			doc:  md("### Task Queues archive", "- [ ] T001: a"),
 		},
