@@ -34,6 +34,7 @@ var goRulesFiredElsewhere = []struct {
 	{rule: finding.HashTooShort, file: "internal/cli/evidence_digits_test.go", test: "TestMinHashDigits", names: "finding.HashTooShort"}, // evidence: min-hash-digits in the configuration
 	{rule: finding.WaiverExpired, file: "internal/cli/config_test.go", test: "TestConfigWaivers"},                                        // a configuration's waiver
 	{rule: finding.WaiverUnused, file: "internal/cli/config_test.go", test: "TestConfigWaivers"},                                         // a configuration's waiver
+	{rule: finding.WaiverNewRun, file: "internal/cli/trust_test.go", test: "TestWaiverNewRun"},                                           // a base waiver and a new run in a repository
 	{rule: finding.RulesChanged, file: "internal/cli/trust_test.go", test: "TestConfigOnlyInHead"},                                       // CI and a configuration the change adds
 	{rule: finding.FrozenChanged, file: "internal/history/contract_test.go", test: "TestContractHistory"},                                // history of a contract round
 	{rule: finding.HybridVersionDecreased, file: "internal/history/hybrid_test.go", test: "TestHybridHistory"},                           // history of a hybrid run

@@ -67,6 +67,63 @@ func TestConfigReadFromBase(t *testing.T) {
 	}
 }
 
+// TestWaiverNewRun: a waiver at the base whose glob covers every run
+// accepts the findings of a run the base holds, but none of a run the
+// change adds under the same glob: the waiver was no decision about it.
+// Without a base to compare with, the waiver applies as written.
+func TestWaiverNewRun(t *testing.T) {
+	gittest.Isolate(t)
+	t.Setenv("CI", "true")
+	dir := configRepo(t, "hash_mismatch", `waivers:
+  - {rule: h3a.integrity.hash_mismatch, path: "runs/*/**", reason: vendor tool, expires: 2999-12-31}
+  - {rule: h3a.evidence.required_artifact, path: "runs/*/**", reason: same, expires: 2999-12-31}
+`)
+	repo := gittest.At(t, dir)
+	repo.Git("init", "-q")
+	repo.Git("add", "-A")
+	base := repo.Commit("base: a waived run and its waivers")
+	repo.Publish(base)
+
+	code, audits, stderr := jsonReport(t, "--base", base, "runs")
+	if code != ExitPass || len(audits) != 1 || audits[0].Counts.Waived != 2 {
+		t.Fatalf("the run at the base: exit %d, want %d with 2 waived: %s", code, ExitPass, stderr)
+	}
+
+	src := filepath.Join(dir, "runs", runID)
+	if err := os.CopyFS(filepath.Join(dir, "runs", "b", runID), os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	repo.Git("add", "-A")
+	repo.Commit("the change: a broken run under the waivers' glob")
+	code, audits, stderr = jsonReport(t, "--base", base, "runs")
+	if code != ExitFail {
+		t.Fatalf("a new run under a base waiver: exit %d, want %d: %s", code, ExitFail, stderr)
+	}
+	for _, a := range audits {
+		notes := 0
+		for _, f := range a.Findings {
+			if f.Rule == "h3a.waiver.new_run" {
+				notes++
+			}
+		}
+		switch a.Run {
+		case "runs/" + runID:
+			if a.Gate != "pass" || a.Counts.Waived != 2 || notes != 0 {
+				t.Errorf("the run at the base: gate %s, counts %+v, %d new_run findings; want pass with 2 waived", a.Gate, a.Counts, notes)
+			}
+		case "runs/b/" + runID:
+			if a.Gate != "fail" || a.Counts.Waived != 0 || notes != 2 {
+				t.Errorf("the new run: gate %s, counts %+v, %d new_run findings; want fail, none waived, 2 saying why", a.Gate, a.Counts, notes)
+			}
+		}
+	}
+
+	t.Setenv("CI", "")
+	if code, _, stderr := jsonReport(t, "--base", "none", "runs"); code != ExitPass {
+		t.Errorf("--base none: exit %d, want %d (no base: the waiver applies as written): %s", code, ExitPass, stderr)
+	}
+}
+
 // TestConfigOnlyInHead: in CI, a configuration the base does not have is
 // not used, and the report says so as a finding on the file.
 func TestConfigOnlyInHead(t *testing.T) {

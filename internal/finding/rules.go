@@ -597,6 +597,14 @@ var (
 		Description: "A waiver in the configuration file is past its expiry date. It no longer accepts anything: the findings it covered count again.",
 		Remediation: "fix what the waiver was covering and delete the waiver, or, if the exception still holds, give it a new expiry date and say why in its reason",
 	}
+	WaiverNewRun = Rule{
+		ID:          "h3a.waiver.new_run",
+		Category:    CategoryPolicy,
+		Severity:    Info,
+		Title:       "Waiver does not cover a new run",
+		Description: "A live waiver in the configuration file covers this run and matches some of its findings, but the run is new since the base revision the history was compared with. A waiver is a person's decision about findings that existed when it was written; this run did not exist then, and the change under review chose its folder name, so it could land under any existing glob. The waiver accepts none of the run's findings: they count as if it were not there. Once the run is at the base (merged), the waiver covers it like any other.",
+		Remediation: "fix the findings in the new run; or have a person review them and merge the run, after which the waiver covers it (or write a waiver naming the run once it exists at the base)",
+	}
 	WaiverUnused = Rule{
 		ID:          "h3a.waiver.unused",
 		Category:    CategoryPolicy,
@@ -617,7 +625,7 @@ var GoRules = []Rule{
 	HashMismatch, EntryNotSuperseded, MissingArtifact, HashUnverifiable, HashEllipsis, HashMalformed, HashTooShort,
 	PathEscape, AbsolutePath,
 	RunIDMismatch, ContractFileMissing, ContractRoundNumber, ContractFlatAndRounds, GateStateOutputUnread,
-	WaiverExpired, WaiverUnused, RulesChanged,
+	WaiverExpired, WaiverNewRun, WaiverUnused, RulesChanged,
 	HistoryNotCompared, NewRun, EntryRewritten, BadCorrection, GateEventRewritten,
 	EvidenceEntryRewritten, TaskRemoved, TaskReworded, TaskUnticked, CompletionChanged,
 	ArtifactChanged, ArtifactRelogged, ArtifactLFSPointer, ArtifactDeleted, RunDeleted, RunMoved, LayoutChanged, FileRemoved, FrozenChanged, IterationCountLowered,

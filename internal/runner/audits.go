@@ -13,6 +13,7 @@ import (
 
 	"github.com/h3a-check/h3a-check/internal/audit"
 	"github.com/h3a-check/h3a-check/internal/finding"
+	"github.com/h3a-check/h3a-check/internal/gitrev"
 	"github.com/h3a-check/h3a-check/internal/layout"
 	"github.com/h3a-check/h3a-check/internal/rundir"
 )
@@ -61,8 +62,15 @@ func sourcesOrEmpty(s []audit.Source) []audit.Source {
 
 // configure applies the user's configuration to the complete findings of a
 // run: waivers first (so their own findings exist), then severity overrides.
-func (c *checker) configure(runDir string, findings []finding.Finding) []finding.Finding {
-	findings = c.rules.Waivers.Apply(runDir, findings)
+//
+// newSince is the base the run is new since ("" when it is not, or no base
+// was compared): a waiver accepts nothing there (waiver.Set.ApplyNewRun).
+func (c *checker) configure(runDir, newSince string, findings []finding.Finding) []finding.Finding {
+	if newSince != "" {
+		findings = c.rules.Waivers.ApplyNewRun(runDir, newSince, findings)
+	} else {
+		findings = c.rules.Waivers.Apply(runDir, findings)
+	}
 	if len(c.rules.Severity) > 0 {
 		for i := range findings {
 			if sev, ok := c.rules.Severity[findings[i].Rule]; ok {
@@ -161,7 +169,7 @@ func (c *checker) newAudit(run rundir.Run) *audit.Audit {
 // its one finding says why.
 func (c *checker) notChecked(a *audit.Audit, run rundir.Run, why finding.Finding, notes string) *audit.Audit {
 	a.RunID = filepath.Base(run.Dir)
-	a.Findings = c.configure(run.Dir, []finding.Finding{why})
+	a.Findings = c.configure(run.Dir, "", []finding.Finding{why})
 	if notes != "" {
 		a.Notes = notes
 	}
@@ -174,7 +182,11 @@ func (c *checker) notChecked(a *audit.Audit, run rundir.Run, why finding.Finding
 // what the stages found, and the gate.
 func (c *checker) fillAudit(a *audit.Audit, s *runState, out stagesOutcome) {
 	c.resolvePositions(s)
-	s.findings = c.configure(s.run.Dir, s.findings)
+	newSince := ""
+	if out.hist.newRun && out.hist.base != nil {
+		newSince = gitrev.Short(*out.hist.base)
+	}
+	s.findings = c.configure(s.run.Dir, newSince, s.findings)
 	// Copies, so the audit, which outlives the run's documents, does not
 	// hold them through a substring.
 	a.RunID = strings.Clone(s.lay.RunID(s.run))

@@ -8,6 +8,8 @@
 // covers is a warning there, since the problem was fixed or the waiver is
 // mistyped. Waivers about runs that were not checked say nothing, so a
 // pre-commit check of one run is not flooded with other runs' waivers.
+// A run that is new since the base the history was compared with had no
+// findings when the waiver was written: no waiver accepts them (ApplyNewRun).
 package waiver
 
 import (
@@ -60,6 +62,21 @@ func Today(now time.Time) string { return now.UTC().Format(DateLayout) }
 // Unused, once, after every run: a glob over many runs would otherwise warn
 // in each.
 func (s *Set) Apply(runDir string, fs []finding.Finding) []finding.Finding {
+	return s.apply(runDir, "", fs)
+}
+
+// ApplyNewRun is Apply for a run that is new since base, the revision
+// the history was compared with. A waiver was a person's decision about the
+// findings that existed when it was written; a run the change under review
+// adds had none then, and the change chooses its folder name, so it can
+// always land under an existing glob. A live waiver therefore accepts none
+// of such a run's findings: each waiver that matches some says so in a
+// finding of its own, and the findings count until the run is at the base.
+func (s *Set) ApplyNewRun(runDir, base string, fs []finding.Finding) []finding.Finding {
+	return s.apply(runDir, base, fs)
+}
+
+func (s *Set) apply(runDir, newSince string, fs []finding.Finding) []finding.Finding {
 	out := append([]finding.Finding(nil), fs...)
 	if s == nil || len(s.Waivers) == 0 {
 		return out
@@ -81,7 +98,7 @@ func (s *Set) Apply(runDir string, fs []finding.Finding) []finding.Finding {
 				continue
 			}
 			matched++
-			if !expired {
+			if !expired && newSince == "" {
 				f.Waived = finding.Waiver{Reason: w.Reason, Expires: w.Expires, Source: w.Source}
 			}
 		}
@@ -90,6 +107,14 @@ func (s *Set) Apply(runDir string, fs []finding.Finding) []finding.Finding {
 			extra = append(extra, finding.WaiverExpired.New("",
 				"%s: waiver of %s expired on %s (its reason was %q); %s",
 				w.Source, w.describe(), w.Expires, w.Reason, expiredEffect(matched)))
+		case newSince != "":
+			// Neither used nor unused: whether the waiver still matches
+			// what it was written for is for the runs at the base to say.
+			if matched > 0 {
+				extra = append(extra, finding.WaiverNewRun.New("",
+					"%s: waiver of %s does not accept the %s it matches: the run is new since base %s, and the waiver was written before the run existed; %s",
+					w.Source, w.describe(), count(matched, "finding"), newSince, newRunEffect(matched)))
+			}
 		default:
 			s.count(wi, matched)
 		}
@@ -186,6 +211,20 @@ func relative(base, dir string) (string, bool) {
 		return "", false
 	}
 	return rel, true
+}
+
+func count(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+func newRunEffect(matched int) string {
+	if matched == 1 {
+		return "it counts"
+	}
+	return "they count"
 }
 
 func expiredEffect(matched int) string {

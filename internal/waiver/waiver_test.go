@@ -243,6 +243,40 @@ func TestApplyOutsideBase(t *testing.T) {
 	}
 }
 
+// TestApplyNewRun: in a run new since the base no live waiver accepts a
+// finding; each that would says so, and none is counted as used or unused.
+// An expired one is still an error there.
+func TestApplyNewRun(t *testing.T) {
+	s := &Set{Base: filepath.FromSlash("/repo"), Today: "2025-01-01", Waivers: []Waiver{
+		{Rule: "h3a.integrity.*", Path: "runs/**", Reason: "r", Expires: "2099-01-01", Source: "c:1"},
+		{Rule: "h3a.schema.*", Path: "runs/**", Reason: "r", Expires: "2099-01-01", Source: "c:2"},
+		{Rule: "h3a.evidence.*", Path: "runs/**", Reason: "r", Expires: "2024-12-31", Source: "c:3"},
+	}}
+	in := []finding.Finding{
+		{Rule: "h3a.integrity.hash_mismatch", File: "state/EVIDENCE_LOG.md", Details: "d"},
+		{Rule: "h3a.integrity.hash_mismatch", File: "state/EVIDENCE_LOG.md", Line: 2, Details: "d"},
+		{Rule: "h3a.evidence.required_artifact", Details: "d"},
+	}
+	got := s.ApplyNewRun(filepath.FromSlash("/repo/runs/b/r1"), "abc123", in)
+	var rules []string
+	for _, f := range got {
+		if f.IsWaived() {
+			t.Errorf("waived in a new run: %+v", f)
+		}
+		rules = append(rules, f.Rule)
+	}
+	want := []string{"h3a.integrity.hash_mismatch", "h3a.integrity.hash_mismatch", "h3a.evidence.required_artifact", "h3a.waiver.new_run", "h3a.waiver.expired"}
+	if strings.Join(rules, " ") != strings.Join(want, " ") {
+		t.Fatalf("rules %v, want %v", rules, want)
+	}
+	if d := got[3].Details; d != `c:1: waiver of "h3a.integrity.*" on "runs/**" does not accept the 2 findings it matches: the run is new since base abc123, and the waiver was written before the run existed; they count` {
+		t.Errorf("details %q", d)
+	}
+	if u := s.Unused(); len(u) != 0 {
+		t.Errorf("Unused() = %+v after a new run only", u)
+	}
+}
+
 func TestToday(t *testing.T) {
 	// 23:30 on 31 May in UTC-5 is 1 June in UTC.
 	now := time.Date(2025, 5, 31, 23, 30, 0, 0, time.FixedZone("x", -5*3600))
