@@ -313,9 +313,12 @@ func checkParamsRead(cfg *config.Config, user policy.ParamUse) error {
 			continue
 		}
 		msg := "params: no rule reads " + quote(p.Value) + ": the rules loaded read " + strings.Join(known, ", ")
+		if user.Any {
+			msg += " by name (a rule that reads input.params as a whole, or by a computed name, reads no name in particular: read each as input.params.<name> or object.get(input.params, \"<name>\", <default>))"
+		}
 		if near, ok := textdist.Nearest(p.Value, known); ok {
 			msg += "; did you mean " + quote(near) + "?"
-		} else {
+		} else if !user.Any {
 			msg += " (a parameter of a team's rules is read as input.params.<name> in a policy folder)"
 		}
 		errs = append(errs, cfg.Errorf(p, "%s", msg))

@@ -389,7 +389,9 @@ func TestParamNoRuleReads(t *testing.T) {
 	}
 
 	// A team's rule reads its own parameter by name; another name is
-	// still refused, and one read through the whole object is not.
+	// still refused, and so is one read only through the whole object:
+	// such a read names no parameter, so a misspelt limit beside it is
+	// still caught.
 	rule := func(read string) string {
 		return "package h3a.user.team\n\nimport data.h3a.lib\n\n# METADATA\n# title: Owner\n# description: The run's owner.\n# custom:\n#   id: h3a.user.team.owner\nwarn contains f if {\n\t" +
 			read + " == \"bob\"\n\tf := lib.finding(rego.metadata.rule(), {\"msg\": \"bob\"})\n}\n"
@@ -413,7 +415,11 @@ func TestParamNoRuleReads(t *testing.T) {
 	if err := os.WriteFile(filepath.Join("team", "team.rego"), []byte(rule(`p := input.params; object.get(p, "owner", "")`)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, stderr := runMain("--base", "none", "runs"); code != ExitPass {
-		t.Errorf("ownr, params read as a whole: exit %d: %s", code, stderr)
+	write("policies: [team]\nparams:\n  owner: alice\n  max_iteration: 1\n")
+	code, _, stderr = runMain("--base", "none", "runs")
+	want = `.h3a-check.yaml:4:3: params: no rule reads "max_iteration": the rules loaded read max_iterations, max_retries by name (a rule that reads input.params as a whole`
+	if code != ExitError || !strings.Contains(stderr, want) || !strings.Contains(stderr, `did you mean "max_iterations"?`) ||
+		!strings.Contains(stderr, `.h3a-check.yaml:3:3: params: no rule reads "owner"`) {
+		t.Errorf("params read as a whole, max_iteration: exit %d, want %d and %s; stderr:\n%s", code, ExitError, want, stderr)
 	}
 }

@@ -7,14 +7,18 @@ import (
 // ParamUse is what the user rules read of input.params: the names they
 // read by a constant key, and whether some rule reads it otherwise (the
 // whole object, through input as a whole, or by a key computed at
-// evaluation), so that any name may be read.
+// evaluation).
 type ParamUse struct {
 	Names map[string]bool
 	Any   bool
 }
 
-// Reads reports whether a user rule may read the parameter name.
-func (u ParamUse) Reads(name string) bool { return u.Any || u.Names[name] }
+// Reads reports whether a user rule reads the parameter name by its own
+// name. A read of the whole object, or by a computed key, names no
+// parameter in particular: counting it as reading every name would let a
+// single such rule make a misspelt limit (max_iteration for
+// max_iterations) pass unnoticed again, with the default in force.
+func (u ParamUse) Reads(name string) bool { return u.Names[name] }
 
 var (
 	inputRoot   = ast.Var("input")
@@ -25,7 +29,7 @@ var (
 // A configuration's parameter that no rule reads is a value the check
 // does not understand (a misspelt limit, say), and the configuration
 // says so instead of dropping it; where a rule's reading cannot be told
-// from its text, every name counts as read.
+// from its text, Any records it, and no name counts as read by it.
 func paramsRead(mods []*module) ParamUse {
 	use := ParamUse{Names: map[string]bool{}}
 	var visit func(x any) bool

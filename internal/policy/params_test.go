@@ -41,3 +41,12 @@ func TestParamsRead(t *testing.T) {
 		}
 	}
 }
+
+// TestParamsReadAsAWhole: a read of the whole object names no parameter,
+// so it does not make a misspelt one count as read.
+func TestParamsReadAsAWhole(t *testing.T) {
+	u := ParamUse{Names: map[string]bool{"owner": true}, Any: true}
+	if !u.Reads("owner") || u.Reads("max_iteration") {
+		t.Errorf("Reads: owner %v, max_iteration %v; want true, false", u.Reads("owner"), u.Reads("max_iteration"))
+	}
+}
