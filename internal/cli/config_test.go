@@ -422,4 +422,18 @@ func TestParamNoRuleReads(t *testing.T) {
 		!strings.Contains(stderr, `.h3a-check.yaml:3:3: params: no rule reads "owner"`) {
 		t.Errorf("params read as a whole, max_iteration: exit %d, want %d and %s; stderr:\n%s", code, ExitError, want, stderr)
 	}
+	// The config command shows what a check uses: it refuses the same.
+	code, stdout, stderr := runMain("config")
+	if code != ExitError || !strings.Contains(stderr, want) || stdout != "" {
+		t.Errorf("config, max_iteration: exit %d, want %d and %s; stdout:\n%s\nstderr:\n%s", code, ExitError, want, stdout, stderr)
+	}
+	write("policies: [team]\nparams:\n  max_iterations: 1\nseverity:\n  h3a.user.team.ownr: error\n")
+	code, _, stderr = runMain("config")
+	if want := `.h3a-check.yaml:5:3: severity: no rule "h3a.user.team.ownr" in the policies loaded; did you mean "h3a.user.team.owner"?`; code != ExitError || !strings.Contains(stderr, want) {
+		t.Errorf("config, a team rule id no policy defines: exit %d, want %d and %s; stderr:\n%s", code, ExitError, want, stderr)
+	}
+	write("policies: [team]\nparams:\n  max_iterations: 1\n")
+	if code, stdout, stderr := runMain("config"); code != ExitPass || !strings.Contains(stdout, `params: {"max_iterations":1}`) {
+		t.Errorf("config, max_iterations: exit %d; stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
 }

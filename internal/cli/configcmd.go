@@ -9,7 +9,9 @@ import (
 	"strings"
 
 	"github.com/h3a-check/h3a-check/internal/config"
+	"github.com/h3a-check/h3a-check/internal/finding"
 	"github.com/h3a-check/h3a-check/internal/gitrev"
+	"github.com/h3a-check/h3a-check/internal/policy"
 	"github.com/h3a-check/h3a-check/internal/report"
 	"github.com/h3a-check/h3a-check/internal/trust"
 	"github.com/h3a-check/h3a-check/internal/trusted"
@@ -19,7 +21,7 @@ import (
 // flags, and where each value comes from: a flag, file:line, or the
 // default. It reads the file exactly as check does (the nearest one,
 // through the trust boundary), so what it shows is what a check uses.
-func runConfig(_ context.Context, args []string, e *env) int {
+func runConfig(ctx context.Context, args []string, e *env) int {
 	var cf checkFlags
 	flags := newCheckFlagSet(e, &cf)
 	flags.Init("config", flag.ContinueOnError)
@@ -33,8 +35,28 @@ func runConfig(_ context.Context, args []string, e *env) int {
 	var locator gitrev.Locator
 	defer locator.Close()
 	var sources trusted.Reads
-	cfg, err := trusted.Config(cf.config, trust.New(&locator, cf.base, e.getenv, cf.trustWT).Worded(trustReasons(cf.base)), configChecks, &sources)
+	boundary := trust.New(&locator, cf.base, e.getenv, cf.trustWT).Worded(trustReasons(cf.base))
+	cfg, err := trusted.Config(cf.config, boundary, configChecks, &sources)
 	if err != nil {
+		return fail(e, err)
+	}
+	set := map[string]bool{}
+	flags.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if cfg == nil {
+		cfg = &config.Config{}
+	}
+	var policyReads trusted.Reads
+	// What the configuration names of the policies (a team's rule id, a
+	// parameter) is known once they are loaded; a check refuses what none
+	// of them defines or reads, so the configuration it shows must too.
+	dirs := []string(cf.policies)
+	if !set["policy"] {
+		dirs = nil
+		for _, p := range cfg.Policies {
+			dirs = append(dirs, cfg.Resolve(p.Value))
+		}
+	}
+	if err := checkLoadedNames(ctx, boundary, cfg, dirs, &policyReads); err != nil {
 		return fail(e, err)
 	}
 	w := e.stdout
@@ -44,16 +66,11 @@ func runConfig(_ context.Context, args []string, e *env) int {
 	for _, s := range sources {
 		fmt.Fprintf(w, "# read: %s\n", report.EscapeLine(sourceLine(s)))
 	}
-	set := map[string]bool{}
-	flags.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	line := func(key, value, from string) {
 		fmt.Fprintf(w, "%-40s # %s\n", report.EscapeLine(key+": "+value), report.EscapeLine(from))
 	}
 	at := func(s config.Str) string { return fmt.Sprintf("%s:%d", cfg.File, s.Line) }
 	keyAt := func(key string) string { return fmt.Sprintf("%s:%d", cfg.File, cfg.KeyLines[key]) }
-	if cfg == nil {
-		cfg = &config.Config{}
-	}
 
 	switch {
 	case len(paths) > 0:
@@ -140,4 +157,26 @@ func sourceLine(s trust.Source) string {
 		t += "; only in the working tree, not used"
 	}
 	return t
+}
+
+// checkLoadedNames loads the policies of dirs as a check reads them (through
+// the trust boundary) and refuses the configuration's team rule ids and
+// parameters that none of them defines or reads, as a check does.
+func checkLoadedNames(ctx context.Context, b trust.Boundary, cfg *config.Config, dirs []string, reads *trusted.Reads) error {
+	kept, fromBase, err := trusted.PolicyDirs(b, dirs, reads)
+	if err != nil {
+		return err
+	}
+	eng, err := policy.Load(ctx, policy.Options{Dirs: kept, Sources: fromBase})
+	if err != nil {
+		return err
+	}
+	var loaded []finding.Rule
+	for _, r := range eng.Rules() {
+		loaded = append(loaded, r.Rule)
+	}
+	if err := checkTeamRuleIDs(cfg, loaded); err != nil {
+		return err
+	}
+	return checkParamsRead(cfg, eng.UserParams())
 }
