@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/h3a-check/h3a-check/internal/audit"
 	"github.com/h3a-check/h3a-check/internal/config"
 	"github.com/h3a-check/h3a-check/internal/gitrev/gittest"
 )
@@ -77,6 +78,7 @@ func TestWaiverNewRun(t *testing.T) {
 	dir := configRepo(t, "hash_mismatch", `waivers:
   - {rule: h3a.integrity.hash_mismatch, path: "runs/*/**", reason: vendor tool, expires: 2999-12-31}
   - {rule: h3a.evidence.required_artifact, path: "runs/*/**", reason: same, expires: 2999-12-31}
+  - {rule: h3a.structure.symlink, path: "runs/*/**", reason: old shortcuts, expires: 2999-12-31}
 `)
 	repo := gittest.At(t, dir)
 	repo.Git("init", "-q")
@@ -85,20 +87,28 @@ func TestWaiverNewRun(t *testing.T) {
 	repo.Publish(base)
 
 	code, audits, stderr := jsonReport(t, "--base", base, "runs")
-	if code != ExitPass || len(audits) != 1 || audits[0].Counts.Waived != 2 {
+	if code != ExitPass || len(audits) == 0 || audits[0].Run != "runs/"+runID || audits[0].Counts.Waived != 2 {
 		t.Fatalf("the run at the base: exit %d, want %d with 2 waived: %s", code, ExitPass, stderr)
 	}
 
-	src := filepath.Join(dir, "runs", runID)
-	if err := os.CopyFS(filepath.Join(dir, "runs", "b", runID), os.DirFS(src)); err != nil {
-		t.Fatal(err)
+	// change commits what edit does, and checks it against the base: it
+	// fails.
+	change := func(what string, edit func() error) []*audit.Audit {
+		t.Helper()
+		if err := edit(); err != nil {
+			t.Fatal(err)
+		}
+		repo.Git("add", "-A")
+		repo.Commit("the change: " + what)
+		code, audits, stderr := jsonReport(t, "--base", base, "runs")
+		if code != ExitFail {
+			t.Fatalf("%s under a base waiver: exit %d, want %d: %s", what, code, ExitFail, stderr)
+		}
+		return audits
 	}
-	repo.Git("add", "-A")
-	repo.Commit("the change: a broken run under the waivers' glob")
-	code, audits, stderr = jsonReport(t, "--base", base, "runs")
-	if code != ExitFail {
-		t.Fatalf("a new run under a base waiver: exit %d, want %d: %s", code, ExitFail, stderr)
-	}
+	audits = change("a broken run", func() error {
+		return os.CopyFS(filepath.Join(dir, "runs", "b", runID), os.DirFS(filepath.Join(dir, "runs", runID)))
+	})
 	for _, a := range audits {
 		notes := 0
 		for _, f := range a.Findings {
@@ -115,6 +125,23 @@ func TestWaiverNewRun(t *testing.T) {
 			if a.Gate != "fail" || a.Counts.Waived != 0 || notes != 2 {
 				t.Errorf("the new run: gate %s, counts %+v, %d new_run findings; want fail, none waived, 2 saying why", a.Gate, a.Counts, notes)
 			}
+		}
+	}
+
+	// A run folder the change adds as a link is not read, so never
+	// compared: whether the base holds it is looked up by its path.
+	audits = change("a run folder that is a link", func() error {
+		if err := os.RemoveAll(filepath.Join(dir, "runs", "b")); err != nil {
+			return err
+		}
+		if err := os.MkdirAll(filepath.Join(dir, "runs", "c"), 0o755); err != nil {
+			return err
+		}
+		return os.Symlink(filepath.Join("..", runID), filepath.Join(dir, "runs", "c", runID))
+	})
+	for _, a := range audits {
+		if a.Run == "runs/c/"+runID && (a.Gate != "fail" || a.Counts.Waived != 0) {
+			t.Errorf("the new linked run: gate %s, counts %+v; want fail, none waived", a.Gate, a.Counts)
 		}
 	}
 

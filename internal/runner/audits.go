@@ -6,6 +6,7 @@ package runner
 
 import (
 	"fmt"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -165,11 +166,36 @@ func (c *checker) newAudit(run rundir.Run) *audit.Audit {
 	return a
 }
 
+// newSinceUnread is the base a run that could not be read is new since,
+// as configure takes it: its history was never compared, so whether the
+// base holds its folder is looked up by path. The run is new when the base
+// holds nothing there, or when that cannot be told (fail closed); "" when
+// no history is compared at all (--base none, outside git).
+func (c *checker) newSinceUnread(dir string) string {
+	rb, err := c.hist.of(dir)
+	if err == nil && (rb.skip != "" || rb.repo == nil) {
+		return ""
+	}
+	if err != nil {
+		return "the base"
+	}
+	// The folder itself, not what a link there leads to: a link the
+	// change adds to a run the base holds is still new.
+	parent, err := rb.repo.Rel(filepath.Dir(dir))
+	if err != nil {
+		return gitrev.Short(rb.base.Commit)
+	}
+	if _, ok, err := rb.repo.Lookup(rb.base.Commit, path.Join(parent, filepath.Base(dir))); err == nil && ok {
+		return ""
+	}
+	return gitrev.Short(rb.base.Commit)
+}
+
 // notChecked finishes the audit of a run that could not be read at all:
 // its one finding says why.
 func (c *checker) notChecked(a *audit.Audit, run rundir.Run, why finding.Finding, notes string) *audit.Audit {
 	a.RunID = filepath.Base(run.Dir)
-	a.Findings = c.configure(run.Dir, "", []finding.Finding{why})
+	a.Findings = c.configure(run.Dir, c.newSinceUnread(run.Dir), []finding.Finding{why})
 	if notes != "" {
 		a.Notes = notes
 	}
