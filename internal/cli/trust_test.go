@@ -68,23 +68,31 @@ func TestConfigReadFromBase(t *testing.T) {
 	}
 }
 
+// waiverBase is a repository in CI whose base commit holds the
+// hash_mismatch case's run and waivers of its two errors on glob, then
+// more: the working directory is its top.
+func waiverBase(t *testing.T, glob, more string) (string, *gittest.Repo, string) {
+	t.Helper()
+	gittest.Isolate(t)
+	t.Setenv("CI", "true")
+	dir := configRepo(t, "hash_mismatch", fmt.Sprintf(`waivers:
+  - {rule: h3a.integrity.hash_mismatch, path: %[1]q, reason: vendor tool, expires: 2999-12-31}
+  - {rule: h3a.evidence.required_artifact, path: %[1]q, reason: same, expires: 2999-12-31}
+`, glob)+more)
+	repo := gittest.At(t, dir)
+	repo.Git("init", "-q")
+	repo.Git("add", "-A")
+	base := repo.Commit("base: a run and waivers")
+	repo.Publish(base)
+	return dir, repo, base
+}
+
 // TestWaiverNewRun: a waiver at the base whose glob covers every run
 // accepts the findings of a run the base holds, but none of a run the
 // change adds under the same glob: the waiver was no decision about it.
 // Without a base to compare with, the waiver applies as written.
 func TestWaiverNewRun(t *testing.T) {
-	gittest.Isolate(t)
-	t.Setenv("CI", "true")
-	dir := configRepo(t, "hash_mismatch", `waivers:
-  - {rule: h3a.integrity.hash_mismatch, path: "runs/*/**", reason: vendor tool, expires: 2999-12-31}
-  - {rule: h3a.evidence.required_artifact, path: "runs/*/**", reason: same, expires: 2999-12-31}
-  - {rule: h3a.structure.symlink, path: "runs/*/**", reason: old shortcuts, expires: 2999-12-31}
-`)
-	repo := gittest.At(t, dir)
-	repo.Git("init", "-q")
-	repo.Git("add", "-A")
-	base := repo.Commit("base: a waived run and its waivers")
-	repo.Publish(base)
+	dir, repo, base := waiverBase(t, "runs/*/**", "  - {rule: h3a.structure.symlink, path: \"runs/*/**\", reason: old shortcuts, expires: 2999-12-31}\n")
 
 	code, audits, stderr := jsonReport(t, "--base", base, "runs")
 	if code != ExitPass || len(audits) == 0 || audits[0].Run != "runs/"+runID || audits[0].Counts.Waived != 2 {
@@ -148,6 +156,21 @@ func TestWaiverNewRun(t *testing.T) {
 	t.Setenv("CI", "")
 	if code, _, stderr := jsonReport(t, "--base", "none", "runs"); code != ExitPass {
 		t.Errorf("--base none: exit %d, want %d (no base: the waiver applies as written): %s", code, ExitPass, stderr)
+	}
+}
+
+// TestWaiverMovedRun: moving a failing run under a base waiver's glob does
+// not waive it, since the waiver did not cover it where the base holds it.
+func TestWaiverMovedRun(t *testing.T) {
+	dir, repo, base := waiverBase(t, "runs/legacy/**", "")
+	if err := os.MkdirAll(filepath.Join(dir, "runs", "legacy"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	repo.Git("mv", "runs/"+runID, "runs/legacy/"+runID)
+	repo.Commit("the change: the run moved under the waivers' glob")
+	code, audits, stderr := jsonReport(t, "--base", base, "runs")
+	if code != ExitFail || len(audits) == 0 || audits[0].Counts.Waived != 0 {
+		t.Fatalf("a run moved under a base waiver: exit %d, want %d with none waived: %s", code, ExitFail, stderr)
 	}
 }
 

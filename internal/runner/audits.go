@@ -63,13 +63,13 @@ func sourcesOrEmpty(s []audit.Source) []audit.Source {
 
 // configure applies the user's configuration to the complete findings of a
 // run: waivers first (so their own findings exist), then severity overrides.
-//
-// newSince is the base the run is new since ("" when it is not, or no base
-// was compared): a waiver accepts nothing there (waiver.Set.ApplyNewRun).
-func (c *checker) configure(runDir, newSince string, findings []finding.Finding) []finding.Finding {
-	if newSince != "" {
-		findings = c.rules.Waivers.ApplyNewRun(runDir, newSince, findings)
-	} else {
+func (c *checker) configure(runDir string, since waiverScope, findings []finding.Finding) []finding.Finding {
+	switch {
+	case since.movedFrom != "":
+		findings = c.rules.Waivers.ApplyMoved(runDir, since.base, since.movedFrom, since.movedName, findings)
+	case since.base != "":
+		findings = c.rules.Waivers.ApplyNewRun(runDir, since.base, findings)
+	default:
 		findings = c.rules.Waivers.Apply(runDir, findings)
 	}
 	if len(c.rules.Severity) > 0 {
@@ -166,29 +166,50 @@ func (c *checker) newAudit(run rundir.Run) *audit.Audit {
 	return a
 }
 
+// waiverScope is what a run's history says about the waivers that may
+// accept its findings (waiver.Set): base is the base it is new since, or
+// moved since from movedFrom (absolute; movedName as reports name it); the
+// zero value when it is at the base where it was, or no base was compared.
+type waiverScope struct{ base, movedFrom, movedName string }
+
+// scopeOf is the waiverScope of a run whose history was compared.
+func (c *checker) scopeOf(dir string, hist historyOutcome) waiverScope {
+	if hist.base == nil {
+		return waiverScope{}
+	}
+	short := gitrev.Short(*hist.base)
+	if hist.newRun {
+		return waiverScope{base: short}
+	}
+	if side, ok := c.hist.elsewhere[dir]; ok && side.from != "" && hist.at.repo != nil {
+		return waiverScope{base: short, movedFrom: filepath.Join(hist.at.repo.Root, filepath.FromSlash(side.rel)), movedName: side.from}
+	}
+	return waiverScope{}
+}
+
 // newSinceUnread is the base a run that could not be read is new since,
 // as configure takes it: its history was never compared, so whether the
 // base holds its folder is looked up by path. The run is new when the base
 // holds nothing there, or when that cannot be told (fail closed); "" when
 // no history is compared at all (--base none, outside git).
-func (c *checker) newSinceUnread(dir string) string {
+func (c *checker) newSinceUnread(dir string) waiverScope {
 	rb, err := c.hist.of(dir)
 	if err == nil && (rb.skip != "" || rb.repo == nil) {
-		return ""
+		return waiverScope{}
 	}
 	if err != nil {
-		return "the base"
+		return waiverScope{base: "the base"}
 	}
 	// The folder itself, not what a link there leads to: a link the
 	// change adds to a run the base holds is still new.
 	parent, err := rb.repo.Rel(filepath.Dir(dir))
 	if err != nil {
-		return gitrev.Short(rb.base.Commit)
+		return waiverScope{base: gitrev.Short(rb.base.Commit)}
 	}
 	if _, ok, err := rb.repo.Lookup(rb.base.Commit, path.Join(parent, filepath.Base(dir))); err == nil && ok {
-		return ""
+		return waiverScope{}
 	}
-	return gitrev.Short(rb.base.Commit)
+	return waiverScope{base: gitrev.Short(rb.base.Commit)}
 }
 
 // notChecked finishes the audit of a run that could not be read at all:
@@ -208,11 +229,7 @@ func (c *checker) notChecked(a *audit.Audit, run rundir.Run, why finding.Finding
 // what the stages found, and the gate.
 func (c *checker) fillAudit(a *audit.Audit, s *runState, out stagesOutcome) {
 	c.resolvePositions(s)
-	newSince := ""
-	if out.hist.newRun && out.hist.base != nil {
-		newSince = gitrev.Short(*out.hist.base)
-	}
-	s.findings = c.configure(s.run.Dir, newSince, s.findings)
+	s.findings = c.configure(s.run.Dir, c.scopeOf(s.run.Dir, out.hist), s.findings)
 	// Copies, so the audit, which outlives the run's documents, does not
 	// hold them through a substring.
 	a.RunID = strings.Clone(s.lay.RunID(s.run))

@@ -62,7 +62,7 @@ func Today(now time.Time) string { return now.UTC().Format(DateLayout) }
 // Unused, once, after every run: a glob over many runs would otherwise warn
 // in each.
 func (s *Set) Apply(runDir string, fs []finding.Finding) []finding.Finding {
-	return s.apply(runDir, "", fs)
+	return s.apply(runDir, "", moved{}, fs)
 }
 
 // ApplyNewRun is Apply for a run that is new since base, the revision
@@ -73,10 +73,26 @@ func (s *Set) Apply(runDir string, fs []finding.Finding) []finding.Finding {
 // of such a run's findings: each waiver that matches some says so in a
 // finding of its own, and the findings count until the run is at the base.
 func (s *Set) ApplyNewRun(runDir, base string, fs []finding.Finding) []finding.Finding {
-	return s.apply(runDir, base, fs)
+	return s.apply(runDir, base, moved{}, fs)
 }
 
-func (s *Set) apply(runDir, newSince string, fs []finding.Finding) []finding.Finding {
+// ApplyMoved is Apply for a run that moved since base from fromDir
+// (absolute; shown as fromName). A waiver was written about the runs its
+// path covered then: it accepts a finding only when it matches it at the
+// run's folder at the base as well, so moving a run under a glob does not
+// waive what the base did not.
+func (s *Set) ApplyMoved(runDir, base, fromDir, fromName string, fs []finding.Finding) []finding.Finding {
+	return s.apply(runDir, base, moved{dir: fromDir, name: fromName}, fs)
+}
+
+// moved is where a run was at the base, when it moved since.
+type moved struct{ dir, name string }
+
+func (s *Set) apply(runDir, base string, from moved, fs []finding.Finding) []finding.Finding {
+	newSince := ""
+	if from.dir == "" {
+		newSince = base
+	}
 	out := append([]finding.Finding(nil), fs...)
 	if s == nil || len(s.Waivers) == 0 {
 		return out
@@ -85,20 +101,28 @@ func (s *Set) apply(runDir, newSince string, fs []finding.Finding) []finding.Fin
 	if !ok {
 		return out
 	}
+	fromRun, fromOK := "", false
+	if from.dir != "" {
+		fromRun, fromOK = relative(s.Base, from.dir)
+	}
 	var extra []finding.Finding
 	for wi, w := range s.Waivers {
 		if !coversDir(w.Path, run) {
 			continue
 		}
 		expired := w.Expires < s.Today
-		matched := 0
+		matched, refused := 0, 0
 		for i := range out {
 			f := &out[i]
 			if f.IsWaived() || !w.matches(run, *f) {
 				continue
 			}
 			matched++
-			if !expired && newSince == "" {
+			switch {
+			case expired:
+			case newSince != "", from.dir != "" && (!fromOK || !w.matches(fromRun, *f)):
+				refused++
+			default:
 				f.Waived = finding.Waiver{Reason: w.Reason, Expires: w.Expires, Source: w.Source}
 			}
 		}
@@ -114,6 +138,13 @@ func (s *Set) apply(runDir, newSince string, fs []finding.Finding) []finding.Fin
 				extra = append(extra, finding.WaiverNewRun.New("",
 					"%s: waiver of %s does not accept the %s it matches: the run is new since base %s, and the waiver was written before the run existed; %s",
 					w.Source, w.describe(), count(matched, "finding"), newSince, newRunEffect(matched)))
+			}
+		case refused > 0:
+			extra = append(extra, finding.WaiverNewRun.New("",
+				"%s: waiver of %s does not accept the %s it matches here: the run moved since base %s from %q, where the waiver did not cover %s; %s",
+				w.Source, w.describe(), count(refused, "finding"), base, from.name, map[bool]string{true: "it", false: "them"}[refused == 1], newRunEffect(refused)))
+			if matched > refused {
+				s.count(wi, matched-refused)
 			}
 		default:
 			s.count(wi, matched)

@@ -277,6 +277,31 @@ func TestApplyNewRun(t *testing.T) {
 	}
 }
 
+// TestApplyMoved: a run that moved since the base keeps a waiver only for
+// the findings the waiver matched at the run's folder at the base too.
+func TestApplyMoved(t *testing.T) {
+	s := &Set{Base: filepath.FromSlash("/repo"), Today: "2025-01-01", Waivers: []Waiver{
+		{Rule: "h3a.integrity.*", Path: "runs/legacy/**", Reason: "r", Expires: "2099-01-01", Source: "c:1"},
+		{Rule: "h3a.schema.*", Path: "runs/**", Reason: "r", Expires: "2099-01-01", Source: "c:2"},
+	}}
+	in := []finding.Finding{
+		{Rule: "h3a.integrity.hash_mismatch", File: "state/EVIDENCE_LOG.md", Details: "d"},
+		{Rule: "h3a.schema.bom", File: "state.json", Details: "d"},
+	}
+	got := s.ApplyMoved(filepath.FromSlash("/repo/runs/legacy/r1"), "abc123", filepath.FromSlash("/repo/runs/new/r1"), "runs/new/r1", in)
+	if len(got) != 3 || got[0].IsWaived() || !got[1].IsWaived() || got[2].Rule != "h3a.waiver.new_run" ||
+		got[2].Details != `c:1: waiver of "h3a.integrity.*" on "runs/legacy/**" does not accept the 1 finding it matches here: the run moved since base abc123 from "runs/new/r1", where the waiver did not cover it; it counts` {
+		t.Fatalf("got %+v", got)
+	}
+	if u := s.Unused(); len(u) != 0 {
+		t.Errorf("Unused() = %+v", u)
+	}
+	got = s.ApplyMoved(filepath.FromSlash("/repo/runs/legacy/r2"), "abc123", filepath.FromSlash("/repo/runs/legacy/old/r2"), "runs/legacy/old/r2", in[:1])
+	if len(got) != 1 || !got[0].IsWaived() {
+		t.Errorf("a move within the waiver's glob: %+v", got)
+	}
+}
+
 func TestToday(t *testing.T) {
 	// 23:30 on 31 May in UTC-5 is 1 June in UTC.
 	now := time.Date(2025, 5, 31, 23, 30, 0, 0, time.FixedZone("x", -5*3600))
