@@ -159,6 +159,53 @@ func TestWaiverNewRun(t *testing.T) {
 	}
 }
 
+// TestWaiverNewFinding: a base waiver keeps accepting the findings the run
+// had at the base, but not one the change adds to that run: here an
+// artifact logged with a wrong hash, appended to the evidence log under the
+// same rule and glob.
+func TestWaiverNewFinding(t *testing.T) {
+	dir, repo, base := waiverBase(t, "runs/**", "")
+	run := filepath.Join(dir, "runs", runID)
+	if err := os.WriteFile(filepath.Join(run, "artifacts", "validator", "extra_report.txt"), []byte("extra\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	logPath := filepath.Join(run, "state", "EVIDENCE_LOG.md")
+	data, err := os.ReadFile(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(data), "\n")
+	last := -1
+	for i, l := range lines {
+		if strings.HasPrefix(l, "- `") {
+			last = i
+		}
+	}
+	if last < 0 {
+		t.Fatal("no evidence entry to append after")
+	}
+	entry := "- `artifacts/validator/extra_report.txt` - [hash:0000111122223333] - 2025-09-29T15:01:00Z - Extra report"
+	lines = append(lines[:last+1], append([]string{entry}, lines[last+1:]...)...)
+	if err := os.WriteFile(logPath, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	repo.Git("add", "-A")
+	repo.Commit("the change: an artifact logged with a wrong hash")
+	code, audits, stderr := jsonReport(t, "--base", base, "runs")
+	if code != ExitFail || len(audits) == 0 {
+		t.Fatalf("a new finding under a base waiver: exit %d, want %d: %s", code, ExitFail, stderr)
+	}
+	notes := 0
+	for _, f := range audits[0].Findings {
+		if f.Rule == "h3a.waiver.new_run" {
+			notes++
+		}
+	}
+	if a := audits[0]; a.Gate != "fail" || a.Counts.Waived != 2 || notes != 1 {
+		t.Errorf("gate %s, counts %+v, %d new_run findings; want fail, the base's 2 still waived, 1 saying why", a.Gate, a.Counts, notes)
+	}
+}
+
 // TestWaiverMovedRun: moving a failing run under a base waiver's glob does
 // not waive it, since the waiver did not cover it where the base holds it.
 func TestWaiverMovedRun(t *testing.T) {

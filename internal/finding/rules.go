@@ -601,9 +601,9 @@ var (
 		ID:          "h3a.waiver.new_run",
 		Category:    CategoryPolicy,
 		Severity:    Info,
-		Title:       "Waiver does not cover a new or moved run",
-		Description: "A live waiver in the configuration file covers this run and matches some of its findings, but the run is new since the base revision the history was compared with. A waiver is a person's decision about findings that existed when it was written; this run did not exist then, and the change under review chose its folder name, so it could land under any existing glob. The waiver accepts none of the run's findings: they count as if it were not there. Once the run is at the base (merged), the waiver covers it like any other. The same holds for a run that moved since the base from a folder the waiver did not cover: it accepts only what it matched at the run's folder at the base too.",
-		Remediation: "fix the findings in the new run; or have a person review them and merge the run, after which the waiver covers it (or write a waiver naming the run once it exists at the base)",
+		Title:       "Waiver does not cover a new run, a moved run or a new finding",
+		Description: "A live waiver in the configuration file covers this run and matches some of its findings, but the run is new since the base revision the history was compared with. A waiver is a person's decision about findings that existed when it was written; this run did not exist then, and the change under review chose its folder name, so it could land under any existing glob. The waiver accepts none of the run's findings: they count as if it were not there. Once the run is at the base (merged), the waiver covers it like any other. The same holds for a run that moved since the base from a folder the waiver did not cover: it accepts only what it matched at the run's folder at the base too. And in a run the base holds, it accepts no finding the run did not have at the base: one on a file the change adds, on a line the base's file does not hold (a record appended or rewritten), or on an edited file with no line to compare.",
+		Remediation: "fix the findings in the new run, or the new findings in the run; or have a person review them and merge the change, after which the waiver covers them (or write a waiver naming them once they exist at the base)",
 	}
 	WaiverUnused = Rule{
 		ID:          "h3a.waiver.unused",

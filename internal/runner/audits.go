@@ -5,7 +5,9 @@
 package runner
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"path"
 	"path/filepath"
 	"slices"
@@ -15,6 +17,7 @@ import (
 	"github.com/h3a-check/h3a-check/internal/audit"
 	"github.com/h3a-check/h3a-check/internal/finding"
 	"github.com/h3a-check/h3a-check/internal/gitrev"
+	"github.com/h3a-check/h3a-check/internal/history"
 	"github.com/h3a-check/h3a-check/internal/layout"
 	"github.com/h3a-check/h3a-check/internal/rundir"
 )
@@ -66,7 +69,9 @@ func sourcesOrEmpty(s []audit.Source) []audit.Source {
 func (c *checker) configure(runDir string, since waiverScope, findings []finding.Finding) []finding.Finding {
 	switch {
 	case since.movedFrom != "":
-		findings = c.rules.Waivers.ApplyMoved(runDir, since.base, since.movedFrom, since.movedName, findings)
+		findings = c.rules.Waivers.ApplyMoved(runDir, since.base, since.movedFrom, since.movedName, since.isNew, findings)
+	case since.isNew != nil:
+		findings = c.rules.Waivers.ApplySince(runDir, since.base, since.isNew, findings)
 	case since.base != "":
 		findings = c.rules.Waivers.ApplyNewRun(runDir, since.base, findings)
 	default:
@@ -169,11 +174,15 @@ func (c *checker) newAudit(run rundir.Run) *audit.Audit {
 // waiverScope is what a run's history says about the waivers that may
 // accept its findings (waiver.Set): base is the base it is new since, or
 // moved since from movedFrom (absolute; movedName as reports name it); the
-// zero value when it is at the base where it was, or no base was compared.
-type waiverScope struct{ base, movedFrom, movedName string }
+// zero value when no base was compared. isNew, for a run the base holds,
+// tells the findings it did not have there.
+type waiverScope struct {
+	base, movedFrom, movedName string
+	isNew                      func(finding.Finding) bool
+}
 
 // scopeOf is the waiverScope of a run whose history was compared.
-func (c *checker) scopeOf(dir string, hist historyOutcome) waiverScope {
+func (c *checker) scopeOf(s *runState, hist historyOutcome) waiverScope {
 	if hist.base == nil {
 		return waiverScope{}
 	}
@@ -181,10 +190,122 @@ func (c *checker) scopeOf(dir string, hist historyOutcome) waiverScope {
 	if hist.newRun {
 		return waiverScope{base: short}
 	}
-	if side, ok := c.hist.elsewhere[dir]; ok && side.from != "" && hist.at.repo != nil {
-		return waiverScope{base: short, movedFrom: filepath.Join(hist.at.repo.Root, filepath.FromSlash(side.rel)), movedName: side.from}
+	if hist.at.repo == nil {
+		// Compared, yet nowhere to read the base from: nothing the
+		// run has can be shown to be the base's.
+		return waiverScope{base: short}
 	}
-	return waiverScope{}
+	sc := waiverScope{base: short}
+	baseDir := hist.at.rel
+	if side, ok := c.hist.elsewhere[s.run.Dir]; ok {
+		baseDir = side.rel
+		if side.from != "" {
+			sc.movedFrom, sc.movedName = filepath.Join(hist.at.repo.Root, filepath.FromSlash(side.rel)), side.from
+		}
+	}
+	sc.isNew = newSinceBase(s, history.At(hist.at.repo, *hist.base, baseDir))
+	return sc
+}
+
+// newSinceBase tells whether a finding of the run is one it did not have
+// at base: a waiver was written about the findings that existed then
+// (docs/configuration.md, Waivers). A finding on a file is the base's when
+// the file is as it was (or absent in both), or when the line it names is
+// a line the base's file holds as often as the run's does, so a log that
+// grows keeps its waivers for the records it had; a record the change adds,
+// a file it adds or rewrites, and anything that cannot be read are new
+// (fail closed).
+// Findings about the run as a whole name no place and stay the base's.
+func newSinceBase(s *runState, base history.Base) func(finding.Finding) bool {
+	type sides struct {
+		head, was   []byte
+		inHead, old bool
+		err         bool
+	}
+	files := map[string]*sides{}
+	read := func(name string) *sides {
+		if fs, ok := files[name]; ok {
+			return fs
+		}
+		fs := &sides{}
+		files[name] = fs
+		var err error
+		if fs.was, fs.old, err = base.Read(name); err != nil {
+			fs.err = true
+		}
+		if d := s.run.Docs[name]; d != nil && d.Present {
+			fs.head, fs.inHead = d.Data, true
+			return fs
+		}
+		f, _, p := s.root.Open(name)
+		switch {
+		case p != nil && p.Kind == rundir.Missing:
+		case p != nil:
+			fs.err = true
+		default:
+			defer f.Close()
+			if fs.head, err = io.ReadAll(io.LimitReader(f, maxCompared+1)); err != nil || len(fs.head) > maxCompared {
+				fs.err = true
+			}
+			fs.inHead = true
+		}
+		return fs
+	}
+	return func(f finding.Finding) bool {
+		if f.File == "" || !finding.InRun(f.File) {
+			return false
+		}
+		fs := read(f.File)
+		switch {
+		case fs.err:
+			return true
+		case !fs.inHead && !fs.old:
+			return false
+		case fs.inHead != fs.old:
+			return true
+		case bytes.Equal(fs.head, fs.was):
+			return false
+		case f.Line <= 0:
+			return true
+		}
+		// A line the change copied is as new as any other: a record
+		// repeated is a finding (a duplicate, say) the base did not have.
+		line, ok := lineAt(fs.head, f.Line)
+		return !ok || countLine(fs.head, line) > countLine(fs.was, line)
+	}
+}
+
+// maxCompared bounds what is read of a file that is not one of the run's
+// documents to compare it with the base; a larger one is new.
+const maxCompared = 64 << 20
+
+// lineAt is line n (1-based) of data, without its line ending.
+func lineAt(data []byte, n int) ([]byte, bool) {
+	for i := 1; ; i++ {
+		line, rest, more := bytes.Cut(data, []byte("\n"))
+		if i == n {
+			return bytes.TrimSuffix(line, []byte("\r")), true
+		}
+		if !more {
+			return nil, false
+		}
+		data = rest
+	}
+}
+
+// countLine is how many whole lines of data are line.
+func countLine(data, line []byte) int {
+	n := 0
+	for {
+		l, rest, more := bytes.Cut(data, []byte("\n"))
+		if bytes.Equal(bytes.TrimSuffix(l, []byte("\r")), line) {
+			n++
+		}
+		if !more {
+			return n
+		}
+		data = rest
+	}
 }
 
 // newSinceUnread is the base a run that could not be read is new since,
@@ -229,7 +350,7 @@ func (c *checker) notChecked(a *audit.Audit, run rundir.Run, why finding.Finding
 // what the stages found, and the gate.
 func (c *checker) fillAudit(a *audit.Audit, s *runState, out stagesOutcome) {
 	c.resolvePositions(s)
-	s.findings = c.configure(s.run.Dir, c.scopeOf(s.run.Dir, out.hist), s.findings)
+	s.findings = c.configure(s.run.Dir, c.scopeOf(s, out.hist), s.findings)
 	// Copies, so the audit, which outlives the run's documents, does not
 	// hold them through a substring.
 	a.RunID = strings.Clone(s.lay.RunID(s.run))

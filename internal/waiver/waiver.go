@@ -9,7 +9,9 @@
 // mistyped. Waivers about runs that were not checked say nothing, so a
 // pre-commit check of one run is not flooded with other runs' waivers.
 // A run that is new since the base the history was compared with had no
-// findings when the waiver was written: no waiver accepts them (ApplyNewRun).
+// findings when the waiver was written: no waiver accepts them (ApplyNewRun);
+// nor does one accept a finding a run the base holds did not have there
+// (ApplySince).
 package waiver
 
 import (
@@ -62,7 +64,17 @@ func Today(now time.Time) string { return now.UTC().Format(DateLayout) }
 // Unused, once, after every run: a glob over many runs would otherwise warn
 // in each.
 func (s *Set) Apply(runDir string, fs []finding.Finding) []finding.Finding {
-	return s.apply(runDir, "", moved{}, fs)
+	return s.apply(runDir, "", moved{}, nil, fs)
+}
+
+// ApplySince is Apply for a run the base holds, where isNew tells the
+// findings the run did not have at base. A waiver was a person's decision
+// about the findings that existed when it was written: a record the change
+// appends to a log, or a file it adds, is no finding the waiver was about,
+// so a waiver accepts none that isNew reports, and says so in a finding of
+// its own.
+func (s *Set) ApplySince(runDir, base string, isNew func(finding.Finding) bool, fs []finding.Finding) []finding.Finding {
+	return s.apply(runDir, base, moved{}, isNew, fs)
 }
 
 // ApplyNewRun is Apply for a run that is new since base, the revision
@@ -73,7 +85,7 @@ func (s *Set) Apply(runDir string, fs []finding.Finding) []finding.Finding {
 // of such a run's findings: each waiver that matches some says so in a
 // finding of its own, and the findings count until the run is at the base.
 func (s *Set) ApplyNewRun(runDir, base string, fs []finding.Finding) []finding.Finding {
-	return s.apply(runDir, base, moved{}, fs)
+	return s.apply(runDir, base, moved{}, nil, fs)
 }
 
 // ApplyMoved is Apply for a run that moved since base from fromDir
@@ -81,16 +93,17 @@ func (s *Set) ApplyNewRun(runDir, base string, fs []finding.Finding) []finding.F
 // path covered then: it accepts a finding only when it matches it at the
 // run's folder at the base as well, so moving a run under a glob does not
 // waive what the base did not.
-func (s *Set) ApplyMoved(runDir, base, fromDir, fromName string, fs []finding.Finding) []finding.Finding {
-	return s.apply(runDir, base, moved{dir: fromDir, name: fromName}, fs)
+// isNew is as for ApplySince.
+func (s *Set) ApplyMoved(runDir, base, fromDir, fromName string, isNew func(finding.Finding) bool, fs []finding.Finding) []finding.Finding {
+	return s.apply(runDir, base, moved{dir: fromDir, name: fromName}, isNew, fs)
 }
 
 // moved is where a run was at the base, when it moved since.
 type moved struct{ dir, name string }
 
-func (s *Set) apply(runDir, base string, from moved, fs []finding.Finding) []finding.Finding {
+func (s *Set) apply(runDir, base string, from moved, isNew func(finding.Finding) bool, fs []finding.Finding) []finding.Finding {
 	newSince := ""
-	if from.dir == "" {
+	if from.dir == "" && isNew == nil {
 		newSince = base
 	}
 	out := append([]finding.Finding(nil), fs...)
@@ -111,7 +124,7 @@ func (s *Set) apply(runDir, base string, from moved, fs []finding.Finding) []fin
 			continue
 		}
 		expired := w.Expires < s.Today
-		matched, refused := 0, 0
+		matched, refused, fresh := 0, 0, 0
 		for i := range out {
 			f := &out[i]
 			if f.IsWaived() || !w.matches(run, *f) {
@@ -122,6 +135,9 @@ func (s *Set) apply(runDir, base string, from moved, fs []finding.Finding) []fin
 			case expired:
 			case newSince != "", from.dir != "" && (!fromOK || !w.matches(fromRun, *f)):
 				refused++
+			case isNew != nil && isNew(*f):
+				refused++
+				fresh++
 			default:
 				f.Waived = finding.Waiver{Reason: w.Reason, Expires: w.Expires, Source: w.Source}
 			}
@@ -140,9 +156,16 @@ func (s *Set) apply(runDir, base string, from moved, fs []finding.Finding) []fin
 					w.Source, w.describe(), count(matched, "finding"), newSince, newRunEffect(matched)))
 			}
 		case refused > 0:
-			extra = append(extra, finding.WaiverNewRun.New("",
-				"%s: waiver of %s does not accept the %s it matches here: the run moved since base %s from %q, where the waiver did not cover %s; %s",
-				w.Source, w.describe(), count(refused, "finding"), base, from.name, map[bool]string{true: "it", false: "them"}[refused == 1], newRunEffect(refused)))
+			if moves := refused - fresh; moves > 0 {
+				extra = append(extra, finding.WaiverNewRun.New("",
+					"%s: waiver of %s does not accept the %s it matches here: the run moved since base %s from %q, where the waiver did not cover %s; %s",
+					w.Source, w.describe(), count(moves, "finding"), base, from.name, map[bool]string{true: "it", false: "them"}[moves == 1], newRunEffect(moves)))
+			}
+			if fresh > 0 {
+				extra = append(extra, finding.WaiverNewRun.New("",
+					"%s: waiver of %s does not accept the %s it matches that the run did not have at base %s (a file or record the change adds or rewrites): the waiver was written before %s existed; %s",
+					w.Source, w.describe(), count(fresh, "finding"), base, map[bool]string{true: "it", false: "they"}[fresh == 1], newRunEffect(fresh)))
+			}
 			if matched > refused {
 				s.count(wi, matched-refused)
 			}
