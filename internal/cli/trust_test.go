@@ -189,21 +189,50 @@ func TestWaiverNewFinding(t *testing.T) {
 	if err := os.WriteFile(logPath, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	repo.Git("add", "-A")
-	repo.Commit("the change: an artifact logged with a wrong hash")
-	code, audits, stderr := jsonReport(t, "--base", base, "runs")
-	if code != ExitFail || len(audits) == 0 {
-		t.Fatalf("a new finding under a base waiver: exit %d, want %d: %s", code, ExitFail, stderr)
-	}
+	a := commitFails(t, repo, base, "an artifact logged with a wrong hash")
 	notes := 0
-	for _, f := range audits[0].Findings {
+	for _, f := range a.Findings {
 		if f.Rule == "h3a.waiver.new_run" {
 			notes++
 		}
 	}
-	if a := audits[0]; a.Gate != "fail" || a.Counts.Waived != 2 || notes != 1 {
+	if a.Gate != "fail" || a.Counts.Waived != 2 || notes != 1 {
 		t.Errorf("gate %s, counts %+v, %d new_run findings; want fail, the base's 2 still waived, 1 saying why", a.Gate, a.Counts, notes)
 	}
+}
+
+// TestWaiverHistoryFinding: what the history comparison finds is what the
+// change did, so no base waiver accepts it, even on a line the change left
+// alone: here an artifact rewritten under its unchanged log entry, with a
+// waiver of every append-only rule.
+func TestWaiverHistoryFinding(t *testing.T) {
+	dir, repo, base := waiverBase(t, "runs/**", "  - {rule: \"h3a.append_only.*\", path: \"runs/**\", reason: old history, expires: 2999-12-31}\n")
+	red := filepath.Join(dir, "runs", runID, "artifacts", "executor", "test_output_red.txt")
+	data, err := os.ReadFile(red)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(red, append(data, "and one more line\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range commitFails(t, repo, base, "a logged artifact rewritten").Findings {
+		if strings.HasPrefix(f.Rule, "h3a.append_only.") && f.Waived.Source != "" {
+			t.Errorf("history finding waived: %+v", f)
+		}
+	}
+}
+
+// commitFails commits the working tree as the change, checks it against
+// base, and returns the audit of its one run, which must fail.
+func commitFails(t *testing.T, repo *gittest.Repo, base, what string) *audit.Audit {
+	t.Helper()
+	repo.Git("add", "-A")
+	repo.Commit("the change: " + what)
+	code, audits, stderr := jsonReport(t, "--base", base, "runs")
+	if code != ExitFail || len(audits) == 0 {
+		t.Fatalf("%s under base waivers: exit %d, want %d: %s", what, code, ExitFail, stderr)
+	}
+	return audits[0]
 }
 
 // TestWaiverMovedRun: moving a failing run under a base waiver's glob does

@@ -215,7 +215,8 @@ func (c *checker) scopeOf(s *runState, hist historyOutcome) waiverScope {
 // grows keeps its waivers for the records it had; a record the change adds,
 // a file it adds or rewrites, and anything that cannot be read are new
 // (fail closed).
-// Findings about the run as a whole name no place and stay the base's.
+// A history finding is always new; other findings about the run as a whole
+// name no place and stay the base's.
 func newSinceBase(s *runState, base history.Base) func(finding.Finding) bool {
 	type sides struct {
 		head, was   []byte
@@ -252,6 +253,13 @@ func newSinceBase(s *runState, base history.Base) func(finding.Finding) bool {
 		return fs
 	}
 	return func(f finding.Finding) bool {
+		if f.Category == finding.CategoryAppendOnly {
+			// The history stage compares the run with the base: what it
+			// finds is what the change did, never something the base had,
+			// and it may sit on a line the change left alone (an artifact
+			// rewritten under its unchanged log entry).
+			return true
+		}
 		if f.File == "" || !finding.InRun(f.File) {
 			return false
 		}
