@@ -286,7 +286,8 @@ note_statuses := {"REVIEWED", "DECIDED", "NOTE"}
 # METADATA
 # title: Gate passed, then a note that takes it back
 # description: >-
-#   An event of a gate after the gate's last move, when that move is PASSED, whose status is
+#   An event after a gate's last move, when that move is PASSED, filed under the gate or
+#   naming it in its note ("G2", "G2_validation", "gate 2"), whose status is
 #   one of the notes REVIEWED, DECIDED and NOTE, written by an agent that is not a person
 #   (no agent "human" with the base's or a signed commit's word, lib.human_event), and whose
 #   note says the gate is taken back or its work broke: revoked, reverted, reopened,
@@ -307,16 +308,15 @@ note_statuses := {"REVIEWED", "DECIDED", "NOTE"}
 #     and take it through again; if the note only tells of something already mended, a
 #     person confirms that the gate stands
 warn contains f if {
-	some n, last in model.ledger_latest
-	last.status == "PASSED"
-	k := max(model.gate_move_indexes[n])
 	some j, ev in events
-	j > k
-	model.event_gates[j] == n
 	ev.status in note_statuses
 	not lib.human_event(ev)
 	is_string(ev.note)
 	some word in regex.find_n(takes_back_pattern, lower(ev.note), 1)
+	some n in note_gates(j, ev)
+	last := model.ledger_latest[n]
+	last.status == "PASSED"
+	j > max(model.gate_move_indexes[n])
 	f := lib.finding(rego.metadata.rule(), {
 		"msg": sprintf("%s %s at %s by %s comes after %s PASSED (line %d) and says %q, so the gate is read as passed while its own log says it may not stand; a person must say whether it does", [ev.gate, ev.status, ev.time, lib.describe(ev.agent), last.gate, last.line, word]),
 		"file": ledger_file,
@@ -325,6 +325,15 @@ warn contains f if {
 		"needs_human": true,
 	})
 }
+
+# note_gates(j, ev) are the gates a note is about: the gate it is filed under,
+# and every gate its text names ("G2", "G2_validation", "gate 2"), since an
+# agent may file what takes G2 back under the gate it is working on.
+note_gates(j, ev) := {n | n := model.event_gates[j]; n >= 0} | {to_number(m[1]) |
+	some m in regex.find_all_string_submatch_n(named_gate_pattern, lower(ev.note), -1)
+}
+
+named_gate_pattern := `\b(?:g|gate[ _-]?)([0-3])(?:[^0-9]|$)`
 
 # takes_back_pattern matches, in a lower-cased note, the words an agent uses
 # when a passed gate's work is taken back or found broken. "fail" matches a

@@ -140,6 +140,30 @@ test_note_takes_back_pass if {
 	count(test.of(ledger.warn, "h3a.gates.ledger_note_takes_back_pass")) == 1 with input as claimed
 }
 
+# A note filed under a gate that has not passed, about gates that have, asks
+# the same: the gates it names are the ones it takes back.
+test_note_takes_back_named_pass if {
+	other := object.union(test.event("2025-09-29T15:10:00Z", "G3_production_ready", "NOTE", "system", 32), {"note": "G1/G2_validation results revoked"})
+	inp := test.patch([{"op": "add", "path": "/docs/gates_ledger/events/6", "value": other}])
+	fs := test.of(ledger.warn, "h3a.gates.ledger_note_takes_back_pass") with input as inp
+	{[f.line, f.gate] | some f in fs} == {[32, "G1"], [32, "G2"]}
+	"G3_production_ready NOTE at 2025-09-29T15:10:00Z by \"system\" comes after G2_validation PASSED (line 31) and says \"revoked\", so the gate is read as passed while its own log says it may not stand; a person must say whether it does" in {f.msg | some f in fs}
+
+	# "gate 2" names it too
+	spelt := test.patch([{"op": "add", "path": "/docs/gates_ledger/events/6", "value": object.union(other, {"note": "gate 2 is no longer valid"})}])
+	{f.gate | some f in test.of(ledger.warn, "h3a.gates.ledger_note_takes_back_pass")} == {"G2"} with input as spelt
+}
+
+test_note_takes_back_named_pass_quiet if {
+	# a gate that has not passed, or a name that is no gate's
+	for_g3 := test.patch([{"op": "add", "path": "/docs/gates_ledger/events/6", "value": object.union(test.event("2025-09-29T15:10:00Z", "G3_production_ready", "NOTE", "system", 32), {"note": "G3 smoke test failing, G23 and pg2 broken"})}])
+	count(test.of(ledger.warn, "h3a.gates.ledger_note_takes_back_pass")) == 0 with input as for_g3
+
+	# a note naming a passed gate without taking it back
+	fine := test.patch([{"op": "add", "path": "/docs/gates_ledger/events/6", "value": object.union(test.event("2025-09-29T15:10:00Z", "G3_production_ready", "NOTE", "system", 32), {"note": "G2 results archived"})}])
+	count(test.of(ledger.warn, "h3a.gates.ledger_note_takes_back_pass")) == 0 with input as fine
+}
+
 test_note_takes_back_pass_quiet if {
 	# a plain note
 	plain := test.patch([{"op": "add", "path": "/docs/gates_ledger/events/6", "value": object.union(test.event("2025-09-29T15:10:00Z", "G2_validation", "NOTE", "validator", 32), {"note": "Report archived, all checks green"})}])
