@@ -100,20 +100,24 @@ warn contains f if {
 #   signal says the project halted (EXECUTION_HALTED, HALTED), while project_status is
 #   another stage; or an issue that issue_log says is RESOLVED is named last in history
 #   (as a word of its own, in the signal or summary) by an entry whose signal says it was
-#   not resolved (ISSUE_UNRESOLVED, FAILED_TO_RESOLVE, REOPENED). The state then tells a
-#   story its own ledger does not, and a halt or an unresolved issue is lifted without a
-#   word of why; a person decides which holds. stigmergy-state-schema.md, Root Object:
-#   "`history` (Array of Objects): The **immutable ledger** of all system actions",
-#   "`EXECUTION_HALTED`: A critical, unrecoverable error occurred", "`issue_log` ... A log
-#   of persistent failures requiring a Responder".
+#   not resolved (ISSUE_UNRESOLVED, FAILED_TO_RESOLVE, REOPENED); or a task that the
+#   manifest says is COMPLETED is named last in history by an entry whose signal says it
+#   failed, was rejected or reopened (TASK_FAILED, ERROR, REJECTED, REOPENED). The state
+#   then tells a story its own ledger does not, and a halt, an unresolved issue or a failed
+#   task is lifted without a word of why; a person decides which holds.
+#   stigmergy-state-schema.md, Root Object: "`history` (Array of Objects): The
+#   **immutable ledger** of all system actions", "`EXECUTION_HALTED`: A critical,
+#   unrecoverable error occurred", "`issue_log` ... A log of persistent failures requiring
+#   a Responder", tasks "`status` (Enum: "PENDING" | "IN_PROGRESS" | "COMPLETED" |
+#   "FAILED")".
 # custom:
 #   id: h3a.gates.stigmergy_state_behind_history
 #   category: gates
 #   severity: warning
 #   remediation: >-
-#     a person reads the history: if the halt or the issue still stands, the state says so
-#     (EXECUTION_HALTED, the issue's status); if it was resolved, history gets the entry
-#     that says how
+#     a person reads the history: if the halt, the issue or the task's failure still
+#     stands, the state says so (EXECUTION_HALTED, the issue's or the task's status); if it
+#     was resolved, history gets the entry that says how
 warn contains f if {
 	some item in behind_history
 	f := lib.finding(rego.metadata.rule(), labelled(object.union(item, {"file": ledger_file, "needs_human": true})))
@@ -143,6 +147,22 @@ behind_history contains item if {
 	item := {
 		"msg": sprintf("issue %q is RESOLVED in issue_log, but history entry %d (%s), the last to name it, says it was not resolved: a person must decide whether it is", [id, i, history_entries[i].raw_signal]),
 		"pointer": sprintf("/issue_log/%d/status", [k]),
+	}
+}
+
+# A task the manifest calls COMPLETED whose last word in history is a failure:
+# the completion has no entry of its own, so the ledger does not show it.
+behind_history contains item if {
+	some [i, id, t] in tasks
+	t.status == "COMPLETED"
+	id != ""
+	naming := [k | some k, entry in history_entries; id in entry.words]
+	count(naming) > 0
+	k := max(naming)
+	regex.match(`FAIL|ERROR|REJECT|REOPEN`, history_entries[k].signal)
+	item := {
+		"msg": sprintf("task %q is COMPLETED in the manifest, but history entry %d (%s), the last to name it, says it did not complete: a person must decide whether it did", [id, k, history_entries[k].raw_signal]),
+		"pointer": task_pointer(i, "/status"),
 	}
 }
 

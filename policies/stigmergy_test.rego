@@ -538,6 +538,19 @@ test_state_behind_history if {
 	behind_msgs([unresolved]) == {`issue "I-1" is RESOLVED in issue_log, but history entry 2 ("issue unresolved"), the last to name it, says it was not resolved: a person must decide whether it is`}
 }
 
+# A COMPLETED task that history last names as failed asks the same.
+test_state_behind_history_task if {
+	failed := put("/docs/state/history/-", {"timestamp": "2025-09-01T14:00:00Z", "agent_id": "james", "signal": "task failed", "summary": "T01: tests failing after the merge"})
+	behind([failed]) == {["h3a.gates.stigmergy_state_behind_history", "rule", ledger, "/project_manifest/tasks/0/status"]}
+	behind_msgs([failed]) == {`task "T01" is COMPLETED in the manifest, but history entry 2 ("task failed"), the last to name it, says it did not complete: a person must decide whether it did`}
+
+	# completed again after the failure; a task not COMPLETED; another task's id
+	done := put("/docs/state/history/-", {"timestamp": "2025-09-01T14:10:00Z", "agent_id": "james", "signal": "TASK_COMPLETE", "summary": "T01 fixed and done"})
+	count(behind_all([failed, done])) == 0
+	count(behind_all([put("/docs/state/history/-", {"timestamp": "2025-09-01T14:00:00Z", "agent_id": "james", "signal": "TASK_FAILED", "summary": "T02 failing"})])) == 0
+	count(behind_all([put("/docs/state/history/-", {"timestamp": "2025-09-01T14:00:00Z", "agent_id": "james", "signal": "TASK_FAILED", "summary": "T011 failing"})])) == 0
+}
+
 test_state_behind_history_quiet if {
 	# halted, and the state says so
 	count([f |
