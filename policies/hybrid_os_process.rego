@@ -18,24 +18,50 @@ else := concat(" or ", [sprintf("%q", [x]) | some x in xs])
 # description: >-
 #   The phases logged in order must follow A → B → C → V → (C|I), and I → A for a new
 #   goal; any other change skips a phase (for example construct without a blueprint, or
-#   idle without validation). hybrid-ai-os-v1.4.md, Phases: "Phase transitions follow
-#   `A → B → C → V → (loop|I)`".
+#   idle without validation). state.json's ph, the current phase, is the last logged
+#   phase or the one that may follow it: a state that says idle after a logged construct
+#   skipped the validation the log never shows. hybrid-ai-os-v1.4.md, Phases: "Phase
+#   transitions follow `A → B → C → V → (loop|I)`"; state.json: "ph | enum | Current
+#   phase".
 # custom:
 #   id: h3a.gates.hybrid_phase_transition
 #   category: gates
 #   severity: error
-#   remediation: run the skipped phase, or find the log entry written with the wrong ph
+#   remediation: >-
+#     run the skipped phase, or find the log entry (or the state.json ph) written with the
+#     wrong phase
 deny contains f if {
+	some item in phase_skips
+	f := lib.finding(rego.metadata.rule(), item)
+}
+
+phase_skips contains item if {
 	some j, x in phased
 	j > 0
 	before := phased[j - 1]
 	x.ph != before.ph
 	not x.ph in next_phase[before.ph]
-	f := lib.finding(rego.metadata.rule(), {
+	item := {
 		"msg": sprintf("phase changes from %q (%s line %d) to %q; after %q comes %s", [before.ph, before.at.unit, before.at.line, x.ph, before.ph, quote_all(next_phase[before.ph])]),
 		"file": x.at.unit,
 		"pointer": sprintf("/%d/ph", [x.at.i]),
-	})
+	}
+}
+
+# The current phase goes on from the last logged one: the state may be a
+# step ahead of its log, never past a phase the log does not show.
+phase_skips contains item if {
+	ph := state.ph
+	next_phase[ph]
+	count(phased) > 0
+	last := phased[count(phased) - 1]
+	ph != last.ph
+	not ph in next_phase[last.ph]
+	item := {
+		"msg": sprintf("state.json ph is %q, but the last logged phase is %q (%s line %d); after %q comes %s", [ph, last.ph, last.at.unit, last.at.line, last.ph, quote_all(next_phase[last.ph])]),
+		"file": "state.json",
+		"pointer": "/ph",
+	}
 }
 
 # METADATA

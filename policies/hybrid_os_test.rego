@@ -213,7 +213,25 @@ test_phase_skipped if {
 }
 
 test_phase_after_validation if {
-	msgs(findings([set("/docs/logs/logs~1log_unit_2.jsonl/2/ph", "A")])) == {`phase changes from "V" (logs/log_unit_2.jsonl line 2) to "A"; after "V" comes "C" or "I"`}
+	msgs(findings([set("/docs/logs/logs~1log_unit_2.jsonl/2/ph", "A"), set("/docs/state/ph", "A")])) == {`phase changes from "V" (logs/log_unit_2.jsonl line 2) to "A"; after "V" comes "C" or "I"`}
+}
+
+# state.json's phase goes on from the last logged one (C, "t2 started"): idle
+# there skips the validation the log never shows.
+test_state_phase_skipped if {
+	fs := findings([set("/docs/state/ph", "I")])
+	located(fs) == {["h3a.gates.hybrid_phase_transition", "state.json", "/ph"]}
+	msgs(fs) == {`state.json ph is "I", but the last logged phase is "C" (logs/log_unit_2.jsonl line 3); after "C" comes "V"`}
+	located(findings([set("/docs/state/ph", "A")])) == {["h3a.gates.hybrid_phase_transition", "state.json", "/ph"]}
+}
+
+test_state_phase_quiet if {
+	# the phase the log is in, or the next one
+	count(findings([set("/docs/state/ph", "V")])) == 0
+
+	# a word that is no phase, or no log
+	count([f | some f in findings([set("/docs/state/ph", "CONSTRUCT")]); f.rule == "h3a.gates.hybrid_phase_transition"]) == 0
+	count(findings([set("/docs/state/ph", "I"), set("/docs/units", []), set("/docs/logs", {})])) == 0
 }
 
 # Words that are no phase are passed over.
