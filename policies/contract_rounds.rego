@@ -152,7 +152,8 @@ audit_out_of_turn(r) := sprintf("%s holds audit.json but no verdict.json: the au
 # description: >-
 #   An audit's gate follows from its own results: pass only when no policy or
 #   traceability check failed, unless its notes name the failed check and say it is
-#   accepted (or waived): notes that only name it report the failure and accept nothing;
+#   accepted (or waived): notes that only name it, or deny the acceptance ("not
+#   accepted", "unacceptable"), report the failure and accept nothing;
 #   fail only with a failed check or a finding to show for it. auditor-gate
 #   gate-rubric.md, Decision Mapping: "`pass`: no failed artifact/traceability checks, no
 #   failed required policy checks", "`fail`: deterministic policy/traceability violation
@@ -181,13 +182,20 @@ audit_checks(a) := [[sprintf("/%s/%s", [group, name]), name, result] |
 
 # notes_accept holds when an audit's notes accept its check name: they name
 # the check and say it is accepted (or waived). Notes that only name it,
-# such as "eval_commands failed", report the failure and accept nothing.
+# such as "eval_commands failed", report the failure and accept nothing; so
+# do notes that deny the acceptance ("not accepted", "unacceptable", "no
+# waiver") anywhere, and "acceptance" (as in acceptance tests) is no word of
+# acceptance.
 notes_accept(a, name) if {
 	notes := lower(lib.str(lib.get(a, "notes")))
 	contains(notes, lower(name))
-	some word in ["accept", "waive"]
-	contains(notes, word)
+	regex.match(accept_word, notes)
+	not regex.match(denied_accept, notes)
 }
+
+accept_word := `\b(accept(s|ed|ing|able)?|waive[ds]?|waiving|waiver)\b`
+
+denied_accept := `(\b(not|never|no|nor|cannot|can't|won't|isn't|wasn't|aren't|weren't|don't|doesn't|didn't|without)\s+((be|been|being|yet|an?|the)\s+)*|\bun)(accept|waiv)`
 
 audit_contradictions contains item if {
 	some r in rounds

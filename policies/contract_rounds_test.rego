@@ -130,6 +130,28 @@ test_audit_pass_over_check_named_but_not_accepted if {
 	])) == 0
 }
 
+# Notes that deny the acceptance, or speak of acceptance tests, accept nothing.
+test_audit_pass_over_check_acceptance_denied if {
+	every notes in [
+		"eval_commands failed: 3 integration tests time out; not accepted, fix before landing",
+		"eval_commands failing is unacceptable",
+		"eval_commands fails and cannot be waived",
+		"eval_commands fail: the acceptance tests time out",
+	] {
+		located([
+			{"op": "replace", "path": "/docs/rounds/1/audit/policy/eval_commands", "value": "fail"},
+			{"op": "replace", "path": "/docs/rounds/1/audit/notes", "value": notes},
+		]) == {["h3a.gates.contract_audit_gate_contradiction", a2, "/policy/eval_commands"]}
+	}
+}
+
+test_audit_pass_over_check_acceptable if {
+	count(findings([
+		{"op": "replace", "path": "/docs/rounds/1/audit/policy/eval_commands", "value": "fail"},
+		{"op": "replace", "path": "/docs/rounds/1/audit/notes", "value": "eval_commands fails on a flaky test, acceptable for this release"},
+	])) == 0
+}
+
 test_audit_fail_without_violation if {
 	located([
 		{"op": "replace", "path": "/docs/rounds/1/audit/gate", "value": "fail"},
