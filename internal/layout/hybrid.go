@@ -280,7 +280,7 @@ func (h *hybridRun) annotationsInput() map[string]any {
 func (h *hybridRun) annotated() []hybridFile {
 	var out []hybridFile
 	for _, a := range h.artifacts {
-		if slices.Contains(annotated, strings.ToLower(str(a.doc["type"]))) && insideRun(str(a.doc["loc"])) {
+		if annotatedType(str(a.doc["type"])) && insideRun(str(a.doc["loc"])) {
 			out = append(out, a)
 		}
 	}
@@ -437,10 +437,33 @@ var (
 	purposeLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\bpurpose\s*:`) })
 	dependsOn   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\bdepends on\s*:\s*\[([^\]]*)\]`) })
 	issueTag    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bIssue:\s*([A-Za-z0-9_.\-]+)`) })
+	typeWord    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[A-Z]+[a-z0-9]*|[a-z0-9]+`) })
 )
 
-// annotated are the artifact types whose files carry annotations.
-var annotated = []string{"code", "config", "doc", "docs"}
+// annotatedWords are the words of an artifact type that make it a code,
+// config or doc artifact, whose files carry annotations. The spec leaves the
+// type free ("<artifact type>"), and writers name the kind in words of their
+// own ("documentation", "environment_config", "source_code"): a type read
+// only when spelt exactly as the spec's words would let any other spelling
+// skip the Validator's check.
+var annotatedWords = []string{
+	"code", "source", "src", "script", "scripts", "module", "function",
+	"config", "configs", "configuration", "conf", "cfg", "settings",
+	"doc", "docs", "document", "documents", "documentation", "readme",
+}
+
+// annotatedType reports whether an artifact type names a code, config or
+// doc artifact: any of its words, split at whatever is not a letter or a
+// digit and before an upper-case letter that follows a lower-case one, is
+// one of annotatedWords.
+func annotatedType(t string) bool {
+	for _, w := range typeWord().FindAllString(t, -1) {
+		if slices.Contains(annotatedWords, strings.ToLower(w)) {
+			return true
+		}
+	}
+	return false
+}
 
 // maxAnnotatedSize bounds how much of an artifact is read for annotations;
 // a larger one is a finding.

@@ -123,3 +123,32 @@ func TestHybridDetectBrokenState(t *testing.T) {
 		})
 	}
 }
+
+// TestAnnotatedType: an artifact type is read by its words, so a code,
+// config or doc artifact is held to the annotation rules however its writer
+// names the kind.
+func TestAnnotatedType(t *testing.T) {
+	for _, tc := range []struct {
+		typ  string
+		want bool
+	}{
+		{"code", true},
+		{"CODE", true},
+		{"docs", true},
+		{"source_code", true},
+		{"sourceCode", true},
+		{"environment_config", true},
+		{"documentation", true},
+		{"setup-documentation", true},
+		{"python script", true},
+		{"data", false},
+		{"directory_structure", false},
+		{"codec", false},
+		{"docker_image", false},
+		{"", false},
+	} {
+		if got := annotatedType(tc.typ); got != tc.want {
+			t.Errorf("annotatedType(%q) = %v, want %v", tc.typ, got, tc.want)
+		}
+	}
+}
