@@ -262,8 +262,9 @@ counted_in_state(task, n, p) if {
 #   state.json rt whose task no plan file lists is held to the lowest limit of any plan,
 #   since its own is unknown, and is a warning while it is not over max_retries. Each message says where its limit came from: the
 #   configuration's max_retries, or a plan's lower max_rt. In the vX.2 generation, checked
-#   leniently, a count of state.txt rt over max_retries, or of a v1.4 plan file beside it
-#   over its plan's limit, while st does not read as BLK_MAX is a warning that asks for a
+#   leniently, a count of state.txt rt or of a vX.2 plan file's task (rt, retry_count)
+#   over max_retries, or of a v1.4 plan file beside it over its plan's limit, while st
+#   does not read as BLK_MAX is a warning that asks for a
 #   human: the drift is the file's own, so it cannot turn a
 #   task past its limit into a pass. hybrid-ai-os-v1.4.md, Retries:
 #   "Per-task retry counter in `state.rt` and persisted in plan file. Exceeding `MAX` sets
@@ -305,22 +306,6 @@ over_limit contains item if {
 		"msg": sprintf("vX.2: task %q has %d retries in %s, over %s, but state.txt st is %s; expected \"BLK_MAX\" (an error beside a v1.4 state.json; a person decides whether it holds here)", [t.id, n, p, limit_text({"where": p, "limit": plan_limit(p)}), lib.describe(lib.get(x2_state, "st"))]),
 		"file": p,
 		"pointer": sprintf("/tasks/%d/rt", [i]),
-		"severity": "warning",
-		"needs_human": true,
-	}
-}
-
-# A vX.2 state.txt keeps rt too; its st is read as the status it spells.
-over_limit contains item if {
-	not x2_status(x2_state.st) == "BLK_MAX"
-	is_object(x2_state.rt)
-	some task, count_ in x2_state.rt
-	n := lib.int64(count_)
-	n > max_retries
-	item := {
-		"msg": sprintf("vX.2: task %q has %d retries in state.txt rt, over the configuration's max_retries %d, but st is %s; expected \"BLK_MAX\" (an error in a v1.4 state.json; a person decides whether it holds here)", [task, n, max_retries, lib.describe(lib.get(x2_state, "st"))]),
-		"file": "state.txt",
-		"pointer": concat("", ["/rt/", lib.escape_token(task)]),
 		"severity": "warning",
 		"needs_human": true,
 	}

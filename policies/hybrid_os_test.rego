@@ -327,6 +327,23 @@ test_x2_retry_limit_needs_human if {
 	}
 }
 
+# A vX.2 plan file keeps its tasks' counts as rt or retry_count; one over
+# max_retries under a st that does not read as BLK_MAX asks for a human.
+test_x2_plan_txt_retry_limit_needs_human if {
+	fs := x2_findings([put("/docs/x2_plans/plans~1plan_a.txt/tasks/0/retry_count", 5)])
+	located(fs) == {["h3a.retries.hybrid_retry_limit", "plans/plan_a.txt", "/tasks/0/retry_count"]}
+	every f in fs {
+		f.severity == "warning"
+		f.needs_human == true
+	}
+	msgs(fs) == {`vX.2: task "t1" has 5 retries in plans/plan_a.txt retry_count, over the configuration's max_retries 3, but state.txt st is "READY"; expected "BLK_MAX" (an error beside a v1.4 state.json; a person decides whether it holds here)`}
+	located(x2_findings([put("/docs/x2_plans/plans~1plan_a.txt/tasks/0/rt", 4)])) == {["h3a.retries.hybrid_retry_limit", "plans/plan_a.txt", "/tasks/0/rt"]}
+
+	# at the limit, or blocked
+	count(x2_findings([put("/docs/x2_plans/plans~1plan_a.txt/tasks/0/retry_count", 3)])) == 0
+	not "h3a.retries.hybrid_retry_limit" in {f.rule | some f in x2_findings([put("/docs/x2_plans/plans~1plan_a.txt/tasks/0/retry_count", 5), set("/docs/x2_state/st", "BLK_MAX")])}
+}
+
 # A v1.4 plan file beside a vX.2 state.txt is held to its retry limit too.
 test_x2_plan_retry_limit_needs_human if {
 	plan := {"v": 1, "id": "p_greet", "max_rt": 3, "tasks": [{"id": "t2", "rt": 4}]}

@@ -90,3 +90,40 @@ drift contains {"msg": sprintf("active issue %q is %q in issues_summary.txt", [i
 
 # x2_issues is issues_summary.txt's issues_map, when the file holds an object.
 x2_issues := object.get(input.docs.x2_issues_summary, "issues_map", {}) if is_object(input.docs.x2_issues_summary)
+
+# The vX.2 counters of h3a.retries.hybrid_retry_limit (hybrid_os_process.rego).
+
+# A vX.2 state.txt keeps rt too; its st is read as the status it spells.
+over_limit contains item if {
+	not x2_status(x2_state.st) == "BLK_MAX"
+	is_object(x2_state.rt)
+	some task, count_ in x2_state.rt
+	n := lib.int64(count_)
+	n > max_retries
+	item := {
+		"msg": sprintf("vX.2: task %q has %d retries in state.txt rt, over the configuration's max_retries %d, but st is %s; expected \"BLK_MAX\" (an error in a v1.4 state.json; a person decides whether it holds here)", [task, n, max_retries, lib.describe(lib.get(x2_state, "st"))]),
+		"file": "state.txt",
+		"pointer": concat("", ["/rt/", lib.escape_token(task)]),
+		"severity": "warning",
+		"needs_human": true,
+	}
+}
+
+# A vX.2 plan file (plans/*.txt) persists its tasks' counts too, as rt or
+# retry_count.
+over_limit contains item if {
+	is_object(x2_state)
+	not x2_status(x2_state.st) == "BLK_MAX"
+	some p, plan in objects(input.docs.x2_plans)
+	some i, t in lib.items(plan.tasks)
+	some key in ["rt", "retry_count"]
+	n := lib.int64(lib.get(t, key))
+	n > max_retries
+	item := {
+		"msg": sprintf("vX.2: task %s has %d retries in %s %s, over the configuration's max_retries %d, but state.txt st is %s; expected \"BLK_MAX\" (an error beside a v1.4 state.json; a person decides whether it holds here)", [lib.describe_field(t, "id"), n, p, key, max_retries, lib.describe(lib.get(x2_state, "st"))]),
+		"file": p,
+		"pointer": sprintf("/tasks/%d/%s", [i, key]),
+		"severity": "warning",
+		"needs_human": true,
+	}
+}
