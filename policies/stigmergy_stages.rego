@@ -180,9 +180,10 @@ history_entries := {i: {"signal": signal, "raw_signal": lib.describe(raw), "word
 # METADATA
 # title: Project complete over an unresolved issue
 # description: >-
-#   project_status is PROJECT_COMPLETE while issue_log holds an issue that is OPEN,
-#   IN_PROGRESS or FAILED_TO_RESOLVE: a persistent failure still awaits a Responder, or
-#   one could not resolve it, yet the project says it is done. The schema ties
+#   project_status is PROJECT_COMPLETE while issue_log holds an issue that is not RESOLVED
+#   (OPEN, IN_PROGRESS, FAILED_TO_RESOLVE, or, in a file not held to schema 3.0, a status
+#   of no enum, such as REOPENED, or none): a persistent failure still awaits a Responder,
+#   or one could not resolve it, yet the project says it is done. The schema ties
 #   PROJECT_COMPLETE to the tasks only, so this is a warning; it asks for a human, since
 #   the ledger contradicts its own completion. stigmergy-state-schema.md, Root Object:
 #   "`PROJECT_COMPLETE`: All manifest tasks are complete", "`issue_log` (Array of
@@ -198,15 +199,22 @@ history_entries := {i: {"signal": signal, "raw_signal": lib.describe(raw), "word
 warn contains f if {
 	project_status == "PROJECT_COMPLETE"
 	some i, issue in lib.items(ledger.issue_log)
-	status := issue_status(issue)
-	status in unresolved_statuses
+	not resolved(issue)
 	f := lib.finding(rego.metadata.rule(), labelled({
-		"msg": sprintf("project_status is \"PROJECT_COMPLETE\" but issue %q (task %s) is %s: a person must decide whether the project is done", [lib.str(lib.get(issue, "issue_id")), lib.describe_field(issue, "task_id_ref"), status]),
+		"msg": sprintf("project_status is \"PROJECT_COMPLETE\" but issue %q (task %s) is %s: a person must decide whether the project is done", [lib.str(lib.get(issue, "issue_id")), lib.describe_field(issue, "task_id_ref"), issue_status_text(issue)]),
 		"file": ledger_file,
 		"pointer": sprintf("/issue_log/%d/status", [i]),
 		"needs_human": true,
 	}))
 }
+
+resolved(issue) if issue_status(issue) == "RESOLVED"
+
+# issue_status_text is an issue's status for a message: the enum value it
+# spells, else as written (or missing).
+issue_status_text(issue) := issue_status(issue) if issue_status(issue) in issue_statuses
+
+else := lib.describe_field(issue, "status")
 
 open_issues := [lib.str(lib.get(issue, "issue_id")) |
 	some issue in lib.items(ledger.issue_log)

@@ -300,6 +300,21 @@ test_complete_with_open_issue_needs_human if {
 	}
 }
 
+# In a file not held to schema 3.0, an issue whose status is no enum value
+# (or that has none) is not resolved either.
+test_complete_with_unknown_issue_status_needs_human if {
+	every status in ["REOPENED", "pending review"] {
+		ops := array.concat(older, array.concat(all_completed, [set("/docs/state/issue_log/0/status", status)]))
+		located(ops) == {["h3a.gates.stigmergy_complete_with_open_issue", "rule", ledger, "/issue_log/0/status"]}
+		msgs(ops) == {sprintf(`schema_version "2.1": project_status is "PROJECT_COMPLETE" but issue "I-1" (task "T02") is %q: a person must decide whether the project is done`, [status])}
+	}
+	missing := array.concat(older, array.concat(all_completed, [cut("/docs/state/issue_log/0/status")]))
+	located(missing) == {["h3a.gates.stigmergy_complete_with_open_issue", "rule", ledger, "/issue_log/0/status"]}
+
+	# resolved, however it is spelt
+	count(findings(array.concat(older, array.concat(all_completed, [set("/docs/state/issue_log/0/status", "resolved")])))) == 0
+}
+
 # An open issue while the project runs is what issue_log is for.
 test_open_issue_while_running_passes if {
 	count(findings([set("/docs/state/issue_log/0/status", "OPEN")])) == 0
