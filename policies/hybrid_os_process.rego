@@ -296,7 +296,7 @@ over_limit contains item if {
 # A v1.4 plan file beside a vX.2 state.txt keeps its tasks' counts too.
 over_limit contains item if {
 	is_object(x2_state)
-	not x2_status(x2_state.st) == "BLK_MAX"
+	not x2_blocked
 	some p, plan in plan_files
 	some i, t in lib.items(plan.tasks)
 	named(t.id)
@@ -397,6 +397,11 @@ else := ["state.txt", x2_state.st, x2_status(x2_state.st)] if x2_state
 # other spacing ("error", "Blk_Max", "blk-con", " ERROR "): the vX.2 files
 # are checked leniently, so such a spelling is only drift, and read as
 # written it would stop nothing. Any other value is kept as written.
+# x2_blocked holds when state.txt st reads as BLK_MAX. A rule asks "not
+# x2_blocked", never "not x2_status(...) == ...": without st that call is
+# undefined, and a negated undefined comparison must not read as blocked.
+x2_blocked if x2_status(x2_state.st) == "BLK_MAX"
+
 x2_status(st) := word if {
 	is_string(st)
 	word := upper(regex.replace(trim_space(st), `[\s-]+`, "_"))

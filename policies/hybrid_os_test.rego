@@ -344,6 +344,16 @@ test_x2_plan_txt_retry_limit_needs_human if {
 	not "h3a.retries.hybrid_retry_limit" in {f.rule | some f in x2_findings([put("/docs/x2_plans/plans~1plan_a.txt/tasks/0/retry_count", 5), set("/docs/x2_state/st", "BLK_MAX")])}
 }
 
+# A state.txt without st is not BLK_MAX: a count past the limit still asks
+# for a human.
+test_x2_retry_limit_without_st if {
+	fs := x2_findings([set("/docs/x2_state/rt", {"t1": 5}), cut("/docs/x2_state/st")])
+	{f.rule | some f in fs; f.needs_human == true} == {"h3a.retries.hybrid_retry_limit"}
+	located([f | some f in fs; f.rule == "h3a.retries.hybrid_retry_limit"]) == {["h3a.retries.hybrid_retry_limit", "state.txt", "/rt/t1"]}
+	plan := x2_findings([put("/docs/x2_plans/plans~1plan_a.txt/tasks/0/retry_count", 5), cut("/docs/x2_state/st")])
+	"h3a.retries.hybrid_retry_limit" in {f.rule | some f in plan}
+}
+
 # A v1.4 plan file beside a vX.2 state.txt is held to its retry limit too.
 test_x2_plan_retry_limit_needs_human if {
 	plan := {"v": 1, "id": "p_greet", "max_rt": 3, "tasks": [{"id": "t2", "rt": 4}]}

@@ -95,7 +95,7 @@ x2_issues := object.get(input.docs.x2_issues_summary, "issues_map", {}) if is_ob
 
 # A vX.2 state.txt keeps rt too; its st is read as the status it spells.
 over_limit contains item if {
-	not x2_status(x2_state.st) == "BLK_MAX"
+	not x2_blocked
 	is_object(x2_state.rt)
 	some task, count_ in x2_state.rt
 	n := lib.int64(count_)
@@ -113,7 +113,7 @@ over_limit contains item if {
 # retry_count.
 over_limit contains item if {
 	is_object(x2_state)
-	not x2_status(x2_state.st) == "BLK_MAX"
+	not x2_blocked
 	some p, plan in objects(input.docs.x2_plans)
 	some i, t in lib.items(plan.tasks)
 	some key in ["rt", "retry_count"]
