@@ -5,14 +5,20 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/h3a-check/h3a-check/internal/longtest"
 )
 
 // TestPreCommitStagedTricks: the hook checks what the commit records, the
 // index, whatever the working tree shows: a tampered artifact staged and
 // then hidden behind assume-unchanged or skip-worktree, a broken run
 // staged and then deleted from the disk, and a broken run whose state
-// folder is written State, are each refused.
+// folder is written State, are each refused. A long test: the same
+// tricks are refused in process, through a real git index, by the cli
+// package's TestStaged; this one proves that pre-commit hands the hook
+// nothing that undoes that.
 func TestPreCommitStagedTricks(t *testing.T) {
+	longtest.Skip(t)
 	t.Parallel()
 	preCommit := mustHave(t, "pre-commit")
 	hookRepo, rev, home := sharedHookRepo(t)
@@ -94,8 +100,11 @@ func TestPreCommitStagedTricks(t *testing.T) {
 // does for a pull request); a broken run committed past the hook fails
 // both, and so does a range that starts after it while it is not on the
 // target branch; a range from the target branch that leaves it alone
-// does not.
+// does not. A long test: the modes' environment (PRE_COMMIT_FROM_REF and
+// _TO_REF, CI) is tested in process by the cli package's TestStagedModes;
+// this one proves that pre-commit sets it as those tests do.
 func TestPreCommitCIModes(t *testing.T) {
+	longtest.Skip(t)
 	t.Parallel()
 	preCommit := mustHave(t, "pre-commit")
 	hookRepo, rev, home := sharedHookRepo(t)
