@@ -350,6 +350,22 @@ func gateTable(doc *document) []GateRow {
 			row := GateRow{Owner: stripEmphasis(cell(ownerCol)), RawStatus: cell(statusCol), Line: l.num}
 			row.Gate, row.Name = splitGateCell(cell(gateCol))
 			row.Status = normaliseGateStatus(row.RawStatus)
+			if parts := cellLines(row.RawStatus); len(parts) > 1 {
+				// A cell rendered as several lines, each with a status
+				// ("🟢 Passed<br>🔴 Failed"), shows a person a history whose
+				// last line is the gate's status, while the cell as a whole
+				// holds two and reads as neither; taking either line for
+				// the gate's status would guess which one the writer meant.
+				named := 0
+				for _, p := range parts {
+					if normaliseGateStatus(p) != "" || namesStatusWord(p) {
+						named++
+					}
+				}
+				if named > 1 {
+					doc.problem(l.num, 1, "malformed gate table: the row's status cell %s shows %d lines that each name a status; write the gate's one current status in the cell, and its history as events in the Gate Events Log", snippet(row.RawStatus), named)
+				}
+			}
 			if row.Gate == "" && row.Name != "" && strings.TrimSpace(row.RawStatus) != "" && row.Status != GatePassed {
 				// A row naming its gate by name alone ("Validation", "Gate
 				// 2") counts for no gate, and a failed one would go unread;
@@ -361,6 +377,52 @@ func gateTable(doc *document) []GateRow {
 		i = end - 1
 	}
 	return rows
+}
+
+// cellLines splits a table cell where a renderer starts a new line in it:
+// at an HTML line break or block tag (<br>, <br/>, <p>, </div>, any case,
+// attributes and all). Parts with nothing but spaces are dropped. (The
+// document's lines already hold a Unicode line separator as a space.)
+func cellLines(cell string) []string {
+	var parts []string
+	start := 0
+	add := func(end int) {
+		if p := strings.TrimSpace(cell[start:end]); p != "" {
+			parts = append(parts, p)
+		}
+	}
+	for i := 0; i < len(cell); {
+		if cell[i] == '<' {
+			if n := lineBreakTag(cell[i:]); n > 0 {
+				add(i)
+				i += n
+				start = i
+				continue
+			}
+		}
+		i++
+	}
+	add(len(cell))
+	return parts
+}
+
+// lineBreakTag returns the length of the tag s opens with when it is one
+// that starts a new line in a cell (br, p, div, hr, li and headings, opening
+// or closing), 0 otherwise.
+func lineBreakTag(s string) int {
+	end := strings.IndexByte(s, '>')
+	if end < 0 {
+		return 0
+	}
+	name := strings.TrimLeft(lowerASCII(s[1:end]), " \t/")
+	if k := strings.IndexAny(name, " \t\n/"); k >= 0 {
+		name = name[:k]
+	}
+	switch name {
+	case "br", "p", "div", "hr", "li", "h1", "h2", "h3", "h4", "h5", "h6":
+		return end + 1
+	}
+	return 0
 }
 
 // statusCell returns the first cell of a table row, other than the gate's

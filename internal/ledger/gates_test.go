@@ -404,6 +404,26 @@ func TestParseGatesLedgerTableRowWithoutGateID(t *testing.T) {
 	})
 }
 
+// A status cell a renderer shows as several lines, each naming a status, is
+// a history in a cell: the last line is what a reader takes for the status,
+// and the cell as a whole reads as none.
+func TestParseGatesLedgerTableStatusLines(t *testing.T) {
+	_, problems := ParseGatesLedger(md(
+		"| Gate | Status |", "|---|---|",
+		"| **G2: Validation** | 🟢 Passed<br>🔴 Failed |",
+		"| G1 | Passed <BR /> Blocked |",
+		"| G0 | 🟢 Passed<p class=x>Rejected |",
+		"| G4 | 🟢 Passed<br>(2025-09-29) |",
+		"| G5 | <br>🟢 Passed<br> |",
+		"| G6 | 🟢 Passed <brick> 🔴 Failed |",
+	))
+	assertProblems(t, problems, []Problem{
+		{3, 1, `malformed gate table: the row's status cell "🟢 Passed<br>🔴 Failed" shows 2 lines that each name a status; write the gate's one current status in the cell, and its history as events in the Gate Events Log`},
+		{4, 1, `malformed gate table: the row's status cell "Passed <BR /> Blocked" shows 2 lines that each name a status; write the gate's one current status in the cell, and its history as events in the Gate Events Log`},
+		{5, 1, `malformed gate table: the row's status cell "🟢 Passed<p class=x>Rejected" shows 2 lines that each name a status; write the gate's one current status in the cell, and its history as events in the Gate Events Log`},
+	})
+}
+
 // TestEventInNote: a note that holds what reads as another event shows a
 // reader two events; the second would be read as no event at all.
 func TestEventInNote(t *testing.T) {
