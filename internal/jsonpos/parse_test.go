@@ -168,6 +168,12 @@ func TestParseProblems(t *testing.T) {
 			{DuplicateKey, 36, 1, 35, "/G\u20602", `key "G\u20602" shows as "G2", as the key "G2" does (first at line 1, column 2): a reader sees one key written twice, while readers of the data hold two different keys`},
 			{DuplicateKey, 48, 1, 45, "/G2\u200b", `duplicate key "G2\u200b" (first at line 1, column 18); the later value wins in most readers`}}},
 
+		{name: "a key drawn like an earlier one", input: "{\"G2_validation\": 1, \"G2_v\u0430lidation\": 2, \"\uff27\uff12_validation\": 3, \"G2_validation\u2010x\": 4, \"G2_validation-x\": 5, \"\U0001d406\U0001d7d0_validation\": 6}", want: []P{
+			{DuplicateKey, 21, 1, 22, "/G2_v\u0430lidation", "key \"G2_v\u0430lidation\" shows as \"G2_validation\" (U+0430 is drawn like \"a\"), as the key \"G2_validation\" does (first at line 1, column 2): a reader sees one key written twice, while readers of the data hold two different keys"},
+			{DuplicateKey, 42, 1, 42, "/\uff27\uff12_validation", "key \"\uff27\uff12_validation\" shows as \"G2_validation\" (U+FF27 is drawn like \"G\"), as the key \"G2_validation\" does (first at line 1, column 2): a reader sees one key written twice, while readers of the data hold two different keys"},
+			{DuplicateKey, 90, 1, 84, "/G2_validation-x", "key \"G2_validation-x\" shows as \"G2_validation-x\", as the key \"G2_validation\u2010x\" does (first at line 1, column 62): a reader sees one key written twice, while readers of the data hold two different keys"},
+			{DuplicateKey, 112, 1, 106, "/\U0001d406\U0001d7d0_validation", "key \"\U0001d406\U0001d7d0_validation\" shows as \"G2_validation\" (U+1D406 is drawn like \"G\"), as the key \"G2_validation\" does (first at line 1, column 2): a reader sees one key written twice, while readers of the data hold two different keys"}}},
+
 		// BOM: skipped, invisible to columns, raw in offsets.
 		{name: "bom", input: bom + "{\"a\": 1}", want: []P{
 			{BOM, 0, 1, 1, "", "the file starts with a utf-8 byte order mark; it was skipped, but many json readers reject it (save the file as utf-8 without a bom)"}}},

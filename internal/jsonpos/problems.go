@@ -349,20 +349,78 @@ func (p *parser) lookalikes(members []member) {
 			continue
 		}
 		pointer := p.containerPointer(len(p.frames)-1) + "/" + EscapeToken(m.name)
-		p.reportAt(DuplicateKey, m.offset, pointer, "key "+quote(m.name)+" shows as "+quote(shown)+", as the key "+quote(prev.name)+" does (first at ", prev.offset,
+		p.reportAt(DuplicateKey, m.offset, pointer, "key "+quote(m.name)+" shows as "+quote(shown)+DrawnLike(m.name)+", as the key "+quote(prev.name)+" does (first at ", prev.offset,
 			"): a reader sees one key written twice, while readers of the data hold two different keys")
 	}
 }
 
-// ShownName is name without the characters that show as nothing (Unicode
-// format characters): two names with one ShownName look the same.
+// ShownName is name as a reader sees it: without the characters that show
+// as nothing (Unicode format characters), and with each letter, digit or
+// sign that is drawn like an ASCII one (a Cyrillic or Greek letter such as
+// U+0430, a fullwidth form, a mathematical letter or digit, a dash)
+// written as that one. Two names with one ShownName look the same.
 func ShownName(name string) string {
 	return strings.Map(func(r rune) rune {
 		if unicode.Is(unicode.Cf, r) {
 			return -1
 		}
-		return r
+		return showsAs(r)
 	}, name)
+}
+
+// DrawnLike names, for a message, the first character of name that is
+// drawn like an ASCII one it is not (` (U+0430 is drawn like "a")`), since
+// the quoted name shows it as that one; "" when there is none.
+func DrawnLike(name string) string {
+	for _, r := range name {
+		if a := showsAs(r); a != r {
+			return fmt.Sprintf(" (U+%04X is drawn like %q)", r, string(a))
+		}
+	}
+	return ""
+}
+
+// confusables maps letters of other scripts to the ASCII letter they are
+// drawn like in common fonts. The list is the small, explicit part of
+// Unicode's confusables that fits a key name: Cyrillic and Greek letters
+// whose glyph is a Latin one's.
+var confusables = map[rune]rune{
+	// Cyrillic small letters.
+	'а': 'a', 'с': 'c', 'ԁ': 'd', 'е': 'e', 'һ': 'h', 'і': 'i', 'ј': 'j', 'ӏ': 'l',
+	'о': 'o', 'р': 'p', 'ԛ': 'q', 'ѕ': 's', 'ԝ': 'w', 'х': 'x', 'у': 'y',
+	// Cyrillic capital letters.
+	'А': 'A', 'В': 'B', 'С': 'C', 'Е': 'E', 'Н': 'H', 'І': 'I', 'Ӏ': 'I', 'Ј': 'J',
+	'К': 'K', 'М': 'M', 'О': 'O', 'Р': 'P', 'Ԛ': 'Q', 'Ѕ': 'S', 'Т': 'T', 'Ԝ': 'W',
+	'Х': 'X', 'Ү': 'Y',
+	// Greek capital letters.
+	'Α': 'A', 'Β': 'B', 'Ε': 'E', 'Ζ': 'Z', 'Η': 'H', 'Ι': 'I', 'Κ': 'K', 'Μ': 'M',
+	'Ν': 'N', 'Ο': 'O', 'Ρ': 'P', 'Τ': 'T', 'Υ': 'Y', 'Χ': 'X',
+	// Greek small letters.
+	'ο': 'o', 'ν': 'v', 'ϲ': 'c', 'ϳ': 'j',
+	// Dashes and minus signs drawn as a hyphen-minus.
+	'\u2010': '-', '\u2011': '-', '\u2012': '-', '\u2013': '-', '\u2212': '-', '\uFE63': '-',
+}
+
+// showsAs returns the ASCII character r is drawn like, or r itself.
+func showsAs(r rune) rune {
+	switch {
+	case r < utf8.RuneSelf:
+		return r
+	case r >= 0xFF01 && r <= 0xFF5E: // fullwidth forms of "!" to "~"
+		return r - 0xFF01 + '!'
+	case r >= 0x1D400 && r <= 0x1D6A3: // mathematical letters: styles of A-Z a-z
+		if k := (r - 0x1D400) % 52; k < 26 {
+			return 'A' + k
+		} else {
+			return 'a' + k - 26
+		}
+	case r >= 0x1D7CE && r <= 0x1D7FF: // mathematical digits: styles of 0-9
+		return '0' + (r-0x1D7CE)%10
+	}
+	if a, ok := confusables[r]; ok {
+		return a
+	}
+	return r
 }
 
 // describe names what stands at data[at] for a message: a quoted
