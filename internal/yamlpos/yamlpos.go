@@ -354,7 +354,7 @@ func (b *builder) lookalikes(n *yaml.Node, ptr string) {
 			continue
 		}
 		b.problems = append(b.problems, jsonpos.Problem{Kind: jsonpos.DuplicateKey, Line: k.Line, Column: k.Column, Pointer: ptr + "/" + escape(k.Value),
-			Message: fmt.Sprintf("key %q shows as %q, as the key %q does (first at line %d, column %d): a reader sees one key written twice, while readers of the data hold two different keys", k.Value, shown, prev.Value, prev.Line, prev.Column)})
+			Message: fmt.Sprintf("key %q shows as %q%s, as the key %q does (first at line %d, column %d): a reader sees one key written twice, while readers of the data hold two different keys", k.Value, shown, jsonpos.DrawnLike(k.Value), prev.Value, prev.Line, prev.Column)})
 	}
 }
 
