@@ -12,7 +12,9 @@
 // in a code span opens none, and a comment that Markdown ends while it goes
 // on hiding lines here is reported: one opened after text on its line ends
 // with its paragraph, one opened in a block quote or a list item with the
-// quote or the item, and one indented as code is none. Likewise a fence is
+// quote or the item, and one indented as code is none. A <script> or
+// <style> block (an HTML block whose text a browser shows none of) is not
+// read either, and is reported when it hides any text. Likewise a fence is
 // one where Markdown opens one (at most 3 columns deeper than the content of
 // the list item it is in) and ends with its list item. CRLF line endings
 // and a leading UTF-8 BOM are accepted, characters that show as nothing
@@ -120,6 +122,13 @@ func scan(data []byte) *document {
 		hidden            int   // non-blank lines swallowed by the open fence or comment
 		items             []int // content columns of the list items a line may belong to, innermost last
 		fenceBase         int   // content column of the list item the open fence is in, 0 outside lists
+		// rawTag is the tag of an open <script> or <style> block ("" if
+		// none): Markdown passes it to the browser, which shows none of
+		// it, up to the line holding its end tag.
+		rawTag          string
+		rawLine, rawC   int
+		rawHidden       int
+		rawTrailingText bool
 	)
 	for num := 1; len(data) > 0; num++ {
 		raw := data
@@ -147,6 +156,30 @@ func scan(data []byte) *document {
 		}
 		if cr := loneCR(text); cr >= 0 {
 			d.problem(num, column(text, cr), "carriage return without a line feed: the text after it (%s) shows as a line of its own but is read as part of this one, so a record there is not read; expected LF or CRLF line endings", snippet(strings.TrimSpace(text[cr+1:])))
+		}
+		if rawTag == "" && fenceLen == 0 && !inComment {
+			if tag, at := rawBlockOpener(text, items); tag != "" {
+				rawTag, rawLine, rawC, rawHidden, rawTrailingText = tag, num, column(text, at), 0, false
+			}
+		}
+		if rawTag != "" {
+			// No line of the block is read: a record there shows to no
+			// one, and the block is reported if it hides any text, so a
+			// record placed there neither counts nor goes unnoticed.
+			rest, closed := rawBlockText(text, rawTag, num == rawLine)
+			if strings.TrimSpace(rest) != "" {
+				rawHidden++
+			}
+			if closed {
+				if _, after, _ := strings.Cut(lowerASCII(text), "</"+rawTag); strings.TrimSpace(after[strings.IndexByte(after, '>')+1:]) != "" {
+					rawTrailingText = true
+				}
+				d.rawBlockProblem(rawLine, rawC, rawTag, rawHidden, rawTrailingText, num)
+				rawTag = ""
+			}
+			para = false
+			d.lines = append(d.lines, l)
+			continue
 		}
 		if fenceLen > 0 && fenceBase > 0 && strings.TrimSpace(text) != "" && indentColumns(text) < fenceBase {
 			// A line indented less than the content of the list item the
@@ -259,7 +292,68 @@ func scan(data []byte) *document {
 	if inComment && hidden > 0 {
 		d.problem(commentLine, commentC, "html comment \"<!--\" is never closed and hides the %s after it; expected \"-->\"", nonBlankLines(hidden))
 	}
+	if rawTag != "" {
+		d.rawBlockProblem(rawLine, rawC, rawTag, rawHidden, false, 0)
+	}
 	return d
+}
+
+// rawBlockOpener returns the tag ("script" or "style") of the HTML block
+// text opens, as CommonMark opens one (HTML blocks, start condition 1: the
+// tag at the start of the line, indented less than code, followed by a
+// space, ">" or the line's end), and the byte offset of its "<"; "" if
+// none. <pre> and <textarea> open such blocks too, but a browser shows
+// their text.
+func rawBlockOpener(text string, items []int) (string, int) {
+	trimmed := strings.TrimLeft(text, " \t")
+	if !strings.HasPrefix(trimmed, "<") || indentColumns(text)-itemBase(text, items) >= 4 {
+		return "", 0
+	}
+	lower := lowerASCII(trimmed)
+	for _, tag := range [...]string{"script", "style"} {
+		rest, ok := strings.CutPrefix(lower, "<"+tag)
+		if ok && (rest == "" || strings.IndexByte(" \t>", rest[0]) >= 0) {
+			return tag, len(text) - len(trimmed)
+		}
+	}
+	return "", 0
+}
+
+// rawBlockText returns the text of a line of an open raw HTML block that is
+// neither its start tag (on the block's first line) nor its end tag, and
+// whether the line holds the end tag, which CommonMark ends the block with
+// (HTML blocks, end condition 1).
+func rawBlockText(text, tag string, first bool) (string, bool) {
+	lower := lowerASCII(text)
+	from := 0
+	if first {
+		from = strings.Index(lower, "<"+tag)
+		if end := strings.IndexByte(lower[from:], '>'); end >= 0 {
+			from += end + 1
+		} else {
+			from = len(lower)
+		}
+	}
+	at := strings.Index(lower[from:], "</"+tag)
+	if at < 0 {
+		return text[from:], false
+	}
+	return text[from : from+at], strings.Contains(lower[from+at:], ">")
+}
+
+// rawBlockProblem reports a <script> or <style> block (opened at line,
+// col) that hides text from every reader of the rendered Markdown; closed
+// is the line of its end tag, 0 if it has none.
+func (d *document) rawBlockProblem(line, col int, tag string, hidden int, trailing bool, closed int) {
+	switch {
+	case closed == 0 && hidden > 0:
+		d.problem(line, col, "html <%s> block is never closed and hides the %s after it from every reader of the rendered Markdown, so no record there is read; expected no <%s> block in a ledger", tag, nonBlankLines(hidden), tag)
+	case hidden > 0:
+		d.problem(line, col, "html <%s> block (to line %d) hides the %s in it from every reader of the rendered Markdown, so no record there is read; expected no <%s> block in a ledger", tag, closed, nonBlankLines(hidden), tag)
+	}
+	if trailing {
+		d.problem(closed, 1, "text after the html </%s> end tag is part of the raw html block to Markdown and is not read here; put it on a line of its own", tag)
+	}
 }
 
 // sortedProblems returns the problems in document order, whichever stage

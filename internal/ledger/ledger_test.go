@@ -260,6 +260,51 @@ func TestCommentsAndFences(t *testing.T) {
 	runEvidenceCases(t, tests)
 }
 
+// TestRawHTMLBlocks: a <script> or <style> block shows nothing to a reader
+// of the rendered Markdown, so no record in it is read, and one that hides
+// any text is reported; <pre> and <textarea> show their text.
+func TestRawHTMLBlocks(t *testing.T) {
+	tests := []evidenceCase{
+		{
+			name: "a script block hides its records and is reported",
+			doc:  md(okEntry, "<script>", okEntry, "</script>", okEntry),
+			want: []Entry{entryAt(1, 4, 15), entryAt(5, 4, 15)},
+			problems: []Problem{
+				{2, 1, "html <script> block (to line 4) hides the 1 non-blank line in it from every reader of the rendered Markdown, so no record there is read; expected no <script> block in a ledger"},
+			},
+		},
+		{
+			name: "a style block, any case, with attributes, indented, on one line",
+			doc:  md("  <STYLE type=x>"+okEntry+"</Style>", okEntry),
+			want: []Entry{entryAt(2, 4, 15)},
+			problems: []Problem{
+				{1, 3, "html <style> block (to line 1) hides the 1 non-blank line in it from every reader of the rendered Markdown, so no record there is read; expected no <style> block in a ledger"},
+			},
+		},
+		{
+			name: "text after the end tag is reported",
+			doc:  md("<script>", "</script> "+okEntry),
+			problems: []Problem{
+				{2, 1, "text after the html </script> end tag is part of the raw html block to Markdown and is not read here; put it on a line of its own"},
+			},
+		},
+		{
+			name: "an unclosed script block hides the rest",
+			doc:  md(okEntry, "<script", okEntry, "", okEntry),
+			want: []Entry{entryAt(1, 4, 15)},
+			problems: []Problem{
+				{2, 1, "html <script> block is never closed and hides the 2 non-blank lines after it from every reader of the rendered Markdown, so no record there is read; expected no <script> block in a ledger"},
+			},
+		},
+		{
+			name: "an empty script block, a scripts word, code, comments and pre are not such blocks",
+			doc:  md("<script></script>", "<scripts>", okEntry, "# h", "    <script>", okEntry, "```", "<script>", "```", okEntry, "<!--", "<script>", "-->", okEntry, "<pre>", okEntry, "</pre>"),
+			want: []Entry{entryAt(3, 4, 15), entryAt(6, 4, 15), entryAt(10, 4, 15), entryAt(14, 4, 15), entryAt(16, 4, 15)},
+		},
+	}
+	runEvidenceCases(t, tests)
+}
+
 func endedCommentMessage(why string, at, close int) string {
 	return fmt.Sprintf(`html comment "<!--" opened after text on its line is ended by %s at line %d for Markdown, which shows it as text and the lines after it, but it hides them here up to its "-->" at line %d; close it before line %d, or put "<!--" at the start of a line of its own`, why, at, close, at)
 }
