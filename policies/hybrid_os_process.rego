@@ -379,12 +379,16 @@ retries(x) := lib.int64(x)
 
 # stop_causes are the error states that stop a run until a person (or a
 # program told to by one) clears them, with the spec's cause of each.
-# BLK_SUM and BLK_PSUM are summary conflicts the consistency scan may
-# repair by itself ("auto-repair allowed"), so they stop nothing.
+# BLK_SUM and BLK_PSUM are in the same Error States table: the consistency
+# scan may repair the summary ("auto-repair allowed"), but recovery is still
+# "followed by state clearance", and a run whose st was never cleared has
+# not recovered.
 stop_causes := {
 	"ERROR": "a logging call with level E",
 	"BLK_MAX": "task retries exceeded the limit",
 	"BLK_CON": "an optimistic lock conflict",
+	"BLK_SUM": "a registry summary write conflict",
+	"BLK_PSUM": "a plan summary load/write conflict",
 }
 
 # stopped_state is [file, st as written, st as read] of the run's state
@@ -416,12 +420,13 @@ else := sprintf(", read as %s", [read])
 # METADATA
 # title: Run stopped, a person must clear it
 # description: >-
-#   st is ERROR, BLK_MAX or BLK_CON: the run stopped in an error state, so the gate
-#   needs a human. hybrid-ai-os-v1.4.md, Error States: "BLK_CON | Any optimistic lock
-#   conflict", "BLK_MAX | Task retries exceeded limit", "ERROR | Logging call with level
-#   `E`", "Recovery requires manual or programmed conflict resolution followed by state
-#   clearance". BLK_SUM and BLK_PSUM are left to the Consistency Check: "auto-repair
-#   allowed". A vX.2 state.txt, checked leniently, may spell st in another case or with
+#   st is ERROR, BLK_MAX, BLK_CON, BLK_SUM or BLK_PSUM: the run stopped in an error
+#   state, so the gate needs a human. hybrid-ai-os-v1.4.md, Error States: "BLK_CON | Any
+#   optimistic lock conflict", "BLK_SUM | Registry summary write conflict", "BLK_PSUM |
+#   Plan summary load/write conflict", "BLK_MAX | Task retries exceeded limit", "ERROR |
+#   Logging call with level `E`", "Recovery requires manual or programmed conflict
+#   resolution followed by state clearance". The Consistency Check's "auto-repair allowed"
+#   may repair a summary, but a st still BLK_SUM or BLK_PSUM was never cleared. A vX.2 state.txt, checked leniently, may spell st in another case or with
 #   other spacing ("error", "Blk_Max"); it is read as the status it spells (state.json,
 #   st: "enum | READY, BUSY, BLK_CON, BLK_SUM, BLK_PSUM, BLK_MAX, ERROR"), so a spelling
 #   cannot turn a stopped run into a pass.
@@ -430,8 +435,8 @@ else := sprintf(", read as %s", [read])
 #   category: gates
 #   severity: warning
 #   remediation: >-
-#     a person resolves the cause (the conflict, the retried task or the logged error),
-#     logs the decision and sets st back to READY
+#     a person resolves the cause (the conflict, the summary, the retried task or the
+#     logged error), logs the decision and sets st back to READY
 warn contains f if {
 	[file, written, st] := stopped_state
 	cause := stop_causes[st]
