@@ -451,12 +451,14 @@ warn contains f if {
 # METADATA
 # title: Error cleared without a logged recovery
 # description: >-
-#   The last log entry has level E while st is READY or BUSY: a logging call with level E
-#   sets st = ERROR, and nothing was logged after it, so the state was cleared with no
-#   record of the recovery the spec requires (or was never set). The spec does not say
-#   that the clearance itself is logged, so this is a warning, but it asks for a human, as
-#   the ERROR state it stands for does (h3a.gates.hybrid_stopped). BLK_* states are left
-#   alone: a lock conflict logs an error and sets its own state. hybrid-ai-os-v1.4.md,
+#   A log entry has level E while st is READY or BUSY: a logging call with level E sets
+#   st = ERROR, so the state was cleared (or never set), and the log format has no entry
+#   that records the resolution the spec requires before it: an entry logged after the
+#   error may be any later work, not its recovery. The spec does not say that the
+#   recovery itself is logged, so this is a warning, but it asks for a human, as the
+#   ERROR state it stands for does (h3a.gates.hybrid_stopped). The latest such entry is
+#   named. BLK_* states are h3a.gates.hybrid_stopped's: a lock conflict logs an error and
+#   sets its own state. hybrid-ai-os-v1.4.md,
 #   Error States: "ERROR | Logging call with level `E`", "Recovery requires manual or
 #   programmed conflict resolution followed by state clearance"; Startup Sequence: "Log
 #   session start; `st = READY`"; Optimistic Lock Protocol: "Conflict sets `st = BLK_CON`
@@ -471,16 +473,23 @@ warn contains f if {
 warn contains f if {
 	st := state.st
 	st in {"READY", "BUSY"}
-	count(records) > 0
-	last := records[count(records) - 1]
-	last.record.L == "E"
+	count(error_entries) > 0
+	k := error_entries[count(error_entries) - 1]
+	e := records[k]
 	f := lib.finding(rego.metadata.rule(), object.union(current_task, {
-		"msg": sprintf("the last log entry (%s line %d%s) has level \"E\" but st is %q: the error sets st to ERROR, and no recovery is logged after it; a person must confirm it was resolved", [last.unit, last.line, entry_id(last.record), st]),
+		"msg": error_cleared_msg(e, (count(records) - k) - 1, st),
 		"file": "state.json",
 		"pointer": "/st",
 		"needs_human": true,
 	}))
 }
+
+# error_entries are the indexes in records of the entries logged with level E.
+error_entries := [k | some k, r in records; r.record.L == "E"]
+
+error_cleared_msg(e, 0, st) := sprintf("the last log entry (%s line %d%s) has level \"E\" but st is %q: the error sets st to ERROR, and no recovery is logged after it; a person must confirm it was resolved", [e.unit, e.line, entry_id(e.record), st])
+
+error_cleared_msg(e, later, st) := sprintf("the log entry %s line %d%s has level \"E\" but st is %q: the error sets st to ERROR, and no entry after it (%d logged) records a resolution; a person must confirm it was resolved", [e.unit, e.line, entry_id(e.record), st, later]) if later > 0
 
 entry_id(r) := sprintf(", id %d", [id]) if id := lib.int64(r.id)
 

@@ -301,11 +301,21 @@ test_error_cleared_needs_human if {
 	msgs(findings([last_is_error, cut("/docs/logs/logs~1log_unit_2.jsonl/2/id"), set("/docs/state/g", 7)])) == {`the last log entry (logs/log_unit_2.jsonl line 3) has level "E" but st is "READY": the error sets st to ERROR, and no recovery is logged after it; a person must confirm it was resolved`}
 }
 
-# An error logged before the last entry may have been recovered from; a
-# stopped state is h3a.gates.hybrid_stopped's; a lock conflict logs an error
-# and sets BLK_CON or a summary state.
+# An error logged before the last entry, with st cleared: a later entry is
+# not a recorded resolution, so a person must confirm it; the latest error
+# is named.
+test_earlier_error_cleared_needs_human if {
+	fs := findings([set("/docs/logs/logs~1log_unit_1.jsonl/4/L", "E")])
+	located(fs) == {cleared}
+	some f in fs
+	f.needs_human == true
+	msgs(fs) == {`the log entry logs/log_unit_1.jsonl line 5, id 5 has level "E" but st is "READY": the error sets st to ERROR, and no entry after it (3 logged) records a resolution; a person must confirm it was resolved`}
+	msgs(findings([set("/docs/logs/logs~1log_unit_1.jsonl/0/L", "E"), set("/docs/logs/logs~1log_unit_2.jsonl/1/L", "E")])) == {`the log entry logs/log_unit_2.jsonl line 2, id 7 has level "E" but st is "READY": the error sets st to ERROR, and no entry after it (1 logged) records a resolution; a person must confirm it was resolved`}
+}
+
+# A stopped state is h3a.gates.hybrid_stopped's; a lock conflict logs an
+# error and sets BLK_CON or a summary state.
 test_error_cleared_quiet_otherwise if {
-	count(findings([set("/docs/logs/logs~1log_unit_2.jsonl/1/L", "E")])) == 0
 	located(findings([set("/docs/state/st", "ERROR"), last_is_error])) == {stopped}
 	every st in ["BLK_SUM", "BLK_PSUM"] {
 		located(findings([set("/docs/state/st", st), last_is_error])) == {stopped}
