@@ -55,7 +55,10 @@ verdicts := {"pass", "reject", "needs-human"}
 #   check fails, include that fact in handoff.json"). Nothing in the round shows that
 #   re-run, so the warning asks for a person (scoring-rubric.md: "needs-human: Evidence is
 #   incomplete and cannot be reproduced reliably"; smoke-check-guidelines.md: "Never
-#   convert failures into prose-only caveats").
+#   convert failures into prose-only caveats"). So is a smoke check whose status is
+#   unknown, or skip with no reason in notes: nothing shows the check passed, and a skip
+#   must say why (smoke-check-guidelines.md: "mark as `skip` with reason in `notes`";
+#   "Use only statuses: `pass`, `fail`, `skip`, `unknown`").
 # custom:
 #   id: h3a.gates.contract_pass_with_open_items
 #   category: gates
@@ -95,6 +98,31 @@ open_items contains item if {
 		"severity": "warning",
 		"needs_human": true,
 	}
+}
+
+open_items contains item if {
+	some r in rounds
+	r.verdict.verdict == "pass"
+	some i, check in lib.items(r.handoff.smoke_checks)
+	why := unproven_smoke(check, r.handoff)
+	item := {
+		"msg": sprintf("verdict is pass but smoke check %d (%q) of %s %s; a person must confirm that the check passes", [i, object.get(check, "command", ""), r.files.handoff, why]),
+		"file": r.files.verdict,
+		"pointer": "/verdict",
+		"severity": "warning",
+		"needs_human": true,
+	}
+}
+
+# unproven_smoke says why a smoke check shows no pass: its status is unknown,
+# or skip with no reason, which the guidelines want in notes (the handoff's,
+# or the check's own).
+unproven_smoke(check, _) := "has status \"unknown\"" if check.status == "unknown"
+
+unproven_smoke(check, handoff) := "was skipped with no reason in notes" if {
+	check.status == "skip"
+	not lib.filled(lib.get(handoff, "notes"))
+	not lib.filled(lib.get(check, "notes"))
 }
 
 quoted(items) := concat(", ", [sprintf("%q", [x]) | some x in items])

@@ -417,6 +417,24 @@ test_failed_smoke_under_a_pass_is_a_warning if {
 	[f.file, f.pointer, f.severity] == [v2, "/verdict", "warning"]
 }
 
+# A smoke check with status unknown, or skipped with no reason, under a pass
+# shows no pass either: a person must confirm it.
+test_unproven_smoke_under_a_pass_asks_for_a_person if {
+	status := "/docs/rounds/1/handoff/smoke_checks/0/status"
+	unknown := [{"op": "replace", "path": status, "value": "unknown"}]
+	count(findings(unknown)) == 0
+	[f] := [f | some f in stops(unknown)]
+	f.rule == "h3a.gates.contract_pass_with_open_items"
+	[f.file, f.pointer, f.severity] == [v2, "/verdict", "warning"]
+	f.msg == `verdict is pass but smoke check 0 ("pytest -q tests/test_reset.py") of rounds/round-2/handoff.json has status "unknown"; a person must confirm that the check passes`
+	skip := [{"op": "replace", "path": status, "value": "skip"}]
+	{g.msg | some g in stops(skip)} == {`verdict is pass but smoke check 0 ("pytest -q tests/test_reset.py") of rounds/round-2/handoff.json was skipped with no reason in notes; a person must confirm that the check passes`}
+	count(stops(array.concat(skip, [{"op": "replace", "path": "/docs/rounds/1/handoff/notes", "value": " "}]))) == 1
+	count(stops(array.concat(skip, [{"op": "replace", "path": "/docs/rounds/1/handoff/notes", "value": "e2e suite out of scope"}]))) == 0
+	count(stops(array.concat(skip, [{"op": "add", "path": "/docs/rounds/1/handoff/smoke_checks/0/notes", "value": "needs a GPU"}]))) == 0
+	count(stops([{"op": "replace", "path": status, "value": "pass"}])) == 0
+}
+
 test_reject_without_required_change_is_a_warning if {
 	[f] := [f | some f in findings([{"op": "replace", "path": "/docs/rounds/0/verdict/required_changes", "value": []}])]
 	f.rule == "h3a.gates.contract_reject_without_reason"
