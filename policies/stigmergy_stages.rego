@@ -100,7 +100,9 @@ warn contains f if {
 #   signal says the project halted (EXECUTION_HALTED, HALTED), while project_status is
 #   another stage; or an issue that issue_log says is RESOLVED is named last in history
 #   (as a word of its own, in the signal or summary) by an entry whose signal says it was
-#   not resolved (ISSUE_UNRESOLVED, FAILED_TO_RESOLVE, REOPENED); or a task that the
+#   not resolved or that something failed (ISSUE_UNRESOLVED, FAILED_TO_RESOLVE, REOPENED,
+#   TASK_FAILED, ERROR): the resolution, a system action, then has no entry of its own in
+#   the ledger of all of them, as for a task; or a task that the
 #   manifest says is COMPLETED is named last in history by an entry whose signal says it
 #   failed, was rejected or reopened (TASK_FAILED, ERROR, REJECTED, REOPENED). The state
 #   then tells a story its own ledger does not, and a halt, an unresolved issue or a failed
@@ -143,7 +145,7 @@ behind_history contains item if {
 	naming := [i | some i, entry in history_entries; id in entry.words]
 	count(naming) > 0
 	i := max(naming)
-	regex.match(`UNRESOLVED|FAILED_TO_RESOLVE|NOT_RESOLVED|REOPEN`, history_entries[i].signal)
+	regex.match(`UNRESOLVED|FAILED_TO_RESOLVE|NOT_RESOLVED|REOPEN|FAIL|ERROR`, history_entries[i].signal)
 	item := {
 		"msg": sprintf("issue %q is RESOLVED in issue_log, but history entry %d (%s), the last to name it, says it was not resolved: a person must decide whether it is", [id, i, history_entries[i].raw_signal]),
 		"pointer": sprintf("/issue_log/%d/status", [k]),

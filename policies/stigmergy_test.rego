@@ -551,6 +551,15 @@ test_state_behind_history if {
 	unresolved := put("/docs/state/history/-", {"timestamp": "2025-09-01T14:00:00Z", "agent_id": "responder", "signal": "issue unresolved", "summary": "I-1: the flaky test still fails."})
 	behind([unresolved]) == {["h3a.gates.stigmergy_state_behind_history", "rule", ledger, "/issue_log/0/status"]}
 	behind_msgs([unresolved]) == {`issue "I-1" is RESOLVED in issue_log, but history entry 2 ("issue unresolved"), the last to name it, says it was not resolved: a person must decide whether it is`}
+
+	# a failure named last: the resolution has no entry of its own
+	every signal in ["ERROR", "TASK_FAILED", "test failure"] {
+		behind([put("/docs/state/history/-", {"timestamp": "2025-09-01T14:00:00Z", "agent_id": "james", "signal": signal, "summary": "I-1 still broken"})]) == {["h3a.gates.stigmergy_state_behind_history", "rule", ledger, "/issue_log/0/status"]}
+	}
+	count(behind_all([
+		put("/docs/state/history/-", {"timestamp": "2025-09-01T14:00:00Z", "agent_id": "james", "signal": "ERROR", "summary": "I-1 still broken"}),
+		put("/docs/state/history/-", {"timestamp": "2025-09-01T14:10:00Z", "agent_id": "responder", "signal": "ISSUE_RESOLVED", "summary": "I-1 fixed"}),
+	])) == 0
 }
 
 # A COMPLETED task that history last names as failed asks the same.
