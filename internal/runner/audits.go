@@ -20,6 +20,7 @@ import (
 	"github.com/h3a-check/h3a-check/internal/history"
 	"github.com/h3a-check/h3a-check/internal/layout"
 	"github.com/h3a-check/h3a-check/internal/rundir"
+	"github.com/h3a-check/h3a-check/internal/waiver"
 )
 
 // rulesAudit holds the findings about the rules themselves: they concern
@@ -66,17 +67,8 @@ func sourcesOrEmpty(s []audit.Source) []audit.Source {
 
 // configure applies the user's configuration to the complete findings of a
 // run: waivers first (so their own findings exist), then severity overrides.
-func (c *checker) configure(runDir string, since waiverScope, findings []finding.Finding) []finding.Finding {
-	switch {
-	case since.movedFrom != "":
-		findings = c.rules.Waivers.ApplyMoved(runDir, since.base, since.movedFrom, since.movedName, since.isNew, findings)
-	case since.isNew != nil:
-		findings = c.rules.Waivers.ApplySince(runDir, since.base, since.isNew, findings)
-	case since.base != "":
-		findings = c.rules.Waivers.ApplyNewRun(runDir, since.base, findings)
-	default:
-		findings = c.rules.Waivers.Apply(runDir, findings)
-	}
+func (c *checker) configure(runDir string, since waiver.Since, findings []finding.Finding) []finding.Finding {
+	findings = c.rules.Waivers.ApplySince(runDir, since, findings)
 	if len(c.rules.Severity) > 0 {
 		for i := range findings {
 			if sev, ok := c.rules.Severity[findings[i].Rule]; ok {
@@ -171,39 +163,27 @@ func (c *checker) newAudit(run rundir.Run) *audit.Audit {
 	return a
 }
 
-// waiverScope is what a run's history says about the waivers that may
-// accept its findings (waiver.Set): base is the base it is new since, or
-// moved since from movedFrom (absolute; movedName as reports name it); the
-// zero value when no base was compared. isNew, for a run the base holds,
-// tells the findings it did not have there.
-type waiverScope struct {
-	base, movedFrom, movedName string
-	isNew                      func(finding.Finding) bool
-}
-
-// scopeOf is the waiverScope of a run whose history was compared.
-func (c *checker) scopeOf(s *runState, hist historyOutcome) waiverScope {
+// scopeOf is what the history of a run says to its waivers (waiver.Since):
+// the zero value when no history was compared.
+func (c *checker) scopeOf(s *runState, hist historyOutcome) waiver.Since {
 	if hist.base == nil {
-		return waiverScope{}
+		return waiver.Since{}
 	}
 	short := gitrev.Short(*hist.base)
-	if hist.newRun {
-		return waiverScope{base: short}
-	}
-	if hist.at.repo == nil {
-		// Compared, yet nowhere to read the base from: nothing the
+	if hist.newRun || hist.at.repo == nil {
+		// New, or compared yet nowhere to read the base from: nothing the
 		// run has can be shown to be the base's.
-		return waiverScope{base: short}
+		return waiver.Since{Base: short, NewRun: true}
 	}
-	sc := waiverScope{base: short}
+	sc := waiver.Since{Base: short}
 	baseDir := hist.at.rel
 	if side, ok := c.hist.elsewhere[s.run.Dir]; ok {
 		baseDir = side.rel
 		if side.from != "" {
-			sc.movedFrom, sc.movedName = filepath.Join(hist.at.repo.Root, filepath.FromSlash(side.rel)), side.from
+			sc.MovedFrom, sc.MovedName = filepath.Join(hist.at.repo.Root, filepath.FromSlash(side.rel)), side.from
 		}
 	}
-	sc.isNew = newSinceBase(s, history.At(hist.at.repo, *hist.base, baseDir))
+	sc.IsNew = newSinceBase(s, history.At(hist.at.repo, *hist.base, baseDir))
 	return sc
 }
 
@@ -316,29 +296,29 @@ func countLine(data, line []byte) int {
 	}
 }
 
-// newSinceUnread is the base a run that could not be read is new since,
-// as configure takes it: its history was never compared, so whether the
-// base holds its folder is looked up by path. The run is new when the base
-// holds nothing there, or when that cannot be told (fail closed); "" when
-// no history is compared at all (--base none, outside git).
-func (c *checker) newSinceUnread(dir string) waiverScope {
+// newSinceUnread is what the history says to the waivers of a run that
+// could not be read: its history was never compared, so whether the base
+// holds its folder is looked up by path. The run is new when the base holds
+// nothing there, or when that cannot be told (fail closed); the zero value
+// when no history is compared at all (--base none, outside git).
+func (c *checker) newSinceUnread(dir string) waiver.Since {
 	rb, err := c.hist.of(dir)
 	if err == nil && (rb.skip != "" || rb.repo == nil) {
-		return waiverScope{}
+		return waiver.Since{}
 	}
 	if err != nil {
-		return waiverScope{base: "the base"}
+		return waiver.Since{Base: "the base", NewRun: true}
 	}
 	// The folder itself, not what a link there leads to: a link the
 	// change adds to a run the base holds is still new.
 	parent, err := rb.repo.Rel(filepath.Dir(dir))
 	if err != nil {
-		return waiverScope{base: gitrev.Short(rb.base.Commit)}
+		return waiver.Since{Base: gitrev.Short(rb.base.Commit), NewRun: true}
 	}
 	if _, ok, err := rb.repo.Lookup(rb.base.Commit, path.Join(parent, filepath.Base(dir))); err == nil && ok {
-		return waiverScope{}
+		return waiver.Since{}
 	}
-	return waiverScope{base: gitrev.Short(rb.base.Commit)}
+	return waiver.Since{Base: gitrev.Short(rb.base.Commit), NewRun: true}
 }
 
 // notChecked finishes the audit of a run that could not be read at all:

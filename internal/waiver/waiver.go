@@ -9,9 +9,8 @@
 // mistyped. Waivers about runs that were not checked say nothing, so a
 // pre-commit check of one run is not flooded with other runs' waivers.
 // A run that is new since the base the history was compared with had no
-// findings when the waiver was written: no waiver accepts them (ApplyNewRun);
-// nor does one accept a finding a run the base holds did not have there
-// (ApplySince).
+// findings when the waiver was written: no waiver accepts them; nor does one
+// accept a finding a run the base holds did not have there (ApplySince).
 package waiver
 
 import (
@@ -64,46 +63,40 @@ func Today(now time.Time) string { return now.UTC().Format(DateLayout) }
 // Unused, once, after every run: a glob over many runs would otherwise warn
 // in each.
 func (s *Set) Apply(runDir string, fs []finding.Finding) []finding.Finding {
-	return s.apply(runDir, "", moved{}, nil, fs)
+	return s.ApplySince(runDir, Since{}, fs)
 }
 
-// ApplySince is Apply for a run the base holds, where isNew tells the
-// findings the run did not have at base. A waiver was a person's decision
-// about the findings that existed when it was written: a record the change
-// appends to a log, or a file it adds, is no finding the waiver was about,
-// so a waiver accepts none that isNew reports, and says so in a finding of
-// its own.
-func (s *Set) ApplySince(runDir, base string, isNew func(finding.Finding) bool, fs []finding.Finding) []finding.Finding {
-	return s.apply(runDir, base, moved{}, isNew, fs)
+// Since is what the history says of a run against the base it was
+// compared with; the zero value when none was (Apply).
+type Since struct {
+	// Base is the base's short commit.
+	Base string
+	// NewRun: the run is new since Base. A waiver was a person's decision
+	// about the findings that existed when it was written; a run the change
+	// under review adds had none then, and the change chooses its folder
+	// name, so it can always land under an existing glob. A live waiver
+	// therefore accepts none of such a run's findings: each waiver that
+	// matches some says so in a finding of its own, and the findings count
+	// until the run is at the base.
+	NewRun bool
+	// MovedFrom is where the run was at Base (absolute; shown as
+	// MovedName), when it moved since. A waiver was written about the runs
+	// its path covered then: it accepts a finding only when it matches it
+	// at the run's folder at the base as well, so moving a run under a
+	// glob does not waive what the base did not.
+	MovedFrom, MovedName string
+	// IsNew, for a run the base holds, tells the findings the run did not
+	// have at Base: a record the change appends to a log, or a file it
+	// adds, is no finding the waiver was about, so a waiver accepts none
+	// that IsNew reports, and says so in a finding of its own.
+	IsNew func(finding.Finding) bool
 }
 
-// ApplyNewRun is Apply for a run that is new since base, the revision
-// the history was compared with. A waiver was a person's decision about the
-// findings that existed when it was written; a run the change under review
-// adds had none then, and the change chooses its folder name, so it can
-// always land under an existing glob. A live waiver therefore accepts none
-// of such a run's findings: each waiver that matches some says so in a
-// finding of its own, and the findings count until the run is at the base.
-func (s *Set) ApplyNewRun(runDir, base string, fs []finding.Finding) []finding.Finding {
-	return s.apply(runDir, base, moved{}, nil, fs)
-}
-
-// ApplyMoved is Apply for a run that moved since base from fromDir
-// (absolute; shown as fromName). A waiver was written about the runs its
-// path covered then: it accepts a finding only when it matches it at the
-// run's folder at the base as well, so moving a run under a glob does not
-// waive what the base did not.
-// isNew is as for ApplySince.
-func (s *Set) ApplyMoved(runDir, base, fromDir, fromName string, isNew func(finding.Finding) bool, fs []finding.Finding) []finding.Finding {
-	return s.apply(runDir, base, moved{dir: fromDir, name: fromName}, isNew, fs)
-}
-
-// moved is where a run was at the base, when it moved since.
-type moved struct{ dir, name string }
-
-func (s *Set) apply(runDir, base string, from moved, isNew func(finding.Finding) bool, fs []finding.Finding) []finding.Finding {
+// ApplySince is Apply for a run whose history was compared with a base.
+func (s *Set) ApplySince(runDir string, since Since, fs []finding.Finding) []finding.Finding {
+	base, isNew := since.Base, since.IsNew
 	newSince := ""
-	if from.dir == "" && isNew == nil {
+	if since.NewRun {
 		newSince = base
 	}
 	out := append([]finding.Finding(nil), fs...)
@@ -115,8 +108,8 @@ func (s *Set) apply(runDir, base string, from moved, isNew func(finding.Finding)
 		return out
 	}
 	fromRun, fromOK := "", false
-	if from.dir != "" {
-		fromRun, fromOK = relative(s.Base, from.dir)
+	if since.MovedFrom != "" {
+		fromRun, fromOK = relative(s.Base, since.MovedFrom)
 	}
 	var extra []finding.Finding
 	for wi, w := range s.Waivers {
@@ -133,7 +126,7 @@ func (s *Set) apply(runDir, base string, from moved, isNew func(finding.Finding)
 			matched++
 			switch {
 			case expired:
-			case newSince != "", from.dir != "" && (!fromOK || !w.matches(fromRun, *f)):
+			case newSince != "", since.MovedFrom != "" && (!fromOK || !w.matches(fromRun, *f)):
 				refused++
 			case isNew != nil && isNew(*f):
 				refused++
@@ -159,7 +152,7 @@ func (s *Set) apply(runDir, base string, from moved, isNew func(finding.Finding)
 			if moves := refused - fresh; moves > 0 {
 				extra = append(extra, finding.WaiverNewRun.New("",
 					"%s: waiver of %s does not accept the %s it matches here: the run moved since base %s from %q, where the waiver did not cover %s; %s",
-					w.Source, w.describe(), count(moves, "finding"), base, from.name, map[bool]string{true: "it", false: "them"}[moves == 1], newRunEffect(moves)))
+					w.Source, w.describe(), count(moves, "finding"), base, since.MovedName, map[bool]string{true: "it", false: "them"}[moves == 1], newRunEffect(moves)))
 			}
 			if fresh > 0 {
 				extra = append(extra, finding.WaiverNewRun.New("",

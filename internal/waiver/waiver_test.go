@@ -257,7 +257,7 @@ func TestApplyNewRun(t *testing.T) {
 		{Rule: "h3a.integrity.hash_mismatch", File: "state/EVIDENCE_LOG.md", Line: 2, Details: "d"},
 		{Rule: "h3a.evidence.required_artifact", Details: "d"},
 	}
-	got := s.ApplyNewRun(filepath.FromSlash("/repo/runs/b/r1"), "abc123", in)
+	got := s.ApplySince(filepath.FromSlash("/repo/runs/b/r1"), Since{Base: "abc123", NewRun: true}, in)
 	var rules []string
 	for _, f := range got {
 		if f.IsWaived() {
@@ -288,7 +288,7 @@ func TestApplyMoved(t *testing.T) {
 		{Rule: "h3a.integrity.hash_mismatch", File: "state/EVIDENCE_LOG.md", Details: "d"},
 		{Rule: "h3a.schema.bom", File: "state.json", Details: "d"},
 	}
-	got := s.ApplyMoved(filepath.FromSlash("/repo/runs/legacy/r1"), "abc123", filepath.FromSlash("/repo/runs/new/r1"), "runs/new/r1", nil, in)
+	got := s.ApplySince(filepath.FromSlash("/repo/runs/legacy/r1"), Since{Base: "abc123", MovedFrom: filepath.FromSlash("/repo/runs/new/r1"), MovedName: "runs/new/r1"}, in)
 	if len(got) != 3 || got[0].IsWaived() || !got[1].IsWaived() || got[2].Rule != "h3a.waiver.new_run" ||
 		got[2].Details != `c:1: waiver of "h3a.integrity.*" on "runs/legacy/**" does not accept the 1 finding it matches here: the run moved since base abc123 from "runs/new/r1", where the waiver did not cover it; it counts` {
 		t.Fatalf("got %+v", got)
@@ -296,7 +296,7 @@ func TestApplyMoved(t *testing.T) {
 	if u := s.Unused(); len(u) != 0 {
 		t.Errorf("Unused() = %+v", u)
 	}
-	got = s.ApplyMoved(filepath.FromSlash("/repo/runs/legacy/r2"), "abc123", filepath.FromSlash("/repo/runs/legacy/old/r2"), "runs/legacy/old/r2", nil, in[:1])
+	got = s.ApplySince(filepath.FromSlash("/repo/runs/legacy/r2"), Since{Base: "abc123", MovedFrom: filepath.FromSlash("/repo/runs/legacy/old/r2"), MovedName: "runs/legacy/old/r2"}, in[:1])
 	if len(got) != 1 || !got[0].IsWaived() {
 		t.Errorf("a move within the waiver's glob: %+v", got)
 	}
@@ -314,7 +314,7 @@ func TestApplySince(t *testing.T) {
 		{Rule: "h3a.integrity.hash_mismatch", File: "state/EVIDENCE_LOG.md", Line: 9, Details: "d"},
 	}
 	isNew := func(f finding.Finding) bool { return f.Line == 9 }
-	got := s.ApplySince(filepath.FromSlash("/repo/runs/r1"), "abc123", isNew, in)
+	got := s.ApplySince(filepath.FromSlash("/repo/runs/r1"), Since{Base: "abc123", IsNew: isNew}, in)
 	if len(got) != 3 || !got[0].IsWaived() || got[1].IsWaived() || got[2].Rule != "h3a.waiver.new_run" ||
 		got[2].Details != `c:1: waiver of "h3a.integrity.*" on "runs/**" does not accept the 1 finding it matches that the run did not have at base abc123 (a file or record the change adds or rewrites): the waiver was written before it existed; it counts` {
 		t.Fatalf("got %+v", got)
