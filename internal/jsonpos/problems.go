@@ -319,12 +319,13 @@ func (p *parser) duplicate(m member, first int) {
 		"); the later value wins in most readers")
 }
 
-// lookalikes reports each member whose name differs from an earlier one's
-// only by characters that show as nothing (Unicode format characters such
-// as a zero-width space, a word joiner or a bidirectional mark): a reader
-// sees the same key twice and takes the later value, while the checker,
-// like any JSON reader, holds two keys and reads the one the name is
-// spelled for.
+// lookalikes reports each member whose name shows as an earlier one's
+// (ShownName): it differs only by characters that show as nothing (Unicode
+// format characters such as a zero-width space, a word joiner or a
+// bidirectional mark) or by letters drawn alike (a Cyrillic "а" for "a"). A
+// reader sees the same key twice and takes the later value, while the
+// checker, like any JSON reader, holds two keys and reads the one the name
+// is spelled for.
 func (p *parser) lookalikes(members []member) {
 	plain := true
 	for _, m := range members {
