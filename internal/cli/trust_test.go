@@ -426,3 +426,45 @@ func TestConfigCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestWaiverFindingFromAnEditElsewhere: a finding on a line the change
+// left alone is still new when an edit elsewhere made it. Here the change
+// moves the current task on to T002 (planned in the roadmap) while the
+// handoff and the reports still speak of T001: the mismatch and the
+// missing evidence are reported on the reports' and the handoff's
+// unchanged lines. The run as the base holds it had none of them, so the
+// base's waivers, which passed every such line, accept none.
+func TestWaiverFindingFromAnEditElsewhere(t *testing.T) {
+	dir, repo, base := waiverBase(t, "runs/**", `  - {rule: "h3a.evidence.*", path: "runs/**", reason: old reports, expires: 2999-12-31}
+  - {rule: h3a.traceability.task_id_mismatch, path: "runs/**", reason: an old handoff, expires: 2999-12-31}
+`)
+	state := filepath.Join(dir, "runs", runID, "state")
+	edit := func(name, old, new string) {
+		t.Helper()
+		p := filepath.Join(state, name)
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(data, []byte(old)) {
+			t.Fatalf("%s holds no %q", name, old)
+		}
+		if err := os.WriteFile(p, bytes.Replace(data, []byte(old), []byte(new), 1), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	edit("ROADMAP.md", "(Completed: 2025-09-29T15:00:00Z)\n", "(Completed: 2025-09-29T15:00:00Z)\n- [x] T002: Rotate the signing keys ✅ (Completed: 2025-09-30T10:00:00Z)\n")
+	edit("CURRENT_TASK.json", `"task_id": "T001"`, `"task_id": "T002"`)
+	a := commitFails(t, repo, base, "the current task changed under the handoff and the reports")
+	refused := map[string]bool{}
+	for _, f := range a.Findings {
+		if f.Waived.Source == "" {
+			refused[f.Rule] = true
+		}
+	}
+	for _, rule := range []string{"h3a.traceability.task_id_mismatch", "h3a.evidence.g1_exit_criteria"} {
+		if !refused[rule] {
+			t.Errorf("%s on an unchanged line waived: %+v", rule, a.Findings)
+		}
+	}
+}

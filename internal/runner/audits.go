@@ -6,6 +6,8 @@ package runner
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"path"
@@ -165,7 +167,7 @@ func (c *checker) newAudit(run rundir.Run) *audit.Audit {
 
 // scopeOf is what the history of a run says to its waivers (waiver.Since):
 // the zero value when no history was compared.
-func (c *checker) scopeOf(s *runState, hist historyOutcome) waiver.Since {
+func (c *checker) scopeOf(ctx context.Context, s *runState, display string, hist historyOutcome) waiver.Since {
 	if hist.base == nil {
 		return waiver.Since{}
 	}
@@ -183,21 +185,24 @@ func (c *checker) scopeOf(s *runState, hist historyOutcome) waiver.Since {
 			sc.MovedFrom, sc.MovedName = filepath.Join(hist.at.repo.Root, filepath.FromSlash(side.rel)), side.from
 		}
 	}
-	sc.IsNew = newSinceBase(s, history.At(hist.at.repo, *hist.base, baseDir))
+	atBase := func() ([]keyedFinding, bool, error) {
+		return c.findingsAtBase(ctx, s, display, hist.at.repo, *hist.base, baseDir)
+	}
+	sc.IsNew = newSinceBase(s, history.At(hist.at.repo, *hist.base, baseDir), atBase)
 	return sc
 }
 
 // newSinceBase tells whether a finding of the run is one it did not have
 // at base: a waiver was written about the findings that existed then
-// (docs/configuration.md, Waivers). A finding on a file is the base's when
-// the file is as it was (or absent in both), or when the line it names is
-// a line the base's file holds as often as the run's does, so a log that
-// grows keeps its waivers for the records it had; a record the change adds,
-// a file it adds or rewrites, and anything that cannot be read are new
-// (fail closed).
-// A history finding is always new; other findings about the run as a whole
-// name no place and stay the base's.
-func newSinceBase(s *runState, base history.Base) func(finding.Finding) bool {
+// (docs/configuration.md, Waivers). A finding is new when the file it names
+// changed where it points: a line the base's file does not hold as often
+// as the run's does (so a log that grows keeps its waivers for the records
+// it had), a file the change adds, rewrites or deletes, and anything that
+// cannot be read. A finding on a line the change left alone is new too
+// when the run as the base holds it (atBase) has fewer findings like it: a
+// document edited elsewhere can make one there. History findings are
+// always new; findings that name a file out of the run stay the base's.
+func newSinceBase(s *runState, base history.Base, atBase func() (found []keyedFinding, same bool, err error)) func(finding.Finding) bool {
 	type sides struct {
 		head, was   []byte
 		inHead, old bool
@@ -218,29 +223,18 @@ func newSinceBase(s *runState, base history.Base) func(finding.Finding) bool {
 			fs.head, fs.inHead = d.Data, true
 			return fs
 		}
-		f, _, p := s.root.Open(name)
+		data, err := readBounded(s.root, name)
 		switch {
-		case p != nil && p.Kind == rundir.Missing:
-		case p != nil:
+		case errors.Is(err, errMissing):
+		case err != nil:
 			fs.err = true
 		default:
-			defer f.Close()
-			if fs.head, err = io.ReadAll(io.LimitReader(f, maxCompared+1)); err != nil || len(fs.head) > maxCompared {
-				fs.err = true
-			}
-			fs.inHead = true
+			fs.head, fs.inHead = data, true
 		}
 		return fs
 	}
-	return func(f finding.Finding) bool {
-		if f.Category == finding.CategoryAppendOnly {
-			// The history stage compares the run with the base: what it
-			// finds is what the change did, never something the base had,
-			// and it may sit on a line the change left alone (an artifact
-			// rewritten under its unchanged log entry).
-			return true
-		}
-		if f.File == "" || !finding.InRun(f.File) {
+	changedHere := func(f finding.Finding) bool {
+		if f.File == "" {
 			return false
 		}
 		fs := read(f.File)
@@ -261,6 +255,74 @@ func newSinceBase(s *runState, base history.Base) func(finding.Finding) bool {
 		line, ok := lineAt(fs.head, f.Line)
 		return !ok || countLine(fs.head, line) > countLine(fs.was, line)
 	}
+	// The run's own findings, before the waivers mark any, counted by key
+	// against the base's, on first need: most runs under a waiver were
+	// left alone, but which were is only known by checking them.
+	head := s.findings
+	var inHead, inBase map[findingKey]int
+	var baseErr error
+	compared, same := false, false
+	lines := fileLines(func(name string) ([]byte, bool) {
+		fs := read(name)
+		return fs.head, fs.inHead && !fs.err
+	})
+	fewerAtBase := func(f finding.Finding) bool {
+		if !compared {
+			compared = true
+			var found []keyedFinding
+			found, same, baseErr = atBase()
+			inBase = map[findingKey]int{}
+			for _, b := range found {
+				inBase[b.key]++
+			}
+			inHead = map[findingKey]int{}
+			for _, h := range head {
+				inHead[keyOf(h, lines)]++
+			}
+		}
+		switch {
+		case baseErr != nil:
+			return true
+		case same:
+			return false
+		}
+		k := keyOf(f, lines)
+		return inHead[k] > inBase[k]
+	}
+	return func(f finding.Finding) bool {
+		if f.Category == finding.CategoryAppendOnly {
+			// The history stage compares the run with the base: what it
+			// finds is what the change did, never something the base had,
+			// and it may sit on a line the change left alone (an artifact
+			// rewritten under its unchanged log entry).
+			return true
+		}
+		if f.File != "" && !finding.InRun(f.File) {
+			return false
+		}
+		return changedHere(f) || fewerAtBase(f)
+	}
+}
+
+// errMissing: the run has no such file.
+var errMissing = errors.New("no such file in the run")
+
+// readBounded reads a file of the run that is not one of its parsed
+// documents, through its root; one over maxCompared is an error.
+func readBounded(root *rundir.Root, name string) ([]byte, error) {
+	f, _, p := root.Open(name)
+	switch {
+	case p != nil && p.Kind == rundir.Missing:
+		return nil, errMissing
+	case p != nil:
+		return nil, p
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxCompared+1))
+	if err == nil && len(data) > maxCompared {
+		err = fmt.Errorf("%s: over %d bytes", name, maxCompared)
+	}
+	return data, err
 }
 
 // maxCompared bounds what is read of a file that is not one of the run's
@@ -336,9 +398,9 @@ func (c *checker) notChecked(a *audit.Audit, run rundir.Run, why finding.Finding
 
 // fillAudit records in a run's audit its complete findings, configured,
 // what the stages found, and the gate.
-func (c *checker) fillAudit(a *audit.Audit, s *runState, out stagesOutcome) {
+func (c *checker) fillAudit(ctx context.Context, a *audit.Audit, s *runState, display string, out stagesOutcome) {
 	c.resolvePositions(s)
-	s.findings = c.configure(s.run.Dir, c.scopeOf(s, out.hist), s.findings)
+	s.findings = c.configure(s.run.Dir, c.scopeOf(ctx, s, display, out.hist), s.findings)
 	// Copies, so the audit, which outlives the run's documents, does not
 	// hold them through a substring.
 	a.RunID = strings.Clone(s.lay.RunID(s.run))

@@ -29,6 +29,7 @@ type checker struct {
 	hist        *historyPlan
 	fatal       fatal
 	policies    policyMaps
+	atBase      baseTrees // the files each base records, for the waivers
 }
 
 func newChecker(opts Options, policies *pendingPolicies, sel *selection) *checker {
@@ -93,7 +94,7 @@ func (c *checker) checkRun(ctx context.Context, run rundir.Run) (*audit.Audit, m
 	if !ok {
 		return nil, nil
 	}
-	c.fillAudit(a, s, out)
+	c.fillAudit(ctx, a, s, run.Display, out)
 	return a, out.input
 }
 

@@ -86,9 +86,10 @@ type Since struct {
 	// glob does not waive what the base did not.
 	MovedFrom, MovedName string
 	// IsNew, for a run the base holds, tells the findings the run did not
-	// have at Base: a record the change appends to a log, or a file it
-	// adds, is no finding the waiver was about, so a waiver accepts none
-	// that IsNew reports, and says so in a finding of its own.
+	// have at Base: a record the change appends to a log, a file it adds,
+	// or a finding an edit elsewhere put on a line it left alone is no
+	// finding the waiver was about, so a waiver accepts none that IsNew
+	// reports, and says so in a finding of its own.
 	IsNew func(finding.Finding) bool
 }
 
@@ -156,7 +157,7 @@ func (s *Set) ApplySince(runDir string, since Since, fs []finding.Finding) []fin
 			}
 			if fresh > 0 {
 				extra = append(extra, finding.WaiverNewRun.New("",
-					"%s: waiver of %s does not accept the %s it matches that the run did not have at base %s (a file or record the change adds or rewrites): the waiver was written before %s existed; %s",
+					"%s: waiver of %s does not accept the %s it matches that the run did not have at base %s (a file or record the change adds or rewrites, or one an edit elsewhere made): the waiver was written before %s existed; %s",
 					w.Source, w.describe(), count(fresh, "finding"), base, map[bool]string{true: "it", false: "they"}[fresh == 1], newRunEffect(fresh)))
 			}
 			if matched > refused {
