@@ -10,6 +10,7 @@ import (
 
 	"github.com/h3a-check/h3a-check/internal/audit"
 	"github.com/h3a-check/h3a-check/internal/config"
+	"github.com/h3a-check/h3a-check/internal/finding"
 	"github.com/h3a-check/h3a-check/internal/gitrev/gittest"
 )
 
@@ -466,5 +467,44 @@ func TestWaiverFindingFromAnEditElsewhere(t *testing.T) {
 		if !refused[rule] {
 			t.Errorf("%s on an unchanged line waived: %+v", rule, a.Findings)
 		}
+	}
+}
+
+// TestWaiverKeepsWhatTheBaseHad: a run the change edits keeps its waivers
+// for what it had at the base, found by checking it there as discovery
+// would: a run it already held there, and the findings on its unchanged
+// lines. Only the findings the change brought count.
+func TestWaiverKeepsWhatTheBaseHad(t *testing.T) {
+	copySrc, err := filepath.Abs(filepath.Join(errCaseDir(t, "hash_mismatch"), runID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, repo, _ := waiverBase(t, "runs/**", "  - {rule: h3a.structure.nested_run, path: \"runs/**\", reason: an old copy inside, expires: 2999-12-31}\n")
+	run := filepath.Join(dir, "runs", runID)
+	if err := os.CopyFS(filepath.Join(run, "old", runID), os.DirFS(copySrc)); err != nil {
+		t.Fatal(err)
+	}
+	repo.Git("add", "-A")
+	base := repo.Commit("base: the run holds an old copy")
+	repo.Publish(base)
+	readme := filepath.Join(run, "artifacts", "notes.txt")
+	if err := os.WriteFile(readme, []byte("a note no rule reads\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	repo.Git("add", "-A")
+	repo.Commit("the change: a file no rule reads")
+	code, audits, stderr := jsonReport(t, "--base", base, "runs")
+	for _, a := range audits {
+		if a.Run != "runs/"+runID {
+			continue
+		}
+		for _, f := range a.Findings {
+			if !f.IsWaived() && f.Severity == finding.Error {
+				t.Errorf("not waived: %+v", f)
+			}
+		}
+	}
+	if t.Failed() {
+		t.Fatalf("exit %d: %s", code, stderr)
 	}
 }

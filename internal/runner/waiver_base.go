@@ -100,6 +100,24 @@ func (c *checker) checkAtBase(ctx context.Context, s *runState, display string, 
 	}
 	bs := &runState{lay: s.lay, root: root, run: &layout.Run{Dir: s.run.Dir, Docs: map[string]*rundir.Document{}}, inputs: map[string]string{}}
 	run := rundir.Run{Dir: s.run.Dir, Display: display, Layout: s.lay.ID()}
+	// What the run's folder held at the base: the runs inside it, and the
+	// other layouts whose files it had, as discovery finds them.
+	found, err := rundir.Search(os.DirFS(dest), ".", layout.Detectors())
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range found {
+		if f.Dir != "." {
+			run.Holds = append(run.Holds, f.Dir)
+			continue
+		}
+		for _, id := range append([]string{f.Layout}, f.Also...) {
+			if id != run.Layout {
+				run.Also = append(run.Also, id)
+			}
+		}
+	}
+	bc.placement(bs, run)
 	if _, ok := bc.runStages(ctx, bs, run); !ok {
 		return nil, errors.New("the policies did not compile")
 	}
