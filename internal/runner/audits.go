@@ -166,16 +166,19 @@ func (c *checker) newAudit(run rundir.Run) *audit.Audit {
 }
 
 // scopeOf is what the history of a run says to its waivers (waiver.Since):
-// the zero value when no history was compared.
-func (c *checker) scopeOf(ctx context.Context, s *runState, display string, hist historyOutcome) waiver.Since {
+// the zero value when no history was compared. unread tells, once the
+// waivers are applied, why the run could not be checked as the base holds
+// it, if it had to be and could not.
+func (c *checker) scopeOf(ctx context.Context, s *runState, display string, hist historyOutcome) (since waiver.Since, unread func() error) {
+	unread = func() error { return nil }
 	if hist.base == nil {
-		return waiver.Since{}
+		return waiver.Since{}, unread
 	}
 	short := gitrev.Short(*hist.base)
 	if hist.newRun || hist.at.repo == nil {
 		// New, or compared yet nowhere to read the base from: nothing the
 		// run has can be shown to be the base's.
-		return waiver.Since{Base: short, NewRun: true}
+		return waiver.Since{Base: short, NewRun: true}, unread
 	}
 	sc := waiver.Since{Base: short}
 	baseDir := hist.at.rel
@@ -188,8 +191,8 @@ func (c *checker) scopeOf(ctx context.Context, s *runState, display string, hist
 	atBase := func() ([]keyedFinding, bool, error) {
 		return c.findingsAtBase(ctx, s, display, hist.at.repo, *hist.base, baseDir)
 	}
-	sc.IsNew = newSinceBase(s, history.At(hist.at.repo, *hist.base, baseDir), atBase)
-	return sc
+	sc.IsNew, unread = newSinceBase(s, history.At(hist.at.repo, *hist.base, baseDir), atBase)
+	return sc, unread
 }
 
 // newSinceBase tells whether a finding of the run is one it did not have
@@ -202,7 +205,7 @@ func (c *checker) scopeOf(ctx context.Context, s *runState, display string, hist
 // when the run as the base holds it (atBase) has fewer findings like it: a
 // document edited elsewhere can make one there. History findings are
 // always new; findings that name a file out of the run stay the base's.
-func newSinceBase(s *runState, base history.Base, atBase func() (found []keyedFinding, same bool, err error)) func(finding.Finding) bool {
+func newSinceBase(s *runState, base history.Base, atBase func() (found []keyedFinding, same bool, err error)) (isNew func(finding.Finding) bool, unread func() error) {
 	type sides struct {
 		head, was   []byte
 		inHead, old bool
@@ -289,7 +292,7 @@ func newSinceBase(s *runState, base history.Base, atBase func() (found []keyedFi
 		k := keyOf(f, lines)
 		return inHead[k] > inBase[k]
 	}
-	return func(f finding.Finding) bool {
+	isNew = func(f finding.Finding) bool {
 		if f.Category == finding.CategoryAppendOnly {
 			// The history stage compares the run with the base: what it
 			// finds is what the change did, never something the base had,
@@ -302,6 +305,7 @@ func newSinceBase(s *runState, base history.Base, atBase func() (found []keyedFi
 		}
 		return changedHere(f) || fewerAtBase(f)
 	}
+	return isNew, func() error { return baseErr }
 }
 
 // errMissing: the run has no such file.
@@ -400,7 +404,11 @@ func (c *checker) notChecked(a *audit.Audit, run rundir.Run, why finding.Finding
 // what the stages found, and the gate.
 func (c *checker) fillAudit(ctx context.Context, a *audit.Audit, s *runState, display string, out stagesOutcome) {
 	c.resolvePositions(s)
-	s.findings = c.configure(s.run.Dir, c.scopeOf(ctx, s, display, out.hist), s.findings)
+	since, unread := c.scopeOf(ctx, s, display, out.hist)
+	s.findings = c.configure(s.run.Dir, since, s.findings)
+	if err := unread(); err != nil {
+		s.add(finding.WaiverNewRun.New("", "the run could not be checked as base %s holds it (%v), so no waiver accepted a finding on a line the change left alone", since.Base, err))
+	}
 	// Copies, so the audit, which outlives the run's documents, does not
 	// hold them through a substring.
 	a.RunID = strings.Clone(s.lay.RunID(s.run))
