@@ -79,6 +79,8 @@ func (c *checker) findingsAtBase(ctx context.Context, s *runState, display strin
 	return found, false, err
 }
 
+// checkAtBase is findingsAtBase's check, of the run's files at the base
+// written to a private folder.
 func (c *checker) checkAtBase(ctx context.Context, s *runState, display string, repo *gitrev.Repo, files []gitrev.SnapshotFile, commit, rel string) ([]keyedFinding, error) {
 	dest, err := os.MkdirTemp("", "h3a-check-base-")
 	if err != nil {
