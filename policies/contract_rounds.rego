@@ -171,14 +171,29 @@ deny contains f if {
 	f := lib.finding(rego.metadata.rule(), item)
 }
 
-# audit_checks lists [pointer, name, result] of an audit's own checks.
-audit_checks(a) := [[sprintf("/%s/%s", [group, name]), name, result] |
+# audit_checks lists [pointer, name, result] of an audit's own checks, each
+# result read as the outcome it spells (check_result).
+audit_checks(a) := [[sprintf("/%s/%s", [group, name]), name, check_result(result)] |
 	some group in ["policy", "traceability"]
 	checks := lib.get(a, group)
 	is_object(checks)
 	some name, result in checks
 	name != "issues"
 ]
+
+# check_result reads a check's result as the outcome it spells in another case,
+# with other spacing or as a participle ("FAIL", "Failed", " fail "): the schema
+# holds only the contract's own check names to the enum, and an auditor's extra
+# check (policy.security_scan) is read by a person as failed all the same.
+# auditor-gate artifact-contract.md: "(`pass` | `fail` | `unknown`)". Any other
+# value is kept as written.
+check_result(x) := "fail" if {
+	is_string(x)
+	regex.match(`^fail(s|ed|ing|ure)?$`, lower(trim_space(x)))
+} else := "pass" if {
+	is_string(x)
+	regex.match(`^pass(es|ed|ing)?$`, lower(trim_space(x)))
+} else := x
 
 # notes_accept holds when an audit's notes accept its check name: they name
 # the check and say it is accepted (or waived). Notes that only name it,

@@ -110,6 +110,16 @@ test_audit_pass_over_failed_check if {
 	}
 }
 
+# An auditor's extra check spelt FAIL or Failed is a failed check all the same.
+test_audit_pass_over_failed_check_spelt_otherwise if {
+	every v in ["FAIL", "Failed", " fail ", "failure"] {
+		located([{"op": "add", "path": "/docs/rounds/1/audit/policy/security_scan", "value": v}]) == {["h3a.gates.contract_audit_gate_contradiction", a2, "/policy/security_scan"]}
+	}
+	every v in ["PASS", "passed", "skipped"] {
+		count(findings([{"op": "add", "path": "/docs/rounds/1/audit/policy/security_scan", "value": v}])) == 0
+	}
+}
+
 test_audit_pass_over_accepted_check if {
 	count(findings([
 		{"op": "replace", "path": "/docs/rounds/1/audit/policy/eval_commands", "value": "fail"},
