@@ -26,6 +26,42 @@ warn contains f if {
 }
 
 # METADATA
+# title: summary.json inside the rounds
+# description: >-
+#   A file named summary.json sits under rounds/ (rounds/round-2/summary.json), where the
+#   check reads no summary: it reads the one at the run's top level, which the
+#   orchestrator writes once, when the loop ends. What the other one says (a final
+#   verdict of reject, a failed audit gate) would go unread, beside a top-level summary
+#   or in its place; which of them the loop meant cannot be told from the files, so a
+#   person decides (needs-human). artifact-contract.md, summary.json: "Produced by
+#   orchestrator after loop completion"; loop-orchestrator SKILL.md: "Persist
+#   `summary.json` with judge and audit outcomes"; artifact-contract-upstream-docs
+#   README: summary.json sits at the run's top level.
+# custom:
+#   id: h3a.structure.contract_summary_in_round
+#   category: structure
+#   severity: warning
+#   remediation: >-
+#     keep one summary.json, at the run's top level, the one that says how the loop
+#     ended; remove the other
+warn contains f if {
+	contract
+	some p in lib.items(input.tree)
+	startswith(p, "rounds/")
+	parts := split(p, "/")
+	lower(parts[count(parts) - 1]) == "summary.json"
+	f := lib.finding(rego.metadata.rule(), {
+		"msg": sprintf("%s is a summary.json under rounds/, which the check does not read: %s; what it says goes unread, so a person must decide which summary holds", [p, summary_in_round_why]),
+		"file": p,
+		"needs_human": true,
+	})
+}
+
+summary_in_round_why := "the run's top-level summary.json is the one read" if {
+	input.files["summary.json"].present
+} else := "the run has no top-level summary.json, the one the orchestrator writes when the loop ends"
+
+# METADATA
 # title: Touched requirement not traced
 # description: >-
 #   Every requirement in a round's handoff.json requirements_touched is in the same

@@ -512,3 +512,14 @@ test_audit_undecided_check_quiet if {
 		count([f | some f in all_of([other]); f.rule == undecided]) == 0
 	}
 }
+
+# A summary.json in a round folder is not read, so it asks for a human,
+# beside the top-level summary or in its place.
+test_summary_in_round if {
+	in_round := {"op": "add", "path": "/tree/-", "value": "rounds/round-2/summary.json"}
+	{[f.rule, f.file] | some f in stops([in_round])} == {["h3a.structure.contract_summary_in_round", "rounds/round-2/summary.json"]}
+	{f.msg | some f in stops([in_round])} == {"rounds/round-2/summary.json is a summary.json under rounds/, which the check does not read: the run's top-level summary.json is the one read; what it says goes unread, so a person must decide which summary holds"}
+	count(findings([in_round])) == 0
+	{f.rule | some f in stops([in_round, {"op": "replace", "path": "/files/summary.json/present", "value": false}])} >= {"h3a.structure.contract_summary_in_round"}
+	count(stops([{"op": "add", "path": "/tree/-", "value": "docs/summary.json"}])) == 0
+}
