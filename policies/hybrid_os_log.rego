@@ -114,3 +114,34 @@ rollover_problems contains item if {
 		"file": u.path,
 	}
 }
+
+# METADATA
+# title: Error snippet that the log never recorded
+# description: >-
+#   state.json err holds an error snippet while st is READY or BUSY and no log entry has
+#   level E: an error happened (the state keeps its snippet), but it was never logged as
+#   one, so the ERROR state a logging call with level E sets was never entered and nothing
+#   shows the error was resolved. A person decides whether it was (needs-human). An error
+#   that was logged is h3a.gates.hybrid_error_cleared's; a stopped state is
+#   h3a.gates.hybrid_stopped's. hybrid-ai-os-v1.4.md, state.json: "err | str? | Last error
+#   snippet"; Error States: "ERROR | Logging call with level `E`", "Recovery requires
+#   manual or programmed conflict resolution followed by state clearance".
+# custom:
+#   id: h3a.gates.hybrid_err_snippet_unlogged
+#   category: gates
+#   severity: warning
+#   remediation: >-
+#     a person confirms the error was resolved, logs it (level E) and its recovery, and
+#     clears err; if it was not resolved, set st to ERROR until it is
+warn contains f if {
+	st := state.st
+	st in {"READY", "BUSY"}
+	lib.filled(state.err)
+	count(error_entries) == 0
+	f := lib.finding(rego.metadata.rule(), object.union(current_task, {
+		"msg": sprintf("err holds %q but st is %q and no log entry has level \"E\": the error was never logged, so nothing shows it was resolved; a person must confirm it was", [state.err, st]),
+		"file": "state.json",
+		"pointer": "/err",
+		"needs_human": true,
+	}))
+}

@@ -315,6 +315,22 @@ test_earlier_error_cleared_needs_human if {
 
 # A stopped state is h3a.gates.hybrid_stopped's; a lock conflict logs an
 # error and sets BLK_CON or a summary state.
+# An error snippet in err under READY or BUSY with no logged error: the
+# error was never logged nor resolved on record, so a person must confirm it.
+test_error_unlogged_needs_human if {
+	every st in ["READY", "BUSY"] {
+		fs := findings([set("/docs/state/st", st), set("/docs/state/err", "pytest: 3 failed")])
+		located(fs) == {["h3a.gates.hybrid_err_snippet_unlogged", "state.json", "/err"]}
+		some f in fs
+		f.needs_human == true
+		f.task_id == "t2"
+	}
+	msgs(findings([set("/docs/state/err", "pytest: 3 failed")])) == {`err holds "pytest: 3 failed" but st is "READY" and no log entry has level "E": the error was never logged, so nothing shows it was resolved; a person must confirm it was`}
+	located(findings([set("/docs/state/err", "pytest: 3 failed"), last_is_error])) == {cleared}
+	located(findings([set("/docs/state/err", "pytest: 3 failed"), set("/docs/state/st", "ERROR"), last_is_error])) == {stopped}
+	count(findings([set("/docs/state/err", " ")])) == 0
+}
+
 test_error_cleared_quiet_otherwise if {
 	located(findings([set("/docs/state/st", "ERROR"), last_is_error])) == {stopped}
 	every st in ["BLK_SUM", "BLK_PSUM"] {
