@@ -39,7 +39,10 @@ func Isolate(t testing.TB) {
 	os.Unsetenv("GIT_DIR")
 	os.Unsetenv("GIT_WORK_TREE")
 	os.Unsetenv("GIT_INDEX_FILE")
-	if err := os.WriteFile(filepath.Join(home, "gitconfig"), []byte("[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n"), 0o644); err != nil {
+	// maintenance.auto: git commit (and fetch, merge) would start a "git
+	// maintenance run --auto" process each time, which finds nothing to do
+	// in a test's small repository.
+	if err := os.WriteFile(filepath.Join(home, "gitconfig"), []byte("[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n[maintenance]\n\tauto = false\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -110,7 +113,40 @@ func (r *Repo) Commit(msg string) string {
 	r.t.Helper()
 	r.Git("add", "-A")
 	r.Git("commit", "-q", "--allow-empty", "-m", msg)
+	if head, ok := LooseHead(r.Dir); ok {
+		return head
+	}
 	return r.Git("rev-parse", "HEAD")
+}
+
+// LooseHead reads the commit HEAD names in the work tree dir without
+// starting git, when HEAD is a branch whose ref is a loose file in
+// dir/.git (as it is just after a commit there); ok is false otherwise
+// (a detached HEAD, a packed ref, a .git file), and the caller asks git.
+func LooseHead(dir string) (commit string, ok bool) {
+	gitDir := filepath.Join(dir, ".git")
+	head, err := os.ReadFile(filepath.Join(gitDir, "HEAD"))
+	if err != nil {
+		return "", false
+	}
+	ref, isRef := strings.CutPrefix(strings.TrimSpace(string(head)), "ref: ")
+	if !isRef || !strings.HasPrefix(ref, "refs/heads/") {
+		return "", false
+	}
+	data, err := os.ReadFile(filepath.Join(gitDir, filepath.FromSlash(ref)))
+	if err != nil {
+		return "", false
+	}
+	commit = strings.TrimSpace(string(data))
+	if len(commit) != 40 && len(commit) != 64 {
+		return "", false
+	}
+	for _, c := range commit {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return "", false
+		}
+	}
+	return commit, true
 }
 
 // Publish makes commit the tip of origin's default branch (origin/main,
