@@ -20,6 +20,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/h3a-check/h3a-check/internal/audit/audittest"
+	"github.com/h3a-check/h3a-check/internal/gitrev/gittest"
 )
 
 // moduleRoot is the checkout under test.
@@ -279,7 +280,9 @@ func git(t *testing.T, dir string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
-	cmd.Env = gitEnv(t)
+	// Without maintenance.auto, a commit starts no "git maintenance run
+	// --auto" process, which finds nothing to do in a test's repository.
+	cmd.Env = append(gitEnv(t), "GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=maintenance.auto", "GIT_CONFIG_VALUE_0=false")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
@@ -336,6 +339,16 @@ func commitAll(t *testing.T, dir, msg string) string {
 	t.Helper()
 	git(t, dir, "add", "-A")
 	git(t, dir, "commit", "-q", "-m", msg)
+	return head(t, dir)
+}
+
+// head is the commit HEAD names in the work tree dir, read from the files
+// when it can be (gittest.LooseHead), else from git.
+func head(t *testing.T, dir string) string {
+	t.Helper()
+	if commit, ok := gittest.LooseHead(dir); ok {
+		return commit
+	}
 	return git(t, dir, "rev-parse", "HEAD")
 }
 

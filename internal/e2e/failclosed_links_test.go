@@ -65,7 +65,7 @@ func TestFailClosedLinks(t *testing.T) {
 		t.Run(w.name, func(t *testing.T) {
 			t.Parallel()
 			repo := passingRepo(t)
-			target := git(t, repo, "rev-parse", "HEAD")
+			target := head(t, repo)
 			if code, out := checkIn(t, repo, eventEnv(t, "pull_request", target), []string{"runs"}); code != 0 {
 				t.Fatalf("the passing runs exit %d before the change\n%s", code, out)
 			}

@@ -236,7 +236,7 @@ func TestFailClosedMatrix(t *testing.T) {
 		t.Run("pull request/"+w.name, func(t *testing.T) {
 			t.Parallel()
 			repo := baseRepo(t)
-			target := git(t, repo, "rev-parse", "HEAD")
+			target := head(t, repo)
 			git(t, repo, "checkout", "-q", "-b", "change")
 			w.apply(t, repo)
 			git(t, repo, "add", "-A")
@@ -245,22 +245,29 @@ func TestFailClosedMatrix(t *testing.T) {
 		})
 	}
 	// A change forked before its target branch gained the rules is judged
-	// by them, whichever event names the target.
+	// by them, whichever event names the target. The events check copies
+	// of one repository (forkTemplate), made once.
 	for _, event := range []string{"pull_request", "pull_request_target", "merge_group"} {
 		t.Run("fork point/"+event, func(t *testing.T) {
 			t.Parallel()
-			repo := newRepo(t)
-			writeRuns(t, repo)
-			fork := commitAll(t, repo, "runs, before the rules")
-			writeFiles(map[string]string{".h3a-check.yaml": baseConfig, "policies/team/main_branch.rego": teamRule})(t, repo)
-			target := commitAll(t, repo, "the rules")
-			git(t, repo, "checkout", "-q", "-b", "change", fork)
-			writeFiles(map[string]string{"notes.txt": "the change\n"})(t, repo)
-			commitAll(t, repo, "the change, forked before the rules")
-			checkStaysFailing(t, repo, eventEnv(t, event, target), nil)
+			repo, commits := copyTemplate(t, &forkTemplate, func(t *testing.T, repo string) []string {
+				writeRuns(t, repo)
+				fork := commitAll(t, repo, "runs, before the rules")
+				writeFiles(map[string]string{".h3a-check.yaml": baseConfig, "policies/team/main_branch.rego": teamRule})(t, repo)
+				target := commitAll(t, repo, "the rules")
+				git(t, repo, "checkout", "-q", "-b", "change", fork)
+				writeFiles(map[string]string{"notes.txt": "the change\n"})(t, repo)
+				commitAll(t, repo, "the change, forked before the rules")
+				return []string{target}
+			})
+			checkStaysFailing(t, repo, eventEnv(t, event, commits[0]), nil)
 		})
 	}
 }
+
+// forkTemplate is TestFailClosedMatrix's change forked before its target
+// gained the rules; its build returns the target's commit.
+var forkTemplate repoTemplate
 
 // baseRepo is a repository whose last commit holds the failing runs and
 // the rules that fail them: a copy of one made once for the package's
