@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"testing"
 
@@ -21,5 +22,20 @@ func TestMain(m *testing.M) {
 	for _, k := range gitrev.CIVariables {
 		os.Unsetenv(k)
 	}
-	os.Exit(m.Run())
+	os.Exit(runTests(m))
+}
+
+// scratch holds what tests make once and copy (stagedRepo's repository);
+// TestMain removes it.
+var scratch string
+
+func runTests(m *testing.M) int {
+	tmp, err := os.MkdirTemp("", "h3a-cli-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(tmp)
+	scratch = tmp
+	return m.Run()
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/h3a-check/h3a-check/internal/gitrev/gittest"
@@ -21,20 +22,47 @@ const (
 // complete example and a copy whose logged artifact was broken in a commit
 // that skipped the hook, which a staged check must not look at unless a
 // staged change touches it. The working directory is the top level, as
-// for a hook.
+// for a hook. It is a copy of one made once for the package's tests (in
+// scratch), since dozens of cases start from it.
 func stagedRepo(t *testing.T) *gittest.Repo {
 	t.Helper()
-	g := gittest.Init(t)
-	src := filepath.Join(casesDir, "ok", "complete", completeID)
-	for _, id := range []string{completeID, otherID} {
-		if err := os.CopyFS(filepath.Join(g.Dir, "runs", id), os.DirFS(src)); err != nil {
+	gittest.Isolate(t)
+	stagedTemplate.once.Do(func() {
+		dir := filepath.Join(scratch, "staged")
+		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)
 		}
+		g := gittest.At(t, dir)
+		g.Git("init", "-q")
+		src := filepath.Join(casesDir, "ok", "complete", completeID)
+		for _, id := range []string{completeID, otherID} {
+			if err := os.CopyFS(filepath.Join(g.Dir, "runs", id), os.DirFS(src)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		g.Write(map[string]string{"runs/" + otherID + "/" + greenRel: "broken after logging\n"})
+		g.Commit("two runs")
+		// git init's sample hooks are never run: fewer files to copy.
+		if err := os.RemoveAll(filepath.Join(dir, ".git", "hooks")); err != nil {
+			t.Fatal(err)
+		}
+		stagedTemplate.dir = dir
+	})
+	if stagedTemplate.dir == "" {
+		t.Fatal("the staged repository could not be made in an earlier test")
 	}
-	g.Write(map[string]string{"runs/" + otherID + "/" + greenRel: "broken after logging\n"})
-	g.Commit("two runs")
+	g := gittest.At(t, t.TempDir())
+	if err := os.CopyFS(g.Dir, os.DirFS(stagedTemplate.dir)); err != nil {
+		t.Fatal(err)
+	}
 	t.Chdir(g.Dir)
 	return g
+}
+
+// stagedTemplate is the repository stagedRepo copies.
+var stagedTemplate struct {
+	once sync.Once
+	dir  string
 }
 
 // stagedModeVars choose what a staged check reads besides the index.
