@@ -107,7 +107,7 @@ func runCase(t *testing.T, ar *archive) (string, []*audit.Audit) {
 		copyTemplate(t, example, runDir)
 		applyTree(t, ar, "base/", runDir)
 	}
-	g.Commit("base")
+	base := g.Commit("base") // HEAD from here on
 	if slices.Contains(directives, "new-run") {
 		copyTemplate(t, example, runDir)
 	}
@@ -139,7 +139,6 @@ func runCase(t *testing.T, ar *archive) (string, []*audit.Audit) {
 			searched = append(searched, dir)
 		}
 	}
-	base := g.Git("rev-parse", "HEAD")
 
 	// The change under review is the working tree; "local" makes it the
 	// person's own, whose human decisions count.
