@@ -287,11 +287,23 @@ func gateTable(doc *document) []GateRow {
 	rows := []GateRow{}
 	lines := doc.lines
 	for i := 0; i+1 < len(lines); i++ {
-		if !isTableLine(lines[i]) || !isTableLine(lines[i+1]) || !isDelimiterRow(lines[i+1].text) {
+		// A table in a block quote ("> | G2: Validation | 🔴 Failed |") or
+		// in a list item is a table to a reader all the same: its rows are
+		// read inside the quote markers, and its header after the item's
+		// marker.
+		depth, head := quoteMarkers(lines[i].text)
+		if depth == 0 {
+			head = lines[i].text
+		}
+		if off, ok := listItem(head); ok {
+			head = head[off:]
+		}
+		delim, isRow := tableRow(lines[i+1], depth)
+		if !isTableLine(lines[i]) || !strings.Contains(head, "|") || !isRow || !strings.Contains(delim, "|") || !isDelimiterRow(delim) {
 			continue
 		}
 		gateCol, statusCol, ownerCol := -1, -1, -1
-		for c, h := range tableCells(lines[i].text) {
+		for c, h := range tableCells(head) {
 			switch strings.ToLower(stripEmphasis(h)) {
 			case "gate", "gate id":
 				gateCol = c
@@ -302,14 +314,20 @@ func gateTable(doc *document) []GateRow {
 			}
 		}
 		end := i + 2
-		for end < len(lines) && continuesTable(lines[end]) {
+		body := map[int]string{} // a row's text inside its quote markers, by line number
+		for end < len(lines) {
+			text, ok := tableRow(lines[end], depth)
+			if !ok {
+				break
+			}
+			body[lines[end].num] = text
 			end++
 		}
 		if gateCol >= 0 && statusCol < 0 {
 			// A gate table whose status column is headed otherwise would
 			// let a failed gate in it go unread.
 			for _, l := range lines[i+2 : end] {
-				if c, st := statusCell(tableCells(l.text), gateCol); st != "" {
+				if c, st := statusCell(tableCells(body[l.num]), gateCol); st != "" {
 					doc.problem(l.num, 1, "malformed gate table: the table headed at line %d has a gate column but no \"Status\" column, yet its column %d holds the gate status %s, which is not read; head that column \"Status\"", lines[i].num, c+1, snippet(st))
 					break
 				}
@@ -320,7 +338,7 @@ func gateTable(doc *document) []GateRow {
 			// otherwise ("Phase", "Stage"): its "G2: Validation" row saying
 			// 🔴 Failed is read by a person, and by no rule.
 			for _, l := range lines[i+2 : end] {
-				cells := tableCells(l.text)
+				cells := tableCells(body[l.num])
 				g := gateColumn(cells)
 				if g < 0 {
 					continue
@@ -340,7 +358,7 @@ func gateTable(doc *document) []GateRow {
 			continue
 		}
 		for _, l := range lines[i+2 : end] {
-			cells := tableCells(l.text)
+			cells := tableCells(body[l.num])
 			cell := func(c int) string {
 				if c < 0 || c >= len(cells) {
 					return ""
@@ -472,14 +490,31 @@ func isTableLine(l line) bool {
 	return !l.code && l.level == 0 && strings.Contains(l.text, "|")
 }
 
-// continuesTable reports whether l is a row of the table above it: a
-// table goes on to its first blank line or the start of another block (a
-// heading, a fence, a quote, a list item, a thematic break, a comment
-// block), and a line without a pipe before that is a row all the same, of
-// one cell (GitHub Flavored Markdown, Tables), so the rows after it are
-// the table's too.
-func continuesTable(l line) bool {
-	return isTableLine(l) || !l.code && l.level == 0 && endsParagraph(l.text) == ""
+// tableRow reports whether l is a row of a table above it that stands in
+// depth block quotes (0 outside quotes), and returns its text inside the
+// quote markers: a table goes on to its first blank line, the end of its
+// quote, or the start of another block (a heading, a fence, a quote, a
+// list item, a thematic break, a comment block), and a line without a pipe
+// before that is a row all the same, of one cell (GitHub Flavored
+// Markdown, Tables), so the rows after it are the table's too.
+func tableRow(l line, depth int) (string, bool) {
+	if l.code || l.level > 0 {
+		return "", false
+	}
+	d, text := quoteMarkers(l.text)
+	if d != depth {
+		return "", false
+	}
+	if depth == 0 {
+		text = l.text
+	}
+	if strings.Contains(text, "|") {
+		return text, true
+	}
+	if level, _ := atxHeading(text); level > 0 {
+		return "", false
+	}
+	return text, endsParagraph(text) == ""
 }
 
 // splitGateCell splits "**G0: Planning**" into "G0" and "Planning".

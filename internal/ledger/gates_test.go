@@ -274,6 +274,19 @@ func TestParseGatesLedgerTable(t *testing.T) {
 			},
 		},
 		{
+			name: "a table in a block quote or a list item is read; it ends with its quote",
+			doc: md("> | Gate | Status |", "> |---|---|", "> | G2: Validation | 🔴 Failed |", "| G3 | 🟢 |", "",
+				"- | Gate | Status |", "  |---|---|", "  | G1 | 🔴 |", "",
+				"> > | Gate | Status |", "> > | --- | --- |", "> > | G0 | 🔴 |", "> | G4 | 🟢 |", "",
+				"| Gate | Status |", "|---|---|", "| G5 | 🟢 |", "> | G6 | 🔴 |"),
+			want: []GateRow{
+				{Gate: "G2", Name: "Validation", Status: GateFailed, RawStatus: "🔴 Failed", Line: 3},
+				{Gate: "G1", Status: GateFailed, RawStatus: "🔴", Line: 8},
+				{Gate: "G0", Status: GateFailed, RawStatus: "🔴", Line: 12},
+				{Gate: "G5", Status: GatePassed, RawStatus: "🟢", Line: 17},
+			},
+		},
+		{
 			name: "a header row without a delimiter row is not a table",
 			doc:  md("| Gate | Status |", "| G0 | 🟢 |"),
 		},
