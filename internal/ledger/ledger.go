@@ -167,7 +167,7 @@ func scan(data []byte) *document {
 			// one, and the block is reported if it hides any text, so a
 			// record placed there neither counts nor goes unnoticed.
 			rest, closed := rawBlockText(text, rawTag, num == rawLine)
-			if strings.TrimSpace(rest) != "" {
+			if _, inner := quoteMarkers(rest); strings.TrimSpace(inner) != "" {
 				rawHidden++
 			}
 			if closed {
@@ -305,8 +305,25 @@ func scan(data []byte) *document {
 // none. <pre> and <textarea> open such blocks too, but a browser shows
 // their text.
 func rawBlockOpener(text string, items []int) (string, int) {
+	if indentColumns(text)-itemBase(text, items) >= 4 {
+		return "", 0
+	}
 	trimmed := strings.TrimLeft(text, " \t")
-	if !strings.HasPrefix(trimmed, "<") || indentColumns(text)-itemBase(text, items) >= 4 {
+	// A block opened in a block quote or as a list item's content ("-
+	// <script>", "> <script>") hides its text as much as one of the
+	// document does.
+	for {
+		if depth, rest := quoteMarkers(trimmed); depth > 0 {
+			trimmed = strings.TrimLeft(rest, " \t")
+			continue
+		}
+		if off, ok := listItem(trimmed); ok && off < len(trimmed) {
+			trimmed = trimmed[off:]
+			continue
+		}
+		break
+	}
+	if !strings.HasPrefix(trimmed, "<") {
 		return "", 0
 	}
 	lower := lowerASCII(trimmed)

@@ -282,6 +282,15 @@ func TestRawHTMLBlocks(t *testing.T) {
 			},
 		},
 		{
+			name: "a script block in a list item or a block quote hides its records too",
+			doc:  md(okEntry, "- <script>", "  "+okEntry, "  </script>", "> - <script>", "> "+okEntry, "> </script>", okEntry),
+			want: []Entry{entryAt(1, 4, 15), entryAt(8, 4, 15)},
+			problems: []Problem{
+				{2, 3, "html <script> block (to line 4) hides the 1 non-blank line in it from every reader of the rendered Markdown, so no record there is read; expected no <script> block in a ledger"},
+				{5, 5, "html <script> block (to line 7) hides the 1 non-blank line in it from every reader of the rendered Markdown, so no record there is read; expected no <script> block in a ledger"},
+			},
+		},
+		{
 			name: "text after the end tag is reported",
 			doc:  md("<script>", "</script> "+okEntry),
 			problems: []Problem{
