@@ -390,6 +390,12 @@ func gateTable(doc *document) []GateRow {
 				// a passed one claims nothing the other records lack.
 				doc.problem(l.num, 1, "malformed gate table: the row's gate %s names no gate id, so its status %s is not read; write the gate as the Gate Framework table does (\"**G2: Validation**\")", snippet(row.Name), snippet(row.RawStatus))
 			}
+			if row.Gate == "" && row.Name == "" && strings.TrimSpace(row.RawStatus) != "" && row.Status != GatePassed {
+				// So would a row whose gate cell is empty ("| | **Overall**
+				// | | 🔴 Failed |"): a reader sees its status, for the gate
+				// its other cells name or for the run as a whole.
+				doc.problem(l.num, 1, "malformed gate table: the row's gate cell is empty, so its status %s is not read; name the row's gate in its Gate column as the Gate Framework table does (\"**G2: Validation**\")", snippet(row.RawStatus))
+			}
 			rows = append(rows, row)
 		}
 		i = end - 1

@@ -405,15 +405,19 @@ func TestParseGatesLedgerTableOtherHeadings(t *testing.T) {
 	})
 }
 
-// A gate table row that names its gate by name or number alone is reported
-// unless it says the gate passed.
+// A gate table row that names its gate by name or number alone, or leaves
+// its gate cell empty, is reported unless it says the gate passed.
 func TestParseGatesLedgerTableRowWithoutGateID(t *testing.T) {
 	_, problems := ParseGatesLedger(md(
 		"| Gate | Status |", "|---|---|", "| Validation | 🔴 Failed |", "| Gate 2 | Blocked |", "| Planning | 🟢 Passed |", "| G1 | 🟢 Passed |", "| Notes |  |",
+		"| | 🔴 Failed |", "|  | 🟢 Passed |", "| |  |", "",
+		"| Gate | Owner | Status |", "|---|---|---|", "| | **Overall** | ❌ |",
 	))
 	assertProblems(t, problems, []Problem{
 		{3, 1, `malformed gate table: the row's gate "Validation" names no gate id, so its status "🔴 Failed" is not read; write the gate as the Gate Framework table does ("**G2: Validation**")`},
 		{4, 1, `malformed gate table: the row's gate "Gate 2" names no gate id, so its status "Blocked" is not read; write the gate as the Gate Framework table does ("**G2: Validation**")`},
+		{8, 1, `malformed gate table: the row's gate cell is empty, so its status "🔴 Failed" is not read; name the row's gate in its Gate column as the Gate Framework table does ("**G2: Validation**")`},
+		{14, 1, `malformed gate table: the row's gate cell is empty, so its status "❌" is not read; name the row's gate in its Gate column as the Gate Framework table does ("**G2: Validation**")`},
 	})
 }
 
