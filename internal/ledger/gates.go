@@ -690,7 +690,13 @@ func currentGates(doc *document) []CurrentGate {
 		if cur == nil || l.code {
 			continue
 		}
-		t := strings.TrimSpace(l.text)
+		// A label or a blocker in a block quote ("> **Status:** 🔴
+		// Failed") says the same to a reader as one outside it.
+		text := l.text
+		if depth, rest := quoteMarkers(text); depth > 0 {
+			text = rest
+		}
+		t := strings.TrimSpace(text)
 		if value, ok := plainStatus(shownText(t)); ok && !inBlockers && cur.StatusLine == 0 {
 			// "Status: Failed", or "- **Status:** Failed": the section's
 			// status to a reader all the same.
@@ -712,8 +718,8 @@ func currentGates(doc *document) []CurrentGate {
 		if !inBlockers || t == "" {
 			continue
 		}
-		if off, ok := listItem(l.text); ok {
-			cur.Blockers = append(cur.Blockers, Blocker{Text: strings.TrimSpace(l.text[off:]), Line: l.num})
+		if off, ok := listItem(text); ok {
+			cur.Blockers = append(cur.Blockers, Blocker{Text: strings.TrimSpace(text[off:]), Line: l.num})
 			continue
 		}
 		if t == "---" {

@@ -372,6 +372,24 @@ func TestParseGatesLedgerCurrentGate(t *testing.T) {
 	})
 }
 
+// A status or a blocker in a block quote is the section's all the same.
+func TestParseGatesLedgerCurrentGateQuoted(t *testing.T) {
+	g, problems := ParseGatesLedger(md(
+		"## Current Gate: G2_validation",
+		"> **Status:** 🔴 Failed",
+		"**Blockers:**",
+		"> - Security scan reports a high-severity CVE",
+		"> **Notes:**",
+		"> - not a blocker",
+	))
+	assertProblems(t, problems, nil)
+	assertEqual(t, "current gates", g.Current, []CurrentGate{
+		{Gate: "G2_validation", Line: 1, Status: GateFailed, RawStatus: "🔴 Failed", StatusLine: 2, Blockers: []Blocker{
+			{"Security scan reports a high-severity CVE", 4},
+		}},
+	})
+}
+
 // A gate table whose status column is headed "State" is read; one whose
 // status column has another heading is reported, never silently unread.
 func TestParseGatesLedgerTableStatusHeading(t *testing.T) {
@@ -460,7 +478,7 @@ func TestEventInNote(t *testing.T) {
 // TestCurrentGateStatusVariants: a Current Gate section's status written
 // without emphasis, or as a list item, is its status to a reader.
 func TestCurrentGateStatusVariants(t *testing.T) {
-	for _, written := range []string{"Status: Failed", "status:Failed", "- **Status:** Failed", "* Status: Failed", "1. **Status**: Failed"} {
+	for _, written := range []string{"Status: Failed", "status:Failed", "- **Status:** Failed", "* Status: Failed", "1. **Status**: Failed", "> **Status:** Failed", "> > - Status: Failed"} {
 		t.Run(written, func(t *testing.T) {
 			g, problems := ParseGatesLedger(md("## Current Gate: G2", "**Owner:** validator", written, "**Blockers:**", "- Status: waiting on the vendor", "**Status:** Passed"))
 			assertProblems(t, problems, nil)
