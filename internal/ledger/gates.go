@@ -2,6 +2,8 @@ package ledger
 
 import (
 	"fmt"
+	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -103,6 +105,7 @@ func ParseGatesLedger(data []byte) (*GatesLedger, []Problem) {
 		}
 	}
 	g.Table = gateTable(doc)
+	htmlGateRows(doc)
 	g.Current = currentGates(doc)
 	return g, doc.sortedProblems()
 }
@@ -782,4 +785,66 @@ func boldLabel(t string) (name, value string, ok bool) {
 		return "", "", false
 	}
 	return strings.ToLower(strings.TrimSpace(label)), strings.TrimSpace(rest), true
+}
+
+var (
+	htmlRowTag  = regexp.MustCompile(`(?i)<tr(\s[^>]*)?>`)
+	htmlCellTag = regexp.MustCompile(`(?i)<t[dh](\s[^>]*)?>`)
+	htmlRowEnd  = regexp.MustCompile(`(?i)</(tr|table|thead|tbody|tfoot)\s*>`)
+	htmlAnyTag  = regexp.MustCompile(`<[^>]*>`)
+)
+
+// htmlGateRows reports each row of a table written in HTML ("<tr><td>G2:
+// Validation</td><td>🔴 Failed</td></tr>") that names a gate and a status
+// other than passed. GitHub shows such a table as a table, but only pipe
+// tables are read, so a failed gate in it would go unread; a passed one
+// claims nothing the other records lack.
+func htmlGateRows(doc *document) {
+	var sb strings.Builder
+	var starts []int // byte offset in sb of each line kept, by index into nums
+	var nums []int
+	for _, l := range doc.lines {
+		if l.code {
+			continue
+		}
+		starts, nums = append(starts, sb.Len()), append(nums, l.num)
+		sb.WriteString(l.text)
+		sb.WriteByte('\n')
+	}
+	text := sb.String()
+	if !strings.Contains(lowerASCII(text), "<tr") {
+		return
+	}
+	lineAt := func(off int) int {
+		k, found := slices.BinarySearch(starts, off)
+		if !found {
+			k--
+		}
+		return nums[k]
+	}
+	rows := htmlRowTag.FindAllStringIndex(text, -1)
+	for k, r := range rows {
+		end := len(text)
+		if k+1 < len(rows) {
+			end = rows[k+1][0]
+		}
+		row := text[r[1]:end]
+		if e := htmlRowEnd.FindStringIndex(row); e != nil {
+			row = row[:e[0]]
+		}
+		var cells []string
+		for _, c := range htmlCellTag.Split(row, -1)[1:] {
+			c = htmlAnyTag.ReplaceAllString(c, " ")
+			cells = append(cells, strings.Join(strings.Fields(shownText(c)), " "))
+		}
+		g := gateColumn(cells)
+		if g < 0 {
+			continue
+		}
+		c, st := statusCell(cells, g)
+		if st == "" || normaliseGateStatus(st) == GatePassed {
+			continue
+		}
+		doc.problem(lineAt(r[0]), 1, "malformed gate table: the html table row names the gate %s and in its column %d the status %s, which is not read: only Markdown pipe tables are; write the gate table as the Gate Framework table does (\"| **G2: Validation** | Validator | ... | 🔴 Failed |\")", snippet(cells[g]), c+1, snippet(st))
+	}
 }

@@ -487,3 +487,27 @@ func TestCurrentGateStatusVariants(t *testing.T) {
 		})
 	}
 }
+
+// A gate table written in HTML shows as a table: a row of it that names a
+// gate and a status other than passed is reported, since only pipe tables
+// are read.
+func TestParseGatesLedgerHTMLTable(t *testing.T) {
+	got, problems := ParseGatesLedger(md(
+		"<table>",
+		"<tr><th>Gate</th><th>Status</th></tr>",
+		"<tr><td><b>G0: Planning</b></td><td>🟢 Passed</td></tr>",
+		`<TR class="x"><td>G2:`,
+		"Validation</td><td>🔴 Failed</td></TR>",
+		"<tr><td>Notes</td><td>Blocked</td></tr>",
+		"</table>",
+		"<!-- <tr><td>G1</td><td>Failed</td></tr> -->",
+		"```", "<tr><td>G1</td><td>Failed</td></tr>", "```",
+		"<table><tr><td>G3</td><td>Blocked</td></tr><tr><td>G1</td><td>🟡 In Progress</td></tr></table>",
+	))
+	assertEqual(t, "table", got.Table, []GateRow{})
+	assertProblems(t, problems, []Problem{
+		{4, 1, `malformed gate table: the html table row names the gate "G2: Validation" and in its column 2 the status "🔴 Failed", which is not read: only Markdown pipe tables are; write the gate table as the Gate Framework table does ("| **G2: Validation** | Validator | ... | 🔴 Failed |")`},
+		{12, 1, `malformed gate table: the html table row names the gate "G3" and in its column 2 the status "Blocked", which is not read: only Markdown pipe tables are; write the gate table as the Gate Framework table does ("| **G2: Validation** | Validator | ... | 🔴 Failed |")`},
+		{12, 1, `malformed gate table: the html table row names the gate "G1" and in its column 2 the status "🟡 In Progress", which is not read: only Markdown pipe tables are; write the gate table as the Gate Framework table does ("| **G2: Validation** | Validator | ... | 🔴 Failed |")`},
+	})
+}
