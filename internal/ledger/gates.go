@@ -687,6 +687,25 @@ func currentGates(doc *document) []CurrentGate {
 			if cur == nil && isCurrent(l.title) {
 				cur = &CurrentGate{Line: l.num, Gate: currentGateID(l.title), Blockers: []Blocker{}}
 				level, inBlockers = l.level, false
+				continue
+			}
+			if cur != nil {
+				// A heading inside the section ("### Status: 🔴 Failed",
+				// "### Blockers") labels as much as a bold label does.
+				title := stripEmphasis(l.title)
+				name, value, ok := boldLabel(l.title)
+				if !ok {
+					name, value, _ = strings.Cut(title, ":")
+					name, value = strings.ToLower(strings.TrimSpace(stripEmphasis(name))), strings.TrimSpace(value)
+				}
+				inBlockers = name == "blockers"
+				if name == "status" && value != "" && cur.StatusLine == 0 {
+					cur.RawStatus, cur.StatusLine = value, l.num
+					cur.Status = normaliseGateStatus(value)
+				}
+				if inBlockers && value != "" {
+					cur.Blockers = append(cur.Blockers, Blocker{Text: value, Line: l.num})
+				}
 			}
 			continue
 		}

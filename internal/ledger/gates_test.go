@@ -372,6 +372,33 @@ func TestParseGatesLedgerCurrentGate(t *testing.T) {
 	})
 }
 
+// A status or blockers under a heading inside the section are the
+// section's all the same.
+func TestParseGatesLedgerCurrentGateSubheadings(t *testing.T) {
+	g, problems := ParseGatesLedger(md(
+		"## Current Gate: G2_validation",
+		"### Status: 🔴 Failed",
+		"**Status:** Passed",
+		"### **Blockers:**",
+		"- Security scan reports a high-severity CVE",
+		"### Notes",
+		"- not a blocker",
+		"## Current Gate: G3",
+		"### Status",
+		"**Status:** 🟡 In Progress",
+		"#### Blockers: CVE-2024-33663 open",
+	))
+	assertProblems(t, problems, nil)
+	assertEqual(t, "current gates", g.Current, []CurrentGate{
+		{Gate: "G2_validation", Line: 1, Status: GateFailed, RawStatus: "🔴 Failed", StatusLine: 2, Blockers: []Blocker{
+			{"Security scan reports a high-severity CVE", 5},
+		}},
+		{Gate: "G3", Line: 8, Status: GateInProgress, RawStatus: "🟡 In Progress", StatusLine: 10, Blockers: []Blocker{
+			{"CVE-2024-33663 open", 11},
+		}},
+	})
+}
+
 // A status or a blocker in a block quote is the section's all the same.
 func TestParseGatesLedgerCurrentGateQuoted(t *testing.T) {
 	g, problems := ParseGatesLedger(md(
