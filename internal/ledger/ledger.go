@@ -21,7 +21,8 @@
 // (zero-width spaces and joiners, soft hyphens) are read as nothing, and a
 // heading, a table cell or a labelled value is read as shown (a character
 // reference as its character, any white space as a space); a heading
-// underlined (setext) that names a section the parsers read, invalid
+// underlined (setext) or standing in a block quote that names a section
+// the parsers read, invalid
 // UTF-8, over-long lines, a lone CR with text after it (a line break to
 // every Markdown reader, not to these parsers) and a bidirectional override
 // or isolate (which shows a line in another order than it is read) are
@@ -268,6 +269,8 @@ func scan(data []byte) *document {
 			l.title = shownText(l.title)
 			if l.level > 0 {
 				d.sections = append(d.sections, Section{Title: l.title, Level: l.level, Line: num})
+			} else {
+				d.quotedSection(num, text)
 			}
 			para = inParagraph && l.level == 0 && isParagraphText(written, l.indented, paraBefore)
 			if para {
@@ -690,6 +693,29 @@ func (d *document) setextSection(first line) {
 		if titleIs(name)(title) {
 			d.problem(first.num, column(first.text, len(first.text)-len(strings.TrimLeft(first.text, " \t"))),
 				"%s is underlined as a heading (setext), and the sections of a ledger are read from \"#\" headings only, so what follows is not read as its section; write it as \"## %s\"", snippet(t), t)
+			return
+		}
+	}
+}
+
+// quotedSection reports a heading in a block quote ("> ## Current Gate:
+// G2") that names one of the sections the parsers read. A reader sees the
+// section, but the parsers read headings outside quotes only, so its
+// records would not be read as that section's.
+func (d *document) quotedSection(num int, text string) {
+	depth, rest := quoteMarkers(text)
+	if depth == 0 {
+		return
+	}
+	level, title := atxHeading(rest)
+	if level == 0 {
+		return
+	}
+	title = shownText(title)
+	for _, name := range sectionNames {
+		if titleIs(name)(title) {
+			d.problem(num, column(text, len(text)-len(strings.TrimLeft(text, " \t"))),
+				"heading %s stands in a block quote, and the sections of a ledger are read from headings outside quotes only, so what follows is not read as its section; write it, and its section, without the \">\"", snippet(title))
 			return
 		}
 	}

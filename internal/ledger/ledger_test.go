@@ -650,6 +650,13 @@ func TestReadAsShown(t *testing.T) {
 			{7, 3, `"Task Queue" is underlined as a heading (setext), and the sections of a ledger are read from "#" headings only, so what follows is not read as its section; write it as "## Task Queue"`},
 		})
 	})
+	t.Run("a heading in a block quote naming a section", func(t *testing.T) {
+		_, problems := ParseGatesLedger(md("> ## Current Gate: G2", "> **Status:** Failed", "", " > > ### Gate&nbsp;Events Log", "> ## Notes", "> #hashtag Current Gate", "```", "> ## Current Gate: G3", "```"))
+		assertProblems(t, problems, []Problem{
+			{1, 1, `heading "Current Gate: G2" stands in a block quote, and the sections of a ledger are read from headings outside quotes only, so what follows is not read as its section; write it, and its section, without the ">"`},
+			{4, 2, `heading "Gate Events Log" stands in a block quote, and the sections of a ledger are read from headings outside quotes only, so what follows is not read as its section; write it, and its section, without the ">"`},
+		})
+	})
 }
 
 // assertG2Failed parses a gates ledger whose line 3 is G2's row of the gate
