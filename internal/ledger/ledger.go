@@ -21,12 +21,11 @@
 // (zero-width spaces and joiners, soft hyphens) are read as nothing, and a
 // heading, a table cell or a labelled value is read as shown (a character
 // reference as its character, any white space as a space); a heading
-// underlined (setext) or standing in a block quote that names a section
-// the parsers read, invalid
-// UTF-8, over-long lines, a lone CR with text after it (a line break to
-// every Markdown reader, not to these parsers) and a bidirectional override
-// or isolate (which shows a line in another order than it is read) are
-// reported, never fatal.
+// underlined (setext) or standing in a block quote or a list item that
+// names a section the parsers read, invalid UTF-8, over-long lines, a lone
+// CR with text after it (a line break to every Markdown reader, not to
+// these parsers) and a bidirectional override or isolate (which shows a
+// line in another order than it is read) are reported, never fatal.
 //
 // Positions: lines and columns are 1-based; a column counts Unicode code
 // points from the start of the line (an invalid UTF-8 byte counts as one; a
@@ -270,7 +269,7 @@ func scan(data []byte) *document {
 			if l.level > 0 {
 				d.sections = append(d.sections, Section{Title: l.title, Level: l.level, Line: num})
 			} else {
-				d.quotedSection(num, text)
+				d.containedSection(num, text)
 			}
 			para = inParagraph && l.level == 0 && isParagraphText(written, l.indented, paraBefore)
 			if para {
@@ -698,13 +697,25 @@ func (d *document) setextSection(first line) {
 	}
 }
 
-// quotedSection reports a heading in a block quote ("> ## Current Gate:
-// G2") that names one of the sections the parsers read. A reader sees the
-// section, but the parsers read headings outside quotes only, so its
-// records would not be read as that section's.
-func (d *document) quotedSection(num int, text string) {
-	depth, rest := quoteMarkers(text)
-	if depth == 0 {
+// containedSection reports a heading in a block quote or a list item ("> ##
+// Current Gate: G2", "- ## Current Gate: G2") that names one of the
+// sections the parsers read. A reader sees the section, but the parsers
+// read headings at the start of a line only, so its records would not be
+// read as that section's.
+func (d *document) containedSection(num int, text string) {
+	rest, where, outside := text, "", ""
+	for {
+		if depth, r := quoteMarkers(rest); depth > 0 {
+			rest, where, outside = r, "a block quote", "quote"
+			continue
+		}
+		if off, ok := listItem(rest); ok && off < len(rest) {
+			rest, where, outside = rest[off:], "a list item", "list"
+			continue
+		}
+		break
+	}
+	if where == "" {
 		return
 	}
 	level, title := atxHeading(rest)
@@ -715,7 +726,7 @@ func (d *document) quotedSection(num int, text string) {
 	for _, name := range sectionNames {
 		if titleIs(name)(title) {
 			d.problem(num, column(text, len(text)-len(strings.TrimLeft(text, " \t"))),
-				"heading %s stands in a block quote, and the sections of a ledger are read from headings outside quotes only, so what follows is not read as its section; write it, and its section, without the \">\"", snippet(title))
+				"heading %s stands in %s, and the sections of a ledger are read from headings at the start of a line only, so what follows is not read as its section; write it, and its section, outside the %s", snippet(title), where, outside)
 			return
 		}
 	}

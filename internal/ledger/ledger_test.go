@@ -650,11 +650,14 @@ func TestReadAsShown(t *testing.T) {
 			{7, 3, `"Task Queue" is underlined as a heading (setext), and the sections of a ledger are read from "#" headings only, so what follows is not read as its section; write it as "## Task Queue"`},
 		})
 	})
-	t.Run("a heading in a block quote naming a section", func(t *testing.T) {
-		_, problems := ParseGatesLedger(md("> ## Current Gate: G2", "> **Status:** Failed", "", " > > ### Gate&nbsp;Events Log", "> ## Notes", "> #hashtag Current Gate", "```", "> ## Current Gate: G3", "```"))
+	t.Run("a heading in a block quote or a list item naming a section", func(t *testing.T) {
+		_, problems := ParseGatesLedger(md("> ## Current Gate: G2", "> **Status:** Failed", "", " > > ### Gate&nbsp;Events Log", "> ## Notes", "> #hashtag Current Gate", "```", "> ## Current Gate: G3", "```",
+			"- ## Current Gate: G4", "  **Status:** Failed", "", "> 1. ### Task Queue", "- Current Gate: G5"))
 		assertProblems(t, problems, []Problem{
-			{1, 1, `heading "Current Gate: G2" stands in a block quote, and the sections of a ledger are read from headings outside quotes only, so what follows is not read as its section; write it, and its section, without the ">"`},
-			{4, 2, `heading "Gate Events Log" stands in a block quote, and the sections of a ledger are read from headings outside quotes only, so what follows is not read as its section; write it, and its section, without the ">"`},
+			{1, 1, `heading "Current Gate: G2" stands in a block quote, and the sections of a ledger are read from headings at the start of a line only, so what follows is not read as its section; write it, and its section, outside the quote`},
+			{4, 2, `heading "Gate Events Log" stands in a block quote, and the sections of a ledger are read from headings at the start of a line only, so what follows is not read as its section; write it, and its section, outside the quote`},
+			{10, 1, `heading "Current Gate: G4" stands in a list item, and the sections of a ledger are read from headings at the start of a line only, so what follows is not read as its section; write it, and its section, outside the list`},
+			{13, 1, `heading "Task Queue" stands in a list item, and the sections of a ledger are read from headings at the start of a line only, so what follows is not read as its section; write it, and its section, outside the list`},
 		})
 	})
 }
