@@ -678,7 +678,9 @@ func currentGates(doc *document) []CurrentGate {
 	var cur *CurrentGate
 	level := 0
 	inBlockers := false
-	for _, l := range doc.lines {
+	statusCol := -1 // the Status column of a table the section holds, -1 if none, -2 in a table of gates
+	inTable := false
+	for i, l := range doc.lines {
 		if l.level > 0 {
 			if cur != nil && l.level <= level {
 				out = append(out, *cur)
@@ -719,6 +721,15 @@ func currentGates(doc *document) []CurrentGate {
 			text = rest
 		}
 		t := strings.TrimSpace(text)
+		if strings.Contains(t, "|") && (strings.HasPrefix(t, "|") || inTable || headsTable(doc.lines[i+1:])) {
+			// A table in the section: a "| Status | 🔴 Failed |" row, or
+			// a Status column, says the section's status as the label
+			// does, and a "| Blockers | ... |" row lists a blocker.
+			statusCol = currentGateTable(cur, l, t, doc.lines[i+1:], statusCol)
+			inTable = true
+			continue
+		}
+		statusCol, inTable = -1, false
 		if value, ok := plainStatus(shownText(t)); ok && !inBlockers && cur.StatusLine == 0 {
 			// "Status: Failed", or "- **Status:** Failed": the section's
 			// status to a reader all the same.
@@ -752,6 +763,67 @@ func currentGates(doc *document) []CurrentGate {
 		out = append(out, *cur)
 	}
 	return out
+}
+
+// currentGateTable reads a table row t (line l, the lines after it next)
+// of a Current Gate section into cur: a header row whose next line is the
+// delimiter row gives the column of the status (returned, -1 if none, -2
+// for a table of gates, which has a Gate column), the first row below it
+// its status; a row labelled "Status" or "Blockers" in
+// its first cell gives the status or a blocker in its second.
+func currentGateTable(cur *CurrentGate, l line, t string, next []line, statusCol int) int {
+	if isDelimiterRow(t) {
+		return statusCol
+	}
+	cells := tableCells(t)
+	if headsTable(next) {
+		// A table of gates (a Gate column) is the gate table's to read.
+		statusCol = -1
+		for c, h := range cells {
+			switch strings.ToLower(stripEmphasis(h)) {
+			case "status", "gate status", "current status":
+				statusCol = c
+			case "gate", "gate id":
+				return -2
+			}
+		}
+		return statusCol
+	}
+	if statusCol == -2 {
+		return statusCol // a row of a table of gates
+	}
+	set := func(value string) {
+		if value != "" && cur.StatusLine == 0 {
+			cur.RawStatus, cur.StatusLine = value, l.num
+			cur.Status = normaliseGateStatus(value)
+		}
+	}
+	if statusCol >= 0 && statusCol < len(cells) {
+		set(cells[statusCol])
+		return -1
+	}
+	if len(cells) < 2 {
+		return statusCol
+	}
+	switch strings.ToLower(strings.TrimSpace(strings.TrimSuffix(stripEmphasis(strings.TrimSuffix(stripEmphasis(cells[0]), ":")), ":"))) {
+	case "status":
+		set(cells[1])
+	case "blockers", "blocker":
+		if cells[1] != "" {
+			cur.Blockers = append(cur.Blockers, Blocker{Text: cells[1], Line: l.num})
+		}
+	}
+	return statusCol
+}
+
+// headsTable reports whether the first of next is a table's delimiter
+// row, so that the line before it is the table's header.
+func headsTable(next []line) bool {
+	if len(next) == 0 || next[0].code {
+		return false
+	}
+	_, after := quoteMarkers(next[0].text)
+	return isDelimiterRow(strings.TrimSpace(after))
 }
 
 // currentGateID is the gate a "Current Gate: G2_validation" title names.

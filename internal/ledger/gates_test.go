@@ -399,6 +399,29 @@ func TestParseGatesLedgerCurrentGateSubheadings(t *testing.T) {
 	})
 }
 
+// A status or a blocker in a table of the section is the section's all the
+// same; a table of gates there is not.
+func TestParseGatesLedgerCurrentGateTable(t *testing.T) {
+	g, problems := ParseGatesLedger(md(
+		"## Current Gate: G2_validation",
+		"**Owner:** validator | executor",
+		"| Field | Value |", "|---|---|", "| Owner | validator |", "| **Status:** | 🔴 Failed |", "| Blockers | CVE-2024-33663 open |", "| Status | 🟢 Passed |",
+		"## Current Gate: G3",
+		"| Gate | Status |", "|---|---|", "| G0 | 🟢 Passed |", "",
+		"> | Owner | Status |", "> | --- | --- |", "> | system | 🟡 In Progress |", "| x | 🔴 Failed |",
+		"## Current Gate: G4",
+		"Owner | Status", "--- | ---", "system | ⚪ Not Started",
+	))
+	assertProblems(t, problems, nil)
+	assertEqual(t, "current gates", g.Current, []CurrentGate{
+		{Gate: "G2_validation", Line: 1, Status: GateFailed, RawStatus: "🔴 Failed", StatusLine: 6, Blockers: []Blocker{
+			{"CVE-2024-33663 open", 7},
+		}},
+		{Gate: "G3", Line: 9, Status: GateInProgress, RawStatus: "🟡 In Progress", StatusLine: 16, Blockers: []Blocker{}},
+		{Gate: "G4", Line: 18, Status: GateNotStarted, RawStatus: "⚪ Not Started", StatusLine: 21, Blockers: []Blocker{}},
+	})
+}
+
 // A status or a blocker in a block quote is the section's all the same.
 func TestParseGatesLedgerCurrentGateQuoted(t *testing.T) {
 	g, problems := ParseGatesLedger(md(
