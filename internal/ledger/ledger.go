@@ -441,7 +441,7 @@ func (d *document) boldField(name string) (value string, num int) {
 		if l.code {
 			continue
 		}
-		t := strings.TrimSpace(shownText(l.text))
+		t := unquoted(shownText(l.text))
 		for _, p := range prefixes {
 			if hasPrefixFoldASCII(t, p) {
 				return strings.TrimSpace(t[len(p):]), l.num
@@ -454,7 +454,7 @@ func (d *document) boldField(name string) (value string, num int) {
 		if l.code || l.level > 0 {
 			continue
 		}
-		t := strings.TrimSpace(shownText(l.text))
+		t := unquoted(shownText(l.text))
 		if off, item := listItem(t); item {
 			t = t[off:]
 		}
@@ -465,6 +465,16 @@ func (d *document) boldField(name string) (value string, num int) {
 		}
 	}
 	return "", 0
+}
+
+// unquoted is s trimmed, inside the block quote markers it starts with: a
+// field in a quote ("> **Status:** Complete") says the same to a reader as
+// one outside it.
+func unquoted(s string) string {
+	if depth, rest := quoteMarkers(s); depth > 0 {
+		s = rest
+	}
+	return strings.TrimSpace(s)
 }
 
 // sanitize returns b as valid UTF-8 with every invalid byte replaced by
