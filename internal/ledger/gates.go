@@ -850,6 +850,7 @@ func plainStatus(t string) (value string, ok bool) {
 		}
 		t = t[off:]
 	}
+	t = stripEmphasis(t) // "_Status: Failed_", "**Status: Failed**"
 	if hasPrefixFoldASCII(t, "status:") {
 		return strings.TrimSpace(t[len("status:"):]), true
 	}
@@ -857,25 +858,31 @@ func plainStatus(t string) (value string, ok bool) {
 }
 
 // boldLabel splits "**Name:** value" or "**Name**: value" into the lower-case
-// name and the trimmed value.
+// name and the trimmed value. A label set off otherwise ("__Name:__",
+// "*Name:*", "<b>Name:</b>", "<strong>Name</strong>:") shows a reader the
+// same label and is read the same.
 func boldLabel(t string) (name, value string, ok bool) {
-	if !strings.HasPrefix(t, "**") {
-		return "", "", false
+	lower := lowerASCII(t)
+	for _, m := range [...][2]string{{"**", "**"}, {"__", "__"}, {"<strong>", "</strong>"}, {"<b>", "</b>"}, {"*", "*"}, {"_", "_"}} {
+		if !strings.HasPrefix(lower, m[0]) {
+			continue
+		}
+		end := strings.Index(lower[len(m[0]):], m[1])
+		if end < 0 {
+			return "", "", false
+		}
+		label, rest := t[len(m[0]):len(m[0])+end], t[len(m[0])+end+len(m[1]):]
+		switch {
+		case strings.HasSuffix(label, ":"):
+			label = strings.TrimSuffix(label, ":")
+		case strings.HasPrefix(rest, ":"):
+			rest = rest[1:]
+		default:
+			return "", "", false
+		}
+		return strings.ToLower(strings.TrimSpace(label)), strings.TrimSpace(rest), true
 	}
-	end := strings.Index(t[2:], "**")
-	if end < 0 {
-		return "", "", false
-	}
-	label, rest := t[2:2+end], t[4+end:]
-	switch {
-	case strings.HasSuffix(label, ":"):
-		label = strings.TrimSuffix(label, ":")
-	case strings.HasPrefix(rest, ":"):
-		rest = rest[1:]
-	default:
-		return "", "", false
-	}
-	return strings.ToLower(strings.TrimSpace(label)), strings.TrimSpace(rest), true
+	return "", "", false
 }
 
 var (

@@ -528,7 +528,8 @@ func TestEventInNote(t *testing.T) {
 // TestCurrentGateStatusVariants: a Current Gate section's status written
 // without emphasis, or as a list item, is its status to a reader.
 func TestCurrentGateStatusVariants(t *testing.T) {
-	for _, written := range []string{"Status: Failed", "status:Failed", "- **Status:** Failed", "* Status: Failed", "1. **Status**: Failed", "> **Status:** Failed", "> > - Status: Failed"} {
+	for _, written := range []string{"Status: Failed", "status:Failed", "- **Status:** Failed", "* Status: Failed", "1. **Status**: Failed", "> **Status:** Failed", "> > - Status: Failed",
+		"__Status:__ Failed", "*Status:* Failed", "_Status_: Failed", "<b>Status:</b> Failed", "<STRONG>Status</STRONG>: Failed", "_Status: Failed_", "**Status: Failed**"} {
 		t.Run(written, func(t *testing.T) {
 			g, problems := ParseGatesLedger(md("## Current Gate: G2", "**Owner:** validator", written, "**Blockers:**", "- Status: waiting on the vendor", "**Status:** Passed"))
 			assertProblems(t, problems, nil)
