@@ -448,8 +448,10 @@ func (d *document) boldField(name string) (value string, num int) {
 			}
 		}
 	}
-	// Written without emphasis ("Status: Complete") or as a list item
-	// ("- **Status:** Complete"), the field says the same to a reader.
+	// Written without emphasis ("Status: Complete"), with another
+	// ("__Status:__ Complete", "<b>Status:</b> Complete", "_Status:
+	// Complete_") or as a list item ("- **Status:** Complete"), the field
+	// says the same to a reader.
 	for _, l := range d.lines {
 		if l.code || l.level > 0 {
 			continue
@@ -458,6 +460,10 @@ func (d *document) boldField(name string) (value string, num int) {
 		if off, item := listItem(t); item {
 			t = t[off:]
 		}
+		if n, v, ok := boldLabel(t); ok && n == name {
+			return v, l.num
+		}
+		t = stripEmphasis(t)
 		for _, p := range append(prefixes[:], name+":") {
 			if hasPrefixFoldASCII(t, p) {
 				return strings.TrimSpace(t[len(p):]), l.num

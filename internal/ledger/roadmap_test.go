@@ -231,6 +231,8 @@ func TestParseRoadmapHeaderFields(t *testing.T) {
 		{"empty value", md("**Status:**"), "", "", 1},
 		{"without emphasis", md("# R", "Run Initialized: t0", "status:  Complete"), "Complete", "t0", 3},
 		{"as a list item", md("# R", "- **Status:** Complete", "* Run Initialized: t0"), "Complete", "t0", 2},
+		{"set off otherwise", md("# R", "__Status:__ Complete", "<b>Run Initialized</b>: t0"), "Complete", "t0", 2},
+		{"emphasised whole", md("# R", "_Status: Complete_"), "Complete", "", 2},
 		{"in a block quote", md("# R", "> **Status:** Complete", "> > - Run Initialized: t0"), "Complete", "t0", 2},
 		{"the bold form wins", md("Status: Planning Phase", "**Status:** Complete"), "Complete", "", 2},
 		{"a heading is no field", md("## Status: Complete", "```", "Status: fenced", "```"), "", "", 0},
