@@ -470,6 +470,20 @@ func (d *document) boldField(name string) (value string, num int) {
 			}
 		}
 	}
+	// Written as a heading ("## Status: Complete"), it says the same to a
+	// reader too, when nothing else gives the field.
+	for _, l := range d.lines {
+		if l.code || l.level == 0 {
+			continue
+		}
+		t := stripEmphasis(strings.TrimSpace(l.title))
+		if n, v, ok := boldLabel(t); ok && n == name {
+			return v, l.num
+		}
+		if hasPrefixFoldASCII(t, name+":") {
+			return strings.TrimSpace(t[len(name)+1:]), l.num
+		}
+	}
 	return "", 0
 }
 

@@ -235,7 +235,9 @@ func TestParseRoadmapHeaderFields(t *testing.T) {
 		{"emphasised whole", md("# R", "_Status: Complete_"), "Complete", "", 2},
 		{"in a block quote", md("# R", "> **Status:** Complete", "> > - Run Initialized: t0"), "Complete", "t0", 2},
 		{"the bold form wins", md("Status: Planning Phase", "**Status:** Complete"), "Complete", "", 2},
-		{"a heading is no field", md("## Status: Complete", "```", "Status: fenced", "```"), "", "", 0},
+		{"as a heading", md("# R", "## Status: Complete", "```", "Status: fenced", "```"), "Complete", "", 2},
+		{"a field wins over a heading", md("## Status: Complete", "**Status:** Planning"), "Planning", "", 2},
+		{"a heading's title only", md("## Status", "Complete"), "", "", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
