@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"hash"
 	"io"
 	"path"
 	"strconv"
@@ -177,15 +178,29 @@ func (r *Repo) Blobs(rev string, oids, names []string) ([]Blob, error) {
 // "blob <size>\0" and the bytes, SHA-1 (40 hex digits) or SHA-256 (64)
 // as the repository uses. Equal names mean equal content.
 func BlobID(data []byte, hexLen int) string {
-	hdr := "blob " + strconv.Itoa(len(data)) + "\x00"
-	if hexLen == 64 {
-		h := sha256.New()
-		io.WriteString(h, hdr)
-		h.Write(data)
-		return hex.EncodeToString(h.Sum(nil))
-	}
-	h := sha1.New()
-	io.WriteString(h, hdr)
+	h := blobHash(int64(len(data)), hexLen)
 	h.Write(data)
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// BlobIDOf is BlobID of the size bytes r holds, read as a stream so that
+// a large file is not held in memory; an error when r holds other than
+// size bytes.
+func BlobIDOf(r io.Reader, size int64, hexLen int) (string, error) {
+	h := blobHash(size, hexLen)
+	n, err := io.Copy(h, io.LimitReader(r, size+1))
+	if err == nil && n != size {
+		err = fmt.Errorf("read %d bytes where %d were expected", n, size)
+	}
+	return hex.EncodeToString(h.Sum(nil)), err
+}
+
+// blobHash is the hash of a blob of size bytes, its header written.
+func blobHash(size int64, hexLen int) hash.Hash {
+	h := sha1.New()
+	if hexLen == 64 {
+		h = sha256.New()
+	}
+	io.WriteString(h, "blob "+strconv.FormatInt(size, 10)+"\x00")
+	return h
 }

@@ -170,6 +170,15 @@ func TestBlobID(t *testing.T) {
 		if got := gitrev.BlobID([]byte(content), 40); got != want {
 			t.Errorf("%q: %s, git says %s", content, got, want)
 		}
+		if got, err := gitrev.BlobIDOf(strings.NewReader(content), int64(len(content)), 40); err != nil || got != want {
+			t.Errorf("%q streamed: %s, %v; git says %s", content, got, err, want)
+		}
+	}
+	// A stream that holds more or less than its size is no such blob.
+	for _, size := range []int64{1, 3} {
+		if _, err := gitrev.BlobIDOf(strings.NewReader("xy"), size, 40); err == nil {
+			t.Errorf("2 bytes read as a blob of %d: no error", size)
+		}
 	}
 	// SHA-256 repositories name content with 64 hex digits.
 	if got := gitrev.BlobID(nil, 64); got != "473a0f4c3be8a93681a267e3b1e9a7dcda1185436fe141f7749120a303721813" {

@@ -188,7 +188,7 @@ func (c *checker) scopeOf(ctx context.Context, s *runState, display string, hist
 			sc.MovedFrom, sc.MovedName = filepath.Join(hist.at.repo.Root, filepath.FromSlash(side.rel)), side.from
 		}
 	}
-	atBase := func() ([]keyedFinding, bool, error) {
+	atBase := func() ([]findingKey, bool, error) {
 		return c.findingsAtBase(ctx, s, display, hist.at.repo, *hist.base, baseDir)
 	}
 	sc.IsNew, unread = newSinceBase(s, history.At(hist.at.repo, *hist.base, baseDir), atBase)
@@ -205,7 +205,7 @@ func (c *checker) scopeOf(ctx context.Context, s *runState, display string, hist
 // when the run as the base holds it (atBase) has fewer findings like it: a
 // document edited elsewhere can make one there. History findings are
 // always new; findings that name a file out of the run stay the base's.
-func newSinceBase(s *runState, base history.Base, atBase func() (found []keyedFinding, same bool, err error)) (isNew func(finding.Finding) bool, unread func() error) {
+func newSinceBase(s *runState, base history.Base, atBase func() (found []findingKey, same bool, err error)) (isNew func(finding.Finding) bool, unread func() error) {
 	type sides struct {
 		head, was   []byte
 		inHead, old bool
@@ -222,11 +222,7 @@ func newSinceBase(s *runState, base history.Base, atBase func() (found []keyedFi
 		if fs.was, fs.old, err = base.Read(name); err != nil {
 			fs.err = true
 		}
-		if d := s.run.Docs[name]; d != nil && d.Present {
-			fs.head, fs.inHead = d.Data, true
-			return fs
-		}
-		data, err := readBounded(s.root, name)
+		data, err := readRunFile(s, name)
 		switch {
 		case errors.Is(err, errMissing):
 		case err != nil:
@@ -265,18 +261,15 @@ func newSinceBase(s *runState, base history.Base, atBase func() (found []keyedFi
 	var inHead, inBase map[findingKey]int
 	var baseErr error
 	compared, same := false, false
-	lines := fileLines(func(name string) ([]byte, bool) {
-		fs := read(name)
-		return fs.head, fs.inHead && !fs.err
-	})
+	lines := fileLines(s)
 	fewerAtBase := func(f finding.Finding) bool {
 		if !compared {
 			compared = true
-			var found []keyedFinding
+			var found []findingKey
 			found, same, baseErr = atBase()
 			inBase = map[findingKey]int{}
-			for _, b := range found {
-				inBase[b.key]++
+			for _, k := range found {
+				inBase[k]++
 			}
 			inHead = map[findingKey]int{}
 			for _, h := range head {

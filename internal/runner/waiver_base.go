@@ -5,13 +5,8 @@ package runner
 
 import (
 	"context"
-	"crypto/sha1"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"hash"
-	"io"
 	"os"
 	"strings"
 	"sync"
@@ -58,8 +53,8 @@ func (t *baseTrees) files(repo *gitrev.Repo, commit string) ([]gitrev.SnapshotFi
 
 // findingsAtBase checks the run as commit records it at rel (its folder
 // there, relative to the repository's top) with the same layout, rules and
-// policies, and returns what that check finds, each with the text of the
-// line it names. The history is not compared: what the history stage finds
+// policies, and returns the key of each finding that check makes (keyOf,
+// with the text of the line it names). The history is not compared: what the history stage finds
 // is never the base's (newSinceBase). The copy is written to a private
 // folder, through the same confinement as a staged check's runs, and
 // removed after.
@@ -67,7 +62,7 @@ func (t *baseTrees) files(repo *gitrev.Repo, commit string) ([]gitrev.SnapshotFi
 // same is true, and nothing is checked, when the run's files are the ones
 // the base records there, byte for byte: the check would find what the
 // run's own did.
-func (c *checker) findingsAtBase(ctx context.Context, s *runState, display string, repo *gitrev.Repo, commit, rel string) (found []keyedFinding, same bool, err error) {
+func (c *checker) findingsAtBase(ctx context.Context, s *runState, display string, repo *gitrev.Repo, commit, rel string) (found []findingKey, same bool, err error) {
 	files, err := c.atBase.files(repo, commit)
 	if err != nil {
 		return nil, false, fmt.Errorf("listing base %s: %w", gitrev.Short(commit), err)
@@ -81,7 +76,7 @@ func (c *checker) findingsAtBase(ctx context.Context, s *runState, display strin
 
 // checkAtBase is findingsAtBase's check, of the run's files at the base
 // written to a private folder.
-func (c *checker) checkAtBase(ctx context.Context, s *runState, display string, repo *gitrev.Repo, files []gitrev.SnapshotFile, commit, rel string) ([]keyedFinding, error) {
+func (c *checker) checkAtBase(ctx context.Context, s *runState, display string, repo *gitrev.Repo, files []gitrev.SnapshotFile, commit, rel string) ([]findingKey, error) {
 	dest, err := os.MkdirTemp("", "h3a-check-base-")
 	if err != nil {
 		return nil, err
@@ -127,19 +122,12 @@ func (c *checker) checkAtBase(ctx context.Context, s *runState, display string, 
 		return nil, err
 	}
 	bc.resolvePositions(bs)
-	lines := fileLines(func(name string) ([]byte, bool) { return readRunFile(bs, name) })
-	out := make([]keyedFinding, len(bs.findings))
+	lines := fileLines(bs)
+	out := make([]findingKey, len(bs.findings))
 	for i, f := range bs.findings {
-		out[i] = keyedFinding{f, keyOf(f, lines)}
+		out[i] = keyOf(f, lines)
 	}
 	return out, nil
-}
-
-// keyedFinding is a finding with what tells it from the others of its run
-// in another version of the run.
-type keyedFinding struct {
-	finding.Finding
-	key findingKey
 }
 
 // findingKey is what a finding is the same finding by in two versions of
@@ -167,32 +155,36 @@ func keyOf(f finding.Finding, lines func(file string, n int) (string, bool)) fin
 	return k
 }
 
-// fileLines gives line n of a run's file by read, each file read once.
-func fileLines(read func(name string) ([]byte, bool)) func(file string, n int) (string, bool) {
-	files := map[string][]byte{}
-	ok := map[string]bool{}
+// fileLines gives line n of a file of the run in s (readRunFile), each
+// file read once; not ok when the file or the line cannot be read.
+func fileLines(s *runState) func(file string, n int) (string, bool) {
+	type read struct {
+		data []byte
+		err  error
+	}
+	files := map[string]read{}
 	return func(file string, n int) (string, bool) {
-		data, seen := files[file]
+		r, seen := files[file]
 		if !seen {
-			data, ok[file] = read(file)
-			files[file] = data
+			r.data, r.err = readRunFile(s, file)
+			files[file] = r
 		}
-		if !ok[file] {
+		if r.err != nil {
 			return "", false
 		}
-		line, found := lineAt(data, n)
+		line, found := lineAt(r.data, n)
 		return string(line), found
 	}
 }
 
 // readRunFile is a file of the run as its check read it: a parsed
-// document's bytes, else the file read through the run's root (bounded).
-func readRunFile(s *runState, name string) ([]byte, bool) {
+// document's bytes, else the file read through the run's root
+// (readBounded; errMissing when there is none).
+func readRunFile(s *runState, name string) ([]byte, error) {
 	if d := s.run.Docs[name]; d != nil && d.Present {
-		return d.Data, true
+		return d.Data, nil
 	}
-	data, err := readBounded(s.root, name)
-	return data, err == nil
+	return readBounded(s.root, name)
 }
 
 // sameAsBase tells whether the run's files are exactly the regular files
@@ -225,27 +217,17 @@ func sameAsBase(s *runState, files []gitrev.SnapshotFile, rel string) bool {
 }
 
 // sameObject tells whether the run's file name is the blob oid: its git
-// object name, in the repository's hash (SHA-1, or SHA-256 for a name of
-// 64 digits), is oid.
+// object name (gitrev.BlobIDOf), in the repository's hash (SHA-1, or
+// SHA-256 for a name of 64 digits), is oid.
 func sameObject(root *rundir.Root, name, oid string) bool {
 	f, info, p := root.Open(name)
 	if p != nil {
 		return false
 	}
 	defer f.Close()
-	if !info.Mode().IsRegular() || info.Size() > maxCompared {
+	if !info.Mode().IsRegular() || info.Size() > maxCompared || len(oid) != 40 && len(oid) != 64 {
 		return false
 	}
-	var h hash.Hash
-	switch len(oid) {
-	case sha1.Size * 2:
-		h = sha1.New()
-	case sha256.Size * 2:
-		h = sha256.New()
-	default:
-		return false
-	}
-	fmt.Fprintf(h, "blob %d\x00", info.Size())
-	n, err := io.Copy(h, io.LimitReader(f, info.Size()+1))
-	return err == nil && n == info.Size() && hex.EncodeToString(h.Sum(nil)) == oid
+	id, err := gitrev.BlobIDOf(f, info.Size(), len(oid))
+	return err == nil && id == oid
 }

@@ -130,10 +130,10 @@ func TestNewSinceBase(t *testing.T) {
 		return finding.Finding{Rule: rule, Category: finding.CategoryGates, File: "log.md", Line: line, Details: rule}
 	}
 	head := []finding.Finding{on("a", 1), on("b", 2), on("b", 2)}
-	atBase := []keyedFinding{{on("a", 1), findingKey{rule: "a", file: "log.md", text: "one"}}, {on("b", 2), findingKey{rule: "b", file: "log.md", text: "two"}}}
+	atBase := []findingKey{{rule: "a", file: "log.md", text: "one"}, {rule: "b", file: "log.md", text: "two"}}
 	for _, tc := range []struct {
 		name      string
-		found     []keyedFinding
+		found     []findingKey
 		same      bool
 		err       error
 		newA      bool
@@ -148,7 +148,7 @@ func TestNewSinceBase(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := &runState{root: root, run: &layout.Run{Docs: map[string]*rundir.Document{}}, findings: head}
 			calls := 0
-			isNew, unread := newSinceBase(s, baseAs{"log.md": log}, func() ([]keyedFinding, bool, error) {
+			isNew, unread := newSinceBase(s, baseAs{"log.md": log}, func() ([]findingKey, bool, error) {
 				calls++
 				return tc.found, tc.same, tc.err
 			})
