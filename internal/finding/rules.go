@@ -179,7 +179,7 @@ var (
 		Category:    CategorySchema,
 		Severity:    Error,
 		Title:       "Duplicate JSON key",
-		Description: "An object has the same key twice, or two keys that show alike (they differ only by characters that show as nothing, such as a zero-width space, or by characters drawn like ASCII ones, such as a Cyrillic or Greek letter, a fullwidth form or a dash); most readers silently keep the last value, and a person takes the later of two alike keys for the one that holds, so two tools, or a tool and a person, can read different data.",
+		Description: "An object has the same key twice, or two keys that show alike (they differ only by characters that show as nothing, such as a zero-width space or a variation selector, or by characters drawn like ASCII ones, such as a Cyrillic, Greek, Armenian or Cherokee letter, a fullwidth form, a letterlike symbol, a Roman numeral or a dash); most readers silently keep the last value, and a person takes the later of two alike keys for the one that holds, so two tools, or a tool and a person, can read different data.",
 		Remediation: "remove one of the two members",
 	}
 	BOM = Rule{

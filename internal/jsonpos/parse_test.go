@@ -174,6 +174,14 @@ func TestParseProblems(t *testing.T) {
 			{DuplicateKey, 90, 1, 84, "/G2_validation-x", "key \"G2_validation-x\" shows as \"G2_validation-x\", as the key \"G2_validation\u2010x\" does (first at line 1, column 62): a reader sees one key written twice, while readers of the data hold two different keys"},
 			{DuplicateKey, 112, 1, 106, "/\U0001d406\U0001d7d0_validation", "key \"\U0001d406\U0001d7d0_validation\" shows as \"G2_validation\" (U+1D406 is drawn like \"G\"), as the key \"G2_validation\" does (first at line 1, column 2): a reader sees one key written twice, while readers of the data hold two different keys"}}},
 
+		{name: "a key drawn like an earlier one beyond Cyrillic and Greek", input: "{\"status\": \"pass\", \"sta\u034ftus\": \"fail\", \"status\ufe0f\": 1, \"stat\u057ds\": 2, \"level\": 3, \"\u2113evel\": 4, \"id\": 5, \"\u2170d\": 6, \"TASK\": 7, \"\u13a2ASK\": 8}", want: []P{
+			{DuplicateKey, 19, 1, 20, "/sta\u034ftus", "key \"sta\u034ftus\" shows as \"status\" (U+034F is not drawn), as the key \"status\" does (first at line 1, column 2): a reader sees one key written twice, while readers of the data hold two different keys"},
+			{DuplicateKey, 39, 1, 39, "/status\ufe0f", "key \"status\ufe0f\" shows as \"status\" (U+FE0F is not drawn), as the key \"status\" does (first at line 1, column 2): a reader sees one key written twice, while readers of the data hold two different keys"},
+			{DuplicateKey, 55, 1, 53, "/stat\u057ds", "key \"stat\u057ds\" shows as \"status\" (U+057D is drawn like \"u\"), as the key \"status\" does (first at line 1, column 2): a reader sees one key written twice, while readers of the data hold two different keys"},
+			{DuplicateKey, 81, 1, 78, "/\u2113evel", "key \"\u2113evel\" shows as \"level\" (U+2113 is drawn like \"l\"), as the key \"level\" does (first at line 1, column 66): a reader sees one key written twice, while readers of the data hold two different keys"},
+			{DuplicateKey, 104, 1, 99, "/\u2170d", "key \"\u2170d\" shows as \"id\" (U+2170 is drawn like \"i\"), as the key \"id\" does (first at line 1, column 90): a reader sees one key written twice, while readers of the data hold two different keys"},
+			{DuplicateKey, 126, 1, 119, "/\u13a2ASK", "key \"\u13a2ASK\" shows as \"TASK\" (U+13A2 is drawn like \"T\"), as the key \"TASK\" does (first at line 1, column 108): a reader sees one key written twice, while readers of the data hold two different keys"}}},
+
 		// BOM: skipped, invisible to columns, raw in offsets.
 		{name: "bom", input: bom + "{\"a\": 1}", want: []P{
 			{BOM, 0, 1, 1, "", "the file starts with a utf-8 byte order mark; it was skipped, but many json readers reject it (save the file as utf-8 without a bom)"}}},

@@ -320,9 +320,10 @@ func (p *parser) duplicate(m member, first int) {
 }
 
 // lookalikes reports each member whose name shows as an earlier one's
-// (ShownName): it differs only by characters that show as nothing (Unicode
-// format characters such as a zero-width space, a word joiner or a
-// bidirectional mark) or by letters drawn alike (a Cyrillic "а" for "a"). A
+// (ShownName): it differs only by characters that show as nothing (a
+// zero-width space, a word joiner, a bidirectional mark, a variation
+// selector, a combining grapheme joiner) or by letters drawn alike (a
+// Cyrillic "а" for "a"). A
 // reader sees the same key twice and takes the later value, while the
 // checker, like any JSON reader, holds two keys and reads the one the name
 // is spelled for.
@@ -356,24 +357,42 @@ func (p *parser) lookalikes(members []member) {
 }
 
 // ShownName is name as a reader sees it: without the characters that show
-// as nothing (Unicode format characters), and with each letter, digit or
-// sign that is drawn like an ASCII one (a Cyrillic or Greek letter such as
-// U+0430, a fullwidth form, a mathematical letter or digit, a dash)
-// written as that one. Two names with one ShownName look the same.
+// as nothing (invisible), and with each letter, digit or sign that is
+// drawn like an ASCII one (a Cyrillic, Greek, Armenian or Cherokee letter
+// such as U+0430, a fullwidth form, a mathematical or letterlike symbol, a
+// Roman numeral, a dash) written as that one. Two names with one ShownName
+// look the same.
 func ShownName(name string) string {
 	return strings.Map(func(r rune) rune {
-		if unicode.Is(unicode.Cf, r) {
+		if invisible(r) {
 			return -1
 		}
 		return showsAs(r)
 	}, name)
 }
 
+// invisible reports whether r is drawn as nothing: Unicode's
+// default-ignorable code points, which renderers skip. They are the format
+// characters (a zero-width space, a bidirectional mark), the variation
+// selectors, and the few others Unicode lists (a combining grapheme joiner,
+// the Hangul fillers).
+func invisible(r rune) bool {
+	return r >= utf8.RuneSelf && unicode.In(r, unicode.Cf, unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point)
+}
+
 // DrawnLike names, for a message, the first character of name that is
 // drawn like an ASCII one it is not (` (U+0430 is drawn like "a")`), since
-// the quoted name shows it as that one; "" when there is none.
+// the quoted name shows it as that one, or that is drawn as nothing where
+// the quoted name keeps it as it is (` (U+034F is not drawn)`); "" when
+// there is none.
 func DrawnLike(name string) string {
 	for _, r := range name {
+		if invisible(r) {
+			if strconv.IsPrint(r) {
+				return fmt.Sprintf(" (U+%04X is not drawn)", r)
+			}
+			continue // the quoted name writes it as an escape
+		}
 		if a := showsAs(r); a != r {
 			return fmt.Sprintf(" (U+%04X is drawn like %q)", r, string(a))
 		}
@@ -381,10 +400,13 @@ func DrawnLike(name string) string {
 	return ""
 }
 
-// confusables maps letters of other scripts to the ASCII letter they are
-// drawn like in common fonts. The list is the small, explicit part of
-// Unicode's confusables that fits a key name: Cyrillic and Greek letters
-// whose glyph is a Latin one's.
+// confusables maps letters of other scripts and letter-like symbols to
+// the ASCII letter they are drawn like in common fonts. The list is the
+// small, explicit part of Unicode's confusables (and of its compatibility
+// forms) that fits a key name: Cyrillic, Greek, Armenian and Cherokee
+// letters whose glyph is a Latin one's, Latin letters without their dot,
+// letterlike symbols and Roman numerals. Fullwidth forms and mathematical
+// letters and digits, whole ranges, are in showsAs.
 var confusables = map[rune]rune{
 	// Cyrillic small letters.
 	'а': 'a', 'с': 'c', 'ԁ': 'd', 'е': 'e', 'һ': 'h', 'і': 'i', 'ј': 'j', 'ӏ': 'l',
@@ -398,6 +420,25 @@ var confusables = map[rune]rune{
 	'Ν': 'N', 'Ο': 'O', 'Ρ': 'P', 'Τ': 'T', 'Υ': 'Y', 'Χ': 'X',
 	// Greek small letters.
 	'ο': 'o', 'ν': 'v', 'ϲ': 'c', 'ϳ': 'j',
+	// Armenian small letters.
+	'ա': 'w', 'զ': 'q', 'հ': 'h', 'ո': 'n', 'ս': 'u', 'ց': 'g', 'օ': 'o',
+	// Armenian capital letters.
+	'Ս': 'U', 'Օ': 'O',
+	// Cherokee letters drawn as Latin capitals.
+	'\u13AA': 'A', '\u13F4': 'B', '\u13DF': 'C', '\u13A0': 'D', '\u13AC': 'E', '\u13C0': 'G',
+	'\u13BB': 'H', '\u13AB': 'J', '\u13E6': 'K', '\u13DE': 'L', '\u13B7': 'M', '\u13E2': 'P',
+	'\u13A1': 'R', '\u13DA': 'S', '\u13A2': 'T', '\u13D9': 'V', '\u13B3': 'W', '\u13D4': 'W',
+	'\u13C3': 'Z',
+	// Latin letters without their dot, and the Latin alpha and script g.
+	'ı': 'i', 'ȷ': 'j', 'ɑ': 'a', 'ɡ': 'g',
+	// Letterlike symbols (their compatibility forms are these letters).
+	'ℂ': 'C', 'ℊ': 'g', 'ℋ': 'H', 'ℌ': 'H', 'ℍ': 'H', 'ℎ': 'h', 'ℐ': 'I', 'ℑ': 'I',
+	'ℒ': 'L', 'ℓ': 'l', 'ℕ': 'N', 'ℙ': 'P', 'ℚ': 'Q', 'ℛ': 'R', 'ℜ': 'R', 'ℝ': 'R',
+	'ℤ': 'Z', 'K': 'K', 'ℬ': 'B', 'ℭ': 'C', 'ℯ': 'e', 'ℰ': 'E', 'ℱ': 'F', 'ℳ': 'M',
+	'ℴ': 'o', 'ℹ': 'i', 'ⅅ': 'D', 'ⅆ': 'd', 'ⅇ': 'e', 'ⅈ': 'i', 'ⅉ': 'j',
+	// Roman numerals drawn as the letters they are written with.
+	'Ⅰ': 'I', 'Ⅴ': 'V', 'Ⅹ': 'X', 'Ⅼ': 'L', 'Ⅽ': 'C', 'Ⅾ': 'D', 'Ⅿ': 'M',
+	'ⅰ': 'i', 'ⅴ': 'v', 'ⅹ': 'x', 'ⅼ': 'l', 'ⅽ': 'c', 'ⅾ': 'd', 'ⅿ': 'm',
 	// Dashes and minus signs drawn as a hyphen-minus.
 	'\u2010': '-', '\u2011': '-', '\u2012': '-', '\u2013': '-', '\u2212': '-', '\uFE63': '-',
 }

@@ -66,6 +66,8 @@ func TestParseProblems(t *testing.T) {
 		{"duplicate key", "a: 1\nb: 2\na: 3\n", jsonpos.DuplicateKey, 3, false, `duplicate key "a" (first at line 1, column 1)`},
 		{"a key that shows as an earlier one", "tasks: [T1]\nx:\n  y: 1\n\"tasks\u200b\": [T2]\n", jsonpos.DuplicateKey, 4, false, `key "tasks\u200b" shows as "tasks", as the key "tasks" does (first at line 1, column 1)`},
 		{"a key drawn like an earlier one", "tasks: [T1]\nx:\n  y: 1\nt\u0430sks: [T2]\n", jsonpos.DuplicateKey, 4, false, "key \"t\u0430sks\" shows as \"tasks\" (U+0430 is drawn like \"a\"), as the key \"tasks\" does (first at line 1, column 1)"},
+		{"a key with a character that is not drawn", "tasks: [T1]\nta\u034fsks: [T2]\n", jsonpos.DuplicateKey, 2, false, "key \"ta\u034fsks\" shows as \"tasks\" (U+034F is not drawn), as the key \"tasks\" does (first at line 1, column 1)"},
+		{"a key drawn like an earlier one in Armenian", "status: done\nstat\u057ds: open\n", jsonpos.DuplicateKey, 2, false, "key \"stat\u057ds\" shows as \"status\" (U+057D is drawn like \"u\")"},
 		{"syntax", "a: [1, 2\nb: 3\n", jsonpos.Syntax, 0, true, "invalid yaml"},
 		{"bad indent", "a:\n  b: 1\n c: 2\n", jsonpos.Syntax, 0, true, "invalid yaml"},
 		{"empty", "", jsonpos.Syntax, 1, true, "empty document"},
