@@ -185,6 +185,7 @@ complete := {
 			"events": [
 				{
 					"agent": "planner",
+					"collapsed": false,
 					"gate": "G0_planning",
 					"line": 26,
 					"note": "Task decomposition initiated",
@@ -194,6 +195,7 @@ complete := {
 				},
 				{
 					"agent": "planner",
+					"collapsed": false,
 					"gate": "G0_planning",
 					"line": 27,
 					"note": "ROADMAP complete, CURRENT_TASK created",
@@ -203,6 +205,7 @@ complete := {
 				},
 				{
 					"agent": "executor",
+					"collapsed": false,
 					"gate": "G1_implementation",
 					"line": 28,
 					"note": "TDD cycle T001 begins",
@@ -212,6 +215,7 @@ complete := {
 				},
 				{
 					"agent": "executor",
+					"collapsed": false,
 					"gate": "G1_implementation",
 					"line": 29,
 					"note": "All tests green, coverage +5.2%",
@@ -221,6 +225,7 @@ complete := {
 				},
 				{
 					"agent": "validator",
+					"collapsed": false,
 					"gate": "G2_validation",
 					"line": 30,
 					"note": "Verification of T001 begins",
@@ -230,6 +235,7 @@ complete := {
 				},
 				{
 					"agent": "validator",
+					"collapsed": false,
 					"gate": "G2_validation",
 					"line": 31,
 					"note": "All checks passed, mutation score 91.3%",

@@ -282,3 +282,32 @@ test_rejection_without_human if {
 	])
 	count(test.of(ledger.warn, "h3a.gates.rejection_without_human")) == 1 with input as other
 }
+
+# collapsed_pass is the ok run with G2_validation FAILED in view and PASSED
+# after it inside a collapsed <details> block.
+collapsed_pass := test.patch([
+	{"op": "replace", "path": "/docs/gates_ledger/events/5/status", "value": "FAILED"},
+	{"op": "add", "path": "/docs/gates_ledger/events/6", "value": object.union(test.event("2025-09-29T15:05:00Z", "G2_validation", "PASSED", "validator", 40), {"collapsed": true})},
+])
+
+test_collapsed_event_changes_the_status_in_view if {
+	[f] := test.of(ledger.deny, "h3a.gates.ledger_collapsed_status") with input as collapsed_pass
+	f.line == 40
+	f.gate == "G2"
+	f.msg == "G2_validation PASSED at 2025-09-29T15:05:00Z (line 40) stands inside a collapsed <details> block, which GitHub shows closed, so a reader sees G2_validation FAILED (line 31) as the gate's latest event while the rules would read PASSED"
+}
+
+test_collapsed_event_that_changes_nothing_is_quiet if {
+	inp := json.patch(collapsed_pass, [{"op": "replace", "path": "/docs/gates_ledger/events/5/status", "value": "PASSED"}])
+	count(test.of(ledger.deny, "h3a.gates.ledger_collapsed_status")) == 0 with input as inp
+}
+
+test_collapsed_event_without_one_in_view_is_quiet if {
+	inp := test.patch([{"op": "add", "path": "/docs/gates_ledger/events/0/collapsed", "value": true}])
+	count(test.of(ledger.deny, "h3a.gates.ledger_collapsed_status")) == 0 with input as inp
+}
+
+test_visible_event_after_a_collapsed_one_is_quiet if {
+	inp := test.patch([{"op": "add", "path": "/docs/gates_ledger/events/4/collapsed", "value": true}])
+	count(test.of(ledger.deny, "h3a.gates.ledger_collapsed_status")) == 0 with input as inp
+}

@@ -3,6 +3,7 @@ package layout
 import (
 	"io/fs"
 	"path/filepath"
+	"slices"
 
 	"github.com/h3a-check/h3a-check/internal/finding"
 	"github.com/h3a-check/h3a-check/internal/ledger"
@@ -214,6 +215,7 @@ func gatesLedgerInput(g *ledger.GatesLedger) map[string]any {
 	for _, e := range g.Events {
 		events = append(events, map[string]any{
 			"time": e.Time, "gate": e.Gate, "status": e.Status, "agent": e.Agent, "note": e.Note, "line": e.Line,
+			"collapsed": slices.Contains(g.Collapsed, e.Line),
 		})
 	}
 	table := make([]any, 0, len(g.Table))

@@ -18,6 +18,11 @@ type GatesLedger struct {
 	// Current holds each "## Current Gate: <id>" section, in file order;
 	// never nil.
 	Current []CurrentGate
+	// Collapsed holds the lines of the events that stand inside a
+	// <details> element GitHub shows closed, in file order; nil when none.
+	// A reader of the rendered ledger sees no such event until they unfold
+	// it.
+	Collapsed []int
 }
 
 // CurrentGate is a "## Current Gate: <Gate ID>" section: the gate it names,
@@ -99,6 +104,9 @@ func ParseGatesLedger(data []byte) (*GatesLedger, []Problem) {
 		before := doc.problemCount()
 		if e, ok := parseEvent(doc, l); ok {
 			g.Events = append(g.Events, e)
+			if l.collapsed {
+				g.Collapsed = append(g.Collapsed, l.num)
+			}
 		} else if doc.problemCount() == before && looksLikeEvent(l.text) {
 			doc.problem(l.num, column(l.text, len(l.text)-len(strings.TrimLeft(l.text, " \t"))),
 				"malformed gate event: %s, missing the \"[<time>]\" the line must start with", eventGrammar)

@@ -562,3 +562,31 @@ func TestParseGatesLedgerHTMLTable(t *testing.T) {
 		{12, 1, `malformed gate table: the html table row names the gate "G1" and in its column 2 the status "🟡 In Progress", which is not read: only Markdown pipe tables are; write the gate table as the Gate Framework table does ("| **G2: Validation** | Validator | ... | 🔴 Failed |")`},
 	})
 }
+
+func TestParseGatesLedgerCollapsed(t *testing.T) {
+	const log = "### Gate Events Log"
+	const ev = "[t] G2 - PASSED - validator - n"
+	tests := []struct {
+		name string
+		doc  []byte
+		want []int
+	}{
+		{"no details", md(log, ev), nil},
+		{"a collapsed block hides its events", md(log, "[t] G2 - FAILED - validator - n", "<details>", "<summary>More</summary>", "", ev, "", "</details>", ev), []int{6}},
+		{"an open block shows them", md(log, "<details open>", "<summary>More</summary>", "", ev, "</details>"), nil},
+		{"the open attribute in any case, with a value", md(log, `<DETAILS class="x" OPEN="">`, ev, "</DETAILS>"), nil},
+		{"a word open in another attribute is no open attribute", md(log, `<details title="reopened">`, ev, "</details>"), []int{3}},
+		{"a closed block inside an open one hides", md(log, "<details open>", "<details>", ev, "</details>", ev, "</details>"), []int{4}},
+		{"an open block inside a closed one hides", md(log, "<details>", "<details open>", ev, "</details>", "</details>", ev), []int{4}},
+		{"fenced events in a collapsed block are hidden", md(log, "<details><summary>log</summary>", "", "```", ev, "```", "</details>"), []int{5}},
+		{"a tag in a code span or a fence opens nothing", md(log, "The `<details>` tag", ev, "```", "<details>", "```", ev), nil},
+		{"a tag in a comment opens nothing", md(log, "<!-- <details> -->", ev), nil},
+		{"a block left open hides to the end", md(log, "<details>", ev, ev), []int{3, 4}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, _ := ParseGatesLedger(tt.doc)
+			assertEqual(t, "collapsed", got.Collapsed, tt.want)
+		})
+	}
+}

@@ -38,6 +38,7 @@ import (
 	"bytes"
 	"cmp"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -78,6 +79,10 @@ type line struct {
 	// columns. From 4 on, Markdown never starts a list item there: the
 	// line is indented code, or text of the paragraph above.
 	indented int
+	// collapsed marks a line inside a <details> element without the open
+	// attribute: GitHub shows it closed, so a reader sees its <summary>
+	// and none of this line until they unfold it.
+	collapsed bool
 }
 
 type document struct {
@@ -129,6 +134,9 @@ func scan(data []byte) *document {
 		rawLine, rawC   int
 		rawHidden       int
 		rawTrailingText bool
+		// details holds the <details> elements open at the end of the
+		// line before, innermost last: true for one shown closed.
+		details []bool
 	)
 	for num := 1; len(data) > 0; num++ {
 		raw := data
@@ -282,6 +290,11 @@ func scan(data []byte) *document {
 				d.setextSection(paraFirst)
 			}
 		}
+		l.collapsed = slices.Contains(details, true)
+		if !l.code {
+			details = detailsTags(text, details)
+			l.collapsed = l.collapsed || slices.Contains(details, true)
+		}
 		l.text = text
 		d.lines = append(d.lines, l)
 	}
@@ -298,6 +311,54 @@ func scan(data []byte) *document {
 		d.rawBlockProblem(rawLine, rawC, rawTag, rawHidden, false, 0)
 	}
 	return d
+}
+
+var detailsTag = regexp.MustCompile(`(?i)<(/?)details(?:(\s[^>]*)(?:>|$)|>|$)`)
+
+// detailsOpen matches the open attribute among a <details> tag's attributes.
+var detailsOpen = regexp.MustCompile(`(?i)(?:^|\s)open(?:\s|=|/|$)`)
+
+// detailsTags returns open, the <details> elements open before text (true
+// for one shown closed), updated by the <details> and </details> tags of
+// text outside code spans. HTML lets such an element hold Markdown on the
+// lines between its tags, and GitHub shows it closed unless its tag has the
+// open attribute.
+func detailsTags(text string, open []bool) []bool {
+	if !strings.Contains(lowerASCII(text), "details") {
+		return open
+	}
+	spans := codeSpans(text)
+	for _, m := range detailsTag.FindAllStringSubmatchIndex(text, -1) {
+		if slices.ContainsFunc(spans, func(sp [2]int) bool { return sp[0] <= m[0] && m[0] < sp[1] }) {
+			continue
+		}
+		if m[3] > m[2] { // "</details>"
+			if len(open) > 0 {
+				open = open[:len(open)-1]
+			}
+			continue
+		}
+		attrs := ""
+		if m[4] >= 0 {
+			attrs = text[m[4]:m[5]]
+		}
+		open = append(open, !detailsOpen.MatchString(attrs))
+	}
+	return open
+}
+
+// codeSpans returns the byte ranges of the code spans that open and close
+// on line s.
+func codeSpans(s string) [][2]int {
+	var spans [][2]int
+	runs := tickRuns(s)
+	for k := 0; k < len(runs); k++ {
+		if next := runs[k].next; next >= 0 {
+			spans = append(spans, [2]int{runs[k].at, runs[next].at + runs[next].n})
+			k = next
+		}
+	}
+	return spans
 }
 
 // rawBlockOpener returns the tag ("script" or "style") of the HTML block
