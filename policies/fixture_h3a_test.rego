@@ -353,6 +353,38 @@ complete := {
 		"roadmap": {
 			"brief": "Add JWT authentication to the auth service: issue signed access tokens at login, reject expired or tampered tokens, and document how the signing key is rotated.",
 			"brief_line": 7,
+			"criteria": [
+				{
+					"done": true,
+					"line": 26,
+					"text": "All tests passing (100% pass rate)",
+				},
+				{
+					"done": true,
+					"line": 27,
+					"text": "Coverage ≥ 90%",
+				},
+				{
+					"done": true,
+					"line": 28,
+					"text": "Mutation score ≥ 85%",
+				},
+				{
+					"done": true,
+					"line": 29,
+					"text": "Security scan clean (OWASP)",
+				},
+				{
+					"done": true,
+					"line": 30,
+					"text": "Lint/type checks passing",
+				},
+				{
+					"done": true,
+					"line": 31,
+					"text": "A11y compliance (if UI changes): not applicable, no UI changes",
+				},
+			],
 			"sections": [
 				"H3A System Roadmap",
 				"Task Brief",
@@ -817,6 +849,38 @@ fresh := {
 		"roadmap": {
 			"brief": "Add JWT authentication to the auth service: issue signed access tokens at login, reject expired or tampered tokens, and document how the signing key is rotated.",
 			"brief_line": 7,
+			"criteria": [
+				{
+					"done": false,
+					"line": 25,
+					"text": "All tests passing (100% pass rate)",
+				},
+				{
+					"done": false,
+					"line": 26,
+					"text": "Coverage ≥ 90%",
+				},
+				{
+					"done": false,
+					"line": 27,
+					"text": "Mutation score ≥ 85%",
+				},
+				{
+					"done": false,
+					"line": 28,
+					"text": "Security scan clean (OWASP)",
+				},
+				{
+					"done": false,
+					"line": 29,
+					"text": "Lint/type checks passing",
+				},
+				{
+					"done": false,
+					"line": 30,
+					"text": "A11y compliance (if UI changes)",
+				},
+			],
 			"sections": [
 				"H3A System Roadmap",
 				"Task Brief",

@@ -251,3 +251,26 @@ test_open_task_not_complete_is_quiet if {
 		count(test.of(traceability.deny, complete_open)) == 0 with input as inp
 	}
 }
+
+roadmap_criterion := "h3a.traceability.roadmap_complete_with_open_criterion"
+
+untick_coverage := {"op": "replace", "path": "/docs/roadmap/criteria/1/done", "value": false}
+
+test_roadmap_complete_with_open_criterion if {
+	inp := test.patch([untick_coverage])
+	[f] := test.of(traceability.warn, roadmap_criterion) with input as inp
+	f.msg == `ROADMAP.md Status is "Complete" but its success criterion "Coverage ≥ 90%" is still open ("- [ ]"); a person must say whether it was met`
+	f.file == "state/ROADMAP.md"
+	f.line == 27
+	f.needs_human == true
+	count(traceability.deny) == 0 with input as inp
+}
+
+test_roadmap_open_criterion_before_completion_is_quiet if {
+	inp := test.patch([untick_coverage, {"op": "replace", "path": "/docs/roadmap/status", "value": "Validation Phase"}])
+	count(test.of(traceability.warn, roadmap_criterion)) == 0 with input as inp
+}
+
+test_roadmap_complete_with_ticked_criteria_is_quiet if {
+	count(test.of(traceability.warn, roadmap_criterion)) == 0 with input as fixture.complete
+}

@@ -206,8 +206,12 @@ func roadmapInput(m *ledger.Roadmap) map[string]any {
 			"id": t.ID, "text": t.Text, "done": t.Done, "completed_at": t.CompletedAt, "line": t.Line,
 		})
 	}
+	criteria := make([]any, 0, len(m.Criteria))
+	for _, c := range m.Criteria {
+		criteria = append(criteria, map[string]any{"text": c.Text, "done": c.Done, "line": c.Line})
+	}
 	return map[string]any{"status": m.Status, "status_line": m.StatusLine, "sections": sections, "tasks": tasks,
-		"brief": m.Brief, "brief_line": m.BriefLine}
+		"criteria": criteria, "brief": m.Brief, "brief_line": m.BriefLine}
 }
 
 func gatesLedgerInput(g *ledger.GatesLedger) map[string]any {

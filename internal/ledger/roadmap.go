@@ -19,6 +19,17 @@ type Roadmap struct {
 	BriefLine int       // line of the Task Brief heading, 0 if absent
 	Sections  []Section // never nil
 	Tasks     []Task    // never nil
+	// Criteria are the checkbox lines of the "Success Criteria" sections,
+	// in file order; never nil.
+	Criteria []Criterion
+}
+
+// Criterion is one checkbox line of the success criteria: "- [ ] Coverage
+// ≥ 90%".
+type Criterion struct {
+	Text string // what follows the checkbox, trimmed
+	Done bool   // [x] or [X]
+	Line int
 }
 
 // Task is one checkbox line of the task queue:
@@ -38,7 +49,7 @@ const taskGrammar = `expected "- [ ] T001: <description>"`
 // Checkbox lines elsewhere, such as success criteria, are not tasks.
 func ParseRoadmap(data []byte) (*Roadmap, []Problem) {
 	doc := scan(data)
-	r := &Roadmap{Sections: doc.sections, Tasks: []Task{}}
+	r := &Roadmap{Sections: doc.sections, Tasks: []Task{}, Criteria: []Criterion{}}
 	r.Status, r.StatusLine = doc.boldField("Status")
 	r.Initialized, _ = doc.boldField("Run Initialized")
 	r.Brief, r.BriefLine = doc.sectionText(titleIs("task brief"))
@@ -60,7 +71,34 @@ func ParseRoadmap(data []byte) (*Roadmap, []Problem) {
 			}
 		}
 	}
+	criteria, _ := doc.sectionLines(titleIs("success criteria"))
+	for i, l := range doc.lines {
+		if !criteria[i] || l.code || l.level > 0 {
+			continue
+		}
+		if c, ok := parseCriterion(l); ok {
+			r.Criteria = append(r.Criteria, c)
+		}
+	}
 	return r, doc.sortedProblems()
+}
+
+// parseCriterion reads a checkbox list item ("- [ ] Coverage ≥ 90%", "*
+// [x] ..."), as GitHub shows one: the box followed by a space or the end
+// of the line.
+func parseCriterion(l line) (Criterion, bool) {
+	s := l.text
+	i, ok := listItem(s)
+	if !ok {
+		return Criterion{}, false
+	}
+	for _, box := range [...]string{"[ ]", "[x]", "[X]"} {
+		rest, ok := strings.CutPrefix(s[i:], box)
+		if ok && (rest == "" || rest[0] == ' ' || rest[0] == '\t') {
+			return Criterion{Text: strings.TrimSpace(rest), Done: box != "[ ]", Line: l.num}, true
+		}
+	}
+	return Criterion{}, false
 }
 
 // looksLikeTask says why a line of the task queue that is not a checkbox

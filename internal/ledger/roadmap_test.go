@@ -29,6 +29,11 @@ func TestParseRoadmapFixtures(t *testing.T) {
 					{ID: "T002", Text: "<Task description>", Line: 22},
 					{ID: "T003", Text: "<Task description>", Done: true, CompletedAt: "<timestamp>", Line: 23},
 				},
+				Criteria: []Criterion{
+					{"All tests passing (100% pass rate)", false, 28}, {"Coverage ≥ 90%", false, 29},
+					{"Mutation score ≥ 85%", false, 30}, {"Security scan clean (OWASP)", false, 31},
+					{"Lint/type checks passing", false, 32}, {"A11y compliance (if UI changes)", false, 33},
+				},
 			},
 		},
 		{
@@ -49,6 +54,7 @@ func TestParseRoadmapFixtures(t *testing.T) {
 					{ID: "T003", Text: "Document key rotation - see ADR-7", Line: 21},
 					{ID: "T004", Text: "Rotate signing keys", Line: 22},
 				},
+				Criteria: []Criterion{{"All tests passing (100% pass rate)", false, 36}},
 			},
 			problems: []Problem{
 				{23, 3, `malformed task: checkbox "[-]" is neither "[ ]" nor "[x]"`},
@@ -271,6 +277,29 @@ func TestParseRoadmapBrief(t *testing.T) {
 			if got.Brief != tt.brief || got.BriefLine != tt.line {
 				t.Errorf("brief %q at line %d; want %q at line %d", got.Brief, got.BriefLine, tt.brief, tt.line)
 			}
+		})
+	}
+}
+
+func TestParseRoadmapCriteria(t *testing.T) {
+	tests := []struct {
+		name string
+		doc  []byte
+		want []Criterion
+	}{
+		{"none", md("# Roadmap", "## Task Queue", "- [ ] T001: a"), []Criterion{}},
+		{"open and ticked boxes, any bullet", md("## Success Criteria", "- [ ] Coverage ≥ 90%", "* [x] Tests pass", "+ [X] Lint", "1. [ ] Numbered"),
+			[]Criterion{{"Coverage ≥ 90%", false, 2}, {"Tests pass", true, 3}, {"Lint", true, 4}, {"Numbered", false, 5}}},
+		{"nested items, and a qualified heading", md("## ✅ Success Criteria (v2)", "- [x] Tests", "  - [ ] Unit", "", "## Notes", "- [ ] not a criterion"),
+			[]Criterion{{"Tests", true, 2}, {"Unit", false, 3}}},
+		{"no box, a link, code and comments are no criteria", md("## Success Criteria", "- Tests pass", "- [x](url) link", "```", "- [ ] code", "```", "<!-- - [ ] hidden -->", "-[ ] no space"),
+			[]Criterion{}},
+		{"a sub-heading ends nothing of a higher level", md("## Success Criteria", "### Quality", "- [ ] Coverage"), []Criterion{{"Coverage", false, 3}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, _ := ParseRoadmap(tt.doc)
+			assertEqual(t, "criteria", got.Criteria, tt.want)
 		})
 	}
 }
