@@ -84,10 +84,14 @@ func ParseRoadmap(data []byte) (*Roadmap, []Problem) {
 }
 
 // parseCriterion reads a checkbox list item ("- [ ] Coverage ≥ 90%", "*
-// [x] ..."), as GitHub shows one: the box followed by a space or the end
-// of the line.
+// [x] ...", in a block quote too), as GitHub shows one: the box followed
+// by a space or the end of the line.
 func parseCriterion(l line) (Criterion, bool) {
 	s := l.text
+	// A checkbox in a block quote ("> - [ ] Coverage") shows as one.
+	if depth, rest := quoteMarkers(s); depth > 0 {
+		s = rest
+	}
 	i, ok := listItem(s)
 	if !ok {
 		return Criterion{}, false

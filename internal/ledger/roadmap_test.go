@@ -294,6 +294,7 @@ func TestParseRoadmapCriteria(t *testing.T) {
 			[]Criterion{{"Tests", true, 2}, {"Unit", false, 3}}},
 		{"no box, a link, code and comments are no criteria", md("## Success Criteria", "- Tests pass", "- [x](url) link", "```", "- [ ] code", "```", "<!-- - [ ] hidden -->", "-[ ] no space"),
 			[]Criterion{}},
+		{"a box in a block quote shows as one", md("## Success Criteria", "> - [ ] Coverage", ">> * [x] Lint"), []Criterion{{"Coverage", false, 2}, {"Lint", true, 3}}},
 		{"a sub-heading ends nothing of a higher level", md("## Success Criteria", "### Quality", "- [ ] Coverage"), []Criterion{{"Coverage", false, 3}}},
 	}
 	for _, tt := range tests {
