@@ -260,7 +260,11 @@ warn contains f if {
 #   "traceability": {"task_id_match", "requirements_coverage", "issues"}; auditor-gate
 #   artifact-contract.md: "`artifact_integrity` (`pass` | `fail` | `unknown`)"; auditor-gate
 #   SKILL.md, Decision Rules: "`pass`: traceability and policy checks pass or are explicitly
-#   accepted".
+#   accepted". An auditor's own extra check (policy.security_scan, which the schema leaves
+#   open) is held to the same: one written as anything but "pass" or "fail" (unknown, true,
+#   an object that does not say fail, a word the contract does not use) was not shown to
+#   pass; one written as false, or as an object whose status or passed says fail or false,
+#   is read as fail (h3a.gates.contract_audit_gate_contradiction).
 # custom:
 #   id: h3a.gates.contract_pass_with_undecided_check
 #   category: gates
@@ -272,7 +276,7 @@ warn contains f if {
 	some r in rounds
 	r.audit.gate == "pass"
 	some [pointer, name, result] in audit_checks(r.audit)
-	name in {"artifact_integrity", "task_id_match"}
+	not name in {"eval_commands", "requirements_coverage"}
 	not result in {"pass", "fail"}
 	not notes_accept(r.audit, name)
 	f := lib.finding(rego.metadata.rule(), {

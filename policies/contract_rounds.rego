@@ -185,15 +185,38 @@ audit_checks(a) := [[sprintf("/%s/%s", [group, name]), name, check_result(result
 # with other spacing or as a participle ("FAIL", "Failed", " fail "): the schema
 # holds only the contract's own check names to the enum, and an auditor's extra
 # check (policy.security_scan) is read by a person as failed all the same.
-# auditor-gate artifact-contract.md: "(`pass` | `fail` | `unknown`)". Any other
-# value is kept as written.
+# auditor-gate artifact-contract.md: "(`pass` | `fail` | `unknown`)". So is a
+# check written as the JSON boolean false, or as an object whose status,
+# result, outcome, passed, ok or success says fail or false: a person reads
+# false, {"status": "fail"} or {"passed": false} as a failed check. Neither
+# form is the contract's, so neither is read as a pass: true, an object that
+# says pass, and any other value are kept as written
+# (h3a.gates.contract_pass_with_undecided_check asks a person about them under
+# a pass).
 check_result(x) := "fail" if {
-	is_string(x)
-	regex.match(`^fail(s|ed|ing|ure)?$`, lower(trim_space(x)))
+	failed_word(x)
 } else := "pass" if {
 	is_string(x)
 	regex.match(`^pass(es|ed|ing)?$`, lower(trim_space(x)))
+} else := "fail" if {
+	is_object(x)
+	some key in ["status", "result", "outcome", "passed", "ok", "success"]
+	failed_word(x[key])
 } else := x
+
+# read_as_fail names a failed check's value in a message: fail as the contract
+# spells it, any other spelling or shape as written and read.
+read_as_fail(raw) := "fail" if raw == "fail"
+
+else := sprintf("%s (read as fail)", [written(raw)])
+
+# failed_word holds for a string that spells fail, and for false.
+failed_word(x) if {
+	is_string(x)
+	regex.match(`^fail(s|ed|ing|ure)?$`, lower(trim_space(x)))
+}
+
+failed_word(false)
 
 # notes_accept holds when an audit's notes accept its check name: they name
 # the check and say it is accepted (or waived). Notes that only name it,
@@ -217,8 +240,9 @@ audit_contradictions contains item if {
 	r.audit.gate == "pass"
 	some [pointer, name, "fail"] in audit_checks(r.audit)
 	not notes_accept(r.audit, name)
+	raw := object.get(r.audit, [split(pointer, "/")[1], name], null)
 	item := {
-		"msg": sprintf("audit gate is pass but its check %s is fail and its notes do not accept %q", [trim_prefix(pointer, "/"), name]),
+		"msg": sprintf("audit gate is pass but its check %s is %s and its notes do not accept %q", [trim_prefix(pointer, "/"), read_as_fail(raw), name]),
 		"file": r.files.audit,
 		"pointer": pointer,
 	}

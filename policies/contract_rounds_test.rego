@@ -120,6 +120,32 @@ test_audit_pass_over_failed_check_spelt_otherwise if {
 	}
 }
 
+# An auditor's extra check written as false, or as an object that says fail,
+# is a failed check too: a person reads it so.
+test_audit_pass_over_failed_check_written_otherwise if {
+	every v in [false, {"status": "fail"}, {"status": "FAILED"}, {"name": "bandit", "passed": false}, {"ok": false}, {"result": "failure", "passed": true}] {
+		located([{"op": "add", "path": "/docs/rounds/1/audit/policy/security_scan", "value": v}]) == {["h3a.gates.contract_audit_gate_contradiction", a2, "/policy/security_scan"]}
+		located([{"op": "add", "path": "/docs/rounds/1/audit/traceability/tickets_linked", "value": v}]) == {["h3a.gates.contract_audit_gate_contradiction", a2, "/traceability/tickets_linked"]}
+	}
+	{f.msg | some f in findings([{"op": "add", "path": "/docs/rounds/1/audit/policy/security_scan", "value": {"passed": false}}])} == {`audit gate is pass but its check policy/security_scan is {"passed": false} (read as fail) and its notes do not accept "security_scan"`}
+	{f.msg | some f in findings([{"op": "replace", "path": "/docs/rounds/1/audit/policy/eval_commands", "value": "fail"}])} == {`audit gate is pass but its check policy/eval_commands is fail and its notes do not accept "eval_commands"`}
+	every v in [true, {"status": "pass"}, {"passed": true}, {"skipped": false}] {
+		count(findings([{"op": "add", "path": "/docs/rounds/1/audit/policy/security_scan", "value": v}])) == 0
+	}
+}
+
+# An audit gate of fail whose only failed check is written as false has a
+# failed check to show for it.
+test_audit_fail_over_check_written_false if {
+	count(findings([
+		{"op": "replace", "path": "/docs/rounds/1/audit/gate", "value": "fail"},
+		{"op": "add", "path": "/docs/rounds/1/audit/required_actions/-", "value": "x"},
+		{"op": "add", "path": "/docs/rounds/1/audit/policy/security_scan", "value": {"passed": false}},
+		{"op": "replace", "path": "/docs/summary/audit_gate", "value": "fail"},
+		{"op": "replace", "path": "/docs/summary/final_verdict", "value": "reject"},
+	])) == 0
+}
+
 test_audit_pass_over_accepted_check if {
 	count(findings([
 		{"op": "replace", "path": "/docs/rounds/1/audit/policy/eval_commands", "value": "fail"},

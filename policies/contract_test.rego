@@ -500,6 +500,22 @@ test_audit_pass_with_undecided_check if {
 	}
 }
 
+# An auditor's extra check that does not say pass or fail was not shown to
+# pass: it asks for a human, whatever shape it is written in.
+test_audit_pass_with_undecided_extra_check if {
+	every v in ["unknown", "skipped", "error", true, {"status": "pass"}, {"name": "bandit"}, null] {
+		extra := [{"op": "add", "path": "/docs/rounds/1/audit/policy/security_scan", "value": v}]
+		count(findings(extra)) == 0
+		{[f.rule, f.file, f.pointer] | some f in stops(extra)} == {[undecided, a2, "/policy/security_scan"]}
+	}
+	{f.msg | some f in stops([{"op": "add", "path": "/docs/rounds/1/audit/policy/security_scan", "value": {"passed": true}}])} == {`audit gate is pass but its check policy/security_scan is {"passed": true}, neither pass nor fail, and its notes do not accept "security_scan"; a person must decide whether the work lands`}
+	every v in ["pass", "Passed"] {
+		count(all_of([{"op": "add", "path": "/docs/rounds/1/audit/policy/security_scan", "value": v}])) == 0
+	}
+	accepted := {"op": "replace", "path": "/docs/rounds/1/audit/notes", "value": "security_scan skipped, accepted: no network in CI"}
+	count(all_of([{"op": "add", "path": "/docs/rounds/1/audit/policy/security_scan", "value": "skipped"}, accepted])) == 0
+}
+
 test_audit_undecided_check_quiet if {
 	count([f | some f in all_of([]); f.rule == undecided]) == 0
 	unknown := {"op": "replace", "path": "/docs/rounds/1/audit/traceability/task_id_match", "value": "unknown"}
