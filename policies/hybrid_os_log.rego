@@ -123,25 +123,40 @@ rollover_problems contains item if {
 #   one, so the ERROR state a logging call with level E sets was never entered and nothing
 #   shows the error was resolved. A person decides whether it was (needs-human). An error
 #   that was logged is h3a.gates.hybrid_error_cleared's; a stopped state is
-#   h3a.gates.hybrid_stopped's. hybrid-ai-os-v1.4.md, state.json: "err | str? | Last error
-#   snippet"; Error States: "ERROR | Logging call with level `E`", "Recovery requires
-#   manual or programmed conflict resolution followed by state clearance".
+#   h3a.gates.hybrid_stopped's. The snippet is read under the later generation's name too:
+#   last_error, in state.json (a key its schema leaves open) and in a vX.2 state.txt, whose
+#   st is read as the status it spells and whose log the checker does not read, so nothing
+#   there shows the error was resolved either. hybrid-ai-os-v1.4.md, state.json: "err |
+#   str? | Last error snippet"; Error States: "ERROR | Logging call with level `E`",
+#   "Recovery requires manual or programmed conflict resolution followed by state
+#   clearance".
 # custom:
 #   id: h3a.gates.hybrid_err_snippet_unlogged
 #   category: gates
 #   severity: warning
 #   remediation: >-
 #     a person confirms the error was resolved, logs it (level E) and its recovery, and
-#     clears err; if it was not resolved, set st to ERROR until it is
+#     clears err (last_error); if it was not resolved, set st to ERROR until it is
 warn contains f if {
-	st := state.st
+	some [file, key, snippet, st, why] in error_snippets
 	st in {"READY", "BUSY"}
-	lib.filled(state.err)
+	lib.filled(snippet)
 	count(error_entries) == 0
 	f := lib.finding(rego.metadata.rule(), object.union(current_task, {
-		"msg": sprintf("err holds %q but st is %q and no log entry has level \"E\": the error was never logged, so nothing shows it was resolved; a person must confirm it was", [state.err, st]),
-		"file": "state.json",
-		"pointer": "/err",
+		"msg": sprintf("%s holds %q but st is %q%s", [key, snippet, st, why]),
+		"file": file,
+		"pointer": concat("", ["/", key]),
 		"needs_human": true,
 	}))
+}
+
+# error_snippets are [file, key, snippet, st as read, the rest of the message] of
+# each error snippet the state keeps: err, the spec's name, and last_error,
+# the vX.2 generation's.
+error_snippets contains ["state.json", key, state[key], state.st, " and no log entry has level \"E\": the error was never logged, so nothing shows it was resolved; a person must confirm it was"] if {
+	some key in ["err", "last_error"]
+}
+
+error_snippets contains ["state.txt", key, x2_state[key], x2_status(x2_state.st), " (vX.2): nothing in the state shows the error was logged or resolved; a person must confirm it was"] if {
+	some key in ["last_error", "err"]
 }

@@ -331,6 +331,27 @@ test_error_unlogged_needs_human if {
 	count(findings([set("/docs/state/err", " ")])) == 0
 }
 
+# The snippet under the later generation's name, last_error, in state.json
+# or a vX.2 state.txt (whose st is read as the status it spells), asks for a
+# person all the same.
+test_last_error_needs_human if {
+	fs := findings([put("/docs/state/last_error", "pytest: 3 failed")])
+	located(fs) == {["h3a.gates.hybrid_err_snippet_unlogged", "state.json", "/last_error"]}
+	located(findings([put("/docs/state/last_error", "pytest: 3 failed"), last_is_error])) == {cleared}
+	every st in ["READY", "busy", " Ready "] {
+		x2 := x2_findings([set("/docs/x2_state/st", st), set("/docs/x2_state/last_error", "pytest: 3 failed")])
+		located(x2) - {["h3a.schema.hybrid_drift", "state.txt", "/st"]} == {["h3a.gates.hybrid_err_snippet_unlogged", "state.txt", "/last_error"]}
+		[f] := [f | some f in x2; f.rule == "h3a.gates.hybrid_err_snippet_unlogged"]
+		f.needs_human == true
+		f.task_id == "t1"
+	}
+	msgs(x2_findings([set("/docs/x2_state/last_error", "pytest: 3 failed")])) == {`last_error holds "pytest: 3 failed" but st is "READY" (vX.2): nothing in the state shows the error was logged or resolved; a person must confirm it was`}
+	located(x2_findings([put("/docs/x2_state/err", "boom")])) == {["h3a.gates.hybrid_err_snippet_unlogged", "state.txt", "/err"]}
+	count(x2_findings([set("/docs/x2_state/last_error", null)])) == 0
+	count(x2_findings([set("/docs/x2_state/last_error", "")])) == 0
+	located(x2_findings([set("/docs/x2_state/st", "BLK_CON"), set("/docs/x2_state/last_error", "lock")])) == {["h3a.gates.hybrid_stopped", "state.txt", "/st"]}
+}
+
 test_error_cleared_quiet_otherwise if {
 	located(findings([set("/docs/state/st", "ERROR"), last_is_error])) == {stopped}
 	every st in ["BLK_SUM", "BLK_PSUM"] {
