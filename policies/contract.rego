@@ -58,7 +58,11 @@ verdicts := {"pass", "reject", "needs-human"}
 #   convert failures into prose-only caveats"). So is a smoke check whose status is
 #   unknown, or skip with no reason in notes: nothing shows the check passed, and a skip
 #   must say why (smoke-check-guidelines.md: "mark as `skip` with reason in `notes`";
-#   "Use only statuses: `pass`, `fail`, `skip`, `unknown`").
+#   "Use only statuses: `pass`, `fail`, `skip`, `unknown`"). A smoke check is read as
+#   failed by its exit_code too (other than 0) and by passed, ok or success false, whatever
+#   its status says (auditor-gate artifact-contract.md, command results: "`command`,
+#   `status`, `exit_code`"; smoke-check-guidelines.md: "Never convert failures into
+#   prose-only caveats").
 # custom:
 #   id: h3a.gates.contract_pass_with_open_items
 #   category: gates
@@ -90,9 +94,9 @@ open_items contains item if {
 	some r in rounds
 	r.verdict.verdict == "pass"
 	some i, check in lib.items(r.handoff.smoke_checks)
-	check.status == "fail"
+	how := smoke_failed(check)
 	item := {
-		"msg": sprintf("verdict is pass but smoke check %d (%q) of %s failed; a person must confirm that the check passes now", [i, object.get(check, "command", ""), r.files.handoff]),
+		"msg": sprintf("verdict is pass but smoke check %d (%q) of %s %s; a person must confirm that the check passes now", [i, object.get(check, "command", ""), r.files.handoff, how]),
 		"file": r.files.verdict,
 		"pointer": "/verdict",
 		"severity": "warning",
@@ -112,6 +116,22 @@ open_items contains item if {
 		"severity": "warning",
 		"needs_human": true,
 	}
+}
+
+# smoke_failed says how a smoke check shows it failed: its status, or an
+# exit_code other than 0 (the command results of auditor-gate
+# artifact-contract.md: "`command`, `status`, `exit_code`"), or passed, ok or
+# success false, which a person reads as a failed check whatever its status
+# says.
+smoke_failed(check) := "failed" if {
+	check.status == "fail"
+} else := sprintf("has exit_code %v (status %s)", [code, written(object.get(check, "status", null))]) if {
+	code := check.exit_code
+	is_number(code)
+	code != 0
+} else := sprintf("has %s false (status %s)", [keys[0], written(object.get(check, "status", null))]) if {
+	keys := [key | some key in ["passed", "ok", "success"]; check[key] == false]
+	count(keys) > 0
 }
 
 # unproven_smoke says why a smoke check shows no pass: its status is unknown,

@@ -417,6 +417,23 @@ test_failed_smoke_under_a_pass_is_a_warning if {
 	[f.file, f.pointer, f.severity] == [v2, "/verdict", "warning"]
 }
 
+# A smoke check whose exit_code is not 0, or whose passed is false, failed
+# whatever its status says.
+test_smoke_failed_by_exit_code_under_a_pass if {
+	smoke := "/docs/rounds/1/handoff/smoke_checks/0"
+	exit1 := [{"op": "add", "path": concat("", [smoke, "/exit_code"]), "value": 1}]
+	count(findings(exit1)) == 0
+	[f] := [f | some f in stops(exit1)]
+	f.rule == "h3a.gates.contract_pass_with_open_items"
+	[f.file, f.pointer, f.severity] == [v2, "/verdict", "warning"]
+	f.msg == `verdict is pass but smoke check 0 ("pytest -q tests/test_reset.py") of rounds/round-2/handoff.json has exit_code 1 (status "pass"); a person must confirm that the check passes now`
+	{g.msg | some g in stops([{"op": "add", "path": concat("", [smoke, "/passed"]), "value": false}])} == {`verdict is pass but smoke check 0 ("pytest -q tests/test_reset.py") of rounds/round-2/handoff.json has passed false (status "pass"); a person must confirm that the check passes now`}
+	both := [{"op": "add", "path": concat("", [smoke, "/passed"]), "value": false}, {"op": "add", "path": concat("", [smoke, "/ok"]), "value": false}]
+	{g.msg | some g in stops(both)} == {`verdict is pass but smoke check 0 ("pytest -q tests/test_reset.py") of rounds/round-2/handoff.json has passed false (status "pass"); a person must confirm that the check passes now`}
+	count(stops([{"op": "add", "path": concat("", [smoke, "/exit_code"]), "value": 0}])) == 0
+	count(stops([{"op": "add", "path": concat("", [smoke, "/ok"]), "value": true}])) == 0
+}
+
 # A smoke check with status unknown, or skipped with no reason, under a pass
 # shows no pass either: a person must confirm it.
 test_unproven_smoke_under_a_pass_asks_for_a_person if {
