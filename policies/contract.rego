@@ -62,7 +62,10 @@ verdicts := {"pass", "reject", "needs-human"}
 #   failed by its exit_code too (other than 0) and by passed, ok or success false, whatever
 #   its status says (auditor-gate artifact-contract.md, command results: "`command`,
 #   `status`, `exit_code`"; smoke-check-guidelines.md: "Never convert failures into
-#   prose-only caveats").
+#   prose-only caveats"). A reason of the judge's own whose status, result, outcome,
+#   passed, ok or success says fail or false, under a pass, is a warning that asks for a
+#   person too: the judge reports a failed check and passes the round over it
+#   (scoring-rubric.md, Decision Guidance: "pass: No failing required checks").
 # custom:
 #   id: h3a.gates.contract_pass_with_open_items
 #   category: gates
@@ -132,6 +135,25 @@ smoke_failed(check) := "failed" if {
 } else := sprintf("has %s false (status %s)", [keys[0], written(object.get(check, "status", null))]) if {
 	keys := [key | some key in ["passed", "ok", "success"]; check[key] == false]
 	count(keys) > 0
+}
+
+# Under a pass, a reason of the judge's own whose status (result, outcome,
+# passed, ok, success) says fail or false: the judge passed a round over a
+# check it reports failed.
+open_items contains item if {
+	some r in rounds
+	r.verdict.verdict == "pass"
+	some i, reason in lib.items(r.verdict.reasons)
+	is_object(reason)
+	some key in ["status", "result", "outcome", "passed", "ok", "success"]
+	failed_word(reason[key])
+	item := {
+		"msg": sprintf("verdict is pass but its reason %d (check %s) has %s %s; a person must confirm that the check passes", [i, written(object.get(reason, "check", null)), key, written(reason[key])]),
+		"file": r.files.verdict,
+		"pointer": sprintf("/reasons/%d/%s", [i, key]),
+		"severity": "warning",
+		"needs_human": true,
+	}
 }
 
 # unproven_smoke says why a smoke check shows no pass: its status is unknown,

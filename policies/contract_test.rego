@@ -434,6 +434,19 @@ test_smoke_failed_by_exit_code_under_a_pass if {
 	count(stops([{"op": "add", "path": concat("", [smoke, "/ok"]), "value": true}])) == 0
 }
 
+# A reason of the judge's own that says fail, under a pass, asks for a person.
+test_reason_failed_under_a_pass if {
+	failed := [{"op": "add", "path": "/docs/rounds/1/verdict/reasons/-", "value": {"check": "lint", "details": "ruff: 4 errors", "status": "FAIL"}}]
+	count(findings(failed)) == 0
+	[f] := [f | some f in stops(failed)]
+	f.rule == "h3a.gates.contract_pass_with_open_items"
+	[f.file, f.pointer, f.severity] == [v2, "/reasons/1/status", "warning"]
+	f.msg == `verdict is pass but its reason 1 (check "lint") has status "FAIL"; a person must confirm that the check passes`
+	{g.pointer | some g in stops([{"op": "add", "path": "/docs/rounds/1/verdict/reasons/0/passed", "value": false}])} == {"/reasons/0/passed"}
+	count(stops([{"op": "add", "path": "/docs/rounds/1/verdict/reasons/0/status", "value": "pass"}])) == 0
+	count(all_of([{"op": "add", "path": "/docs/rounds/0/verdict/reasons/0/status", "value": "fail"}])) == 0
+}
+
 # A smoke check with status unknown, or skipped with no reason, under a pass
 # shows no pass either: a person must confirm it.
 test_unproven_smoke_under_a_pass_asks_for_a_person if {
