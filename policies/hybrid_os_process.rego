@@ -401,6 +401,24 @@ else := ["state.txt", x2_state.st, x2_status(x2_state.st)] if x2_state
 # other spacing ("error", "Blk_Max", "blk-con", " ERROR "): the vX.2 files
 # are checked leniently, so such a spelling is only drift, and read as
 # written it would stop nothing. Any other value is kept as written.
+# stops are [file, st as written, st as read, cause] of a state that stopped
+# the run: one of the spec's error states, or in a vX.2 state.txt a word that
+# says the run is blocked, failed or halted (BLOCK_INPUT, BLOCKED, FAILED),
+# which the lenient reading leaves as drift: a person reads it as stopped.
+stops contains [file, written, st, cause] if {
+	[file, written, st] := stopped_state
+	cause := stop_causes[st]
+}
+
+stops contains ["state.txt", written, written, "a stopped state the specification does not name"] if {
+	x2_state
+	not state
+	written := x2_state.st
+	is_string(written)
+	not stop_causes[x2_status(written)]
+	regex.match(`^(BLK|BLOCK(S|ED|ING)?|FAIL(S|ED|URE)?|ERRORED|HALT(S|ED)?|STOP(S|PED)?)(_[A-Z0-9_]+)?$`, upper(regex.replace(trim_space(written), `[\s-]+`, "_")))
+}
+
 # x2_blocked holds when state.txt st reads as BLK_MAX. A rule asks "not
 # x2_blocked", never "not x2_status(...) == ...": without st that call is
 # undefined, and a negated undefined comparison must not read as blocked.
@@ -429,7 +447,9 @@ else := sprintf(", read as %s", [read])
 #   may repair a summary, but a st still BLK_SUM or BLK_PSUM was never cleared. A vX.2 state.txt, checked leniently, may spell st in another case or with
 #   other spacing ("error", "Blk_Max"); it is read as the status it spells (state.json,
 #   st: "enum | READY, BUSY, BLK_CON, BLK_SUM, BLK_PSUM, BLK_MAX, ERROR"), so a spelling
-#   cannot turn a stopped run into a pass.
+#   cannot turn a stopped run into a pass. So is a vX.2 st that says the run is blocked,
+#   failed or halted in a word the spec does not name (BLOCK_INPUT, BLOCKED, FAILED): it is
+#   drift (h3a.schema.hybrid_drift), and a person reads it as stopped all the same.
 # custom:
 #   id: h3a.gates.hybrid_stopped
 #   category: gates
@@ -438,8 +458,7 @@ else := sprintf(", read as %s", [read])
 #     a person resolves the cause (the conflict, the summary, the retried task or the
 #     logged error), logs the decision and sets st back to READY
 warn contains f if {
-	[file, written, st] := stopped_state
-	cause := stop_causes[st]
+	some [file, written, st, cause] in stops
 	f := lib.finding(rego.metadata.rule(), object.union(current_task, {
 		"msg": sprintf("st is %q%s (%s): the run stopped and a person must resolve it and clear the state", [written, read_as(written, st), cause]),
 		"file": file,

@@ -442,9 +442,24 @@ test_x2_stopped_spelled_otherwise if {
 	}
 	msgs([f | some f in x2_findings([set("/docs/x2_state/st", "error")]); f.rule == "h3a.gates.hybrid_stopped"]) == {`st is "error", read as ERROR (a logging call with level E): the run stopped and a person must resolve it and clear the state`}
 	"h3a.gates.hybrid_stopped" in {f.rule | some f in x2_findings([set("/docs/x2_state/st", "blk sum")])}
-	every st in ["busy", "BLOCK_INPUT"] {
+	every st in ["busy", "CONSTRUCT", "VALIDATING", "IDLE", "BLOCKCHAIN_SYNC"] {
 		not "h3a.gates.hybrid_stopped" in {f.rule | some f in x2_findings([set("/docs/x2_state/st", st)])}
 	}
+}
+
+# A vX.2 st that says the run is blocked, failed or halted in a word the spec
+# does not name is drift, and a stopped run all the same.
+test_x2_stopped_in_another_word if {
+	every st in ["BLOCK_INPUT", "blocked", "Blocked on input", "BLK_INPUT", "FAILED", "halted", "stopped"] {
+		fs := x2_findings([set("/docs/x2_state/st", st)])
+		located(fs) == {["h3a.gates.hybrid_stopped", "state.txt", "/st"], ["h3a.schema.hybrid_drift", "state.txt", "/st"]}
+		[f] := [f | some f in fs; f.rule == "h3a.gates.hybrid_stopped"]
+		f.needs_human == true
+		f.task_id == "t1"
+	}
+	msgs([f | some f in x2_findings([set("/docs/x2_state/st", "BLOCK_INPUT")]); f.rule == "h3a.gates.hybrid_stopped"]) == {`st is "BLOCK_INPUT" (a stopped state the specification does not name): the run stopped and a person must resolve it and clear the state`}
+	located([f | some f in x2_findings([set("/docs/x2_state/st", "Blk_Max")]); f.rule == "h3a.gates.hybrid_stopped"]) == {["h3a.gates.hybrid_stopped", "state.txt", "/st"]}
+	count([f | some f in findings([set("/docs/state/st", "BLOCKED")]); f.rule == "h3a.gates.hybrid_stopped"]) == 0
 }
 
 test_unknown_plan if {
