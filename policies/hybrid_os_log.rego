@@ -126,7 +126,9 @@ rollover_problems contains item if {
 #   h3a.gates.hybrid_stopped's. The snippet is read under the later generation's name too:
 #   last_error, in state.json (a key its schema leaves open) and in a vX.2 state.txt, whose
 #   st is read as the status it spells and whose log the checker does not read, so nothing
-#   there shows the error was resolved either. hybrid-ai-os-v1.4.md, state.json: "err |
+#   there shows the error was resolved either. So is a snippet (err, last_error) that a
+#   task its plan file marks DONE keeps: the plan holds "per-task state", and a task done
+#   on an error nobody logged is the same unrecorded error. hybrid-ai-os-v1.4.md, state.json: "err |
 #   str? | Last error snippet"; Error States: "ERROR | Logging call with level `E`",
 #   "Recovery requires manual or programmed conflict resolution followed by state
 #   clearance".
@@ -159,4 +161,14 @@ error_snippets contains ["state.json", key, state[key], state.st, " and no log e
 
 error_snippets contains ["state.txt", key, x2_state[key], x2_status(x2_state.st), " (vX.2): nothing in the state shows the error was logged or resolved; a person must confirm it was"] if {
 	some key in ["last_error", "err"]
+}
+
+# A task its plan file marks done while it keeps an error snippet of its
+# own: the task ended on an error that the log never recorded.
+error_snippets contains [path, sprintf("tasks/%d/%s", [i, key]), t[key], state.st, why] if {
+	some path, plan in plan_files
+	some i, t in lib.items(plan.tasks)
+	upper(lib.str(t.st)) in {"DONE", "COMPLETE", "COMPLETED"}
+	some key in ["err", "last_error"]
+	why := sprintf(" in state.json, task %s is %q in %s and no log entry has level \"E\": the error was never logged, so nothing shows it was resolved; a person must confirm it was", [lib.describe_field(t, "id"), t.st, path])
 }

@@ -352,6 +352,22 @@ test_last_error_needs_human if {
 	located(x2_findings([set("/docs/x2_state/st", "BLK_CON"), set("/docs/x2_state/last_error", "lock")])) == {["h3a.gates.hybrid_stopped", "state.txt", "/st"]}
 }
 
+# A task its plan marks done while it keeps an error snippet ended on an
+# error the log never recorded: a person must confirm it was resolved.
+test_done_task_with_error_needs_human if {
+	t1 := "/docs/plans/plans~1core~1p_greet.json/tasks/0"
+	fs := findings([put(concat("", [t1, "/last_error"]), "pytest: 3 failed")])
+	located(fs) == {["h3a.gates.hybrid_err_snippet_unlogged", plan, "/tasks/0/last_error"]}
+	msgs(fs) == {`tasks/0/last_error holds "pytest: 3 failed" but st is "READY" in state.json, task "t1" is "DONE" in plans/core/p_greet.json and no log entry has level "E": the error was never logged, so nothing shows it was resolved; a person must confirm it was`}
+	every f in fs {
+		f.needs_human == true
+	}
+	located(findings([put(concat("", [t1, "/err"]), "boom"), set(concat("", [t1, "/st"]), "completed")])) == {["h3a.gates.hybrid_err_snippet_unlogged", plan, "/tasks/0/err"]}
+	count(findings([put("/docs/plans/plans~1core~1p_greet.json/tasks/1/err", "retrying")])) == 0
+	count(findings([put(concat("", [t1, "/err"]), null)])) == 0
+	located(findings([put(concat("", [t1, "/err"]), "boom"), last_is_error])) == {cleared}
+}
+
 test_error_cleared_quiet_otherwise if {
 	located(findings([set("/docs/state/st", "ERROR"), last_is_error])) == {stopped}
 	every st in ["BLK_SUM", "BLK_PSUM"] {
