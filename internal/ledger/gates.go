@@ -303,9 +303,6 @@ func gateTable(doc *document) []GateRow {
 		// read inside the quote markers, and its header after the item's
 		// marker.
 		depth, head := quoteMarkers(lines[i].text)
-		if depth == 0 {
-			head = lines[i].text
-		}
 		if off, ok := listItem(head); ok {
 			head = head[off:]
 		}
@@ -522,9 +519,6 @@ func tableRow(l line, depth int) (string, bool) {
 	if d != depth {
 		return "", false
 	}
-	if depth == 0 {
-		text = l.text
-	}
 	if strings.Contains(text, "|") {
 		return text, true
 	}
@@ -724,10 +718,7 @@ func currentGates(doc *document) []CurrentGate {
 		}
 		// A label or a blocker in a block quote ("> **Status:** 🔴
 		// Failed") says the same to a reader as one outside it.
-		text := l.text
-		if depth, rest := quoteMarkers(text); depth > 0 {
-			text = rest
-		}
+		_, text := quoteMarkers(l.text)
 		t := strings.TrimSpace(text)
 		if strings.Contains(t, "|") && (strings.HasPrefix(t, "|") || inTable || headsTable(doc.lines[i+1:])) {
 			// A table in the section: a "| Status | 🔴 Failed |" row, or

@@ -552,9 +552,7 @@ func (d *document) boldField(name string) (value string, num int) {
 // field in a quote ("> **Status:** Complete") says the same to a reader as
 // one outside it.
 func unquoted(s string) string {
-	if depth, rest := quoteMarkers(s); depth > 0 {
-		s = rest
-	}
+	_, s = quoteMarkers(s)
 	return strings.TrimSpace(s)
 }
 

@@ -87,11 +87,8 @@ func ParseRoadmap(data []byte) (*Roadmap, []Problem) {
 // [x] ...", in a block quote too), as GitHub shows one: the box followed
 // by a space or the end of the line.
 func parseCriterion(l line) (Criterion, bool) {
-	s := l.text
 	// A checkbox in a block quote ("> - [ ] Coverage") shows as one.
-	if depth, rest := quoteMarkers(s); depth > 0 {
-		s = rest
-	}
+	_, s := quoteMarkers(l.text)
 	i, ok := listItem(s)
 	if !ok {
 		return Criterion{}, false
