@@ -3,7 +3,6 @@ package layout
 import (
 	"io/fs"
 	"path/filepath"
-	"slices"
 
 	"github.com/h3a-check/h3a-check/internal/finding"
 	"github.com/h3a-check/h3a-check/internal/ledger"
@@ -216,10 +215,16 @@ func roadmapInput(m *ledger.Roadmap) map[string]any {
 
 func gatesLedgerInput(g *ledger.GatesLedger) map[string]any {
 	events := make([]any, 0, len(g.Events))
+	// A set, not a search of the list per event, which grows with the
+	// square of a log folded into one <details> block.
+	collapsed := make(map[int]bool, len(g.Collapsed))
+	for _, line := range g.Collapsed {
+		collapsed[line] = true
+	}
 	for _, e := range g.Events {
 		events = append(events, map[string]any{
 			"time": e.Time, "gate": e.Gate, "status": e.Status, "agent": e.Agent, "note": e.Note, "line": e.Line,
-			"collapsed": slices.Contains(g.Collapsed, e.Line),
+			"collapsed": collapsed[e.Line],
 		})
 	}
 	table := make([]any, 0, len(g.Table))
