@@ -416,7 +416,7 @@ stops contains ["state.txt", written, written, "a stopped state the specificatio
 	written := x2_state.st
 	is_string(written)
 	not stop_causes[x2_status(written)]
-	regex.match(`^(BLK|BLOCK(S|ED|ING)?|FAIL(S|ED|URE)?|ERRORED|HALT(S|ED)?|STOP(S|PED)?)(_[A-Z0-9_]+)?$`, upper(regex.replace(trim_space(written), `[\s-]+`, "_")))
+	regex.match(`^(BLK|BLOCK(S|ED|ING)?|FAIL(S|ED|URE)?|ERRORED|HALT(S|ED)?|STOP(S|PED)?)(_[A-Z0-9_]+)?$`, x2_word(written))
 }
 
 # x2_blocked holds when state.txt st reads as BLK_MAX. A rule asks "not
@@ -426,9 +426,13 @@ x2_blocked if x2_status(x2_state.st) == "BLK_MAX"
 
 x2_status(st) := word if {
 	is_string(st)
-	word := upper(regex.replace(trim_space(st), `[\s-]+`, "_"))
+	word := x2_word(st)
 	word in x2_statuses
 } else := st
+
+# x2_word is a vX.2 st as the word it spells: upper case, its spaces and
+# hyphens as underscores ("blk-con" is BLK_CON).
+x2_word(st) := upper(regex.replace(trim_space(st), `[\s-]+`, "_"))
 
 # read_as names the status a spelling was read as, for a message.
 read_as(written, read) := "" if written == read
