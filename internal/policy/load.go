@@ -146,7 +146,11 @@ func parseAll(dirs []string, sources map[string]fs.FS, withTests, libraryOnly bo
 	if libraryOnly {
 		shipped = func(p string) bool { return slices.Contains(libraryFiles, p) }
 	}
-	add(shippedFS, func(p string) string { return path.Join(shippedDir, p) }, false, "", shipped)
+	var fromShipped fs.FS = shippedFS
+	if shippedFS == fs.FS(policies.FS) { // not a test's altered copy
+		fromShipped = cachedFS{shippedFS}
+	}
+	add(fromShipped, func(p string) string { return path.Join(shippedDir, p) }, false, "", shipped)
 	for _, dir := range dirs {
 		if fsys, ok := sources[dir]; ok {
 			add(fsys, func(p string) string { return filepath.Join(dir, filepath.FromSlash(p)) }, true, dir, all)
@@ -166,6 +170,16 @@ func parseAll(dirs []string, sources map[string]fs.FS, withTests, libraryOnly bo
 	return mods, problems
 }
 
+// shippedParses holds the shipped files' modules once parsed, by path.
+// The files are embedded and parse with the same capabilities every time,
+// and every compiler works on copies of the modules it is given (as
+// ast.Compiler.Compile does), so a process that loads the policies more
+// than once parses each file once: the tests load them hundreds of times.
+var shippedParses sync.Map // path → parsedFile
+
+// cachedFS is the shipped files, each parsed once; see shippedParses.
+type cachedFS struct{ fs.FS }
+
 // parsedFile is one .rego file's module, or why it has none.
 type parsedFile struct {
 	module   *ast.Module
@@ -181,6 +195,14 @@ const (
 )
 
 func parseFile(fsys fs.FS, p, display string, caps *ast.Capabilities) parsedFile {
+	if c, ok := fsys.(cachedFS); ok {
+		if v, ok := shippedParses.Load(p); ok {
+			return v.(parsedFile)
+		}
+		parsed := parseFile(c.FS, p, display, caps)
+		v, _ := shippedParses.LoadOrStore(p, parsed)
+		return v.(parsedFile)
+	}
 	src, err := readBounded(fsys, p, maxPolicyFileSize)
 	if err != nil {
 		return parsedFile{problems: []string{fmt.Sprintf("%s: cannot read: %v", display, err)}}
