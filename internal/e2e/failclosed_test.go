@@ -179,22 +179,25 @@ var otherCIs = []struct{ name, env string }{
 	{"Azure Pipelines", "TF_BUILD=True"},
 }
 
-// uncommittedInReadme are the weakenings the README's test command tries
-// as an uncommitted change in CI too: one of each kind (the configuration,
-// a policy folder, a report, a link, a hidden run).
-var uncommittedInReadme = map[string]bool{
+// sampledInReadme are the weakenings the README's test command tries, as a
+// pull request and as an uncommitted change in CI: one of each kind (the
+// configuration, a policy folder, a report, a link, a hidden run). Each
+// case runs git and a check of every failing run, and the long tests,
+// which .ci/run runs, try every weakening in every mode.
+var sampledInReadme = map[string]bool{
 	"none": true, "a waiver added": true, "the team rule deleted": true, "a report dropped in runs/": true,
 	"the configuration a link to .git/HEAD": true, "a failing run's state folder renamed State": true,
 }
 
 func TestFailClosedMatrix(t *testing.T) {
-	for name := range uncommittedInReadme {
+	for name := range sampledInReadme {
 		if !slices.ContainsFunc(weakenings, func(w weakening) bool { return w.name == name }) {
-			t.Errorf("uncommittedInReadme names %q, which is no weakening", name)
+			t.Errorf("sampledInReadme names %q, which is no weakening", name)
 		}
 	}
 	for _, w := range weakenings {
-		if w.passesTrusted {
+		sampled := longtest.Enabled() || sampledInReadme[w.name]
+		if w.passesTrusted && sampled {
 			// The control: were the change trusted, the weakening would
 			// pass. A rule renamed, or a failing run added whose rule it
 			// does not name, fails here, not silently in the matrix.
@@ -208,10 +211,8 @@ func TestFailClosedMatrix(t *testing.T) {
 			})
 		}
 		t.Run("uncommitted in CI/"+w.name, func(t *testing.T) {
-			// Every weakening is tried in the README's test command as a
-			// pull request; as an uncommitted change (the rules read at
-			// origin/HEAD) only some of each kind, all in the long tests.
-			if !longtest.Enabled() && !uncommittedInReadme[w.name] {
+			// An uncommitted change: the rules are read at origin/HEAD.
+			if !sampled {
 				t.Skip("every weakening uncommitted: H3A_LONG=1")
 			}
 			t.Parallel()
@@ -234,6 +235,9 @@ func TestFailClosedMatrix(t *testing.T) {
 			})
 		}
 		t.Run("pull request/"+w.name, func(t *testing.T) {
+			if !sampled {
+				t.Skip("every weakening as a pull request: H3A_LONG=1")
+			}
 			t.Parallel()
 			repo := baseRepo(t)
 			target := head(t, repo)
