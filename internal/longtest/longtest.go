@@ -2,8 +2,11 @@
 // command (GORACE=atexit_sleep_ms=0 go test -race ./...), which a newcomer waits for: OPA's
 // conformance suite, the regeneration of the shipped plan, the Rego unit
 // tests in process (strict, with coverage) and through the CLI, the full
-// fuzz seed corpora, the real pre-commit's CI modes and staged-index
-// tricks (each also tested in process). They run when H3A_LONG
+// fuzz seed corpora, the real pre-commit's CI modes, staged-index
+// tricks and golang hook build (each also tested in process or through
+// pre-commit's system hook), the fail-closed matrix's every weakening in
+// every mode (one of each kind otherwise), the parsers on adversarial
+// megabytes and the summary of a 400-run corpus. They run when H3A_LONG
 // is set, as .ci/run's "long suites" step sets it, so CI runs every one of
 // them on every change.
 package longtest
