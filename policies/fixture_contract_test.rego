@@ -10,7 +10,9 @@ contract_rounds := {
 		"rounds": [
 			{
 				"audit": null,
+				"audit_results": null,
 				"dir": "rounds/round-1",
+				"eval_results": null,
 				"files": {
 					"handoff": "rounds/round-1/handoff.json",
 					"verdict": "rounds/round-1/verdict.json",
@@ -82,7 +84,9 @@ contract_rounds := {
 						"task_id_match": "pass",
 					},
 				},
+				"audit_results": null,
 				"dir": "rounds/round-2",
+				"eval_results": null,
 				"files": {
 					"audit": "rounds/round-2/audit.json",
 					"handoff": "rounds/round-2/handoff.json",
@@ -172,8 +176,22 @@ contract_rounds := {
 	},
 	"evidence": {},
 	"files": {
+		"audit-results.json": {
+			"doc": "audit_results",
+			"parsed": false,
+			"present": false,
+			"schema_valid": false,
+			"sha256": null,
+		},
 		"audit.json": {
 			"doc": "audit",
+			"parsed": false,
+			"present": false,
+			"schema_valid": false,
+			"sha256": null,
+		},
+		"eval-results.json": {
+			"doc": "eval_results",
 			"parsed": false,
 			"present": false,
 			"schema_valid": false,

@@ -29,13 +29,27 @@ var contractRoles = []struct{ name, schema string }{
 	{"audit", "contract_audit"},
 }
 
+// contractResults are the optional results the judge's and the auditor's
+// scripts write beside their artifact (upstream judge-evaluate and
+// auditor-gate references/artifact-contract.md, "Optional:"): the eval
+// commands run (run_eval.py) and the audit checks and commands
+// (run_audit.py). artifact-contract.md does not name them. They belong to
+// the round whose folder holds them, and make no round of their own.
+var contractResults = []struct{ file, key, schema string }{
+	{"eval-results.json", "eval_results", "contract_eval_results"},
+	{"audit-results.json", "audit_results", "contract_audit_results"},
+}
+
 // ContractRoundFiles names the files of one round in its folder (the run's
-// own folder for a flat run): each role's artifact and the doer's
-// patch.diff.
+// own folder for a flat run): each role's artifact, the judge's and the
+// auditor's results and the doer's patch.diff.
 func ContractRoundFiles() []string {
 	names := []string{"patch.diff"}
 	for _, r := range contractRoles {
 		names = append(names, r.name+".json")
+	}
+	for _, r := range contractResults {
+		names = append(names, r.file)
 	}
 	return names
 }
@@ -47,6 +61,10 @@ var contractFiles = func() []File {
 	}
 	for _, r := range contractRoles {
 		files = append(files, File{Path: "rounds/round-*/" + r.name + ".json", Kind: JSON, Schema: r.schema, DocKey: r.name})
+	}
+	for _, r := range contractResults {
+		files = append(files, File{Path: r.file, Kind: JSON, Schema: r.schema, DocKey: r.key})
+		files = append(files, File{Path: "rounds/round-*/" + r.file, Kind: JSON, Schema: r.schema, DocKey: r.key})
 	}
 	return files
 }()
@@ -131,12 +149,18 @@ type contractRound struct {
 
 // rounds lists the run's rounds in order: the flat artifacts form one
 // round; round folders are ordered by number (compareRounds), a folder
-// whose number cannot be read after every numbered one.
+// whose number cannot be read after every numbered one. A round is made
+// by a role's artifact; the results beside it (contractResults) join the
+// round of their folder, by key (eval_results, audit_results).
 func (Contract) rounds(r *Run) []contractRound {
 	byDir := map[string]*contractRound{}
 	var out []*contractRound
+	results := map[string]string{} // file name -> key
+	for _, res := range contractResults {
+		results[res.file] = res.key
+	}
+	var pending []Match
 	for _, m := range r.Files {
-		role := strings.TrimSuffix(path.Base(m.Path), ".json")
 		if m.Path == contractSummary {
 			continue
 		}
@@ -144,10 +168,12 @@ func (Contract) rounds(r *Run) []contractRound {
 		if d == nil || !d.Present {
 			continue
 		}
-		dir := path.Dir(m.Path)
-		if dir == "." {
-			dir = ""
+		if _, ok := results[path.Base(m.Path)]; ok {
+			pending = append(pending, m)
+			continue
 		}
+		role := strings.TrimSuffix(path.Base(m.Path), ".json")
+		dir := roundDirOf(m.Path)
 		cr := byDir[dir]
 		if cr == nil {
 			cr = &contractRound{N: -1, Dir: dir, Files: map[string]string{}}
@@ -159,12 +185,25 @@ func (Contract) rounds(r *Run) []contractRound {
 		}
 		cr.Files[role] = m.Path
 	}
+	for _, m := range pending {
+		if cr := byDir[roundDirOf(m.Path)]; cr != nil {
+			cr.Files[results[path.Base(m.Path)]] = m.Path
+		}
+	}
 	slices.SortFunc(out, func(a, b *contractRound) int { return compareRounds(*a, *b) })
 	rs := make([]contractRound, len(out))
 	for i, c := range out {
 		rs[i] = *c
 	}
 	return rs
+}
+
+// roundDirOf is the round folder of a round's file, "" at the run's top.
+func roundDirOf(p string) string {
+	if dir := path.Dir(p); dir != "." {
+		return dir
+	}
+	return ""
 }
 
 // contractDirName is the orchestrator's run folder name: <TASK_ID>-<YYYYMMDD-HHMMSS>.
@@ -401,7 +440,8 @@ func (l Contract) TaskID(r *Run) string {
 }
 
 // Docs gives the policies the summary and the rounds in order, each round
-// with its artifacts by role and the files they came from, plus the task
+// with its artifacts by role, the judge's and the auditor's results
+// (eval_results, audit_results) and the files they came from, plus the task
 // ids the checker found and whether they agree (the auditor's own
 // traceability.task_id_match is compared with that).
 func (l Contract) Docs(r *Run) map[string]any {
@@ -414,14 +454,21 @@ func (l Contract) Docs(r *Run) map[string]any {
 		} else {
 			round["n"] = nil
 		}
+		keys := make([]string, 0, len(contractRoles)+len(contractResults))
 		for _, role := range contractRoles {
-			p, ok := rd.Files[role.name]
+			keys = append(keys, role.name)
+		}
+		for _, res := range contractResults {
+			keys = append(keys, res.key)
+		}
+		for _, key := range keys {
+			p, ok := rd.Files[key]
 			if !ok {
-				round[role.name] = nil
+				round[key] = nil
 				continue
 			}
-			files[role.name] = p
-			round[role.name] = r.Docs[p].Value()
+			files[key] = p
+			round[key] = r.Docs[p].Value()
 		}
 		rounds = append(rounds, round)
 	}

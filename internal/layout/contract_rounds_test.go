@@ -164,3 +164,68 @@ func TestContractRoundNumberUnreadable(t *testing.T) {
 		})
 	}
 }
+
+// TestContractResultsJoinTheirRound: the judge's eval-results.json and the
+// auditor's audit-results.json are given in the round whose folder holds
+// them, flat or in rounds/round-<n>/; a folder holding only results makes
+// no round, and a round without them gives null.
+func TestContractResultsJoinTheirRound(t *testing.T) {
+	tests := []struct {
+		name string
+		docs []string
+		want map[string]map[string]string // round dir -> key -> file ("" for null)
+	}{
+		{
+			name: "in round folders",
+			docs: []string{"rounds/round-1/verdict.json", "rounds/round-1/eval-results.json", "rounds/round-2/verdict.json", "rounds/round-2/audit.json", "rounds/round-2/audit-results.json"},
+			want: map[string]map[string]string{
+				"rounds/round-1": {"eval_results": "rounds/round-1/eval-results.json", "audit_results": ""},
+				"rounds/round-2": {"eval_results": "", "audit_results": "rounds/round-2/audit-results.json"},
+			},
+		},
+		{
+			name: "flat",
+			docs: []string{"handoff.json", "verdict.json", "eval-results.json", "audit-results.json"},
+			want: map[string]map[string]string{
+				"": {"eval_results": "eval-results.json", "audit_results": "audit-results.json"},
+			},
+		},
+		{
+			name: "results alone make no round",
+			docs: []string{"rounds/round-1/verdict.json", "rounds/round-2/eval-results.json", "audit-results.json"},
+			want: map[string]map[string]string{
+				"rounds/round-1": {"eval_results": "", "audit_results": ""},
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			docs := map[string]string{}
+			for _, p := range tt.docs {
+				docs[p] = `{"task_id": "T-1", "results": []}`
+			}
+			rounds, _ := (Contract{}).Docs(contractRun(t.TempDir(), docs))["rounds"].([]any)
+			if len(rounds) != len(tt.want) {
+				t.Fatalf("%d rounds, want %d: %v", len(rounds), len(tt.want), rounds)
+			}
+			for _, r := range rounds {
+				round := r.(map[string]any)
+				dir := round["dir"].(string)
+				want, ok := tt.want[dir]
+				if !ok {
+					t.Fatalf("round %q, want none", dir)
+				}
+				files := round["files"].(map[string]any)
+				for key, file := range want {
+					got, _ := files[key].(string)
+					if got != file {
+						t.Errorf("round %q files[%s] = %q, want %q", dir, key, got, file)
+					}
+					if (round[key] == nil) != (file == "") {
+						t.Errorf("round %q %s = %v, want the document of %q", dir, key, round[key], file)
+					}
+				}
+			}
+		})
+	}
+}

@@ -14,6 +14,8 @@ var _ json.Number
 var compiledFileNames = []string{
 	"config.schema.json",
 	"contract_audit.schema.json",
+	"contract_audit_results.schema.json",
+	"contract_eval_results.schema.json",
 	"contract_handoff.schema.json",
 	"contract_summary.schema.json",
 	"contract_verdict.schema.json",
@@ -48,54 +50,58 @@ func compiledRoot(file string) *node {
 		return &compiledFile0()[0]
 	case "contract_audit.schema.json":
 		return &compiledFile1()[0]
-	case "contract_handoff.schema.json":
+	case "contract_audit_results.schema.json":
 		return &compiledFile2()[0]
-	case "contract_summary.schema.json":
+	case "contract_eval_results.schema.json":
 		return &compiledFile3()[0]
-	case "contract_verdict.schema.json":
+	case "contract_handoff.schema.json":
 		return &compiledFile4()[0]
-	case "current_task.schema.json":
+	case "contract_summary.schema.json":
 		return &compiledFile5()[0]
-	case "defs.schema.json":
+	case "contract_verdict.schema.json":
 		return &compiledFile6()[0]
-	case "executor_report.schema.json":
+	case "current_task.schema.json":
 		return &compiledFile7()[0]
-	case "gate_state_gate_output.schema.json":
+	case "defs.schema.json":
 		return &compiledFile8()[0]
-	case "gate_state_pipeline.schema.json":
+	case "executor_report.schema.json":
 		return &compiledFile9()[0]
-	case "hybrid_artifact.schema.json":
+	case "gate_state_gate_output.schema.json":
 		return &compiledFile10()[0]
-	case "hybrid_known_issues.schema.json":
+	case "gate_state_pipeline.schema.json":
 		return &compiledFile11()[0]
-	case "hybrid_log.schema.json":
+	case "hybrid_artifact.schema.json":
 		return &compiledFile12()[0]
-	case "hybrid_plan.schema.json":
+	case "hybrid_known_issues.schema.json":
 		return &compiledFile13()[0]
-	case "hybrid_state.schema.json":
+	case "hybrid_log.schema.json":
 		return &compiledFile14()[0]
-	case "hybrid_summary.schema.json":
+	case "hybrid_plan.schema.json":
 		return &compiledFile15()[0]
-	case "input.contract.schema.json":
+	case "hybrid_state.schema.json":
 		return &compiledFile16()[0]
-	case "input.gate-state.schema.json":
+	case "hybrid_summary.schema.json":
 		return &compiledFile17()[0]
-	case "input.h3a.schema.json":
+	case "input.contract.schema.json":
 		return &compiledFile18()[0]
-	case "input.hybrid-os.schema.json":
+	case "input.gate-state.schema.json":
 		return &compiledFile19()[0]
-	case "input.stigmergy.schema.json":
+	case "input.h3a.schema.json":
 		return &compiledFile20()[0]
-	case "planner_report.schema.json":
+	case "input.hybrid-os.schema.json":
 		return &compiledFile21()[0]
-	case "session_handoff.schema.json":
+	case "input.stigmergy.schema.json":
 		return &compiledFile22()[0]
-	case "state.schema.json":
+	case "planner_report.schema.json":
 		return &compiledFile23()[0]
-	case "stigmergy_state.schema.json":
+	case "session_handoff.schema.json":
 		return &compiledFile24()[0]
-	case "validator_report.schema.json":
+	case "state.schema.json":
 		return &compiledFile25()[0]
+	case "stigmergy_state.schema.json":
+		return &compiledFile26()[0]
+	case "validator_report.schema.json":
+		return &compiledFile27()[0]
 	}
 	return nil
 }
@@ -107,54 +113,58 @@ func buildCompiledFile(file string) []node {
 		return buildCompiledFile0()
 	case "contract_audit.schema.json":
 		return buildCompiledFile1()
-	case "contract_handoff.schema.json":
+	case "contract_audit_results.schema.json":
 		return buildCompiledFile2()
-	case "contract_summary.schema.json":
+	case "contract_eval_results.schema.json":
 		return buildCompiledFile3()
-	case "contract_verdict.schema.json":
+	case "contract_handoff.schema.json":
 		return buildCompiledFile4()
-	case "current_task.schema.json":
+	case "contract_summary.schema.json":
 		return buildCompiledFile5()
-	case "defs.schema.json":
+	case "contract_verdict.schema.json":
 		return buildCompiledFile6()
-	case "executor_report.schema.json":
+	case "current_task.schema.json":
 		return buildCompiledFile7()
-	case "gate_state_gate_output.schema.json":
+	case "defs.schema.json":
 		return buildCompiledFile8()
-	case "gate_state_pipeline.schema.json":
+	case "executor_report.schema.json":
 		return buildCompiledFile9()
-	case "hybrid_artifact.schema.json":
+	case "gate_state_gate_output.schema.json":
 		return buildCompiledFile10()
-	case "hybrid_known_issues.schema.json":
+	case "gate_state_pipeline.schema.json":
 		return buildCompiledFile11()
-	case "hybrid_log.schema.json":
+	case "hybrid_artifact.schema.json":
 		return buildCompiledFile12()
-	case "hybrid_plan.schema.json":
+	case "hybrid_known_issues.schema.json":
 		return buildCompiledFile13()
-	case "hybrid_state.schema.json":
+	case "hybrid_log.schema.json":
 		return buildCompiledFile14()
-	case "hybrid_summary.schema.json":
+	case "hybrid_plan.schema.json":
 		return buildCompiledFile15()
-	case "input.contract.schema.json":
+	case "hybrid_state.schema.json":
 		return buildCompiledFile16()
-	case "input.gate-state.schema.json":
+	case "hybrid_summary.schema.json":
 		return buildCompiledFile17()
-	case "input.h3a.schema.json":
+	case "input.contract.schema.json":
 		return buildCompiledFile18()
-	case "input.hybrid-os.schema.json":
+	case "input.gate-state.schema.json":
 		return buildCompiledFile19()
-	case "input.stigmergy.schema.json":
+	case "input.h3a.schema.json":
 		return buildCompiledFile20()
-	case "planner_report.schema.json":
+	case "input.hybrid-os.schema.json":
 		return buildCompiledFile21()
-	case "session_handoff.schema.json":
+	case "input.stigmergy.schema.json":
 		return buildCompiledFile22()
-	case "state.schema.json":
+	case "planner_report.schema.json":
 		return buildCompiledFile23()
-	case "stigmergy_state.schema.json":
+	case "session_handoff.schema.json":
 		return buildCompiledFile24()
-	case "validator_report.schema.json":
+	case "state.schema.json":
 		return buildCompiledFile25()
+	case "stigmergy_state.schema.json":
+		return buildCompiledFile26()
+	case "validator_report.schema.json":
+		return buildCompiledFile27()
 	}
 	return nil
 }
@@ -233,6 +243,54 @@ func buildCompiledFile1() []node {
 var compiledFile2 = sync.OnceValue(buildCompiledFile2)
 
 func buildCompiledFile2() []node {
+	n := make([]node, 21)
+	n[0] = node{loc: "contract_audit_results.schema.json#", types: 64, properties: map[string]*node{"checks": &n[1], "commands": &n[6], "handoff": &n[13], "repo": &n[14], "summary": &n[15], "verdict": &n[20]}}
+	n[1] = node{loc: "contract_audit_results.schema.json#/properties/checks", types: 32, items: &n[2]}
+	n[2] = node{loc: "contract_audit_results.schema.json#/properties/checks/items", types: 64, properties: map[string]*node{"details": &n[3], "name": &n[4], "status": &n[5]}}
+	n[3] = node{loc: "contract_audit_results.schema.json#/properties/checks/items/properties/details", types: 16}
+	n[4] = node{loc: "contract_audit_results.schema.json#/properties/checks/items/properties/name", types: 16}
+	n[5] = node{loc: "contract_audit_results.schema.json#/properties/checks/items/properties/status", types: 16}
+	n[6] = node{loc: "contract_audit_results.schema.json#/properties/commands", types: 32, items: &n[7]}
+	n[7] = node{loc: "contract_audit_results.schema.json#/properties/commands/items", types: 64, properties: map[string]*node{"command": &n[8], "exit_code": &n[9], "status": &n[10], "stderr_log": &n[11], "stdout_log": &n[12]}}
+	n[8] = node{loc: "contract_audit_results.schema.json#/properties/commands/items/properties/command", types: 16}
+	n[9] = node{loc: "contract_audit_results.schema.json#/properties/commands/items/properties/exit_code", types: 9}
+	n[10] = node{loc: "contract_audit_results.schema.json#/properties/commands/items/properties/status", types: 16}
+	n[11] = node{loc: "contract_audit_results.schema.json#/properties/commands/items/properties/stderr_log", types: 16}
+	n[12] = node{loc: "contract_audit_results.schema.json#/properties/commands/items/properties/stdout_log", types: 16}
+	n[13] = node{loc: "contract_audit_results.schema.json#/properties/handoff", types: 16}
+	n[14] = node{loc: "contract_audit_results.schema.json#/properties/repo", types: 16}
+	n[15] = node{loc: "contract_audit_results.schema.json#/properties/summary", types: 64, properties: map[string]*node{"checks": &n[16], "checks_failed": &n[17], "commands": &n[18], "commands_failed": &n[19]}}
+	n[16] = node{loc: "contract_audit_results.schema.json#/properties/summary/properties/checks", types: 8, minimum: ratOf("0"), expected: "a count"}
+	n[17] = node{loc: "contract_audit_results.schema.json#/properties/summary/properties/checks_failed", types: 8, minimum: ratOf("0"), expected: "a count"}
+	n[18] = node{loc: "contract_audit_results.schema.json#/properties/summary/properties/commands", types: 8, minimum: ratOf("0"), expected: "a count"}
+	n[19] = node{loc: "contract_audit_results.schema.json#/properties/summary/properties/commands_failed", types: 8, minimum: ratOf("0"), expected: "a count"}
+	n[20] = node{loc: "contract_audit_results.schema.json#/properties/verdict", types: 16}
+	return n
+}
+
+var compiledFile3 = sync.OnceValue(buildCompiledFile3)
+
+func buildCompiledFile3() []node {
+	n := make([]node, 13)
+	n[0] = node{loc: "contract_eval_results.schema.json#", types: 64, properties: map[string]*node{"repo": &n[1], "results": &n[2], "summary": &n[9]}}
+	n[1] = node{loc: "contract_eval_results.schema.json#/properties/repo", types: 16}
+	n[2] = node{loc: "contract_eval_results.schema.json#/properties/results", types: 32, items: &n[3]}
+	n[3] = node{loc: "contract_eval_results.schema.json#/properties/results/items", types: 64, properties: map[string]*node{"command": &n[4], "exit_code": &n[5], "status": &n[6], "stderr_log": &n[7], "stdout_log": &n[8]}}
+	n[4] = node{loc: "contract_eval_results.schema.json#/properties/results/items/properties/command", types: 16}
+	n[5] = node{loc: "contract_eval_results.schema.json#/properties/results/items/properties/exit_code", types: 9}
+	n[6] = node{loc: "contract_eval_results.schema.json#/properties/results/items/properties/status", types: 16}
+	n[7] = node{loc: "contract_eval_results.schema.json#/properties/results/items/properties/stderr_log", types: 16}
+	n[8] = node{loc: "contract_eval_results.schema.json#/properties/results/items/properties/stdout_log", types: 16}
+	n[9] = node{loc: "contract_eval_results.schema.json#/properties/summary", types: 64, properties: map[string]*node{"commands": &n[10], "failed": &n[11], "passed": &n[12]}}
+	n[10] = node{loc: "contract_eval_results.schema.json#/properties/summary/properties/commands", types: 8, minimum: ratOf("0"), expected: "a count"}
+	n[11] = node{loc: "contract_eval_results.schema.json#/properties/summary/properties/failed", types: 8, minimum: ratOf("0"), expected: "a count"}
+	n[12] = node{loc: "contract_eval_results.schema.json#/properties/summary/properties/passed", types: 8, minimum: ratOf("0"), expected: "a count"}
+	return n
+}
+
+var compiledFile4 = sync.OnceValue(buildCompiledFile4)
+
+func buildCompiledFile4() []node {
 	n := make([]node, 14)
 	n[0] = node{loc: "contract_handoff.schema.json#", types: 64, required: []string{"task_id", "summary", "requirements_touched", "files_touched", "assumptions", "smoke_checks", "notes"}, properties: map[string]*node{"assumptions": &n[1], "files_touched": &n[3], "notes": &n[5], "requirements_touched": &n[6], "smoke_checks": &n[8], "summary": &n[12], "task_id": &n[13]}}
 	n[1] = node{loc: "contract_handoff.schema.json#/properties/assumptions", types: 32, items: &n[2]}
@@ -251,9 +309,9 @@ func buildCompiledFile2() []node {
 	return n
 }
 
-var compiledFile3 = sync.OnceValue(buildCompiledFile3)
+var compiledFile5 = sync.OnceValue(buildCompiledFile5)
 
-func buildCompiledFile3() []node {
+func buildCompiledFile5() []node {
 	n := make([]node, 8)
 	n[0] = node{loc: "contract_summary.schema.json#", types: 64, required: []string{"task_id", "final_verdict", "rounds_completed", "judge_verdict", "audit_gate", "audit_enabled"}, properties: map[string]*node{"audit_enabled": &n[1], "audit_gate": &n[2], "final_verdict": &n[3], "judge_verdict": &n[4], "rounds_completed": &n[5], "run_dir": &n[6], "task_id": &n[7]}}
 	n[1] = node{loc: "contract_summary.schema.json#/properties/audit_enabled", types: 2}
@@ -266,9 +324,9 @@ func buildCompiledFile3() []node {
 	return n
 }
 
-var compiledFile4 = sync.OnceValue(buildCompiledFile4)
+var compiledFile6 = sync.OnceValue(buildCompiledFile6)
 
-func buildCompiledFile4() []node {
+func buildCompiledFile6() []node {
 	n := make([]node, 16)
 	n[0] = node{loc: "contract_verdict.schema.json#", types: 64, required: []string{"task_id", "verdict", "reasons", "required_changes", "suggested_tests", "requirements_checked", "requirements_missing", "notes"}, properties: map[string]*node{"notes": &n[1], "reasons": &n[2], "required_changes": &n[6], "requirements_checked": &n[8], "requirements_missing": &n[10], "suggested_tests": &n[12], "task_id": &n[14], "verdict": &n[15]}}
 	n[1] = node{loc: "contract_verdict.schema.json#/properties/notes", types: 16}
@@ -289,36 +347,36 @@ func buildCompiledFile4() []node {
 	return n
 }
 
-var compiledFile5 = sync.OnceValue(buildCompiledFile5)
+var compiledFile7 = sync.OnceValue(buildCompiledFile7)
 
-func buildCompiledFile5() []node {
+func buildCompiledFile7() []node {
 	n := make([]node, 20)
 	n[0] = node{loc: "current_task.schema.json#", types: 64, required: []string{"task_id", "status", "created_at", "assigned_to", "goal", "tdd_plan", "files_affected", "definition_of_done", "iteration_count", "max_iterations", "gate_status"}, properties: map[string]*node{"assigned_to": &n[1], "blocked_by": &n[2], "context": &n[4], "created_at": &n[5], "definition_of_done": &n[6], "dependencies": &n[8], "files_affected": &n[10], "gate_status": &n[12], "goal": &n[13], "iteration_count": &n[14], "max_iterations": &n[15], "notes": &n[16], "status": &n[17], "task_id": &n[18], "tdd_plan": &n[19]}}
-	n[1] = node{loc: "current_task.schema.json#/properties/assigned_to", ref: &compiledFile6()[1]}
+	n[1] = node{loc: "current_task.schema.json#/properties/assigned_to", ref: &compiledFile8()[1]}
 	n[2] = node{loc: "current_task.schema.json#/properties/blocked_by", types: 32, items: &n[3]}
 	n[3] = node{loc: "current_task.schema.json#/properties/blocked_by/items", types: 16, minLength: intPtr(1), expected: "a task id or a blocker's description"}
 	n[4] = node{loc: "current_task.schema.json#/properties/context", types: 17}
-	n[5] = node{loc: "current_task.schema.json#/properties/created_at", ref: &compiledFile6()[25]}
+	n[5] = node{loc: "current_task.schema.json#/properties/created_at", ref: &compiledFile8()[25]}
 	n[6] = node{loc: "current_task.schema.json#/properties/definition_of_done", types: 32, items: &n[7]}
 	n[7] = node{loc: "current_task.schema.json#/properties/definition_of_done/items", types: 16, minLength: intPtr(1), expected: "a criterion's text"}
 	n[8] = node{loc: "current_task.schema.json#/properties/dependencies", types: 32, items: &n[9]}
-	n[9] = node{loc: "current_task.schema.json#/properties/dependencies/items", ref: &compiledFile6()[19]}
+	n[9] = node{loc: "current_task.schema.json#/properties/dependencies/items", ref: &compiledFile8()[19]}
 	n[10] = node{loc: "current_task.schema.json#/properties/files_affected", types: 32, items: &n[11]}
 	n[11] = node{loc: "current_task.schema.json#/properties/files_affected/items", types: 16, minLength: intPtr(1), expected: "a file path"}
-	n[12] = node{loc: "current_task.schema.json#/properties/gate_status", ref: &compiledFile6()[14]}
+	n[12] = node{loc: "current_task.schema.json#/properties/gate_status", ref: &compiledFile8()[14]}
 	n[13] = node{loc: "current_task.schema.json#/properties/goal", types: 17}
 	n[14] = node{loc: "current_task.schema.json#/properties/iteration_count", types: 8, minimum: ratOf("0")}
 	n[15] = node{loc: "current_task.schema.json#/properties/max_iterations", types: 8, minimum: ratOf("1")}
 	n[16] = node{loc: "current_task.schema.json#/properties/notes", types: 17}
-	n[17] = node{loc: "current_task.schema.json#/properties/status", ref: &compiledFile6()[20]}
-	n[18] = node{loc: "current_task.schema.json#/properties/task_id", ref: &compiledFile6()[16]}
-	n[19] = node{loc: "current_task.schema.json#/properties/tdd_plan", ref: &compiledFile6()[21], required: []string{"red", "green", "refactor"}}
+	n[17] = node{loc: "current_task.schema.json#/properties/status", ref: &compiledFile8()[20]}
+	n[18] = node{loc: "current_task.schema.json#/properties/task_id", ref: &compiledFile8()[16]}
+	n[19] = node{loc: "current_task.schema.json#/properties/tdd_plan", ref: &compiledFile8()[21], required: []string{"red", "green", "refactor"}}
 	return n
 }
 
-var compiledFile6 = sync.OnceValue(buildCompiledFile6)
+var compiledFile8 = sync.OnceValue(buildCompiledFile8)
 
-func buildCompiledFile6() []node {
+func buildCompiledFile8() []node {
 	n := make([]node, 27)
 	n[0] = node{loc: "defs.schema.json#"}
 	n[1] = node{loc: "defs.schema.json#/$defs/agentName", types: 16, minLength: intPtr(1), expected: "an agent name (e.g. executor)"}
@@ -350,51 +408,51 @@ func buildCompiledFile6() []node {
 	return n
 }
 
-var compiledFile7 = sync.OnceValue(buildCompiledFile7)
+var compiledFile9 = sync.OnceValue(buildCompiledFile9)
 
-func buildCompiledFile7() []node {
+func buildCompiledFile9() []node {
 	n := make([]node, 35)
 	n[0] = node{loc: "executor_report.schema.json#", types: 64, required: []string{"run_id", "agent", "tdd_cycles"}, properties: map[string]*node{"agent": &n[31], "run_id": &n[32], "tdd_cycles": &n[33]}}
 	n[1] = node{loc: "executor_report.schema.json#/$defs/cycle", types: 64, required: []string{"task_id", "timestamp", "tdd_phases", "iteration_count", "gate_status"}, properties: map[string]*node{"artifacts": &n[2], "commands_run": &n[4], "coverage_absolute": &n[6], "coverage_delta": &n[7], "definition_of_done": &n[8], "files_changed": &n[10], "gate_status": &n[12], "iteration_count": &n[13], "task_id": &n[14], "tdd_phases": &n[15], "timestamp": &n[30]}}
 	n[2] = node{loc: "executor_report.schema.json#/$defs/cycle/properties/artifacts", types: 32, items: &n[3]}
-	n[3] = node{loc: "executor_report.schema.json#/$defs/cycle/properties/artifacts/items", ref: &compiledFile6()[2]}
+	n[3] = node{loc: "executor_report.schema.json#/$defs/cycle/properties/artifacts/items", ref: &compiledFile8()[2]}
 	n[4] = node{loc: "executor_report.schema.json#/$defs/cycle/properties/commands_run", types: 32, items: &n[5]}
-	n[5] = node{loc: "executor_report.schema.json#/$defs/cycle/properties/commands_run/items", ref: &compiledFile6()[4]}
+	n[5] = node{loc: "executor_report.schema.json#/$defs/cycle/properties/commands_run/items", ref: &compiledFile8()[4]}
 	n[6] = node{loc: "executor_report.schema.json#/$defs/cycle/properties/coverage_absolute", types: 16}
 	n[7] = node{loc: "executor_report.schema.json#/$defs/cycle/properties/coverage_delta", types: 16}
 	n[8] = node{loc: "executor_report.schema.json#/$defs/cycle/properties/definition_of_done", types: 32, items: &n[9]}
-	n[9] = node{loc: "executor_report.schema.json#/$defs/cycle/properties/definition_of_done/items", ref: &compiledFile6()[8]}
+	n[9] = node{loc: "executor_report.schema.json#/$defs/cycle/properties/definition_of_done/items", ref: &compiledFile8()[8]}
 	n[10] = node{loc: "executor_report.schema.json#/$defs/cycle/properties/files_changed", types: 32, items: &n[11]}
 	n[11] = node{loc: "executor_report.schema.json#/$defs/cycle/properties/files_changed/items", types: 16, minLength: intPtr(1), expected: "a file path"}
-	n[12] = node{loc: "executor_report.schema.json#/$defs/cycle/properties/gate_status", ref: &compiledFile6()[14]}
+	n[12] = node{loc: "executor_report.schema.json#/$defs/cycle/properties/gate_status", ref: &compiledFile8()[14]}
 	n[13] = node{loc: "executor_report.schema.json#/$defs/cycle/properties/iteration_count", types: 8, minimum: ratOf("0")}
-	n[14] = node{loc: "executor_report.schema.json#/$defs/cycle/properties/task_id", ref: &compiledFile6()[19]}
+	n[14] = node{loc: "executor_report.schema.json#/$defs/cycle/properties/task_id", ref: &compiledFile8()[19]}
 	n[15] = node{loc: "executor_report.schema.json#/$defs/cycle/properties/tdd_phases", types: 64, required: []string{"red", "green"}, properties: map[string]*node{"green": &n[16], "red": &n[20], "refactor": &n[25]}}
 	n[16] = node{loc: "executor_report.schema.json#/$defs/cycle/properties/tdd_phases/properties/green", types: 64, required: []string{"test_output"}, properties: map[string]*node{"implementation_file": &n[17], "test_output": &n[18], "timestamp": &n[19]}}
 	n[17] = node{loc: "executor_report.schema.json#/$defs/cycle/properties/tdd_phases/properties/green/properties/implementation_file", types: 16}
-	n[18] = node{loc: "executor_report.schema.json#/$defs/cycle/properties/tdd_phases/properties/green/properties/test_output", ref: &compiledFile6()[2]}
-	n[19] = node{loc: "executor_report.schema.json#/$defs/cycle/properties/tdd_phases/properties/green/properties/timestamp", ref: &compiledFile6()[25]}
+	n[18] = node{loc: "executor_report.schema.json#/$defs/cycle/properties/tdd_phases/properties/green/properties/test_output", ref: &compiledFile8()[2]}
+	n[19] = node{loc: "executor_report.schema.json#/$defs/cycle/properties/tdd_phases/properties/green/properties/timestamp", ref: &compiledFile8()[25]}
 	n[20] = node{loc: "executor_report.schema.json#/$defs/cycle/properties/tdd_phases/properties/red", types: 64, required: []string{"test_file"}, properties: map[string]*node{"failure_output": &n[21], "test_file": &n[22], "test_name": &n[23], "timestamp": &n[24]}}
-	n[21] = node{loc: "executor_report.schema.json#/$defs/cycle/properties/tdd_phases/properties/red/properties/failure_output", ref: &compiledFile6()[2]}
+	n[21] = node{loc: "executor_report.schema.json#/$defs/cycle/properties/tdd_phases/properties/red/properties/failure_output", ref: &compiledFile8()[2]}
 	n[22] = node{loc: "executor_report.schema.json#/$defs/cycle/properties/tdd_phases/properties/red/properties/test_file", types: 16, minLength: intPtr(1), expected: "a file path"}
 	n[23] = node{loc: "executor_report.schema.json#/$defs/cycle/properties/tdd_phases/properties/red/properties/test_name", types: 16}
-	n[24] = node{loc: "executor_report.schema.json#/$defs/cycle/properties/tdd_phases/properties/red/properties/timestamp", ref: &compiledFile6()[25]}
+	n[24] = node{loc: "executor_report.schema.json#/$defs/cycle/properties/tdd_phases/properties/red/properties/timestamp", ref: &compiledFile8()[25]}
 	n[25] = node{loc: "executor_report.schema.json#/$defs/cycle/properties/tdd_phases/properties/refactor", types: 64, properties: map[string]*node{"changes": &n[26], "test_output": &n[27], "test_still_passing": &n[28], "timestamp": &n[29]}}
 	n[26] = node{loc: "executor_report.schema.json#/$defs/cycle/properties/tdd_phases/properties/refactor/properties/changes", types: 16}
-	n[27] = node{loc: "executor_report.schema.json#/$defs/cycle/properties/tdd_phases/properties/refactor/properties/test_output", ref: &compiledFile6()[2]}
+	n[27] = node{loc: "executor_report.schema.json#/$defs/cycle/properties/tdd_phases/properties/refactor/properties/test_output", ref: &compiledFile8()[2]}
 	n[28] = node{loc: "executor_report.schema.json#/$defs/cycle/properties/tdd_phases/properties/refactor/properties/test_still_passing", types: 2}
-	n[29] = node{loc: "executor_report.schema.json#/$defs/cycle/properties/tdd_phases/properties/refactor/properties/timestamp", ref: &compiledFile6()[25]}
-	n[30] = node{loc: "executor_report.schema.json#/$defs/cycle/properties/timestamp", ref: &compiledFile6()[25]}
+	n[29] = node{loc: "executor_report.schema.json#/$defs/cycle/properties/tdd_phases/properties/refactor/properties/timestamp", ref: &compiledFile8()[25]}
+	n[30] = node{loc: "executor_report.schema.json#/$defs/cycle/properties/timestamp", ref: &compiledFile8()[25]}
 	n[31] = node{loc: "executor_report.schema.json#/properties/agent", hasConst: true, constV: "executor"}
-	n[32] = node{loc: "executor_report.schema.json#/properties/run_id", ref: &compiledFile6()[18]}
+	n[32] = node{loc: "executor_report.schema.json#/properties/run_id", ref: &compiledFile8()[18]}
 	n[33] = node{loc: "executor_report.schema.json#/properties/tdd_cycles", types: 32, items: &n[34]}
 	n[34] = node{loc: "executor_report.schema.json#/properties/tdd_cycles/items", ref: &n[1]}
 	return n
 }
 
-var compiledFile8 = sync.OnceValue(buildCompiledFile8)
+var compiledFile10 = sync.OnceValue(buildCompiledFile10)
 
-func buildCompiledFile8() []node {
+func buildCompiledFile10() []node {
 	n := make([]node, 29)
 	n[0] = node{loc: "gate_state_gate_output.schema.json#", types: 64, required: []string{"gate", "status", "metadata"}, properties: map[string]*node{"agent": &n[14], "agentName": &n[15], "executionTrace": &n[16], "gate": &n[17], "metadata": &n[18], "output": &n[22], "outputData": &n[23], "status": &n[24], "validation": &n[25], "validationResult": &n[27]}, allOf: []*node{&n[5], &n[8], &n[11]}}
 	n[1] = node{loc: "gate_state_gate_output.schema.json#/$defs/validation", types: 64, required: []string{"score", "issues", "passed"}, properties: map[string]*node{"issues": &n[2], "passed": &n[3], "score": &n[4]}}
@@ -428,9 +486,9 @@ func buildCompiledFile8() []node {
 	return n
 }
 
-var compiledFile9 = sync.OnceValue(buildCompiledFile9)
+var compiledFile11 = sync.OnceValue(buildCompiledFile11)
 
-func buildCompiledFile9() []node {
+func buildCompiledFile11() []node {
 	n := make([]node, 11)
 	n[0] = node{loc: "gate_state_pipeline.schema.json#", types: 64, required: []string{"status", "currentGate", "completedGates", "metadata"}, properties: map[string]*node{"completedGates": &n[1], "currentGate": &n[3], "metadata": &n[4], "status": &n[10]}}
 	n[1] = node{loc: "gate_state_pipeline.schema.json#/properties/completedGates", types: 32, items: &n[2]}
@@ -446,9 +504,9 @@ func buildCompiledFile9() []node {
 	return n
 }
 
-var compiledFile10 = sync.OnceValue(buildCompiledFile10)
+var compiledFile12 = sync.OnceValue(buildCompiledFile12)
 
-func buildCompiledFile10() []node {
+func buildCompiledFile12() []node {
 	n := make([]node, 13)
 	n[0] = node{loc: "hybrid_artifact.schema.json#", types: 64, required: []string{"v", "id", "dom", "loc", "type"}, properties: map[string]*node{"dep": &n[1], "dom": &n[3], "id": &n[4], "if": &n[5], "ki": &n[7], "loc": &n[9], "pu": &n[10], "type": &n[11], "v": &n[12]}}
 	n[1] = node{loc: "hybrid_artifact.schema.json#/properties/dep", types: 32, items: &n[2]}
@@ -466,9 +524,9 @@ func buildCompiledFile10() []node {
 	return n
 }
 
-var compiledFile11 = sync.OnceValue(buildCompiledFile11)
+var compiledFile13 = sync.OnceValue(buildCompiledFile13)
 
-func buildCompiledFile11() []node {
+func buildCompiledFile13() []node {
 	n := make([]node, 6)
 	n[0] = node{loc: "hybrid_known_issues.schema.json#", types: 64, required: []string{"v", "issues"}, properties: map[string]*node{"issues": &n[1], "v": &n[5]}}
 	n[1] = node{loc: "hybrid_known_issues.schema.json#/properties/issues", types: 64, additional: &n[2]}
@@ -479,9 +537,9 @@ func buildCompiledFile11() []node {
 	return n
 }
 
-var compiledFile12 = sync.OnceValue(buildCompiledFile12)
+var compiledFile14 = sync.OnceValue(buildCompiledFile14)
 
-func buildCompiledFile12() []node {
+func buildCompiledFile14() []node {
 	n := make([]node, 8)
 	n[0] = node{loc: "hybrid_log.schema.json#", types: 32, items: &n[1]}
 	n[1] = node{loc: "hybrid_log.schema.json#/items", types: 64, required: []string{"id", "L", "ph", "msg"}, properties: map[string]*node{"L": &n[2], "id": &n[3], "msg": &n[4], "ph": &n[5], "plan": &n[6], "task": &n[7]}}
@@ -494,9 +552,9 @@ func buildCompiledFile12() []node {
 	return n
 }
 
-var compiledFile13 = sync.OnceValue(buildCompiledFile13)
+var compiledFile15 = sync.OnceValue(buildCompiledFile15)
 
-func buildCompiledFile13() []node {
+func buildCompiledFile15() []node {
 	n := make([]node, 10)
 	n[0] = node{loc: "hybrid_plan.schema.json#", types: 64, required: []string{"v", "id", "tasks"}, properties: map[string]*node{"goal": &n[1], "id": &n[2], "max_rt": &n[3], "tasks": &n[4], "v": &n[9]}}
 	n[1] = node{loc: "hybrid_plan.schema.json#/properties/goal", types: 16}
@@ -511,9 +569,9 @@ func buildCompiledFile13() []node {
 	return n
 }
 
-var compiledFile14 = sync.OnceValue(buildCompiledFile14)
+var compiledFile16 = sync.OnceValue(buildCompiledFile16)
 
-func buildCompiledFile14() []node {
+func buildCompiledFile16() []node {
 	n := make([]node, 13)
 	n[0] = node{loc: "hybrid_state.schema.json#", types: 64, required: []string{"v", "g", "ln", "max", "ph", "st", "rt"}, properties: map[string]*node{"cp": &n[1], "ct": &n[2], "err": &n[3], "g": &n[4], "iss": &n[5], "ln": &n[6], "max": &n[7], "ph": &n[8], "rt": &n[9], "st": &n[11], "v": &n[12]}}
 	n[1] = node{loc: "hybrid_state.schema.json#/properties/cp", types: 17}
@@ -531,9 +589,9 @@ func buildCompiledFile14() []node {
 	return n
 }
 
-var compiledFile15 = sync.OnceValue(buildCompiledFile15)
+var compiledFile17 = sync.OnceValue(buildCompiledFile17)
 
-func buildCompiledFile15() []node {
+func buildCompiledFile17() []node {
 	n := make([]node, 8)
 	n[0] = node{loc: "hybrid_summary.schema.json#", types: 64, required: []string{"v", "map"}, properties: map[string]*node{"map": &n[1], "v": &n[7]}}
 	n[1] = node{loc: "hybrid_summary.schema.json#/properties/map", types: 64, additional: &n[2]}
@@ -546,11 +604,11 @@ func buildCompiledFile15() []node {
 	return n
 }
 
-var compiledFile16 = sync.OnceValue(buildCompiledFile16)
+var compiledFile18 = sync.OnceValue(buildCompiledFile18)
 
-func buildCompiledFile16() []node {
-	n := make([]node, 116)
-	n[0] = node{loc: "input.contract.schema.json#", types: 64, required: []string{"run", "files", "docs", "evidence", "tree", "history", "params", "secrets"}, properties: map[string]*node{"docs": &n[74], "evidence": &n[95], "files": &n[97], "history": &n[99], "params": &n[103], "run": &n[106], "secrets": &n[112], "tree": &n[114]}, additional: &n[73]}
+func buildCompiledFile18() []node {
+	n := make([]node, 118)
+	n[0] = node{loc: "input.contract.schema.json#", types: 64, required: []string{"run", "files", "docs", "evidence", "tree", "history", "params", "secrets"}, properties: map[string]*node{"docs": &n[74], "evidence": &n[97], "files": &n[99], "history": &n[101], "params": &n[105], "run": &n[108], "secrets": &n[114], "tree": &n[116]}, additional: &n[73]}
 	n[1] = node{loc: "input.contract.schema.json#/$defs/evidenceEntry", types: 64, required: []string{"path", "hash", "time", "description", "line"}, properties: map[string]*node{"description": &n[3], "hash": &n[4], "line": &n[5], "path": &n[6], "time": &n[7]}, additional: &n[2]}
 	n[2] = node{loc: "input.contract.schema.json#/$defs/evidenceEntry/additionalProperties", isBool: true, boolValue: false}
 	n[3] = node{loc: "input.contract.schema.json#/$defs/evidenceEntry/properties/description", types: 16}
@@ -624,54 +682,56 @@ func buildCompiledFile16() []node {
 	n[71] = node{loc: "input.contract.schema.json#/$defs/secret/properties/member", types: 16}
 	n[72] = node{loc: "input.contract.schema.json#/$defs/secret/properties/pointer", types: 16}
 	n[73] = node{loc: "input.contract.schema.json#/additionalProperties", isBool: true, boolValue: false}
-	n[74] = node{loc: "input.contract.schema.json#/properties/docs", types: 64, required: []string{"summary", "rounds", "task_ids", "task_ids_agree", "provenance"}, properties: map[string]*node{"provenance": &n[76], "rounds": &n[78], "summary": &n[88], "task_ids": &n[89], "task_ids_agree": &n[94]}, additional: &n[75]}
+	n[74] = node{loc: "input.contract.schema.json#/properties/docs", types: 64, required: []string{"summary", "rounds", "task_ids", "task_ids_agree", "provenance"}, properties: map[string]*node{"provenance": &n[76], "rounds": &n[78], "summary": &n[90], "task_ids": &n[91], "task_ids_agree": &n[96]}, additional: &n[75]}
 	n[75] = node{loc: "input.contract.schema.json#/properties/docs/additionalProperties", isBool: true, boolValue: false}
 	n[76] = node{loc: "input.contract.schema.json#/properties/docs/properties/provenance", types: 64, additional: &n[77]}
 	n[77] = node{loc: "input.contract.schema.json#/properties/docs/properties/provenance/additionalProperties", enum: []any{"base", "signed", "local", "claimed"}}
 	n[78] = node{loc: "input.contract.schema.json#/properties/docs/properties/rounds", types: 32, items: &n[79]}
-	n[79] = node{loc: "input.contract.schema.json#/properties/docs/properties/rounds/items", types: 64, required: []string{"n", "dir", "files", "handoff", "verdict", "audit"}, properties: map[string]*node{"audit": &n[81], "dir": &n[82], "files": &n[83], "handoff": &n[85], "n": &n[86], "verdict": &n[87]}, additional: &n[80]}
+	n[79] = node{loc: "input.contract.schema.json#/properties/docs/properties/rounds/items", types: 64, required: []string{"n", "dir", "files", "handoff", "verdict", "audit", "eval_results", "audit_results"}, properties: map[string]*node{"audit": &n[81], "audit_results": &n[82], "dir": &n[83], "eval_results": &n[84], "files": &n[85], "handoff": &n[87], "n": &n[88], "verdict": &n[89]}, additional: &n[80]}
 	n[80] = node{loc: "input.contract.schema.json#/properties/docs/properties/rounds/items/additionalProperties", isBool: true, boolValue: false}
 	n[81] = node{loc: "input.contract.schema.json#/properties/docs/properties/rounds/items/properties/audit"}
-	n[82] = node{loc: "input.contract.schema.json#/properties/docs/properties/rounds/items/properties/dir", types: 16}
-	n[83] = node{loc: "input.contract.schema.json#/properties/docs/properties/rounds/items/properties/files", types: 64, additional: &n[84]}
-	n[84] = node{loc: "input.contract.schema.json#/properties/docs/properties/rounds/items/properties/files/additionalProperties", types: 16}
-	n[85] = node{loc: "input.contract.schema.json#/properties/docs/properties/rounds/items/properties/handoff"}
-	n[86] = node{loc: "input.contract.schema.json#/properties/docs/properties/rounds/items/properties/n", types: 9}
-	n[87] = node{loc: "input.contract.schema.json#/properties/docs/properties/rounds/items/properties/verdict"}
-	n[88] = node{loc: "input.contract.schema.json#/properties/docs/properties/summary"}
-	n[89] = node{loc: "input.contract.schema.json#/properties/docs/properties/task_ids", types: 32, items: &n[90]}
-	n[90] = node{loc: "input.contract.schema.json#/properties/docs/properties/task_ids/items", types: 64, required: []string{"file", "task_id"}, properties: map[string]*node{"file": &n[92], "task_id": &n[93]}, additional: &n[91]}
-	n[91] = node{loc: "input.contract.schema.json#/properties/docs/properties/task_ids/items/additionalProperties", isBool: true, boolValue: false}
-	n[92] = node{loc: "input.contract.schema.json#/properties/docs/properties/task_ids/items/properties/file", types: 16}
-	n[93] = node{loc: "input.contract.schema.json#/properties/docs/properties/task_ids/items/properties/task_id", types: 16}
-	n[94] = node{loc: "input.contract.schema.json#/properties/docs/properties/task_ids_agree", types: 2}
-	n[95] = node{loc: "input.contract.schema.json#/properties/evidence", types: 64, additional: &n[96]}
-	n[96] = node{loc: "input.contract.schema.json#/properties/evidence/additionalProperties", ref: &n[12]}
-	n[97] = node{loc: "input.contract.schema.json#/properties/files", types: 64, additional: &n[98]}
-	n[98] = node{loc: "input.contract.schema.json#/properties/files/additionalProperties", ref: &n[18]}
-	n[99] = node{loc: "input.contract.schema.json#/properties/history", types: 64, required: []string{"base", "checked", "violations"}, properties: map[string]*node{"base": &n[100], "checked": &n[101], "violations": &n[102]}}
-	n[100] = node{loc: "input.contract.schema.json#/properties/history/properties/base", types: 17}
-	n[101] = node{loc: "input.contract.schema.json#/properties/history/properties/checked", types: 2}
-	n[102] = node{loc: "input.contract.schema.json#/properties/history/properties/violations", types: 32}
-	n[103] = node{loc: "input.contract.schema.json#/properties/params", types: 64, required: []string{"max_iterations", "max_retries"}, properties: map[string]*node{"max_iterations": &n[104], "max_retries": &n[105]}}
-	n[104] = node{loc: "input.contract.schema.json#/properties/params/properties/max_iterations", types: 8, minimum: ratOf("0")}
-	n[105] = node{loc: "input.contract.schema.json#/properties/params/properties/max_retries", types: 8, minimum: ratOf("1")}
-	n[106] = node{loc: "input.contract.schema.json#/properties/run", types: 64, required: []string{"id", "layout", "dir", "dir_is_run_id"}, properties: map[string]*node{"dir": &n[108], "dir_is_run_id": &n[109], "id": &n[110], "layout": &n[111]}, additional: &n[107]}
-	n[107] = node{loc: "input.contract.schema.json#/properties/run/additionalProperties", isBool: true, boolValue: false}
-	n[108] = node{loc: "input.contract.schema.json#/properties/run/properties/dir", types: 16}
-	n[109] = node{loc: "input.contract.schema.json#/properties/run/properties/dir_is_run_id", types: 2}
-	n[110] = node{loc: "input.contract.schema.json#/properties/run/properties/id", types: 16}
-	n[111] = node{loc: "input.contract.schema.json#/properties/run/properties/layout", hasConst: true, constV: "contract"}
-	n[112] = node{loc: "input.contract.schema.json#/properties/secrets", types: 32, items: &n[113]}
-	n[113] = node{loc: "input.contract.schema.json#/properties/secrets/items", ref: &n[63]}
-	n[114] = node{loc: "input.contract.schema.json#/properties/tree", types: 32, items: &n[115]}
-	n[115] = node{loc: "input.contract.schema.json#/properties/tree/items", types: 16, minLength: intPtr(1)}
+	n[82] = node{loc: "input.contract.schema.json#/properties/docs/properties/rounds/items/properties/audit_results"}
+	n[83] = node{loc: "input.contract.schema.json#/properties/docs/properties/rounds/items/properties/dir", types: 16}
+	n[84] = node{loc: "input.contract.schema.json#/properties/docs/properties/rounds/items/properties/eval_results"}
+	n[85] = node{loc: "input.contract.schema.json#/properties/docs/properties/rounds/items/properties/files", types: 64, additional: &n[86]}
+	n[86] = node{loc: "input.contract.schema.json#/properties/docs/properties/rounds/items/properties/files/additionalProperties", types: 16}
+	n[87] = node{loc: "input.contract.schema.json#/properties/docs/properties/rounds/items/properties/handoff"}
+	n[88] = node{loc: "input.contract.schema.json#/properties/docs/properties/rounds/items/properties/n", types: 9}
+	n[89] = node{loc: "input.contract.schema.json#/properties/docs/properties/rounds/items/properties/verdict"}
+	n[90] = node{loc: "input.contract.schema.json#/properties/docs/properties/summary"}
+	n[91] = node{loc: "input.contract.schema.json#/properties/docs/properties/task_ids", types: 32, items: &n[92]}
+	n[92] = node{loc: "input.contract.schema.json#/properties/docs/properties/task_ids/items", types: 64, required: []string{"file", "task_id"}, properties: map[string]*node{"file": &n[94], "task_id": &n[95]}, additional: &n[93]}
+	n[93] = node{loc: "input.contract.schema.json#/properties/docs/properties/task_ids/items/additionalProperties", isBool: true, boolValue: false}
+	n[94] = node{loc: "input.contract.schema.json#/properties/docs/properties/task_ids/items/properties/file", types: 16}
+	n[95] = node{loc: "input.contract.schema.json#/properties/docs/properties/task_ids/items/properties/task_id", types: 16}
+	n[96] = node{loc: "input.contract.schema.json#/properties/docs/properties/task_ids_agree", types: 2}
+	n[97] = node{loc: "input.contract.schema.json#/properties/evidence", types: 64, additional: &n[98]}
+	n[98] = node{loc: "input.contract.schema.json#/properties/evidence/additionalProperties", ref: &n[12]}
+	n[99] = node{loc: "input.contract.schema.json#/properties/files", types: 64, additional: &n[100]}
+	n[100] = node{loc: "input.contract.schema.json#/properties/files/additionalProperties", ref: &n[18]}
+	n[101] = node{loc: "input.contract.schema.json#/properties/history", types: 64, required: []string{"base", "checked", "violations"}, properties: map[string]*node{"base": &n[102], "checked": &n[103], "violations": &n[104]}}
+	n[102] = node{loc: "input.contract.schema.json#/properties/history/properties/base", types: 17}
+	n[103] = node{loc: "input.contract.schema.json#/properties/history/properties/checked", types: 2}
+	n[104] = node{loc: "input.contract.schema.json#/properties/history/properties/violations", types: 32}
+	n[105] = node{loc: "input.contract.schema.json#/properties/params", types: 64, required: []string{"max_iterations", "max_retries"}, properties: map[string]*node{"max_iterations": &n[106], "max_retries": &n[107]}}
+	n[106] = node{loc: "input.contract.schema.json#/properties/params/properties/max_iterations", types: 8, minimum: ratOf("0")}
+	n[107] = node{loc: "input.contract.schema.json#/properties/params/properties/max_retries", types: 8, minimum: ratOf("1")}
+	n[108] = node{loc: "input.contract.schema.json#/properties/run", types: 64, required: []string{"id", "layout", "dir", "dir_is_run_id"}, properties: map[string]*node{"dir": &n[110], "dir_is_run_id": &n[111], "id": &n[112], "layout": &n[113]}, additional: &n[109]}
+	n[109] = node{loc: "input.contract.schema.json#/properties/run/additionalProperties", isBool: true, boolValue: false}
+	n[110] = node{loc: "input.contract.schema.json#/properties/run/properties/dir", types: 16}
+	n[111] = node{loc: "input.contract.schema.json#/properties/run/properties/dir_is_run_id", types: 2}
+	n[112] = node{loc: "input.contract.schema.json#/properties/run/properties/id", types: 16}
+	n[113] = node{loc: "input.contract.schema.json#/properties/run/properties/layout", hasConst: true, constV: "contract"}
+	n[114] = node{loc: "input.contract.schema.json#/properties/secrets", types: 32, items: &n[115]}
+	n[115] = node{loc: "input.contract.schema.json#/properties/secrets/items", ref: &n[63]}
+	n[116] = node{loc: "input.contract.schema.json#/properties/tree", types: 32, items: &n[117]}
+	n[117] = node{loc: "input.contract.schema.json#/properties/tree/items", types: 16, minLength: intPtr(1)}
 	return n
 }
 
-var compiledFile17 = sync.OnceValue(buildCompiledFile17)
+var compiledFile19 = sync.OnceValue(buildCompiledFile19)
 
-func buildCompiledFile17() []node {
+func buildCompiledFile19() []node {
 	n := make([]node, 70)
 	n[0] = node{loc: "input.gate-state.schema.json#", types: 64, required: []string{"run", "files", "docs", "evidence", "tree", "history", "params", "secrets"}, properties: map[string]*node{"docs": &n[45], "evidence": &n[49], "files": &n[51], "history": &n[53], "params": &n[57], "run": &n[60], "secrets": &n[66], "tree": &n[68]}, additional: &n[44]}
 	n[1] = node{loc: "input.gate-state.schema.json#/$defs/evidenceStatus", types: 64, required: []string{"logged", "exists", "inside_run", "hash_ok"}, properties: map[string]*node{"exists": &n[3], "hash_ok": &n[4], "inside_run": &n[5], "logged": &n[6]}, additional: &n[2]}
@@ -746,9 +806,9 @@ func buildCompiledFile17() []node {
 	return n
 }
 
-var compiledFile18 = sync.OnceValue(buildCompiledFile18)
+var compiledFile20 = sync.OnceValue(buildCompiledFile20)
 
-func buildCompiledFile18() []node {
+func buildCompiledFile20() []node {
 	n := make([]node, 156)
 	n[0] = node{loc: "input.h3a.schema.json#", types: 64, required: []string{"run", "files", "docs", "evidence", "tree", "history", "params", "secrets", "meanings"}, properties: map[string]*node{"docs": &n[106], "evidence": &n[123], "files": &n[125], "history": &n[127], "meanings": &n[131], "params": &n[143], "run": &n[146], "secrets": &n[152], "tree": &n[154]}, additional: &n[105]}
 	n[1] = node{loc: "input.h3a.schema.json#/$defs/currentGate", types: 64, required: []string{"gate", "line", "status", "raw_status", "status_line", "blockers"}, properties: map[string]*node{"blockers": &n[3], "gate": &n[8], "line": &n[9], "raw_status": &n[10], "status": &n[11], "status_line": &n[12]}, additional: &n[2]}
@@ -909,9 +969,9 @@ func buildCompiledFile18() []node {
 	return n
 }
 
-var compiledFile19 = sync.OnceValue(buildCompiledFile19)
+var compiledFile21 = sync.OnceValue(buildCompiledFile21)
 
-func buildCompiledFile19() []node {
+func buildCompiledFile21() []node {
 	n := make([]node, 137)
 	n[0] = node{loc: "input.hybrid-os.schema.json#", types: 64, required: []string{"run", "files", "docs", "evidence", "tree", "history", "params", "secrets"}, properties: map[string]*node{"docs": &n[74], "evidence": &n[116], "files": &n[118], "history": &n[120], "params": &n[124], "run": &n[127], "secrets": &n[133], "tree": &n[135]}, additional: &n[73]}
 	n[1] = node{loc: "input.hybrid-os.schema.json#/$defs/evidenceEntry", types: 64, required: []string{"path", "hash", "time", "description", "line"}, properties: map[string]*node{"description": &n[3], "hash": &n[4], "line": &n[5], "path": &n[6], "time": &n[7]}, additional: &n[2]}
@@ -1053,9 +1113,9 @@ func buildCompiledFile19() []node {
 	return n
 }
 
-var compiledFile20 = sync.OnceValue(buildCompiledFile20)
+var compiledFile22 = sync.OnceValue(buildCompiledFile22)
 
-func buildCompiledFile20() []node {
+func buildCompiledFile22() []node {
 	n := make([]node, 120)
 	n[0] = node{loc: "input.stigmergy.schema.json#", types: 64, required: []string{"run", "files", "docs", "evidence", "tree", "history", "params", "secrets"}, properties: map[string]*node{"docs": &n[81], "evidence": &n[99], "files": &n[101], "history": &n[103], "params": &n[107], "run": &n[110], "secrets": &n[116], "tree": &n[118]}, additional: &n[80]}
 	n[1] = node{loc: "input.stigmergy.schema.json#/$defs/evidenceEntry", types: 64, required: []string{"path", "hash", "time", "description", "line"}, properties: map[string]*node{"description": &n[3], "hash": &n[4], "line": &n[5], "path": &n[6], "time": &n[7]}, additional: &n[2]}
@@ -1180,119 +1240,119 @@ func buildCompiledFile20() []node {
 	return n
 }
 
-var compiledFile21 = sync.OnceValue(buildCompiledFile21)
+var compiledFile23 = sync.OnceValue(buildCompiledFile23)
 
-func buildCompiledFile21() []node {
+func buildCompiledFile23() []node {
 	n := make([]node, 18)
 	n[0] = node{loc: "planner_report.schema.json#", types: 64, required: []string{"run_id", "agent", "reports"}, properties: map[string]*node{"agent": &n[14], "reports": &n[15], "run_id": &n[17]}}
 	n[1] = node{loc: "planner_report.schema.json#/$defs/report", types: 64, required: []string{"task_id", "timestamp", "gate_status"}, properties: map[string]*node{"artifacts": &n[2], "gate_status": &n[4], "research_findings": &n[5], "roadmap_status": &n[7], "task_id": &n[8], "tasks_created": &n[9], "tdd_strategy": &n[11], "timestamp": &n[13]}}
 	n[2] = node{loc: "planner_report.schema.json#/$defs/report/properties/artifacts", types: 32, items: &n[3]}
-	n[3] = node{loc: "planner_report.schema.json#/$defs/report/properties/artifacts/items", ref: &compiledFile6()[2]}
-	n[4] = node{loc: "planner_report.schema.json#/$defs/report/properties/gate_status", ref: &compiledFile6()[14]}
+	n[3] = node{loc: "planner_report.schema.json#/$defs/report/properties/artifacts/items", ref: &compiledFile8()[2]}
+	n[4] = node{loc: "planner_report.schema.json#/$defs/report/properties/gate_status", ref: &compiledFile8()[14]}
 	n[5] = node{loc: "planner_report.schema.json#/$defs/report/properties/research_findings", types: 32, items: &n[6]}
 	n[6] = node{loc: "planner_report.schema.json#/$defs/report/properties/research_findings/items", types: 16}
 	n[7] = node{loc: "planner_report.schema.json#/$defs/report/properties/roadmap_status", types: 16}
-	n[8] = node{loc: "planner_report.schema.json#/$defs/report/properties/task_id", ref: &compiledFile6()[19]}
+	n[8] = node{loc: "planner_report.schema.json#/$defs/report/properties/task_id", ref: &compiledFile8()[19]}
 	n[9] = node{loc: "planner_report.schema.json#/$defs/report/properties/tasks_created", types: 32, items: &n[10]}
-	n[10] = node{loc: "planner_report.schema.json#/$defs/report/properties/tasks_created/items", ref: &compiledFile6()[19]}
+	n[10] = node{loc: "planner_report.schema.json#/$defs/report/properties/tasks_created/items", ref: &compiledFile8()[19]}
 	n[11] = node{loc: "planner_report.schema.json#/$defs/report/properties/tdd_strategy", types: 64, additional: &n[12]}
-	n[12] = node{loc: "planner_report.schema.json#/$defs/report/properties/tdd_strategy/additionalProperties", ref: &compiledFile6()[21]}
-	n[13] = node{loc: "planner_report.schema.json#/$defs/report/properties/timestamp", ref: &compiledFile6()[25]}
+	n[12] = node{loc: "planner_report.schema.json#/$defs/report/properties/tdd_strategy/additionalProperties", ref: &compiledFile8()[21]}
+	n[13] = node{loc: "planner_report.schema.json#/$defs/report/properties/timestamp", ref: &compiledFile8()[25]}
 	n[14] = node{loc: "planner_report.schema.json#/properties/agent", hasConst: true, constV: "planner"}
 	n[15] = node{loc: "planner_report.schema.json#/properties/reports", types: 32, items: &n[16]}
 	n[16] = node{loc: "planner_report.schema.json#/properties/reports/items", ref: &n[1]}
-	n[17] = node{loc: "planner_report.schema.json#/properties/run_id", ref: &compiledFile6()[18]}
+	n[17] = node{loc: "planner_report.schema.json#/properties/run_id", ref: &compiledFile8()[18]}
 	return n
 }
 
-var compiledFile22 = sync.OnceValue(buildCompiledFile22)
+var compiledFile24 = sync.OnceValue(buildCompiledFile24)
 
-func buildCompiledFile22() []node {
+func buildCompiledFile24() []node {
 	n := make([]node, 45)
 	n[0] = node{loc: "session_handoff.schema.json#", types: 64, properties: map[string]*node{"current_agent": &n[26], "from_agent": &n[27], "gate_status": &n[28], "gate_transition": &n[29], "handoff_id": &n[30], "handoff_time": &n[31], "history": &n[32], "next_agent": &n[34], "payload": &n[35], "rejected_at": &n[36], "rejected_by": &n[37], "rejection_reason": &n[38], "run_id": &n[39], "status": &n[40], "to_agent": &n[41], "verification_checklist": &n[42]}, ifN: &n[25], thenN: &n[44], elseN: &n[24]}
 	n[1] = node{loc: "session_handoff.schema.json#/$defs/historyEntry", types: 64, required: []string{"from", "to", "time", "gate"}, properties: map[string]*node{"from": &n[2], "gate": &n[3], "notes": &n[4], "time": &n[5], "to": &n[6]}}
-	n[2] = node{loc: "session_handoff.schema.json#/$defs/historyEntry/properties/from", ref: &compiledFile6()[1]}
-	n[3] = node{loc: "session_handoff.schema.json#/$defs/historyEntry/properties/gate", ref: &compiledFile6()[14]}
+	n[2] = node{loc: "session_handoff.schema.json#/$defs/historyEntry/properties/from", ref: &compiledFile8()[1]}
+	n[3] = node{loc: "session_handoff.schema.json#/$defs/historyEntry/properties/gate", ref: &compiledFile8()[14]}
 	n[4] = node{loc: "session_handoff.schema.json#/$defs/historyEntry/properties/notes", types: 17}
-	n[5] = node{loc: "session_handoff.schema.json#/$defs/historyEntry/properties/time", ref: &compiledFile6()[25]}
-	n[6] = node{loc: "session_handoff.schema.json#/$defs/historyEntry/properties/to", ref: &compiledFile6()[1]}
+	n[5] = node{loc: "session_handoff.schema.json#/$defs/historyEntry/properties/time", ref: &compiledFile8()[25]}
+	n[6] = node{loc: "session_handoff.schema.json#/$defs/historyEntry/properties/to", ref: &compiledFile8()[1]}
 	n[7] = node{loc: "session_handoff.schema.json#/$defs/payload", types: 64, required: []string{"task_id"}, properties: map[string]*node{"action_required": &n[8], "approval_for_next_task": &n[9], "commands_run": &n[10], "context": &n[12], "definition_of_done_status": &n[13], "files_to_review": &n[15], "goal": &n[17], "iteration_count": &n[18], "next_action": &n[19], "notes": &n[20], "summary": &n[21], "task_id": &n[22], "verdict": &n[23]}}
 	n[8] = node{loc: "session_handoff.schema.json#/$defs/payload/properties/action_required", types: 16}
 	n[9] = node{loc: "session_handoff.schema.json#/$defs/payload/properties/approval_for_next_task", types: 2}
 	n[10] = node{loc: "session_handoff.schema.json#/$defs/payload/properties/commands_run", types: 32, items: &n[11]}
-	n[11] = node{loc: "session_handoff.schema.json#/$defs/payload/properties/commands_run/items", ref: &compiledFile6()[4]}
+	n[11] = node{loc: "session_handoff.schema.json#/$defs/payload/properties/commands_run/items", ref: &compiledFile8()[4]}
 	n[12] = node{loc: "session_handoff.schema.json#/$defs/payload/properties/context", types: 17}
 	n[13] = node{loc: "session_handoff.schema.json#/$defs/payload/properties/definition_of_done_status", types: 32, items: &n[14]}
-	n[14] = node{loc: "session_handoff.schema.json#/$defs/payload/properties/definition_of_done_status/items", ref: &compiledFile6()[8]}
+	n[14] = node{loc: "session_handoff.schema.json#/$defs/payload/properties/definition_of_done_status/items", ref: &compiledFile8()[8]}
 	n[15] = node{loc: "session_handoff.schema.json#/$defs/payload/properties/files_to_review", types: 32, items: &n[16]}
-	n[16] = node{loc: "session_handoff.schema.json#/$defs/payload/properties/files_to_review/items", ref: &compiledFile6()[2]}
+	n[16] = node{loc: "session_handoff.schema.json#/$defs/payload/properties/files_to_review/items", ref: &compiledFile8()[2]}
 	n[17] = node{loc: "session_handoff.schema.json#/$defs/payload/properties/goal", types: 17}
 	n[18] = node{loc: "session_handoff.schema.json#/$defs/payload/properties/iteration_count", types: 8, minimum: ratOf("0")}
 	n[19] = node{loc: "session_handoff.schema.json#/$defs/payload/properties/next_action", types: 16}
 	n[20] = node{loc: "session_handoff.schema.json#/$defs/payload/properties/notes", types: 17}
 	n[21] = node{loc: "session_handoff.schema.json#/$defs/payload/properties/summary", types: 16}
-	n[22] = node{loc: "session_handoff.schema.json#/$defs/payload/properties/task_id", ref: &compiledFile6()[16]}
-	n[23] = node{loc: "session_handoff.schema.json#/$defs/payload/properties/verdict", ref: &compiledFile6()[26]}
+	n[22] = node{loc: "session_handoff.schema.json#/$defs/payload/properties/task_id", ref: &compiledFile8()[16]}
+	n[23] = node{loc: "session_handoff.schema.json#/$defs/payload/properties/verdict", ref: &compiledFile8()[26]}
 	n[24] = node{loc: "session_handoff.schema.json#/else", required: []string{"run_id", "current_agent", "next_agent", "handoff_time", "gate_status", "payload", "history"}}
 	n[25] = node{loc: "session_handoff.schema.json#/if", required: []string{"handoff_id"}}
-	n[26] = node{loc: "session_handoff.schema.json#/properties/current_agent", ref: &compiledFile6()[1]}
-	n[27] = node{loc: "session_handoff.schema.json#/properties/from_agent", ref: &compiledFile6()[1]}
-	n[28] = node{loc: "session_handoff.schema.json#/properties/gate_status", ref: &compiledFile6()[14]}
+	n[26] = node{loc: "session_handoff.schema.json#/properties/current_agent", ref: &compiledFile8()[1]}
+	n[27] = node{loc: "session_handoff.schema.json#/properties/from_agent", ref: &compiledFile8()[1]}
+	n[28] = node{loc: "session_handoff.schema.json#/properties/gate_status", ref: &compiledFile8()[14]}
 	n[29] = node{loc: "session_handoff.schema.json#/properties/gate_transition", types: 16, minLength: intPtr(1), expected: "a gate transition (e.g. G0_passed → G1_pending)"}
 	n[30] = node{loc: "session_handoff.schema.json#/properties/handoff_id", types: 16, minLength: intPtr(1), expected: "a handoff id (e.g. H1)"}
-	n[31] = node{loc: "session_handoff.schema.json#/properties/handoff_time", ref: &compiledFile6()[17]}
+	n[31] = node{loc: "session_handoff.schema.json#/properties/handoff_time", ref: &compiledFile8()[17]}
 	n[32] = node{loc: "session_handoff.schema.json#/properties/history", types: 32, items: &n[33]}
 	n[33] = node{loc: "session_handoff.schema.json#/properties/history/items", ref: &n[1]}
 	n[34] = node{loc: "session_handoff.schema.json#/properties/next_agent", types: 17, minLength: intPtr(1), expected: "an agent name (e.g. validator)"}
 	n[35] = node{loc: "session_handoff.schema.json#/properties/payload", ref: &n[7]}
-	n[36] = node{loc: "session_handoff.schema.json#/properties/rejected_at", ref: &compiledFile6()[25]}
-	n[37] = node{loc: "session_handoff.schema.json#/properties/rejected_by", ref: &compiledFile6()[1]}
+	n[36] = node{loc: "session_handoff.schema.json#/properties/rejected_at", ref: &compiledFile8()[25]}
+	n[37] = node{loc: "session_handoff.schema.json#/properties/rejected_by", ref: &compiledFile8()[1]}
 	n[38] = node{loc: "session_handoff.schema.json#/properties/rejection_reason", types: 16}
-	n[39] = node{loc: "session_handoff.schema.json#/properties/run_id", ref: &compiledFile6()[18]}
+	n[39] = node{loc: "session_handoff.schema.json#/properties/run_id", ref: &compiledFile8()[18]}
 	n[40] = node{loc: "session_handoff.schema.json#/properties/status", types: 16}
-	n[41] = node{loc: "session_handoff.schema.json#/properties/to_agent", ref: &compiledFile6()[1]}
+	n[41] = node{loc: "session_handoff.schema.json#/properties/to_agent", ref: &compiledFile8()[1]}
 	n[42] = node{loc: "session_handoff.schema.json#/properties/verification_checklist", types: 32, items: &n[43]}
 	n[43] = node{loc: "session_handoff.schema.json#/properties/verification_checklist/items", types: 16}
 	n[44] = node{loc: "session_handoff.schema.json#/then", required: []string{"run_id", "handoff_id", "from_agent", "to_agent", "handoff_time", "gate_transition", "payload"}}
 	return n
 }
 
-var compiledFile23 = sync.OnceValue(buildCompiledFile23)
+var compiledFile25 = sync.OnceValue(buildCompiledFile25)
 
-func buildCompiledFile23() []node {
+func buildCompiledFile25() []node {
 	n := make([]node, 44)
 	n[0] = node{loc: "state.schema.json#", types: 64, required: []string{"run_id", "h3a_version", "created_at", "meta", "gates", "steps"}, properties: map[string]*node{"created_at": &n[26], "gates": &n[27], "h3a_version": &n[32], "meta": &n[33], "run_id": &n[41], "steps": &n[42]}}
 	n[1] = node{loc: "state.schema.json#/$defs/step", types: 64, properties: map[string]*node{"agent": &n[4], "artifacts": &n[5], "commands_run": &n[7], "corrected_values": &n[9], "corrects": &n[10], "coverage_delta": &n[11], "files_changed": &n[12], "gate": &n[14], "notes": &n[15], "reason": &n[16], "status": &n[17], "summary": &n[18], "task_id": &n[19], "tdd_evidence": &n[20], "timestamp": &n[24]}, ifN: &n[3], thenN: &n[25], elseN: &n[2]}
 	n[2] = node{loc: "state.schema.json#/$defs/step/else", required: []string{"task_id", "agent", "timestamp", "summary", "gate", "status", "artifacts"}}
 	n[3] = node{loc: "state.schema.json#/$defs/step/if", required: []string{"corrects"}}
-	n[4] = node{loc: "state.schema.json#/$defs/step/properties/agent", ref: &compiledFile6()[1]}
+	n[4] = node{loc: "state.schema.json#/$defs/step/properties/agent", ref: &compiledFile8()[1]}
 	n[5] = node{loc: "state.schema.json#/$defs/step/properties/artifacts", types: 32, items: &n[6]}
-	n[6] = node{loc: "state.schema.json#/$defs/step/properties/artifacts/items", ref: &compiledFile6()[2]}
+	n[6] = node{loc: "state.schema.json#/$defs/step/properties/artifacts/items", ref: &compiledFile8()[2]}
 	n[7] = node{loc: "state.schema.json#/$defs/step/properties/commands_run", types: 32, items: &n[8]}
-	n[8] = node{loc: "state.schema.json#/$defs/step/properties/commands_run/items", ref: &compiledFile6()[4]}
+	n[8] = node{loc: "state.schema.json#/$defs/step/properties/commands_run/items", ref: &compiledFile8()[4]}
 	n[9] = node{loc: "state.schema.json#/$defs/step/properties/corrected_values", types: 64}
-	n[10] = node{loc: "state.schema.json#/$defs/step/properties/corrects", ref: &compiledFile6()[19]}
+	n[10] = node{loc: "state.schema.json#/$defs/step/properties/corrects", ref: &compiledFile8()[19]}
 	n[11] = node{loc: "state.schema.json#/$defs/step/properties/coverage_delta", types: 16}
 	n[12] = node{loc: "state.schema.json#/$defs/step/properties/files_changed", types: 32, items: &n[13]}
 	n[13] = node{loc: "state.schema.json#/$defs/step/properties/files_changed/items", types: 16, minLength: intPtr(1), expected: "a file path"}
-	n[14] = node{loc: "state.schema.json#/$defs/step/properties/gate", ref: &compiledFile6()[13]}
+	n[14] = node{loc: "state.schema.json#/$defs/step/properties/gate", ref: &compiledFile8()[13]}
 	n[15] = node{loc: "state.schema.json#/$defs/step/properties/notes", types: 17}
 	n[16] = node{loc: "state.schema.json#/$defs/step/properties/reason", types: 16, minLength: intPtr(1), expected: "the reason for the correction"}
-	n[17] = node{loc: "state.schema.json#/$defs/step/properties/status", ref: &compiledFile6()[15]}
+	n[17] = node{loc: "state.schema.json#/$defs/step/properties/status", ref: &compiledFile8()[15]}
 	n[18] = node{loc: "state.schema.json#/$defs/step/properties/summary", types: 16}
-	n[19] = node{loc: "state.schema.json#/$defs/step/properties/task_id", ref: &compiledFile6()[19]}
+	n[19] = node{loc: "state.schema.json#/$defs/step/properties/task_id", ref: &compiledFile8()[19]}
 	n[20] = node{loc: "state.schema.json#/$defs/step/properties/tdd_evidence", types: 64, required: []string{"red", "green"}, properties: map[string]*node{"green": &n[21], "red": &n[22], "refactor": &n[23]}}
-	n[21] = node{loc: "state.schema.json#/$defs/step/properties/tdd_evidence/properties/green", ref: &compiledFile6()[2]}
-	n[22] = node{loc: "state.schema.json#/$defs/step/properties/tdd_evidence/properties/red", ref: &compiledFile6()[2]}
-	n[23] = node{loc: "state.schema.json#/$defs/step/properties/tdd_evidence/properties/refactor", ref: &compiledFile6()[2]}
-	n[24] = node{loc: "state.schema.json#/$defs/step/properties/timestamp", ref: &compiledFile6()[25]}
+	n[21] = node{loc: "state.schema.json#/$defs/step/properties/tdd_evidence/properties/green", ref: &compiledFile8()[2]}
+	n[22] = node{loc: "state.schema.json#/$defs/step/properties/tdd_evidence/properties/red", ref: &compiledFile8()[2]}
+	n[23] = node{loc: "state.schema.json#/$defs/step/properties/tdd_evidence/properties/refactor", ref: &compiledFile8()[2]}
+	n[24] = node{loc: "state.schema.json#/$defs/step/properties/timestamp", ref: &compiledFile8()[25]}
 	n[25] = node{loc: "state.schema.json#/$defs/step/then", required: []string{"corrects", "reason"}}
-	n[26] = node{loc: "state.schema.json#/properties/created_at", ref: &compiledFile6()[25]}
+	n[26] = node{loc: "state.schema.json#/properties/created_at", ref: &compiledFile8()[25]}
 	n[27] = node{loc: "state.schema.json#/properties/gates", types: 64, required: []string{"G0_planning", "G1_implementation", "G2_validation", "G3_production_ready"}, properties: map[string]*node{"G0_planning": &n[28], "G1_implementation": &n[29], "G2_validation": &n[30], "G3_production_ready": &n[31]}}
-	n[28] = node{loc: "state.schema.json#/properties/gates/properties/G0_planning", ref: &compiledFile6()[15]}
-	n[29] = node{loc: "state.schema.json#/properties/gates/properties/G1_implementation", ref: &compiledFile6()[15]}
-	n[30] = node{loc: "state.schema.json#/properties/gates/properties/G2_validation", ref: &compiledFile6()[15]}
-	n[31] = node{loc: "state.schema.json#/properties/gates/properties/G3_production_ready", ref: &compiledFile6()[15]}
+	n[28] = node{loc: "state.schema.json#/properties/gates/properties/G0_planning", ref: &compiledFile8()[15]}
+	n[29] = node{loc: "state.schema.json#/properties/gates/properties/G1_implementation", ref: &compiledFile8()[15]}
+	n[30] = node{loc: "state.schema.json#/properties/gates/properties/G2_validation", ref: &compiledFile8()[15]}
+	n[31] = node{loc: "state.schema.json#/properties/gates/properties/G3_production_ready", ref: &compiledFile8()[15]}
 	n[32] = node{loc: "state.schema.json#/properties/h3a_version", types: 16, minLength: intPtr(1), expected: "a version such as 1.0.0"}
 	n[33] = node{loc: "state.schema.json#/properties/meta", types: 64, required: []string{"repo", "branch", "commit", "commit_short", "remote", "ci_green", "dirty"}, properties: map[string]*node{"branch": &n[34], "ci_green": &n[35], "commit": &n[36], "commit_short": &n[37], "dirty": &n[38], "remote": &n[39], "repo": &n[40]}}
 	n[34] = node{loc: "state.schema.json#/properties/meta/properties/branch", types: 16}
@@ -1302,15 +1362,15 @@ func buildCompiledFile23() []node {
 	n[38] = node{loc: "state.schema.json#/properties/meta/properties/dirty", types: 2}
 	n[39] = node{loc: "state.schema.json#/properties/meta/properties/remote", types: 16}
 	n[40] = node{loc: "state.schema.json#/properties/meta/properties/repo", types: 16}
-	n[41] = node{loc: "state.schema.json#/properties/run_id", ref: &compiledFile6()[18]}
+	n[41] = node{loc: "state.schema.json#/properties/run_id", ref: &compiledFile8()[18]}
 	n[42] = node{loc: "state.schema.json#/properties/steps", types: 32, items: &n[43]}
 	n[43] = node{loc: "state.schema.json#/properties/steps/items", ref: &n[1]}
 	return n
 }
 
-var compiledFile24 = sync.OnceValue(buildCompiledFile24)
+var compiledFile26 = sync.OnceValue(buildCompiledFile26)
 
-func buildCompiledFile24() []node {
+func buildCompiledFile26() []node {
 	n := make([]node, 28)
 	n[0] = node{loc: "stigmergy_state.schema.json#", types: 64, required: []string{"schema_version", "project_name", "goal", "project_status", "project_manifest", "history", "issue_log"}, properties: map[string]*node{"goal": &n[1], "history": &n[2], "issue_log": &n[8], "project_manifest": &n[15], "project_name": &n[25], "project_status": &n[26], "schema_version": &n[27]}}
 	n[1] = node{loc: "stigmergy_state.schema.json#/properties/goal", types: 16}
@@ -1343,24 +1403,24 @@ func buildCompiledFile24() []node {
 	return n
 }
 
-var compiledFile25 = sync.OnceValue(buildCompiledFile25)
+var compiledFile27 = sync.OnceValue(buildCompiledFile27)
 
-func buildCompiledFile25() []node {
+func buildCompiledFile27() []node {
 	n := make([]node, 52)
 	n[0] = node{loc: "validator_report.schema.json#", types: 64, required: []string{"run_id", "agent", "verdicts"}, properties: map[string]*node{"agent": &n[48], "run_id": &n[49], "verdicts": &n[50]}}
 	n[1] = node{loc: "validator_report.schema.json#/$defs/check", types: 64, required: []string{"status"}, properties: map[string]*node{"notes": &n[2], "report": &n[3], "status": &n[4]}}
 	n[2] = node{loc: "validator_report.schema.json#/$defs/check/properties/notes", types: 17}
-	n[3] = node{loc: "validator_report.schema.json#/$defs/check/properties/report", ref: &compiledFile6()[2]}
-	n[4] = node{loc: "validator_report.schema.json#/$defs/check/properties/status", ref: &compiledFile6()[3]}
+	n[3] = node{loc: "validator_report.schema.json#/$defs/check/properties/report", ref: &compiledFile8()[2]}
+	n[4] = node{loc: "validator_report.schema.json#/$defs/check/properties/status", ref: &compiledFile8()[3]}
 	n[5] = node{loc: "validator_report.schema.json#/$defs/verdict", types: 64, required: []string{"task_id", "timestamp", "status", "verification_results", "approval_for_next_task", "gate_status"}, properties: map[string]*node{"approval_for_next_task": &n[6], "artifacts": &n[7], "gate_status": &n[9], "remediation_plan": &n[10], "status": &n[11], "task_id": &n[12], "timestamp": &n[13], "verification_results": &n[14]}}
 	n[6] = node{loc: "validator_report.schema.json#/$defs/verdict/properties/approval_for_next_task", types: 2}
 	n[7] = node{loc: "validator_report.schema.json#/$defs/verdict/properties/artifacts", types: 32, items: &n[8]}
-	n[8] = node{loc: "validator_report.schema.json#/$defs/verdict/properties/artifacts/items", ref: &compiledFile6()[2]}
-	n[9] = node{loc: "validator_report.schema.json#/$defs/verdict/properties/gate_status", ref: &compiledFile6()[14]}
+	n[8] = node{loc: "validator_report.schema.json#/$defs/verdict/properties/artifacts/items", ref: &compiledFile8()[2]}
+	n[9] = node{loc: "validator_report.schema.json#/$defs/verdict/properties/gate_status", ref: &compiledFile8()[14]}
 	n[10] = node{loc: "validator_report.schema.json#/$defs/verdict/properties/remediation_plan", types: 81}
-	n[11] = node{loc: "validator_report.schema.json#/$defs/verdict/properties/status", ref: &compiledFile6()[26]}
-	n[12] = node{loc: "validator_report.schema.json#/$defs/verdict/properties/task_id", ref: &compiledFile6()[19]}
-	n[13] = node{loc: "validator_report.schema.json#/$defs/verdict/properties/timestamp", ref: &compiledFile6()[25]}
+	n[11] = node{loc: "validator_report.schema.json#/$defs/verdict/properties/status", ref: &compiledFile8()[26]}
+	n[12] = node{loc: "validator_report.schema.json#/$defs/verdict/properties/task_id", ref: &compiledFile8()[19]}
+	n[13] = node{loc: "validator_report.schema.json#/$defs/verdict/properties/timestamp", ref: &compiledFile8()[25]}
 	n[14] = node{loc: "validator_report.schema.json#/$defs/verdict/properties/verification_results", types: 64, properties: map[string]*node{"accessibility": &n[16], "command_verification": &n[17], "coverage": &n[18], "dod_checklist": &n[22], "intent_alignment": &n[27], "lint": &n[28], "mutation": &n[31], "security": &n[34], "tdd_compliance": &n[37], "tests": &n[40], "type_check": &n[45]}, additional: &n[15]}
 	n[15] = node{loc: "validator_report.schema.json#/$defs/verdict/properties/verification_results/additionalProperties", ref: &n[1]}
 	n[16] = node{loc: "validator_report.schema.json#/$defs/verdict/properties/verification_results/properties/accessibility", ref: &n[1]}
@@ -1385,8 +1445,8 @@ func buildCompiledFile25() []node {
 	n[35] = node{loc: "validator_report.schema.json#/$defs/verdict/properties/verification_results/properties/security/properties/scan_type", types: 16}
 	n[36] = node{loc: "validator_report.schema.json#/$defs/verdict/properties/verification_results/properties/security/properties/vulnerabilities", types: 8, minimum: ratOf("0")}
 	n[37] = node{loc: "validator_report.schema.json#/$defs/verdict/properties/verification_results/properties/tdd_compliance", ref: &n[1], properties: map[string]*node{"green_evidence": &n[38], "red_evidence": &n[39]}}
-	n[38] = node{loc: "validator_report.schema.json#/$defs/verdict/properties/verification_results/properties/tdd_compliance/properties/green_evidence", ref: &compiledFile6()[2]}
-	n[39] = node{loc: "validator_report.schema.json#/$defs/verdict/properties/verification_results/properties/tdd_compliance/properties/red_evidence", ref: &compiledFile6()[2]}
+	n[38] = node{loc: "validator_report.schema.json#/$defs/verdict/properties/verification_results/properties/tdd_compliance/properties/green_evidence", ref: &compiledFile8()[2]}
+	n[39] = node{loc: "validator_report.schema.json#/$defs/verdict/properties/verification_results/properties/tdd_compliance/properties/red_evidence", ref: &compiledFile8()[2]}
 	n[40] = node{loc: "validator_report.schema.json#/$defs/verdict/properties/verification_results/properties/tests", ref: &n[1], properties: map[string]*node{"failed": &n[41], "passed": &n[42], "skipped": &n[43], "total": &n[44]}}
 	n[41] = node{loc: "validator_report.schema.json#/$defs/verdict/properties/verification_results/properties/tests/properties/failed", types: 8, minimum: ratOf("0")}
 	n[42] = node{loc: "validator_report.schema.json#/$defs/verdict/properties/verification_results/properties/tests/properties/passed", types: 8, minimum: ratOf("0")}
@@ -1396,7 +1456,7 @@ func buildCompiledFile25() []node {
 	n[46] = node{loc: "validator_report.schema.json#/$defs/verdict/properties/verification_results/properties/type_check/properties/errors", types: 8, minimum: ratOf("0")}
 	n[47] = node{loc: "validator_report.schema.json#/$defs/verdict/properties/verification_results/properties/type_check/properties/tool", types: 16}
 	n[48] = node{loc: "validator_report.schema.json#/properties/agent", hasConst: true, constV: "validator"}
-	n[49] = node{loc: "validator_report.schema.json#/properties/run_id", ref: &compiledFile6()[18]}
+	n[49] = node{loc: "validator_report.schema.json#/properties/run_id", ref: &compiledFile8()[18]}
 	n[50] = node{loc: "validator_report.schema.json#/properties/verdicts", types: 32, items: &n[51]}
 	n[51] = node{loc: "validator_report.schema.json#/properties/verdicts/items", ref: &n[5]}
 	return n

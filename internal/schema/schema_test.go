@@ -30,7 +30,9 @@ var toolSchemas = []string{"config"}
 
 // layoutSchemas are the document and input schemas of the other layouts;
 // their examples are checked by the content tests like every schema's.
-var layoutSchemas = []string{"hybrid_artifact", "hybrid_known_issues", "hybrid_log", "hybrid_plan", "hybrid_state", "hybrid_summary", "input.hybrid-os", "stigmergy_state", "input.stigmergy", "gate_state_gate_output", "gate_state_pipeline", "input.gate-state"}
+// (contract_eval_results and contract_audit_results are the contract's
+// optional results, which artifact-contract.md gives no example of.)
+var layoutSchemas = []string{"contract_audit_results", "contract_eval_results", "hybrid_artifact", "hybrid_known_issues", "hybrid_log", "hybrid_plan", "hybrid_state", "hybrid_summary", "input.hybrid-os", "stigmergy_state", "input.stigmergy", "gate_state_gate_output", "gate_state_pipeline", "input.gate-state"}
 
 func mustDefault(t testing.TB) *Set {
 	t.Helper()

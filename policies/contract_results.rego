@@ -1,0 +1,166 @@
+# The judge's and the auditor's optional results beside their artifacts: eval-results.json, audit-results.json.
+# (The package and its metadata: contract.rego.)
+package h3a.rules.contract
+
+import data.h3a.lib
+
+# METADATA
+# title: Pass over failed eval or audit commands
+# description: >-
+#   A round whose judge's verdict is pass while its eval-results.json records a failed
+#   eval command, or whose auditor's gate is pass while its audit-results.json records a
+#   failed artifact check or command: the record the role wrote shows a failure that its
+#   decision passes over. A command or check is read as failed by a status that is not
+#   pass, ok or success (in any case), by an exit_code other than 0, whatever its status
+#   says, and the file as a whole by a summary failed count larger than the failed entries
+#   it lists. The one exception is the auditor's requirements_traceability check of
+#   unknown, which its script writes when the handoff names no requirement (the audit's
+#   requirements_coverage carries it, which h3a.gates.contract_pass_with_undecided_check
+#   leaves out too). An entry that says
+#   nothing readable about its outcome (no status and no exit_code) under a pass was not
+#   shown to pass either. An auditor's failed check or command is accepted when the
+#   audit's notes name it (a command by eval_commands) and accept it, as for
+#   h3a.gates.contract_audit_gate_contradiction. artifact-contract.md is silent on both
+#   files; the upstream role documents define them: judge-evaluate
+#   references/artifact-contract.md, "Optional: eval-results.json": "status and exit code
+#   per command", "pass/fail summary counts"; judge-evaluate SKILL.md, Evaluate
+#   implementation evidence: "Treat failed eval commands as evidence for rejection unless
+#   out of scope"; auditor-gate references/artifact-contract.md, "Optional:
+#   audit-results.json": "artifact check list (`name`, `status`, `details`)", "executed
+#   command results (`command`, `status`, `exit_code`)", "summary counts"; auditor-gate
+#   gate-rubric.md, Decision Mapping: "`pass`: no failed artifact/traceability checks". As
+#   the spec does not name the files, this is a warning that asks for a person, never an
+#   error: whether a failed command was out of scope is theirs to say.
+# custom:
+#   id: h3a.gates.contract_eval_failed_under_pass
+#   category: gates
+#   severity: warning
+#   remediation: >-
+#     a person reads the failed command's log: the judge re-evaluates (reject with the
+#     failure as a reason, or pass once the command passes on a re-run recorded in a new
+#     eval-results.json), or the auditor re-decides (fail, or accept the check by name in
+#     the notes)
+warn contains f if {
+	some item in results_under_pass
+	f := lib.finding(rego.metadata.rule(), object.union(item, {"needs_human": true}))
+}
+
+# result_lists names, per results file, the role's decision that must be pass
+# and the lists of entries and summary counts the file holds.
+result_lists := [
+	{
+		"key": "eval_results", "role": "verdict", "decision": ["verdict", "verdict"],
+		"lists": [["results", "command", "failed"]],
+	},
+	{
+		"key": "audit_results", "role": "audit", "decision": ["audit", "gate"],
+		"lists": [["checks", "name", "checks_failed"], ["commands", "command", "commands_failed"]],
+	},
+]
+
+# passed_round(r, spec): the round's decision for the results file is pass.
+passed_round(r, spec) if object.get(r, spec.decision, null) == "pass"
+
+# results_under_pass lists each entry of a results file under a pass that
+# failed or says nothing of its outcome, then each summary count of failures
+# larger than the entries that show one.
+results_under_pass contains item if {
+	some r in rounds
+	some spec in result_lists
+	passed_round(r, spec)
+	doc := r[spec.key]
+	is_object(doc)
+	some [list, name_key, _] in spec.lists
+	some i, entry in lib.items(doc[list])
+	how := entry_outcome(entry)
+	how != "pass"
+	not accepted_result(r, spec, list, entry, name_key)
+	item := {
+		"msg": sprintf("%s is pass but %s %s %d (%s) %s; a person must confirm that it passes", [decision_name(r, spec), r.files[spec.key], singular[list], i, entry_name(entry, name_key), how]),
+		"file": r.files[spec.key],
+		"pointer": sprintf("/%s/%d", [list, i]),
+	}
+}
+
+results_under_pass contains item if {
+	some r in rounds
+	some spec in result_lists
+	passed_round(r, spec)
+	doc := r[spec.key]
+	is_object(doc)
+	some [list, _, count_key] in spec.lists
+	n := lib.get(doc.summary, count_key)
+	is_number(n)
+	listed := count([1 | some entry in lib.items(doc[list]); entry_outcome(entry) != "pass"])
+	n > listed
+	not accepted_list(r, spec, list)
+	item := {
+		"msg": sprintf("%s is pass but %s counts %v failed in summary.%s, and %s lists %d failed or unreadable; a person must confirm that every one passes", [decision_name(r, spec), r.files[spec.key], n, count_key, list, listed]),
+		"file": r.files[spec.key],
+		"pointer": sprintf("/summary/%s", [count_key]),
+	}
+}
+
+# entry_name names an entry in a message: its command or name as written.
+entry_name(entry, key) := written(object.get(entry, key, null)) if is_object(entry)
+
+else := written(entry)
+
+singular := {"results": "command", "checks": "check", "commands": "command"}
+
+decision_name(r, spec) := sprintf("%s %s", [r.files[spec.role], spec.decision[1]]) if r.files[spec.role]
+
+else := spec.decision[1]
+
+# entry_outcome reads one entry: "pass" when it shows a pass, else how it
+# shows a failure or why it shows nothing.
+entry_outcome(entry) := "is not an object" if not is_object(entry)
+
+else := sprintf("has status %s%s", [written(entry.status), exit_suffix(entry)]) if {
+	"status" in object.keys(entry)
+	not pass_status(entry.status)
+	not unknown_check(entry)
+} else := sprintf("has exit_code %v (status %s)", [entry.exit_code, written(object.get(entry, "status", null))]) if {
+	is_number(entry.exit_code)
+	entry.exit_code != 0
+} else := "has neither status nor exit_code" if {
+	not "status" in object.keys(entry)
+	not is_number(object.get(entry, "exit_code", null))
+} else := "pass"
+
+# exit_suffix gives an entry's exit_code other than 0 after its status.
+exit_suffix(entry) := sprintf(" and exit_code %v", [entry.exit_code]) if {
+	is_number(entry.exit_code)
+	entry.exit_code != 0
+} else := ""
+
+pass_status(s) if {
+	is_string(s)
+	regex.match(`^(pass(es|ed|ing)?|ok|success(ful)?|succeeded)$`, lower(trim_space(s)))
+}
+
+# unknown_check: run_audit.py writes requirements_traceability unknown when
+# the handoff names no requirement; the audit's own
+# traceability.requirements_coverage carries it, and
+# h3a.gates.contract_pass_with_undecided_check leaves that one out too.
+unknown_check(entry) if {
+	entry.name == "requirements_traceability"
+	lower(trim_space(entry.status)) == "unknown"
+}
+
+# accepted_result: the auditor's notes accept a failed check by its name, or
+# the failed commands as eval_commands.
+accepted_result(r, spec, "checks", entry, name_key) if {
+	spec.key == "audit_results"
+	name := entry[name_key]
+	is_string(name)
+	name != ""
+	notes_accept(r.audit, name)
+}
+
+accepted_result(r, spec, "commands", _, _) if accepted_list(r, spec, "commands")
+
+accepted_list(r, spec, "commands") if {
+	spec.key == "audit_results"
+	notes_accept(r.audit, "eval_commands")
+}
