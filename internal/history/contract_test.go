@@ -89,6 +89,59 @@ func TestContractHistory(t *testing.T) {
 	}
 }
 
+// TestContractResultsFrozen: the judge's eval-results.json and the
+// auditor's audit-results.json in a committed round never change, as its
+// role files: a failed eval command rewritten as passed would lift the
+// judge's pass over it (h3a.gates.contract_eval_failed_under_pass).
+func TestContractResultsFrozen(t *testing.T) {
+	const (
+		verdict = `{"task_id": "TASK-1", "verdict": "pass"}`
+		failed  = `{"results": [{"command": "pytest -q", "status": "fail", "exit_code": 1}]}`
+		passed  = `{"results": [{"command": "pytest -q", "status": "pass", "exit_code": 0}]}`
+		audited = `{"commands": [{"command": "pip-audit", "status": "fail", "exit_code": 1}]}`
+	)
+	base := map[string]string{
+		"rounds/round-1/verdict.json":       verdict,
+		"rounds/round-1/eval-results.json":  failed,
+		"rounds/round-1/audit-results.json": audited,
+		"rounds/round-1/patch.diff":         "diff\n",
+	}
+	tests := []struct {
+		name            string
+		head            map[string]string
+		rule, file, ptr string
+		details         string
+	}{
+		{"unchanged", map[string]string{
+			"rounds/round-1/verdict.json":       verdict,
+			"rounds/round-1/eval-results.json":  failed,
+			"rounds/round-1/audit-results.json": audited,
+		}, "", "", "", ""},
+		{"eval command rewritten as passed", map[string]string{
+			"rounds/round-1/verdict.json":       verdict,
+			"rounds/round-1/eval-results.json":  passed,
+			"rounds/round-1/audit-results.json": audited,
+		}, "h3a.append_only.frozen_changed", "rounds/round-1/eval-results.json", "/results/0/exit_code",
+			`rounds/round-1/eval-results.json changed since base 0123456789ab at /results/0/exit_code: base 1, head 0; a committed round's results never change`},
+		{"audit results removed", map[string]string{
+			"rounds/round-1/verdict.json":      verdict,
+			"rounds/round-1/eval-results.json": failed,
+		}, "h3a.append_only.file_removed", "rounds/round-1/audit-results.json", "",
+			`rounds/round-1/audit-results.json exists at base 0123456789ab but not in head`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f, ok := contractFinding(t, base, tc.head, tc.rule)
+			if !ok {
+				return
+			}
+			if f.Rule != tc.rule || f.File != tc.file || f.Pointer != tc.ptr || !strings.Contains(f.Details, tc.details) {
+				t.Errorf("got %s %q %q\n%s\nwant %s %q %q, details containing\n%s", f.Rule, f.File, f.Pointer, f.Details, tc.rule, tc.file, tc.ptr, tc.details)
+			}
+		})
+	}
+}
+
 // TestContractFlatHistory: a flat run is one round rewritten in place, but
 // a needs-human of its judge or auditor stays until a person confirms the
 // change.

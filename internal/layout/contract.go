@@ -69,8 +69,8 @@ var contractFiles = func() []File {
 	return files
 }()
 
-// contractAppendOnly: a contract round is written once, the summary once
-// the loop ends. Rounds only grow: a round file of the base missing in
+// contractAppendOnly: a contract round is written once (its role files and
+// the results beside them), the summary once the loop ends. Rounds only grow: a round file of the base missing in
 // head is h3a.append_only.file_removed. A flat run is one round rewritten
 // in place, but a judge's or auditor's needs-human in it stays until a
 // person confirms the change.
@@ -82,6 +82,9 @@ var contractAppendOnly = func() []AppendOnly {
 	}
 	for _, r := range contractRoles {
 		out = append(out, AppendOnly{"rounds/round-*/" + r.name + ".json", Frozen{Why: "a committed round never changes; a new attempt is a new round"}})
+	}
+	for _, r := range contractResults {
+		out = append(out, AppendOnly{"rounds/round-*/" + r.file, Frozen{Why: "a committed round's results never change; a new attempt is a new round"}})
 	}
 	return out
 }()
