@@ -13,7 +13,9 @@ import data.h3a.lib
 #   decision passes over. A command or check is read as failed by a status that is not
 #   pass, ok or success (in any case), by an exit_code other than 0, whatever its status
 #   says, and the file as a whole by a summary failed count larger than the failed entries
-#   it lists. The one exception is the auditor's requirements_traceability check of
+#   it lists. A results file that joins no round (no role file beside it: at the top of a
+#   run with round folders, or in a round folder holding none) is read against no
+#   decision, so under a pass of its role a person reads it. The one exception is the auditor's requirements_traceability check of
 #   unknown, which its script writes when the handoff names no requirement (the audit's
 #   requirements_coverage carries it, which h3a.gates.contract_pass_with_undecided_check
 #   leaves out too). An entry that says
@@ -163,4 +165,29 @@ accepted_result(r, spec, "commands", _, _) if accepted_list(r, spec, "commands")
 accepted_list(r, spec, "commands") if {
 	spec.key == "audit_results"
 	notes_accept(r.audit, "eval_commands")
+}
+
+# A results file that joins no round (no role file beside it: at the top of
+# a run with round folders, or in a round folder without handoff.json,
+# verdict.json or audit.json) is read against no decision, so under a pass of
+# that role what its commands say goes unread: a person reads it.
+results_under_pass contains item if {
+	contract
+	some p, f in input.files
+	f.present == true
+	some spec in result_lists
+	f.doc == spec.key
+	not placed_results[p]
+	passes := [r | some r in rounds; passed_round(r, spec)]
+	count(passes) > 0
+	item := {
+		"msg": sprintf("%s sits beside no handoff.json, verdict.json or audit.json, so which round it belongs to is unknown and it is read against no decision, while %s is pass; a person must read it", [p, decision_name(passes[count(passes) - 1], spec)]),
+		"file": p,
+	}
+}
+
+placed_results contains p if {
+	some r in rounds
+	some key in ["eval_results", "audit_results"]
+	p := r.files[key]
 }

@@ -17,7 +17,7 @@ with_results(i, key, file, doc) := [
 
 # results_located lists [file, pointer] of the rule's findings, each of which
 # asks for a person.
-results_located(ops) := {[f.file, f.pointer] |
+results_located(ops) := {[f.file, object.get(f, "pointer", null)] |
 	some f in stops(ops)
 	f.rule == "h3a.gates.contract_eval_failed_under_pass"
 }
@@ -121,4 +121,24 @@ test_audit_results_accepted_or_not_passed if {
 test_audit_results_counted_under_pass if {
 	doc := {"checks": [], "commands": [], "summary": {"checks_failed": 1, "commands_failed": 0}}
 	results_located(with_results(1, "audit_results", ar2, doc)) == {[ar2, "/summary/checks_failed"]}
+}
+
+results_file(doc) := {"present": true, "parsed": true, "schema_valid": true, "sha256": null, "doc": doc}
+
+# Results that join no round are read against no decision: under a pass of
+# their role, a person reads them; results that join a round are read there.
+test_results_in_no_round_under_pass if {
+	ops := [
+		{"op": "add", "path": "/files/eval-results.json", "value": results_file("eval_results")},
+		{"op": "add", "path": "/files/rounds~1round-3~1audit-results.json", "value": results_file("audit_results")},
+	]
+	results_located(ops) == {["eval-results.json", null], ["rounds/round-3/audit-results.json", null]}
+	{f.msg | some f in stops(ops); f.file == "eval-results.json"} == {"eval-results.json sits beside no handoff.json, verdict.json or audit.json, so which round it belongs to is unknown and it is read against no decision, while rounds/round-2/verdict.json verdict is pass; a person must read it"}
+	placed := array.concat(
+		with_results(1, "eval_results", e2, eval_doc([], 0)),
+		[{"op": "add", "path": "/files/rounds~1round-2~1eval-results.json", "value": results_file("eval_results")}],
+	)
+	count(results_located(placed)) == 0
+	not_passed := array.concat(ops, [{"op": "replace", "path": "/docs/rounds/1/verdict/verdict", "value": "reject"}])
+	{f.file | some f in stops(not_passed); f.rule == "h3a.gates.contract_eval_failed_under_pass"} == {"rounds/round-3/audit-results.json"}
 }
