@@ -13,7 +13,8 @@ import data.h3a.lib
 #   decision passes over. A command or check is read as failed by a status that is not
 #   pass, ok or success (in any case), by an exit_code other than 0, whatever its status
 #   says, and the file as a whole by a summary failed count larger than the failed entries
-#   it lists. A results file that joins no round (no role file beside it: at the top of a
+#   it lists. The command list is read under results or commands in either file: the
+#   documents name it only in prose. A results file that joins no round (no role file beside it: at the top of a
 #   run with round folders, or in a round folder holding none) is read against no
 #   decision, so under a pass of its role a person reads it. The one exception is the auditor's requirements_traceability check of
 #   unknown, which its script writes when the handoff names no requirement (the audit's
@@ -48,15 +49,18 @@ warn contains f if {
 }
 
 # result_lists names, per results file, the role's decision that must be pass
-# and the lists of entries and summary counts the file holds.
+# and the lists of entries the file holds, each with the summary count of its
+# failures. The upstream documents name the lists only in prose ("command
+# list", "executed command results"), so commands are read under results or
+# commands in either file, as a hand-written file may name them.
 result_lists := [
 	{
 		"key": "eval_results", "role": "verdict", "decision": ["verdict", "verdict"],
-		"lists": [["results", "command", "failed"]],
+		"lists": [["results", "command", "failed"], ["commands", "command", "failed"]],
 	},
 	{
 		"key": "audit_results", "role": "audit", "decision": ["audit", "gate"],
-		"lists": [["checks", "name", "checks_failed"], ["commands", "command", "commands_failed"]],
+		"lists": [["checks", "name", "checks_failed"], ["commands", "command", "commands_failed"], ["results", "command", "commands_failed"]],
 	},
 ]
 
@@ -90,14 +94,15 @@ results_under_pass contains item if {
 	passed_round(r, spec)
 	doc := r[spec.key]
 	is_object(doc)
-	some [list, _, count_key] in spec.lists
+	some count_key in {c | some [_, _, c] in spec.lists}
 	n := lib.get(doc.summary, count_key)
 	is_number(n)
-	listed := count([1 | some entry in lib.items(doc[list]); entry_outcome(entry) != "pass"])
+	lists := [list | some [list, _, c] in spec.lists; c == count_key]
+	listed := count([1 | some list in lists; some entry in lib.items(doc[list]); entry_outcome(entry) != "pass"])
 	n > listed
-	not accepted_list(r, spec, list)
+	not accepted_count(r, spec, lists)
 	item := {
-		"msg": sprintf("%s is pass but %s counts %v failed in summary.%s, and %s lists %d failed or unreadable; a person must confirm that every one passes", [decision_name(r, spec), r.files[spec.key], n, count_key, list, listed]),
+		"msg": sprintf("%s is pass but %s counts %v failed in summary.%s, and %s lists %d failed or unreadable; a person must confirm that every one passes", [decision_name(r, spec), r.files[spec.key], n, count_key, concat(" or ", lists), listed]),
 		"file": r.files[spec.key],
 		"pointer": sprintf("/summary/%s", [count_key]),
 	}
@@ -160,9 +165,17 @@ accepted_result(r, spec, "checks", entry, name_key) if {
 	notes_accept(r.audit, name)
 }
 
-accepted_result(r, spec, "commands", _, _) if accepted_list(r, spec, "commands")
+accepted_result(r, spec, list, _, _) if {
+	list in {"commands", "results"}
+	accepted_commands(r, spec)
+}
 
-accepted_list(r, spec, "commands") if {
+accepted_count(r, spec, lists) if {
+	"commands" in lists
+	accepted_commands(r, spec)
+}
+
+accepted_commands(r, spec) if {
 	spec.key == "audit_results"
 	notes_accept(r.audit, "eval_commands")
 }

@@ -142,3 +142,15 @@ test_results_in_no_round_under_pass if {
 	not_passed := array.concat(ops, [{"op": "replace", "path": "/docs/rounds/1/verdict/verdict", "value": "reject"}])
 	{f.file | some f in stops(not_passed); f.rule == "h3a.gates.contract_eval_failed_under_pass"} == {"rounds/round-3/audit-results.json"}
 }
+
+# The command list under the other file's name is read all the same: commands
+# in eval-results.json, results in audit-results.json, one summary count
+# over both.
+test_commands_under_either_name if {
+	eval := {"commands": [{"command": "pytest -q", "status": "fail", "exit_code": 1}], "summary": {"failed": 1}}
+	results_located(with_results(1, "eval_results", e2, eval)) == {[e2, "/commands/0"]}
+	audit := {"results": [{"command": "pip-audit", "exit_code": 1}], "summary": {"commands_failed": 2}}
+	results_located(with_results(1, "audit_results", ar2, audit)) == {[ar2, "/results/0"], [ar2, "/summary/commands_failed"]}
+	accepted := array.concat(with_results(1, "audit_results", ar2, audit), [{"op": "replace", "path": "/docs/rounds/1/audit/notes", "value": "eval_commands fails on a flaky network test, waived by the owner"}])
+	count(results_located(accepted)) == 0
+}

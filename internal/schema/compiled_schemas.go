@@ -243,8 +243,8 @@ func buildCompiledFile1() []node {
 var compiledFile2 = sync.OnceValue(buildCompiledFile2)
 
 func buildCompiledFile2() []node {
-	n := make([]node, 21)
-	n[0] = node{loc: "contract_audit_results.schema.json#", types: 64, properties: map[string]*node{"checks": &n[1], "commands": &n[6], "handoff": &n[13], "repo": &n[14], "summary": &n[15], "verdict": &n[20]}}
+	n := make([]node, 28)
+	n[0] = node{loc: "contract_audit_results.schema.json#", types: 64, properties: map[string]*node{"checks": &n[1], "commands": &n[6], "handoff": &n[13], "repo": &n[14], "results": &n[15], "summary": &n[22], "verdict": &n[27]}}
 	n[1] = node{loc: "contract_audit_results.schema.json#/properties/checks", types: 32, items: &n[2]}
 	n[2] = node{loc: "contract_audit_results.schema.json#/properties/checks/items", types: 64, properties: map[string]*node{"details": &n[3], "name": &n[4], "status": &n[5]}}
 	n[3] = node{loc: "contract_audit_results.schema.json#/properties/checks/items/properties/details", types: 16}
@@ -259,32 +259,46 @@ func buildCompiledFile2() []node {
 	n[12] = node{loc: "contract_audit_results.schema.json#/properties/commands/items/properties/stdout_log", types: 16}
 	n[13] = node{loc: "contract_audit_results.schema.json#/properties/handoff", types: 16}
 	n[14] = node{loc: "contract_audit_results.schema.json#/properties/repo", types: 16}
-	n[15] = node{loc: "contract_audit_results.schema.json#/properties/summary", types: 64, properties: map[string]*node{"checks": &n[16], "checks_failed": &n[17], "commands": &n[18], "commands_failed": &n[19]}}
-	n[16] = node{loc: "contract_audit_results.schema.json#/properties/summary/properties/checks", types: 8, minimum: ratOf("0"), expected: "a count"}
-	n[17] = node{loc: "contract_audit_results.schema.json#/properties/summary/properties/checks_failed", types: 8, minimum: ratOf("0"), expected: "a count"}
-	n[18] = node{loc: "contract_audit_results.schema.json#/properties/summary/properties/commands", types: 8, minimum: ratOf("0"), expected: "a count"}
-	n[19] = node{loc: "contract_audit_results.schema.json#/properties/summary/properties/commands_failed", types: 8, minimum: ratOf("0"), expected: "a count"}
-	n[20] = node{loc: "contract_audit_results.schema.json#/properties/verdict", types: 16}
+	n[15] = node{loc: "contract_audit_results.schema.json#/properties/results", types: 32, items: &n[16]}
+	n[16] = node{loc: "contract_audit_results.schema.json#/properties/results/items", types: 64, properties: map[string]*node{"command": &n[17], "exit_code": &n[18], "status": &n[19], "stderr_log": &n[20], "stdout_log": &n[21]}}
+	n[17] = node{loc: "contract_audit_results.schema.json#/properties/results/items/properties/command", types: 16}
+	n[18] = node{loc: "contract_audit_results.schema.json#/properties/results/items/properties/exit_code", types: 9}
+	n[19] = node{loc: "contract_audit_results.schema.json#/properties/results/items/properties/status", types: 16}
+	n[20] = node{loc: "contract_audit_results.schema.json#/properties/results/items/properties/stderr_log", types: 16}
+	n[21] = node{loc: "contract_audit_results.schema.json#/properties/results/items/properties/stdout_log", types: 16}
+	n[22] = node{loc: "contract_audit_results.schema.json#/properties/summary", types: 64, properties: map[string]*node{"checks": &n[23], "checks_failed": &n[24], "commands": &n[25], "commands_failed": &n[26]}}
+	n[23] = node{loc: "contract_audit_results.schema.json#/properties/summary/properties/checks", types: 8, minimum: ratOf("0"), expected: "a count"}
+	n[24] = node{loc: "contract_audit_results.schema.json#/properties/summary/properties/checks_failed", types: 8, minimum: ratOf("0"), expected: "a count"}
+	n[25] = node{loc: "contract_audit_results.schema.json#/properties/summary/properties/commands", types: 8, minimum: ratOf("0"), expected: "a count"}
+	n[26] = node{loc: "contract_audit_results.schema.json#/properties/summary/properties/commands_failed", types: 8, minimum: ratOf("0"), expected: "a count"}
+	n[27] = node{loc: "contract_audit_results.schema.json#/properties/verdict", types: 16}
 	return n
 }
 
 var compiledFile3 = sync.OnceValue(buildCompiledFile3)
 
 func buildCompiledFile3() []node {
-	n := make([]node, 13)
-	n[0] = node{loc: "contract_eval_results.schema.json#", types: 64, properties: map[string]*node{"repo": &n[1], "results": &n[2], "summary": &n[9]}}
-	n[1] = node{loc: "contract_eval_results.schema.json#/properties/repo", types: 16}
-	n[2] = node{loc: "contract_eval_results.schema.json#/properties/results", types: 32, items: &n[3]}
-	n[3] = node{loc: "contract_eval_results.schema.json#/properties/results/items", types: 64, properties: map[string]*node{"command": &n[4], "exit_code": &n[5], "status": &n[6], "stderr_log": &n[7], "stdout_log": &n[8]}}
-	n[4] = node{loc: "contract_eval_results.schema.json#/properties/results/items/properties/command", types: 16}
-	n[5] = node{loc: "contract_eval_results.schema.json#/properties/results/items/properties/exit_code", types: 9}
-	n[6] = node{loc: "contract_eval_results.schema.json#/properties/results/items/properties/status", types: 16}
-	n[7] = node{loc: "contract_eval_results.schema.json#/properties/results/items/properties/stderr_log", types: 16}
-	n[8] = node{loc: "contract_eval_results.schema.json#/properties/results/items/properties/stdout_log", types: 16}
-	n[9] = node{loc: "contract_eval_results.schema.json#/properties/summary", types: 64, properties: map[string]*node{"commands": &n[10], "failed": &n[11], "passed": &n[12]}}
-	n[10] = node{loc: "contract_eval_results.schema.json#/properties/summary/properties/commands", types: 8, minimum: ratOf("0"), expected: "a count"}
-	n[11] = node{loc: "contract_eval_results.schema.json#/properties/summary/properties/failed", types: 8, minimum: ratOf("0"), expected: "a count"}
-	n[12] = node{loc: "contract_eval_results.schema.json#/properties/summary/properties/passed", types: 8, minimum: ratOf("0"), expected: "a count"}
+	n := make([]node, 20)
+	n[0] = node{loc: "contract_eval_results.schema.json#", types: 64, properties: map[string]*node{"commands": &n[1], "repo": &n[8], "results": &n[9], "summary": &n[16]}}
+	n[1] = node{loc: "contract_eval_results.schema.json#/properties/commands", types: 32, items: &n[2]}
+	n[2] = node{loc: "contract_eval_results.schema.json#/properties/commands/items", types: 64, properties: map[string]*node{"command": &n[3], "exit_code": &n[4], "status": &n[5], "stderr_log": &n[6], "stdout_log": &n[7]}}
+	n[3] = node{loc: "contract_eval_results.schema.json#/properties/commands/items/properties/command", types: 16}
+	n[4] = node{loc: "contract_eval_results.schema.json#/properties/commands/items/properties/exit_code", types: 9}
+	n[5] = node{loc: "contract_eval_results.schema.json#/properties/commands/items/properties/status", types: 16}
+	n[6] = node{loc: "contract_eval_results.schema.json#/properties/commands/items/properties/stderr_log", types: 16}
+	n[7] = node{loc: "contract_eval_results.schema.json#/properties/commands/items/properties/stdout_log", types: 16}
+	n[8] = node{loc: "contract_eval_results.schema.json#/properties/repo", types: 16}
+	n[9] = node{loc: "contract_eval_results.schema.json#/properties/results", types: 32, items: &n[10]}
+	n[10] = node{loc: "contract_eval_results.schema.json#/properties/results/items", types: 64, properties: map[string]*node{"command": &n[11], "exit_code": &n[12], "status": &n[13], "stderr_log": &n[14], "stdout_log": &n[15]}}
+	n[11] = node{loc: "contract_eval_results.schema.json#/properties/results/items/properties/command", types: 16}
+	n[12] = node{loc: "contract_eval_results.schema.json#/properties/results/items/properties/exit_code", types: 9}
+	n[13] = node{loc: "contract_eval_results.schema.json#/properties/results/items/properties/status", types: 16}
+	n[14] = node{loc: "contract_eval_results.schema.json#/properties/results/items/properties/stderr_log", types: 16}
+	n[15] = node{loc: "contract_eval_results.schema.json#/properties/results/items/properties/stdout_log", types: 16}
+	n[16] = node{loc: "contract_eval_results.schema.json#/properties/summary", types: 64, properties: map[string]*node{"commands": &n[17], "failed": &n[18], "passed": &n[19]}}
+	n[17] = node{loc: "contract_eval_results.schema.json#/properties/summary/properties/commands", types: 8, minimum: ratOf("0"), expected: "a count"}
+	n[18] = node{loc: "contract_eval_results.schema.json#/properties/summary/properties/failed", types: 8, minimum: ratOf("0"), expected: "a count"}
+	n[19] = node{loc: "contract_eval_results.schema.json#/properties/summary/properties/passed", types: 8, minimum: ratOf("0"), expected: "a count"}
 	return n
 }
 
