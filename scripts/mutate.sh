@@ -349,6 +349,16 @@ main() {
 		'if len(rounds) < 2 || rounds[0].Dir != "" {' 'if true || len(rounds) < 2 || rounds[0].Dir != "" {' \
 		./internal/layout/ '^TestContractFlatBesideRounds$'
 
+	mutant contract-results-unread internal/layout/contract.go \
+		'cr.Files[results[path.Base(m.Path)]] = m.Path' '_ = cr' \
+		./internal/layout/ '^TestContractResultsJoinTheirRound$'
+	mutant contract-results-not-frozen internal/layout/contract.go \
+		'out = append(out, AppendOnly{"rounds/round-*/" + r.file,' '_ = append(out, AppendOnly{"rounds/round-*/" + r.file,' \
+		./internal/history/ '^TestContractResultsFrozen$'
+	mutant contract-eval-exit-code-unread policies/contract_results.rego \
+		$'\tis_number(entry.exit_code)\n\tentry.exit_code != 0\n} else := "has neither' $'\tis_number(entry.exit_code)\n\tentry.exit_code == 12345\n} else := "has neither' \
+		./internal/policy/ '^TestRegoPolicies$'
+
 	mutant changed-ignores-untracked internal/gitrev/repo.go \
 		'for _, list := range [][]byte{diff, c.untracked} {' 'for _, list := range [][]byte{diff, c.untracked[:0]} {' \
 		./internal/gitrev/ .
