@@ -11,8 +11,8 @@ import data.h3a.lib
 #   eval command, or whose auditor's gate is pass while its audit-results.json records a
 #   failed artifact check or command: the record the role wrote shows a failure that its
 #   decision passes over. A command or check is read as failed by a status that is not
-#   pass, ok or success (in any case), by an exit_code other than 0, whatever its status
-#   says, and the file as a whole by a summary failed count larger than the failed entries
+#   pass, ok or success (in any case), by an exit_code other than 0 or passed, ok or
+#   success false, whatever its status says (as a smoke check is read), and the file as a whole by a summary failed count larger than the failed entries
 #   it lists. The command list is read under results or commands in either file: the
 #   documents name it only in prose. A results file that joins no round (no role file beside it: at the top of a
 #   run with round folders, or in a round folder holding none) is read against no
@@ -130,6 +130,9 @@ else := sprintf("has status %s%s", [written(entry.status), exit_suffix(entry)]) 
 } else := sprintf("has exit_code %v (status %s)", [entry.exit_code, written(object.get(entry, "status", null))]) if {
 	is_number(entry.exit_code)
 	entry.exit_code != 0
+} else := sprintf("has %s false (status %s)", [keys[0], written(object.get(entry, "status", null))]) if {
+	keys := [key | some key in ["passed", "ok", "success"]; entry[key] == false]
+	count(keys) > 0
 } else := "has neither status nor exit_code" if {
 	not "status" in object.keys(entry)
 	not is_number(object.get(entry, "exit_code", null))

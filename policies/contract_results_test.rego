@@ -69,6 +69,21 @@ test_eval_exit_code_or_status_under_pass if {
 	}
 }
 
+# passed, ok or success false is read as failed whatever the status and
+# exit_code say, as in a smoke check.
+test_eval_passed_false_under_pass if {
+	ops := with_results(1, "eval_results", e2, eval_doc(
+		[
+			{"command": "pytest -q", "status": "pass", "exit_code": 0, "passed": false},
+			{"command": "ruff check .", "status": "pass", "exit_code": 0, "ok": true},
+		],
+		0,
+	))
+	results_located(ops) == {[e2, "/results/0"]}
+	msgs := {f.msg | some f in stops(ops); f.rule == "h3a.gates.contract_eval_failed_under_pass"}
+	msgs == {`rounds/round-2/verdict.json verdict is pass but rounds/round-2/eval-results.json command 0 ("pytest -q") has passed false (status "pass"); a person must confirm that it passes`}
+}
+
 # An entry that says nothing of its outcome, and a summary count above the
 # failures listed, ask for a person too.
 test_eval_unreadable_or_counted_under_pass if {
