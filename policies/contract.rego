@@ -128,12 +128,23 @@ open_items contains item if {
 # says.
 smoke_failed(check) := "failed" if {
 	check.status == "fail"
-} else := sprintf("has exit_code %v (status %s)", [code, written(object.get(check, "status", null))]) if {
-	code := check.exit_code
-	is_number(code)
-	code != 0
-} else := sprintf("has %s false (status %s)", [keys[0], written(object.get(check, "status", null))]) if {
-	keys := [key | some key in ["passed", "ok", "success"]; check[key] == false]
+} else := how if {
+	how := exit_code_failure(check)
+} else := how if {
+	how := flag_failure(check)
+}
+
+# exit_code_failure says how an entry (a smoke check, a command of the
+# judge's or the auditor's results) shows it failed by an exit_code other
+# than 0, whatever its status says; undefined when it does not.
+exit_code_failure(entry) := sprintf("has exit_code %v (status %s)", [entry.exit_code, written(object.get(entry, "status", null))]) if {
+	is_number(entry.exit_code)
+	entry.exit_code != 0
+}
+
+# flag_failure says the same of passed, ok or success false.
+flag_failure(entry) := sprintf("has %s false (status %s)", [keys[0], written(object.get(entry, "status", null))]) if {
+	keys := [key | some key in flag_keys; entry[key] == false]
 	count(keys) > 0
 }
 
@@ -145,7 +156,7 @@ open_items contains item if {
 	r.verdict.verdict == "pass"
 	some i, reason in lib.items(r.verdict.reasons)
 	is_object(reason)
-	some key in ["status", "result", "outcome", "passed", "ok", "success"]
+	some key in outcome_keys
 	failed_word(reason[key])
 	item := {
 		"msg": sprintf("verdict is pass but its reason %d (check %s) has %s %s; a person must confirm that the check passes", [i, written(object.get(reason, "check", null)), key, written(reason[key])]),

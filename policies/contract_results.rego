@@ -127,12 +127,10 @@ else := sprintf("has status %s%s", [written(entry.status), exit_suffix(entry)]) 
 	"status" in object.keys(entry)
 	not pass_status(entry.status)
 	not unknown_check(entry)
-} else := sprintf("has exit_code %v (status %s)", [entry.exit_code, written(object.get(entry, "status", null))]) if {
-	is_number(entry.exit_code)
-	entry.exit_code != 0
-} else := sprintf("has %s false (status %s)", [keys[0], written(object.get(entry, "status", null))]) if {
-	keys := [key | some key in ["passed", "ok", "success"]; entry[key] == false]
-	count(keys) > 0
+} else := how if {
+	how := exit_code_failure(entry)
+} else := how if {
+	how := flag_failure(entry)
 } else := "has neither status nor exit_code" if {
 	not "status" in object.keys(entry)
 	not is_number(object.get(entry, "exit_code", null))

@@ -200,9 +200,15 @@ check_result(x) := "fail" if {
 	regex.match(`^pass(es|ed|ing)?$`, lower(trim_space(x)))
 } else := "fail" if {
 	is_object(x)
-	some key in ["status", "result", "outcome", "passed", "ok", "success"]
+	some key in outcome_keys
 	failed_word(x[key])
 } else := x
+
+# outcome_keys are the keys of a check written as an object that say how it
+# went; flag_keys those of them that hold true or false.
+outcome_keys := array.concat(["status", "result", "outcome"], flag_keys)
+
+flag_keys := ["passed", "ok", "success"]
 
 # read_as_fail names a failed check's value in a message: fail as the contract
 # spells it, any other spelling or shape as written and read.

@@ -355,8 +355,8 @@ main() {
 	mutant contract-results-not-frozen internal/layout/contract.go \
 		'out = append(out, AppendOnly{"rounds/round-*/" + r.file,' '_ = append(out, AppendOnly{"rounds/round-*/" + r.file,' \
 		./internal/history/ '^TestContractResultsFrozen$'
-	mutant contract-eval-exit-code-unread policies/contract_results.rego \
-		$'\tis_number(entry.exit_code)\n\tentry.exit_code != 0\n} else := "has neither' $'\tis_number(entry.exit_code)\n\tentry.exit_code == 12345\n} else := "has neither' \
+	mutant contract-eval-exit-code-unread policies/contract.rego \
+		$'\tis_number(entry.exit_code)\n\tentry.exit_code != 0\n}' $'\tis_number(entry.exit_code)\n\tentry.exit_code == 12345\n}' \
 		./internal/policy/ '^TestRegoPolicies$'
 
 	mutant changed-ignores-untracked internal/gitrev/repo.go \
