@@ -350,7 +350,7 @@ main() {
 		./internal/layout/ '^TestContractFlatBesideRounds$'
 
 	mutant contract-results-unread internal/layout/contract.go \
-		'cr.Files[results[path.Base(m.Path)]] = m.Path' '_ = cr' \
+		'cr.Files[contractResultKey[path.Base(m.Path)]] = m.Path' '_ = cr' \
 		./internal/layout/ '^TestContractResultsJoinTheirRound$'
 	mutant contract-results-not-frozen internal/layout/contract.go \
 		'out = append(out, AppendOnly{"rounds/round-*/" + r.file,' '_ = append(out, AppendOnly{"rounds/round-*/" + r.file,' \

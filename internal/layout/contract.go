@@ -40,6 +40,21 @@ var contractResults = []struct{ file, key, schema string }{
 	{"audit-results.json", "audit_results", "contract_audit_results"},
 }
 
+// contractResultKey is each results file's key, by file name; contractDocKeys
+// the keys of a round's documents: the roles', then the results'.
+var contractResultKey, contractDocKeys = func() (map[string]string, []string) {
+	byFile := map[string]string{}
+	keys := make([]string, 0, len(contractRoles)+len(contractResults))
+	for _, r := range contractRoles {
+		keys = append(keys, r.name)
+	}
+	for _, r := range contractResults {
+		byFile[r.file] = r.key
+		keys = append(keys, r.key)
+	}
+	return byFile, keys
+}()
+
 // ContractRoundFiles names the files of one round in its folder (the run's
 // own folder for a flat run): each role's artifact, the judge's and the
 // auditor's results and the doer's patch.diff.
@@ -158,10 +173,6 @@ type contractRound struct {
 func (Contract) rounds(r *Run) []contractRound {
 	byDir := map[string]*contractRound{}
 	var out []*contractRound
-	results := map[string]string{} // file name -> key
-	for _, res := range contractResults {
-		results[res.file] = res.key
-	}
 	var pending []Match
 	for _, m := range r.Files {
 		if m.Path == contractSummary {
@@ -171,7 +182,7 @@ func (Contract) rounds(r *Run) []contractRound {
 		if d == nil || !d.Present {
 			continue
 		}
-		if _, ok := results[path.Base(m.Path)]; ok {
+		if _, ok := contractResultKey[path.Base(m.Path)]; ok {
 			pending = append(pending, m)
 			continue
 		}
@@ -190,7 +201,7 @@ func (Contract) rounds(r *Run) []contractRound {
 	}
 	for _, m := range pending {
 		if cr := byDir[roundDirOf(m.Path)]; cr != nil {
-			cr.Files[results[path.Base(m.Path)]] = m.Path
+			cr.Files[contractResultKey[path.Base(m.Path)]] = m.Path
 		}
 	}
 	slices.SortFunc(out, func(a, b *contractRound) int { return compareRounds(*a, *b) })
@@ -457,14 +468,7 @@ func (l Contract) Docs(r *Run) map[string]any {
 		} else {
 			round["n"] = nil
 		}
-		keys := make([]string, 0, len(contractRoles)+len(contractResults))
-		for _, role := range contractRoles {
-			keys = append(keys, role.name)
-		}
-		for _, res := range contractResults {
-			keys = append(keys, res.key)
-		}
-		for _, key := range keys {
+		for _, key := range contractDocKeys {
 			p, ok := rd.Files[key]
 			if !ok {
 				round[key] = nil
