@@ -35,6 +35,30 @@ func contractFinding(t *testing.T, base, head map[string]string, rule string) (f
 	return soleFinding(t, res.Findings, rule)
 }
 
+// contractCase is a head compared with a test's base: the one finding of
+// rule it gives (none when rule is ""), at file and ptr, with details.
+type contractCase struct {
+	name            string
+	head            map[string]string
+	rule, file, ptr string
+	details         string
+}
+
+func runContractCases(t *testing.T, base map[string]string, tests []contractCase) {
+	t.Helper()
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f, ok := contractFinding(t, base, tc.head, tc.rule)
+			if !ok {
+				return
+			}
+			if f.Rule != tc.rule || f.File != tc.file || f.Pointer != tc.ptr || !strings.Contains(f.Details, tc.details) {
+				t.Errorf("got %s %q %q\n%s\nwant %s %q %q, details containing\n%s", f.Rule, f.File, f.Pointer, f.Details, tc.rule, tc.file, tc.ptr, tc.details)
+			}
+		})
+	}
+}
+
 func TestContractHistory(t *testing.T) {
 	const (
 		verdict1 = `{"task_id": "TASK-1", "verdict": "reject"}`
@@ -45,12 +69,7 @@ func TestContractHistory(t *testing.T) {
 		"rounds/round-1/patch.diff":   "diff\n",
 		"summary.json":                summary,
 	}
-	tests := []struct {
-		name            string
-		head            map[string]string
-		rule, file, ptr string
-		details         string
-	}{
+	tests := []contractCase{
 		{"unchanged, a round added", map[string]string{
 			"rounds/round-1/verdict.json": verdict1,
 			"rounds/round-2/verdict.json": `{"task_id": "TASK-1", "verdict": "pass"}`,
@@ -76,17 +95,7 @@ func TestContractHistory(t *testing.T) {
 		{"summary removed", map[string]string{"rounds/round-1/verdict.json": verdict1},
 			"h3a.append_only.file_removed", "summary.json", "", `summary.json exists at base`},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			f, ok := contractFinding(t, base, tc.head, tc.rule)
-			if !ok {
-				return
-			}
-			if f.Rule != tc.rule || f.File != tc.file || f.Pointer != tc.ptr || !strings.Contains(f.Details, tc.details) {
-				t.Errorf("got %s %q %q\n%s\nwant %s %q %q, details containing\n%s", f.Rule, f.File, f.Pointer, f.Details, tc.rule, tc.file, tc.ptr, tc.details)
-			}
-		})
-	}
+	runContractCases(t, base, tests)
 }
 
 // TestContractResultsFrozen: the judge's eval-results.json and the
@@ -106,12 +115,7 @@ func TestContractResultsFrozen(t *testing.T) {
 		"rounds/round-1/audit-results.json": audited,
 		"rounds/round-1/patch.diff":         "diff\n",
 	}
-	tests := []struct {
-		name            string
-		head            map[string]string
-		rule, file, ptr string
-		details         string
-	}{
+	tests := []contractCase{
 		{"unchanged", map[string]string{
 			"rounds/round-1/verdict.json":       verdict,
 			"rounds/round-1/eval-results.json":  failed,
@@ -129,17 +133,7 @@ func TestContractResultsFrozen(t *testing.T) {
 		}, "h3a.append_only.file_removed", "rounds/round-1/audit-results.json", "",
 			`rounds/round-1/audit-results.json exists at base 0123456789ab but not in head`},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			f, ok := contractFinding(t, base, tc.head, tc.rule)
-			if !ok {
-				return
-			}
-			if f.Rule != tc.rule || f.File != tc.file || f.Pointer != tc.ptr || !strings.Contains(f.Details, tc.details) {
-				t.Errorf("got %s %q %q\n%s\nwant %s %q %q, details containing\n%s", f.Rule, f.File, f.Pointer, f.Details, tc.rule, tc.file, tc.ptr, tc.details)
-			}
-		})
-	}
+	runContractCases(t, base, tests)
 }
 
 // TestContractFlatHistory: a flat run is one round rewritten in place, but
