@@ -200,9 +200,9 @@ warn contains f if {
 		// A rule reading the shipped results makes both sides OPA's
 		// evaluator over everything, which the race detector slows tenfold:
 		// the README's command compares fewer cases there.
-		okEvery, errEvery, least := 1, 16, 25
+		okEvery, errEvery, least := 2, 32, 12
 		if len(folders) == 2 {
-			okEvery, errEvery, least = 3, 64, 10
+			okEvery, errEvery, least = 6, 128, 5
 		}
 		checked, userFound, readsFound := 0, 0, 0
 		for i, in := range res.Inputs {
