@@ -99,6 +99,26 @@ func (t Token) Matches(sumHex string) bool {
 	return true
 }
 
+// Contradicts reports whether the token's hex digits, however few, are
+// not the start of the full hex digest sum: a reader who cuts the file's
+// digest to as many digits sees another hash. A token too short to verify
+// can still be wrong. A malformed token, or one longer than a digest,
+// contradicts nothing: it is another fault.
+func (t Token) Contradicts(sumHex string) bool {
+	if t.Malformed || t.Hex == "" || len(t.Hex) > maxDigestDigits {
+		return false
+	}
+	if len(t.Hex) > len(sumHex) {
+		return true
+	}
+	for i := 0; i < len(t.Hex); i++ {
+		if lowerASCII(sumHex[i]) != t.Hex[i] {
+			return true
+		}
+	}
+	return false
+}
+
 // cutEllipsis removes a trailing "..." or "…" (and any run of dots around it),
 // returning what is left and the elision as written. One or two dots are not
 // an elision; they stay and make the token non-hexadecimal.

@@ -159,6 +159,36 @@ func TestTokenMatches(t *testing.T) {
 	}
 }
 
+// TestTokenContradicts: digits that are not the start of the digest are
+// wrong however few they are; only a malformed token, or one longer than
+// a digest, contradicts nothing.
+func TestTokenContradicts(t *testing.T) {
+	tests := []struct {
+		name  string
+		token Token
+		sum   string
+		want  bool
+	}{
+		{name: "16-digit prefix", token: ParseToken(hex16), sum: abcDigest, want: false},
+		{name: "16 digits, last differs", token: ParseToken(hex16[:15] + "b"), sum: abcDigest, want: true},
+		{name: "8-digit prefix", token: ParseToken(abcDigest[:8]), sum: abcDigest, want: false},
+		{name: "8 digits, upper case", token: ParseToken(strings.ToUpper(abcDigest[:8])), sum: abcDigest, want: false},
+		{name: "8 digits, last differs", token: ParseToken(abcDigest[:7] + "0"), sum: abcDigest, want: true},
+		{name: "12 digits and an ellipsis, first differs", token: ParseToken("c" + hex16[1:12] + "..."), sum: abcDigest, want: true},
+		{name: "65 digits", token: ParseToken(abcDigest + "0"), sum: abcDigest, want: false},
+		{name: "non-hex", token: ParseToken("xyz"), sum: abcDigest, want: false},
+		{name: "empty", token: ParseToken(""), sum: abcDigest, want: false},
+		{name: "sum shorter than token", token: ParseToken(abcDigest), sum: abcDigest[:32], want: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.token.Contradicts(tt.sum); got != tt.want {
+				t.Errorf("%+v.Contradicts(%q) = %v, want %v", tt.token, tt.sum, got, tt.want)
+			}
+		})
+	}
+}
+
 func TestShorterThan(t *testing.T) {
 	tests := []struct {
 		raw  string

@@ -220,7 +220,7 @@ var (
 		Category:    CategoryIntegrity,
 		Severity:    Error,
 		Title:       "Artifact hash mismatch",
-		Description: "The SHA-256 of a logged artifact does not start with the hash in its last EVIDENCE_LOG.md entry: the artifact changed after it was logged. h3a-state-specification.md, Hash Verification: \"Detect artifact tampering or corruption\"; Error Handling, Hash Mismatch: \"raise IntegrityError\".",
+		Description: "The SHA-256 of a logged artifact does not start with the hash in its last EVIDENCE_LOG.md entry: the artifact changed after it was logged. A hash too short to verify (h3a.integrity.hash_unverifiable) is compared all the same: digits, however few, that the digest does not start with are a mismatch. h3a-state-specification.md, Hash Verification: \"Detect artifact tampering or corruption\"; Error Handling, Hash Mismatch: \"raise IntegrityError\".",
 		Remediation: "re-run the step and log the new artifact (h3a-check log RUN FILE \"description\" appends its hash); never edit a logged artifact",
 	}
 	EntryNotSuperseded = Rule{
@@ -244,7 +244,7 @@ var (
 		Category:    CategoryIntegrity,
 		Severity:    Warning,
 		Title:       "Logged hash too short to verify",
-		Description: "The logged hash has fewer than 16 hex digits (with or without a trailing \"...\"), or more than a SHA-256 digest's 64; the entry is not counted as verified. h3a-state-specification.md, EVIDENCE_LOG.md update protocol: \"Hash format: First 16 chars of SHA-256 hex digest\".",
+		Description: "The logged hash has fewer than 16 hex digits (with or without a trailing \"...\"), or more than a SHA-256 digest's 64; the entry is not counted as verified. Digits too few to verify can still be wrong: the file is hashed all the same, and digits its digest does not start with are a mismatch (h3a.integrity.hash_mismatch, or h3a.integrity.entry_not_superseded for an earlier entry). h3a-state-specification.md, EVIDENCE_LOG.md update protocol: \"Hash format: First 16 chars of SHA-256 hex digest\".",
 		Remediation: "log the artifact again with h3a-check log RUN FILE \"description\" (16 hex digits of its SHA-256; --full writes all 64): the new entry is the one verified, and this one stays as history, since entries are never edited",
 	}
 	HashEllipsis = Rule{

@@ -112,8 +112,10 @@ func (c *checker) startArtifact(s *runState, a *loggedArtifact) {
 		a.sum, a.exists, a.inside = doc.SHA256, true, true
 		return
 	}
-	if !a.token.Verifiable {
-		// Not hashed, but its presence still counts.
+	if a.token.Malformed || a.token.Hex == "" || len(a.token.Hex) > evidence.DigestDigits {
+		// Not hashed, but its presence still counts. A token too short
+		// to verify is hashed all the same: its digits can still be
+		// wrong.
 		if _, _, p := s.root.Stat(a.path); p != nil {
 			s.artifactProblem(a, p)
 			return
@@ -174,10 +176,7 @@ func (c *checker) finishEvidence(s *runState, pe *pendingEvidence) verifiedCount
 		// lets the log go with the run while the audit keeps its inputs,
 		// and runs that log the same paths share one copy.
 		s.inputs[unique.Make(a.path).Value()] = a.sum
-		if !a.token.Verifiable {
-			continue
-		}
-		if !a.token.Matches(a.sum) {
+		if a.token.Contradicts(a.sum) {
 			f := finding.HashMismatch.New(a.last.LogFile, "%q: logged hash %s, file hashes to %s",
 				a.path, a.token.Raw, a.sum[:max(len(a.token.Hex), 16)])
 			f.Line, f.Column = a.last.Line, a.last.HashColumn
@@ -188,6 +187,9 @@ func (c *checker) finishEvidence(s *runState, pe *pendingEvidence) verifiedCount
 			for _, f := range stale {
 				s.add(f)
 			}
+			continue
+		}
+		if !a.token.Verifiable {
 			continue
 		}
 		a.verified = true
@@ -207,7 +209,7 @@ func (c *checker) finishEvidence(s *runState, pe *pendingEvidence) verifiedCount
 func (a *loggedArtifact) unsuperseded(sum string) []finding.Finding {
 	var out []finding.Finding
 	for i, e := range a.earlier {
-		if !e.token.Verifiable || e.token.Matches(sum) {
+		if !e.token.Contradicts(sum) {
 			continue
 		}
 		at, ok := entryTime(e.ref.Time)

@@ -25,6 +25,9 @@ func TestLastEvidenceEntryCounts(t *testing.T) {
 		whole = "1338bf06d8ca805abd81686a88f246fbf81411d918d83d7ef169b38d975c957c"
 		stale = "1338bf06d8ca805b"
 		other = "0123456789abcdef"
+		short = "1338bf06" // too short to verify, and the file's
+		// shortStale is too short to verify, and not the file's.
+		shortStale = "1338bf07"
 	)
 	entry := func(hash, time string) string {
 		return strings.Replace(strings.Replace(green, "%s", hash, 1), "2025-09-29T14:30:00Z", time, 1)
@@ -54,6 +57,20 @@ func TestLastEvidenceEntryCounts(t *testing.T) {
 		{"two stale entries superseded in turn", []logged{{stale, "2025-09-29T14:30:00Z"}, {other, "2025-09-29T14:31:00Z"}, {right, "2025-09-29T14:32:00Z"}}, nil},
 		{"a stale entry later than the right one's time, between", []logged{{stale, "2025-09-29T14:30:00Z"}, {other, "2025-09-29T14:33:00Z"}, {right, "2025-09-29T14:32:00Z"}},
 			map[string][]int{finding.EntryNotSuperseded.ID: {20}}},
+		// A hash too short to verify proves nothing when its digits are the
+		// file's, but digits that are not the file's are a mismatch all
+		// the same: a reader cutting the digest to as many digits sees it.
+		{"a short hash, the file's", []logged{{short, "2025-09-29T14:30:00Z"}}, nil},
+		{"a short hash, not the file's", []logged{{shortStale, "2025-09-29T14:30:00Z"}},
+			map[string][]int{finding.HashMismatch.ID: {19}}},
+		{"a short hash with an ellipsis, not the file's", []logged{{shortStale + "...", "2025-09-29T14:30:00Z"}},
+			map[string][]int{finding.HashMismatch.ID: {19}}},
+		{"right entry, then a short stale one", []logged{{right, "2025-09-29T14:30:00Z"}, {shortStale, "2025-09-29T14:31:00Z"}},
+			map[string][]int{finding.HashMismatch.ID: {20}}},
+		{"a short stale entry, then the right one at the same time", []logged{{shortStale, "2025-09-29T14:30:00Z"}, {right, "2025-09-29T14:30:00Z"}},
+			map[string][]int{finding.EntryNotSuperseded.ID: {19}}},
+		{"a stale entry, then a short right one at the same time", []logged{{stale, "2025-09-29T14:30:00Z"}, {short, "2025-09-29T14:30:00Z"}},
+			map[string][]int{finding.EntryNotSuperseded.ID: {19}}},
 		{"a stale entry superseded only by one in between", []logged{{stale, "2025-09-29T14:32:00Z"}, {right, "2025-09-29T14:33:00Z"}, {right, "2025-09-29T14:31:00Z"}}, nil},
 	}
 	rules := []string{finding.HashMismatch.ID, finding.EntryNotSuperseded.ID}
