@@ -9,7 +9,10 @@ import data.h3a.model
 # title: Gate evidence missing, unlogged, unverified or empty
 # description: >-
 #   Every artifact a passed gate requires is present, logged in EVIDENCE_LOG.md, its hash
-#   verified, and not empty (an empty file shows no test run, coverage or scan): G1 the RED
+#   verified, not empty (an empty file shows no test run, coverage or scan), and not one of
+#   the run's own documents (a report or state file the checker reads, such as
+#   planner_report.json or state/CURRENT_TASK.json, is not the scan or test output the gate
+#   lists beside it): G1 the RED
 #   and GREEN test outputs and coverage_delta.json; G2
 #   security_scan.json and mutation_report.txt; G3 pre_deploy_checklist.md and
 #   rollback_plan.md. The path is the one the reports name, else the specification's;
@@ -17,7 +20,10 @@ import data.h3a.model
 #   artifacts/system/, and a file of the same name in another folder does not count.
 #   gate_framework.md, Core Principle: "No artifact = No progress"; Evidence Protocol,
 #   Artifact Requirements by Gate; G3 Entry Criteria: "All artifacts logged", "Hash
-#   verification | All artifact hashes in EVIDENCE_LOG match actual files"; G3 Artifacts
+#   verification | All artifact hashes in EVIDENCE_LOG match actual files"; Artifact
+#   Requirements by Gate lists each gate's artifacts apart from the reports (G2:
+#   "validator_report.json, security_scan.json, mutation_report.txt");
+#   h3a-state-specification.md, Directory Structure: "artifacts/  # Evidence storage"; G3 Artifacts
 #   Required: "`artifacts/system/pre_deploy_checklist.md`", "`artifacts/system/rollback_plan.md`".
 # custom:
 #   id: h3a.evidence.required_artifact
@@ -36,11 +42,15 @@ deny contains f if {
 }
 
 # artifact_problem says why required artifact r is no proof: not logged,
-# present and verified, or empty (its verified hash is the SHA-256 of no
-# bytes), which shows nothing. An empty RED output is
+# present and verified, one of the run's own documents (a report or a
+# state file, which the gate lists apart from its artifacts, or which is
+# the record of the claim itself), or empty (its verified hash is the
+# SHA-256 of no bytes), which shows nothing. An empty RED output is
 # h3a.evidence.tdd_red_not_failure's.
 artifact_problem(r) := problem if {
 	problem := model.evidence_problem(r.path)
+} else := sprintf("is not a %s of its own but the run's %s document, which the checker reads as a report or state file; the gate's evidence is a file of its own under artifacts/", [r.what, doc]) if {
+	doc := input.files[lib.clean(r.path)].doc
 } else := "is empty: it is logged with the SHA-256 of no bytes, so it shows nothing" if {
 	r.what != "RED test output"
 	startswith(empty_digest, logged_digest(r.path))

@@ -1212,3 +1212,23 @@ test_required_artifact_empty_quiet if {
 	count(test.of(evidence.deny, required)) == 0 with input as test.patch([logged_empty(2)])
 	count(test.of(evidence.deny, required)) == 0 with input as test.patch([logged_empty(0)])
 }
+
+# --- required evidence that is one of the run's own documents ------------------------
+
+test_required_artifact_run_document if {
+	inp := test.patch([
+		{"op": "replace", "path": "/docs/validator_report/verdicts/0/verification_results/security/report", "value": "planner_report.json"},
+		{"op": "replace", "path": "/docs/validator_report/verdicts/0/verification_results/mutation/report", "value": "./executor_report.json"},
+	])
+	fs := test.of(evidence.deny, required) with input as inp
+	{f.msg | some f in fs} == {
+		`G2_validation is passed but its security scan "planner_report.json" is not a security scan of its own but the run's planner_report document, which the checker reads as a report or state file; the gate's evidence is a file of its own under artifacts/`,
+		`G2_validation is passed but its mutation report "./executor_report.json" is not a mutation report of its own but the run's executor_report document, which the checker reads as a report or state file; the gate's evidence is a file of its own under artifacts/`,
+	}
+}
+
+# A logged artifact that is no document of the run is held to the other checks only.
+test_required_artifact_run_document_quiet if {
+	inp := test.patch([{"op": "replace", "path": "/docs/validator_report/verdicts/0/verification_results/security/report", "value": "artifacts/validator/mutation_report.txt"}])
+	count(test.of(evidence.deny, required)) == 0 with input as inp
+}
