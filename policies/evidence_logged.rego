@@ -9,7 +9,8 @@ import data.h3a.model
 # title: Gate evidence missing, unlogged, unverified or empty
 # description: >-
 #   Every artifact a passed gate requires is present, logged in EVIDENCE_LOG.md, its hash
-#   verified, not empty (an empty file shows no test run, coverage or scan), and not one of
+#   verified, not empty nor white space alone (such a file shows no test run, coverage or
+#   scan), and not one of
 #   the run's own documents (a report or state file the checker reads, such as
 #   planner_report.json or state/CURRENT_TASK.json, is not the scan or test output the gate
 #   lists beside it): G1 the RED
@@ -45,7 +46,8 @@ deny contains f if {
 # present and verified, one of the run's own documents (a report or a
 # state file, which the gate lists apart from its artifacts, or which is
 # the record of the claim itself), or empty (its verified hash is the
-# SHA-256 of no bytes), which shows nothing. An empty RED output is
+# SHA-256 of no bytes) or blank (white space alone, a fact of the
+# hashing), which shows nothing. An empty or blank RED output is
 # h3a.evidence.tdd_red_not_failure's.
 artifact_problem(r) := problem if {
 	problem := model.evidence_problem(r.path)
@@ -54,6 +56,9 @@ artifact_problem(r) := problem if {
 } else := "is empty: it is logged with the SHA-256 of no bytes, so it shows nothing" if {
 	r.what != "RED test output"
 	startswith(empty_digest, logged_digest(r.path))
+} else := "holds nothing but white space (blank lines, spaces), so it shows nothing" if {
+	r.what != "RED test output"
+	input.evidence[lib.clean(r.path)].blank
 }
 
 required contains r if {

@@ -376,7 +376,7 @@ later_run(runs, j, cmd) if {
 #   G1 passed needs a RED output that shows the tests failing before the GREEN output
 #   shows them passing: the current TDD cycle's RED output (failure_output) is not the same
 #   file as its GREEN output (test_output), not logged in EVIDENCE_LOG.md with the same hash
-#   (the same content), and not empty. gate_framework.md, G1 Exit Criteria: "RED test
+#   (the same content), and not empty nor white space alone. gate_framework.md, G1 Exit Criteria: "RED test
 #   output saved showing initial test failure"; TDD Non-Negotiables: "RED phase MUST exist";
 #   G2 checklist: "RED→GREEN evidence exists and shows test failure → success".
 # custom:
@@ -410,6 +410,13 @@ red_problems contains v if {
 	[i, red, _] := tdd_outputs_of_cycle
 	startswith(empty_digest, logged_digest(red))
 	v := red_problem(i, sprintf("the RED output %q is logged with the hash of an empty file", [red]))
+}
+
+red_problems contains v if {
+	[i, red, _] := tdd_outputs_of_cycle
+	not startswith(empty_digest, logged_digest(red))
+	input.evidence[lib.clean(red)].blank
+	v := red_problem(i, sprintf("the RED output %q holds nothing but white space", [red]))
 }
 
 red_problem(i, what) := {

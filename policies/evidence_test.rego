@@ -1232,3 +1232,25 @@ test_required_artifact_run_document_quiet if {
 	inp := test.patch([{"op": "replace", "path": "/docs/validator_report/verdicts/0/verification_results/security/report", "value": "artifacts/validator/mutation_report.txt"}])
 	count(test.of(evidence.deny, required)) == 0 with input as inp
 }
+
+# --- required evidence that is white space alone ---------------------------------
+
+blank(path) := {"op": "add", "path": sprintf("/evidence/%s/blank", [replace(path, "/", "~1")]), "value": true}
+
+test_required_artifact_blank if {
+	inp := test.patch([blank("artifacts/validator/mutation_report.txt"), blank("artifacts/executor/test_output_green.txt")])
+	fs := test.of(evidence.deny, required) with input as inp
+	{f.msg | some f in fs} == {
+		`G1_implementation is passed but its GREEN test output "artifacts/executor/test_output_green.txt" holds nothing but white space (blank lines, spaces), so it shows nothing`,
+		`G2_validation is passed but its mutation report "artifacts/validator/mutation_report.txt" holds nothing but white space (blank lines, spaces), so it shows nothing`,
+	}
+}
+
+# A blank RED output is tdd_red_not_failure's alone, and an artifact that is
+# not required may be blank.
+test_required_artifact_blank_quiet if {
+	inp := test.patch([blank("artifacts/executor/test_output_red.txt"), blank("artifacts/planner/architecture.png")])
+	count(test.of(evidence.deny, required)) == 0 with input as inp
+	[f] := test.of(evidence.deny, "h3a.evidence.tdd_red_not_failure") with input as inp
+	contains(f.msg, `the RED output "artifacts/executor/test_output_red.txt" holds nothing but white space`)
+}

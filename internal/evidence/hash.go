@@ -19,6 +19,10 @@ import (
 type Sum struct {
 	Hex  string // 64 lower-case hex
 	Size int64
+	// Blank is true when every byte is ASCII white space (space, tab,
+	// line feed, carriage return, vertical tab, form feed), and for no
+	// bytes: a file a reader sees nothing in.
+	Blank bool
 }
 
 // bufferSize is the read size per Read call. Measured on a 2-core AMD EPYC
@@ -70,6 +74,7 @@ func HashReader(r io.Reader) (Sum, error) {
 func hashWithBuffer(r io.Reader, buf []byte) (Sum, error) {
 	digest := sha256.New()
 	var size int64
+	blank := true
 	emptyReads := 0
 	for {
 		n, err := r.Read(buf)
@@ -79,6 +84,7 @@ func hashWithBuffer(r io.Reader, buf []byte) (Sum, error) {
 		if n > 0 {
 			digest.Write(buf[:n])
 			size += int64(n)
+			blank = blank && allSpace(buf[:n])
 			emptyReads = 0
 		} else if err == nil {
 			emptyReads++
@@ -94,5 +100,17 @@ func hashWithBuffer(r io.Reader, buf []byte) (Sum, error) {
 		}
 	}
 	var raw [sha256.Size]byte
-	return Sum{Hex: hex.EncodeToString(digest.Sum(raw[:0])), Size: size}, nil
+	return Sum{Hex: hex.EncodeToString(digest.Sum(raw[:0])), Size: size, Blank: blank}, nil
+}
+
+// allSpace reports whether every byte of b is ASCII white space.
+func allSpace(b []byte) bool {
+	for _, c := range b {
+		switch c {
+		case ' ', '\t', '\n', '\r', '\v', '\f':
+		default:
+			return false
+		}
+	}
+	return true
 }

@@ -13,7 +13,7 @@ import (
 
 func sumOf(data []byte) Sum {
 	raw := sha256.Sum256(data)
-	return Sum{Hex: hex.EncodeToString(raw[:]), Size: int64(len(data))}
+	return Sum{Hex: hex.EncodeToString(raw[:]), Size: int64(len(data)), Blank: len(bytes.TrimLeft(data, " \t\n\r\v\f")) == 0}
 }
 
 // patterned returns n bytes that differ at every buffer boundary, so a lost or
@@ -36,8 +36,15 @@ func TestHashReader(t *testing.T) {
 		{
 			name:   "empty",
 			reader: strings.NewReader(""),
-			want:   Sum{Hex: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855", Size: 0},
+			want:   Sum{Hex: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855", Size: 0, Blank: true},
 		},
+		// A file of white space alone shows a reader nothing: it is blank,
+		// and one byte other than white space anywhere makes it not.
+		{name: "white space alone", reader: strings.NewReader(" \t\r\n\v\f\n"), want: sumOf([]byte(" \t\r\n\v\f\n"))},
+		{name: "white space one byte per read", reader: iotest.OneByteReader(strings.NewReader("\n\n  \n")), want: sumOf([]byte("\n\n  \n"))},
+		{name: "white space past a buffer, then a letter", reader: strings.NewReader(strings.Repeat("\n", bufferSize+3) + "x"), want: sumOf([]byte(strings.Repeat("\n", bufferSize+3) + "x"))},
+		{name: "a letter, then white space past a buffer", reader: strings.NewReader("x" + strings.Repeat(" ", bufferSize+3)), want: sumOf([]byte("x" + strings.Repeat(" ", bufferSize+3)))},
+		{name: "a no-break space is not ASCII white space", reader: strings.NewReader("\u00a0\n"), want: sumOf([]byte("\u00a0\n"))},
 		{name: "abc test vector", reader: strings.NewReader("abc"), want: Sum{Hex: abcDigest, Size: 3}},
 		{name: "exactly one buffer", reader: bytes.NewReader(patterned(bufferSize)), want: sumOf(patterned(bufferSize))},
 		{name: "several buffers and a tail", reader: bytes.NewReader(big), want: sumOf(big)},

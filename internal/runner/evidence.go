@@ -29,6 +29,8 @@ type loggedArtifact struct {
 	hash    *evidence.Pending // nil when not hashed
 	// status for the policy input
 	exists, inside, verified bool
+	// blank: the hashed file holds only white space, or nothing.
+	blank bool
 }
 
 // loggedEntry is one evidence entry and its hash token.
@@ -167,7 +169,7 @@ func (c *checker) finishEvidence(s *runState, pe *pendingEvidence) verifiedCount
 				continue
 			}
 			a.exists, a.inside = true, true
-			a.sum = sum.Hex
+			a.sum, a.blank = sum.Hex, sum.Blank
 		}
 		if a.sum == "" {
 			continue

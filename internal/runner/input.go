@@ -37,12 +37,16 @@ func (c *checker) buildInput(s *runState, pe *pendingEvidence, hist historyOutco
 	}
 	ev := map[string]any{}
 	for _, a := range pe.artifacts {
-		ev[a.path] = map[string]any{
+		st := map[string]any{
 			"logged":     true,
 			"exists":     a.exists,
 			"inside_run": a.inside,
 			"hash_ok":    a.verified,
 		}
+		if a.verified && a.blank {
+			st["blank"] = true
+		}
+		ev[a.path] = st
 	}
 	params := DefaultParams()
 	maps.Copy(params, c.rules.Params)
