@@ -8,7 +8,9 @@ import data.h3a.model
 # METADATA
 # title: Gate evidence missing, unlogged, unverified or empty
 # description: >-
-#   Every artifact a passed gate requires is present, logged in EVIDENCE_LOG.md, its hash
+#   Every artifact a passed gate requires, and every one its GATES_LEDGER.md "Current Gate"
+#   section lists under "**Evidence Required:**" (a report or state file of the run aside,
+#   which is checked as such), is present, logged in EVIDENCE_LOG.md, its hash
 #   verified, not empty nor white space alone (such a file shows no test run, coverage or
 #   scan), and not one of
 #   the run's own documents (a report or state file the checker reads, such as
@@ -25,7 +27,9 @@ import data.h3a.model
 #   Requirements by Gate lists each gate's artifacts apart from the reports (G2:
 #   "validator_report.json, security_scan.json, mutation_report.txt");
 #   h3a-state-specification.md, Directory Structure: "artifacts/  # Evidence storage"; G3 Artifacts
-#   Required: "`artifacts/system/pre_deploy_checklist.md`", "`artifacts/system/rollback_plan.md`".
+#   Required: "`artifacts/system/pre_deploy_checklist.md`", "`artifacts/system/rollback_plan.md`";
+#   h3a-state-specification.md, GATES_LEDGER.md Schema: "**Evidence Required:** -
+#   `<artifact path>` - <description>".
 # custom:
 #   id: h3a.evidence.required_artifact
 #   category: evidence
@@ -34,12 +38,33 @@ import data.h3a.model
 #     produce the artifact by running the step, save it under artifacts/ and log it with
 #     h3a-check log RUN FILE "description"; no artifact, no gate
 deny contains f if {
-	some r in required
+	some r in required_or_listed
 	problem := artifact_problem(r)
 	position := object.filter(r, ["file", "pointer", "line"])
 	f := lib.finding(rego.metadata.rule(), element(r.gate, object.union(position, {
 		"msg": sprintf("%s is passed but its %s %q %s%s", [model.gate_names[r.gate], r.what, r.path, problem, object.get(r, "note", "")]),
 	})))
+}
+
+# required_or_listed adds to required each artifact a passed gate's Current
+# Gate section lists under "**Evidence Required:**" that no report names
+# for it already and that is none of the run's documents (a report or a
+# state file, which the checker reads and checks as such).
+required_or_listed := required | {r |
+	some r in listed_evidence
+	not lib.clean(r.path) in {lib.clean(x.path) | some x in required}
+}
+
+listed_evidence contains r if {
+	some c in lib.items(input.docs.gates_ledger.current)
+	n := model.gate_from_name(c.gate)
+	n in model.claimed_passed
+	some e in c.evidence
+	not input.files[lib.clean(e.path)]
+	r := {
+		"gate": n, "what": "evidence listed in its Current Gate section", "path": e.path,
+		"file": lib.doc_file.gates_ledger, "line": e.line,
+	}
 }
 
 # artifact_problem says why required artifact r is no proof: not logged,

@@ -1254,3 +1254,29 @@ test_required_artifact_blank_quiet if {
 	[f] := test.of(evidence.deny, "h3a.evidence.tdd_red_not_failure") with input as inp
 	contains(f.msg, `the RED output "artifacts/executor/test_output_red.txt" holds nothing but white space`)
 }
+
+# --- evidence a passed gate's Current Gate section lists ------------------------------
+
+listed(path, line) := {"op": "add", "path": "/docs/gates_ledger/current/0/evidence/-", "value": {"path": path, "line": line}}
+
+test_required_artifact_listed_in_current_gate if {
+	inp := test.patch([listed("artifacts/validator/load_test_report.md", 57)])
+	[f] := test.of(evidence.deny, required) with input as inp
+	f.msg == `G2_validation is passed but its evidence listed in its Current Gate section "artifacts/validator/load_test_report.md" is not logged in state/EVIDENCE_LOG.md`
+	f.file == "state/GATES_LEDGER.md"
+	f.line == 57
+}
+
+# A listed report or state file is checked as a document, and a listed
+# artifact a report names already is reported once, where the report names it.
+test_required_artifact_listed_quiet if {
+	inp := test.patch([
+		listed("state/CURRENT_TASK.json", 57),
+		listed("./validator_report.json", 58),
+		{"op": "replace", "path": "/docs/evidence_log/entries/6/hash", "value": "0000000000000000"},
+		{"op": "replace", "path": "/evidence/artifacts~1validator~1security_scan.json/hash_ok", "value": false},
+		listed("artifacts/validator/security_scan.json", 59),
+	])
+	[f] := test.of(evidence.deny, required) with input as inp
+	f.file == "validator_report.json"
+}

@@ -175,6 +175,20 @@ complete := {
 							"text": "None",
 						},
 					],
+					"evidence": [
+						{
+							"line": 54,
+							"path": "validator_report.json",
+						},
+						{
+							"line": 55,
+							"path": "artifacts/validator/security_scan.json",
+						},
+						{
+							"line": 56,
+							"path": "artifacts/validator/mutation_report.txt",
+						},
+					],
 					"gate": "G2_validation",
 					"line": 35,
 					"raw_status": "Passed",
@@ -779,6 +793,20 @@ fresh := {
 						{
 							"line": 50,
 							"text": "None",
+						},
+					],
+					"evidence": [
+						{
+							"line": 45,
+							"path": "state/ROADMAP.md",
+						},
+						{
+							"line": 46,
+							"path": "state/CURRENT_TASK.json",
+						},
+						{
+							"line": 47,
+							"path": "planner_report.json",
 						},
 					],
 					"gate": "G0_planning",

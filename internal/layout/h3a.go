@@ -239,9 +239,13 @@ func gatesLedgerInput(g *ledger.GatesLedger) map[string]any {
 		for _, b := range c.Blockers {
 			blockers = append(blockers, map[string]any{"text": b.Text, "line": b.Line})
 		}
+		evidence := make([]any, 0, len(c.Evidence))
+		for _, e := range c.Evidence {
+			evidence = append(evidence, map[string]any{"path": e.Path, "line": e.Line})
+		}
 		current = append(current, map[string]any{
 			"gate": c.Gate, "line": c.Line, "status": c.Status, "raw_status": c.RawStatus,
-			"status_line": c.StatusLine, "blockers": blockers,
+			"status_line": c.StatusLine, "blockers": blockers, "evidence": evidence,
 		})
 	}
 	return map[string]any{"events": events, "table": table, "events_line": g.EventsLine, "current": current}

@@ -26,7 +26,8 @@ type GatesLedger struct {
 }
 
 // CurrentGate is a "## Current Gate: <Gate ID>" section: the gate it names,
-// its "**Status:**" and its "**Blockers:**" list.
+// its "**Status:**", its "**Blockers:**" list and the artifacts its
+// "**Evidence Required:**" list names.
 type CurrentGate struct {
 	Gate       string // as written after "Current Gate:", emphasis removed; "" if none
 	Line       int    // line of the heading
@@ -34,6 +35,33 @@ type CurrentGate struct {
 	RawStatus  string // value of "**Status:**" as written
 	StatusLine int    // 0 when the section has no status
 	Blockers   []Blocker
+	Evidence   []RequiredEvidence
+}
+
+// RequiredEvidence is one list item under "**Evidence Required:**" that
+// starts with a path in backticks ("- `<artifact path>` - <description>").
+type RequiredEvidence struct {
+	Path string // inside the backticks, as written
+	Line int
+}
+
+// isEvidenceLabel reports whether a label (lower case) heads the list of
+// the evidence a gate requires.
+func isEvidenceLabel(name string) bool {
+	return name == "evidence required" || name == "required evidence"
+}
+
+// requiredEvidence reads a list item's content that starts with a path in
+// backticks.
+func requiredEvidence(item string, num int) (RequiredEvidence, bool) {
+	if !strings.HasPrefix(item, "`") {
+		return RequiredEvidence{}, false
+	}
+	end := strings.IndexByte(item[1:], '`')
+	if end < 0 || strings.TrimSpace(item[1:1+end]) == "" {
+		return RequiredEvidence{}, false
+	}
+	return RequiredEvidence{Path: item[1 : 1+end], Line: num}, true
 }
 
 // Blocker is one list item under "**Blockers:**".
@@ -680,7 +708,8 @@ func currentGates(doc *document) []CurrentGate {
 	var cur *CurrentGate
 	level := 0
 	inBlockers := false
-	statusCol := -1 // the Status column of a table the section holds, -1 if none, -2 in a table of gates
+	inEvidence := false // under "**Evidence Required:**"
+	statusCol := -1     // the Status column of a table the section holds, -1 if none, -2 in a table of gates
 	inTable := false
 	for i, l := range doc.lines {
 		if l.level > 0 {
@@ -690,7 +719,7 @@ func currentGates(doc *document) []CurrentGate {
 			}
 			if cur == nil && isCurrent(l.title) {
 				cur = &CurrentGate{Line: l.num, Gate: currentGateID(l.title), Blockers: []Blocker{}}
-				level, inBlockers = l.level, false
+				level, inBlockers, inEvidence = l.level, false, false
 				continue
 			}
 			if cur != nil {
@@ -702,7 +731,7 @@ func currentGates(doc *document) []CurrentGate {
 					name, value, _ = strings.Cut(title, ":")
 					name, value = strings.ToLower(strings.TrimSpace(stripEmphasis(name))), strings.TrimSpace(value)
 				}
-				inBlockers = name == "blockers"
+				inBlockers, inEvidence = name == "blockers", isEvidenceLabel(name)
 				if name == "status" && value != "" && cur.StatusLine == 0 {
 					cur.RawStatus, cur.StatusLine = value, l.num
 					cur.Status = normaliseGateStatus(value)
@@ -737,7 +766,10 @@ func currentGates(doc *document) []CurrentGate {
 			continue
 		}
 		if name, value, ok := boldLabel(shownText(t)); ok {
-			inBlockers = name == "blockers"
+			inBlockers, inEvidence = name == "blockers", isEvidenceLabel(name)
+			if e, ok := requiredEvidence(value, l.num); ok && inEvidence {
+				cur.Evidence = append(cur.Evidence, e)
+			}
 			if name == "status" && cur.StatusLine == 0 {
 				cur.RawStatus, cur.StatusLine = value, l.num
 				cur.Status = normaliseGateStatus(value)
@@ -747,15 +779,20 @@ func currentGates(doc *document) []CurrentGate {
 			}
 			continue
 		}
-		if !inBlockers || t == "" {
+		if !inBlockers && !inEvidence || t == "" {
 			continue
 		}
 		if off, ok := listItem(text); ok {
-			cur.Blockers = append(cur.Blockers, Blocker{Text: strings.TrimSpace(text[off:]), Line: l.num})
+			item := strings.TrimSpace(text[off:])
+			if inBlockers {
+				cur.Blockers = append(cur.Blockers, Blocker{Text: item, Line: l.num})
+			} else if e, ok := requiredEvidence(item, l.num); ok {
+				cur.Evidence = append(cur.Evidence, e)
+			}
 			continue
 		}
 		if t == "---" {
-			inBlockers = false
+			inBlockers, inEvidence = false, false
 		}
 	}
 	if cur != nil {

@@ -36,6 +36,7 @@ func TestParseGatesLedgerFixtures(t *testing.T) {
 				Current: []CurrentGate{{
 					Gate: "<Gate ID>", Line: 33, RawStatus: "<In Progress | Passed | Failed>", StatusLine: 36,
 					Blockers: []Blocker{{"<None | Description of blocker>", 51}},
+					Evidence: []RequiredEvidence{{"<artifact path>", 47}, {"<artifact path>", 48}},
 				}},
 			},
 		},
@@ -395,6 +396,37 @@ func TestParseGatesLedgerCurrentGateSubheadings(t *testing.T) {
 		}},
 		{Gate: "G3", Line: 8, Status: GateInProgress, RawStatus: "🟡 In Progress", StatusLine: 10, Blockers: []Blocker{
 			{"CVE-2024-33663 open", 11},
+		}},
+	})
+}
+
+// The artifacts a Current Gate section lists under "Evidence Required" are
+// read wherever a reader sees the list: under a bold label, a heading, in a
+// block quote or with the first path on the label's line; an item that
+// names no path in backticks, and a list after another label, are not.
+func TestParseGatesLedgerCurrentGateEvidence(t *testing.T) {
+	g, problems := ParseGatesLedger(md(
+		"## Current Gate: G2_validation",
+		"**Evidence Required:**",
+		"- `artifacts/validator/load_test.md` - load test results",
+		"* `validator_report.json`",
+		"- the security scan",
+		"**Blockers:**",
+		"- `not/evidence.txt` - a blocker",
+		"## Current Gate: G3",
+		"### Evidence Required",
+		"> - `artifacts/system/rollback_plan.md` - rollback plan",
+		"**Required Evidence:** `artifacts/system/pre_deploy_checklist.md` - checklist",
+		"---",
+		"- `after/the/rule.md` - not in the list",
+	))
+	assertProblems(t, problems, nil)
+	assertEqual(t, "current gates", g.Current, []CurrentGate{
+		{Gate: "G2_validation", Line: 1, Blockers: []Blocker{{"`not/evidence.txt` - a blocker", 7}}, Evidence: []RequiredEvidence{
+			{"artifacts/validator/load_test.md", 3}, {"validator_report.json", 4},
+		}},
+		{Gate: "G3", Line: 8, Blockers: []Blocker{}, Evidence: []RequiredEvidence{
+			{"artifacts/system/rollback_plan.md", 10}, {"artifacts/system/pre_deploy_checklist.md", 11},
 		}},
 	})
 }
