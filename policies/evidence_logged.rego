@@ -12,7 +12,8 @@ import data.h3a.model
 #   section lists under "**Evidence Required:**" (a report or state file of the run aside,
 #   which is checked as such), is present, logged in EVIDENCE_LOG.md, its hash
 #   verified, not empty nor white space alone (such a file shows no test run, coverage or
-#   scan), and not one of
+#   scan), not the content of a report or state file of the run nor of another artifact the
+#   gates require (a copy or a symbolic link: the same logged hash), and not one of
 #   the run's own documents (a report or state file the checker reads, such as
 #   planner_report.json or state/CURRENT_TASK.json, is not the scan or test output the gate
 #   lists beside it): G1 the RED
@@ -72,8 +73,11 @@ listed_evidence contains r if {
 # state file, which the gate lists apart from its artifacts, or which is
 # the record of the claim itself), or empty (its verified hash is the
 # SHA-256 of no bytes) or blank (white space alone, a fact of the
-# hashing), which shows nothing. An empty or blank RED output is
-# h3a.evidence.tdd_red_not_failure's.
+# hashing), which shows nothing; or it has the content of a document of
+# the run or of another artifact the gates require (the same logged hash:
+# a copy of it, or a symbolic link to it), which is that file, not this
+# one. An empty or blank RED output, and one with the GREEN output's
+# content, are h3a.evidence.tdd_red_not_failure's.
 artifact_problem(r) := problem if {
 	problem := model.evidence_problem(r.path)
 } else := sprintf("is not a %s of its own but the run's %s document, which the checker reads as a report or state file; the gate's evidence is a file of its own under artifacts/", [r.what, doc]) if {
@@ -84,6 +88,19 @@ artifact_problem(r) := problem if {
 } else := "holds nothing but white space (blank lines, spaces), so it shows nothing" if {
 	r.what != "RED test output"
 	input.evidence[lib.clean(r.path)].blank
+} else := sprintf("has the content of the run's %s document %q (its logged hash is that file's SHA-256), not a %s of its own", [f.doc, fp, r.what]) if {
+	d := logged_digest(r.path)
+	some fp, f in input.files
+	is_string(f.sha256)
+	startswith(f.sha256, d)
+} else := sprintf("has the same content as its %s %q (the same logged hash %s): one file cannot be both", [o.what, o.path, d]) if {
+	r.what != "RED test output"
+	d := logged_digest(r.path)
+	some o in required
+	o.what != "RED test output"
+	o.what != r.what
+	lib.clean(o.path) != lib.clean(r.path)
+	logged_digest(o.path) == d
 }
 
 required contains r if {

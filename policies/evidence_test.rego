@@ -684,7 +684,7 @@ g3_passed := [
 	{"op": "add", "path": "/evidence/artifacts~1system~1pre_deploy_checklist.md", "value": {"logged": true, "exists": true, "inside_run": true, "hash_ok": true}},
 	{"op": "add", "path": "/evidence/artifacts~1system~1rollback_plan.md", "value": {"logged": true, "exists": true, "inside_run": true, "hash_ok": true}},
 	{"op": "add", "path": "/docs/evidence_log/entries/-", "value": {"path": "artifacts/system/pre_deploy_checklist.md", "hash": "0123456789abcdef", "time": "", "description": "", "line": 30}},
-	{"op": "add", "path": "/docs/evidence_log/entries/-", "value": {"path": "artifacts/system/rollback_plan.md", "hash": "0123456789abcdef", "time": "", "description": "", "line": 31}},
+	{"op": "add", "path": "/docs/evidence_log/entries/-", "value": {"path": "artifacts/system/rollback_plan.md", "hash": "fedcba9876543210", "time": "", "description": "", "line": 31}},
 ]
 
 test_g3_meta if {
@@ -1279,4 +1279,30 @@ test_required_artifact_listed_quiet if {
 	])
 	[f] := test.of(evidence.deny, required) with input as inp
 	f.file == "validator_report.json"
+}
+
+# --- required evidence with another file's content ---------------------------------
+
+test_required_artifact_content_of_a_document if {
+	# entry 6 is the security scan; planner_report.json's hash is cc7518bc0b4b1294
+	inp := test.patch([{"op": "replace", "path": "/docs/evidence_log/entries/6/hash", "value": "CC7518BC0B4B1294"}])
+	[f] := test.of(evidence.deny, required) with input as inp
+	f.msg == `G2_validation is passed but its security scan "artifacts/validator/security_scan.json" has the content of the run's planner_report document "planner_report.json" (its logged hash is that file's SHA-256), not a security scan of its own`
+}
+
+test_required_artifact_content_of_another_artifact if {
+	# entry 7 is the mutation report, logged with 8597d8135fc06382
+	inp := test.patch([{"op": "replace", "path": "/docs/evidence_log/entries/6/hash", "value": "8597d8135fc06382"}])
+	fs := test.of(evidence.deny, required) with input as inp
+	{f.msg | some f in fs} == {
+		`G2_validation is passed but its security scan "artifacts/validator/security_scan.json" has the same content as its mutation report "artifacts/validator/mutation_report.txt" (the same logged hash 8597d8135fc06382): one file cannot be both`,
+		`G2_validation is passed but its mutation report "artifacts/validator/mutation_report.txt" has the same content as its security scan "artifacts/validator/security_scan.json" (the same logged hash 8597d8135fc06382): one file cannot be both`,
+	}
+}
+
+# A RED output with the GREEN output's content is tdd_red_not_failure's alone.
+test_required_artifact_content_red_quiet if {
+	# entries 2 and 3: the RED and the GREEN output
+	inp := test.patch([{"op": "replace", "path": "/docs/evidence_log/entries/2/hash", "value": "1338bf06d8ca805a"}])
+	count(test.of(evidence.deny, required)) == 0 with input as inp
 }

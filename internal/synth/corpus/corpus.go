@@ -384,9 +384,10 @@ func (g *runGen) writeFile(rel string, b []byte) error {
 
 // writeArtifact writes Size bytes of printable pseudo-random text (a JSON
 // document for *.json artifacts, which some checks may read) and returns
-// its SHA-256 in hex. A text artifact has at least minTextBytes: an empty
-// RED test output, or one with the GREEN output's content, cannot show a
-// failure, and the checker says so.
+// its SHA-256 in hex. An artifact has at least minTextBytes of random
+// text: an empty RED test output, or one with the GREEN output's content,
+// cannot show a failure, nor two artifacts of one content stand for two,
+// and the checker says so.
 func (g *runGen) writeArtifact(rel string) (string, error) {
 	p := filepath.Join(g.dir, filepath.FromSlash(rel))
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -419,14 +420,12 @@ func (g *runGen) writeContent(w io.Writer, asJSON bool) (int64, error) {
 		size = max(size, minTextBytes)
 		return size, writeText(w, g.content, size, true)
 	}
+	// A JSON artifact holds a log line of at least minTextBytes of random
+	// text too: two artifacts of one content (an empty object each) would
+	// be one file standing for two pieces of evidence.
 	const open, closing = `{"log": "`, "\"}\n"
-	filler := size - int64(len(open)+len(closing))
-	if filler < 0 {
-		// Too small for a log line: an empty object, padded to the size.
-		n := max(size, 3)
-		_, err := io.WriteString(w, "{}"+strings.Repeat(" ", int(n-3))+"\n")
-		return n, err
-	}
+	filler := max(size-int64(len(open)+len(closing)), minTextBytes)
+	size = filler + int64(len(open)+len(closing))
 	if _, err := io.WriteString(w, open); err != nil {
 		return 0, err
 	}
