@@ -73,7 +73,7 @@ func TestRootCauseFirst(t *testing.T) {
 var h3aRules = []Rule{
 	HashMismatch, EntryNotSuperseded, MissingArtifact, HashUnverifiable, HashEllipsis, HashMalformed,
 	TmpLeftover, RunDirName, RunIDMismatch,
-	EntryRewritten, BadCorrection, GateEventRewritten, EvidenceEntryRewritten,
+	EntryRewritten, BadCorrection, GateEventRewritten, EvidenceEntryRewritten, BaseUnreadable,
 	TaskRemoved, TaskReworded, TaskUnticked, CompletionChanged, IterationCountLowered,
 }
 

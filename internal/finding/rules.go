@@ -305,6 +305,14 @@ var (
 		Description: "The run does not exist at the base revision, so it has no history to compare.",
 		Remediation: "nothing to do; the next change to the run is compared with this version",
 	}
+	BaseUnreadable = Rule{
+		ID:          "h3a.append_only.base_unreadable",
+		Category:    CategoryAppendOnly,
+		Severity:    Warning,
+		Title:       "Base version could not be read, so not compared (needs a human)",
+		Description: "An append-only file of the run, or an artifact its base evidence log names, exists at the base revision, but the base's version could not be read or parsed there (not valid JSON, not a regular file, larger than the checker reads), and head's differs from it. Whether head only added to it cannot be shown: a change that repairs the file and rewrites its history in the same edit would pass unseen, so a person compares the two versions and the gate is needs-human (exit 3). h3a-state-specification.md, Append-Only Pattern: \"Never delete or rewrite history in `state.json` or `GATES_LEDGER.md`\"; EVIDENCE_LOG.md: \"Never delete entries (immutable audit log)\".",
+		Remediation: "compare the file with its base version (git show BASE:PATH shows it) and confirm that the change only repaired it and added to it; if so a maintainer approves the change, otherwise restore what it rewrote",
+	}
 	EntryRewritten = Rule{
 		ID:          "h3a.append_only.entry_rewritten",
 		Category:    CategoryAppendOnly,
@@ -626,7 +634,7 @@ var GoRules = []Rule{
 	PathEscape, AbsolutePath,
 	RunIDMismatch, ContractFileMissing, ContractRoundNumber, ContractFlatAndRounds, GateStateOutputUnread,
 	WaiverExpired, WaiverNewRun, WaiverUnused, RulesChanged,
-	HistoryNotCompared, NewRun, EntryRewritten, BadCorrection, GateEventRewritten,
+	HistoryNotCompared, NewRun, BaseUnreadable, EntryRewritten, BadCorrection, GateEventRewritten,
 	EvidenceEntryRewritten, TaskRemoved, TaskReworded, TaskUnticked, CompletionChanged,
 	ArtifactChanged, ArtifactRelogged, ArtifactLFSPointer, ArtifactDeleted, RunDeleted, RunMoved, LayoutChanged, FileRemoved, FrozenChanged, IterationCountLowered,
 	HybridVersionDecreased, HybridLogShrunk, HybridRetriesLowered, StigmergyIssueReopened, StigmergyIssueClosed, StigmergyTaskDropped, StigmergyHaltLifted, GateStateFailureLifted, ContractNeedsHumanLifted, SchemaVersionChanged,

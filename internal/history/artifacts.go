@@ -53,7 +53,7 @@ func (c *comparison) artifacts(logged []string, log *pair) error {
 			if !gitrev.IsFileError(err) {
 				return err
 			}
-			c.notEvaluated(log.path, "logged artifact %q: %v", clean, err)
+			c.baseUnreadable(log.path, "logged artifact %q at the base: %v", clean, err)
 			continue
 		}
 		if !exists {

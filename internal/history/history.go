@@ -511,7 +511,7 @@ func (c *comparison) pair(file layout.File) (p *pair, exists bool, err error) {
 		if !gitrev.IsFileError(err) {
 			return nil, false, err
 		}
-		c.notEvaluated(file.Path, "the base version cannot be read: %v", err)
+		c.baseUnreadable(file.Path, "the base version cannot be read: %v", err)
 		return nil, true, nil
 	}
 	if !exists {
@@ -539,7 +539,7 @@ func (c *comparison) pair(file layout.File) (p *pair, exists bool, err error) {
 	case layout.JSON:
 		doc, _ := jsonpos.Parse(data)
 		if doc == nil {
-			c.notEvaluated(file.Path, "the base version at %s is not valid JSON", c.commit)
+			c.baseUnreadable(file.Path, "the base version at %s is not valid JSON", c.commit)
 			return nil, true, nil
 		}
 		p.base.json = doc
@@ -548,7 +548,7 @@ func (c *comparison) pair(file layout.File) (p *pair, exists bool, err error) {
 	case layout.Markdown:
 		v, _ := file.ParseLedger(data)
 		if v == nil {
-			c.notEvaluated(file.Path, "the base version at %s cannot be parsed", c.commit)
+			c.baseUnreadable(file.Path, "the base version at %s cannot be parsed", c.commit)
 			return nil, true, nil
 		}
 		p.base.ledger = v
@@ -573,7 +573,7 @@ func (c *comparison) artifactsOfRemovedLog(file layout.File, rule fileRule) erro
 		if !gitrev.IsFileError(err) {
 			return err
 		}
-		c.notEvaluated(file.Path, "the base version cannot be read: %v", err)
+		c.baseUnreadable(file.Path, "the base version cannot be read: %v", err)
 		return nil
 	}
 	if !exists {
@@ -581,7 +581,7 @@ func (c *comparison) artifactsOfRemovedLog(file layout.File, rule fileRule) erro
 	}
 	v, _ := file.ParseLedger(data)
 	if v == nil {
-		c.notEvaluated(file.Path, "the base version at %s cannot be parsed", c.commit)
+		c.baseUnreadable(file.Path, "the base version at %s cannot be parsed", c.commit)
 		return nil
 	}
 	p := &pair{path: file.Path, commit: c.commit, c: c, base: version{ledger: v}}
@@ -598,7 +598,7 @@ func (c *comparison) expand(spec layout.File) ([]layout.File, error) {
 	listed, err := c.base.List()
 	if err != nil {
 		if gitrev.IsFileError(err) {
-			c.notEvaluated(spec.Path, "the base's files cannot be listed: %v", err)
+			c.baseUnreadable(spec.Path, "the base's files cannot be listed: %v", err)
 			return nil, nil
 		}
 		return nil, err
@@ -617,6 +617,19 @@ func (c *comparison) expand(spec layout.File) ([]layout.File, error) {
 func (c *comparison) notEvaluated(file, format string, args ...any) {
 	c.add(finding.NotEvaluated.New(file, "append-only check of %s against base %s not evaluated: %s",
 		file, c.commit, fmt.Sprintf(format, args...)))
+}
+
+// baseUnreadable: the base holds file (or what it names) but its version
+// there could not be read or parsed, so whether head only grew cannot be
+// shown. Unlike a check not evaluated for want of head's document (whose
+// own finding fails the run), nothing else would say so, and a change that
+// repairs the file could rewrite its history in the same edit: a person
+// compares.
+func (c *comparison) baseUnreadable(file, format string, args ...any) {
+	f := finding.BaseUnreadable.New(file, "append-only check of %s against base %s not evaluated: %s; whether head only added to it cannot be shown, so a person must compare the two versions",
+		file, c.commit, fmt.Sprintf(format, args...))
+	f.NeedsHuman = true
+	c.add(f)
 }
 
 func layoutFile(lay layout.Layout, p string) (layout.File, bool) {

@@ -414,7 +414,8 @@ func TestCompareEdges(t *testing.T) {
 	t.Run("base not valid JSON", func(t *testing.T) {
 		_, b := fakeBase(map[string]string{"state.json": `{"steps": [`})
 		res, err := Compare(memHead(t, head, nil), b, commit)
-		if err != nil || res.New || len(res.Findings) != 1 || !strings.Contains(res.Findings[0].Details, "the base version at 0123456789ab is not valid JSON") {
+		if err != nil || res.New || len(res.Findings) != 1 || !strings.Contains(res.Findings[0].Details, "the base version at 0123456789ab is not valid JSON") ||
+			res.Findings[0].Rule != finding.BaseUnreadable.ID || !res.Findings[0].NeedsHuman {
 			t.Fatalf("%v %+v", err, res)
 		}
 	})
@@ -428,7 +429,7 @@ func TestCompareEdges(t *testing.T) {
 	t.Run("base file is a folder", func(t *testing.T) {
 		_, b := fakeBase(map[string]string{"state.json/x": "{}"})
 		res, err := Compare(memHead(t, head, nil), b, commit)
-		if err != nil || len(res.Findings) != 1 || res.Findings[0].Rule != finding.NotEvaluated.ID || !strings.Contains(res.Findings[0].Details, "not a file") {
+		if err != nil || len(res.Findings) != 1 || res.Findings[0].Rule != finding.BaseUnreadable.ID || !res.Findings[0].NeedsHuman || !strings.Contains(res.Findings[0].Details, "not a file") {
 			t.Fatalf("%v %+v", err, res)
 		}
 	})

@@ -165,7 +165,7 @@ func moveFinding(side baseSide, display, commit string, ids [2]string, compared 
 		return deleted(fmt.Sprintf("its run id is %q where the base's is %q", ids[1], ids[0]))
 	}
 	for _, f := range compared {
-		if (f.Category == finding.CategoryAppendOnly && f.Severity >= finding.Error) || f.Rule == finding.NotEvaluated.ID {
+		if (f.Category == finding.CategoryAppendOnly && f.Severity >= finding.Error) || f.Rule == finding.NotEvaluated.ID || f.Rule == finding.BaseUnreadable.ID {
 			return deleted("not with its history (see the history findings)")
 		}
 	}
