@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 
@@ -22,6 +23,7 @@ import (
 	"github.com/h3a-check/h3a-check/internal/gitrev"
 	"github.com/h3a-check/h3a-check/internal/jsonpos"
 	"github.com/h3a-check/h3a-check/internal/layout"
+	"github.com/h3a-check/h3a-check/internal/ledger"
 	"github.com/h3a-check/h3a-check/internal/rundir"
 )
 
@@ -546,14 +548,52 @@ func (c *comparison) pair(file layout.File) (p *pair, exists bool, err error) {
 	case layout.JSONLines:
 		p.base.lines, _ = jsonpos.ParseLines(data)
 	case layout.Markdown:
-		v, _ := file.ParseLedger(data)
+		v, problems := file.ParseLedger(data)
 		if v == nil {
 			c.baseUnreadable(file.Path, "the base version at %s cannot be parsed", c.commit)
 			return nil, true, nil
 		}
 		p.base.ledger = v
+		c.unreadRecords(file.Path, data, hd.Data, problems)
 	}
 	return p, true, nil
+}
+
+// unreadRecords: a line of the base's ledger written as a record but not
+// read as one (a malformed gate event, evidence entry or task) is compared
+// by its text, since the records compared leave it out: it must still be
+// in head as it was. A change could otherwise rewrite it ("G2_validation
+// FAILED validator" into a well-formed PASSED event) and pass as one that
+// only appended. Whether head's version corrects it or rewrites it cannot
+// be told, so a person compares.
+func (c *comparison) unreadRecords(file string, base, head []byte, problems []ledger.Problem) {
+	var lines []int
+	for _, p := range problems {
+		if ledger.UnreadRecord(p) && !slices.Contains(lines, p.Line) {
+			lines = append(lines, p.Line)
+		}
+	}
+	if len(lines) == 0 {
+		return
+	}
+	left := map[string]int{}
+	for _, l := range strings.Split(string(head), "\n") {
+		left[strings.TrimSpace(l)]++
+	}
+	baseLines := strings.Split(string(base), "\n")
+	slices.Sort(lines)
+	for _, n := range lines {
+		if n < 1 || n > len(baseLines) {
+			continue
+		}
+		text := strings.TrimSpace(baseLines[n-1])
+		if left[text] > 0 {
+			left[text]--
+			continue
+		}
+		c.baseUnreadable(file, "line %d of the base version at %s, %s, is written as a record but was not read as one there (malformed), and head no longer holds it as it was",
+			n, c.commit, quoteText(text))
+	}
 }
 
 // headHas reports whether head holds the file p of its layout.

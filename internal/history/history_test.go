@@ -263,6 +263,13 @@ func TestLedgers(t *testing.T) {
 			[]string{`h3a.append_only.gate_event_rewritten@3: gate event 2 was rewritten since base 0123456789ab: note base "done", head "done, all green"`}},
 		{"events truncated", "state/GATES_LEDGER.md", gatesBase, "## Gate Events Log\n",
 			[]string{`h3a.append_only.gate_event_rewritten@1: the log has 0 events, base had 2`}},
+		// A line written as a record that the base did not read as one is
+		// compared by its text: kept as it was, or a person compares.
+		{"malformed event kept", "state/GATES_LEDGER.md", gatesBase + "[2025-09-29T14:10:00Z] G1 FAILED executor - red\n",
+			gatesBase + "[2025-09-29T14:10:00Z] G1 FAILED executor - red\n[2025-09-29T14:20:00Z] G1 - STARTED - executor - again\n", nil},
+		{"malformed event rewritten", "state/GATES_LEDGER.md", gatesBase + "[2025-09-29T14:10:00Z] G1 FAILED executor - red\n",
+			gatesBase + "[2025-09-29T14:10:00Z] G1 - PASSED - executor - green\n",
+			[]string{`h3a.append_only.base_unreadable@0: line 4 of the base version at 0123456789ab, "[2025-09-29T14:10:00Z] G1 FAILED executor - red", is written as a record but was not read as one`}},
 
 		{"entry added in between", "state/EVIDENCE_LOG.md", evidenceBase,
 			strings.Replace(evidenceBase, "- `b.txt`", "- `c.txt` - [hash:3333333333333333] - 2025-09-29T14:00:30Z - new\n- `b.txt`", 1), nil},
@@ -280,8 +287,14 @@ func TestLedgers(t *testing.T) {
 		{"entries swapped", "state/EVIDENCE_LOG.md", evidenceBase,
 			"# Evidence\n- `b.txt` - [hash:2222222222222222] - 2025-09-29T14:01:00Z - second\n- `a.txt` - [hash:1111111111111111] - 2025-09-29T14:00:00Z - first\n",
 			[]string{`h3a.append_only.evidence_entry_rewritten@2: evidence entry for "b.txt" moved since base 0123456789ab: at base it follows the entry for "a.txt"`}},
+		{"malformed entry rewritten", "state/EVIDENCE_LOG.md", evidenceBase + "- `c.txt` - 2025-09-29T14:02:00Z - 3 tests red\n",
+			evidenceBase + "- `c.txt` - [hash:3333333333333333] - 2025-09-29T14:02:00Z - all green\n",
+			[]string{`h3a.append_only.base_unreadable@0: line 4 of the base version at 0123456789ab, "- ` + "`c.txt`" + ` - 2025-09-29T14:02:00Z - 3 tests red"`}},
 
 		{"task ticked", "state/ROADMAP.md", roadmapBase, strings.Replace(roadmapBase, "- [ ] T002: second", "- [x] T002: second ✅ (Completed: 2025-09-30T10:00:00Z)", 1), nil},
+		{"malformed task rewritten", "state/ROADMAP.md", roadmapBase + "- [ ] T003 third\n",
+			roadmapBase + "- [x] T003: third ✅ (Completed: 2025-09-30T10:00:00Z)\n",
+			[]string{`h3a.append_only.base_unreadable@0: line 4 of the base version at 0123456789ab, "- [ ] T003 third"`}},
 		{"task moved", "state/ROADMAP.md", roadmapBase, "## Task Queue\n- [ ] T002: second\n- [x] T001: first ✅ (Completed: 2025-09-29T15:00:00Z)\n", nil},
 		{"task removed", "state/ROADMAP.md", roadmapBase, "## Intro\n\n## Task Queue\n- [x] T001: first ✅ (Completed: 2025-09-29T15:00:00Z)\n",
 			[]string{`h3a.append_only.task_removed@3: task T002 "second" of base 0123456789ab is no longer in the task queue`}},

@@ -57,6 +57,23 @@ type Problem struct {
 
 func (p Problem) String() string { return fmt.Sprintf("%d:%d: %s", p.Line, p.Column, p.Message) }
 
+// recordProblems begin the message of each problem about a line written as
+// a record (a gate event, an evidence entry, a task) that is not read as one.
+var recordProblems = []string{"malformed gate event", "gate event outside", "malformed evidence entry", "malformed task"}
+
+// UnreadRecord reports whether p is about a line written as a record of the
+// ledger that the parser did not read as one: a malformed gate event,
+// evidence entry or task, or a gate event outside the events log. Such a
+// line is in the ledger for a reader all the same, so its history counts.
+func UnreadRecord(p Problem) bool {
+	for _, prefix := range recordProblems {
+		if strings.HasPrefix(p.Message, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
 // Section is an ATX heading ("#" to "######") outside code and comments.
 type Section struct {
 	Title string // without the #'s (opening and closing), trimmed
