@@ -11,6 +11,7 @@
 package history
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -539,14 +540,21 @@ func (c *comparison) pair(file layout.File) (p *pair, exists bool, err error) {
 	}
 	switch file.Kind {
 	case layout.JSON:
-		doc, _ := jsonpos.Parse(data)
+		doc, problems := jsonpos.Parse(data)
 		if doc == nil {
 			c.baseUnreadable(file.Path, "the base version at %s is not valid JSON", c.commit)
 			return nil, true, nil
 		}
 		p.base.json = doc
+		if !bytes.Equal(data, hd.Data) {
+			c.duplicateKeys(file.Path, problems)
+		}
 	case layout.JSONLines:
-		p.base.lines, _ = jsonpos.ParseLines(data)
+		var problems []jsonpos.Problem
+		p.base.lines, problems = jsonpos.ParseLines(data)
+		if !bytes.Equal(data, hd.Data) {
+			c.duplicateKeys(file.Path, problems)
+		}
 	case layout.Markdown:
 		v, problems := file.ParseLedger(data)
 		if v == nil {
@@ -557,6 +565,23 @@ func (c *comparison) pair(file layout.File) (p *pair, exists bool, err error) {
 		c.unreadRecords(file.Path, data, hd.Data, problems)
 	}
 	return p, true, nil
+}
+
+// duplicateKeys: a member the base's version writes twice is compared by
+// its later value only, as the parser keeps it, while a reader of the file
+// sees both. A change that drops or rewrites the earlier one ("status":
+// "failed" before "status": "passed" in a step) leaves the values compared
+// as they were, yet changes what the base showed. So whenever head's bytes
+// differ from such a base, a person compares (a head that still writes the
+// member twice fails on its own duplicate key anyway).
+func (c *comparison) duplicateKeys(file string, problems []jsonpos.Problem) {
+	for _, d := range problems {
+		if d.Kind != jsonpos.DuplicateKey {
+			continue
+		}
+		c.baseUnreadable(file, "the base version at %s writes member %s twice (the second time at line %d), and only its later value is compared, so a change to the earlier one would go unseen",
+			c.commit, quoteText(d.Pointer), d.Line)
+	}
 }
 
 // unreadRecords: a line of the base's ledger written as a record but not

@@ -463,6 +463,43 @@ func TestCompareEdges(t *testing.T) {
 	})
 }
 
+// TestDuplicateKeysAtBase: a member the base writes twice is compared by its
+// later value only, so a head that differs from such a base asks a person;
+// one that is the base's bytes does not.
+func TestDuplicateKeysAtBase(t *testing.T) {
+	const base = `{"steps": [{"task_id": "T001", "status": "failed", "status": "passed"}]}`
+	tests := []struct {
+		name, head, want string
+	}{
+		{"earlier value dropped", `{"steps": [{"task_id": "T001", "status": "passed"}]}`,
+			`the base version at 0123456789ab writes member "/steps/0/status" twice (the second time at line 1)`},
+		{"earlier value rewritten, still twice", `{"steps": [{"task_id": "T001", "status": "passed", "status": "passed"}]}`,
+			`writes member "/steps/0/status" twice`},
+		{"unchanged", base, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, b := fakeBase(map[string]string{"state.json": base})
+			res, err := Compare(memHead(t, map[string]string{"state.json": tc.head}, nil), b, commit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []finding.Finding
+			for _, f := range res.Findings {
+				if f.Rule == finding.BaseUnreadable.ID {
+					got = append(got, f)
+				}
+			}
+			switch {
+			case tc.want == "" && len(got) != 0:
+				t.Fatalf("got %+v, want no finding", got)
+			case tc.want != "" && (len(got) != 1 || !got[0].NeedsHuman || !strings.Contains(got[0].Details, tc.want)):
+				t.Fatalf("got %+v, want one needs-human finding with %q", got, tc.want)
+			}
+		})
+	}
+}
+
 // TestEveryLayoutGrowsKnownWays: every layout's append-only files are its
 // own files, and the history stage implements every way they grow.
 func TestEveryLayoutGrowsKnownWays(t *testing.T) {
