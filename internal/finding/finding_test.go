@@ -74,7 +74,7 @@ var h3aRules = []Rule{
 	HashMismatch, EntryNotSuperseded, MissingArtifact, HashUnverifiable, HashEllipsis, HashMalformed,
 	TmpLeftover, RunDirName, RunIDMismatch,
 	EntryRewritten, BadCorrection, GateEventRewritten, EvidenceEntryRewritten, BaseUnreadable,
-	TaskRemoved, TaskReworded, TaskUnticked, CompletionChanged, IterationCountLowered,
+	TaskRemoved, TaskReworded, TaskUnticked, CompletionChanged, CriterionChanged, IterationCountLowered,
 }
 
 // gateStateRules are the Go rules that enforce a sentence of the gate-state

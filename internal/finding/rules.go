@@ -377,6 +377,14 @@ var (
 		Description: "The \"(Completed: <time>)\" of a ROADMAP.md task differs from its base version or was removed. h3a-state-specification.md, ROADMAP.md update protocol: \"Executor marks tasks complete with timestamps\"; \"Never delete history\".",
 		Remediation: "restore the completion time from the base revision (git show BASE:PATH shows it)",
 	}
+	CriterionChanged = Rule{
+		ID:          "h3a.append_only.criterion_changed",
+		Category:    CategoryAppendOnly,
+		Severity:    Error,
+		Title:       "Success criterion removed, reworded or unticked",
+		Description: "A checkbox of the ROADMAP.md \"Success Criteria\" at the base is gone from head, reworded, or [x] at the base and [ ] in head. Text added after a criterion (\"- [x] Coverage ≥ 90%: 94.2%\") is allowed; the criterion's own words are not changed, since deleting or weakening an open criterion (\"Mutation score ≥ 85%\" to \"≥ 60%\") would let a run claim the success it had not reached. h3a-state-specification.md, ROADMAP.md update protocol: \"Never delete history, only add completion markers\".",
+		Remediation: "restore the criterion from the base revision (git show BASE:PATH shows it); if the plan changed, a person says so in the change, and a new criterion is added rather than an old one rewritten",
+	}
 	ArtifactChanged = Rule{
 		ID:          "h3a.append_only.artifact_changed",
 		Category:    CategoryAppendOnly,
@@ -635,7 +643,7 @@ var GoRules = []Rule{
 	RunIDMismatch, ContractFileMissing, ContractRoundNumber, ContractFlatAndRounds, GateStateOutputUnread,
 	WaiverExpired, WaiverNewRun, WaiverUnused, RulesChanged,
 	HistoryNotCompared, NewRun, BaseUnreadable, EntryRewritten, BadCorrection, GateEventRewritten,
-	EvidenceEntryRewritten, TaskRemoved, TaskReworded, TaskUnticked, CompletionChanged,
+	EvidenceEntryRewritten, TaskRemoved, TaskReworded, TaskUnticked, CompletionChanged, CriterionChanged,
 	ArtifactChanged, ArtifactRelogged, ArtifactLFSPointer, ArtifactDeleted, RunDeleted, RunMoved, LayoutChanged, FileRemoved, FrozenChanged, IterationCountLowered,
 	HybridVersionDecreased, HybridLogShrunk, HybridRetriesLowered, StigmergyIssueReopened, StigmergyIssueClosed, StigmergyTaskDropped, StigmergyHaltLifted, GateStateFailureLifted, ContractNeedsHumanLifted, SchemaVersionChanged,
 }

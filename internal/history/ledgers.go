@@ -3,6 +3,8 @@ package history
 import (
 	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/h3a-check/h3a-check/internal/finding"
 	"github.com/h3a-check/h3a-check/internal/ledger"
@@ -177,7 +179,71 @@ func roadmapTasks(p *pair) []finding.Finding {
 				b.ID, p.commit, quoteText(b.CompletedAt), headTime)
 		}
 	}
+	return append(out, successCriteria(p, base, head)...)
+}
+
+// successCriteria: no success criterion of the base is removed or
+// reworded, and a [x] never goes back to [ ]. Criteria have no id, so each
+// is matched by its words with one of head's, once: the same words, or
+// the same words with text added after them (a note written when the box
+// is ticked, "Coverage ≥ 90%: 94.2%"). Deleting an open criterion, or
+// weakening its words, would otherwise let the roadmap claim a success it
+// had not reached.
+func successCriteria(p *pair, base, head *ledger.Roadmap) []finding.Finding {
+	var out []finding.Finding
+	used := make([]bool, len(head.Criteria))
+	find := func(match func(string, string) bool, text string) int {
+		for i, h := range head.Criteria {
+			if !used[i] && match(h.Text, text) {
+				return i
+			}
+		}
+		return -1
+	}
+	for _, b := range base.Criteria {
+		i := find(func(h, b string) bool { return h == b }, b.Text)
+		if i < 0 {
+			i = find(extends, b.Text)
+		}
+		if i < 0 {
+			f := finding.CriterionChanged.New(p.path, "success criterion %s of base %s is no longer in head as it was (removed or reworded); success criteria are never deleted or rewritten, only ticked",
+				quoteText(b.Text), p.commit)
+			f.Line = criteriaLine(head)
+			out = append(out, f)
+			continue
+		}
+		used[i] = true
+		if h := head.Criteria[i]; b.Done && !h.Done {
+			f := finding.CriterionChanged.New(p.path, "success criterion %s is [x] at base %s and [ ] in head; completion marks are never taken back",
+				quoteText(b.Text), p.commit)
+			f.Line = h.Line
+			out = append(out, f)
+		}
+	}
 	return out
+}
+
+// extends reports whether h is b with text added after it, at a break:
+// "Coverage ≥ 90%: 94.2%" extends "Coverage ≥ 90%", but "Coverage ≥ 900"
+// does not extend "Coverage ≥ 90".
+func extends(h, b string) bool {
+	rest, ok := strings.CutPrefix(h, b)
+	if !ok || rest == "" || b == "" {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(rest)
+	return unicode.IsSpace(r) || strings.ContainsRune(":;,(—–", r)
+}
+
+// criteriaLine is where a removed criterion is reported: the Success
+// Criteria heading, or the top of the file.
+func criteriaLine(r *ledger.Roadmap) int {
+	for _, s := range r.Sections {
+		if strings.Contains(strings.ToLower(s.Title), "success criteria") {
+			return s.Line
+		}
+	}
+	return 1
 }
 
 // taskQueueLine is where a removed task is reported: the task queue's
