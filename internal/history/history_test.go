@@ -620,7 +620,10 @@ func TestIterationCount(t *testing.T) {
 		{"a new task starts its own count", task(`"T001"`, "2"), task(`"T002"`, "0"), ledgerBase, ledgerBase, ""},
 		{"no task yet on either side", task("null", "1"), task("null", "0"), ledgerBase, ledgerBase, `iteration_count of the task went down from 1`},
 		{"malformed task ids are compared safely", task(`{"id": 1}`, "2"), task(`{"id": 1}`, "0"), ledgerBase, ledgerBase, "went down from 2"},
-		{"count not a number", task(`"T001"`, `"2"`), task(`"T001"`, "0"), ledgerBase, ledgerBase, ""},
+		{"count not a number", task(`"T001"`, `"two"`), task(`"T001"`, "0"), ledgerBase, ledgerBase, ""},
+		// A count the base wrote as a string shows a reader the same count.
+		{"count written as a string at the base", task(`"T001"`, `"2"`), task(`"T001"`, "0"), ledgerBase, ledgerBase, "went down from \"2\" at base"},
+		{"count written as a string in head", task(`"T001"`, "2"), task(`"T001"`, `" 1 "`), ledgerBase, ledgerBase, "went down from 2"},
 		{"a huge exponent is read cheaply", task(`"T001"`, "9e29999"), task(`"T001"`, "0"), ledgerBase, ledgerBase, "went down from 9e29999"},
 	}
 	for _, tc := range tests {

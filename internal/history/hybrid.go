@@ -38,7 +38,7 @@ func versionsRise(severity finding.Severity, keys ...string) func(*pair) []findi
 }
 
 // numberMember reads the number at key of a JSON object, in any spelling:
-// 8, 8.0 and 8e0 are the same version.
+// 8, 8.0 and 8e0 are the same version, and so is "8" (countOf).
 func numberMember(doc *jsonpos.Document, key string) (json.Number, bool) {
 	if doc == nil {
 		return "", false
@@ -47,8 +47,7 @@ func numberMember(doc *jsonpos.Document, key string) (json.Number, bool) {
 	if !ok {
 		return "", false
 	}
-	n, ok := m[key].(json.Number)
-	return n, ok
+	return countOf(m[key])
 }
 
 // numberLess reports whether the JSON number a is lower than b by value,
@@ -203,7 +202,7 @@ func retryCounts(v any) map[string]taskRetries {
 	}
 	if rt, ok := m["rt"].(map[string]any); ok {
 		for id, x := range rt {
-			if n, ok := x.(json.Number); ok {
+			if n, ok := countOf(x); ok {
 				add(id, n, "/rt/"+jsonpos.EscapeToken(id), "/rt", false)
 			}
 		}
@@ -215,7 +214,7 @@ func retryCounts(v any) map[string]taskRetries {
 		if id == "" {
 			continue
 		}
-		n, ok := t["rt"].(json.Number)
+		n, ok := countOf(t["rt"])
 		ptr := fmt.Sprintf("/tasks/%d/rt", i)
 		if !ok {
 			if _, has := t["rt"]; has {

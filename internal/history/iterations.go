@@ -1,7 +1,6 @@
 package history
 
 import (
-	"encoding/json"
 	"errors"
 	"strconv"
 	"strings"
@@ -50,11 +49,11 @@ func lowered(p *pair, gatesLedger string) []finding.Finding {
 	return []finding.Finding{f}
 }
 
-// number reads a JSON number. A float is exact for any count of attempts,
+// number reads a JSON number, or a string holding one (countOf). A float is exact for any count of attempts,
 // and unlike an exact reading it costs nothing for a number as large as
 // the JSON reader accepts (9e29999 reads as +Inf).
 func number(v any) (float64, bool) {
-	n, ok := v.(json.Number)
+	n, ok := countOf(v)
 	if !ok {
 		return 0, false
 	}

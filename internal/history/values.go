@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -158,4 +159,24 @@ func eachBaseID[V any](p *pair, read func(any) map[string]V, check func(id strin
 		}
 	}
 	return out
+}
+
+// jsonNumber is the syntax of a JSON number.
+var jsonNumber = regexp.MustCompile(`^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$`)
+
+// countOf reads a count (an attempt or retry count, a version) as a reader
+// of the file reads it: a JSON number, or a string that holds one ("2"),
+// which the schema reports as the wrong type but which shows the same
+// count. A base that wrote its count as a string must not let head lower
+// it unseen. ok is false for anything else.
+func countOf(v any) (json.Number, bool) {
+	switch x := v.(type) {
+	case json.Number:
+		return x, true
+	case string:
+		if s := strings.TrimSpace(x); jsonNumber.MatchString(s) {
+			return json.Number(s), true
+		}
+	}
+	return "", false
 }
