@@ -36,7 +36,6 @@ var goRulesFiredElsewhere = []struct {
 	{rule: finding.WaiverUnused, file: "internal/cli/config_test.go", test: "TestConfigWaivers"},                                         // a configuration's waiver
 	{rule: finding.WaiverNewRun, file: "internal/cli/trust_test.go", test: "TestWaiverNewRun"},                                           // a base waiver and a new run in a repository
 	{rule: finding.RulesChanged, file: "internal/cli/trust_test.go", test: "TestConfigOnlyInHead"},                                       // CI and a configuration the change adds
-	{rule: finding.FrozenChanged, file: "internal/history/contract_test.go", test: "TestContractHistory"},                                // history of a contract round
 	{rule: finding.HybridVersionDecreased, file: "internal/history/hybrid_test.go", test: "TestHybridHistory"},                           // history of a hybrid run
 	{rule: finding.HybridLogShrunk, file: "internal/cli/gorules_test.go", test: "TestGoRulesOfEditedRuns"},                               // history of a hybrid run's log
 	{rule: finding.HybridRetriesLowered, file: "internal/history/hybrid_test.go", test: "TestHybridHistory"},                             // history of a hybrid run's retry counts
@@ -45,7 +44,6 @@ var goRulesFiredElsewhere = []struct {
 	{rule: finding.StigmergyIssueClosed, file: "internal/history/stigmergy_test.go", test: "TestStigmergyOpenIssueHistory"},              // history of a stigmergy run's open issue
 	{rule: finding.StigmergyTaskDropped, file: "internal/history/stigmergy_test.go", test: "TestStigmergyHistory"},                       // history of a stigmergy run's manifest
 	{rule: finding.StigmergyHaltLifted, file: "internal/history/stigmergy_test.go", test: "TestStigmergyHaltHistory"},                    // history of a halted stigmergy run
-	{rule: finding.GateStateFailureLifted, file: "internal/history/gatestate_test.go", test: "TestGateStateFailureHistory"},              // history of a failed gate-state run
 	{rule: finding.ContractNeedsHumanLifted, file: "internal/history/contract_test.go", test: "TestContractFlatHistory"},                 // history of a flat contract run
 	// h3a.structure.unreadable needs a file the operating system refuses
 	// to read, which a test running as root (as the tests do here) cannot

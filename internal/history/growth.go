@@ -87,7 +87,8 @@ func frozen(why string, whenStatus []string) func(*pair) []finding.Finding {
 	return func(p *pair) []finding.Finding {
 		if len(whenStatus) > 0 {
 			base, _ := p.base.json.Value.(map[string]any)
-			if st, _ := base["status"].(string); !slices.Contains(whenStatus, st) {
+			// In any case or spacing, as the base showed it ("success").
+			if !slices.Contains(whenStatus, spelledStatus(base["status"])) {
 				return nil
 			}
 		}
