@@ -98,6 +98,35 @@ main() {
 	mutant task-completion-ignored internal/history/ledgers.go \
 		'if b.CompletedAt != "" && h.CompletedAt != b.CompletedAt {' 'if false {' \
 		./internal/history/ .
+	mutant criterion-removal-ignored internal/history/ledgers.go \
+		'		if i < 0 {
+			f := finding.CriterionChanged' '		if false {
+			f := finding.CriterionChanged' \
+		./internal/history/ .
+	mutant criterion-untick-ignored internal/history/ledgers.go \
+		'!h.Done && b.Done {' 'false {' \
+		./internal/history/ .
+	mutant criterion-any-extension internal/history/ledgers.go \
+		'return unicode.IsSpace(r) || strings.ContainsRune(":;,(—–", r)' 'return true' \
+		./internal/history/ .
+	mutant base-unreadable-not-human internal/history/history.go \
+		$'\tf.NeedsHuman = true\n\tc.add(f)' $'\tc.add(f)' \
+		./internal/history/ .
+	mutant base-malformed-record-ignored internal/history/history.go \
+		'if ledger.UnreadRecord(p) && ' 'if false && ' \
+		./internal/history/ .
+	mutant base-duplicate-key-ignored internal/history/history.go \
+		'if d.Kind != jsonpos.DuplicateKey {' 'if true {' \
+		./internal/history/ .
+	mutant count-string-ignored internal/history/values.go \
+		'; jsonNumber.MatchString(s) {' '; false {' \
+		./internal/history/ .
+	mutant failed-status-as-written internal/history/gatestate.go \
+		'"FAILED", spelledStatus,' '"FAILED", func(v any) string { s, _ := v.(string); return s },' \
+		./internal/history/ .
+	mutant frozen-status-as-written internal/history/growth.go \
+		'!slices.Contains(whenStatus, spelledStatus(base["status"]))' '!slices.Contains(whenStatus, fmt.Sprint(base["status"]))' \
+		./internal/history/ .
 	mutant task-removal-ignored internal/history/ledgers.go \
 		'if n >= len(headByID[b.ID]) {' 'if n >= len(headByID[b.ID]) && false {' \
 		./internal/history/ .

@@ -213,7 +213,7 @@ func successCriteria(p *pair, base, head *ledger.Roadmap) []finding.Finding {
 			continue
 		}
 		used[i] = true
-		if h := head.Criteria[i]; b.Done && !h.Done {
+		if h := head.Criteria[i]; !h.Done && b.Done {
 			f := finding.CriterionChanged.New(p.path, "success criterion %s is [x] at base %s and [ ] in head; completion marks are never taken back",
 				quoteText(b.Text), p.commit)
 			f.Line = h.Line
