@@ -107,7 +107,7 @@ main() {
 		'!h.Done && b.Done {' 'false {' \
 		./internal/history/ .
 	mutant criterion-any-extension internal/history/ledgers.go \
-		'return unicode.IsSpace(r) || strings.ContainsRune(":;,(—–", r)' 'return true' \
+		'return unicode.IsSpace(r) || strings.ContainsRune(":;,(—–", r)' 'return unicode.IsSpace(r) || r > 0' \
 		./internal/history/ .
 	mutant base-unreadable-not-human internal/history/history.go \
 		$'\tf.NeedsHuman = true\n\tc.add(f)' $'\tc.add(f)' \
