@@ -88,15 +88,10 @@ func ParseToken(raw string) Token {
 func (t Token) Matches(sumHex string) bool {
 	// The length check also refuses a hand-built Token{Verifiable: true} with
 	// no digits, which would otherwise match every file.
-	if !t.Verifiable || len(t.Hex) < minVerifiableDigits || len(t.Hex) > len(sumHex) {
+	if !t.Verifiable || len(t.Hex) < minVerifiableDigits {
 		return false
 	}
-	for i := 0; i < len(t.Hex); i++ {
-		if lowerASCII(sumHex[i]) != t.Hex[i] {
-			return false
-		}
-	}
-	return true
+	return digestStartsWith(sumHex, t.Hex)
 }
 
 // Contradicts reports whether the token's hex digits, however few, are
@@ -108,15 +103,21 @@ func (t Token) Contradicts(sumHex string) bool {
 	if t.Malformed || t.Hex == "" || len(t.Hex) > maxDigestDigits {
 		return false
 	}
-	if len(t.Hex) > len(sumHex) {
-		return true
+	return !digestStartsWith(sumHex, t.Hex)
+}
+
+// digestStartsWith reports whether the full hex digest sumHex, in either
+// case, starts with the lower-case hex digits hex.
+func digestStartsWith(sumHex, hex string) bool {
+	if len(hex) > len(sumHex) {
+		return false
 	}
-	for i := 0; i < len(t.Hex); i++ {
-		if lowerASCII(sumHex[i]) != t.Hex[i] {
-			return true
+	for i := 0; i < len(hex); i++ {
+		if lowerASCII(sumHex[i]) != hex[i] {
+			return false
 		}
 	}
-	return false
+	return true
 }
 
 // cutEllipsis removes a trailing "..." or "…" (and any run of dots around it),
