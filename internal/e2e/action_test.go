@@ -117,7 +117,7 @@ func TestActionOnPullRequest(t *testing.T) {
 	copyCase(t, "ok", "complete", broken)
 	base := commitAll(t, repo, "base: a complete run")
 	breakArtifact(t, broken)
-	copyCase(t, "err", "bom_json", filepath.Join(repo, "archive", runID))
+	copyCaseAs(t, "err", "bom_json", otherRunID, filepath.Join(repo, "archive", otherRunID))
 	head := commitAll(t, repo, "head: an artifact edited after logging, and an archived run")
 
 	r := runAction(t, repo, base, head, map[string]string{
@@ -197,7 +197,7 @@ func TestActionOnPullRequest(t *testing.T) {
 	}
 
 	// Job summary.
-	for _, want := range []string{"## h3a-check: ❌ fail", "| runs/" + runID + " | ❌ fail |", "| 1 passing run | ✅ pass |", "- archive/" + runID + "\n",
+	for _, want := range []string{"## h3a-check: ❌ fail", "| runs/" + runID + " | ❌ fail |", "| 1 passing run | ✅ pass |", "- archive/" + otherRunID + "\n",
 		"h3a.integrity.hash\\_mismatch", "```mermaid", "Evidence verified "} {
 		if !strings.Contains(r.summary, want) {
 			t.Errorf("job summary lacks %q:\n%s", want, r.summary)
@@ -273,7 +273,7 @@ func TestActionChangedAndArgs(t *testing.T) {
 	repo := newRepo(t)
 	copyCase(t, "ok", "complete", filepath.Join(repo, "runs", runID))
 	base := commitAll(t, repo, "base: a complete run")
-	copyCase(t, "err", "bom_json", filepath.Join(repo, "archive", runID))
+	copyCaseAs(t, "err", "bom_json", otherRunID, filepath.Join(repo, "archive", otherRunID))
 	head := commitAll(t, repo, "head: a run with a warning")
 	tests := []struct {
 		inputs   map[string]string

@@ -7,6 +7,8 @@ package e2e
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io/fs"
 	"os"
@@ -306,6 +308,44 @@ const runID = "20250929-134215-8b6f8b9a-7c9f-4c5e-8c6a-2f0f0d2e9c1a"
 func copyCase(t *testing.T, kind, name, dst string) {
 	t.Helper()
 	copyCaseRun(t, kind, name, runID, dst)
+}
+
+// copyCaseAs is copyCase with the run's id written as id, in its folder's
+// name and in every file outside artifacts/ that names it, the hashes its
+// evidence log gives those files updated: a run id is globally unique,
+// and a run new in a change under the id of a run the base holds is a
+// copy (h3a.append_only.run_copied).
+func copyCaseAs(t *testing.T, kind, name, id, dst string) {
+	t.Helper()
+	copyCase(t, kind, name, dst)
+	short := func(b []byte) string { s := sha256.Sum256(b); return hex.EncodeToString(s[:])[:16] }
+	var hashes []string // old, new: the hashes of the files rewritten
+	err := filepath.WalkDir(dst, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			if err == nil && d.Name() == "artifacts" {
+				return fs.SkipDir // no artifact names its run
+			}
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil || !bytes.Contains(data, []byte(runID)) {
+			return err
+		}
+		edited := bytes.ReplaceAll(data, []byte(runID), []byte(id))
+		hashes = append(hashes, "[hash:"+short(data)+"]", "[hash:"+short(edited)+"]")
+		return os.WriteFile(p, edited, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	logPath := filepath.Join(dst, "state", "EVIDENCE_LOG.md")
+	log, err := os.ReadFile(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(logPath, []byte(strings.NewReplacer(hashes...).Replace(string(log))), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // copyCaseRun is copyCase for a case whose run is the folder run of it:

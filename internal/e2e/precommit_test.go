@@ -63,8 +63,10 @@ func writeHookConfig(t *testing.T, repo, hookRepo, rev, hookID string) {
 	}
 }
 
-// otherRunID names a second run in the hook tests: one committed broken
-// past the hook, which no commit that leaves it alone may be blamed for.
+// otherRunID names a second h3a run beside the cases' runID: in the hook
+// tests one committed broken past the hook, which no commit that leaves
+// it alone may be blamed for; in the action's tests a run added beside
+// the base's.
 const otherRunID = "20250930-101500-3f1c2b8e-4d5a-4b6c-9e7f-1a2b3c4d5e6f"
 
 // commitRefused commits what is staged and expects the hook to refuse it
