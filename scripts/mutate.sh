@@ -339,6 +339,9 @@ main() {
 	mutant hash-sum-case-sensitive internal/evidence/token.go \
 		'if lowerASCII(sumHex[i]) != hex[i] {' 'if sumHex[i] != hex[i] {' \
 		./internal/evidence/ .
+	mutant run-copy-unnoticed internal/runner/history_base.go \
+		'hp.noteCopies(l, r, newByName[l.repo][path.Base(r.Dir)], headRuns[l.repo])' '_ = newByName' \
+		./internal/history/ 'TestHistoryCases'
 	mutant append-only-artifact-change-unreported internal/history/artifacts.go \
 		'if base.same(head) {' 'if true {' \
 		./internal/history/ .

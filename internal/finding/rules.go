@@ -466,6 +466,14 @@ var (
 		Description: "A run that exists at the base revision is gone from its folder and the same run (same run id, its append-only files equal or only grown) is in another searched folder, such as archive/. Only a person archives a run, and the change under review cannot prove who moved it, so the gate is needs-human (exit 3). The run's history is compared with its base at the old place, so a move that also rewrites history fails. A run moved out of every searched folder is h3a.append_only.run_deleted. h3a-state-specification.md, Compliance & Audit, Retention: \"Runs are immutable and never deleted automatically\", \"Human can archive old runs (e.g., `mv runs/old-run-id/ archive/`)\".",
 		Remediation: "if a person archived the run on purpose, a maintainer approves the change; otherwise move it back (git mv NEW OLD)",
 	}
+	RunCopied = Rule{
+		ID:          "h3a.append_only.run_copied",
+		Category:    CategoryAppendOnly,
+		Severity:    Error,
+		Title:       "Run copied under the id of a run the base holds",
+		Description: "An h3a run new since the base has the folder name, its run id, of a run the base holds and head still holds in another folder. A run id is globally unique, so the new run is a copy, and nothing the change writes shows which of the two the id names: a copy with its history rewritten would pass as the run, while the run itself stays as it was. The run the base holds is compared with the base as before. h3a-state-specification.md, Run Identifier Format: \"Globally unique (UUID collision probability < 10⁻³⁶)\"; Compliance & Audit, Retention: \"Runs are immutable\".",
+		Remediation: "delete the copy; a new run gets an id of its own (h3a-check init), and a person who archives a run moves it (git mv) rather than copies it",
+	}
 
 	HybridVersionDecreased = Rule{
 		ID:          "h3a.append_only.hybrid_version_decreased",
@@ -644,7 +652,7 @@ var GoRules = []Rule{
 	WaiverExpired, WaiverNewRun, WaiverUnused, RulesChanged,
 	HistoryNotCompared, NewRun, BaseUnreadable, EntryRewritten, BadCorrection, GateEventRewritten,
 	EvidenceEntryRewritten, TaskRemoved, TaskReworded, TaskUnticked, CompletionChanged, CriterionChanged,
-	ArtifactChanged, ArtifactRelogged, ArtifactLFSPointer, ArtifactDeleted, RunDeleted, RunMoved, LayoutChanged, FileRemoved, FrozenChanged, IterationCountLowered,
+	ArtifactChanged, ArtifactRelogged, ArtifactLFSPointer, ArtifactDeleted, RunDeleted, RunMoved, RunCopied, LayoutChanged, FileRemoved, FrozenChanged, IterationCountLowered,
 	HybridVersionDecreased, HybridLogShrunk, HybridRetriesLowered, StigmergyIssueReopened, StigmergyIssueClosed, StigmergyTaskDropped, StigmergyHaltLifted, GateStateFailureLifted, ContractNeedsHumanLifted, SchemaVersionChanged,
 }
 

@@ -47,7 +47,7 @@ const (
 // leaves the run out of the base commit, "template: KIND/CASE" makes the
 // run of testdata/runs/KIND/CASE (its one folder) the example, "move: DIR"
 // moves the run in head into DIR (from the repository's top, after the
-// edits), "search: DIR..." names the folders checked (runs/ unless
+// edits), "copy: DIR" copies it there (before a move), "search: DIR..." names the folders checked (runs/ unless
 // told), and "local" checks the working tree as the person's own (a human
 // decision in it counts).
 func TestHistoryCases(t *testing.T) {
@@ -117,6 +117,11 @@ func runCase(t *testing.T, ar *archive) (string, []*audit.Audit) {
 			if err := os.RemoveAll(filepath.Join(runDir, filepath.FromSlash(p))); err != nil {
 				t.Fatal(err)
 			}
+		}
+	}
+	if to := ar.directive("copy: "); to != "" {
+		if err := os.CopyFS(filepath.Join(g.Dir, filepath.FromSlash(to), filepath.Base(runDir)), os.DirFS(runDir)); err != nil {
+			t.Fatal(err)
 		}
 	}
 	if to := ar.directive("move: "); to != "" {
@@ -287,7 +292,7 @@ func readArchive(t *testing.T, path string) *archive {
 func (a *archive) directives() []string {
 	var ds []string
 	for _, l := range strings.Split(a.Comment, "\n") {
-		if strings.HasPrefix(l, "delete: ") || l == "new-run" || strings.HasPrefix(l, "template: ") || strings.HasPrefix(l, "move: ") || strings.HasPrefix(l, "search: ") || l == "local" {
+		if strings.HasPrefix(l, "delete: ") || l == "new-run" || strings.HasPrefix(l, "template: ") || strings.HasPrefix(l, "move: ") || strings.HasPrefix(l, "copy: ") || strings.HasPrefix(l, "search: ") || l == "local" {
 			ds = append(ds, l)
 		}
 	}

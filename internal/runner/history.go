@@ -39,6 +39,10 @@ type historyPlan struct {
 	// not their own folder under their own layout: a run moved from
 	// another searched folder, a run whose layout changed.
 	elsewhere map[string]baseSide
+	// copies holds, by run directory, the h3a runs new at their place
+	// whose run id names a run the base holds and head still holds, as
+	// the display path of that run.
+	copies map[string]string
 	// layoutForced is --layout: every run is of that layout, at the base too.
 	layoutForced bool
 	// repos are the repositories opened, one cat-file process each, so

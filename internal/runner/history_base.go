@@ -103,7 +103,11 @@ func (hp *historyPlan) pairGoneRuns(headRuns map[*gitrev.Repo]map[string]rundir.
 	for _, l := range listings {
 		var gone []history.RunAt
 		for _, r := range l.runs {
-			if _, ok := headRuns[l.repo][r.Dir]; ok || moved[l.repo][r.Dir] {
+			if _, ok := headRuns[l.repo][r.Dir]; ok {
+				hp.noteCopies(l, r, newByName[l.repo][path.Base(r.Dir)], headRuns[l.repo])
+				continue
+			}
+			if moved[l.repo][r.Dir] {
 				continue
 			}
 			// The same run elsewhere: one candidate only, so that two
@@ -127,6 +131,25 @@ func (hp *historyPlan) pairGoneRuns(headRuns map[*gitrev.Repo]map[string]rundir.
 		}
 		if a := deletedRuns(l, gone); a != nil {
 			hp.deleted = append(hp.deleted, a)
+		}
+	}
+}
+
+// noteCopies notes each h3a run new at its place whose folder has the
+// name of the base's run r, which is still in place: an h3a run's folder
+// is named by its run id, and a run id is globally unique, so the new
+// run is a copy of r, and nothing the change writes shows which of the
+// two its id names.
+func (hp *historyPlan) noteCopies(l baseListing, r history.RunAt, sameName []string, head map[string]rundir.Run) {
+	if r.Layout != (layout.H3A{}).ID() {
+		return
+	}
+	for _, rel := range sameName {
+		if h := head[rel]; h.Layout == (layout.H3A{}).ID() {
+			if hp.copies == nil {
+				hp.copies = map[string]string{}
+			}
+			hp.copies[h.Dir] = path.Join(l.display, l.name(r.Dir))
 		}
 	}
 }

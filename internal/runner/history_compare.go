@@ -84,6 +84,10 @@ func (c *checker) compareHistory(s *runState, dir, display string) historyOutcom
 		return historyOutcome{reason: err.Error()}
 	}
 	res.Findings = append(found, res.Findings...)
+	if original, ok := c.hist.copies[dir]; ok {
+		res.Findings = append(res.Findings, finding.RunCopied.New("", "run is new since base %s and has the run id of the run at %q, which the base holds and which is still there: a run id is globally unique, so this run is a copy of it",
+			gitrev.Short(rb.base.Commit), original))
+	}
 	if elsewhere && side.from != "" {
 		baseID, err := baseRunID(rb, side)
 		if err != nil {
