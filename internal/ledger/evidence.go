@@ -43,7 +43,7 @@ func ParseEvidenceLog(data []byte) (*EvidenceLog, []Problem) {
 		// An entry indented as code would be verified while every reader
 		// of the rendered log sees a code block (or prose), not an entry.
 		if l.indented >= 4 && isEntryCandidate(l.text) {
-			doc.problem(l.num, 1, "malformed evidence entry: %s, found it indented %d columns past the list it may belong to, where Markdown shows it as indented code or as text of the paragraph above, not as a list item; remove the indentation", entryGrammar, l.indented)
+			doc.problem(l.num, 1, malformedEntry+": %s, found it indented %d columns past the list it may belong to, where Markdown shows it as indented code or as text of the paragraph above, not as a list item; remove the indentation", entryGrammar, l.indented)
 			continue
 		}
 		e, ok := parseEntry(doc, l)
@@ -52,7 +52,7 @@ func ParseEvidenceLog(data []byte) (*EvidenceLog, []Problem) {
 			ev.Entries = append(ev.Entries, e)
 		case !isEntryCandidate(l.text):
 			if off, why := looksLikeEntry(l.text); why != "" {
-				doc.problem(l.num, column(l.text, off), "malformed evidence entry: %s, %s", entryGrammar, why)
+				doc.problem(l.num, column(l.text, off), malformedEntry+": %s, %s", entryGrammar, why)
 			}
 		}
 	}
@@ -155,7 +155,7 @@ func parseEntry(doc *document, l line) (Entry, bool) {
 	}
 	start, _ := listItem(s)
 	bad := func(off int, format string, args ...any) (Entry, bool) {
-		doc.problem(l.num, column(s, off), "malformed evidence entry: "+format, args...)
+		doc.problem(l.num, column(s, off), malformedEntry+": "+format, args...)
 		return Entry{}, false
 	}
 	missing := func(off int, what string) (Entry, bool) {

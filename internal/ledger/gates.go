@@ -123,7 +123,7 @@ func ParseGatesLedger(data []byte) (*GatesLedger, []Problem) {
 		}
 		if !in[i] && !l.code && l.level == 0 && readsAsEvent(l) {
 			doc.problem(l.num, column(l.text, len(l.text)-len(strings.TrimLeft(l.text, " \t"))),
-				"gate event outside the Gate Events Log section (%s): events are read only there, so this one is not; append it to that section", where(section, found))
+				eventOutside+" the Gate Events Log section (%s): events are read only there, so this one is not; append it to that section", where(section, found))
 			continue
 		}
 		if !in[i] || l.fence || l.level > 0 {
@@ -137,7 +137,7 @@ func ParseGatesLedger(data []byte) (*GatesLedger, []Problem) {
 			}
 		} else if doc.problemCount() == before && looksLikeEvent(l.text) {
 			doc.problem(l.num, column(l.text, len(l.text)-len(strings.TrimLeft(l.text, " \t"))),
-				"malformed gate event: %s, missing the \"[<time>]\" the line must start with", eventGrammar)
+				malformedEvent+": %s, missing the \"[<time>]\" the line must start with", eventGrammar)
 		}
 	}
 	g.Table = gateTable(doc)
@@ -205,7 +205,7 @@ func parseEvent(doc *document, l line) (Event, bool) {
 		}
 	}
 	bad := func(off int, format string, args ...any) (Event, bool) {
-		doc.problem(l.num, column(s, off), "malformed gate event: "+format, args...)
+		doc.problem(l.num, column(s, off), malformedEvent+": "+format, args...)
 		return Event{}, false
 	}
 	if closing < 0 {

@@ -57,9 +57,18 @@ type Problem struct {
 
 func (p Problem) String() string { return fmt.Sprintf("%d:%d: %s", p.Line, p.Column, p.Message) }
 
-// recordProblems begin the message of each problem about a line written as
-// a record (a gate event, an evidence entry, a task) that is not read as one.
-var recordProblems = []string{"malformed gate event", "gate event outside", "malformed evidence entry", "malformed task"}
+// The messages of the problems about a line written as a record (a gate
+// event, an evidence entry, a task) that is not read as one begin with one
+// of these; the parsers write them from here, so UnreadRecord and the
+// messages cannot drift apart.
+const (
+	malformedEvent = "malformed gate event"
+	eventOutside   = "gate event outside"
+	malformedEntry = "malformed evidence entry"
+	malformedTask  = "malformed task"
+)
+
+var recordProblems = []string{malformedEvent, eventOutside, malformedEntry, malformedTask}
 
 // UnreadRecord reports whether p is about a line written as a record of the
 // ledger that the parser did not read as one: a malformed gate event,

@@ -67,7 +67,7 @@ func ParseRoadmap(data []byte) (*Roadmap, []Problem) {
 			r.Tasks = append(r.Tasks, t)
 		} else if doc.problemCount() == before {
 			if off, why := looksLikeTask(l.text); why != "" {
-				doc.problem(l.num, column(l.text, off), "malformed task: %s, %s", taskGrammar, why)
+				doc.problem(l.num, column(l.text, off), malformedTask+": %s, %s", taskGrammar, why)
 			}
 		}
 	}
@@ -181,7 +181,7 @@ func parseTask(doc *document, l line) (Task, bool) {
 	case "x", "X":
 		t.Done = true
 	default:
-		doc.problem(l.num, column(s, i), "malformed task: checkbox %q is neither \"[ ]\" nor \"[x]\"", "["+box+"]")
+		doc.problem(l.num, column(s, i), malformedTask+": checkbox %q is neither \"[ ]\" nor \"[x]\"", "["+box+"]")
 		return Task{}, false
 	}
 
@@ -193,12 +193,12 @@ func parseTask(doc *document, l line) (Task, bool) {
 	}
 	t.ID = rest[:n]
 	if len(t.ID) < 2 || t.ID[0] != 'T' || !isDigit(t.ID[1]) {
-		doc.problem(l.num, column(s, idOff), "malformed task: %s, missing the task id (found %s)", taskGrammar, snippet(strings.TrimSpace(rest)))
+		doc.problem(l.num, column(s, idOff), malformedTask+": %s, missing the task id (found %s)", taskGrammar, snippet(strings.TrimSpace(rest)))
 		return Task{}, false
 	}
 	rest = strings.TrimLeft(rest[n:], " \t")
 	if !strings.HasPrefix(rest, ":") {
-		doc.problem(l.num, column(s, idOff+n), "malformed task: %s, missing the colon after %q", taskGrammar, t.ID)
+		doc.problem(l.num, column(s, idOff+n), malformedTask+": %s, missing the colon after %q", taskGrammar, t.ID)
 		return Task{}, false
 	}
 	written := strings.TrimSpace(rest[1:])
@@ -206,12 +206,12 @@ func parseTask(doc *document, l line) (Task, bool) {
 	// T002: ...") shows a reader a second task, one no rule would read.
 	if at := taskInText(written); at >= 0 {
 		start := len(s) - len(strings.TrimLeft(rest[1:], " \t")) // of written, but for white space other than blanks
-		doc.problem(l.num, column(s, min(start+at, len(s))), "malformed task: the description holds another task (%s); write each task on a line of its own", snippet(written[at:]))
+		doc.problem(l.num, column(s, min(start+at, len(s))), malformedTask+": the description holds another task (%s); write each task on a line of its own", snippet(written[at:]))
 		return Task{}, false
 	}
 	t.Text, t.CompletedAt = splitCompletion(written)
 	if t.Text == "" {
-		doc.problem(l.num, column(s, idOff+n), "malformed task: %s, missing the description after %q", taskGrammar, t.ID+":")
+		doc.problem(l.num, column(s, idOff+n), malformedTask+": %s, missing the description after %q", taskGrammar, t.ID+":")
 		return Task{}, false
 	}
 	// An open box with the completion time of a done task says both: a
@@ -219,7 +219,7 @@ func parseTask(doc *document, l line) (Task, bool) {
 	// the rules hold it open, so it is asked no verdict. (A lone ✅ after
 	// an open task's text stays text.)
 	if marker := strings.TrimSpace(strings.TrimPrefix(written, t.Text)); !t.Done && lastIndexFoldASCII(marker, "(completed:") >= 0 {
-		doc.problem(l.num, column(s, i), "malformed task: the open checkbox \"[ ]\" of %q contradicts its completion marker %s; a done task is written \"- [x] %s: <description> ✅ (Completed: <time>)\", an open one without the marker",
+		doc.problem(l.num, column(s, i), malformedTask+": the open checkbox \"[ ]\" of %q contradicts its completion marker %s; a done task is written \"- [x] %s: <description> ✅ (Completed: <time>)\", an open one without the marker",
 			t.ID, snippet(marker), t.ID)
 		return Task{}, false
 	}
