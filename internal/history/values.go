@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -161,9 +160,6 @@ func eachBaseID[V any](p *pair, read func(any) map[string]V, check func(id strin
 	return out
 }
 
-// jsonNumber is the syntax of a JSON number.
-var jsonNumber = regexp.MustCompile(`^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$`)
-
 // countOf reads a count (an attempt or retry count, a version) as a reader
 // of the file reads it: a JSON number, or a string that holds one ("2"),
 // which the schema reports as the wrong type but which shows the same
@@ -174,7 +170,8 @@ func countOf(v any) (json.Number, bool) {
 	case json.Number:
 		return x, true
 	case string:
-		if s := strings.TrimSpace(x); jsonNumber.MatchString(s) {
+		// A JSON value that starts with a minus or a digit is a number.
+		if s := strings.TrimSpace(x); s != "" && (s[0] == '-' || '0' <= s[0] && s[0] <= '9') && json.Valid([]byte(s)) {
 			return json.Number(s), true
 		}
 	}
