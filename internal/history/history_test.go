@@ -495,12 +495,7 @@ func TestDuplicateKeysAtBase(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var got []finding.Finding
-			for _, f := range res.Findings {
-				if f.Rule == finding.BaseUnreadable.ID {
-					got = append(got, f)
-				}
-			}
+			got := ofRule(res.Findings, finding.BaseUnreadable.ID)
 			switch {
 			case tc.want == "" && len(got) != 0:
 				t.Fatalf("got %+v, want no finding", got)
@@ -567,6 +562,17 @@ func runsAtFiles(t *testing.T, files ...string) []RunAt {
 		t.Fatal(err)
 	}
 	return runs
+}
+
+// ofRule is the findings of rule among fs.
+func ofRule(fs []finding.Finding, rule string) []finding.Finding {
+	var out []finding.Finding
+	for _, f := range fs {
+		if f.Rule == rule {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // soleFinding fails the test unless findings is empty (rule "") or holds
@@ -641,12 +647,7 @@ func TestIterationCount(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var got []finding.Finding
-			for _, f := range res.Findings {
-				if f.Rule == finding.IterationCountLowered.ID {
-					got = append(got, f)
-				}
-			}
+			got := ofRule(res.Findings, finding.IterationCountLowered.ID)
 			switch {
 			case tc.want == "" && len(got) != 0:
 				t.Errorf("unexpected finding: %+v", got)
