@@ -119,7 +119,7 @@ main() {
 		'if d.Kind != jsonpos.DuplicateKey {' 'if true {' \
 		./internal/history/ .
 	mutant count-string-ignored internal/history/values.go \
-		'; jsonNumber.MatchString(s) {' '; false {' \
+		'&& json.Valid([]byte(s)) {' '&& false {' \
 		./internal/history/ .
 	mutant failed-status-as-written internal/history/gatestate.go \
 		'"FAILED", spelledStatus,' '"FAILED", func(v any) string { s, _ := v.(string); return s },' \
