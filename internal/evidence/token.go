@@ -22,10 +22,17 @@ const (
 	DigestDigits = maxDigestDigits
 )
 
-// ShorterThan reports whether the token is hex with fewer than least digits.
-// A malformed token, or one longer than a digest, is another fault.
+// Comparable reports whether the token's digits can be held against a
+// digest at all: it is hex, with some digits and no more than a digest
+// has. A malformed token, or one longer than a digest, is another fault.
+func (t Token) Comparable() bool {
+	return !t.Malformed && t.Hex != "" && len(t.Hex) <= maxDigestDigits
+}
+
+// ShorterThan reports whether the token is hex with fewer than least digits
+// (and Comparable).
 func (t Token) ShorterThan(least int) bool {
-	return !t.Malformed && t.Hex != "" && len(t.Hex) < least && len(t.Hex) <= maxDigestDigits
+	return t.Comparable() && len(t.Hex) < least
 }
 
 // Token is a logged hash as written in an evidence entry.
@@ -97,10 +104,10 @@ func (t Token) Matches(sumHex string) bool {
 // Contradicts reports whether the token's hex digits, however few, are
 // not the start of the full hex digest sum: a reader who cuts the file's
 // digest to as many digits sees another hash. A token too short to verify
-// can still be wrong. A malformed token, or one longer than a digest,
-// contradicts nothing: it is another fault.
+// can still be wrong. A token that is not Comparable contradicts nothing:
+// it is another fault.
 func (t Token) Contradicts(sumHex string) bool {
-	if t.Malformed || t.Hex == "" || len(t.Hex) > maxDigestDigits {
+	if !t.Comparable() {
 		return false
 	}
 	return !digestStartsWith(sumHex, t.Hex)

@@ -114,7 +114,7 @@ func (c *checker) startArtifact(s *runState, a *loggedArtifact) {
 		a.sum, a.exists, a.inside = doc.SHA256, true, true
 		return
 	}
-	if a.token.Malformed || a.token.Hex == "" || len(a.token.Hex) > evidence.DigestDigits {
+	if !a.token.Comparable() {
 		// Not hashed, but its presence still counts. A token too short
 		// to verify is hashed all the same: its digits can still be
 		// wrong.
