@@ -318,7 +318,6 @@ func copyCase(t *testing.T, kind, name, dst string) {
 func copyCaseAs(t *testing.T, kind, name, id, dst string) {
 	t.Helper()
 	copyCase(t, kind, name, dst)
-	short := func(b []byte) string { s := sha256.Sum256(b); return hex.EncodeToString(s[:])[:16] }
 	var hashes []string // old, new: the hashes of the files rewritten
 	err := filepath.WalkDir(dst, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -332,7 +331,7 @@ func copyCaseAs(t *testing.T, kind, name, id, dst string) {
 			return err
 		}
 		edited := bytes.ReplaceAll(data, []byte(runID), []byte(id))
-		hashes = append(hashes, "[hash:"+short(data)+"]", "[hash:"+short(edited)+"]")
+		hashes = append(hashes, "[hash:"+loggedHash(data)+"]", "[hash:"+loggedHash(edited)+"]")
 		return os.WriteFile(p, edited, 0o644)
 	})
 	if err != nil {
@@ -346,6 +345,13 @@ func copyCaseAs(t *testing.T, kind, name, id, dst string) {
 	if err := os.WriteFile(logPath, []byte(strings.NewReplacer(hashes...).Replace(string(log))), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// loggedHash is the hash an evidence log gives b: the first 16 hex digits
+// of its SHA-256.
+func loggedHash(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])[:16]
 }
 
 // copyCaseRun is copyCase for a case whose run is the folder run of it:

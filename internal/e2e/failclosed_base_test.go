@@ -2,8 +2,6 @@ package e2e
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -71,13 +69,12 @@ func rewriteArtifact(t *testing.T, run string) {
 	if err := os.WriteFile(art, edited, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	short := func(b []byte) string { s := sha256.Sum256(b); return hex.EncodeToString(s[:])[:16] }
 	logPath := filepath.Join(run, "state", "EVIDENCE_LOG.md")
 	log, err := os.ReadFile(logPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	from, to := "[hash:"+short(old)+"]", "[hash:"+short(edited)+"]"
+	from, to := "[hash:"+loggedHash(old)+"]", "[hash:"+loggedHash(edited)+"]"
 	if !bytes.Contains(log, []byte(from)) {
 		t.Fatalf("the evidence log does not hold %s", from)
 	}
