@@ -47,6 +47,9 @@ var failingRuns = []struct {
 	{folder: "merge-key", kind: "err", errCase: "stigmergy_blueprint_merge_key", run: "greeter"},                         // stigmergy: a blueprint task written with a YAML merge key (Go, shipped Rego)
 	{folder: "score", kind: "err", errCase: "gate_state_score_variant_rounded", run: "app"},                              // gate-state: a score just under the bar, once rounded up to it (Go)
 	{folder: "notes", kind: "err", errCase: "contract_audit_check_named_not_accepted", run: "TASK-0042-20260216-130000"}, // contract: audit notes naming a failed check without accepting it (shipped Rego)
+	{folder: "blank", kind: "err", errCase: "evidence_blank_artifact"},                                                   // h3a: a required artifact of white space alone (Go, shipped Rego)
+	{folder: "own-document", kind: "err", errCase: "evidence_artifact_run_document"},                                     // h3a: a gate's artifact that is one of the run's own documents (shipped Rego)
+	{folder: "current-gate", kind: "err", errCase: "current_gate_evidence_missing"},                                      // h3a: evidence a passed gate's Current Gate section requires, missing (Go, shipped Rego)
 }
 
 // caseRun is the run's folder in its case: runID unless the entry names
