@@ -48,8 +48,10 @@ const (
 // run of testdata/runs/KIND/CASE (its one folder) the example, "move: DIR"
 // moves the run in head into DIR (from the repository's top, after the
 // edits), "copy: DIR" copies it there (before a move), "search: DIR..." names the folders checked (runs/ unless
-// told), and "local" checks the working tree as the person's own (a human
-// decision in it counts).
+// told), "local" checks the working tree as the person's own (a human
+// decision in it counts), "changed" checks only the runs changed since
+// the base (--changed), and "staged" stages the whole working tree and
+// checks what its commit would record (--staged).
 func TestHistoryCases(t *testing.T) {
 	paths, err := filepath.Glob(filepath.Join(casesDir, "*.txtar"))
 	if err != nil || len(paths) == 0 {
@@ -147,10 +149,16 @@ func runCase(t *testing.T, ar *archive) (string, []*audit.Audit) {
 
 	// The change under review is the working tree; "local" makes it the
 	// person's own, whose human decisions count.
+	staged := slices.Contains(directives, "staged")
+	if staged {
+		g.Git("add", "-A")
+	}
 	res, err := runner.Check(context.Background(), runner.Options{
 		Scope: runner.Scope{
-			Paths:  searched,
-			Getenv: func(string) string { return "" }, // not a pull request, even in CI
+			Paths:   searched,
+			Getenv:  func(string) string { return "" }, // not a pull request, even in CI
+			Changed: slices.Contains(directives, "changed"),
+			Staged:  staged,
 		},
 		Rules: runner.Rules{Humans: &runner.Humans{Local: slices.Contains(directives, "local")}},
 	})
@@ -292,7 +300,7 @@ func readArchive(t *testing.T, path string) *archive {
 func (a *archive) directives() []string {
 	var ds []string
 	for _, l := range strings.Split(a.Comment, "\n") {
-		if strings.HasPrefix(l, "delete: ") || l == "new-run" || strings.HasPrefix(l, "template: ") || strings.HasPrefix(l, "move: ") || strings.HasPrefix(l, "copy: ") || strings.HasPrefix(l, "search: ") || l == "local" {
+		if strings.HasPrefix(l, "delete: ") || l == "new-run" || strings.HasPrefix(l, "template: ") || strings.HasPrefix(l, "move: ") || strings.HasPrefix(l, "copy: ") || strings.HasPrefix(l, "search: ") || l == "local" || l == "changed" || l == "staged" {
 			ds = append(ds, l)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/h3a-check/h3a-check/internal/audit"
 	"github.com/h3a-check/h3a-check/internal/gitrev"
+	"github.com/h3a-check/h3a-check/internal/layout"
 	"github.com/h3a-check/h3a-check/internal/rundir"
 )
 
@@ -92,7 +93,9 @@ func planHistory(scope Scope, maxRead int64, staged *stagedScope, changed *chang
 		return hp, nil
 	}
 	if staged != nil {
-		hp.fromStaged(staged, maxRead)
+		if err := hp.fromStaged(staged, maxRead); err != nil {
+			return nil, err
+		}
 		return hp, nil
 	}
 	if scope.Base != "" {
@@ -111,7 +114,7 @@ func planHistory(scope Scope, maxRead int64, staged *stagedScope, changed *chang
 		hp.close()
 		return nil, err
 	}
-	if err := hp.pairWithBase(headRuns, listings); err != nil {
+	if err := hp.pairWithBase(headRuns, listings, changed); err != nil {
 		hp.close()
 		return nil, err
 	}
@@ -119,8 +122,9 @@ func planHistory(scope Scope, maxRead int64, staged *stagedScope, changed *chang
 }
 
 // fromStaged: a staged check knows each run's repository and base
-// already, and which runs the commit deletes.
-func (hp *historyPlan) fromStaged(staged *stagedScope, maxRead int64) {
+// already, and which runs the commit deletes. It lists no folder at the
+// base, so every h3a run is looked up by name there (pairBeyondListings).
+func (hp *historyPlan) fromStaged(staged *stagedScope, maxRead int64) error {
 	hp.staged = staged
 	for _, at := range staged.at {
 		if !slices.Contains(hp.repos, at.repo) {
@@ -128,7 +132,21 @@ func (hp *historyPlan) fromStaged(staged *stagedScope, maxRead int64) {
 			hp.repos = append(hp.repos, at.repo)
 		}
 	}
+	h3a := map[*gitrev.Repo][]newAtPlace{}
+	for _, r := range staged.runs {
+		if at, ok := staged.at[r.Dir]; ok && r.Layout == (layout.H3A{}).ID() && at.base.Commit != "" {
+			h3a[at.repo] = append(h3a[at.repo], newAtPlace{dir: r.Dir, rel: at.rel})
+		}
+	}
 	hp.deleted = staged.extra
+	for repo, runs := range h3a {
+		at := staged.at[runs[0].dir]
+		b := beyondListings{repo: repo, base: at.base, covered: func(string) bool { return false }, head: at.head}
+		if err := hp.pairBeyondListings(b, runs); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // baseFinder finds the repository and base of a folder, choosing each

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -41,18 +42,34 @@ func (l baseListing) covers(rel string) bool {
 // from its place whose name (its run id) is in another searched place,
 // where the base holds no run, moved there, and its history is read at
 // the old place; every other run gone is deleted.
-func (hp *historyPlan) pairWithBase(headRuns map[*gitrev.Repo]map[string]rundir.Run, listings []baseListing) error {
-	newByName, err := hp.pairHeadRuns(headRuns, listings)
+//
+// An h3a run new at its place whose name is that of an h3a run the base
+// holds where no listing looked (pairBeyondListings) is a copy of it, or
+// that run moved.
+func (hp *historyPlan) pairWithBase(headRuns map[*gitrev.Repo]map[string]rundir.Run, listings []baseListing, changed *changedScope) error {
+	newByName, fresh, err := hp.pairHeadRuns(headRuns, listings)
 	if err != nil {
 		return err
 	}
 	hp.pairGoneRuns(headRuns, listings, newByName)
+	for repo, runs := range fresh {
+		within := changed.atBase(repo)
+		covered := func(rel string) bool {
+			return slices.ContainsFunc(listings, func(l baseListing) bool { return l.repo == repo && l.covers(rel) }) && (within == nil || within(rel))
+		}
+		rb := hp.runs[runs[0].dir]
+		b := beyondListings{repo: repo, base: rb.base, covered: covered, head: os.DirFS(repo.Root), known: true}
+		if err := hp.pairBeyondListings(b, runs); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
 // pairHeadRuns notes each run of head whose layout changed since the base,
-// and returns the runs new at their place, by repository and name.
-func (hp *historyPlan) pairHeadRuns(headRuns map[*gitrev.Repo]map[string]rundir.Run, listings []baseListing) (map[*gitrev.Repo]map[string][]string, error) {
+// and returns the runs new at their place that a listing covers, by
+// repository and name, and the h3a runs new at their place, by repository.
+func (hp *historyPlan) pairHeadRuns(headRuns map[*gitrev.Repo]map[string]rundir.Run, listings []baseListing) (map[*gitrev.Repo]map[string][]string, map[*gitrev.Repo][]newAtPlace, error) {
 	atBase := map[*gitrev.Repo]map[string]string{} // layout by folder
 	for _, l := range listings {
 		if atBase[l.repo] == nil {
@@ -64,21 +81,26 @@ func (hp *historyPlan) pairHeadRuns(headRuns map[*gitrev.Repo]map[string]rundir.
 	}
 	// A run that no listing covers (a file was named) is looked up alone.
 	newByName := map[*gitrev.Repo]map[string][]string{}
+	fresh := map[*gitrev.Repo][]newAtPlace{}
 	for repo, runs := range headRuns {
 		rb := hp.runs[firstDir(runs)]
-		for rel, r := range runs {
+		for _, rel := range slices.Sorted(maps.Keys(runs)) {
+			r := runs[rel]
 			covered := slices.ContainsFunc(listings, func(l baseListing) bool { return l.repo == repo && l.covers(rel) })
 			baseLayout, existed := atBase[repo][rel]
 			if !covered && rb.base.Commit != "" {
 				found, err := runsAtBase(repo, rb.base.Commit, rel)
 				if err != nil {
-					return nil, fmt.Errorf("finding the run %s at base %s: %w", r.Display, gitrev.Short(rb.base.Commit), err)
+					return nil, nil, fmt.Errorf("finding the run %s at base %s: %w", r.Display, gitrev.Short(rb.base.Commit), err)
 				}
 				for _, f := range found {
 					if f.Dir == rel {
 						baseLayout, existed = f.Layout, true
 					}
 				}
+			}
+			if !existed && rb.base.Commit != "" && r.Layout == (layout.H3A{}).ID() {
+				fresh[repo] = append(fresh[repo], newAtPlace{dir: r.Dir, rel: rel})
 			}
 			switch {
 			case existed && baseLayout != r.Layout && !hp.layoutForced:
@@ -92,7 +114,7 @@ func (hp *historyPlan) pairHeadRuns(headRuns map[*gitrev.Repo]map[string]rundir.
 			}
 		}
 	}
-	return newByName, nil
+	return newByName, fresh, nil
 }
 
 // pairGoneRuns pairs each run gone from its place at the base with the

@@ -58,6 +58,7 @@ type stagedRun struct {
 	repo *gitrev.Repo
 	rel  string
 	base gitrev.Base
+	head fs.FS // the repository as the commit records it, from its top level
 }
 
 // CommitRange is pre-commit's --from-ref and --to-ref, from the variables

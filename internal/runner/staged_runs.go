@@ -207,7 +207,7 @@ func (s *stagedScope) addRun(snap *snapshot, p, prefix, rel string, layouts []st
 	}
 	s.runs = append(s.runs, run)
 	s.source[dir] = dest
-	s.at[dir] = stagedRun{repo: snap.repo, rel: rel, base: snap.base}
+	s.at[dir] = stagedRun{repo: snap.repo, rel: rel, base: snap.base, head: snap.fsys}
 	return nil
 }
 
