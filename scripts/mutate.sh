@@ -342,6 +342,15 @@ main() {
 	mutant run-copy-unnoticed internal/runner/history_base.go \
 		'hp.noteCopies(l, r, newByName[l.repo][path.Base(r.Dir)], headRuns[l.repo])' '_ = newByName' \
 		./internal/history/ 'TestHistoryCases'
+	mutant run-copy-changed-trusts-listing internal/runner/history_base.go \
+		' && (within == nil || within(rel))' ' && (within == nil || true)' \
+		./internal/history/ 'TestHistoryCases/run_copied_changed'
+	mutant run-copy-taken-for-move internal/runner/history_beyond.go \
+		'			if held {' '			if held && false {' \
+		./internal/history/ 'TestHistoryCases/run_copied_'
+	mutant named-folder-cut-between-writes internal/gitrev/named.go \
+		'name = append(n.part, name...)' '_ = name' \
+		./internal/gitrev/ 'TestNamedFolders'
 	mutant append-only-artifact-change-unreported internal/history/artifacts.go \
 		'if base.same(head) {' 'if true {' \
 		./internal/history/ .
