@@ -471,7 +471,7 @@ var (
 		Category:    CategoryAppendOnly,
 		Severity:    Error,
 		Title:       "Run copied under the id of a run the base holds",
-		Description: "An h3a run new since the base has the folder name, its run id, of an h3a run the base holds and head still holds in another folder, anywhere in the repository (searched or not; --changed and --staged look it up too). A run id is globally unique, so the new run is a copy, and nothing the change writes shows which of the two the id names: a copy with its history rewritten would pass as the run, while the run itself stays as it was. The run the base holds is compared with the base as before. h3a-state-specification.md, Run Identifier Format: \"Globally unique (UUID collision probability < 10⁻³⁶)\"; Compliance & Audit, Retention: \"Runs are immutable\".",
+		Description: "An h3a run new since the base goes by the run id (its folder name, or its state.json run_id, either ignoring case) that names the folder of an h3a run the base holds and head still holds, anywhere in the repository (searched or not; --changed and --staged look it up too). A run id is globally unique, so the new run is a copy, and nothing the change writes shows which of the two the id names: a copy with its history rewritten would pass as the run, while the run itself stays as it was. The run the base holds is compared with the base as before. h3a-state-specification.md, Run Identifier Format: \"Globally unique (UUID collision probability < 10⁻³⁶)\"; Compliance & Audit, Retention: \"Runs are immutable\".",
 		Remediation: "delete the copy; a new run gets an id of its own (h3a-check init), and a person who archives a run moves it (git mv) rather than copies it",
 	}
 

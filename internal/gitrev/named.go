@@ -16,39 +16,36 @@ import (
 const maxListedName = 64 << 10
 
 // FoldersNamed lists the folders commit holds, at any depth, whose own
-// name is one of names, relative to the top level and sorted. git lists
+// name keep accepts, relative to the top level and sorted. git lists
 // every folder of the commit in one process (trees only, never a file);
-// only the folders named are kept, so the memory follows the matches,
+// only the folders kept are held, so the memory follows the matches,
 // not the repository.
-func (r *Repo) FoldersNamed(commit string, names map[string]bool) ([]string, error) {
+func (r *Repo) FoldersNamed(commit string, keep func(name string) bool) ([]string, error) {
 	if !isObjectName(commit) {
 		return nil, fmt.Errorf("listing the folders of %q: expected a full commit name", commit)
 	}
-	if len(names) == 0 {
-		return nil, nil
-	}
 	args := []string{"ls-tree", "-r", "-d", "-z", "--name-only", "--full-tree", commit}
 	cmd := gitCommand(r.Root, args...)
-	keep := &namedFolders{names: names}
+	list := &namedFolders{keep: keep}
 	var errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = keep, &limitWriter{w: &errb, n: 4096}
+	cmd.Stdout, cmd.Stderr = list, &limitWriter{w: &errb, n: 4096}
 	if err := cmd.Run(); err != nil {
 		return nil, &commandError{args: args, err: err, stderr: strings.TrimSpace(errb.String())}
 	}
-	if keep.err != nil {
-		return nil, fmt.Errorf("git %s: %w", strings.Join(args, " "), keep.err)
+	if list.err != nil {
+		return nil, fmt.Errorf("git %s: %w", strings.Join(args, " "), list.err)
 	}
-	if len(keep.part) > 0 {
+	if len(list.part) > 0 {
 		return nil, fmt.Errorf("git %s: the list ends inside a name", strings.Join(args, " "))
 	}
-	slices.Sort(keep.found)
-	return keep.found, nil
+	slices.Sort(list.found)
+	return list.found, nil
 }
 
 // namedFolders takes git's NUL-separated folder list as it is written and
-// keeps the folders whose own name is one of names.
+// keeps the folders whose own name keep accepts.
 type namedFolders struct {
-	names map[string]bool
+	keep  func(name string) bool
 	part  []byte // the start of a name whose end has not come yet
 	found []string
 	err   error
@@ -69,7 +66,7 @@ func (n *namedFolders) Write(p []byte) (int, error) {
 		if len(n.part) > 0 {
 			name = append(n.part, name...)
 		}
-		if n.names[path.Base(string(name))] {
+		if n.keep(path.Base(string(name))) {
 			n.found = append(n.found, string(name))
 		}
 		n.part, p = n.part[:0], p[end+1:]

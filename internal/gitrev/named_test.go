@@ -13,7 +13,7 @@ func TestNamedFoldersSplitAnywhere(t *testing.T) {
 	want := []string{"runs/a", "archive/a", "archive/a/a"}
 	for cut := range len(list) + 1 {
 		for _, size := range []int{1, 2, 3, 7, len(list)} {
-			n := &namedFolders{names: map[string]bool{"a": true}}
+			n := &namedFolders{keep: func(name string) bool { return name == "a" }}
 			rest := list
 			for first := true; rest != "" || first; first = false {
 				k := min(size, len(rest))
@@ -33,7 +33,7 @@ func TestNamedFoldersSplitAnywhere(t *testing.T) {
 }
 
 func TestNamedFoldersRefusesAnEndlessName(t *testing.T) {
-	n := &namedFolders{names: map[string]bool{"a": true}}
+	n := &namedFolders{keep: func(name string) bool { return name == "a" }}
 	n.Write([]byte(strings.Repeat("x", maxListedName)))
 	n.Write([]byte("xx"))
 	if n.err == nil {

@@ -47,7 +47,7 @@ const (
 // leaves the run out of the base commit, "template: KIND/CASE" makes the
 // run of testdata/runs/KIND/CASE (its one folder) the example, "move: DIR"
 // moves the run in head into DIR (from the repository's top, after the
-// edits), "copy: DIR" copies it there (before a move), "search: DIR..." names the folders checked (runs/ unless
+// edits), "copy: DIR [NAME]" copies it there (before a move), as NAME when given, "search: DIR..." names the folders checked (runs/ unless
 // told), "local" checks the working tree as the person's own (a human
 // decision in it counts), "changed" checks only the runs changed since
 // the base (--changed), and "staged" stages the whole working tree and
@@ -122,7 +122,11 @@ func runCase(t *testing.T, ar *archive) (string, []*audit.Audit) {
 		}
 	}
 	if to := ar.directive("copy: "); to != "" {
-		if err := os.CopyFS(filepath.Join(g.Dir, filepath.FromSlash(to), filepath.Base(runDir)), os.DirFS(runDir)); err != nil {
+		dir, name, _ := strings.Cut(to, " ")
+		if name == "" {
+			name = filepath.Base(runDir)
+		}
+		if err := os.CopyFS(filepath.Join(g.Dir, filepath.FromSlash(dir), name), os.DirFS(runDir)); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -6,12 +6,15 @@
 package runner
 
 import (
+	"encoding/json"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/h3a-check/h3a-check/internal/gitrev"
 	"github.com/h3a-check/h3a-check/internal/history"
@@ -40,7 +43,7 @@ type beyondListings struct {
 }
 
 // pairBeyondListings finds, for each h3a run of runs, the h3a runs of its
-// name the base holds elsewhere: a run id is globally unique, so a run new
+// name (runName) the base holds elsewhere: a run id is globally unique, so a run new
 // at its place under such a name is a copy of that run when head still
 // holds it (copies), and that run moved when head does not (elsewhere:
 // its history is compared with that run's). git lists the base's folders
@@ -48,13 +51,20 @@ type beyondListings struct {
 func (hp *historyPlan) pairBeyondListings(b beyondListings, runs []newAtPlace) error {
 	h3a := (layout.H3A{}).ID()
 	names := map[string]bool{}
-	for _, r := range runs {
-		names[path.Base(r.rel)] = true
+	ids := make([][]string, len(runs)) // the names each run goes by
+	for i, r := range runs {
+		ids[i] = []string{runName(r.rel)}
+		if id := stateRunID(b.head, r.rel); id != "" && id != ids[i][0] {
+			ids[i] = append(ids[i], id)
+		}
+		for _, id := range ids[i] {
+			names[id] = true
+		}
 	}
 	if len(names) == 0 || b.base.Commit == "" {
 		return nil
 	}
-	folders, err := b.repo.FoldersNamed(b.base.Commit, names)
+	folders, err := b.repo.FoldersNamed(b.base.Commit, func(name string) bool { return names[strings.ToLower(name)] })
 	if err != nil {
 		return fmt.Errorf("listing the folders of base %s: %w", gitrev.Short(b.base.Commit), err)
 	}
@@ -73,7 +83,7 @@ func (hp *historyPlan) pairBeyondListings(b beyondListings, runs []newAtPlace) e
 			}
 		}
 	}
-	for _, r := range runs {
+	for i, r := range runs {
 		if !b.known && runAt[r.rel] != "" {
 			continue // the base holds a run at its place: its own history
 		}
@@ -81,8 +91,11 @@ func (hp *historyPlan) pairBeyondListings(b beyondListings, runs []newAtPlace) e
 			continue
 		}
 		for _, f := range folders {
-			if f == r.rel || path.Base(f) != path.Base(r.rel) || runAt[f] != h3a || b.covered(f) {
+			if f == r.rel || !slices.Contains(ids[i], runName(f)) || runAt[f] != h3a {
 				continue
+			}
+			if b.covered(f) && path.Base(f) == path.Base(r.rel) {
+				continue // paired with the listing's run already
 			}
 			held, err := holdsH3A(b.head, f)
 			if err != nil {
@@ -102,6 +115,46 @@ func (hp *historyPlan) pairBeyondListings(b beyondListings, runs []newAtPlace) e
 		}
 	}
 	return nil
+}
+
+// runName is the run id an h3a run's folder names, ignoring case: the
+// id ends in a uuid, whose hexadecimal digits are one number in either
+// case, so two folders whose names differ only in case name one run.
+func runName(rel string) string {
+	return strings.ToLower(path.Base(rel))
+}
+
+// maxStateRead bounds the read of a new run's state.json for its run id.
+const maxStateRead = 1 << 20
+
+// stateRunID is the run id a new h3a run's state.json gives, ignoring
+// case, or "" when it gives none: a run in a folder not named by its id
+// (archive/old-copy/, which is only a warning) still goes by that id.
+// Only a regular file is read, never one reached through a link.
+func stateRunID(head fs.FS, rel string) string {
+	dir := fsName(rel)
+	entries, err := fs.ReadDir(head, dir)
+	if err != nil {
+		return ""
+	}
+	for _, e := range entries {
+		if e.Name() != "state.json" || !e.Type().IsRegular() {
+			continue
+		}
+		f, err := head.Open(path.Join(dir, e.Name()))
+		if err != nil {
+			return ""
+		}
+		defer f.Close()
+		var state struct {
+			RunID string `json:"run_id"`
+		}
+		if json.NewDecoder(io.LimitReader(f, maxStateRead)).Decode(&state) != nil {
+			return ""
+		}
+		return strings.ToLower(state.RunID)
+	}
+	return ""
 }
 
 // holdsH3A reports whether head holds an h3a run in the folder rel.
