@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -59,6 +60,44 @@ func run(m *testing.M) int {
 		return 1
 	}
 	return m.Run()
+}
+
+// TestSourcesNoted looks at every file the binary and its hooks are built
+// from. go test caches a package's result keyed by the files its tests
+// read (from the first test on: not in TestMain), and these tests build
+// the binary in a child process, whose reads it does not see: without
+// this, a change to the checker would leave a cached pass of the old
+// binary in place.
+func TestSourcesNoted(t *testing.T) {
+	if err := noteSources(); err != nil {
+		t.Fatalf("listing the sources the binary is built from: %v", err)
+	}
+}
+
+func noteSources() error {
+	for _, f := range []string{"go.mod", "go.sum", "action.yml", ".pre-commit-hooks.yaml"} {
+		if _, err := os.Stat(filepath.Join(moduleRoot, f)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	for _, dir := range []string{"cmd", "internal", "policies", "schemas"} {
+		err := filepath.WalkDir(filepath.Join(moduleRoot, dir), func(p string, d fs.DirEntry, err error) error {
+			switch {
+			case err != nil:
+				return err
+			case d.IsDir() && d.Name() == "testdata":
+				return fs.SkipDir
+			case d.IsDir() || strings.HasSuffix(p, "_test.go"):
+				return nil
+			}
+			_, err = os.Stat(p)
+			return err
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // mustHave skips a test when a tool is missing, except under .ci/run
