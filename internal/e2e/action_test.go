@@ -269,6 +269,35 @@ func TestActionPassing(t *testing.T) {
 
 // TestActionChangedAndArgs: changed checks only the runs the pull request
 // touches, and args reach h3a-check as arguments, one per line.
+// TestActionChangedFindsACopy: with changed: true the Action checks only
+// the runs a pull request touches, and a copy of a run the base holds,
+// left in place, touches only the copy. The copy still fails: it is
+// looked up by its run id among all the base's folders.
+func TestActionChangedFindsACopy(t *testing.T) {
+	repo := newRepo(t)
+	copyCase(t, "ok", "complete", filepath.Join(repo, "runs", runID))
+	base := commitAll(t, repo, "base: a complete run")
+	copyCase(t, "ok", "complete", filepath.Join(repo, "archive", runID))
+	head := commitAll(t, repo, "head: the run copied into archive/")
+	r := runAction(t, repo, base, head, map[string]string{"paths": "runs\narchive", "changed": "true", "audit-file": "audit.json"})
+	if r.code != 1 || r.outputs["gate"] != "fail" {
+		t.Fatalf("exit %d, outputs %v: want 1 and gate fail\n%s%s", r.code, r.outputs, r.stdout, r.stderr)
+	}
+	var report struct {
+		Audits []struct {
+			Run      string
+			Findings []struct{ Rule string }
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(repo, "audit.json"))
+	if err != nil || json.Unmarshal(b, &report) != nil || len(report.Audits) != 1 {
+		t.Fatalf("audit.json: %v\n%s", err, b)
+	}
+	if a := report.Audits[0]; !strings.HasPrefix(a.Run, "archive/") || !slices.ContainsFunc(a.Findings, func(f struct{ Rule string }) bool { return f.Rule == "h3a.append_only.run_copied" }) {
+		t.Errorf("the one run checked is %s with findings %v, want the copy in archive/ with h3a.append_only.run_copied", a.Run, a.Findings)
+	}
+}
+
 func TestActionChangedAndArgs(t *testing.T) {
 	repo := newRepo(t)
 	copyCase(t, "ok", "complete", filepath.Join(repo, "runs", runID))
