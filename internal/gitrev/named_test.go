@@ -1,6 +1,7 @@
 package gitrev
 
 import (
+	"path"
 	"slices"
 	"strings"
 	"testing"
@@ -39,4 +40,36 @@ func TestNamedFoldersRefusesAnEndlessName(t *testing.T) {
 	if n.err == nil {
 		t.Fatal("a name longer than the bound was taken")
 	}
+}
+
+// FuzzNamedFolders: the folders kept do not depend on where git's writes
+// cut its list, and are the list's names, in order.
+func FuzzNamedFolders(f *testing.F) {
+	f.Add("runs\x00runs/a\x00archive/a\x00", uint8(3))
+	f.Add("a\x00\x00b/a\x00", uint8(1))
+	f.Fuzz(func(t *testing.T, list string, size uint8) {
+		keep := func(name string) bool { return strings.HasPrefix(name, "a") }
+		whole := &namedFolders{keep: keep}
+		whole.Write([]byte(list))
+		cut := &namedFolders{keep: keep}
+		step := int(size)%16 + 1
+		for i := 0; i < len(list); i += step {
+			cut.Write([]byte(list[i:min(i+step, len(list))]))
+		}
+		if !slices.Equal(whole.found, cut.found) || string(whole.part) != string(cut.part) || (whole.err == nil) != (cut.err == nil) {
+			t.Fatalf("whole %q (part %q), cut every %d bytes %q (part %q)", whole.found, whole.part, step, cut.found, cut.part)
+		}
+		// Every name git ended with a NUL, in order; the rest is a name
+		// not yet ended.
+		var want []string
+		names := strings.Split(list, "\x00")
+		for _, name := range names[:len(names)-1] {
+			if keep(path.Base(name)) {
+				want = append(want, name)
+			}
+		}
+		if whole.err == nil && !slices.Equal(whole.found, want) {
+			t.Fatalf("kept %q, want %q", whole.found, want)
+		}
+	})
 }
