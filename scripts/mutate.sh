@@ -250,6 +250,12 @@ main() {
 	mutant changed-holds-unlisted internal/rundir/discover.go \
 		'whole = whole || wholeRuns' 'whole = whole' \
 		./internal/rundir/ 'TestDiscoverWithin'
+	mutant shared-run-id-first-silent internal/runner/runids.go \
+		'shared[id.ID] = []idHolder{f}' 'shared[id.ID] = []idHolder{f}[:0]' \
+		./internal/runner/ '^TestSharedRunIDs$'
+	mutant shared-run-id-folder-ignored internal/layout/h3a.go \
+		'rundir.CheckRunID(name) == "" && (len(ids) == 0' 'false && (len(ids) == 0' \
+		./internal/runner/ '^TestSharedRunIDs$'
 	mutant hybrid-yields-to-any-state internal/layout/hybrid.go \
 		'return H3A{}.Detect(fsys, dir)' 'return exists(fsys, dir, "state")' \
 		./internal/layout/ 'TestHybridStateEntry|TestNoStrayEntryHidesARun'

@@ -20,6 +20,10 @@ import (
 
 const runID = "20250929-134215-8b6f8b9a-7c9f-4c5e-8c6a-2f0f0d2e9c1a"
 
+// otherRunID names a copy of the run checked beside it, which a run id
+// must not name twice (h3a.traceability.duplicate_run_id).
+const otherRunID = "20251001-090000-1b2c3d4e-5f60-4718-8a9b-0c1d2e3f4a5b"
+
 // configRepo makes a directory holding runs/<id> copied from an err case
 // and a .h3a-check.yaml, and makes it the working directory.
 func configRepo(t *testing.T, errCase, yaml string) string {

@@ -6,13 +6,19 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/h3a-check/h3a-check/internal/audit/audittest"
 )
 
 // TestQuietFlag: --quiet leaves the passing run out of stdout, keeps the
 // failing one and the totals, and leaves an --output file complete.
 func TestQuietFlag(t *testing.T) {
 	pass := filepath.Join(casesDir, "ok", "complete")
-	fail := errCaseDir(t, "hash_mismatch")
+	// The failing run under an id of its own: a run id is globally unique.
+	fail := filepath.Join(t.TempDir(), "err", "hash_mismatch")
+	if err := audittest.CopyRunAs(filepath.Join(errCaseDir(t, "hash_mismatch"), runID), filepath.Join(fail, otherRunID), runID, otherRunID); err != nil {
+		t.Fatal(err)
+	}
 	file := filepath.Join(t.TempDir(), "report.txt")
 	var stdout, stderr bytes.Buffer
 	code := run(t.Context(), []string{"--quiet", "--base", "none", "--color", "never", "--output", "text=" + file, pass, fail},

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/h3a-check/h3a-check/internal/audit"
+	"github.com/h3a-check/h3a-check/internal/audit/audittest"
 	"github.com/h3a-check/h3a-check/internal/config"
 	"github.com/h3a-check/h3a-check/internal/finding"
 	"github.com/h3a-check/h3a-check/internal/gitrev/gittest"
@@ -116,7 +117,7 @@ func TestWaiverNewRun(t *testing.T) {
 		return audits
 	}
 	audits = change("a broken run", func() error {
-		return os.CopyFS(filepath.Join(dir, "runs", "b", runID), os.DirFS(filepath.Join(dir, "runs", runID)))
+		return audittest.CopyRunAs(filepath.Join(dir, "runs", runID), filepath.Join(dir, "runs", "b", otherRunID), runID, otherRunID)
 	})
 	for _, a := range audits {
 		notes := 0
@@ -130,7 +131,7 @@ func TestWaiverNewRun(t *testing.T) {
 			if a.Gate != "pass" || a.Counts.Waived != 2 || notes != 0 {
 				t.Errorf("the run at the base: gate %s, counts %+v, %d new_run findings; want pass with 2 waived", a.Gate, a.Counts, notes)
 			}
-		case "runs/b/" + runID:
+		case "runs/b/" + otherRunID:
 			if a.Gate != "fail" || a.Counts.Waived != 0 || notes != 2 {
 				t.Errorf("the new run: gate %s, counts %+v, %d new_run findings; want fail, none waived, 2 saying why", a.Gate, a.Counts, notes)
 			}
@@ -481,7 +482,7 @@ func TestWaiverKeepsWhatTheBaseHad(t *testing.T) {
 	}
 	dir, repo, _ := waiverBase(t, "runs/**", "  - {rule: h3a.structure.nested_run, path: \"runs/**\", reason: an old copy inside, expires: 2999-12-31}\n")
 	run := filepath.Join(dir, "runs", runID)
-	if err := os.CopyFS(filepath.Join(run, "old", runID), os.DirFS(copySrc)); err != nil {
+	if err := audittest.CopyRunAs(copySrc, filepath.Join(run, "old", otherRunID), runID, otherRunID); err != nil {
 		t.Fatal(err)
 	}
 	repo.Git("add", "-A")

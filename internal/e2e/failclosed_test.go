@@ -3,6 +3,7 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -25,7 +26,7 @@ import (
 // folder of its own.
 var failingRuns = []struct {
 	folder, kind, errCase string
-	run                   string                         // the run's folder in the case; "" for runID (an h3a run)
+	run                   string                         // the run's folder in the case; "" for runID (an h3a run, see caseRun)
 	edit                  func(t *testing.T, run string) // made so after it is copied from its case
 }{
 	{folder: "integrity", kind: "err", errCase: "hash_mismatch"},        // a logged artifact edited after logging (Go)
@@ -52,11 +53,16 @@ var failingRuns = []struct {
 	{folder: "current-gate", kind: "err", errCase: "current_gate_evidence_missing"},                                      // h3a: evidence a passed gate's Current Gate section requires, missing (Go, shipped Rego)
 }
 
-// caseRun is the run's folder in its case: runID unless the entry names
-// another.
-func caseRun(run string) string {
+// caseRun is the run's folder in the repository: for an h3a run (the
+// entry names no folder) an id of its own, derived from the folder it sits
+// in, since the matrix checks every run at once and a run id is globally
+// unique (h3a.traceability.duplicate_run_id); otherwise the folder the
+// entry names, as in its case.
+func caseRun(folder, run string) string {
 	if run == "" {
-		return runID
+		sum := fnv.New64a()
+		sum.Write([]byte(folder))
+		return fmt.Sprintf("%s%012x", runID[:len(runID)-12], sum.Sum64()&(1<<48-1))
 	}
 	return run
 }
@@ -165,12 +171,12 @@ var weakenings = []weakening{
 	{name: "a waiver added, checked as the pre-commit hook checks", apply: writeFiles(map[string]string{".h3a-check.yaml": everyWaiver}), args: []string{"--staged", "runs"}},
 	{name: "a layout forced by the configuration", apply: writeFiles(map[string]string{".h3a-check.yaml": "layout: contract\n"})},
 	// A run no search finds is a run no check fails.
-	{name: "a failing run's state folder renamed State", apply: rename("runs/integrity/"+runID+"/state", "runs/integrity/"+runID+"/State")},
-	{name: "a failing run's state folder deleted", apply: removeAll("runs/integrity/" + runID + "/state")},
+	{name: "a failing run's state folder renamed State", apply: rename("runs/integrity/"+caseRun("integrity", "")+"/state", "runs/integrity/"+caseRun("integrity", "")+"/State")},
+	{name: "a failing run's state folder deleted", apply: removeAll("runs/integrity/" + caseRun("integrity", "") + "/state")},
 	// Each run with a retry limit of its own raises it: the h3a task's
 	// max_iterations, the hybrid-os plan's max_rt.
 	{name: "the runs' own retry limits raised", apply: func(t *testing.T, repo string) {
-		replaceIn(t, filepath.Join(repo, "runs", "retries", runID), "state/CURRENT_TASK.json", `"max_iterations": 2`, `"max_iterations": 100`)
+		replaceIn(t, filepath.Join(repo, "runs", "retries", caseRun("retries", "")), "state/CURRENT_TASK.json", `"max_iterations": 2`, `"max_iterations": 100`)
 		replaceIn(t, filepath.Join(repo, "runs", "hybrid-os", "greeter"), "plans/core/p_greet.json", `"max_rt": 3`, `"max_rt": 100`)
 	}},
 }
@@ -352,8 +358,12 @@ func copyTemplate(t *testing.T, tpl *repoTemplate, build func(t *testing.T, repo
 func writeRuns(t *testing.T, repo string) {
 	t.Helper()
 	for _, r := range failingRuns {
-		run := filepath.Join(repo, "runs", r.folder, caseRun(r.run))
-		copyCaseRun(t, r.kind, r.errCase, caseRun(r.run), run)
+		run := filepath.Join(repo, "runs", r.folder, caseRun(r.folder, r.run))
+		if r.run == "" {
+			copyCaseAs(t, r.kind, r.errCase, caseRun(r.folder, r.run), run)
+		} else {
+			copyCaseRun(t, r.kind, r.errCase, r.run, run)
+		}
 		if r.edit != nil {
 			r.edit(t, run)
 		}
@@ -416,7 +426,7 @@ func staysFailing(t *testing.T, code int, stdout, stderr string) {
 		t.Fatalf("stdout is not JSON: %v\n%s", err, stdout)
 	}
 	for _, r := range failingRuns {
-		want := "runs/" + r.folder + "/" + caseRun(r.run)
+		want := "runs/" + r.folder + "/" + caseRun(r.folder, r.run)
 		found := false
 		for _, a := range doc.Audits {
 			if strings.TrimPrefix(a.Run, "./") == want {

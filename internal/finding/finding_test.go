@@ -72,7 +72,7 @@ func TestRootCauseFirst(t *testing.T) {
 // schemas, waivers, the history comparison's own notes).
 var h3aRules = []Rule{
 	HashMismatch, EntryNotSuperseded, MissingArtifact, HashUnverifiable, HashEllipsis, HashMalformed,
-	TmpLeftover, RunDirName, RunIDMismatch,
+	TmpLeftover, RunDirName, RunIDMismatch, DuplicateRunID,
 	EntryRewritten, BadCorrection, GateEventRewritten, EvidenceEntryRewritten, BaseUnreadable,
 	TaskRemoved, TaskReworded, TaskUnticked, CompletionChanged, CriterionChanged, IterationCountLowered,
 }

@@ -571,6 +571,15 @@ var (
 		Remediation: "a run directory is named by its run id; find out which one is wrong and never reuse a run directory for another run",
 	}
 
+	DuplicateRunID = Rule{
+		ID:          "h3a.traceability.duplicate_run_id",
+		Category:    CategoryTraceability,
+		Severity:    Error,
+		Title:       "Run id shared by two runs of the check",
+		Description: "Two or more h3a runs of one check have the same run id: state.json's run_id, or the run directory's name when it is a run id (YYYYMMDD-HHMMSS-<uuid4>). Each of them gets this finding, naming the others (runs/<id>/ beside archive/<id>/, or a/runs/<id>/ beside b/runs/<id>/). A run id is globally unique, so at most one of them is the run the id names, and nothing in the files shows which: a copy with its ledgers rewritten would pass beside the run itself. A run whose id cannot be read (no state.json run_id, and a folder name that is no run id) is left out. Only h3a runs are compared: no other layout's spec calls its run ids unique. The rule sees the runs the check reads: with --changed or --staged only the runs those keep (a run copied beside one the base holds is h3a.append_only.run_copied); with --shard, every run of the paths, so that two runs in different shards are still compared. h3a-state-specification.md, Run Identifier Format: \"Globally unique (UUID collision probability < 10⁻³⁶)\".",
+		Remediation: "give each run its own id: delete a copy (a person who archives a run moves it with git mv rather than copies it), and start a new run under a new id (h3a-check init)",
+	}
+
 	GateStateOutputUnread = Rule{
 		ID:          "h3a.structure.gate_state_output_unread",
 		Category:    CategoryStructure,
@@ -648,7 +657,7 @@ var GoRules = []Rule{
 	JSONSyntax, YAMLSyntax, DuplicateKey, BOM, InvalidUTF8, NumberRange, SchemaViolation,
 	HashMismatch, EntryNotSuperseded, MissingArtifact, HashUnverifiable, HashEllipsis, HashMalformed, HashTooShort,
 	PathEscape, AbsolutePath,
-	RunIDMismatch, ContractFileMissing, ContractRoundNumber, ContractFlatAndRounds, GateStateOutputUnread,
+	RunIDMismatch, DuplicateRunID, ContractFileMissing, ContractRoundNumber, ContractFlatAndRounds, GateStateOutputUnread,
 	WaiverExpired, WaiverNewRun, WaiverUnused, RulesChanged,
 	HistoryNotCompared, NewRun, BaseUnreadable, EntryRewritten, BadCorrection, GateEventRewritten,
 	EvidenceEntryRewritten, TaskRemoved, TaskReworded, TaskUnticked, CompletionChanged, CriterionChanged,

@@ -143,6 +143,23 @@ func (H3A) RunID(r *Run) string {
 	return filepath.Base(r.Dir)
 }
 
+// IDFiles: state.json holds the run id (UniqueIDs).
+func (H3A) IDFiles() []string { return []string{h3aState} }
+
+// RunIDs: state.json's run_id, and the folder's name when it is a run id
+// and another; h3a-state-specification.md, Run Identifier Format:
+// "Globally unique".
+func (H3A) RunIDs(r *Run) []RunIDAt {
+	var ids []RunIDAt
+	if id, ok := jsonString(r, h3aState, "run_id"); ok {
+		ids = append(ids, RunIDAt{ID: id, File: h3aState, Pointer: "/run_id"})
+	}
+	if name := filepath.Base(r.Dir); rundir.CheckRunID(name) == "" && (len(ids) == 0 || ids[0].ID != name) {
+		ids = append(ids, RunIDAt{ID: name})
+	}
+	return ids
+}
+
 func (H3A) TaskID(r *Run) string {
 	if id, ok := jsonString(r, h3aCurrentTask, "task_id"); ok {
 		return id

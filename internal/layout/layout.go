@@ -249,6 +249,24 @@ type RequirementsKnower interface {
 	RequirementsKnown(r *Run) bool
 }
 
+// UniqueIDs is a layout whose spec says a run id is globally unique: no
+// two of its runs in one check may share one
+// (h3a.traceability.duplicate_run_id).
+type UniqueIDs interface {
+	// IDFiles are the files RunIDs reads; the check reads them of every
+	// run before it checks any, to find the runs that share an id.
+	IDFiles() []string
+	// RunIDs are the ids r is known by, each once, in the order of the
+	// layout's files: none when no id can be read.
+	RunIDs(r *Run) []RunIDAt
+}
+
+// RunIDAt is a run id and where it is written: File and Pointer in a
+// document of the run, or File "" for the run folder's name.
+type RunIDAt struct {
+	ID, File, Pointer string
+}
+
 // Noter is a layout that has something to say in the audit's notes about
 // a run, such as which generation of its files it recognised.
 type Noter interface {

@@ -39,7 +39,8 @@ const (
 
 // goRuleAreas places the traceability rules implemented in Go.
 var goRuleAreas = map[string]string{
-	finding.RunIDMismatch.ID: AreaTaskIDMatch,
+	finding.RunIDMismatch.ID:  AreaTaskIDMatch,
+	finding.DuplicateRunID.ID: AreaTaskIDMatch,
 }
 
 // Traceability derives the audit's traceability results from the findings:

@@ -30,6 +30,7 @@ type checker struct {
 	fatal       fatal
 	policies    policyMaps
 	atBase      baseTrees // the files each base records, for the waivers
+	sharedIDs   map[string][]finding.Finding
 }
 
 func newChecker(opts Options, policies *pendingPolicies, sel *selection) *checker {
@@ -37,6 +38,7 @@ func newChecker(opts Options, policies *pendingPolicies, sel *selection) *checke
 		rules: opts.Rules, record: opts.Record, workers: opts.Workers, maxJSONSize: opts.MaxJSONSize,
 		keepInputs: opts.Output.KeepInputs, staged: sel.staged,
 		policyLoad: policies, hasher: evidence.NewHasher(opts.Workers), hist: sel.hist,
+		sharedIDs: sel.sharedIDs,
 	}
 }
 
@@ -129,6 +131,7 @@ func (c *checker) runStages(ctx context.Context, s *runState, run rundir.Run) (s
 	pending := c.startEvidence(s)
 	c.validateSchemas(s)
 	s.add(s.lay.Check(s.run)...)
+	s.add(c.sharedIDs[run.Dir]...)
 	var out stagesOutcome
 	out.verified = c.finishEvidence(s, pending)
 	out.hist = c.compareHistory(s, run.Dir, run.Display)

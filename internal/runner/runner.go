@@ -18,7 +18,8 @@
 //
 // This file holds the options, the result and Check, which says the order
 // of the steps; each other file says at its top what it owns: choosing the
-// runs (select.go, staged*.go, changed.go, shard.go), one run's check
+// runs (select.go, staged*.go, changed.go, shard.go), the run ids runs
+// share (runids.go), one run's check
 // (checker.go) and its stages (load.go and needs.go, schemas.go,
 // evidence.go, history*.go, input.go, policies.go), collecting the results
 // (collect.go) and filling the audits (audits.go).
@@ -221,7 +222,7 @@ func Check(ctx context.Context, opts Options) (*Result, error) {
 	if err := prepareSchemas(sel.runs); err != nil {
 		return nil, err
 	}
-	if err := sel.narrow(opts.Scope, opts.MaxJSONSize, opts.Record.RuleChanges); err != nil {
+	if err := sel.narrow(opts.Scope, opts.MaxJSONSize, opts.Workers, opts.Record.RuleChanges); err != nil {
 		return nil, err
 	}
 	if opts.Output.Discovered != nil {

@@ -24,6 +24,9 @@ type selection struct {
 	staged  *stagedScope  // for a staged check: what it reads
 	changed *changedScope // for --changed with a base: what git said changed
 	hist    *historyPlan
+	// sharedIDs are the findings of the runs that share a run id with
+	// another run of the check, by run folder.
+	sharedIDs map[string][]finding.Finding
 	// once are the audits of no run checked here (deleted runs, rule
 	// changes), which only the first shard reports, so each is reported once.
 	once    []*audit.Audit
@@ -102,7 +105,7 @@ func (sel *selection) discover(scope *Scope, maxRead int64) error {
 
 // narrow plans each run's history, then keeps the runs --changed and
 // --shard ask for, and settles the audits reported once.
-func (sel *selection) narrow(scope Scope, maxRead int64, ruleChanges []finding.Finding) error {
+func (sel *selection) narrow(scope Scope, maxRead int64, workers int, ruleChanges []finding.Finding) error {
 	hist, err := planHistory(scope, maxRead, sel.staged, sel.changed, sel.paths, sel.runs)
 	if err != nil {
 		return err
@@ -129,6 +132,9 @@ func (sel *selection) narrow(scope Scope, maxRead int64, ruleChanges []finding.F
 			return err
 		}
 	}
+	// Runs in different shards may share an id too: each shard reads the
+	// ids of all.
+	sel.sharedIDs = sharedIDs(sel.runs, sel.staged, maxRead, workers)
 	sel.runs = scope.Shard.Select(sel.runs)
 	sel.once = hist.deleted
 	if len(ruleChanges) > 0 {
