@@ -256,6 +256,9 @@ main() {
 	mutant shared-run-id-folder-ignored internal/layout/h3a.go \
 		'rundir.CheckRunID(name) == "" && (len(ids) == 0' 'false && (len(ids) == 0' \
 		./internal/runner/ '^TestSharedRunIDs$'
+	mutant shared-run-id-time-apart internal/layout/h3a.go \
+		'return id[len("YYYYMMDD-HHMMSS-"):]' 'return id' \
+		./internal/runner/ '^TestSharedRunIDs$'
 	mutant hybrid-yields-to-any-state internal/layout/hybrid.go \
 		'return H3A{}.Detect(fsys, dir)' 'return exists(fsys, dir, "state")' \
 		./internal/layout/ 'TestHybridStateEntry|TestNoStrayEntryHidesARun'

@@ -147,17 +147,28 @@ func (H3A) RunID(r *Run) string {
 func (H3A) IDFiles() []string { return []string{h3aState} }
 
 // RunIDs: state.json's run_id, and the folder's name when it is a run id
-// and another; h3a-state-specification.md, Run Identifier Format:
-// "Globally unique".
+// with another UUID. h3a-state-specification.md, Run Identifier Format:
+// "Globally unique (UUID collision probability < 10⁻³⁶)": what makes a run
+// id unique is its UUID, so two run ids that differ in their time alone
+// name one run.
 func (H3A) RunIDs(r *Run) []RunIDAt {
 	var ids []RunIDAt
 	if id, ok := jsonString(r, h3aState, "run_id"); ok {
-		ids = append(ids, RunIDAt{ID: id, File: h3aState, Pointer: "/run_id"})
+		ids = append(ids, RunIDAt{ID: id, Key: runIDKey(id), File: h3aState, Pointer: "/run_id"})
 	}
-	if name := filepath.Base(r.Dir); rundir.CheckRunID(name) == "" && (len(ids) == 0 || ids[0].ID != name) {
-		ids = append(ids, RunIDAt{ID: name})
+	if name := filepath.Base(r.Dir); rundir.CheckRunID(name) == "" && (len(ids) == 0 || ids[0].Key != runIDKey(name)) {
+		ids = append(ids, RunIDAt{ID: name, Key: runIDKey(name)})
 	}
 	return ids
+}
+
+// runIDKey is the UUID of a run id of the form YYYYMMDD-HHMMSS-<uuid4>,
+// and any other id as it is.
+func runIDKey(id string) string {
+	if rundir.CheckRunID(id) == "" {
+		return id[len("YYYYMMDD-HHMMSS-"):]
+	}
+	return id
 }
 
 func (H3A) TaskID(r *Run) string {

@@ -262,9 +262,11 @@ type UniqueIDs interface {
 }
 
 // RunIDAt is a run id and where it is written: File and Pointer in a
-// document of the run, or File "" for the run folder's name.
+// document of the run, or File "" for the run folder's name. Key is what
+// makes it unique, which no two runs may share: the id itself, or a part
+// of it (an h3a run id's UUID).
 type RunIDAt struct {
-	ID, File, Pointer string
+	ID, Key, File, Pointer string
 }
 
 // Noter is a layout that has something to say in the audit's notes about

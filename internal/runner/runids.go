@@ -6,9 +6,11 @@
 package runner
 
 import (
+	"fmt"
 	"maps"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -21,8 +23,8 @@ import (
 // idHolder is a run known by an id: its place in the runs, and where the
 // id is written in it.
 type idHolder struct {
-	run           int
-	file, pointer string
+	run               int
+	id, file, pointer string
 }
 
 // sharedIDs reads the ids of runs (layout.UniqueIDs) on workers goroutines
@@ -62,39 +64,65 @@ func sharedIDs(runs []rundir.Run, staged *stagedScope, maxRead int64, workers in
 	shared := map[string][]idHolder{}
 	for r := range read {
 		for _, id := range r.ids {
-			h := idHolder{run: r.run, file: id.File, pointer: id.Pointer}
-			f, seen := first[id.ID]
+			h := idHolder{run: r.run, id: id.ID, file: id.File, pointer: id.Pointer}
+			f, seen := first[id.Key]
 			if !seen {
-				first[id.ID] = h
+				first[id.Key] = h
 				continue
 			}
-			if len(shared[id.ID]) == 0 {
-				shared[id.ID] = []idHolder{f}
+			if len(shared[id.Key]) == 0 {
+				shared[id.Key] = []idHolder{f}
 			}
-			shared[id.ID] = append(shared[id.ID], h)
+			shared[id.Key] = append(shared[id.Key], h)
 		}
 	}
 	if len(shared) == 0 {
 		return nil
 	}
 	out := map[string][]finding.Finding{}
-	for _, id := range slices.Sorted(maps.Keys(shared)) {
-		holders := shared[id]
+	for _, key := range slices.Sorted(maps.Keys(shared)) {
+		holders := shared[key]
 		slices.SortFunc(holders, func(a, b idHolder) int { return a.run - b.run })
 		for _, h := range holders {
-			var others []string
-			for _, o := range holders {
-				if o.run != h.run {
-					others = append(others, fromRun(runs[h.run], runs[o.run]))
-				}
-			}
-			f := finding.DuplicateRunID.New(h.file, "run id %q is also the run id of the run at %s (from this run's folder), checked with it: a run id is globally unique, so at most one of these %d runs is the run it names",
-				id, finding.QuoteList(others), len(holders))
-			f.Pointer = h.pointer
+			f := sharedIDFinding(runs, h, holders)
 			out[runs[h.run].Dir] = append(out[runs[h.run].Dir], f)
 		}
 	}
 	return out
+}
+
+// sharedIDFinding is the finding of h, whose id the holders share: it
+// names the others by their folder, and by their id when it is another
+// (written with another time, the same UUID).
+func sharedIDFinding(runs []rundir.Run, h idHolder, holders []idHolder) finding.Finding {
+	const show = 5 // as finding.QuoteList
+	var named []string
+	sameID := true
+	for _, o := range holders {
+		if o.run == h.run {
+			continue
+		}
+		if len(named) == show {
+			named = append(named, fmt.Sprintf("and %d more", len(holders)-1-show))
+			break
+		}
+		at := strconv.Quote(fromRun(runs[h.run], runs[o.run]))
+		if o.id != h.id {
+			at += fmt.Sprintf(" (run id %q)", o.id)
+			sameID = false
+		}
+		named = append(named, at)
+	}
+	var f finding.Finding
+	if sameID {
+		f = finding.DuplicateRunID.New(h.file, "run id %q is also the run id of the run at %s (from this run's folder), checked with it: a run id is globally unique, so at most one of these %d runs is the run it names",
+			h.id, strings.Join(named, ", "), len(holders))
+	} else {
+		f = finding.DuplicateRunID.New(h.file, "run id %q has the UUID of the run at %s (from this run's folder), checked with it: a run id is globally unique by its UUID, whatever its time, so at most one of these %d runs is the run it names",
+			h.id, strings.Join(named, ", "), len(holders))
+	}
+	f.Pointer = h.pointer
+	return f
 }
 
 // fromRun is the folder of other as a path from run's, like the paths of
@@ -133,8 +161,14 @@ func readRunIDs(run rundir.Run, staged *stagedScope, maxRead int64) []layout.Run
 		}
 	}
 	ids := u.RunIDs(r)
-	for i := range ids {
-		ids[i].ID = strings.Clone(ids[i].ID) // not the document it was read from
+	for i, id := range ids {
+		// Not the document it was read from: the key is a part of the id.
+		ids[i].ID = strings.Clone(id.ID)
+		if strings.HasSuffix(id.ID, id.Key) {
+			ids[i].Key = ids[i].ID[len(id.ID)-len(id.Key):]
+		} else {
+			ids[i].Key = strings.Clone(id.Key)
+		}
 	}
 	return ids
 }

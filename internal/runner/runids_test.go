@@ -12,9 +12,10 @@ import (
 )
 
 // TestSharedRunIDs: every h3a run of a check that shares its run id
-// (state.json's run_id, or its folder's name when that is a run id) with
-// another gets an error naming the others, in whatever order the runs are
-// read; a run whose id cannot be read, and runs of other layouts, get none.
+// (state.json's run_id, or its folder's name when that is a run id), or
+// the UUID of its run id, with another gets an error naming the others, in
+// whatever order the runs are read; a run whose id cannot be read, and
+// runs of other layouts, get none.
 // fired is a finding of the rule: the run (as the test's dir), the
 // finding's file and the runs it names.
 type fired struct {
@@ -24,6 +25,7 @@ type fired struct {
 
 func TestSharedRunIDs(t *testing.T) {
 	const other = "20251001-090000-1b2c3d4e-5f60-4718-8a9b-0c1d2e3f4a5b"
+	later := "20251005-120000-" + exampleID[len("YYYYMMDD-HHMMSS-"):] // the same UUID
 	h3a := filepath.Join(exampleRuns, exampleID)
 	hybrid := filepath.Join(testRuns, "ok", "hybrid_complete")
 	type run struct {
@@ -53,6 +55,11 @@ func TestSharedRunIDs(t *testing.T) {
 		{"the same folder name, other run_ids",
 			[]run{{"a/" + exampleID, h3a, other}, {"b/" + exampleID, h3a, ""}},
 			[]fired{{"a/" + exampleID, "", []string{"b/" + exampleID}}, {"b/" + exampleID, "state.json", []string{"a/" + exampleID}}}},
+		{"the same UUID at another time",
+			[]run{{"runs/" + exampleID, h3a, ""}, {"archive/" + later, h3a, later}},
+			[]fired{{"archive/" + later, "state.json", []string{"runs/" + exampleID}}, {"runs/" + exampleID, "state.json", []string{"archive/" + later}}}},
+		{"a folder named with another time than its run_id",
+			[]run{{"runs/" + later, h3a, ""}}, nil},
 		{"different ids",
 			[]run{{"runs/" + exampleID, h3a, ""}, {"runs/" + other, h3a, other}}, nil},
 		{"no run_id and folders named alike that are no run ids",
