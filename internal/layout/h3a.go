@@ -3,6 +3,7 @@ package layout
 import (
 	"io/fs"
 	"path/filepath"
+	"strings"
 
 	"github.com/h3a-check/h3a-check/internal/finding"
 	"github.com/h3a-check/h3a-check/internal/ledger"
@@ -163,10 +164,11 @@ func (H3A) RunIDs(r *Run) []RunIDAt {
 }
 
 // runIDKey is the UUID of a run id of the form YYYYMMDD-HHMMSS-<uuid4>,
-// and any other id as it is.
+// in small letters (its hexadecimal digits are one number in either
+// case), and any other id as it is.
 func runIDKey(id string) string {
-	if rundir.CheckRunID(id) == "" {
-		return id[len("YYYYMMDD-HHMMSS-"):]
+	if lower := strings.ToLower(id); rundir.CheckRunID(lower) == "" {
+		return lower[len("YYYYMMDD-HHMMSS-"):]
 	}
 	return id
 }
