@@ -190,11 +190,18 @@ func TestConfigErrors(t *testing.T) {
 			[]string{"h3a-check: h3a-check.yaml is not read"}},
 		{"a second configuration beside it", "fail-level: error\n", nil,
 			[]string{"h3a-check: h3a-check.yml is not read"}},
+		// Read where case is ignored (macOS), not where it is kept (CI).
+		{"configuration named in another case", "", nil,
+			[]string{"h3a-check: .H3A-Check.yaml is not read: the configuration file is named .h3a-check.yaml, in that case"}},
+		{"a second configuration in another case beside it", "fail-level: error\n", nil,
+			[]string{"h3a-check: .h3a-check.YML is not read"}},
 	}
 	misnamed := map[string]string{
-		"configuration named .yml":            ".h3a-check.yml",
-		"configuration named without the dot": "h3a-check.yaml",
-		"a second configuration beside it":    "h3a-check.yml",
+		"configuration named .yml":                         ".h3a-check.yml",
+		"configuration named without the dot":              "h3a-check.yaml",
+		"a second configuration beside it":                 "h3a-check.yml",
+		"configuration named in another case":              ".H3A-Check.yaml",
+		"a second configuration in another case beside it": ".h3a-check.YML",
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

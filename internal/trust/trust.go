@@ -25,6 +25,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -666,4 +667,40 @@ func compareFolder(atBase bool, base map[string][]byte, wt map[string]wtEntry) [
 		out = append(out[:maxChanges], folderChange{file: ".", what: fmt.Sprintf("has %d more files that differ from the base", rest)})
 	}
 	return out
+}
+
+// NamesBeside lists the names in the folder that holds the file p, where
+// File(p) would read p: at the base, or in the working tree. Nothing when
+// that folder is not there.
+func (b Boundary) NamesBeside(p string) ([]string, error) {
+	t, err := b.locate(p)
+	if err != nil {
+		return nil, err
+	}
+	if t.repo == nil {
+		entries, err := os.ReadDir(filepath.Dir(p))
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		names := make([]string, len(entries))
+		for i, e := range entries {
+			names[i] = e.Name()
+		}
+		return names, nil
+	}
+	dir := path.Dir(t.rel)
+	if dir == "." {
+		dir = ""
+	}
+	folders, err := t.repo.Folders(t.commit, []string{dir})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p, errAt(err, t.commit))
+	}
+	if len(folders) == 0 || folders[0] == nil {
+		return nil, nil
+	}
+	return slices.Sorted(maps.Keys(folders[0].Entries)), nil
 }

@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/h3a-check/h3a-check/internal/audit"
@@ -128,6 +129,24 @@ func noMisnamedConfig(b trust.Boundary, candidate string) error {
 		}
 		if exists {
 			return fmt.Errorf("%s is not read: the configuration file is named %s; rename it, or name it with --config", p, config.DefaultFile)
+		}
+	}
+	// A name that is one of those in another case (.H3A-check.yaml) is
+	// read on a file system that ignores case and not on one that keeps
+	// it: what it asks for would apply on one machine and silently not in
+	// CI.
+	names, err := b.NamesBeside(candidate)
+	if err != nil {
+		return fmt.Errorf("cannot read the configuration file: %w", err)
+	}
+	for _, n := range names {
+		if n == config.DefaultFile || slices.Contains(misnamedConfigs, n) {
+			continue
+		}
+		for _, want := range append([]string{config.DefaultFile}, misnamedConfigs...) {
+			if strings.EqualFold(n, want) {
+				return fmt.Errorf("%s is not read: the configuration file is named %s, in that case; rename it, or name it with --config", filepath.Join(dir, n), config.DefaultFile)
+			}
 		}
 	}
 	return nil
