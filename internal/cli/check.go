@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -33,6 +34,25 @@ func (l *listFlag) Set(v string) error {
 	}
 	*l = append(*l, v)
 	return nil
+}
+
+// holds reports whether the list names the folder dir, however written
+// (runs/../p, ./p/ and p are one folder).
+func (l listFlag) holds(dir string) bool {
+	want := absClean(dir)
+	for _, v := range l {
+		if absClean(v) == want {
+			return true
+		}
+	}
+	return false
+}
+
+func absClean(p string) string {
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
+	}
+	return filepath.Clean(p)
 }
 
 // outputFlag collects repeated --output FORMAT=PATH values.

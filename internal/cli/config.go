@@ -36,7 +36,7 @@ func applyConfig(fset *flag.FlagSet, cfg *config.Config, args []string, opts *ru
 	// path validates both. A key whose flag this build lacks is an error,
 	// never silently ignored.
 	bind := func(key, name string, vals []config.Str, resolve bool) {
-		if len(vals) == 0 || set[name] {
+		if len(vals) == 0 || set[name] && name != "policy" {
 			return
 		}
 		if fset.Lookup(name) == nil {
@@ -62,7 +62,12 @@ func applyConfig(fset *flag.FlagSet, cfg *config.Config, args []string, opts *ru
 	bind("layout", "layout", one(cfg.Layout), false)
 	bind("fail-level", "fail-level", one(cfg.FailLevel), false)
 	bind("base", "base", one(cfg.Base), false)
-	bind("policies", "policy", cfg.Policies, true)
+	// --policy adds folders to the file's policies, as its name says
+	// ("also evaluate"), and never replaces them: a folder named on the
+	// command line (the Action's policy input) would otherwise drop the
+	// rules the file names without a word. A folder given both ways is
+	// read once.
+	bind("policies", "policy", configPoliciesBesides(fset, cfg), true)
 
 	if len(cfg.Severity) > 0 {
 		opts.Rules.Severity = map[string]finding.Severity{}
@@ -91,6 +96,24 @@ func applyConfig(fset *flag.FlagSet, cfg *config.Config, args []string, opts *ru
 		paths = append(paths, cfg.Resolve(p.Value))
 	}
 	return paths, nil
+}
+
+// configPoliciesBesides lists the configuration's policy folders that
+// --policy does not name already.
+func configPoliciesBesides(fset *flag.FlagSet, cfg *config.Config) []config.Str {
+	var given listFlag
+	if f := fset.Lookup("policy"); f != nil {
+		if l, ok := f.Value.(*listFlag); ok {
+			given = *l
+		}
+	}
+	var out []config.Str
+	for _, p := range cfg.Policies {
+		if !given.holds(cfg.Resolve(p.Value)) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // configChecks are the checks of the configuration file that need the

@@ -448,3 +448,44 @@ func TestParamNoRuleReads(t *testing.T) {
 		t.Errorf("config, max_iterations: exit %d; stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 }
+
+// TestPolicyFlagAddsToConfig: --policy (the Action's policy input) adds
+// folders to the configuration's policies; it never drops the team's
+// rules the file names, which would pass a run they fail. A folder named
+// both ways is read once.
+func TestPolicyFlagAddsToConfig(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.CopyFS(filepath.Join(dir, "runs", runID), os.DirFS(filepath.Join(casesDir, "ok", "complete", runID))); err != nil {
+		t.Fatal(err)
+	}
+	other, err := filepath.Abs(filepath.Join("testdata", "policies", "failing"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	rule := "package h3a.user.team\n\nimport data.h3a.lib\n\n# METADATA\n# title: Feature branch\n# description: Runs on feature branches are refused.\n# custom:\n#   id: h3a.user.team.no_feature\n#   category: policy\n#   severity: error\n#   remediation: none\n" +
+		"deny contains f if {\n\tstartswith(input.docs.state.meta.branch, \"feature/\")\n\tf := lib.finding(rego.metadata.rule(), {\"msg\": \"a feature branch\"})\n}\n"
+	if err := os.MkdirAll("team", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join("team", "team.rego"), []byte(rule), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(config.DefaultFile, []byte("policies: [team]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"--base", "none", "runs"},
+		{"--base", "none", "--policy", other, "runs"},
+		{"--base", "none", "--policy", "./team/", "runs"},
+	} {
+		code, stdout, stderr := runMain(args...)
+		if code != ExitFail || !strings.Contains(stdout, "h3a.user.team.no_feature") {
+			t.Errorf("%v: exit %d, want %d with h3a.user.team.no_feature\nstdout:\n%s\nstderr:\n%s", args, code, ExitFail, stdout, stderr)
+		}
+	}
+	code, stdout, stderr := runMain("config", "--base", "none", "--policy", other)
+	if code != ExitPass || !strings.Contains(stdout, "policies: team") || !strings.Contains(stdout, "# flag --policy") {
+		t.Errorf("config: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+}

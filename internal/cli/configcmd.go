@@ -49,12 +49,11 @@ func runConfig(ctx context.Context, args []string, e *env) int {
 	// What the configuration names of the policies (a team's rule id, a
 	// parameter) is known once they are loaded; a check refuses what none
 	// of them defines or reads, so the configuration it shows must too.
+	// --policy adds to the file's folders, as a check reads them.
 	dirs := []string(cf.policies)
-	if !set["policy"] {
-		dirs = nil
-		for _, p := range cfg.Policies {
-			dirs = append(dirs, cfg.Resolve(p.Value))
-		}
+	fromFile := configPoliciesBesides(flags, cfg)
+	for _, p := range fromFile {
+		dirs = append(dirs, cfg.Resolve(p.Value))
 	}
 	if err := checkLoadedNames(ctx, boundary, cfg, dirs, &policyReads); err != nil {
 		return fail(e, err)
@@ -95,14 +94,13 @@ func runConfig(ctx context.Context, args []string, e *env) int {
 	scalar("layout", "layout", cfg.Layout, "(detected)")
 	scalar("base", "base", cfg.Base, "(the merge base; see check -h)")
 	scalar("fail-level", "fail-level", cfg.FailLevel, "error")
-	switch {
-	case set["policy"]:
-		line("policies", cf.policies.String(), "flag --policy")
-	case len(cfg.Policies) > 0:
-		for _, p := range cfg.Policies {
-			line("policies", cfg.Resolve(p.Value), at(p))
-		}
-	default:
+	for _, p := range cf.policies {
+		line("policies", p, "flag --policy")
+	}
+	for _, p := range fromFile {
+		line("policies", cfg.Resolve(p.Value), at(p))
+	}
+	if len(dirs) == 0 {
 		line("policies", "(none: the shipped rules only)", "default")
 	}
 	if len(cfg.Params) > 0 {
