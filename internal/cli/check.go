@@ -228,6 +228,9 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 	opts.Scope.Getenv = e.getenv
 	opts.Scope.TargetGetenv = withEvent
 	opts.Scope.Locator = &locator
+	if cf.config == "" {
+		opts.Scope.RunsFound = func(dirs []string) error { return trusted.NoConfigNearerRuns(boundary, dirs) }
+	}
 	tool := audit.Tool{Name: Name, Version: Version()}
 	ropts := cf.reportOptions(ctx, e)
 	reports, err := openReports(&cf, e, tool, ropts)

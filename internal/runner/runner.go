@@ -96,6 +96,9 @@ type Scope struct {
 	// Shard keeps only the runs of one part of the discovered runs (the
 	// zero Shard keeps all). A shard holding none of them is no error.
 	Shard Shard
+	// RunsFound, when set, is told the folders (absolute) of every run
+	// found, before any is checked; an error from it ends the check.
+	RunsFound func(dirs []string) error
 }
 
 // Rules are what the runs are held to: the policies and their parameters,
@@ -217,6 +220,15 @@ func Check(ctx context.Context, opts Options) (*Result, error) {
 	}
 	if err := reportsOutsideRuns(opts.Output.Reports, sel.runs); err != nil {
 		return nil, err
+	}
+	if opts.Scope.RunsFound != nil {
+		dirs := make([]string, len(sel.runs))
+		for i, r := range sel.runs {
+			dirs[i] = r.Dir
+		}
+		if err := opts.Scope.RunsFound(dirs); err != nil {
+			return nil, err
+		}
 	}
 	// So do the schemas of the layouts found, and only those.
 	if err := prepareSchemas(sel.runs); err != nil {

@@ -244,3 +244,56 @@ func AllowedSigners(b trust.Boundary, cfg *config.Config, reads *Reads) ([]byte,
 	}
 	return data, nil
 }
+
+// NoConfigNearerRuns is an error when a folder between the working
+// directory and a run (the run's own folder included) holds a
+// configuration file, as the trust boundary reads it: the check reads the
+// one at or above the working directory, so what the nearer file asks of
+// the runs below it (the team's policies, a stricter fail level, waivers
+// written for them) would silently not apply here, and would apply to a
+// check started from its folder. runDirs are absolute; a run outside the
+// working directory is not looked along.
+func NoConfigNearerRuns(b trust.Boundary, runDirs []string) error {
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil
+	}
+	seen := map[string]bool{}
+	for _, run := range runDirs {
+		rel, err := filepath.Rel(wd, run)
+		if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+			continue
+		}
+		dir := ""
+		for _, seg := range strings.Split(rel, string(filepath.Separator)) {
+			dir = filepath.Join(dir, seg)
+			if seen[dir] {
+				continue
+			}
+			seen[dir] = true
+			names, err := b.NamesBeside(filepath.Join(dir, config.DefaultFile))
+			if err != nil {
+				return fmt.Errorf("cannot read the configuration file: %w", err)
+			}
+			for _, n := range names {
+				if configNamed(n) {
+					return fmt.Errorf("%s is not read: the configuration file is read from the working directory or a folder above it, so it does not apply to the runs below it, which a check from %s would judge by it; run the check from there, or name the file with --config",
+						filepath.Join(dir, n), dir)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// configNamed reports whether a file of this name is meant as a
+// configuration file: config.DefaultFile or one of misnamedConfigs, in
+// any case.
+func configNamed(name string) bool {
+	for _, want := range append([]string{config.DefaultFile}, misnamedConfigs...) {
+		if strings.EqualFold(name, want) {
+			return true
+		}
+	}
+	return false
+}
