@@ -17,8 +17,10 @@ import (
 	"syscall"
 
 	"github.com/h3a-check/h3a-check/internal/config"
+	"github.com/h3a-check/h3a-check/internal/layout"
 	"github.com/h3a-check/h3a-check/internal/policy"
 	"github.com/h3a-check/h3a-check/internal/report"
+	"github.com/h3a-check/h3a-check/internal/rundir"
 	"github.com/h3a-check/h3a-check/internal/textdist"
 )
 
@@ -211,7 +213,15 @@ func dispatch(ctx context.Context, args []string, e *env) int {
 	names := make([]string, len(cmds))
 	for i, c := range cmds {
 		if c.name == args[0] {
-			return c.run(ctx, args[1:], e)
+			rest := args[1:]
+			if len(rest) == 0 && c.name != "check" && holdsRuns(c.name) {
+				return fail(e, usageError{fmt.Sprintf("%q names both a command and a folder here that holds runs, and the command would check none of them: write \"%s check %s\" (or ./%s) to check the folder, or \"%s %s --\" to run the command",
+					c.name, Name, c.name, c.name, Name, c.name)})
+			}
+			if len(rest) == 1 && rest[0] == "--" {
+				rest = nil // the command, whatever the folder holds
+			}
+			return c.run(ctx, rest, e)
 		}
 		names[i] = c.name
 	}
@@ -224,6 +234,19 @@ func dispatch(ctx context.Context, args []string, e *env) int {
 		}
 	}
 	return runCheck(ctx, args, e)
+}
+
+// holdsRuns reports whether name, in the working directory, is a folder
+// that holds a run or lies in one: "h3a-check test" with runs in test/
+// reads as a check of them, and must not pass as one while it runs the
+// Rego tests. A folder that cannot be searched counts as holding runs.
+func holdsRuns(name string) bool {
+	info, err := os.Stat(name)
+	if err != nil || !info.IsDir() {
+		return false
+	}
+	runs, err := rundir.Discover([]string{name}, layout.Detectors(), "")
+	return err != nil || len(runs) > 0
 }
 
 // writeErr passes writes on and keeps the first error: a report that could

@@ -46,6 +46,41 @@ func TestUnknownSubcommand(t *testing.T) {
 	}
 }
 
+// TestCommandNamingAFolderOfRuns: "h3a-check test" with runs in test/
+// reads as a check of them; the command runs the Rego tests and exits 0,
+// checking none. Bare, such a name is exit 2 saying how to write either;
+// "--" after it runs the command, and a folder holding no run is no
+// question.
+func TestCommandNamingAFolderOfRuns(t *testing.T) {
+	run, err := filepath.Abs(filepath.Join(casesDir, "ok", "complete", runID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir())
+	for _, name := range []string{"test", "rules", "version", "schema", "config"} {
+		if err := os.CopyFS(filepath.Join(name, runID), os.DirFS(run)); err != nil {
+			t.Fatal(err)
+		}
+		code, stdout, stderr := runMain(name)
+		want := `h3a-check: "` + name + `" names both a command and a folder here that holds runs, and the command would check none of them: write "h3a-check check ` + name + `"`
+		if code != ExitError || !strings.HasPrefix(stderr, want) || stdout != "" {
+			t.Errorf("%s: exit %d, stderr %q; want 2 and %s", name, code, stderr, want)
+		}
+		if code, _, stderr := runMain(name, "--"); code != ExitPass {
+			t.Errorf("%s --: exit %d, %q; want the command", name, code, stderr)
+		}
+		if code, _, stderr := runMain("check", "--base", "none", name); code != ExitPass {
+			t.Errorf("check %s: exit %d, %q; want the run checked", name, code, stderr)
+		}
+	}
+	if err := os.Mkdir("help", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if code, stdout, _ := runMain("help"); code != ExitPass || !strings.Contains(stdout, "usage:") {
+		t.Errorf("help beside a folder holding no run: exit %d", code)
+	}
+}
+
 // brokenWriter fails every write, as stdout does when its reader is gone.
 type brokenWriter struct{}
 
