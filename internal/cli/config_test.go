@@ -199,8 +199,6 @@ func TestConfigErrors(t *testing.T) {
 		// file above it, or none.
 		{"a configuration nearer the runs", "fail-level: error\n", nil,
 			[]string{"h3a-check: " + filepath.Join("runs", ".h3a-check.yaml") + " is not read: the configuration file is read from the working directory or a folder above it"}},
-		{"a configuration in a run", "", nil,
-			[]string{"h3a-check: " + filepath.Join("runs", runID, ".h3a-check.yaml") + " is not read"}},
 	}
 	misnamed := map[string]string{
 		"configuration named .yml":                         ".h3a-check.yml",
@@ -209,7 +207,6 @@ func TestConfigErrors(t *testing.T) {
 		"configuration named in another case":              ".H3A-Check.yaml",
 		"a second configuration in another case beside it": ".h3a-check.YML",
 		"a configuration nearer the runs":                  filepath.Join("runs", ".h3a-check.yaml"),
-		"a configuration in a run":                         filepath.Join("runs", runID, ".h3a-check.yaml"),
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -246,13 +246,15 @@ func AllowedSigners(b trust.Boundary, cfg *config.Config, reads *Reads) ([]byte,
 }
 
 // NoConfigNearerRuns is an error when a folder between the working
-// directory and a run (the run's own folder included) holds a
-// configuration file, as the trust boundary reads it: the check reads the
+// directory and a run holds a configuration file, as the trust boundary reads it: the check reads the
 // one at or above the working directory, so what the nearer file asks of
 // the runs below it (the team's policies, a stricter fail level, waivers
 // written for them) would silently not apply here, and would apply to a
 // check started from its folder. runDirs are absolute; a run outside the
-// working directory is not looked along.
+// working directory is not looked along. A run's own folder is not looked
+// in: no check is started from inside a run, and a folder listing per run
+// would cost a check of many runs (at the base, a git round trip each)
+// more than all the folders that hold them.
 func NoConfigNearerRuns(b trust.Boundary, runDirs []string) error {
 	wd, err := os.Getwd()
 	if err != nil {
@@ -260,7 +262,7 @@ func NoConfigNearerRuns(b trust.Boundary, runDirs []string) error {
 	}
 	seen := map[string]bool{}
 	for _, run := range runDirs {
-		rel, err := filepath.Rel(wd, run)
+		rel, err := filepath.Rel(wd, filepath.Dir(run))
 		if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
 			continue
 		}
