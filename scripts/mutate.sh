@@ -251,13 +251,13 @@ main() {
 		'whole = whole || wholeRuns' 'whole = whole' \
 		./internal/rundir/ 'TestDiscoverWithin'
 	mutant shared-run-id-first-silent internal/runner/runids.go \
-		'shared[id.ID] = []idHolder{f}' 'shared[id.ID] = []idHolder{f}[:0]' \
+		'shared[id.Key] = []idHolder{f}' 'shared[id.Key] = []idHolder{f}[:0]' \
 		./internal/runner/ '^TestSharedRunIDs$'
 	mutant shared-run-id-folder-ignored internal/layout/h3a.go \
 		'rundir.CheckRunID(name) == "" && (len(ids) == 0' 'false && (len(ids) == 0' \
 		./internal/runner/ '^TestSharedRunIDs$'
 	mutant shared-run-id-time-apart internal/layout/h3a.go \
-		'return id[len("YYYYMMDD-HHMMSS-"):]' 'return id' \
+		'return lower[len("YYYYMMDD-HHMMSS-"):]' 'return lower' \
 		./internal/runner/ '^TestSharedRunIDs$'
 	mutant hybrid-yields-to-any-state internal/layout/hybrid.go \
 		'return H3A{}.Detect(fsys, dir)' 'return exists(fsys, dir, "state")' \
