@@ -34,6 +34,15 @@ type idHolder struct {
 // which the ids were read. A staged check reads each run where staged
 // says its files are.
 func sharedIDs(runs []rundir.Run, staged *stagedScope, maxRead int64, workers int) map[string][]finding.Finding {
+	unique := 0
+	for _, r := range runs {
+		if _, ok := layout.ByID(r.Layout).(layout.UniqueIDs); ok && r.Link == "" {
+			unique++
+		}
+	}
+	if unique < 2 {
+		return nil // nothing to share an id with: no file read
+	}
 	type runIDs struct {
 		run int
 		ids []layout.RunIDAt
