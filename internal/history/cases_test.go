@@ -47,7 +47,8 @@ const (
 // leaves the run out of the base commit, "template: KIND/CASE" makes the
 // run of testdata/runs/KIND/CASE (its one folder) the example, "move: DIR"
 // moves the run in head into DIR (from the repository's top, after the
-// edits), "copy: DIR [NAME]" copies it there (before a move), as NAME when given, "search: DIR..." names the folders checked (runs/ unless
+// edits), "copy: DIR [NAME]" copies it there (before a move), as NAME when given,
+// "copy-as: DIR ID" copies it there as the run ID (audittest.CopyRunAs), "search: DIR..." names the folders checked (runs/ unless
 // told), "local" checks the working tree as the person's own (a human
 // decision in it counts), "changed" checks only the runs changed since
 // the base (--changed), and "staged" stages the whole working tree and
@@ -127,6 +128,12 @@ func runCase(t *testing.T, ar *archive) (string, []*audit.Audit) {
 			name = filepath.Base(runDir)
 		}
 		if err := os.CopyFS(filepath.Join(g.Dir, filepath.FromSlash(dir), name), os.DirFS(runDir)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if to := ar.directive("copy-as: "); to != "" {
+		dir, id, _ := strings.Cut(to, " ")
+		if err := audittest.CopyRunAs(runDir, filepath.Join(g.Dir, filepath.FromSlash(dir), id), filepath.Base(runDir), id); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -304,7 +311,7 @@ func readArchive(t *testing.T, path string) *archive {
 func (a *archive) directives() []string {
 	var ds []string
 	for _, l := range strings.Split(a.Comment, "\n") {
-		if strings.HasPrefix(l, "delete: ") || l == "new-run" || strings.HasPrefix(l, "template: ") || strings.HasPrefix(l, "move: ") || strings.HasPrefix(l, "copy: ") || strings.HasPrefix(l, "search: ") || l == "local" || l == "changed" || l == "staged" {
+		if strings.HasPrefix(l, "delete: ") || l == "new-run" || strings.HasPrefix(l, "template: ") || strings.HasPrefix(l, "move: ") || strings.HasPrefix(l, "copy: ") || strings.HasPrefix(l, "copy-as: ") || strings.HasPrefix(l, "search: ") || l == "local" || l == "changed" || l == "staged" {
 			ds = append(ds, l)
 		}
 	}

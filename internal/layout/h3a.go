@@ -163,6 +163,9 @@ func (H3A) RunIDs(r *Run) []RunIDAt {
 	return ids
 }
 
+// IDKey: the run id's UUID (runIDKey).
+func (H3A) IDKey(id string) string { return runIDKey(id) }
+
 // runIDKey is the UUID of a run id of the form YYYYMMDD-HHMMSS-<uuid4>,
 // in small letters (its hexadecimal digits are one number in either
 // case), and any other id as it is.

@@ -259,6 +259,9 @@ type UniqueIDs interface {
 	// RunIDs are the ids r is known by, each once, in the order of the
 	// layout's files: none when no id can be read.
 	RunIDs(r *Run) []RunIDAt
+	// IDKey is what makes the id unique (RunIDAt.Key), for an id read
+	// elsewhere, such as a folder's name at the base.
+	IDKey(id string) string
 }
 
 // RunIDAt is a run id and where it is written: File and Pointer in a

@@ -135,13 +135,13 @@ func (hp *historyPlan) fromStaged(staged *stagedScope, maxRead int64) error {
 	h3a := map[*gitrev.Repo][]newAtPlace{}
 	for _, r := range staged.runs {
 		if at, ok := staged.at[r.Dir]; ok && r.Layout == (layout.H3A{}).ID() && at.base.Commit != "" {
-			h3a[at.repo] = append(h3a[at.repo], newAtPlace{dir: r.Dir, rel: at.rel})
+			h3a[at.repo] = append(h3a[at.repo], newAtPlace{run: r, rel: at.rel})
 		}
 	}
 	hp.deleted = staged.extra
 	for repo, runs := range h3a {
-		at := staged.at[runs[0].dir]
-		b := beyondListings{repo: repo, base: at.base, covered: func(string) bool { return false }, head: at.head}
+		at := staged.at[runs[0].run.Dir]
+		b := beyondListings{repo: repo, base: at.base, covered: func(string) bool { return false }, head: at.head, staged: staged, maxRead: maxRead}
 		if err := hp.pairBeyondListings(b, runs); err != nil {
 			return err
 		}

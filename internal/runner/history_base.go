@@ -57,8 +57,8 @@ func (hp *historyPlan) pairWithBase(headRuns map[*gitrev.Repo]map[string]rundir.
 		covered := func(rel string) bool {
 			return slices.ContainsFunc(listings, func(l baseListing) bool { return l.repo == repo && l.covers(rel) }) && (within == nil || within(rel))
 		}
-		rb := hp.runs[runs[0].dir]
-		b := beyondListings{repo: repo, base: rb.base, covered: covered, head: os.DirFS(repo.Root), known: true}
+		rb := hp.runs[runs[0].run.Dir]
+		b := beyondListings{repo: repo, base: rb.base, covered: covered, head: os.DirFS(repo.Root), known: true, maxRead: repo.MaxRead}
 		if err := hp.pairBeyondListings(b, runs); err != nil {
 			return err
 		}
@@ -100,7 +100,7 @@ func (hp *historyPlan) pairHeadRuns(headRuns map[*gitrev.Repo]map[string]rundir.
 				}
 			}
 			if !existed && rb.base.Commit != "" && r.Layout == (layout.H3A{}).ID() {
-				fresh[repo] = append(fresh[repo], newAtPlace{dir: r.Dir, rel: rel})
+				fresh[repo] = append(fresh[repo], newAtPlace{run: r, rel: rel})
 			}
 			switch {
 			case existed && baseLayout != r.Layout && !hp.layoutForced:

@@ -1,14 +1,12 @@
-// The base runs no listing covers: an h3a run new at its place whose
-// folder name, its run id, names an h3a run the base holds in a folder the
-// check did not list at the base (not searched, or, with --changed and
+// The base runs no listing covers: an h3a run new at its place whose run
+// id names an h3a run the base holds in a folder the check did not list at
+// the base (not searched, or, with --changed and
 // --staged, not on the way to a change).
 
 package runner
 
 import (
-	"encoding/json"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -19,11 +17,12 @@ import (
 	"github.com/h3a-check/h3a-check/internal/gitrev"
 	"github.com/h3a-check/h3a-check/internal/history"
 	"github.com/h3a-check/h3a-check/internal/layout"
+	"github.com/h3a-check/h3a-check/internal/rundir"
 )
 
 // newAtPlace is an h3a run of head and its folder from the top level.
 type newAtPlace struct {
-	dir string // the run's folder, as the checker names it (rundir.Run.Dir)
+	run rundir.Run
 	rel string
 }
 
@@ -40,31 +39,39 @@ type beyondListings struct {
 	// known: every run given is new at its place; otherwise the base is
 	// asked.
 	known bool
+	// staged and maxRead say where and how far a run's id files are read
+	// (readRunIDs).
+	staged  *stagedScope
+	maxRead int64
 }
 
-// pairBeyondListings finds, for each h3a run of runs, the h3a runs of its
-// name (runName) the base holds elsewhere: a run id is globally unique, so a run new
-// at its place under such a name is a copy of that run when head still
-// holds it (copies), and that run moved when head does not (elsewhere:
-// its history is compared with that run's). git lists the base's folders
-// once per repository, and only when there is an h3a run to look up.
+// pairBeyondListings finds, for each h3a run of runs, the h3a runs the
+// base holds elsewhere in a folder named by one of its run ids (runKey:
+// its folder's name, and the ids it gives, as duplicate_run_id compares
+// them): a run id is globally unique, so a run new at its place under
+// such an id is a copy of that run when head still holds it (copies), and
+// that run moved when head does not (elsewhere: its history is compared
+// with that run's). git lists the base's folders once per repository, and
+// only when there is an h3a run to look up.
 func (hp *historyPlan) pairBeyondListings(b beyondListings, runs []newAtPlace) error {
 	h3a := (layout.H3A{}).ID()
-	names := map[string]bool{}
-	ids := make([][]string, len(runs)) // the names each run goes by
+	keys := map[string]bool{}
+	ids := make([][]string, len(runs)) // the keys each run goes by
 	for i, r := range runs {
-		ids[i] = []string{runName(r.rel)}
-		if id := stateRunID(b.head, r.rel); id != "" && id != ids[i][0] {
-			ids[i] = append(ids[i], id)
+		ids[i] = []string{runKey(path.Base(r.rel))}
+		for _, id := range readRunIDs(r.run, b.staged, b.maxRead) {
+			if k := runKey(id.ID); !slices.Contains(ids[i], k) {
+				ids[i] = append(ids[i], k)
+			}
 		}
-		for _, id := range ids[i] {
-			names[id] = true
+		for _, k := range ids[i] {
+			keys[k] = true
 		}
 	}
-	if len(names) == 0 || b.base.Commit == "" {
+	if b.base.Commit == "" {
 		return nil
 	}
-	folders, err := b.repo.FoldersNamed(b.base.Commit, func(name string) bool { return names[strings.ToLower(name)] })
+	folders, err := b.repo.FoldersNamed(b.base.Commit, func(name string) bool { return keys[runKey(name)] })
 	if err != nil {
 		return fmt.Errorf("listing the folders of base %s: %w", gitrev.Short(b.base.Commit), err)
 	}
@@ -87,11 +94,11 @@ func (hp *historyPlan) pairBeyondListings(b beyondListings, runs []newAtPlace) e
 		if !b.known && runAt[r.rel] != "" {
 			continue // the base holds a run at its place: its own history
 		}
-		if _, paired := hp.elsewhere[r.dir]; paired {
+		if _, paired := hp.elsewhere[r.run.Dir]; paired {
 			continue
 		}
 		for _, f := range folders {
-			if f == r.rel || !slices.Contains(ids[i], runName(f)) || runAt[f] != h3a {
+			if f == r.rel || !slices.Contains(ids[i], runKey(path.Base(f))) || runAt[f] != h3a {
 				continue
 			}
 			if b.covered(f) && path.Base(f) == path.Base(r.rel) {
@@ -106,55 +113,21 @@ func (hp *historyPlan) pairBeyondListings(b beyondListings, runs []newAtPlace) e
 				if hp.copies == nil {
 					hp.copies = map[string]string{}
 				}
-				hp.copies[r.dir] = display
+				hp.copies[r.run.Dir] = display
 				continue
 			}
-			if _, paired := hp.elsewhere[r.dir]; !paired {
-				hp.elsewhere[r.dir] = baseSide{rel: f, layout: h3a, from: display}
+			if _, paired := hp.elsewhere[r.run.Dir]; !paired {
+				hp.elsewhere[r.run.Dir] = baseSide{rel: f, layout: h3a, from: display}
 			}
 		}
 	}
 	return nil
 }
 
-// runName is the run id an h3a run's folder names, ignoring case: the
-// id ends in a uuid, whose hexadecimal digits are one number in either
-// case, so two folders whose names differ only in case name one run.
-func runName(rel string) string {
-	return strings.ToLower(path.Base(rel))
-}
-
-// maxStateRead bounds the read of a new run's state.json for its run id.
-const maxStateRead = 1 << 20
-
-// stateRunID is the run id a new h3a run's state.json gives, ignoring
-// case, or "" when it gives none: a run in a folder not named by its id
-// (archive/old-copy/, which is only a warning) still goes by that id.
-// Only a regular file is read, never one reached through a link.
-func stateRunID(head fs.FS, rel string) string {
-	dir := fsName(rel)
-	entries, err := fs.ReadDir(head, dir)
-	if err != nil {
-		return ""
-	}
-	for _, e := range entries {
-		if e.Name() != "state.json" || !e.Type().IsRegular() {
-			continue
-		}
-		f, err := head.Open(path.Join(dir, e.Name()))
-		if err != nil {
-			return ""
-		}
-		defer f.Close()
-		var state struct {
-			RunID string `json:"run_id"`
-		}
-		if json.NewDecoder(io.LimitReader(f, maxStateRead)).Decode(&state) != nil {
-			return ""
-		}
-		return strings.ToLower(state.RunID)
-	}
-	return ""
+// runKey is what an h3a run id is told apart by: its UUID in small
+// letters (layout.UniqueIDs.IDKey), and any other name in small letters.
+func runKey(id string) string {
+	return (layout.H3A{}).IDKey(strings.ToLower(id))
 }
 
 // holdsH3A reports whether head holds an h3a run in the folder rel.
