@@ -143,10 +143,8 @@ func noMisnamedConfig(b trust.Boundary, candidate string) error {
 		if n == config.DefaultFile || slices.Contains(misnamedConfigs, n) {
 			continue
 		}
-		for _, want := range append([]string{config.DefaultFile}, misnamedConfigs...) {
-			if strings.EqualFold(n, want) {
-				return fmt.Errorf("%s is not read: the configuration file is named %s, in that case; rename it, or name it with --config", filepath.Join(dir, n), config.DefaultFile)
-			}
+		if configNamed(n) {
+			return fmt.Errorf("%s is not read: the configuration file is named %s, in that case; rename it, or name it with --config", filepath.Join(dir, n), config.DefaultFile)
 		}
 	}
 	return nil
