@@ -80,3 +80,37 @@ func TestNeverFiredNamesTheRule(t *testing.T) {
 		t.Errorf("NeverFired = %q\nwant %q", rep.NeverFired, want)
 	}
 }
+
+// TestFolderTestsSeeWhatTheyRead: a folder's tests compile with the shipped
+// library alone, unless a module of the folder reads more of data: a test
+// of the shipped rules' results must find them compiled.
+func TestFolderTestsSeeWhatTheyRead(t *testing.T) {
+	t.Parallel()
+	team := header + rule("deny", "#   id: h3a.user.team.one", `	input.params.max_iterations == 1
+	f := lib.finding(rego.metadata.rule(), {"msg": "x is 1"})`)
+	own := "package h3a.user.team_test\n\nimport data.h3a.user.team\n\n" +
+		"test_own if count(team.deny) == 1 with input as {\"params\": {\"max_iterations\": 1}}\n"
+	shipped := "\ntest_shipped_rules_compiled if data.h3a.rules.gates\n"
+	for _, tc := range []struct {
+		name, tests string
+		want        int
+	}{
+		{"the library alone", own, 1},
+		{"reading the shipped rules", own + shipped, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			dir := userDir(t, map[string]string{"team.rego": team, "team_test.rego": tc.tests})
+			rep, err := RunTests(context.Background(), TestOptions{Dirs: []string{dir}, Timeout: time.Minute})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rep.Results) != tc.want || rep.Failed() > 0 {
+				for _, r := range rep.Results {
+					t.Logf("%s fail=%v err=%v", r.Name, r.Fail, r.Error)
+				}
+				t.Fatalf("%d tests, %d failed; want %d passing", len(rep.Results), rep.Failed(), tc.want)
+			}
+		})
+	}
+}
