@@ -219,7 +219,18 @@ func (l *Locator) rootOf(dir string) string {
 	return key
 }
 
-func openAt(dir string) (*Repo, error) {
+func openAt(dir string) (*Repo, error) { return openAtEnv(dir, GitEnv()) }
+
+// openAtEnv is openAt where git would run in env. Where the folders
+// themselves certainly give git's answer (topLevelFromFiles), no git
+// process is started: a check in a plain clone starts one fewer.
+func openAtEnv(dir string, env []string) (*Repo, error) {
+	if top, ok := topLevelFromFiles(dir, env); ok {
+		if top == "" {
+			return nil, fmt.Errorf("%s is %w", dir, ErrNotWorkTree)
+		}
+		return &Repo{Root: top, cat: catFile{dir: top}}, nil
+	}
 	// One process answers both questions in a work tree, the common case;
 	// --show-toplevel fails anywhere else, and only then is the first
 	// question asked alone, to tell "not a work tree" from a broken

@@ -3,6 +3,7 @@
 package gitrev
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -188,6 +189,14 @@ func TestTopLevelFromFilesIsGits(t *testing.T) {
 			if ok && top != gitTop {
 				t.Errorf("read from the folders: %q, git says %q", top, gitTop)
 			}
+			if ok {
+				switch repo, err := openAtEnv(dir, env); {
+				case gitTop == "" && !errors.Is(err, ErrNotWorkTree):
+					t.Errorf("opened outside a work tree: %v, %v", repo, err)
+				case gitTop != "" && (err != nil || repo.Root != gitTop):
+					t.Errorf("opened %v, %v; git says the top is %q", repo, err, gitTop)
+				}
+			}
 			if got := topLevel(t.Context(), dir, env); got != gitTop {
 				t.Errorf("topLevel = %q, git says %q", got, gitTop)
 			}
@@ -216,4 +225,28 @@ func gitShowTopLevel(t *testing.T, dir string, env []string) string {
 		return r
 	}
 	return top
+}
+
+// TestOpenStartsNoGitInAPlainClone: opening a plain clone, as a check
+// does first, reads the top level from the folders and starts no git.
+func TestOpenStartsNoGitInAPlainClone(t *testing.T) {
+	r := gittest.Init(t)
+	r.Write(map[string]string{"runs/a/f.txt": "x"})
+	r.Commit("first")
+	dir, err := filepath.EvalSymlinks(filepath.Join(r.Dir, "runs", "a"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	started := gittest.LogGit(t)
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "LC_ALL=C"}
+	repo, err := openAtEnv(dir, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want, _ := filepath.EvalSymlinks(r.Dir); repo.Root != want {
+		t.Errorf("top level %q, want %q", repo.Root, want)
+	}
+	if got := started(); len(got) > 0 {
+		t.Errorf("git started: %q", got)
+	}
 }
