@@ -15,6 +15,7 @@ import (
 
 	"github.com/h3a-check/h3a-check/internal/audit"
 	"github.com/h3a-check/h3a-check/internal/gitrev"
+	"github.com/h3a-check/h3a-check/internal/history"
 	"github.com/h3a-check/h3a-check/internal/layout"
 	"github.com/h3a-check/h3a-check/internal/rundir"
 )
@@ -138,12 +139,40 @@ func (hp *historyPlan) fromStaged(staged *stagedScope, maxRead int64) error {
 			h3a[at.repo] = append(h3a[at.repo], newAtPlace{run: r, rel: at.rel})
 		}
 	}
-	hp.deleted = staged.extra
 	for repo, runs := range h3a {
 		at := staged.at[runs[0].run.Dir]
 		b := beyondListings{repo: repo, base: at.base, covered: func(string) bool { return false }, head: at.head, staged: staged, maxRead: maxRead}
 		if err := hp.pairBeyondListings(b, runs); err != nil {
 			return err
+		}
+	}
+	// A run gone from its place that moved to a run of the commit is
+	// reported as moved (the run's own audit), not deleted.
+	moved := map[*gitrev.Repo]map[string]bool{}
+	for _, r := range staged.runs {
+		side, ok := hp.elsewhere[r.Dir]
+		if !ok {
+			continue
+		}
+		repo := staged.at[r.Dir].repo
+		if moved[repo] == nil {
+			moved[repo] = map[string]bool{}
+		}
+		moved[repo][side.rel] = true
+	}
+	for _, e := range staged.extra {
+		if e.audit != nil {
+			hp.deleted = append(hp.deleted, e.audit)
+			continue
+		}
+		var gone []history.RunAt
+		for _, r := range e.gone.runs {
+			if !moved[e.gone.listing.repo][r.Dir] {
+				gone = append(gone, r)
+			}
+		}
+		if a := deletedRuns(e.gone.listing, gone); a != nil {
+			hp.deleted = append(hp.deleted, a)
 		}
 	}
 	return nil

@@ -14,6 +14,7 @@ import (
 
 	"github.com/h3a-check/h3a-check/internal/audit"
 	"github.com/h3a-check/h3a-check/internal/gitrev"
+	"github.com/h3a-check/h3a-check/internal/history"
 	"github.com/h3a-check/h3a-check/internal/layout"
 	"github.com/h3a-check/h3a-check/internal/rundir"
 )
@@ -45,13 +46,29 @@ type stagedScope struct {
 	runs   []rundir.Run
 	source map[string]string    // run folder -> private folder its files are read from
 	at     map[string]stagedRun // run folder -> its repository, path there and base
-	extra  []*audit.Audit       // deleted runs, submodules not checked
+	extra  []stagedExtra        // deleted runs, submodules not checked
 	// changes counts the files the change touches, runs or not.
 	changes int
 	// forced is the forced layout, or "": runs are found by every
 	// layout's detector, and one the forced layout does not claim is
 	// refused (rundir.OtherLayoutError), never passed over.
 	forced string
+}
+
+// stagedExtra is an audit reported once, beside the runs: a submodule
+// not checked, or the runs a folder lost since the base. Those are
+// settled once the runs moved elsewhere are known (fromStaged): a run
+// moved is not also deleted.
+type stagedExtra struct {
+	audit *audit.Audit
+	gone  *goneRuns
+}
+
+// goneRuns are the runs the base holds in the folder listing.rel and the
+// commit does not.
+type goneRuns struct {
+	listing baseListing
+	runs    []history.RunAt
 }
 
 type stagedRun struct {

@@ -160,8 +160,8 @@ func (s *stagedScope) deletedUnder(snap *snapshot, p, prefix string, holding map
 			}
 		}
 		l := baseListing{repo: snap.repo, base: snap.base, rel: h, display: s.display(p, prefix, snap.repo, h), runs: atBase}
-		if a := deletedRuns(l, gone); a != nil {
-			s.extra = append(s.extra, a)
+		if len(gone) > 0 {
+			s.extra = append(s.extra, stagedExtra{gone: &goneRuns{listing: l, runs: gone}})
 		}
 	}
 	return nil
@@ -295,7 +295,7 @@ func (s *stagedScope) submodule(l *gitrev.Locator, snap *snapshot, c gitrev.Chan
 			commit = c.OldObject
 		}
 		f := finding.SubmoduleNotChecked.New("", "the runs inside submodule %q at %s were not checked: %s", c.Path, gitrev.Short(commit), why)
-		s.extra = append(s.extra, &audit.Audit{Run: display, Findings: []finding.Finding{f}, Inputs: audit.Inputs{}, Notes: "submodule not checked"})
+		s.extra = append(s.extra, stagedExtra{audit: &audit.Audit{Run: display, Findings: []finding.Finding{f}, Inputs: audit.Inputs{}, Notes: "submodule not checked"}})
 	}
 	switch {
 	case c.NewMode != gitrev.ModeSubmodule:
