@@ -93,18 +93,30 @@ func (c *checker) failLevel() finding.Severity {
 const maxFindingsPerRule = 100
 
 // capPerRule keeps the first limit findings of each (file, rule) in report
-// order and replaces the rest by one finding that counts them. The result
-// goes into the audit, which outlives the run: it has no spare capacity, and
-// the file names and details that runs share (the same relative paths, the
-// same notes) are one copy for all of them.
+// order and replaces the rest by one finding that counts them. Findings
+// that weigh differently on the gate (severity, a human asked for, waived
+// or not) are never counted together: the count stands for findings like
+// it, so a rule that lists a hundred warnings before an error in the same
+// file still fails the gate. The result goes into the audit, which outlives
+// the run: it has no spare capacity, and the file names and details that
+// runs share (the same relative paths, the same notes) are one copy for all
+// of them.
 func capPerRule(findings []finding.Finding, limit int) []finding.Finding {
 	findings = finding.SortDedupe(findings)
-	type key struct{ file, rule string }
+	type key struct {
+		file, rule string
+		severity   finding.Severity
+		needsHuman bool
+		waived     bool
+	}
+	keyOf := func(f finding.Finding) key {
+		return key{f.File, f.Rule, f.Severity, f.NeedsHuman, f.IsWaived()}
+	}
 	seen := map[key]int{}
 	out := make([]finding.Finding, 0, len(findings))
 	var extra []finding.Finding
 	for _, f := range findings {
-		k := key{f.File, f.Rule}
+		k := keyOf(f)
 		seen[k]++
 		switch n := seen[k]; {
 		case n <= limit:
@@ -116,8 +128,9 @@ func capPerRule(findings []finding.Finding, limit int) []finding.Finding {
 		}
 	}
 	for _, more := range extra {
-		n := seen[key{more.File, more.Rule}] - limit
-		more.Details = fmt.Sprintf("%d more %s findings in this file are not listed", n, more.Rule)
+		n := seen[keyOf(more)] - limit
+		more.Details = fmt.Sprintf("%d more %s findings like this one (%s%s%s) in this file are not listed", n, more.Rule, more.Severity,
+			map[bool]string{true: ", asking for a human"}[more.NeedsHuman], map[bool]string{true: ", waived"}[more.IsWaived()])
 		out = append(out, more)
 	}
 	if len(out) < cap(out) {
