@@ -151,6 +151,11 @@ main() {
 		'expired := w.Expires < s.Today' 'expired := w.Expires <= s.Today' \
 		./internal/waiver/ .
 
+	# --- the cap on findings per rule and file: what it folds weighs as listed
+	mutant cap-folds-other-severities internal/runner/audits.go \
+		'return key{f.File, f.Rule, f.Severity, f.NeedsHuman, f.IsWaived()}' 'return key{file: f.File, rule: f.Rule}' \
+		./internal/runner/ '^TestCapPerRule'
+
 	# --- the trusted base: in CI and with --base, rules come from the base
 	mutant trust-working-tree-in-ci internal/trust/trust.go \
 		'case InCI(getenv):' 'case false && InCI(getenv):' \
