@@ -5,6 +5,7 @@ import (
 	"io"
 	"io/fs"
 	"path"
+	"regexp"
 )
 
 // Detection runs over an fs.FS so that one piece of code recognises runs
@@ -56,6 +57,13 @@ const maxDetectRead = 1 << 20
 // defining document is a link is still a run, and its check reports the
 // link, where passing over the folder would leave it unchecked.
 func hasKeys(fsys fs.FS, dir, name string, keys ...string) bool {
+	data, ok := detectionBytes(fsys, dir, name)
+	return ok && objectHas(data, keys)
+}
+
+// detectionBytes reads up to maxDetectRead+1 bytes of dir/name when it is
+// a regular file, or a symbolic link to one; ok is false otherwise.
+func detectionBytes(fsys fs.FS, dir, name string) (data []byte, ok bool) {
 	m, ok := entryMode(fsys, dir, name)
 	if ok && m&fs.ModeSymlink != 0 {
 		info, err := fs.Stat(fsys, path.Join(dir, name))
@@ -65,15 +73,21 @@ func hasKeys(fsys fs.FS, dir, name string, keys ...string) bool {
 		}
 	}
 	if !ok || !m.IsRegular() {
-		return false
+		return nil, false
 	}
 	f, err := fsys.Open(path.Join(dir, name))
 	if err != nil {
-		return false
+		return nil, false
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxDetectRead+1))
-	if err != nil || len(data) > maxDetectRead {
+	data, err = io.ReadAll(io.LimitReader(f, maxDetectRead+1))
+	return data, err == nil
+}
+
+// objectHas reports whether data, at most maxDetectRead bytes, is a JSON
+// object with every key.
+func objectHas(data []byte, keys []string) bool {
+	if len(data) > maxDetectRead {
 		return false
 	}
 	var obj map[string]json.RawMessage
@@ -86,6 +100,40 @@ func hasKeys(fsys fs.FS, dir, name string, keys ...string) bool {
 		}
 	}
 	return true
+}
+
+// writesKeys reports whether dir/name holds a JSON object with every key,
+// as hasKeys does, or is a file that a reader takes for one although it
+// cannot be parsed here: larger than maxDetectRead, or not JSON (a
+// trailing comma, a byte order mark, a cut-off end), with each key
+// written as a member name ("key":) in what detection reads of it. Such a
+// file is the check's to report (too large, a syntax error); were its
+// folder no run, a search of the folder above would pass over the claims
+// it makes in silence. Valid JSON that is no object, or lacks a key, is
+// no such file.
+func writesKeys(fsys fs.FS, dir, name string, keys ...string) bool {
+	data, ok := detectionBytes(fsys, dir, name)
+	switch {
+	case !ok:
+		return false
+	case objectHas(data, keys):
+		return true
+	case len(data) > maxDetectRead:
+		data = data[:maxDetectRead]
+	case json.Valid(data):
+		return false
+	}
+	for _, k := range keys {
+		if !memberName(k).Match(data) {
+			return false
+		}
+	}
+	return true
+}
+
+// memberName matches key written as a JSON member name: quoted, then a colon.
+func memberName(key string) *regexp.Regexp {
+	return regexp.MustCompile(`"` + regexp.QuoteMeta(key) + `"\s*:`)
 }
 
 // lowerASCII is name with its ASCII letters in lower case, for matching a

@@ -78,7 +78,7 @@ func (H3A) DetectLoose(fsys fs.FS, dir string) bool {
 			return true
 		}
 	}
-	return hasKeys(fsys, dir, h3aState, "run_id", "gates")
+	return writesKeys(fsys, dir, h3aState, "run_id", "gates")
 }
 
 // h3aStateFolder reports whether dir holds the layout's state/ folder

@@ -339,6 +339,15 @@ func TestLooseH3A(t *testing.T) {
 		{"a validator report in another case", map[string]string{"VALIDATOR_REPORT.json": "{}"}, true},
 		{"a state.json with a run_id and gates", map[string]string{"state.json": `{"run_id": "x", "gates": {}}`}, true},
 		{"a state.json with a run_id alone, as other tools write", map[string]string{"state.json": `{"run_id": "x"}`}, false},
+		// One a reader takes for the layout's, though it does not parse or
+		// is past what detection reads: the check reports why; were the
+		// folder no run, its gate claims would pass unread beside other runs.
+		{"a state.json with a run_id and gates and a trailing comma", map[string]string{"state.json": "{\"run_id\": \"x\", \"gates\": {\"G3_deployment\": \"passed\"},}"}, true},
+		{"a state.json with a run_id and gates after a byte order mark", map[string]string{"state.json": "\ufeff{\"run_id\": \"x\", \"gates\": {}}"}, true},
+		{"a state.json with a run_id and gates, cut off", map[string]string{"state.json": `{"run_id": "x", "gates": {"G0_planning": "pas`}, true},
+		{"a state.json with a run_id and gates past the detection bound", map[string]string{"state.json": `{"run_id": "x", "gates": {}, "notes": "` + strings.Repeat("x", maxDetectRead) + `"}`}, true},
+		{"a broken state.json with a run_id alone", map[string]string{"state.json": `{"run_id": "x",}`}, false},
+		{"a JSON array naming a run_id and gates", map[string]string{"state.json": `["\"run_id\": 1", "\"gates\": 2"]`}, false},
 		{"a state.json without one", map[string]string{"state.json": `{"v": 1}`}, false},
 		{"nothing of the layout", map[string]string{"README.md": "hi"}, false},
 	} {
