@@ -246,6 +246,9 @@ main() {
 	mutant discover-skips-unreadable internal/rundir/discover.go \
 		'return &UnreadableError{Dir: dir, Err: unwrapPathError(err)}' 'return nil' \
 		./internal/rundir/ .
+	mutant discover-broken-state-no-run internal/layout/h3a.go \
+		'return writesKeys(fsys, dir, h3aState, "run_id", "gates")' 'return hasKeys(fsys, dir, h3aState, "run_id", "gates")' \
+		./internal/layout/ '^TestLooseH3A$'
 	mutant discover-nested-run-silent internal/runner/checker.go \
 		'for _, inner := range run.Holds {' 'for _, inner := range run.Holds[:0] {' \
 		./internal/cli/ 'TestErrRuns'
