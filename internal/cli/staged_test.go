@@ -357,6 +357,16 @@ func TestStagedModes(t *testing.T) {
 			to := g.Commit("past the hook, with a waiver")
 			return map[string]string{"CI": "true", "PRE_COMMIT": "1", "PRE_COMMIT_FROM_REF": from, "PRE_COMMIT_TO_REF": to}
 		}, ExitFail, []string{"[h3a.integrity.hash_mismatch]", "[h3a.security.rules_changed]", "PRE_COMMIT_FROM_REF"}, []string{"waived", otherID}},
+		{"a range in CI that edits only the configuration", func(t *testing.T, g *gittest.Repo) map[string]string {
+			// No run is touched, but the rules that judge the next
+			// change are: reported as a full check reports them, and
+			// failing it where the team's fail level is warning.
+			g.Write(map[string]string{".h3a-check.yaml": "fail-level: warning\n"})
+			from := g.Commit("the team's configuration")
+			g.Write(map[string]string{".h3a-check.yaml": "fail-level: warning\nwaivers:\n  - rule: h3a.*\n    path: runs/**\n    reason: r\n    expires: 2999-01-01\n"})
+			to := g.Commit("a waiver alone")
+			return map[string]string{"CI": "true", "PRE_COMMIT": "1", "PRE_COMMIT_FROM_REF": from, "PRE_COMMIT_TO_REF": to}
+		}, ExitFail, []string{"[h3a.security.rules_changed]", ".h3a-check.yaml"}, []string{completeID, otherID}},
 		{"a range in the older variables", func(t *testing.T, g *gittest.Repo) map[string]string {
 			g.Write(map[string]string{complete + "/" + greenRel: "tampered\n"})
 			g.Commit("past the hook")

@@ -87,7 +87,8 @@ type Scope struct {
 	// HEAD: only the runs holding a staged change (a file added, changed
 	// or deleted) under the paths, and the runs the commit deletes. The
 	// runs are read from the index, whatever the working tree holds. A
-	// commit that touches no run checks nothing and is no error. When
+	// commit that touches no run checks nothing and is no error, but the
+	// rules it edits (Record.RuleChanges) are reported still. When
 	// pre-commit names a range (PRE_COMMIT_FROM_REF, PRE_COMMIT_TO_REF)
 	// the runs changed in it are checked as of its end, against its
 	// start; when nothing is staged under pre-commit or in CI (pre-commit
@@ -208,7 +209,9 @@ func Check(ctx context.Context, opts Options) (*Result, error) {
 		if err := sel.findStaged(&opts.Scope); err != nil {
 			return nil, err
 		}
-		if len(sel.staged.runs) == 0 && len(sel.staged.extra) == 0 {
+		// A change that touches no run may still edit the rules that
+		// judge the next one: that is reported, as a full check does.
+		if len(sel.staged.runs) == 0 && len(sel.staged.extra) == 0 && len(opts.Record.RuleChanges) == 0 {
 			return stagedOutsideRuns(ctx, opts.Rules, sel.staged)
 		}
 	}

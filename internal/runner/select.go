@@ -150,6 +150,9 @@ func (sel *selection) narrow(scope Scope, maxRead int64, workers int, ruleChange
 // only where files changed: whether the paths hold a run at all takes the
 // whole search.
 func (sel *selection) noRuns(forced string) error {
+	if sel.staged != nil {
+		return nil // it reports the rules the change edits (Check)
+	}
 	if sel.changed != nil {
 		all, err := rundir.Discover(sel.paths, layout.Detectors(), forced)
 		if err != nil {
