@@ -6,6 +6,9 @@ import (
 	"io/fs"
 	"path"
 	"regexp"
+	"strings"
+
+	"github.com/h3a-check/h3a-check/internal/rundir"
 )
 
 // Detection runs over an fs.FS so that one piece of code recognises runs
@@ -136,20 +139,18 @@ func memberName(key string) *regexp.Regexp {
 	return regexp.MustCompile(`"` + regexp.QuoteMeta(key) + `"\s*:`)
 }
 
-// lowerASCII is name with its ASCII letters in lower case, for matching a
-// layout's defining names (rounds/round-<n>/, .state/gate<n>-output.json)
-// whatever their case; other bytes are kept.
-func lowerASCII(name string) string {
-	for i := 0; i < len(name); i++ {
-		if 'A' <= name[i] && name[i] <= 'Z' {
-			b := []byte(name)
-			for j := i; j < len(b); j++ {
-				if 'A' <= b[j] && b[j] <= 'Z' {
-					b[j] += 'a' - 'A'
-				}
-			}
-			return string(b)
-		}
+// lowerASCII is name as it is matched against a layout's defining names
+// (rounds/round-<n>/, .state/gate<n>-output.json): its ASCII letters in
+// lower case, and written as it shows (rundir.FoldName), so that a name
+// that reads as one of them is one of them; other bytes are kept.
+func lowerASCII(name string) string { return rundir.FoldName(name) }
+
+// foldPath is rel, a slash-separated path, with each element matched as
+// lowerASCII matches a name.
+func foldPath(rel string) string {
+	elems := strings.Split(rel, "/")
+	for i, e := range elems {
+		elems[i] = rundir.FoldName(e)
 	}
-	return name
+	return strings.Join(elems, "/")
 }

@@ -150,13 +150,15 @@ var caseIndexes = sync.OnceValue(func() map[string]*CaseIndex {
 })
 
 // Variant reports the layout's path (or pattern) that rel, a file the run
-// holds (relative, slash-separated), is written for in another case:
+// holds (relative, slash-separated), is written for in another case or in
+// characters that show as its own (rundir.FoldName):
 // State/GATES_LEDGER.md for state/GATES_LEDGER.md, ROUNDS/ROUND-1/verdict.json
-// for rounds/round-*/verdict.json. A run is read by its layout's names, so
+// for rounds/round-*/verdict.json, "state.json " (a space after it) for
+// state.json. A run is read by its layout's names, so
 // what such a file holds would not be checked. ok is false when rel is a
 // layout's file as written, or none at all.
 func (x *CaseIndex) Variant(rel string) (spec string, ok bool) {
-	lower := lowerASCII(rel)
+	lower := foldPath(rel)
 	for i, f := range x.files {
 		if m, _ := path.Match(f.Path, rel); m {
 			return "", false

@@ -231,7 +231,11 @@ func (r *Root) statProblem(ref, cur string, err error) *Problem {
 			detail = fmt.Sprintf("%q does not exist (%q is missing)", ref, cur)
 		}
 		if variant := r.caseVariant(cur); variant != "" {
-			detail += fmt.Sprintf("; %q is there, and names are case-sensitive: rename it", variant)
+			if PlainPath(variant) {
+				detail += fmt.Sprintf("; %q is there, and names are case-sensitive: rename it", variant)
+			} else {
+				detail += fmt.Sprintf("; %q is there, which shows as the name but is another: rename it", variant)
+			}
 		}
 		return &Problem{Kind: Missing, Path: ref, Detail: detail}
 	case errors.Is(err, syscall.ELOOP):
@@ -243,7 +247,7 @@ func (r *Root) statProblem(ref, cur string, err error) *Problem {
 }
 
 // caseVariant is an entry beside the missing rel whose name differs from
-// rel's only in ASCII case ("" when there is none): the file a run holds
+// rel's only in ASCII case, or shows as it (sameShown) ("" when there is none): the file a run holds
 // as State/ where its layout names state/ is a missing file that the
 // message should point at.
 func (r *Root) caseVariant(rel string) string {

@@ -5,6 +5,9 @@ import (
 	"io/fs"
 	"path"
 	"strings"
+	"unicode"
+
+	"github.com/h3a-check/h3a-check/internal/jsonpos"
 )
 
 // foldFS is the view detection has of one folder: a name below dir that
@@ -147,11 +150,11 @@ func (f *foldFS) ReadDir(name string) ([]fs.DirEntry, error) {
 }
 
 // foldMatch is the first of entries whose name is name ignoring ASCII
-// case. Asked for a name the entries do not hold as written, it is the
-// variant that is there.
+// case, or that shows as name (sameShown). Asked for a name the entries do
+// not hold as written, it is the variant that is there.
 func foldMatch(entries []fs.DirEntry, name string) (string, bool) {
 	for _, e := range entries {
-		if equalFoldASCII(e.Name(), name) {
+		if sameShown(e.Name(), name) {
 			return e.Name(), true
 		}
 	}
@@ -178,6 +181,77 @@ func equalFoldASCII(a, b string) bool {
 			y += 'a' - 'A'
 		}
 		if x != y {
+			return false
+		}
+	}
+	return true
+}
+
+// sameShown reports whether a and b are one name to a reader or to some
+// file system: equal ignoring ASCII case (equalFoldASCII), or once each is
+// written as it shows (FoldName). A state.json with a space after it, a
+// state folder with a zero-width space in its name or a CURRENT_TASK.json
+// written with a Cyrillic "С" is listed on GitHub as the layout's name, and
+// Windows drops trailing dots and spaces from a name; read by the names
+// the layout writes only, the variant's content (a failed gate, a second
+// run) would be shown to a reviewer and checked by no one.
+func sameShown(a, b string) bool {
+	if plainName(a) && plainName(b) {
+		return equalFoldASCII(a, b)
+	}
+	return FoldName(a) == FoldName(b)
+}
+
+// FoldName is a name (one element of a path) as it is matched against a
+// name a layout defines: its ASCII letters in lower case, without the
+// characters that show as nothing, with each one drawn like an ASCII
+// character written as that one (jsonpos.ShownName), without white space
+// at either end, and without dots at its end (which Windows drops).
+func FoldName(name string) string {
+	if !plainName(name) {
+		name = jsonpos.ShownName(name)
+		name = strings.TrimLeftFunc(name, unicode.IsSpace)
+		name = strings.TrimRightFunc(name, func(r rune) bool { return r == '.' || unicode.IsSpace(r) })
+	}
+	for i := 0; i < len(name); i++ {
+		if 'A' <= name[i] && name[i] <= 'Z' {
+			b := []byte(name)
+			for j := i; j < len(b); j++ {
+				if 'A' <= b[j] && b[j] <= 'Z' {
+					b[j] += 'a' - 'A'
+				}
+			}
+			return string(b)
+		}
+	}
+	return name
+}
+
+// plainName reports whether name is ASCII with no white space at either
+// end and no dot at its end: a name FoldName only changes the case of.
+func plainName(name string) bool {
+	n := len(name)
+	if n == 0 || asciiSpace(name[0]) || asciiSpace(name[n-1]) || name[n-1] == '.' {
+		return n == 0
+	}
+	for i := 0; i < n; i++ {
+		if name[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+func asciiSpace(c byte) bool {
+	return c == ' ' || '\t' <= c && c <= '\r'
+}
+
+// PlainPath reports whether every element of rel (slash-separated) is
+// one FoldName only changes the case of: a variant of a layout's name
+// found for such a path differs from it in case only.
+func PlainPath(rel string) bool {
+	for _, e := range strings.Split(rel, "/") {
+		if !plainName(e) {
 			return false
 		}
 	}

@@ -8,12 +8,16 @@ import (
 
 func TestFoldFS(t *testing.T) {
 	fsys := fstest.MapFS{
-		"runs/a/State/GATES_LEDGER.md": {},
-		"runs/a/state.json":            {},
-		"runs/a/STATE.JSON":            {},
-		"runs/a/Rounds/ROUND-1/x":      {},
-		"runs/B/state/ROADMAP.md":      {},
-		"Other/state.json":             {},
+		"runs/a/State/GATES_LEDGER.md":       {},
+		"runs/a/state.json":                  {},
+		"runs/a/STATE.JSON":                  {},
+		"runs/a/Rounds/ROUND-1/x":            {},
+		"runs/B/state/ROADMAP.md":            {},
+		"Other/state.json":                   {},
+		"runs/c/state.json ":                 {},
+		"runs/c/state\u200b/GATES_LEDGER.md": {},
+		"runs/c/\u0421URRENT_TASK.json.":     {},
+		"runs/c/ROAD MAP.md":                 {},
 	}
 	tests := []struct {
 		name, dir, ask string
@@ -30,6 +34,10 @@ func TestFoldFS(t *testing.T) {
 		{"outside dir, as written only", "runs/a", "other/state.json", ""},
 		{"from the top", ".", "other/state.json", "Other/state.json"},
 		{"a name below a folder that folds", "runs", "runs/b/STATE/roadmap.md", "runs/B/state/ROADMAP.md"},
+		{"a space after the name", "runs/c", "runs/c/state.json", "runs/c/state.json "},
+		{"a folder with a character drawn as nothing", "runs/c", "runs/c/state/GATES_LEDGER.md", "runs/c/state\u200b/GATES_LEDGER.md"},
+		{"a letter drawn like another, a dot at the end", "runs/c", "runs/c/current_task.json", "runs/c/\u0421URRENT_TASK.json."},
+		{"a space inside the name shows", "runs/c", "runs/c/ROADMAP.md", ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -64,6 +72,25 @@ func TestFoldFS(t *testing.T) {
 func isDirErr(fsys fs.FS, name string) bool {
 	info, err := fs.Stat(fsys, name)
 	return err == nil && info.IsDir()
+}
+
+func TestFoldName(t *testing.T) {
+	for _, tc := range []struct{ name, want string }{
+		{"State.JSON", "state.json"},
+		{"state.json ", "state.json"},
+		{"state.json. . ", "state.json"},
+		{" state.json", "state.json"},
+		{"state.json\u00a0", "state.json"},
+		{"st\u200bate", "state"},
+		{"\u0421URRENT_TASK\uff0ejson", "current_task.json"},
+		{".ai", ".ai"},
+		{"ROAD MAP.md", "road map.md"},
+		{"d\u00e9j\u00e0", "d\u00e9j\u00e0"},
+	} {
+		if got := FoldName(tc.name); got != tc.want {
+			t.Errorf("FoldName(%q) = %q, want %q", tc.name, got, tc.want)
+		}
+	}
 }
 
 func TestEqualFoldASCII(t *testing.T) {

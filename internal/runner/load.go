@@ -204,8 +204,12 @@ func (c *checker) listRun(s *runState) []string {
 		}
 		present = append(present, rel)
 		if spec, ok := variants.Variant(rel); ok {
-			s.add(finding.NameCase.New(rel, "%q is the %s layout's %s written in another case; the check reads the layout's names only, so what it holds is not checked: rename it",
-				rel, s.lay.ID(), spec))
+			how := "written in another case"
+			if !rundir.PlainPath(rel) {
+				how = "under a name that shows as its own (white space or a dot at an end, a character drawn as nothing or like another)"
+			}
+			s.add(finding.NameCase.New(rel, "%q is the %s layout's %s %s; the check reads the layout's names only, so what it holds is not checked: rename it",
+				rel, s.lay.ID(), spec, how))
 		}
 		if d.Type()&fs.ModeSymlink != 0 && layout.Stands(s.lay.Files(), rel) {
 			s.add(finding.Symlink.New(rel, "%q is a symbolic link where the run's %s layout keeps its own files; what it leads to is not checked as part of the run: replace the link with the real content",
