@@ -40,6 +40,33 @@ ledger := doc if {
 	is_object(doc)
 }
 
+# METADATA
+# title: Two ledgers in one root
+# description: >-
+#   The root holds both .ai/state.json and the engine's .stigmergy/state/current.json.
+#   Only .ai/state.json is checked as the ledger, so what current.json says (a halted
+#   project, a task over its failure limit, tasks completed out of order) passes
+#   unchecked, while a reader may take it for the project's state: it is the file
+#   the engine writes now. stigmergy-state-schema.md, opening paragraph: "This file
+#   is the **sacred ledger** of the swarm's activity and the sole source of truth for
+#   project state. All agents MUST read from and write to this file".
+# custom:
+#   id: h3a.structure.stigmergy_two_ledgers
+#   category: structure
+#   severity: error
+#   remediation: >-
+#     keep one ledger: delete the one the swarm no longer writes (git rm), after
+#     carrying over to the other what it holds that the other does not
+deny contains f if {
+	stigmergy
+	input.files[state_path].present
+	input.files[engine_path].present
+	f := lib.finding(rego.metadata.rule(), {
+		"msg": sprintf("the root holds two ledgers, %s and %s; only %s is checked, so what %s says is not: keep one", [state_path, engine_path, state_path, engine_path]),
+		"file": engine_path,
+	})
+}
+
 strict if input.docs.strict == true
 
 # judged is an element of a rule that fails a schema 3.0 file, as the

@@ -484,6 +484,21 @@ test_engine_state_is_the_ledger if {
 	"engine current.json: project_status is PROJECT_COMPLETE but 2 task(s) are not COMPLETED: T02, T03 (an error in a schema 3.0 file; a person decides whether it holds for this one)" in msgs(ops)
 }
 
+# Both ledgers: current.json, which no rule reads, is an error of its own.
+test_two_ledgers if {
+	state := fixture.stigmergy_complete.docs.state
+	ops := [
+		set("/docs/engine_state", json.patch(state, [set("/project_status", "EXECUTION_HALTED")])),
+		set("/files/.stigmergy~1state~1current.json/present", true),
+		set("/files/.stigmergy~1state~1current.json/parsed", true),
+	]
+	located(ops) == {["h3a.structure.stigmergy_two_ledgers", "rule", engine, ""]}
+}
+
+test_one_ledger_is_quiet if {
+	not "h3a.structure.stigmergy_two_ledgers" in {f.rule | some f in findings([])}
+}
+
 # A ledger that is not an object is the loader's to report.
 test_ledger_not_an_object_is_quiet if {
 	count(findings([set("/docs/state", [1, 2])])) == 0
