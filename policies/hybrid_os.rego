@@ -27,6 +27,31 @@ x2 if {
 	input.docs.generation == "vX.2"
 }
 
+# METADATA
+# title: Two generations' states in one root
+# description: >-
+#   The root holds both the v1.4 state.json and the vX.2 generation's state.txt. The run
+#   is checked as v1.4, by state.json, so what state.txt says (a task blocked past its
+#   retries, an error not logged) passes unchecked, while a reader may take it for the
+#   run's state. hybrid-ai-os-v1.4.md, Directory Layout: "state.json # Single
+#   authoritative state (optimistic lock)".
+# custom:
+#   id: h3a.structure.hybrid_two_states
+#   category: structure
+#   severity: error
+#   remediation: >-
+#     keep one state: delete the file of the generation the run no longer follows (git rm),
+#     after carrying over to the other what it holds that the other does not
+deny contains f if {
+	v14
+	input.files["state.json"].present
+	input.files["state.txt"].present
+	f := lib.finding(rego.metadata.rule(), {
+		"msg": "the root holds two states, state.json (v1.4) and state.txt (vX.2); the run is checked by state.json only, so what state.txt says is not: keep one",
+		"file": "state.txt",
+	})
+}
+
 # state is state.json when it holds an object.
 state := input.docs.state if {
 	v14

@@ -842,3 +842,19 @@ test_x2_state_without_st if {
 	located(fs) == {["h3a.schema.hybrid_drift", "state.txt", ""]}
 	msgs(fs) == {"vX.2: state.txt has no st; expected one of READY, BUSY, BLK_CON, BLK_SUM, BLK_PSUM, BLK_MAX, ERROR"}
 }
+
+# A v1.4 root that keeps a vX.2 state.txt too: state.txt, which no v1.4 rule
+# reads, is an error of its own.
+test_two_states if {
+	fs := findings([
+		set("/files/state.txt/present", true),
+		set("/files/state.txt/parsed", true),
+		set("/docs/x2_state", {"st": "BLK_MAX", "last_error": "pytest: 3 failed"}),
+	])
+	located(fs) == {["h3a.structure.hybrid_two_states", "state.txt", ""]}
+}
+
+test_one_state_is_quiet if {
+	not "h3a.structure.hybrid_two_states" in {f.rule | some f in findings([])}
+	not "h3a.structure.hybrid_two_states" in {f.rule | some f in x2_findings([])}
+}
