@@ -661,6 +661,32 @@ test_verdict_result_below_its_bar if {
 	count(test.of(evidence.warn, "h3a.evidence.verdict_numbers")) == 0 with input as marked
 }
 
+# A figure of a result with status pass that the rule cannot read asks for a
+# human: a reader sees "71,3%" or "84.2 percent" below its bar.
+test_verdict_result_figure_unread if {
+	r := "/docs/validator_report/verdicts/0/verification_results"
+	inp := test.patch([
+		{"op": "replace", "path": concat("", [r, "/mutation/score"]), "value": "71,3%"},
+		{"op": "replace", "path": concat("", [r, "/coverage/absolute"]), "value": "\uff18\uff14.\uff12%"},
+		{"op": "replace", "path": concat("", [r, "/coverage/threshold"]), "value": "90 percent"},
+	])
+	fs := test.of(evidence.warn, "h3a.evidence.verdict_numbers") with input as inp
+	{f.pointer | some f in fs} == {
+		"/verdicts/0/verification_results/mutation/score",
+		"/verdicts/0/verification_results/coverage/absolute",
+		"/verdicts/0/verification_results/coverage/threshold",
+	}
+	"verdict 0: mutation has status \"pass\" but its score \"71,3%\" is not a figure the rule can read (like 91.3%, 91.3 or 0.4), so whether it meets its bar is not checked" in {f.msg | some f in fs}
+	every f in fs {
+		f.needs_human == true
+	}
+	marked := test.patch(array.concat(test.verdict_status(0, "fail"), [
+		{"op": "replace", "path": concat("", [r, "/mutation/score"]), "value": "71,3%"},
+		{"op": "replace", "path": concat("", [r, "/mutation/status"]), "value": "fail"},
+	]))
+	count(test.of(evidence.warn, "h3a.evidence.verdict_numbers")) == 0 with input as marked
+}
+
 # Without its own threshold a mutation score is held to 85%; a coverage
 # without a threshold has no bar here (h3a.evidence.coverage_not_increased).
 test_verdict_result_default_bar if {

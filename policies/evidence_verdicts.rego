@@ -12,7 +12,9 @@ import data.h3a.model
 #   status pass have failed 0; a dod_checklist with status pass has met equal to total; a
 #   verdict whose status means pass has no verification result with status fail; a
 #   verification result with status pass meets its own bar: mutation score and absolute
-#   coverage at least their threshold (mutation 85% when none is given), no security
+#   coverage at least their threshold (mutation 85% when none is given), each of those
+#   figures written so that it can be read (91.3%, 91.3 or 0.4; not "91,3%" nor
+#   "91.3 percent", which a reader reads and the rule could not compare), no security
 #   vulnerabilities, lint or type-check errors counted; a verdict whose status means pass
 #   has approval_for_next_task not false, and no gate_status of G2 other than G2_passed
 #   (G2_failed, G2_in_progress); a verdict whose status means a failure or an escalation
@@ -174,6 +176,28 @@ below_bar(results) := {[check, figure, msg] |
 	is_number(n)
 	n > 0
 	msg := sprintf("%s is %v", [figure, n])
+}
+
+# A verification result with status pass whose score, absolute coverage or
+# threshold is written so that it cannot be read ("71,3%", "71.3 percent",
+# fullwidth digits): a reader sees the figure, and whether it meets its bar,
+# while the bar above would go unchecked.
+number_gaps contains v if {
+	some i, verdict in model.verdicts
+	some [check, figure] in unread_figures(verdict.verification_results)
+	value := verdict.verification_results[check][figure]
+	v := verdict_finding(i, verdict, sprintf("%s/%s", [check, figure]), sprintf(
+		"%s has status \"pass\" but its %s %s is not a figure the rule can read (like 91.3%%, 91.3 or 0.4), so whether it meets its bar is not checked",
+		[check, figure, json.marshal(value)],
+	))
+}
+
+unread_figures(results) := {[check, figure] |
+	some [check, figure] in [["mutation", "score"], ["mutation", "threshold"], ["coverage", "absolute"], ["coverage", "threshold"]]
+	results[check].status == "pass"
+	value := results[check][figure]
+	value != null
+	not coverage_value(value)
 }
 
 threshold_of(result, _) := coverage_value(result.threshold)
