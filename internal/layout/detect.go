@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"path"
 	"regexp"
-	"strings"
 
 	"github.com/h3a-check/h3a-check/internal/rundir"
 )
@@ -147,10 +146,4 @@ func lowerASCII(name string) string { return rundir.FoldName(name) }
 
 // foldPath is rel, a slash-separated path, with each element matched as
 // lowerASCII matches a name.
-func foldPath(rel string) string {
-	elems := strings.Split(rel, "/")
-	for i, e := range elems {
-		elems[i] = rundir.FoldName(e)
-	}
-	return strings.Join(elems, "/")
-}
+func foldPath(rel string) string { return rundir.FoldPath(rel) }

@@ -257,3 +257,16 @@ func PlainPath(rel string) bool {
 	}
 	return true
 }
+
+// FoldPath is rel, a slash-separated path, with each element folded as
+// FoldName folds a name: two paths with one FoldPath show as one.
+func FoldPath(rel string) string {
+	if PlainPath(rel) {
+		return FoldName(rel)
+	}
+	elems := strings.Split(rel, "/")
+	for i, e := range elems {
+		elems[i] = FoldName(e)
+	}
+	return strings.Join(elems, "/")
+}

@@ -52,7 +52,41 @@ func (c *checker) startEvidence(s *runState) *pendingEvidence {
 	for _, a := range order {
 		c.startArtifact(s, a)
 	}
+	lookalikeArtifacts(s, order)
 	return &pendingEvidence{artifacts: order}
+}
+
+// lookalikeArtifacts reports each file of the run that shows as a logged
+// artifact's path but is another file (rundir.FoldPath: a space after its
+// name, a character drawn as nothing or like another, another case): a
+// second test_output_green.txt beside the logged one. The hash verified is
+// the logged file's, while a reader listing the folder sees two files of
+// one name and may open the other (one that shows failing tests, say).
+func lookalikeArtifacts(s *runState, order []*loggedArtifact) {
+	if len(order) == 0 {
+		return
+	}
+	logged := make(map[string]string, len(order))
+	for _, a := range order {
+		logged[a.path] = a.path
+	}
+	byFold := make(map[string]string, len(order))
+	for _, a := range order {
+		byFold[rundir.FoldPath(a.path)] = a.path
+	}
+	variants := layout.CaseIndexOf(s.lay)
+	for _, rel := range s.tree {
+		if _, ok := logged[rel]; ok {
+			continue
+		}
+		if _, ok := variants.Variant(rel); ok {
+			continue // a variant of the layout's own file, reported as one
+		}
+		if p, ok := byFold[rundir.FoldPath(rel)]; ok {
+			s.add(finding.NameCase.New(rel, "%q shows as %q, an artifact EVIDENCE_LOG.md logs, but is another file: the hash verified is the logged file's, so what this one holds is not checked, while a reader may open it: rename or remove it",
+				rel, p))
+		}
+	}
 }
 
 // loggedArtifacts checks every evidence entry's path and token, and

@@ -112,3 +112,49 @@ func TestLastEvidenceEntryCounts(t *testing.T) {
 		})
 	}
 }
+
+// TestLookalikeArtifact: a file that shows as a logged artifact's path but
+// is another (a second test_output_green.txt, holding failing tests) is an
+// error at that file; the logged file's hash says nothing of it.
+func TestLookalikeArtifact(t *testing.T) {
+	const green = "artifacts/executor/test_output_green.txt"
+	tests := []struct {
+		name, file string
+		want       bool
+	}{
+		{"a space after the name", green + " ", true},
+		{"a dot after the name", green + ".", true},
+		{"a zero-width space in the name", "artifacts/executor/test_output\u200b_green.txt", true},
+		{"a Cyrillic letter", "artifacts/executor/t\u0435st_output_green.txt", true},
+		{"another case", "artifacts/executor/Test_Output_Green.txt", true},
+		{"a folder that shows as the logged one", "artifacts/executor\u200b/test_output_green.txt", true},
+		{"a name that shows otherwise", "artifacts/executor/test_output_green2.txt", false},
+		{"a lookalike of the layout's own file, reported as one", "validator_report.json ", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			run := filepath.Join(t.TempDir(), "runs", exampleID)
+			copyExample(t, run)
+			file := filepath.Join(run, filepath.FromSlash(tc.file))
+			if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(file, []byte("===== 3 failed, 44 passed =====\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			res, err := Check(context.Background(), Options{Scope: Scope{Paths: []string{run}, Base: "none", Getenv: noEnv}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, f := range res.Audits[0].Findings {
+				if f.Rule == finding.NameCase.ID && strings.Contains(f.Details, "an artifact EVIDENCE_LOG.md logs") {
+					got = append(got, f.File)
+				}
+			}
+			if tc.want && !slices.Equal(got, []string{tc.file}) || !tc.want && len(got) > 0 {
+				t.Errorf("lookalike findings at %q, want one at %q: %v (findings %+v)", got, tc.file, tc.want, res.Audits[0].Findings)
+			}
+		})
+	}
+}
