@@ -120,6 +120,11 @@ func ParseGatesLedger(data []byte) (*GatesLedger, []Problem) {
 	for i, l := range doc.lines {
 		if l.level > 0 {
 			section = strings.Repeat("#", l.level) + " " + l.title
+			if readsAsEvent(line{text: l.title}) {
+				doc.problem(l.num, column(l.text, max(strings.Index(l.text, l.title), 0)),
+					malformedEvent+" written as a heading (%s): Markdown shows it as one, and a heading is read as a section, never as an event; write it as a line of the Gate Events Log, without the #'s", snippet(l.title))
+				continue
+			}
 		}
 		if !in[i] && !l.code && l.level == 0 && readsAsEvent(l) {
 			doc.problem(l.num, column(l.text, len(l.text)-len(strings.TrimLeft(l.text, " \t"))),

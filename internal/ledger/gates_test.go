@@ -199,6 +199,16 @@ func TestParseGatesLedgerEvents(t *testing.T) {
 			},
 		},
 		{
+			name:       "an event written as a heading is a problem, in the log or out of it; a heading that names a gate is not",
+			doc:        md("### Gate Events Log", "[t] G2 - PASSED - validator - n", "###### [t] G2 - FAILED - validator - score 61%", "## G1 - FAILED - executor - n", "## Gate G0: Planning", "# Current Gate: G2"),
+			eventsLine: 1,
+			want:       []Event{{"t", "G2", "PASSED", "validator", "n", 2}},
+			problems: []Problem{
+				{3, 8, "malformed gate event written as a heading (\"[t] G2 - FAILED - validator - score 61%\"): Markdown shows it as one, and a heading is read as a section, never as an event; write it as a line of the Gate Events Log, without the #'s"},
+				{4, 4, "malformed gate event written as a heading (\"G1 - FAILED - executor - n\"): Markdown shows it as one, and a heading is read as a section, never as an event; write it as a line of the Gate Events Log, without the #'s"},
+			},
+		},
+		{
 			name: "gate id and status shapes",
 			doc: md("### Gate Events Log",
 				"- [t] g0 - PASSED - planner - n",
