@@ -59,6 +59,14 @@ func ParseRoadmap(data []byte) (*Roadmap, []Problem) {
 		in, _ = doc.sectionLines(titleIs("task decomposition"))
 	}
 	for i, l := range doc.lines {
+		// A task written as a heading in the queue, or as the heading that
+		// ends it, shows as a task (an open one, "[ ] T002: ..."), but is
+		// read as a section.
+		if l.level > 0 && !l.code && (in[i] || i > 0 && in[i-1]) && headingReadsAsTask(l.title) {
+			doc.problem(l.num, column(l.text, max(strings.Index(l.text, l.title), 0)),
+				malformedTask+" written as a heading (%s): Markdown shows it as one, and a heading is read as a section, never as a task; write it as a list item of the Task Queue, without the #'s", snippet(l.title))
+			continue
+		}
 		if !in[i] || l.code || l.level > 0 {
 			continue
 		}
@@ -135,6 +143,16 @@ func looksLikeTask(s string) (off int, why string) {
 		}
 	}
 	return 0, ""
+}
+
+// headingReadsAsTask reports whether a heading's title would be a task,
+// well formed or not, as a line of the queue: one with a checkbox.
+func headingReadsAsTask(title string) bool {
+	if _, ok := parseTask(&document{}, line{text: title}); ok {
+		return true
+	}
+	_, why := looksLikeTask(title)
+	return why != ""
 }
 
 // isStatusMark reports whether r may stand for a checkbox ahead of a task

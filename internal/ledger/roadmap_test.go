@@ -121,6 +121,16 @@ func TestParseRoadmapTasks(t *testing.T) {
 			},
 		},
 		{
+			name: "a task written as a heading in the queue, or as the heading that ends it, is a problem; a heading naming a task is not",
+			doc: md("### Task Queue", "- [x] T001: a", "#### T001: details", "#### - [ ] T002: open", "### [ ] T003: open too", "- [ ] T004: under it",
+				"## Notes", "### [ ] T005: not the queue's"),
+			want: []Task{{ID: "T001", Text: "a", Done: true, Line: 2}},
+			problems: []Problem{
+				{4, 6, "malformed task written as a heading (\"- [ ] T002: open\"): Markdown shows it as one, and a heading is read as a section, never as a task; write it as a list item of the Task Queue, without the #'s"},
+				{5, 5, "malformed task written as a heading (\"[ ] T003: open too\"): Markdown shows it as one, and a heading is read as a section, never as a task; write it as a list item of the Task Queue, without the #'s"},
+			},
+		},
+		{
 			name: "a task whose description holds another task is a problem",
 			doc:  md("### Task Queue", "- [x] T001: a<br>- [ ] T002: open", "- [x] T003: see [x] in T004 and [ ] T5 later", "- [ ] T006: [X]T7: b"),
 			want: []Task{{ID: "T003", Text: "see [x] in T004 and [ ] T5 later", Done: true, Line: 3}},
