@@ -154,7 +154,9 @@ final_of_gate := {"pass": "pass", "fail": "reject", "needs-human": "needs-human"
 #   the audit passed or was disabled. not-run and dry-run are accepted as written, but not
 #   over a last round that gives reject or needs-human: the judge (or the auditor) ran and
 #   said the change does not land, and a final_verdict that says no verdict was reached
-#   would let it pass the gate. loop-orchestrator SKILL.md, Run auditor gate: "Map gate
+#   would let it pass the gate; nor over a last round the judge passed that holds no
+#   audit.json while the audit is enabled: the judge ran, and the audit the final verdict
+#   would follow was skipped. loop-orchestrator SKILL.md, Run auditor gate: "Map gate
 #   status to loop outcome: `pass` -> final `pass`, `fail` -> final `reject` with
 #   feedback, `needs-human` -> final `needs-human`"; artifact-contract.md, verdict.json
 #   Rules: "`verdict` must be `pass|reject|needs-human`", summary.json: "Produced by
@@ -188,6 +190,16 @@ final_verdict_problems contains msg if {
 	[want, why] := expected_final
 	want in {"reject", "needs-human"}
 	msg := sprintf("summary.json final_verdict is %q but %s%s: the loop reached a verdict, and %q would let a change that did not pass land", [final, why, expected_suffix(want), final])
+}
+
+# Nor over a last round the judge passed and the enabled audit never gated:
+# the judge ran, so this is no dry run, and the audit it skipped is the gate.
+final_verdict_problems contains msg if {
+	final := summary.final_verdict
+	final in not_run
+	[want, why] := expected_final
+	want == ""
+	msg := sprintf("summary.json final_verdict is %q but %s: the judge ran, so the loop was no dry run, and %q would let a change the auditor never gated land", [final, why, final])
 }
 
 expected_suffix("") := ""

@@ -363,6 +363,33 @@ test_final_not_run_over_a_failed_audit if {
 	count(findings([{"op": "replace", "path": "/docs/summary/final_verdict", "value": "not-run"}])) == 0
 }
 
+# Nor over a passed last round whose enabled audit never ran: the judge ran,
+# so it was no dry run, and the skipped audit is what the final verdict follows.
+test_final_not_run_over_a_missing_audit if {
+	some final in ["not-run", "dry-run"]
+	fs := findings([
+		{"op": "replace", "path": "/docs/rounds/1/audit", "value": null},
+		{"op": "remove", "path": "/docs/rounds/1/files/audit"},
+		{"op": "replace", "path": "/docs/summary/audit_gate", "value": "not-run"},
+		{"op": "replace", "path": "/docs/summary/final_verdict", "value": final},
+	])
+	[f] := [f | some f in fs]
+	f.rule == "h3a.gates.contract_final_verdict"
+	f.pointer == "/final_verdict"
+	f.msg == sprintf(`summary.json final_verdict is %q but the last round has no audit.json although the judge passed it and the audit is enabled: the judge ran, so the loop was no dry run, and %q would let a change the auditor never gated land`, [final, final])
+}
+
+# With the audit disabled, a passed last round without audit.json stays accepted.
+test_final_not_run_over_a_disabled_audit if {
+	count(findings([
+		{"op": "replace", "path": "/docs/rounds/1/audit", "value": null},
+		{"op": "remove", "path": "/docs/rounds/1/files/audit"},
+		{"op": "replace", "path": "/docs/summary/audit_gate", "value": "not-run"},
+		{"op": "replace", "path": "/docs/summary/audit_enabled", "value": false},
+		{"op": "replace", "path": "/docs/summary/final_verdict", "value": "dry-run"},
+	])) == 0
+}
+
 test_stale_audit_gate_names_the_earlier_round if {
 	fs := findings([
 		{"op": "replace", "path": "/docs/rounds/0/verdict/verdict", "value": "pass"},
@@ -384,7 +411,10 @@ test_summary_gate_without_a_last_audit if {
 		{"op": "replace", "path": "/docs/rounds/1/audit", "value": null},
 		{"op": "replace", "path": "/docs/summary/final_verdict", "value": "not-run"},
 	])
-	{f.msg | some f in fs} == {`summary.json audit_gate "pass" is not the last round's: the last round (rounds/round-2) has no audit.json`}
+	{f.msg | some f in fs} == {
+		`summary.json audit_gate "pass" is not the last round's: the last round (rounds/round-2) has no audit.json`,
+		`summary.json final_verdict is "not-run" but the last round has no audit.json although the judge passed it and the audit is enabled: the judge ran, so the loop was no dry run, and "not-run" would let a change the auditor never gated land`,
+	}
 }
 
 test_audit_gate_not_run_over_a_real_audit if {
