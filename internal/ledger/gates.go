@@ -750,6 +750,20 @@ func currentGates(doc *document) []CurrentGate {
 		if cur == nil || l.code {
 			continue
 		}
+		if l.indentedCode {
+			// Markdown shows an indented code block as code: a label
+			// there ("    **Status:** Passed") is none to a reader, while
+			// an item of the list it stands under is still one.
+			if off, ok := listItem(l.text); ok {
+				item := strings.TrimSpace(l.text[off:])
+				if inBlockers {
+					cur.Blockers = append(cur.Blockers, Blocker{Text: item, Line: l.num})
+				} else if e, ok := requiredEvidence(item, l.num); ok && inEvidence {
+					cur.Evidence = append(cur.Evidence, e)
+				}
+			}
+			continue
+		}
 		// A label or a blocker in a block quote ("> **Status:** 🔴
 		// Failed") says the same to a reader as one outside it.
 		_, text := quoteMarkers(l.text)

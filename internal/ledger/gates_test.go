@@ -581,6 +581,16 @@ func TestCurrentGateStatusVariants(t *testing.T) {
 	}
 }
 
+// A status label in an indented code block shows as code, not as the
+// section's status; the blocker list it stands under goes on.
+func TestCurrentGateStatusInIndentedCode(t *testing.T) {
+	g, problems := ParseGatesLedger(md("## Current Gate: G2", "**Owner:** validator", "", "    **Status:** Passed", "", "**Status:** 🔴 Failed",
+		"**Blockers:**", "", "    - waiting on the vendor"))
+	assertProblems(t, problems, nil)
+	assertEqual(t, "current gates", g.Current, []CurrentGate{{Gate: "G2", Line: 1, Status: GateFailed, RawStatus: "🔴 Failed", StatusLine: 6,
+		Blockers: []Blocker{{"waiting on the vendor", 9}}}})
+}
+
 // A gate table written in HTML shows as a table: a row of it that names a
 // gate and a status other than passed is reported, since only pipe tables
 // are read.

@@ -105,6 +105,11 @@ type line struct {
 	// columns. From 4 on, Markdown never starts a list item there: the
 	// line is indented code, or text of the paragraph above.
 	indented int
+	// indentedCode marks a line of an indented code block: indented 4
+	// columns or more past its list item where no paragraph goes on.
+	// Markdown shows it as code, so a label there ("    **Status:**
+	// Complete") is no field to a reader.
+	indentedCode bool
 	// collapsed marks a line inside a <details> element without the open
 	// attribute: GitHub shows it closed, so a reader sees its <summary>
 	// and none of this line until they unfold it.
@@ -306,6 +311,7 @@ func scan(data []byte) *document {
 				d.containedSection(num, text)
 			}
 			para = inParagraph && l.level == 0 && isParagraphText(written, l.indented, paraBefore)
+			l.indentedCode = !wasOpen && l.indented >= 4 && !paraBefore && strings.TrimSpace(written) != ""
 			if para {
 				ticks = tickCarry(ticks, text)
 			}
@@ -522,12 +528,13 @@ func (d *document) sectionLines(match func(title string) bool) (in []bool, found
 }
 
 // boldField finds the first "**Name:** value" (or "**Name**: value") line
-// outside code and returns its trimmed value and line number.
+// outside code (fenced or indented, which Markdown shows as code, not as a
+// field) and returns its trimmed value and line number.
 func (d *document) boldField(name string) (value string, num int) {
 	name = strings.ToLower(name)
 	prefixes := [...]string{"**" + name + ":**", "**" + name + "**:"}
 	for _, l := range d.lines {
-		if l.code {
+		if l.code || l.indentedCode {
 			continue
 		}
 		t := unquoted(shownText(l.text))
@@ -542,7 +549,7 @@ func (d *document) boldField(name string) (value string, num int) {
 	// Complete_") or as a list item ("- **Status:** Complete"), the field
 	// says the same to a reader.
 	for _, l := range d.lines {
-		if l.code || l.level > 0 {
+		if l.code || l.indentedCode || l.level > 0 {
 			continue
 		}
 		t := unquoted(shownText(l.text))

@@ -254,6 +254,8 @@ func TestParseRoadmapHeaderFields(t *testing.T) {
 		{"as a heading", md("# R", "## Status: Complete", "```", "Status: fenced", "```"), "Complete", "", 2},
 		{"a field wins over a heading", md("## Status: Complete", "**Status:** Planning"), "Planning", "", 2},
 		{"a heading's title only", md("## Status", "Complete"), "", "", 0},
+		{"not in indented code", md("# R", "", "    **Status:** In Progress", "    Status: In Progress", "", "**Status:** Complete"), "Complete", "", 6},
+		{"indented in a paragraph goes on", md("# R", "Run Initialized: t0", "    **Status:** Planning"), "Planning", "t0", 3},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
