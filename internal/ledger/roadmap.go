@@ -76,6 +76,8 @@ func ParseRoadmap(data []byte) (*Roadmap, []Problem) {
 		} else if doc.problemCount() == before {
 			if off, why := looksLikeTask(l.text); why != "" {
 				doc.problem(l.num, column(l.text, off), malformedTask+": %s, %s", taskGrammar, why)
+			} else if shown := shownMarkup(l.text); shown != l.text && headingReadsAsTask(shown) {
+				doc.problem(l.num, 1, malformedTask+": %s, found a line that shows as %s, but its markup is written with a character reference, a backslash escape or a space other than a blank, so Markdown shows it as text, not as a task, and it is not read", taskGrammar, snippet(strings.TrimSpace(shown)))
 			}
 		}
 	}
@@ -321,3 +323,25 @@ func (d *document) sectionText(match func(title string) bool) (text string, head
 	}
 	return strings.Join(lines, "\n"), heading
 }
+
+// shownMarkup is s as it shows once Markdown has turned its character
+// references into characters ("&#91;" is "["), dropped the backslash of
+// its escapes ("\\[" is "[") and shown any white space as a space: text
+// that looks like markup (a checkbox, a list marker) without being it.
+func shownMarkup(s string) string {
+	s = strings.NewReplacer("\f", " ", "\v", " ").Replace(shownText(s))
+	if strings.IndexByte(s, '\\') < 0 {
+		return s
+	}
+	var sb strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) && strings.IndexByte(asciiPunct, s[i+1]) >= 0 {
+			i++
+		}
+		sb.WriteByte(s[i])
+	}
+	return sb.String()
+}
+
+// asciiPunct are the characters a backslash escapes in Markdown.
+const asciiPunct = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"

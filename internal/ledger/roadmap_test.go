@@ -210,6 +210,19 @@ func TestParseRoadmapTasks(t *testing.T) {
 			},
 		},
 		{
+			name: "a task whose markup is a character reference, an escape or another space shows as text: a problem",
+			doc: md("### Task Queue", "- &#91; ] T002: by reference", `- \[ ] T003: escaped`, "-\u00a0[ ] T004: no-break space", "  \f- [ ] T005: form feed",
+				"- [&#32;] T006: a space by reference", "- [x] T001: done &amp; dusted"),
+			want: []Task{{ID: "T001", Text: "done &amp; dusted", Done: true, Line: 7}},
+			problems: []Problem{
+				{2, 1, `malformed task: ` + taskExpect + `, found a line that shows as "- [ ] T002: by reference", but its markup is written with a character reference, a backslash escape or a space other than a blank, so Markdown shows it as text, not as a task, and it is not read`},
+				{3, 1, `malformed task: ` + taskExpect + `, found a line that shows as "- [ ] T003: escaped", but its markup is written with a character reference, a backslash escape or a space other than a blank, so Markdown shows it as text, not as a task, and it is not read`},
+				{4, 1, `malformed task: ` + taskExpect + `, found a line that shows as "- [ ] T004: no-break space", but its markup is written with a character reference, a backslash escape or a space other than a blank, so Markdown shows it as text, not as a task, and it is not read`},
+				{5, 1, `malformed task: ` + taskExpect + `, found a line that shows as "- [ ] T005: form feed", but its markup is written with a character reference, a backslash escape or a space other than a blank, so Markdown shows it as text, not as a task, and it is not read`},
+				{6, 1, `malformed task: ` + taskExpect + `, found a line that shows as "- [ ] T006: a space by reference", but its markup is written with a character reference, a backslash escape or a space other than a blank, so Markdown shows it as text, not as a task, and it is not read`},
+			},
+		},
+		{
 			name: "a long description is quoted in short",
 			doc:  md("### Task Queue", "- [ ] "+longText),
 			problems: []Problem{
