@@ -118,6 +118,9 @@ func ParseGatesLedger(data []byte) (*GatesLedger, []Problem) {
 	}
 	section := "" // the heading above the line, for events outside the log
 	for i, l := range doc.lines {
+		if l.setext > 0 {
+			section = l.setextTitle + " (underlined as a heading)"
+		}
 		if l.level > 0 {
 			section = strings.Repeat("#", l.level) + " " + l.title
 			if readsAsEvent(line{text: l.title}) {

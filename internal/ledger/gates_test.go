@@ -95,6 +95,26 @@ func TestParseGatesLedgerEvents(t *testing.T) {
 		problems   []Problem
 	}{
 		{
+			name: "an underlined heading ends the events log for a reader, as a # heading does",
+			doc: md("## Gate History", "### Gate Events Log", "[t] G0 - PASSED - planner - ok", "", "Later", "=====",
+				"[t] G1 - PASSED - executor - ok", "## Gate Events Log", "[t] G1 - STARTED - executor - x", "", "Notes", "---", "[t] G2 - PASSED - validator - ok"),
+			eventsLine: 2,
+			want:       []Event{{"t", "G0", "PASSED", "planner", "ok", 3}, {"t", "G1", "STARTED", "executor", "x", 9}},
+			problems: []Problem{
+				{7, 1, `gate event outside the Gate Events Log section (it stands under "Later (underlined as a heading)"): events are read only there, so this one is not; append it to that section`},
+				{13, 1, `gate event outside the Gate Events Log section (it stands under "Notes (underlined as a heading)"): events are read only there, so this one is not; append it to that section`},
+			},
+		},
+		{
+			name:       "an underline under a level-3 log's last event ends it, and a deeper heading does not",
+			doc:        md("### Gate Events Log", "[t] G0 - PASSED - planner - ok", "---", "#### More", "[t] G1 - PASSED - executor - ok", "Sub", "==="),
+			eventsLine: 1,
+			want:       []Event{{"t", "G0", "PASSED", "planner", "ok", 2}},
+			problems: []Problem{
+				{5, 1, `gate event outside the Gate Events Log section (it stands under "#### More"): events are read only there, so this one is not; append it to that section`},
+			},
+		},
+		{
 			name: "gate history is used when there is no events log",
 			doc:  md("## Gate History", "[t] G0 - PASSED - planner - ok", "## Current Gate", "[t] G1 - not read"),
 			want: []Event{{"t", "G0", "PASSED", "planner", "ok", 2}},

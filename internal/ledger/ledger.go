@@ -110,6 +110,12 @@ type line struct {
 	// Markdown shows it as code, so a label there ("    **Status:**
 	// Complete") is no field to a reader.
 	indentedCode bool
+	// setext is the level of the heading this line underlines (1 for
+	// "===", 2 for "---"), 0 if none; setextTitle is that heading's
+	// title. The parsers read sections from "#" headings, but such a
+	// heading ends the section above it for a reader all the same.
+	setext      int
+	setextTitle string
 	// collapsed marks a line inside a <details> element without the open
 	// attribute: GitHub shows it closed, so a reader sees its <summary>
 	// and none of this line until they unfold it.
@@ -319,7 +325,13 @@ func scan(data []byte) *document {
 				paraFirst = line{num: num, text: written}
 			}
 			if paraBefore && !inComment && !wasOpen && l.indented < 4 && isSetextUnderline(written) {
-				d.setextSection(paraFirst)
+				if d.setextSection(paraFirst) {
+					l.setext = 2
+					if strings.TrimSpace(written)[0] == '=' {
+						l.setext = 1
+					}
+					l.setextTitle = shownText(strings.TrimSpace(paraFirst.text))
+				}
 			}
 		}
 		l.collapsed = slices.Contains(details, true)
@@ -513,6 +525,11 @@ func (d *document) sectionLines(match func(title string) bool) (in []bool, found
 	in = make([]bool, len(d.lines))
 	level := 0 // level of the matching section we are in, 0 if none
 	for i, l := range d.lines {
+		if level > 0 && l.setext > 0 && l.setext <= level {
+			// An underlined heading ends the section for a reader: what
+			// follows it is under that heading, not the section's.
+			level = 0
+		}
 		if l.level > 0 {
 			if level > 0 && l.level <= level {
 				level = 0
@@ -803,22 +820,25 @@ var sectionNames = []string{"current gate", "gate events log", "gate history", "
 // makes a heading naming one of the sections the parsers read. The parsers
 // read ATX headings only; read so, its records would not be read as that
 // section's while a reader sees them under its heading.
-func (d *document) setextSection(first line) {
+//
+// It reports whether the underline makes a heading at all.
+func (d *document) setextSection(first line) bool {
 	t := strings.TrimSpace(first.text)
 	if t == "" || strings.ContainsAny(t[:1], ">|") {
-		return // a block quote or table row is not a heading's text
+		return false // a block quote or table row is not a heading's text
 	}
 	if _, ok := listItem(first.text); ok {
-		return // an underline after a list item is a thematic break
+		return false // an underline after a list item is a thematic break
 	}
 	title := shownText(t)
 	for _, name := range sectionNames {
 		if titleIs(name)(title) {
 			d.problem(first.num, column(first.text, len(first.text)-len(strings.TrimLeft(first.text, " \t"))),
 				"%s is underlined as a heading (setext), and the sections of a ledger are read from \"#\" headings only, so what follows is not read as its section; write it as \"## %s\"", snippet(t), t)
-			return
+			return true
 		}
 	}
+	return true
 }
 
 // containedSection reports a heading in a block quote or a list item ("> ##

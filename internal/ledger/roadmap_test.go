@@ -102,6 +102,11 @@ func TestParseRoadmapTasks(t *testing.T) {
 			want: []Task{{ID: "T001", Text: "a", Line: 3}},
 		},
 		{
+			name: "an underlined heading ends the task queue for a reader, as a # heading does",
+			doc:  md("### Task Queue", "- [ ] T001: a", "", "Later", "=====", "- [x] T002: not a task of the queue"),
+			want: []Task{{ID: "T001", Text: "a", Line: 2}},
+		},
+		{
 			name: "no task sections: checkbox lines are neither tasks nor problems",
 			doc:  md("# Roadmap", "- [ ] T001: a", "- [?] broken"),
 		},
