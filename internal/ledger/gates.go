@@ -588,7 +588,7 @@ func normaliseGateStatus(cell string) string {
 		notStarted
 	)
 	var found int
-	cell = dropStruck(cell)
+	cell = joinMarkup(dropStruck(cell))
 	for _, r := range cell {
 		switch r {
 		case '🟢', '✅':
@@ -624,6 +624,21 @@ func normaliseGateStatus(cell string) string {
 		}
 	}
 	return ""
+}
+
+// inlineTag matches the start and end tags of the inline HTML elements
+// that set off part of a word without breaking it.
+var inlineTag = regexp.MustCompile(`(?i)</?(?:b|i|u|em|strong|span|sup|sub|ins|mark|small|big|code|kbd|a)(?:\s[^>]*)?>`)
+
+// joinMarkup removes from a cell the emphasis and code markers and the
+// inline tags that Markdown shows as no character: "Fa**iled**" and
+// "F<b>ailed</b>" show the word "Failed", and read as it.
+func joinMarkup(s string) string {
+	if !strings.ContainsAny(s, "*`<") {
+		return s
+	}
+	s = inlineTag.ReplaceAllString(s, "")
+	return strings.NewReplacer("*", "", "`", "").Replace(s)
 }
 
 // dropStruck removes the struck-through spans of s ("~~🟢 Passed~~ 🔴

@@ -362,6 +362,11 @@ func TestNormaliseGateStatus(t *testing.T) {
 		{"~~Passed Failed", ""},
 		{"<del>Passed Failed", ""},
 		{"Passed (~90%)", GatePassed},
+		{"Fa**iled**", GateFailed},
+		{"F<sup>ailed</sup>", GateFailed},
+		{"Fai`led`", GateFailed},
+		{"Fail<SPAN class=\"x\">ed</SPAN> <br>retry", GateFailed},
+		{"Pa*ss*ed<br>Failed", ""},
 	}
 	for _, tt := range tests {
 		if got := normaliseGateStatus(tt.cell); got != tt.want {
