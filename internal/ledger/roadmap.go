@@ -78,6 +78,8 @@ func ParseRoadmap(data []byte) (*Roadmap, []Problem) {
 				doc.problem(l.num, column(l.text, off), malformedTask+": %s, %s", taskGrammar, why)
 			} else if shown := shownMarkup(l.text); shown != l.text && headingReadsAsTask(shown) {
 				doc.problem(l.num, 1, malformedTask+": %s, found a line that shows as %s, but its markup is written with a character reference, a backslash escape or a space other than a blank, so Markdown shows it as text, not as a task, and it is not read", taskGrammar, snippet(strings.TrimSpace(shown)))
+			} else if cell := taskInCell(l.text); cell != "" {
+				doc.problem(l.num, 1, malformedTask+": %s, found a table cell that shows the task %s, which is not read: a task is a list item of the queue, not a table cell", taskGrammar, snippet(cell))
 			}
 		}
 	}
@@ -345,3 +347,18 @@ func shownMarkup(s string) string {
 
 // asciiPunct are the characters a backslash escapes in Markdown.
 const asciiPunct = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
+
+// taskInCell returns the first cell of the table row s that holds a task
+// with its checkbox ("| [ ] T002: ... |"), "" if none: a reader sees the
+// task in the queue's table.
+func taskInCell(s string) string {
+	if !strings.HasPrefix(strings.TrimSpace(s), "|") {
+		return ""
+	}
+	for _, c := range tableCells(s) {
+		if _, ok := parseTask(&document{}, line{text: "- " + c}); ok {
+			return c
+		}
+	}
+	return ""
+}

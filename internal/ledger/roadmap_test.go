@@ -228,6 +228,13 @@ func TestParseRoadmapTasks(t *testing.T) {
 			},
 		},
 		{
+			name: "a task in a table cell of the queue is a problem; a table of task ids is not",
+			doc:  md("### Task Queue", "| Task | Owner |", "|---|---|", "| [ ] T002: in a cell | executor |", "| T003: no checkbox | done |"),
+			problems: []Problem{
+				{4, 1, `malformed task: ` + taskExpect + `, found a table cell that shows the task "[ ] T002: in a cell", which is not read: a task is a list item of the queue, not a table cell`},
+			},
+		},
+		{
 			name: "a long description is quoted in short",
 			doc:  md("### Task Queue", "- [ ] "+longText),
 			problems: []Problem{
