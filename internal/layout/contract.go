@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/h3a-check/h3a-check/internal/finding"
+	"github.com/h3a-check/h3a-check/internal/rundir"
 )
 
 // Contract is the layout of the artifact contract (artifact-contract.md):
@@ -122,7 +123,7 @@ func (Contract) AppendOnly() []AppendOnly { return contractAppendOnly }
 func (Contract) Detect(fsys fs.FS, dir string) bool {
 	// Names in another case count (see rundir's foldFS): a ROUNDS/ROUND-1/
 	// folder makes a run as rounds/round-1/ does, never runs of its own.
-	if contractRoundName.MatchString(lowerASCII(path.Base(dir))) && lowerASCII(path.Base(path.Dir(dir))) == "rounds" {
+	if contractRoundName.MatchString(rundir.FoldName(path.Base(dir))) && rundir.FoldName(path.Base(path.Dir(dir))) == "rounds" {
 		return false
 	}
 	if isFile(fsys, dir, "handoff.json") {
@@ -141,7 +142,7 @@ func (Contract) Detect(fsys fs.FS, dir string) bool {
 	}
 	return slices.ContainsFunc(rounds, func(e fs.DirEntry) bool {
 		// A round that is a link is a round all the same: the check reports it.
-		return (e.IsDir() || e.Type()&fs.ModeSymlink != 0) && contractRoundName.MatchString(lowerASCII(e.Name()))
+		return (e.IsDir() || e.Type()&fs.ModeSymlink != 0) && contractRoundName.MatchString(rundir.FoldName(e.Name()))
 	})
 }
 

@@ -6,8 +6,6 @@ import (
 	"io/fs"
 	"path"
 	"regexp"
-
-	"github.com/h3a-check/h3a-check/internal/rundir"
 )
 
 // Detection runs over an fs.FS so that one piece of code recognises runs
@@ -137,13 +135,3 @@ func writesKeys(fsys fs.FS, dir, name string, keys ...string) bool {
 func memberName(key string) *regexp.Regexp {
 	return regexp.MustCompile(`"` + regexp.QuoteMeta(key) + `"\s*:`)
 }
-
-// lowerASCII is name as it is matched against a layout's defining names
-// (rounds/round-<n>/, .state/gate<n>-output.json): its ASCII letters in
-// lower case, and written as it shows (rundir.FoldName), so that a name
-// that reads as one of them is one of them; other bytes are kept.
-func lowerASCII(name string) string { return rundir.FoldName(name) }
-
-// foldPath is rel, a slash-separated path, with each element matched as
-// lowerASCII matches a name.
-func foldPath(rel string) string { return rundir.FoldPath(rel) }

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/h3a-check/h3a-check/internal/finding"
+	"github.com/h3a-check/h3a-check/internal/rundir"
 )
 
 // GateState is the layout of the gate-state management guide: a folder
@@ -100,7 +101,7 @@ func (GateState) Detect(fsys fs.FS, dir string) bool {
 		}
 		// Names in another case count, as rundir's foldFS makes them count
 		// for the folder's own name: a run must not vanish for one rename.
-		if name := lowerASCII(e.Name()); gateOutputName.MatchString(name) || pipelineName.MatchString(name) {
+		if name := rundir.FoldName(e.Name()); gateOutputName.MatchString(name) || pipelineName.MatchString(name) {
 			return true
 		}
 	}

@@ -142,7 +142,7 @@ var caseIndexes = sync.OnceValue(func() map[string]*CaseIndex {
 		files := l.Files()
 		x := &CaseIndex{files: files, lower: make([]string, len(files))}
 		for i, f := range files {
-			x.lower[i] = lowerASCII(f.Path)
+			x.lower[i] = rundir.FoldName(f.Path)
 		}
 		m[l.ID()] = x
 	}
@@ -158,7 +158,7 @@ var caseIndexes = sync.OnceValue(func() map[string]*CaseIndex {
 // what such a file holds would not be checked. ok is false when rel is a
 // layout's file as written, or none at all.
 func (x *CaseIndex) Variant(rel string) (spec string, ok bool) {
-	lower := foldPath(rel)
+	lower := rundir.FoldPath(rel)
 	for i, f := range x.files {
 		if m, _ := path.Match(f.Path, rel); m {
 			return "", false
