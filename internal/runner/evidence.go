@@ -66,17 +66,15 @@ func lookalikeArtifacts(s *runState, order []*loggedArtifact) {
 	if len(order) == 0 {
 		return
 	}
-	logged := make(map[string]string, len(order))
-	for _, a := range order {
-		logged[a.path] = a.path
-	}
+	logged := make(map[string]bool, len(order))
 	byFold := make(map[string]string, len(order))
 	for _, a := range order {
+		logged[a.path] = true
 		byFold[rundir.FoldPath(a.path)] = a.path
 	}
 	variants := layout.CaseIndexOf(s.lay)
 	for _, rel := range s.tree {
-		if _, ok := logged[rel]; ok {
+		if logged[rel] {
 			continue
 		}
 		if _, ok := variants.Variant(rel); ok {
