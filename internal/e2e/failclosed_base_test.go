@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/h3a-check/h3a-check/internal/longtest"
 )
 
 // The fail-closed matrix, on every event and CI: a change that adds a
@@ -149,6 +151,25 @@ func runBinary(t *testing.T, repo string, env, args []string) (code int, stdout,
 	return code, out.String(), errb.String()
 }
 
+// eventsInReadme are the events the README's test command tries: one of
+// each way the base is found (a pull request's payload, a push's before,
+// GitLab's variables, origin/HEAD alone, the tip before a push to the
+// default branch and before a forced one). Each case runs git and a check
+// of every failing run; the long tests, which .ci/run runs, try them all,
+// and TestChooseBaseOnEveryEvent (internal/gitrev) holds every event's
+// choice in process.
+var eventsInReadme = map[string]bool{
+	"push": true, "pull_request_review": true, "GitLab merge request pipeline": true, "other CI": true,
+	"a push to the default branch/GitHub": true, "a forced push to the default branch/GitLab": true,
+}
+
+func skipUnsampledEvent(t *testing.T, name string) {
+	t.Helper()
+	if !longtest.Enabled() && !eventsInReadme[name] {
+		t.Skipf("every event: %s=1", longtest.Env)
+	}
+}
+
 func TestFailClosedOnEveryEvent(t *testing.T) {
 	repository := `"repository": {"full_name": "o/r", "default_branch": "main", "master_branch": "main"}`
 	pullRequest := func(base, head string) string {
@@ -185,13 +206,6 @@ func TestFailClosedOnEveryEvent(t *testing.T) {
 		}},
 		{"other CI", func(t *testing.T, _, _ string) []string { return []string{"CI=true"} }},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			repo, base, head := changeRepo(t)
-			checkFindsAll(t, repo, tc.env(t, base, head), nil)
-		})
-	}
 
 	// A push to the default branch: the clone of the push holds
 	// origin/main at the change itself, so the rules and the history come
@@ -206,8 +220,30 @@ func TestFailClosedOnEveryEvent(t *testing.T) {
 			return []string{"CI=true", "GITLAB_CI=true", "CI_PIPELINE_SOURCE=push", "CI_DEFAULT_BRANCH=main", "CI_COMMIT_BRANCH=main", "CI_COMMIT_BEFORE_SHA=" + before}
 		},
 	}
+	named := map[string]bool{}
+	for _, tc := range tests {
+		named[tc.name] = true
+	}
+	for name := range pushToMain {
+		named["a push to the default branch/"+name] = true
+		named["a forced push to the default branch/"+name] = true
+	}
+	for name := range eventsInReadme {
+		if !named[name] {
+			t.Errorf("eventsInReadme names %q, which is no event of this test", name)
+		}
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			skipUnsampledEvent(t, tc.name)
+			t.Parallel()
+			repo, base, head := changeRepo(t)
+			checkFindsAll(t, repo, tc.env(t, base, head), nil)
+		})
+	}
 	for name, env := range pushToMain {
 		t.Run("a push to the default branch/"+name, func(t *testing.T) {
+			skipUnsampledEvent(t, "a push to the default branch/"+name)
 			t.Parallel()
 			repo, base, _ := changeRepo(t)
 			git(t, repo, "checkout", "-q", "main")
@@ -217,6 +253,7 @@ func TestFailClosedOnEveryEvent(t *testing.T) {
 			checkFindsAll(t, repo, env(t, base), nil)
 		})
 		t.Run("a forced push to the default branch/"+name, func(t *testing.T) {
+			skipUnsampledEvent(t, "a forced push to the default branch/"+name)
 			t.Parallel()
 			repo, base, _ := changeRepo(t)
 			git(t, repo, "checkout", "-q", "main")
