@@ -142,15 +142,39 @@ func foldersHolding(files []string) map[string]bool {
 	return out
 }
 
+// attributesFolder is the folder whose files a changed .gitattributes
+// governs ("" for the top level). git applies the attributes when it
+// writes a file out (eol, text, ident, filter, working-tree-encoding), so
+// a change to them alone changes the bytes of files below that folder on
+// every checkout, while their blobs, and so git's diff, stay the same.
+func attributesFolder(f string) (string, bool) {
+	if path.Base(f) != ".gitattributes" {
+		return "", false
+	}
+	return topRel(path.Dir(f)), true
+}
+
+// attributesOver reports whether the changed file f is a .gitattributes
+// that governs the files of the folder rel (relative to the top level).
+func attributesOver(f, rel string) bool {
+	d, ok := attributesFolder(f)
+	return ok && (d == "" || rel == d || strings.HasPrefix(rel, d+"/"))
+}
+
 // foldersNamed is the changed entries that are folders: "dir/" in git's
 // list of untracked files (a repository inside), a folder on disk where
 // the diff names one entry (a gitlink), or a symbolic link: git records a
 // link as one entry whatever it leads to, and a link added where a run's
 // folder would be is a run folder that is a link, an error the search
-// reports only if it looks there.
+// reports only if it looks there. A changed .gitattributes names the
+// folder it governs (attributesFolder).
 func foldersNamed(root string, files []string) map[string]bool {
 	out := map[string]bool{}
 	for _, f := range files {
+		if d, ok := attributesFolder(f); ok {
+			out[d] = true
+			continue
+		}
 		if d, ok := strings.CutSuffix(f, "/"); ok {
 			out[d] = true
 			continue
@@ -186,6 +210,9 @@ func (sc *changedScope) inWholeDir(repo *gitrev.Repo, rel string) bool {
 	whole := sc.wholeDirs[repo]
 	if len(whole) == 0 {
 		return false
+	}
+	if whole[""] {
+		return true // a .gitattributes of the top level changed
 	}
 	for d := rel; d != "." && d != "" && d != "/"; d = path.Dir(d) {
 		if whole[d] {

@@ -151,6 +151,22 @@ func TestChangedFailsClosed(t *testing.T) {
 			runs: 2,
 		},
 		{
+			// git writes every file of the runs out again with CRLF line
+			// ends, as a checkout of the change does, while no blob and
+			// so no file of git's diff changed: the logged artifacts no
+			// longer hash as logged.
+			name: "a .gitattributes at the top changes how the runs are checked out",
+			after: func(t *testing.T, c *corpus.Corpus) {
+				mustWrite(t, filepath.Join(filepath.Dir(c.Dir), ".gitattributes"), "* text eol=crlf\n")
+				for _, r := range c.Runs {
+					mustRemove(t, r.Dir)
+				}
+				gittest.At(t, c.Dir).Git("checkout", "--", ".")
+			},
+			want: map[int]string{0: finding.HashMismatch.ID},
+			runs: 4,
+		},
+		{
 			name:  "nothing changed",
 			after: func(*testing.T, *corpus.Corpus) {},
 			runs:  0,

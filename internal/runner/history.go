@@ -365,7 +365,8 @@ func (hp *historyPlan) catFileProcesses() int {
 }
 
 // changedOnly keeps the runs with a file changed between their base and the
-// working tree (untracked files included). A run whose history is not
+// working tree (untracked files included), or a .gitattributes over them
+// (attributesOver). A run whose history is not
 // compared (no base) is kept: nothing says it is unchanged. Runs deleted
 // since the base are reported by the history plan whatever this keeps.
 func (hp *historyPlan) changedOnly(runs []rundir.Run) ([]rundir.Run, error) {
@@ -399,7 +400,7 @@ func (hp *historyPlan) changedOnly(runs []rundir.Run) ([]rundir.Run, error) {
 			names = append(names, link)
 		}
 		if rb.rel == "" || rb.rel == "." || slices.ContainsFunc(files, func(f string) bool {
-			return slices.ContainsFunc(names, func(n string) bool { return touches(f, n) })
+			return attributesOver(f, rb.rel) || slices.ContainsFunc(names, func(n string) bool { return touches(f, n) })
 		}) {
 			kept = append(kept, r)
 		}
