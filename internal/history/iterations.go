@@ -34,12 +34,26 @@ func lowered(p *pair, gatesLedger string) []finding.Finding {
 	if baseTask != headTask {
 		return nil
 	}
-	if p.c.humanDecisionSinceBase(gatesLedger) {
-		return nil
-	}
 	task := "the task"
 	if headTask != "" {
 		task = "task " + quoteValue(headTask)
+	}
+	if decided, failed := p.c.humanDecisionSinceBase(gatesLedger); decided {
+		if float64(len(failed)) <= headN {
+			return nil
+		}
+		// The person reset the count (gate_framework.md, Escalation
+		// Process: "4. Human reviews and provides guidance", "6. Reset
+		// `iteration_count = 0` and retry"); each attempt that failed
+		// after counts again, and a count below them erases attempts no
+		// person reviewed.
+		f := finding.IterationCountLowered.New(p.path,
+			"iteration_count of %s went down from %s at base %s to %s in head, but GATES_LEDGER.md logs %d failed attempt%s after the last human decision (%s): "+
+				"a reset counts from that decision, so the count is at least %d; attempts are reset only after a human reviewed them",
+			task, quoteValue(base["iteration_count"]), p.commit, quoteValue(head["iteration_count"]), len(failed), plural(len(failed)),
+			quoteText(eventText(failed[0])), len(failed))
+		f.Pointer = "/iteration_count"
+		return []finding.Finding{f}
 	}
 	f := finding.IterationCountLowered.New(p.path,
 		"iteration_count of %s went down from %s at base %s to %s in head with no human decision recorded in between "+
@@ -65,22 +79,26 @@ func number(v any) (float64, bool) {
 }
 
 // humanDecisionSinceBase reports whether the head's gates ledger holds an
-// event by agent "human" that its base version does not. It is false when
+// event by agent "human" that its base version does not, and gives the
+// FAILED events logged after the last such decision. It is false when
 // that cannot be shown: no parsed ledger in head, or a base ledger that
 // could not be read or parsed. Whether that decision was a person's is the
 // provenance of the event (Result.NewEvents), judged apart: a decision
 // claimed by the change under review is needs-human, never an error here.
-func (c *comparison) humanDecisionSinceBase(gatesLedger string) bool {
+func (c *comparison) humanDecisionSinceBase(gatesLedger string) (decided bool, failedAfter []ledger.Event) {
 	events, known := c.eventsSinceBase(gatesLedger)
 	if !known {
-		return false
+		return false, nil
 	}
 	for _, e := range events {
-		if strings.EqualFold(e.Agent, "human") {
-			return true
+		switch {
+		case strings.EqualFold(e.Agent, "human"):
+			decided, failedAfter = true, nil
+		case decided && e.Status == "FAILED":
+			failedAfter = append(failedAfter, e)
 		}
 	}
-	return false
+	return decided, failedAfter
 }
 
 // eventsSinceBase gives the events of the head's gates ledger that its
