@@ -51,6 +51,23 @@ var failingRuns = []struct {
 	{folder: "blank", kind: "err", errCase: "evidence_blank_artifact"},                                                   // h3a: a required artifact of white space alone (Go, shipped Rego)
 	{folder: "own-document", kind: "err", errCase: "evidence_artifact_run_document"},                                     // h3a: a gate's artifact that is one of the run's own documents (shipped Rego)
 	{folder: "current-gate", kind: "err", errCase: "current_gate_evidence_missing"},                                      // h3a: evidence a passed gate's Current Gate section requires, missing (Go, shipped Rego)
+	// Files and records a reader sees that the checks once left unread or
+	// misread. A finding of those that asks for a human fails here by the
+	// base's fail-level.
+	{folder: "lookalike", kind: "err", errCase: "state_file_lookalike"},                                                 // h3a: a second CURRENT_TASK.json whose C is Cyrillic, escalated (Go)
+	{folder: "two-ledgers", kind: "err", errCase: "stigmergy_two_ledgers", run: "greeter"},                              // stigmergy: a halted .stigmergy/state/current.json beside .ai/state.json (shipped Rego)
+	{folder: "two-states", kind: "err", errCase: "hybrid_two_states", run: "greeter"},                                   // hybrid-os: a blocked vX.2 state.txt beside the v1.4 state.json (shipped Rego)
+	{folder: "eval-results", kind: "err", errCase: "contract_eval_failed_under_pass", run: "TASK-0042-20260216-130000"}, // contract: a pass over a failed command of eval-results.json (Go, shipped Rego)
+	{folder: "smoke-exit", kind: "err", errCase: "contract_smoke_exit_code", run: "TASK-0042-20260216-130000"},          // contract: a pass over a smoke check of status pass and exit code 1 (shipped Rego)
+	{folder: "last-error", kind: "err", errCase: "hybrid_x2_last_error", run: "app"},                                    // hybrid-os: a vX.2 last_error under READY, never logged (shipped Rego)
+	{folder: "audit-check", kind: "err", errCase: "contract_audit_check_false", run: "TASK-0042-20260216-130000"},       // contract: an audit gate pass over its own check written as an object that failed (shipped Rego)
+	{folder: "criterion", kind: "err", errCase: "roadmap_complete_open_criterion"},                                      // h3a: a roadmap Complete with a success criterion open (Go, shipped Rego)
+	{folder: "collapsed", kind: "err", errCase: "collapsed_gate_pass"},                                                  // h3a: a failed G2 passed in a collapsed <details> block (Go, shipped Rego)
+	{folder: "quoted-table", kind: "err", errCase: "gate_table_block_quote"},                                            // h3a: a gate table in a block quote saying G2 failed (Go, shipped Rego)
+	{folder: "err-snippet", kind: "err", errCase: "hybrid_err_snippet_unlogged", run: "greeter"},                        // hybrid-os: an err snippet under READY that no log entry records (shipped Rego)
+	{folder: "round-summary", kind: "err", errCase: "contract_summary_in_round", run: "TASK-0042-20260216-130000"},      // contract: a summary.json of reject under rounds/ (shipped Rego)
+	{folder: "fence", kind: "err", errCase: "evidence_fence_closed_too_deep"},                                           // h3a: an evidence entry after a fence closed too deep, with a wrong hash (Go)
+	{folder: "zero-width", kind: "err", errCase: "current_gate_zero_width"},                                             // h3a: a Current Gate heading with a zero-width space, its G2 failed (Go, shipped Rego)
 }
 
 // caseRun is the run's folder in the repository: for an h3a run (the
@@ -131,6 +148,18 @@ severity:
   h3a.traceability.stigmergy_blueprint_mismatch: info
   h3a.gates.gate_state_score: info
   h3a.gates.contract_audit_gate_contradiction: info
+  h3a.structure.name_case: info
+  h3a.structure.stigmergy_two_ledgers: info
+  h3a.structure.hybrid_two_states: info
+  h3a.gates.contract_eval_failed_under_pass: info
+  h3a.gates.contract_pass_with_open_items: info
+  h3a.gates.hybrid_err_snippet_unlogged: info
+  h3a.traceability.roadmap_complete_with_open_criterion: info
+  h3a.gates.ledger_collapsed_status: info
+  h3a.gates.sources_disagree: info
+  h3a.structure.contract_summary_in_round: info
+  h3a.evidence.replaced_after_gate: info
+  h3a.gates.current_gate_disagrees: info
 `
 )
 
