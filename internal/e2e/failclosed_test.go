@@ -24,11 +24,14 @@ import (
 // failingRuns fail under the base's rules, each through another kind of
 // check, and each layout has one. They sit in one repository, each in a
 // folder of its own.
-var failingRuns = []struct {
+type failingRun struct {
 	folder, kind, errCase string
 	run                   string                         // the run's folder in the case; "" for runID (an h3a run, see caseRun)
 	edit                  func(t *testing.T, run string) // made so after it is copied from its case
-}{
+	long                  bool                           // only in the long tests (matrixRuns)
+}
+
+var failingRuns = []failingRun{
 	{folder: "integrity", kind: "err", errCase: "hash_mismatch"},        // a logged artifact edited after logging (Go)
 	{folder: "gates", kind: "err", errCase: "gate_order"},               // a gate skipped (shipped Rego)
 	{folder: "retries", kind: "err", errCase: "over_limit"},             // retries over the limit (shipped Rego)
@@ -53,21 +56,39 @@ var failingRuns = []struct {
 	{folder: "current-gate", kind: "err", errCase: "current_gate_evidence_missing"},                                      // h3a: evidence a passed gate's Current Gate section requires, missing (Go, shipped Rego)
 	// Files and records a reader sees that the checks once left unread or
 	// misread. A finding of those that asks for a human fails here by the
-	// base's fail-level.
-	{folder: "lookalike", kind: "err", errCase: "state_file_lookalike"},                                                 // h3a: a second CURRENT_TASK.json whose C is Cyrillic, escalated (Go)
-	{folder: "two-ledgers", kind: "err", errCase: "stigmergy_two_ledgers", run: "greeter"},                              // stigmergy: a halted .stigmergy/state/current.json beside .ai/state.json (shipped Rego)
-	{folder: "two-states", kind: "err", errCase: "hybrid_two_states", run: "greeter"},                                   // hybrid-os: a blocked vX.2 state.txt beside the v1.4 state.json (shipped Rego)
-	{folder: "eval-results", kind: "err", errCase: "contract_eval_failed_under_pass", run: "TASK-0042-20260216-130000"}, // contract: a pass over a failed command of eval-results.json (Go, shipped Rego)
-	{folder: "smoke-exit", kind: "err", errCase: "contract_smoke_exit_code", run: "TASK-0042-20260216-130000"},          // contract: a pass over a smoke check of status pass and exit code 1 (shipped Rego)
-	{folder: "last-error", kind: "err", errCase: "hybrid_x2_last_error", run: "app"},                                    // hybrid-os: a vX.2 last_error under READY, never logged (shipped Rego)
-	{folder: "audit-check", kind: "err", errCase: "contract_audit_check_false", run: "TASK-0042-20260216-130000"},       // contract: an audit gate pass over its own check written as an object that failed (shipped Rego)
-	{folder: "criterion", kind: "err", errCase: "roadmap_complete_open_criterion"},                                      // h3a: a roadmap Complete with a success criterion open (Go, shipped Rego)
-	{folder: "collapsed", kind: "err", errCase: "collapsed_gate_pass"},                                                  // h3a: a failed G2 passed in a collapsed <details> block (Go, shipped Rego)
-	{folder: "quoted-table", kind: "err", errCase: "gate_table_block_quote"},                                            // h3a: a gate table in a block quote saying G2 failed (Go, shipped Rego)
-	{folder: "err-snippet", kind: "err", errCase: "hybrid_err_snippet_unlogged", run: "greeter"},                        // hybrid-os: an err snippet under READY that no log entry records (shipped Rego)
-	{folder: "round-summary", kind: "err", errCase: "contract_summary_in_round", run: "TASK-0042-20260216-130000"},      // contract: a summary.json of reject under rounds/ (shipped Rego)
-	{folder: "fence", kind: "err", errCase: "evidence_fence_closed_too_deep"},                                           // h3a: an evidence entry after a fence closed too deep, with a wrong hash (Go)
-	{folder: "zero-width", kind: "err", errCase: "current_gate_zero_width"},                                             // h3a: a Current Gate heading with a zero-width space, its G2 failed (Go, shipped Rego)
+	// base's fail-level. Each but the first is a kind of check the rows
+	// above already hold, so they run in the long tests only (matrixRuns).
+	{folder: "lookalike", kind: "err", errCase: "state_file_lookalike"},                                                             // h3a: a second CURRENT_TASK.json whose C is Cyrillic, escalated (Go)
+	{folder: "two-ledgers", kind: "err", errCase: "stigmergy_two_ledgers", run: "greeter", long: true},                              // stigmergy: a halted .stigmergy/state/current.json beside .ai/state.json (shipped Rego)
+	{folder: "two-states", kind: "err", errCase: "hybrid_two_states", run: "greeter", long: true},                                   // hybrid-os: a blocked vX.2 state.txt beside the v1.4 state.json (shipped Rego)
+	{folder: "eval-results", kind: "err", errCase: "contract_eval_failed_under_pass", run: "TASK-0042-20260216-130000", long: true}, // contract: a pass over a failed command of eval-results.json (Go, shipped Rego)
+	{folder: "smoke-exit", kind: "err", errCase: "contract_smoke_exit_code", run: "TASK-0042-20260216-130000", long: true},          // contract: a pass over a smoke check of status pass and exit code 1 (shipped Rego)
+	{folder: "last-error", kind: "err", errCase: "hybrid_x2_last_error", run: "app", long: true},                                    // hybrid-os: a vX.2 last_error under READY, never logged (shipped Rego)
+	{folder: "audit-check", kind: "err", errCase: "contract_audit_check_false", run: "TASK-0042-20260216-130000", long: true},       // contract: an audit gate pass over its own check written as an object that failed (shipped Rego)
+	{folder: "criterion", kind: "err", errCase: "roadmap_complete_open_criterion", long: true},                                      // h3a: a roadmap Complete with a success criterion open (Go, shipped Rego)
+	{folder: "collapsed", kind: "err", errCase: "collapsed_gate_pass", long: true},                                                  // h3a: a failed G2 passed in a collapsed <details> block (Go, shipped Rego)
+	{folder: "quoted-table", kind: "err", errCase: "gate_table_block_quote", long: true},                                            // h3a: a gate table in a block quote saying G2 failed (Go, shipped Rego)
+	{folder: "err-snippet", kind: "err", errCase: "hybrid_err_snippet_unlogged", run: "greeter", long: true},                        // hybrid-os: an err snippet under READY that no log entry records (shipped Rego)
+	{folder: "round-summary", kind: "err", errCase: "contract_summary_in_round", run: "TASK-0042-20260216-130000", long: true},      // contract: a summary.json of reject under rounds/ (shipped Rego)
+	{folder: "fence", kind: "err", errCase: "evidence_fence_closed_too_deep", long: true},                                           // h3a: an evidence entry after a fence closed too deep, with a wrong hash (Go)
+	{folder: "zero-width", kind: "err", errCase: "current_gate_zero_width", long: true},                                             // h3a: a Current Gate heading with a zero-width space, its G2 failed (Go, shipped Rego)
+}
+
+// matrixRuns is failingRuns without the rows marked long, unless the long
+// tests run: every weakening re-checks every run, so each row costs every
+// case of the matrix, and the README's test command keeps one run of each
+// kind of check and of each layout.
+func matrixRuns() []failingRun {
+	if longtest.Enabled() {
+		return failingRuns
+	}
+	var runs []failingRun
+	for _, r := range failingRuns {
+		if !r.long {
+			runs = append(runs, r)
+		}
+	}
+	return runs
 }
 
 // caseRun is the run's folder in the repository: for an h3a run (the
@@ -386,7 +407,7 @@ func copyTemplate(t *testing.T, tpl *repoTemplate, build func(t *testing.T, repo
 
 func writeRuns(t *testing.T, repo string) {
 	t.Helper()
-	for _, r := range failingRuns {
+	for _, r := range matrixRuns() {
 		run := filepath.Join(repo, "runs", r.folder, caseRun(r.folder, r.run))
 		if r.run == "" {
 			copyCaseAs(t, r.kind, r.errCase, caseRun(r.folder, r.run), run)
@@ -454,7 +475,7 @@ func staysFailing(t *testing.T, code int, stdout, stderr string) {
 	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
 		t.Fatalf("stdout is not JSON: %v\n%s", err, stdout)
 	}
-	for _, r := range failingRuns {
+	for _, r := range matrixRuns() {
 		want := "runs/" + r.folder + "/" + caseRun(r.folder, r.run)
 		found := false
 		for _, a := range doc.Audits {
