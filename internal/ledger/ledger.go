@@ -22,7 +22,8 @@
 // heading, a table cell or a labelled value is read as shown (a character
 // reference as its character, any white space as a space); a heading
 // underlined (setext) or standing in a block quote or a list item that
-// names a section the parsers read, invalid UTF-8, over-long lines, a lone
+// names a section the parsers read, invalid UTF-8, a NUL byte (UTF-16
+// text), over-long lines, a lone
 // CR with text after it (a line break to every Markdown reader, not to
 // these parsers) and a bidirectional override or isolate (which shows a
 // line in another order than it is read) are reported, never fatal.
@@ -174,6 +175,7 @@ func scan(data []byte) *document {
 		// details holds the <details> elements open at the end of the
 		// line before, innermost last: true for one shown closed.
 		details []bool
+		nulSeen bool // a NUL byte was reported: one problem says it for the whole file
 	)
 	for num := 1; len(data) > 0; num++ {
 		raw := data
@@ -194,6 +196,12 @@ func scan(data []byte) *document {
 		text, badCol, badByte := sanitize(raw)
 		if badCol > 0 {
 			d.problem(num, badCol, "invalid UTF-8 byte 0x%02x; expected UTF-8 text", badByte)
+		}
+		if !nulSeen {
+			if at := strings.IndexByte(text, 0); at >= 0 {
+				nulSeen = true
+				d.problem(num, column(text, at), "NUL byte: the file is not UTF-8 text (UTF-16 without a byte order mark writes one after every ASCII character), GitHub shows a file holding one as binary, not as Markdown, and no record of it is read as written; expected UTF-8 text")
+			}
 		}
 		text, bidiCol, bidi := dropInvisible(text)
 		if bidiCol > 0 {

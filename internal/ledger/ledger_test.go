@@ -116,6 +116,16 @@ func TestLinesAndEncodings(t *testing.T) {
 			},
 		},
 		{
+			// Every byte of UTF-16 text without a byte order mark is valid
+			// UTF-8, but it reads as no record at all, and GitHub shows the
+			// file as binary: said once, at the first NUL.
+			name: "UTF-16 without a BOM (NUL bytes) is reported once",
+			doc:  utf16LE("# log\n" + okEntry + "\n"),
+			problems: []Problem{
+				{1, 2, nulMessage},
+			},
+		},
+		{
 			name: "an over-long line is reported and skipped; the next line keeps its number",
 			doc:  append(append(long, '\n'), okEntry...),
 			want: []Entry{entryAt(2, 4, 15)},
@@ -130,6 +140,17 @@ func TestLinesAndEncodings(t *testing.T) {
 		},
 	}
 	runEvidenceCases(t, tests)
+}
+
+const nulMessage = "NUL byte: the file is not UTF-8 text (UTF-16 without a byte order mark writes one after every ASCII character), GitHub shows a file holding one as binary, not as Markdown, and no record of it is read as written; expected UTF-8 text"
+
+// utf16LE encodes ASCII s as UTF-16LE, without a byte order mark.
+func utf16LE(s string) []byte {
+	b := make([]byte, 0, 2*len(s))
+	for i := 0; i < len(s); i++ {
+		b = append(b, s[i], 0)
+	}
+	return b
 }
 
 func loneCRMessage(after string) string {
