@@ -556,6 +556,30 @@ func (d *document) sectionLines(match func(title string) bool) (in []bool, found
 // outside code (fenced or indented, which Markdown shows as code, not as a
 // field) and returns its trimmed value and line number.
 func (d *document) boldField(name string) (value string, num int) {
+	if fields := d.boldFields(name); len(fields) > 0 {
+		return fields[0].value, fields[0].num
+	}
+	return "", 0
+}
+
+// labelled is one line that gives a field's value.
+type labelled struct {
+	value string
+	num   int
+}
+
+// boldFields returns every line that gives the field, each once, in the
+// order boldField prefers them: the "**Name:**" lines first, then the
+// field written otherwise, then headings.
+func (d *document) boldFields(name string) []labelled {
+	var out []labelled
+	seen := map[int]bool{}
+	add := func(value string, num int) {
+		if !seen[num] {
+			seen[num] = true
+			out = append(out, labelled{value, num})
+		}
+	}
 	name = strings.ToLower(name)
 	prefixes := [...]string{"**" + name + ":**", "**" + name + "**:"}
 	for _, l := range d.lines {
@@ -565,7 +589,8 @@ func (d *document) boldField(name string) (value string, num int) {
 		t := unquoted(shownText(l.text))
 		for _, p := range prefixes {
 			if hasPrefixFoldASCII(t, p) {
-				return strings.TrimSpace(t[len(p):]), l.num
+				add(strings.TrimSpace(t[len(p):]), l.num)
+				break
 			}
 		}
 	}
@@ -582,12 +607,14 @@ func (d *document) boldField(name string) (value string, num int) {
 			t = t[off:]
 		}
 		if n, v, ok := boldLabel(t); ok && n == name {
-			return v, l.num
+			add(v, l.num)
+			continue
 		}
 		t = stripEmphasis(t)
 		for _, p := range append(prefixes[:], name+":") {
 			if hasPrefixFoldASCII(t, p) {
-				return strings.TrimSpace(t[len(p):]), l.num
+				add(strings.TrimSpace(t[len(p):]), l.num)
+				break
 			}
 		}
 	}
@@ -599,13 +626,12 @@ func (d *document) boldField(name string) (value string, num int) {
 		}
 		t := stripEmphasis(strings.TrimSpace(l.title))
 		if n, v, ok := boldLabel(t); ok && n == name {
-			return v, l.num
-		}
-		if hasPrefixFoldASCII(t, name+":") {
-			return strings.TrimSpace(t[len(name)+1:]), l.num
+			add(v, l.num)
+		} else if hasPrefixFoldASCII(t, name+":") {
+			add(strings.TrimSpace(t[len(name)+1:]), l.num)
 		}
 	}
-	return "", 0
+	return out
 }
 
 // unquoted is s trimmed, inside the block quote markers it starts with: a

@@ -51,6 +51,7 @@ func ParseRoadmap(data []byte) (*Roadmap, []Problem) {
 	doc := scan(data)
 	r := &Roadmap{Sections: doc.sections, Tasks: []Task{}, Criteria: []Criterion{}}
 	r.Status, r.StatusLine = doc.boldField("Status")
+	statusContradiction(doc, doc.boldFields("Status"))
 	r.Initialized, _ = doc.boldField("Run Initialized")
 	r.Brief, r.BriefLine = doc.sectionText(titleIs("task brief"))
 
@@ -361,4 +362,24 @@ func taskInCell(s string) string {
 		}
 	}
 	return ""
+}
+
+// statusContradiction reports a second Status of the roadmap that says
+// another thing than the one read ("**Status:** Execution Phase" at the
+// top, "**Status:** Complete" further down): a reader sees both and
+// cannot tell which holds, while the rules go by the first alone, so a
+// run whose roadmap also claims to be complete would be checked as one
+// still in progress, or the reverse.
+func statusContradiction(doc *document, fields []labelled) {
+	if len(fields) < 2 {
+		return
+	}
+	read := fields[0]
+	norm := func(s string) string { return strings.ToLower(stripEmphasis(s)) }
+	for _, f := range fields[1:] {
+		if norm(f.value) != norm(read.value) {
+			doc.problem(f.num, 1, "the roadmap gives its Status twice, and they disagree: %s here, %s at line %d, the one the rules read; a reader cannot tell which holds; expected one \"**Status:** <Planning Phase | Execution Phase | Validation Phase | Complete>\" line", snippet(f.value), snippet(read.value), read.num)
+			return
+		}
+	}
 }

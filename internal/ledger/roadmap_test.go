@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"fmt"
 	"testing"
 )
 
@@ -289,6 +290,38 @@ func TestParseRoadmapHeaderFields(t *testing.T) {
 				t.Errorf("got status %q at line %d, initialized %q; want %q at line %d, %q",
 					got.Status, got.StatusLine, got.Initialized, tt.status, tt.statusLine, tt.initialized)
 			}
+		})
+	}
+}
+
+// TestParseRoadmapStatusTwice: a roadmap that gives its Status twice with
+// two values shows a reader both, and the rules read one ("Execution
+// Phase" at the top, "Complete" further down, would let a run with open
+// tasks pass as one in progress): a problem at the other. The same value
+// twice says one thing.
+func TestParseRoadmapStatusTwice(t *testing.T) {
+	msg := func(here, read string, at int) string {
+		return fmt.Sprintf("the roadmap gives its Status twice, and they disagree: %q here, %q at line %d, the one the rules read; a reader cannot tell which holds; expected one \"**Status:** <Planning Phase | Execution Phase | Validation Phase | Complete>\" line", here, read, at)
+	}
+	tests := []struct {
+		name     string
+		doc      []byte
+		problems []Problem
+	}{
+		{"one", md("# R", "**Status:** Complete"), nil},
+		{"the same twice", md("# R", "**Status:** Complete", "## Notes", "**Status:** _complete_"), nil},
+		{"in progress, then complete", md("# R", "**Status:** Execution Phase", "## Task Queue", "- [ ] T001: a", "", "**Status:** Complete"),
+			[]Problem{{6, 1, msg("Complete", "Execution Phase", 2)}}},
+		{"complete, then in progress", md("# R", "**Status:** Complete", "", "**Status:** Execution Phase", "Status: Planning Phase"),
+			[]Problem{{4, 1, msg("Execution Phase", "Complete", 2)}}},
+		{"written otherwise", md("# R", "Status: Execution Phase", "**Status:** Complete"), []Problem{{2, 1, msg("Execution Phase", "Complete", 3)}}},
+		{"as a heading", md("## Status: Complete", "**Status:** Planning"), []Problem{{1, 1, msg("Complete", "Planning", 2)}}},
+		{"code shows no field", md("# R", "**Status:** Complete", "```", "**Status:** Planning", "```"), nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, problems := ParseRoadmap(tt.doc)
+			assertProblems(t, problems, tt.problems)
 		})
 	}
 }
