@@ -129,6 +129,11 @@ func ParseGatesLedger(data []byte) (*GatesLedger, []Problem) {
 				continue
 			}
 		}
+		if l.setextText && readsAsEvent(l) {
+			doc.problem(l.num, column(l.text, len(l.text)-len(strings.TrimLeft(l.text, " \t"))),
+				malformedEvent+" written as a heading (%s is underlined by the line after its paragraph, setext): Markdown shows it as one, and a heading is read as a section, never as an event; leave a blank line between the events and a \"---\" rule", snippet(strings.TrimSpace(l.text)))
+			continue
+		}
 		if !in[i] && !l.code && l.level == 0 && readsAsEvent(l) {
 			doc.problem(l.num, column(l.text, len(l.text)-len(strings.TrimLeft(l.text, " \t"))),
 				eventOutside+" the Gate Events Log section (%s): events are read only there, so this one is not; append it to that section", where(section, found))

@@ -107,11 +107,26 @@ func TestParseGatesLedgerEvents(t *testing.T) {
 		},
 		{
 			name:       "an underline under a level-3 log's last event ends it, and a deeper heading does not",
-			doc:        md("### Gate Events Log", "[t] G0 - PASSED - planner - ok", "---", "#### More", "[t] G1 - PASSED - executor - ok", "Sub", "==="),
+			doc:        md("### Gate Events Log", "[t] G0 - PASSED - planner - ok", "", "End", "---", "#### More", "[t] G1 - PASSED - executor - ok", "", "Sub", "==="),
 			eventsLine: 1,
 			want:       []Event{{"t", "G0", "PASSED", "planner", "ok", 2}},
 			problems: []Problem{
-				{5, 1, `gate event outside the Gate Events Log section (it stands under "#### More"): events are read only there, so this one is not; append it to that section`},
+				{7, 1, `gate event outside the Gate Events Log section (it stands under "#### More"): events are read only there, so this one is not; append it to that section`},
+			},
+		},
+		{
+			// "[t] G0 - PASSED ..." right above "---" is the text of a
+			// heading to Markdown (with every line of its paragraph): a
+			// reader sees a heading, so it is no event, as with "## [t] ...".
+			name: "events underlined as a heading are malformed; under a list item, or after a blank line, the underline is a rule",
+			doc: md("## Gate Events Log", "[t] G0 - STARTED - planner - n", "[t] G0 - PASSED - planner - ok", "---",
+				"## Gate Events Log", "- [t] G1 - STARTED - executor - n", "---", "[t] G1 - PASSED - executor - ok", "", "===", "Notes", "[t] G2 - PASSED - validator - ok", "==="),
+			eventsLine: 1,
+			want:       []Event{{"t", "G1", "STARTED", "executor", "n", 6}, {"t", "G1", "PASSED", "executor", "ok", 8}},
+			problems: []Problem{
+				{2, 1, `malformed gate event written as a heading ("[t] G0 - STARTED - planner - n" is underlined by the line after its paragraph, setext): Markdown shows it as one, and a heading is read as a section, never as an event; leave a blank line between the events and a "---" rule`},
+				{3, 1, `malformed gate event written as a heading ("[t] G0 - PASSED - planner - ok" is underlined by the line after its paragraph, setext): Markdown shows it as one, and a heading is read as a section, never as an event; leave a blank line between the events and a "---" rule`},
+				{12, 1, `malformed gate event written as a heading ("[t] G2 - PASSED - validator - ok" is underlined by the line after its paragraph, setext): Markdown shows it as one, and a heading is read as a section, never as an event; leave a blank line between the events and a "---" rule`},
 			},
 		},
 		{

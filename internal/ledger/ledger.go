@@ -117,6 +117,10 @@ type line struct {
 	// heading ends the section above it for a reader all the same.
 	setext      int
 	setextTitle string
+	// setextText marks a line of the text of an underlined heading: the
+	// paragraph above a setext underline, which Markdown shows as the
+	// heading, not as the lines (or records) it is written as.
+	setextText bool
 	// collapsed marks a line inside a <details> element without the open
 	// attribute: GitHub shows it closed, so a reader sees its <summary>
 	// and none of this line until they unfold it.
@@ -339,6 +343,7 @@ func scan(data []byte) *document {
 						l.setext = 1
 					}
 					l.setextTitle = shownText(strings.TrimSpace(paraFirst.text))
+					d.markSetextText(paraFirst.num, num)
 				}
 			}
 		}
@@ -873,6 +878,27 @@ func (d *document) setextSection(first line) bool {
 		}
 	}
 	return true
+}
+
+// markSetextText marks the lines from first up to the underline at line
+// under as the text of the heading it makes, when each of them is a
+// paragraph's line to Markdown: a list item, a block quote or a table row
+// there starts another block, and the underline is then a thematic break
+// (or the paragraph is not the one tracked).
+func (d *document) markSetextText(first, under int) {
+	if first < 1 || under-1 > len(d.lines) || first >= under {
+		return
+	}
+	text := d.lines[first-1 : under-1]
+	for _, l := range text {
+		t := strings.TrimSpace(l.text)
+		if _, item := listItem(l.text); item || t == "" || l.code || l.level > 0 || strings.ContainsAny(t[:1], ">|") {
+			return
+		}
+	}
+	for k := range text {
+		text[k].setextText = true
+	}
 }
 
 // containedSection reports a heading in a block quote or a list item ("> ##
