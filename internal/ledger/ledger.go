@@ -247,10 +247,10 @@ func scan(data []byte) *document {
 		if (fenceLen > 0 || inComment) && strings.TrimSpace(text) != "" {
 			hidden++
 		}
-		opens := 0
+		opens, fenceAt := 0, 0
 		if fenceLen == 0 && !inComment && strings.TrimSpace(text) != "" {
 			l.indented = indentColumns(text) - itemBase(text, items)
-			opens, items = fenceInList(text, items)
+			opens, fenceAt, items = fenceInList(text, items)
 		}
 		paraBefore := para
 		para = false
@@ -264,6 +264,9 @@ func scan(data []byte) *document {
 			}
 		case opens > 0:
 			indent := len(text) - len(strings.TrimLeft(text, " \t"))
+			if fenceAt > 0 {
+				indent = fenceAt // the fence of "- ```" is the item's content
+			}
 			fenceChar, fenceLen = text[indent], opens
 			fenceBase = 0
 			if len(items) > 0 {
@@ -1141,14 +1144,16 @@ func blank(sb *strings.Builder, s string) {
 }
 
 // fenceInList returns the length of the fence that the non-blank line s
-// opens (0 if none) and the list items that the next line may belong to.
+// opens (0 if none), the byte offset in s of the list item marker's
+// content when the fence is that content (0 otherwise), and the list
+// items that the next line may belong to.
 // items holds the content columns of the list items open before s. A
 // fence may be indented up to 3 columns more than the content of the item
 // it is in (of the document, outside lists): indented further, Markdown
 // reads the line as indented code or as text, and taking it for a fence
 // would hide the records up to its closing fence while every reader sees
 // them. A line indented less than an item's content is not in that item.
-func fenceInList(s string, items []int) (int, []int) {
+func fenceInList(s string, items []int) (int, int, []int) {
 	ind := indentColumns(s)
 	for len(items) > 0 && items[len(items)-1] > ind {
 		items = items[:len(items)-1]
@@ -1159,13 +1164,22 @@ func fenceInList(s string, items []int) (int, []int) {
 	}
 	if ind-base <= 3 {
 		if n := opensFence(s); n > 0 {
-			return n, items
+			return n, 0, items
 		}
 	}
 	if off, ok := listItem(s); ok {
-		items = append(items, itemContentColumn(s, off))
+		content := itemContentColumn(s, off)
+		items = append(items, content)
+		// A fence may be the item's first content ("- ```", "1. ~~~"):
+		// Markdown opens it in the item, and shows the item's lines up to
+		// its closing fence as code.
+		if ind-base <= 3 && widthColumns(s[:off]) == content {
+			if n := opensFence(s[off:]); n > 0 {
+				return n, off, items
+			}
+		}
 	}
-	return 0, items
+	return 0, 0, items
 }
 
 // itemBase is the content column of the innermost list item in items that

@@ -529,6 +529,13 @@ func TestFenceIndentation(t *testing.T) {
 		{"4 columns deeper than the item's content is code", md("- item", "      ```", okEntry, "```"), []Entry{entry(3)}},
 		{"text at the margin leaves the item", md("- item", "", "text", "    ```", okEntry, "```"), []Entry{entry(5)}},
 		{"a wide gap after the marker is code in the item", md("-      code", "      ```", okEntry), []Entry{entry(3)}},
+		// "- ```" opens a fence as the item's content: what Markdown shows
+		// as code there is no record, up to the closing fence or the end
+		// of the item.
+		{"a fence as a list item's content", md("- ```", "  "+okEntry, "  ```", okEntry), []Entry{entry(4)}},
+		{"a fence as an ordered item's content ends with the item", md("1. ~~~", "   "+okEntry, "", okEntry), []Entry{entry(4)}},
+		{"a fence after a wide gap in an item is code, no fence", md("-     ```", okEntry), []Entry{entry(2)}},
+		{"a fence as a nested item's content", md("- a", "  * ```", "    "+okEntry, "    ```", okEntry), []Entry{entry(5)}},
 		{
 			name: "a fence in an item ends with the item",
 			doc:  md(okEntry, "", "    ```", "", okEntry, "", "```"),
