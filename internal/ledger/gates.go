@@ -739,6 +739,23 @@ func currentGates(doc *document) []CurrentGate {
 	inEvidence := false // under "**Evidence Required:**"
 	statusCol := -1     // the Status column of a table the section holds, -1 if none, -2 in a table of gates
 	inTable := false
+	contradicted := false // the section's status was given twice, and reported
+	// setStatus gives the section the status value at line num, unless it
+	// has one: then a value that says another thing is reported, once per
+	// section, as the roadmap's second Status is.
+	setStatus := func(value string, num int) {
+		if cur.StatusLine == 0 {
+			cur.RawStatus, cur.StatusLine = value, num
+			cur.Status = normaliseGateStatus(value)
+			return
+		}
+		if contradicted || value == "" || cur.RawStatus == "" || normaliseGateStatus(value) == cur.Status &&
+			(cur.Status != "" || strings.EqualFold(stripEmphasis(value), stripEmphasis(cur.RawStatus))) {
+			return
+		}
+		contradicted = true
+		doc.problem(num, 1, "the Current Gate section gives its status twice, and they disagree: %s here, %s at line %d, the one the rules read; a reader cannot tell which holds; expected one \"**Status:** <In Progress | Passed | Failed>\" line", snippet(value), snippet(cur.RawStatus), cur.StatusLine)
+	}
 	for i, l := range doc.lines {
 		if l.level > 0 {
 			if cur != nil && l.level <= level {
@@ -747,7 +764,7 @@ func currentGates(doc *document) []CurrentGate {
 			}
 			if cur == nil && isCurrent(l.title) {
 				cur = &CurrentGate{Line: l.num, Gate: currentGateID(l.title), Blockers: []Blocker{}}
-				level, inBlockers, inEvidence = l.level, false, false
+				level, inBlockers, inEvidence, contradicted = l.level, false, false, false
 				continue
 			}
 			if cur != nil {
@@ -760,9 +777,8 @@ func currentGates(doc *document) []CurrentGate {
 					name, value = strings.ToLower(strings.TrimSpace(stripEmphasis(name))), strings.TrimSpace(value)
 				}
 				inBlockers, inEvidence = name == "blockers", isEvidenceLabel(name)
-				if name == "status" && value != "" && cur.StatusLine == 0 {
-					cur.RawStatus, cur.StatusLine = value, l.num
-					cur.Status = normaliseGateStatus(value)
+				if name == "status" && value != "" {
+					setStatus(value, l.num)
 				}
 				if inBlockers && value != "" {
 					cur.Blockers = append(cur.Blockers, Blocker{Text: value, Line: l.num})
@@ -795,16 +811,15 @@ func currentGates(doc *document) []CurrentGate {
 			// A table in the section: a "| Status | 🔴 Failed |" row, or
 			// a Status column, says the section's status as the label
 			// does, and a "| Blockers | ... |" row lists a blocker.
-			statusCol = currentGateTable(cur, l, t, doc.lines[i+1:], statusCol)
+			statusCol = currentGateTable(cur, l, t, doc.lines[i+1:], statusCol, setStatus)
 			inTable = true
 			continue
 		}
 		statusCol, inTable = -1, false
-		if value, ok := plainStatus(shownText(t)); ok && !inBlockers && cur.StatusLine == 0 {
+		if value, ok := plainStatus(shownText(t)); ok && !inBlockers {
 			// "Status: Failed", or "- **Status:** Failed": the section's
 			// status to a reader all the same.
-			cur.RawStatus, cur.StatusLine = value, l.num
-			cur.Status = normaliseGateStatus(value)
+			setStatus(value, l.num)
 			continue
 		}
 		if name, value, ok := boldLabel(shownText(t)); ok {
@@ -812,9 +827,8 @@ func currentGates(doc *document) []CurrentGate {
 			if e, ok := requiredEvidence(value, l.num); ok && inEvidence {
 				cur.Evidence = append(cur.Evidence, e)
 			}
-			if name == "status" && cur.StatusLine == 0 {
-				cur.RawStatus, cur.StatusLine = value, l.num
-				cur.Status = normaliseGateStatus(value)
+			if name == "status" {
+				setStatus(value, l.num)
 			}
 			if inBlockers && value != "" {
 				cur.Blockers = append(cur.Blockers, Blocker{Text: value, Line: l.num})
@@ -849,7 +863,7 @@ func currentGates(doc *document) []CurrentGate {
 // for a table of gates, which has a Gate column), the first row below it
 // its status; a row labelled "Status" or "Blockers" in
 // its first cell gives the status or a blocker in its second.
-func currentGateTable(cur *CurrentGate, l line, t string, next []line, statusCol int) int {
+func currentGateTable(cur *CurrentGate, l line, t string, next []line, statusCol int, setStatus func(value string, num int)) int {
 	if isDelimiterRow(t) {
 		return statusCol
 	}
@@ -871,9 +885,8 @@ func currentGateTable(cur *CurrentGate, l line, t string, next []line, statusCol
 		return statusCol // a row of a table of gates
 	}
 	set := func(value string) {
-		if value != "" && cur.StatusLine == 0 {
-			cur.RawStatus, cur.StatusLine = value, l.num
-			cur.Status = normaliseGateStatus(value)
+		if value != "" {
+			setStatus(value, l.num)
 		}
 	}
 	if statusCol >= 0 && statusCol < len(cells) {

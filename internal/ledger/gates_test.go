@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"fmt"
 	"testing"
 )
 
@@ -439,7 +440,7 @@ func TestParseGatesLedgerCurrentGateSubheadings(t *testing.T) {
 		"**Status:** 🟡 In Progress",
 		"#### Blockers: CVE-2024-33663 open",
 	))
-	assertProblems(t, problems, nil)
+	assertProblems(t, problems, []Problem{{3, 1, statusTwiceMessage("Passed", "🔴 Failed", 2)}})
 	assertEqual(t, "current gates", g.Current, []CurrentGate{
 		{Gate: "G2_validation", Line: 1, Status: GateFailed, RawStatus: "🔴 Failed", StatusLine: 2, Blockers: []Blocker{
 			{"Security scan reports a high-severity CVE", 5},
@@ -494,7 +495,7 @@ func TestParseGatesLedgerCurrentGateTable(t *testing.T) {
 		"## Current Gate: G4",
 		"Owner | Status", "--- | ---", "system | ⚪ Not Started",
 	))
-	assertProblems(t, problems, nil)
+	assertProblems(t, problems, []Problem{{8, 1, statusTwiceMessage("🟢 Passed", "🔴 Failed", 6)}})
 	assertEqual(t, "current gates", g.Current, []CurrentGate{
 		{Gate: "G2_validation", Line: 1, Status: GateFailed, RawStatus: "🔴 Failed", StatusLine: 6, Blockers: []Blocker{
 			{"CVE-2024-33663 open", 7},
@@ -609,12 +610,43 @@ func TestEventInNote(t *testing.T) {
 
 // TestCurrentGateStatusVariants: a Current Gate section's status written
 // without emphasis, or as a list item, is its status to a reader.
+func statusTwiceMessage(here, read string, at int) string {
+	return fmt.Sprintf("the Current Gate section gives its status twice, and they disagree: %q here, %q at line %d, the one the rules read; a reader cannot tell which holds; expected one \"**Status:** <In Progress | Passed | Failed>\" line", here, read, at)
+}
+
+// TestCurrentGateStatusTwice: a Current Gate section that gives its status
+// twice with two meanings shows a reader both, and the rules read the
+// first: "Passed" above "🔴 Failed" would pass a gate the section also
+// says failed. A problem at the second, once per section; the same status
+// written twice, or a label without a value, says nothing new.
+func TestCurrentGateStatusTwice(t *testing.T) {
+	tests := []struct {
+		name     string
+		doc      []byte
+		problems []Problem
+	}{
+		{"passed, then failed", md("## Current Gate: G2", "**Status:** Passed", "", "**Status:** 🔴 Failed", "Status: In Progress"),
+			[]Problem{{4, 1, statusTwiceMessage("🔴 Failed", "Passed", 2)}}},
+		{"the same, written otherwise", md("## Current Gate: G2", "**Status:** Passed", "- Status: 🟢 PASSED"), nil},
+		{"a label without a value first", md("## Current Gate: G2", "**Status:**", "**Status:** Failed"), nil},
+		{"each section its own", md("## Current Gate: G1", "**Status:** Passed", "## Current Gate: G2", "**Status:** In Progress"), nil},
+		{"in a table after a label", md("## Current Gate: G2", "**Status:** Passed", "", "| Field | Value |", "|---|---|", "| Status | 🔴 Failed |"),
+			[]Problem{{6, 1, statusTwiceMessage("🔴 Failed", "Passed", 2)}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, problems := ParseGatesLedger(tt.doc)
+			assertProblems(t, problems, tt.problems)
+		})
+	}
+}
+
 func TestCurrentGateStatusVariants(t *testing.T) {
 	for _, written := range []string{"Status: Failed", "status:Failed", "- **Status:** Failed", "* Status: Failed", "1. **Status**: Failed", "> **Status:** Failed", "> > - Status: Failed",
 		"__Status:__ Failed", "*Status:* Failed", "_Status_: Failed", "<b>Status:</b> Failed", "<STRONG>Status</STRONG>: Failed", "_Status: Failed_", "**Status: Failed**"} {
 		t.Run(written, func(t *testing.T) {
 			g, problems := ParseGatesLedger(md("## Current Gate: G2", "**Owner:** validator", written, "**Blockers:**", "- Status: waiting on the vendor", "**Status:** Passed"))
-			assertProblems(t, problems, nil)
+			assertProblems(t, problems, []Problem{{6, 1, statusTwiceMessage("Passed", "Failed", 3)}})
 			assertEqual(t, "current gates", g.Current, []CurrentGate{{Gate: "G2", Line: 1, Status: GateFailed, RawStatus: "Failed", StatusLine: 3,
 				Blockers: []Blocker{{"Status: waiting on the vendor", 5}}}})
 		})
