@@ -255,6 +255,9 @@ main() {
 	mutant changed-skips-inner-repository internal/runner/changed.go \
 		'if sc.onPath[p.repo][rel] || sc.inWholeDir(p.repo, rel) {' 'if sc.onPath[p.repo][rel] {' \
 		./internal/runner/ 'TestChanged'
+	mutant discover-link-chain-unfollowed internal/rundir/discover.go \
+		'held, err := t.through(abs)' 'held, err := []Found(nil), error(nil)' \
+		./internal/rundir/ '^TestDiscoverLinkChain$'
 	mutant changed-holds-unlisted internal/rundir/discover.go \
 		'whole = whole || wholeRuns' 'whole = whole' \
 		./internal/rundir/ 'TestDiscoverWithin'

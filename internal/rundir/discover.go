@@ -255,39 +255,95 @@ var maxThroughFolders = 100000
 // RunsThrough lists the runs below the folder that the link dir (found
 // while searching top) leads to, when that folder lies out of top: a run
 // there is reached through the link alone. A folder inside top is
-// searched where it is, so a link to it hides nothing. Links below the
-// folder are not followed. Each Found names its run relative to the
-// folder.
+// searched where it is, so a link to it hides nothing. A link below the
+// folder is looked through in the same way (each folder once), since a
+// run reached through two links is as hidden as one reached through one:
+// a link to a run counts as a run, a link to a folder of runs out of top
+// adds the runs there. Each Found names its run relative to the folder.
 func RunsThrough(top, dir string, detectors []Detector) ([]Found, error) {
 	return runsThrough(top, dir, detectors)
 }
 
 func runsThrough(top, dir string, detectors []Detector) ([]Found, error) {
+	realTop, err := filepath.EvalSymlinks(top)
+	if err != nil {
+		realTop = ""
+	}
+	t := &throughSearch{realTop: realTop, detectors: detectors, seen: map[string]bool{}}
+	runs, err := t.through(dir)
+	if err != nil {
+		return nil, err
+	}
+	if t.folders > maxThroughFolders {
+		return nil, fmt.Errorf("it holds more than %d folders", maxThroughFolders)
+	}
+	return runs, nil
+}
+
+// throughSearch is one search through a link, and the links below it.
+type throughSearch struct {
+	realTop   string // "" when the searched folder cannot be resolved
+	detectors []Detector
+	seen      map[string]bool // the folders searched, resolved
+	folders   int
+}
+
+// outside resolves the link dir, and reports whether it leads to a
+// folder out of the searched tree.
+func (t *throughSearch) outside(dir string) (string, bool) {
 	target, err := filepath.EvalSymlinks(dir)
 	if err != nil {
-		return nil, nil // a dangling link holds nothing
+		return "", false // a dangling link holds nothing
 	}
-	if realTop, err := filepath.EvalSymlinks(top); err == nil {
-		if rel, err := filepath.Rel(realTop, target); err == nil && filepath.IsLocal(rel) {
-			return nil, nil
+	if t.realTop != "" {
+		if rel, err := filepath.Rel(t.realTop, target); err == nil && filepath.IsLocal(rel) {
+			return "", false
 		}
 	}
+	return target, true
+}
+
+func (t *throughSearch) through(dir string) ([]Found, error) {
+	target, ok := t.outside(dir)
+	if !ok || t.seen[target] {
+		return nil, nil
+	}
+	t.seen[target] = true
 	fsys, name := diskFS(target)
-	folders := 0
-	runs, err := search(fsys, name, detectors, false, func(string) bool {
-		folders++
-		return folders <= maxThroughFolders
+	found, err := search(fsys, name, t.detectors, true, func(string) bool {
+		t.folders++
+		return t.folders <= maxThroughFolders
 	}, false)
 	if err != nil {
 		return nil, err
 	}
-	if folders > maxThroughFolders {
-		return nil, fmt.Errorf("it holds more than %d folders", maxThroughFolders)
+	var runs []Found
+	for _, r := range found {
+		abs := fromFS(target, name, r.Dir)
+		rel, _ := filepath.Rel(target, abs)
+		r.Dir = filepath.ToSlash(rel)
+		if r.Dir != "." && linkTarget(abs) != "" {
+			// A link below the folder: what it leads to, when that lies
+			// out of the searched tree, is reached through links alone.
+			if r.Layout != "" {
+				if _, out := t.outside(abs); out {
+					runs = append(runs, r)
+				}
+				continue
+			}
+			held, err := t.through(abs)
+			if err != nil {
+				return nil, err
+			}
+			for _, h := range held {
+				h.Dir = path.Join(r.Dir, h.Dir)
+				runs = append(runs, h)
+			}
+			continue
+		}
+		runs = append(runs, r)
 	}
-	for i := range runs {
-		rel, _ := filepath.Rel(target, fromFS(target, name, runs[i].Dir))
-		runs[i].Dir = filepath.ToSlash(rel)
-	}
+	slices.SortFunc(runs, func(a, b Found) int { return strings.Compare(a.Dir, b.Dir) })
 	return runs, nil
 }
 

@@ -181,3 +181,49 @@ func TestDiscoverLinkToRuns(t *testing.T) {
 		t.Error("a link to a folder too large to search: no error, want one (a run there could be missed)")
 	}
 }
+
+// TestDiscoverLinkChain: a link out of the searched tree to a folder that
+// holds no run but a link to one (or to a folder of runs) out of the tree
+// hides those runs as well as one link would: they are in Through. A link
+// back to a folder already searched, or into the tree, adds nothing.
+func TestDiscoverLinkChain(t *testing.T) {
+	root := t.TempDir()
+	outside := t.TempDir()
+	for _, d := range []string{filepath.Join(root, "tree/runs/real"), filepath.Join(outside, "far/run"), filepath.Join(outside, "lone")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(d, "RUN.mark"), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(outside, "near/sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	links := map[string]string{
+		filepath.Join(root, "tree/runs/hop"):       filepath.Join(outside, "near"),
+		filepath.Join(outside, "near/sub/far"):     filepath.Join(outside, "far"),    // a folder of runs
+		filepath.Join(outside, "near/lone"):        filepath.Join(outside, "lone"),   // a run
+		filepath.Join(outside, "near/back"):        filepath.Join(outside, "near"),   // a cycle
+		filepath.Join(outside, "near/sub/intree"):  filepath.Join(root, "tree/runs"), // the searched tree
+		filepath.Join(outside, "near/sub/realrun"): filepath.Join(root, "tree/runs/real"),
+	}
+	for name, target := range links {
+		if err := os.Symlink(target, name); err != nil {
+			t.Skipf("cannot make symbolic links here: %v", err)
+		}
+	}
+	runs, err := Discover([]string{filepath.Join(root, "tree")}, []Detector{markerDetector}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hop *Run
+	for i := range runs {
+		if filepath.Base(runs[i].Dir) == "hop" {
+			hop = &runs[i]
+		}
+	}
+	if hop == nil || hop.Link == "" || !slices.Equal(hop.Through, []string{"lone", "sub/far/run"}) {
+		t.Errorf("a link to a folder holding links to runs: got %+v, want the link with the runs lone and sub/far/run in Through", hop)
+	}
+}
