@@ -121,8 +121,10 @@ func (e *OtherLayoutError) Error() string {
 // DiscoverWithin is Discover searching only the folders that within
 // (given an absolute folder) accepts, and all of each run found there: a
 // run's whole folder is searched, so that the runs it holds are all
-// listed. A folder within refuses is not even listed. Nil within accepts
-// every folder.
+// listed. A folder within refuses is not even listed; a symbolic link is
+// looked at wherever it is (a run folder that is a link, or a link to runs
+// out of the paths), so that the caller can tell by where it leads. Nil
+// within accepts every folder.
 func DiscoverWithin(paths []string, detectors []Detector, forced string, within func(absDir string) bool) ([]Run, error) {
 	// every searches below each path: with a forced layout too, so that
 	// a run of another layout found there is refused, not passed over.
@@ -508,7 +510,8 @@ func SearchWithin(fsys fs.FS, root string, detectors []Detector, within func(dir
 // search is Search; with links, a symbolic link to a folder that is a run
 // is found as a run too (at the link's place), so that discovery can
 // report it rather than pass over it, and a link to any other folder is
-// found with no layout, so that discovery can look for runs through it. Only the folders within accepts are
+// found with no layout, so that discovery can look for runs through it,
+// whether within accepts its place or not. Only the folders within accepts are
 // listed (nil: all); with wholeRuns, all of a run found is.
 func search(fsys fs.FS, root string, detectors []Detector, links bool, within func(string) bool, wholeRuns bool) ([]Found, error) {
 	var out []Found
@@ -525,10 +528,14 @@ func search(fsys fs.FS, root string, detectors []Detector, links bool, within fu
 			whole = whole || wholeRuns // the runs a run holds are all listed in its Holds
 		}
 		for _, e := range entries {
-			if within != nil && !whole && (e.IsDir() || e.Type()&fs.ModeSymlink != 0) && !within(path.Join(dir, e.Name())) {
+			// With links, a link is always looked at, within or not: what
+			// it leads to, not its place, says whether it hides a run
+			// the caller wants (a link to a folder where runs changed).
+			isLink := e.Type()&fs.ModeSymlink != 0
+			if within != nil && !whole && (e.IsDir() || isLink && !links) && !within(path.Join(dir, e.Name())) {
 				continue
 			}
-			if links && e.Type()&fs.ModeSymlink != 0 && !skipDirs[e.Name()] {
+			if links && isLink && !skipDirs[e.Name()] {
 				name := path.Join(dir, e.Name())
 				if info, err := fs.Stat(fsys, name); err == nil && info.IsDir() {
 					if layouts := detect(fsys, name, detectors); len(layouts) > 0 {

@@ -248,6 +248,49 @@ func (sc *changedScope) keeps(dir string) bool {
 	return false
 }
 
+// keepsLink reports whether r, a run folder that is a symbolic link or a
+// link to runs out of the paths, leads to a folder where a file changed:
+// the runs there are reached through the link alone (through further
+// links, maybe), so a change to them is a change to what the link shows,
+// though no file below the link changed. Where it leads that cannot be
+// placed in a searched repository is kept: whether it changed is unknown.
+func (sc *changedScope) keepsLink(r rundir.Run) bool {
+	if r.Link == "" {
+		return false
+	}
+	targets := []string{r.Dir}
+	if len(r.Through) > 0 {
+		targets = targets[:0]
+		for _, t := range r.Through {
+			targets = append(targets, filepath.Join(r.Dir, filepath.FromSlash(t)))
+		}
+	}
+	for _, t := range targets {
+		resolved, err := filepath.EvalSymlinks(t)
+		if err != nil {
+			return true
+		}
+		placed := false
+		for _, p := range sc.searched {
+			if p.repo == nil {
+				continue
+			}
+			rel, err := p.repo.Rel(resolved)
+			if err != nil {
+				continue
+			}
+			placed = true
+			if p.whole || sc.onPath[p.repo][rel] || sc.inWholeDir(p.repo, rel) {
+				return true
+			}
+		}
+		if !placed {
+			return true
+		}
+	}
+	return false
+}
+
 // topRel is "" for the top level, rel otherwise.
 func topRel(rel string) string {
 	if rel == "." {
@@ -284,7 +327,7 @@ func (sc *changedScope) discover(paths []string, forced string, detectors []rund
 	}
 	var kept []rundir.Run
 	for _, r := range found {
-		if sc.keeps(r.Dir) {
+		if sc.keeps(r.Dir) || sc.keepsLink(r) {
 			kept = append(kept, r)
 		}
 	}

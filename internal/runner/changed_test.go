@@ -136,6 +136,29 @@ func TestChangedFailsClosed(t *testing.T) {
 			runs: 1,
 		},
 		{
+			// The link is committed and unchanged, and so is the link
+			// below where it leads: only the run they lead to, out of
+			// the searched folder, changed. A full check reports the
+			// link (runs reached through it are not checked).
+			name: "a run changed where committed links lead, out of the searched folder",
+			before: func(t *testing.T, c *corpus.Corpus) {
+				top := filepath.Dir(c.Dir)
+				mustMkdir(t, filepath.Join(top, "far"))
+				mustMkdir(t, filepath.Join(top, "near"))
+				mustRename(t, c.Runs[3].Dir, filepath.Join(top, "far", c.Runs[3].ID))
+				for link, to := range map[string]string{filepath.Join(top, "near", "far"): filepath.Join("..", "far"), filepath.Join(c.Dir, c.Runs[3].ID): filepath.Join("..", "near")} {
+					if err := os.Symlink(to, link); err != nil {
+						t.Fatal(err)
+					}
+				}
+			},
+			after: func(t *testing.T, c *corpus.Corpus) {
+				mustWrite(t, filepath.Join(filepath.Dir(c.Dir), "far", c.Runs[3].ID, "README.md"), "edited\n")
+			},
+			want: map[int]string{3: finding.Symlink.ID},
+			runs: 1,
+		},
+		{
 			// The full check reads what the disk holds, whatever
 			// .gitignore says: the committed run now holds a run.
 			name: "an ignored folder in a committed run holds a run",

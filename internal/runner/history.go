@@ -349,6 +349,25 @@ func linkEntry(repo *gitrev.Repo, r rundir.Run) string {
 	return path.Join(parent, filepath.Base(r.Dir))
 }
 
+// throughEntries names, in repo, the folders of the runs a link to runs
+// out of the paths leads to (through further links, maybe): a change
+// there is a change to what the link shows, though nothing below the
+// link changed. unplaced: one of them is out of repo, so whether it
+// changed is not known.
+func throughEntries(repo *gitrev.Repo, r rundir.Run) (names []string, unplaced bool) {
+	if r.Link == "" {
+		return nil, false
+	}
+	for _, t := range r.Through {
+		rel, err := repo.Rel(filepath.Join(r.Dir, filepath.FromSlash(t)))
+		if err != nil {
+			return names, true
+		}
+		names = append(names, rel)
+	}
+	return names, false
+}
+
 func (hp *historyPlan) close() {
 	if hp.ownLocator {
 		hp.locator.Close()
@@ -399,7 +418,9 @@ func (hp *historyPlan) changedOnly(runs []rundir.Run) ([]rundir.Run, error) {
 		if link := linkEntry(rb.repo, r); link != "" {
 			names = append(names, link)
 		}
-		if rb.rel == "" || rb.rel == "." || slices.ContainsFunc(files, func(f string) bool {
+		through, unplaced := throughEntries(rb.repo, r)
+		names = append(names, through...)
+		if unplaced || rb.rel == "" || rb.rel == "." || slices.ContainsFunc(files, func(f string) bool {
 			return attributesOver(f, rb.rel) || slices.ContainsFunc(names, func(n string) bool { return touches(f, n) })
 		}) {
 			kept = append(kept, r)
