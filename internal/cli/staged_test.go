@@ -201,6 +201,17 @@ func TestStaged(t *testing.T) {
 			}
 			g.Git("add", "-A")
 		}, ExitFail, []string{newID, "[h3a.structure.symlink]"}, []string{"nothing to check", otherID}},
+		{"a run staged where committed links out of the paths lead", func(t *testing.T, g *gittest.Repo) {
+			g.Write(map[string]string{".h3a-check.yaml": "paths: [runs/]\n", "near/.keep": "", "far/.keep": ""})
+			for link, to := range map[string]string{"runs/shelf": "../near", "near/far": "../far"} {
+				if err := os.Symlink(to, filepath.Join(g.Dir, filepath.FromSlash(link))); err != nil {
+					t.Fatal(err)
+				}
+			}
+			g.Commit("links to a folder of runs to come")
+			copyExample(t, g, "far/"+newID)
+			g.Git("add", "-A")
+		}, ExitFail, []string{"runs/shelf", "[h3a.structure.symlink]", newID}, []string{"nothing to check", otherID}},
 		{"a file added with git add -N is not recorded", func(t *testing.T, g *gittest.Repo) {
 			g.Write(map[string]string{complete + "/README.md": "edited\n"})
 			g.Git("add", "-A")

@@ -33,13 +33,24 @@ func (s *stagedScope) collect(l *gitrev.Locator, snap *snapshot, p, prefix strin
 		}
 		for _, f := range snap.files {
 			if _, ok := under(f.Path, prefix); ok && f.Mode == gitrev.ModeLinkText {
-				if err := s.linkRun(snap, p, prefix, f.Path, f.Object, detectors); err != nil {
+				if err := s.linkRun(snap, p, prefix, f.Path, f.Object, detectors, false); err != nil {
 					return err
 				}
 			}
 		}
-	} else if err := s.touchedRuns(l, snap, p, prefix, detectors, depth, found, holding); err != nil {
-		return err
+	} else {
+		if err := s.touchedRuns(l, snap, p, prefix, detectors, depth, found, holding); err != nil {
+			return err
+		}
+		// A link the change leaves alone shows what changed where it
+		// leads: runs reached through it alone.
+		for _, f := range snap.files {
+			if _, ok := under(f.Path, prefix); ok && f.Mode == gitrev.ModeLinkText {
+				if err := s.linkRun(snap, p, prefix, f.Path, f.Object, detectors, true); err != nil {
+					return err
+				}
+			}
+		}
 	}
 	if err := s.onlyForced(p, prefix, snap.repo, found); err != nil {
 		return err
@@ -114,7 +125,7 @@ func (s *stagedScope) touchedRuns(l *gitrev.Locator, snap *snapshot, p, prefix s
 			}
 		}
 		if c.NewMode == gitrev.ModeLinkText && !c.Deleted {
-			if err := s.linkRun(snap, p, prefix, c.Path, c.NewObject, detectors); err != nil {
+			if err := s.linkRun(snap, p, prefix, c.Path, c.NewObject, detectors, false); err != nil {
 				return err
 			}
 		}
@@ -218,8 +229,11 @@ func (s *stagedScope) addRun(snap *snapshot, p, prefix, rel string, layouts []st
 // reports (h3a.structure.symlink), and the snapshot, where a link is a
 // file holding its target, would never show them. Where it leads is
 // looked up as a check of the working tree would: in the snapshot when
-// the target stays in the repository, else on disk.
-func (s *stagedScope) linkRun(snap *snapshot, p, prefix, rel, oid string, detectors []rundir.Detector) error {
+// the target stays in the repository, else on disk, and through the
+// links met there. With onlyChanged (a link the change leaves alone) it
+// is added only when the change touches a run it leads to, or one out of
+// the repository (whether that changed is not known).
+func (s *stagedScope) linkRun(snap *snapshot, p, prefix, rel, oid string, detectors []rundir.Detector, onlyChanged bool) error {
 	dir := filepath.Join(snap.repo.Root, filepath.FromSlash(rel))
 	if _, dup := s.at[dir]; dup || slices.ContainsFunc(s.runs, func(r rundir.Run) bool { return r.Dir == dir }) {
 		return nil
@@ -229,47 +243,24 @@ func (s *stagedScope) linkRun(snap *snapshot, p, prefix, rel, oid string, detect
 		return optionError(OptionStaged, "reading the symbolic link %s from git: %w", rel, err)
 	}
 	target := string(text)
-	var layouts, through []string
-	holds := func(found []rundir.Found) {
-		if len(found) > 0 {
-			layouts = []string{found[0].Layout}
-		}
-		for _, f := range found {
+	lead, err := s.leads(snap, prefix, rel, target, detectors, map[string]bool{})
+	if err != nil {
+		return err
+	}
+	layouts := lead.layouts
+	var through []string
+	if len(layouts) == 0 && len(lead.found) > 0 {
+		layouts = []string{lead.found[0].Layout}
+		for _, f := range lead.found {
 			through = append(through, f.Dir)
 		}
 	}
-	if inRepo := path.Join(path.Dir(rel), target); !path.IsAbs(target) && fs.ValidPath(inRepo) {
-		if run, lay, ok := rundir.Enclosing(snap.fsys, inRepo, detectors); ok && run == inRepo {
-			layouts = lay
-		} else if _, inside := under(inRepo, prefix); !inside {
-			// A folder of runs the paths do not reach but through the link.
-			found, err := rundir.Search(snap.fsys, inRepo, detectors)
-			if err != nil {
-				return optionError(OptionStaged, "%w", err)
-			}
-			for i := range found {
-				found[i].Dir, _ = under(found[i].Dir, inRepo)
-			}
-			holds(found)
-		}
-	} else {
-		abs := target
-		if !filepath.IsAbs(abs) {
-			abs = filepath.Join(filepath.Dir(dir), filepath.FromSlash(target))
-		}
-		if info, err := os.Stat(abs); err == nil && info.IsDir() {
-			if _, lay, ok := rundir.Enclosing(os.DirFS(abs), ".", detectors); ok {
-				layouts = lay
-			} else {
-				found, err := rundir.RunsThrough(filepath.Join(snap.repo.Root, filepath.FromSlash(prefix)), abs, detectors)
-				if err != nil {
-					return optionError(OptionStaged, "%s is a symbolic link to a folder that cannot be searched, so a run inside it could be missed: %w", rel, err)
-				}
-				holds(found)
-			}
-		}
-	}
 	if len(layouts) == 0 {
+		return nil
+	}
+	if onlyChanged && !lead.unplaced && !slices.ContainsFunc(lead.places, func(place string) bool {
+		return slices.ContainsFunc(snap.changes, func(c gitrev.Change) bool { _, ok := under(c.Path, place); return ok })
+	}) {
 		return nil
 	}
 	if s.forced != "" {
@@ -280,6 +271,98 @@ func (s *stagedScope) linkRun(snap *snapshot, p, prefix, rel, oid string, detect
 	}
 	s.runs = append(s.runs, rundir.Run{Dir: dir, Display: s.display(p, prefix, snap.repo, rel), Layout: layouts[0], Also: layouts[1:], Link: target, Through: through})
 	return nil
+}
+
+// linkLead is where a link leads: the run it is (layouts), or the runs
+// out of the searched path reached through it (found, relative to the
+// link), with the folder of each in the repository (places), unplaced
+// when one lies out of it.
+type linkLead struct {
+	layouts  []string
+	found    []rundir.Found
+	places   []string
+	unplaced bool
+}
+
+// leads finds where the link rel, to target, leads. seen holds the
+// repository folders already searched through a link, each searched once.
+func (s *stagedScope) leads(snap *snapshot, prefix, rel, target string, detectors []rundir.Detector, seen map[string]bool) (linkLead, error) {
+	var lead linkLead
+	if inRepo := path.Join(path.Dir(rel), target); !path.IsAbs(target) && fs.ValidPath(inRepo) {
+		if run, lay, ok := rundir.Enclosing(snap.fsys, inRepo, detectors); ok && run == inRepo {
+			return linkLead{layouts: lay, places: []string{inRepo}}, nil
+		}
+		if _, inside := under(inRepo, prefix); inside || seen[inRepo] {
+			return lead, nil
+		}
+		// A folder of runs the paths do not reach but through the link.
+		seen[inRepo] = true
+		found, err := rundir.Search(snap.fsys, inRepo, detectors)
+		if err != nil {
+			return lead, optionError(OptionStaged, "%w", err)
+		}
+		for _, f := range found {
+			lead.places = append(lead.places, relName(f.Dir))
+			f.Dir, _ = under(f.Dir, inRepo)
+			lead.found = append(lead.found, f)
+		}
+		// And the runs reached through the links below it, as a check of
+		// the working tree looks through them.
+		for _, f := range snap.files {
+			below, ok := under(f.Path, inRepo)
+			if !ok || below == "" || f.Mode != gitrev.ModeLinkText {
+				continue
+			}
+			text, err := snap.repo.ReadObject(f.Object, maxDetectRead)
+			if err != nil {
+				return lead, optionError(OptionStaged, "reading the symbolic link %s from git: %w", f.Path, err)
+			}
+			more, err := s.leads(snap, prefix, f.Path, string(text), detectors, seen)
+			if err != nil {
+				return lead, err
+			}
+			lead.places = append(lead.places, more.places...)
+			lead.unplaced = lead.unplaced || more.unplaced
+			if len(more.layouts) > 0 {
+				lead.found = append(lead.found, rundir.Found{Dir: below, Layout: more.layouts[0], Also: more.layouts[1:]})
+			}
+			for _, m := range more.found {
+				m.Dir = path.Join(below, m.Dir)
+				lead.found = append(lead.found, m)
+			}
+		}
+		slices.SortFunc(lead.found, func(a, b rundir.Found) int { return strings.Compare(a.Dir, b.Dir) })
+		return lead, nil
+	}
+	abs := target
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(snap.repo.Root, filepath.FromSlash(path.Dir(rel)), filepath.FromSlash(target))
+	}
+	info, err := os.Stat(abs)
+	if err != nil || !info.IsDir() {
+		return lead, nil
+	}
+	place := func(dir string) {
+		if r, err := snap.repo.Rel(dir); err == nil {
+			lead.places = append(lead.places, r)
+		} else {
+			lead.unplaced = true
+		}
+	}
+	if _, lay, ok := rundir.Enclosing(os.DirFS(abs), ".", detectors); ok {
+		lead.layouts = lay
+		place(abs)
+		return lead, nil
+	}
+	found, err := rundir.RunsThrough(filepath.Join(snap.repo.Root, filepath.FromSlash(prefix)), abs, detectors)
+	if err != nil {
+		return lead, optionError(OptionStaged, "%s is a symbolic link to a folder that cannot be searched, so a run inside it could be missed: %w", rel, err)
+	}
+	for _, f := range found {
+		place(filepath.Join(abs, filepath.FromSlash(f.Dir)))
+	}
+	lead.found = found
+	return lead, nil
 }
 
 // maxSubmoduleDepth bounds submodules inside submodules.
