@@ -212,6 +212,14 @@ func TestStaged(t *testing.T) {
 			copyExample(t, g, "far/"+newID)
 			g.Git("add", "-A")
 		}, ExitFail, []string{"runs/shelf", "[h3a.structure.symlink]", newID}, []string{"nothing to check", otherID}},
+		{"a run staged in a folder whose name is not UTF-8", func(t *testing.T, g *gittest.Repo) {
+			if err := os.Mkdir(filepath.Join(g.Dir, "runs", "\xff"), 0o755); err != nil {
+				t.Skipf("this file system takes no such name: %v", err)
+			}
+			copyExample(t, g, "runs/\xff/"+newID)
+			g.Write(map[string]string{"runs/\xff/" + newID + "/" + greenRel: "tampered\n"})
+			g.Git("add", "-A")
+		}, ExitError, []string{"not valid UTF-8"}, []string{"nothing to check"}},
 		{"a file added with git add -N is not recorded", func(t *testing.T, g *gittest.Repo) {
 			g.Write(map[string]string{complete + "/README.md": "edited\n"})
 			g.Git("add", "-A")

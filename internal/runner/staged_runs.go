@@ -116,6 +116,12 @@ func (s *stagedScope) touchedRuns(l *gitrev.Locator, snap *snapshot, p, prefix s
 		if _, ok := under(c.Path, prefix); !ok {
 			continue
 		}
+		if !fs.ValidPath(c.Path) {
+			// The snapshot, as the disk, cannot be read at such a name
+			// (not UTF-8): the run it lies in would not be found, and
+			// the commit would pass as touching none.
+			return optionError(OptionStaged, "cannot read %s, so a run it lies in could be missed: the name is not valid UTF-8 (rename it)", c.Path)
+		}
 		if c.Submodule() {
 			if err := s.submodule(l, snap, c, s.display(p, prefix, snap.repo, c.Path), detectors, depth); err != nil {
 				return err
