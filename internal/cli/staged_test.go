@@ -212,6 +212,15 @@ func TestStaged(t *testing.T) {
 			copyExample(t, g, "far/"+newID)
 			g.Git("add", "-A")
 		}, ExitFail, []string{"runs/shelf", "[h3a.structure.symlink]", newID}, []string{"nothing to check", otherID}},
+		{"a committed link to a file out of the paths is no folder of runs", func(t *testing.T, g *gittest.Repo) {
+			g.Write(map[string]string{".h3a-check.yaml": "paths: [runs/]\n", "NOTES.md": "notes\n"})
+			if err := os.Symlink(filepath.Join("..", "NOTES.md"), filepath.Join(g.Dir, "runs", "NOTES.md")); err != nil {
+				t.Fatal(err)
+			}
+			g.Commit("a link to notes")
+			g.Write(map[string]string{complete + "/README.md": "edited\n"})
+			g.Git("add", "-A")
+		}, ExitPass, []string{"1 run checked", completeID}, []string{otherID}},
 		{"a run staged in a folder whose name is not UTF-8", func(t *testing.T, g *gittest.Repo) {
 			if err := os.Mkdir(filepath.Join(g.Dir, "runs", "\xff"), 0o755); err != nil {
 				t.Skipf("this file system takes no such name: %v", err)

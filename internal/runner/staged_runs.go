@@ -301,6 +301,9 @@ func (s *stagedScope) leads(snap *snapshot, prefix, rel, target string, detector
 		if _, inside := under(inRepo, prefix); inside || seen[inRepo] {
 			return lead, nil
 		}
+		if info, err := fs.Stat(snap.fsys, inRepo); err != nil || !info.IsDir() {
+			return lead, nil // a file, or nothing: no folder of runs
+		}
 		// A folder of runs the paths do not reach but through the link.
 		seen[inRepo] = true
 		found, err := rundir.Search(snap.fsys, inRepo, detectors)
