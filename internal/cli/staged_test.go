@@ -221,6 +221,18 @@ func TestStaged(t *testing.T) {
 			g.Write(map[string]string{complete + "/README.md": "edited\n"})
 			g.Git("add", "-A")
 		}, ExitPass, []string{"1 run checked", completeID}, []string{otherID}},
+		{"a run staged with its state.json and state/ folder as symbolic links", func(t *testing.T, g *gittest.Repo) {
+			run := filepath.Join(g.Dir, "runs", newID)
+			if err := os.Mkdir(run, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			for _, name := range []string{"state", "state.json"} {
+				if err := os.Symlink(filepath.Join("..", completeID, name), filepath.Join(run, name)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			g.Git("add", "-A")
+		}, ExitFail, []string{newID, "[h3a.structure.symlink]"}, []string{"nothing to check", otherID}},
 		{"a run staged in a folder whose name is not UTF-8", func(t *testing.T, g *gittest.Repo) {
 			if err := os.Mkdir(filepath.Join(g.Dir, "runs", "\xff"), 0o755); err != nil {
 				t.Skipf("this file system takes no such name: %v", err)

@@ -17,15 +17,59 @@ import (
 // content is the link's target.
 type FilesFS struct {
 	files map[string]bool
+	links map[string]bool     // files that are symbolic links (WithLinks)
 	sizes map[string]int64    // when the content is known up front
 	dirs  map[string][]string // folder -> sorted child names ("." for the top)
 	read  func(name string) ([]byte, error)
 }
 
 var (
-	_ fs.StatFS    = (*FilesFS)(nil)
-	_ fs.ReadDirFS = (*FilesFS)(nil)
+	_ fs.StatFS     = (*FilesFS)(nil)
+	_ fs.ReadDirFS  = (*FilesFS)(nil)
+	_ fs.ReadLinkFS = (*FilesFS)(nil)
 )
+
+// WithLinks marks the listed files names as symbolic links, as git's
+// mode 120000 says they are: Lstat and ReadDir show them as links, as a
+// work tree does, so that detection, which takes a link where a run's
+// folder would be for that folder, finds the runs a check of the work
+// tree finds. Stat and Open still give the file git keeps, the target.
+func (f *FilesFS) WithLinks(names []string) *FilesFS {
+	for _, name := range names {
+		name = path.Clean("/" + name)[1:]
+		if f.files[name] {
+			if f.links == nil {
+				f.links = map[string]bool{}
+			}
+			f.links[name] = true
+		}
+	}
+	return f
+}
+
+// Lstat is Stat, but shows a link as a link.
+func (f *FilesFS) Lstat(name string) (fs.FileInfo, error) {
+	info, err := f.Stat(name)
+	if err == nil && f.links[name] {
+		return listedInfo{name: path.Base(name), size: f.sizes[name], link: true}, nil
+	}
+	return info, err
+}
+
+// ReadLink gives a link's target.
+func (f *FilesFS) ReadLink(name string) (string, error) {
+	if !fs.ValidPath(name) {
+		return "", &fs.PathError{Op: "readlink", Path: name, Err: fs.ErrInvalid}
+	}
+	if !f.links[name] || f.read == nil {
+		return "", &fs.PathError{Op: "readlink", Path: name, Err: fs.ErrInvalid}
+	}
+	data, err := f.read(name)
+	if err != nil {
+		return "", &fs.PathError{Op: "readlink", Path: name, Err: err}
+	}
+	return string(data), nil
+}
 
 // NewFilesFS builds the file system of files; read returns a file's
 // content (nil read: every file reads as empty).
@@ -92,7 +136,7 @@ func (f *FilesFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	for i, c := range children {
 		full := path.Join(name, c)
 		_, isDir := f.dirs[full]
-		entries[i] = fs.FileInfoToDirEntry(listedInfo{name: c, dir: isDir, size: f.sizes[full]})
+		entries[i] = fs.FileInfoToDirEntry(listedInfo{name: c, dir: isDir, size: f.sizes[full], link: f.links[full]})
 	}
 	return entries, nil
 }
@@ -122,6 +166,7 @@ type listedInfo struct {
 	name string
 	size int64
 	dir  bool
+	link bool
 }
 
 func (i listedInfo) Name() string { return i.name }
@@ -129,6 +174,9 @@ func (i listedInfo) Size() int64  { return i.size }
 func (i listedInfo) Mode() fs.FileMode {
 	if i.dir {
 		return fs.ModeDir | 0o555
+	}
+	if i.link {
+		return fs.ModeSymlink | 0o777
 	}
 	return 0o444
 }

@@ -21,21 +21,26 @@ type snapshot struct {
 
 func newSnapshot(repo *gitrev.Repo, files []gitrev.SnapshotFile, changes []gitrev.Change, base gitrev.Base) *snapshot {
 	objects := make(map[string]string, len(files))
-	var names []string
+	var names, links []string
 	for _, f := range files {
 		if f.Mode == gitrev.ModeSubmodule {
 			continue
 		}
 		objects[f.Path] = f.Object
 		names = append(names, f.Path)
+		if f.Mode == gitrev.ModeLinkText {
+			links = append(links, f.Path)
+		}
 	}
+	// Links show as links, as on disk: a run whose state/ folder is a
+	// link is a run (with that link an error), not a folder of files.
 	fsys := gitrev.NewFilesFS(names, func(name string) ([]byte, error) {
 		oid, ok := objects[name]
 		if !ok {
 			return nil, fs.ErrNotExist
 		}
 		return repo.ReadObject(oid, maxDetectRead)
-	})
+	}).WithLinks(links)
 	return &snapshot{repo: repo, files: files, fsys: fsys, changes: changes, base: base}
 }
 
