@@ -10,11 +10,18 @@ import data.h3a.lib
 #   A contract run whose record says the loop stopped without success waits for a
 #   person: summary.json final_verdict needs-human, or reject (the summary is written
 #   once no further round will run), or, in the last round, an auditor's gate or a
-#   judge's verdict of needs-human. The gate is needs-human (exit 3). artifact-contract.md,
-#   verdict.json and audit.json Rules: "`verdict` must be `pass|reject|needs-human`",
-#   "`gate` must be `pass|fail|needs-human`"; judge-evaluate scoring-rubric.md:
-#   "`needs-human`: Requirements are ambiguous or conflicting"; loop-orchestrator SKILL.md:
-#   "Cap iterations with `--max-rounds`", "`needs-human` -> final `needs-human`".
+#   judge's verdict of needs-human. So does a last round the judge passed that holds
+#   no audit.json in a run without summary.json: the auditor runs by default after a
+#   pass, and only the summary records that it was disabled (audit_enabled false), so
+#   nothing says the change was meant to land unaudited. The gate is needs-human
+#   (exit 3). artifact-contract.md, verdict.json and audit.json Rules: "`verdict` must
+#   be `pass|reject|needs-human`", "`gate` must be `pass|fail|needs-human`", summary.json:
+#   "audit_enabled": true; judge-evaluate scoring-rubric.md: "`needs-human`: Requirements
+#   are ambiguous or conflicting"; loop-orchestrator SKILL.md: "Cap iterations with
+#   `--max-rounds`", "`needs-human` -> final `needs-human`", "Run auditor gate
+#   (default)", "Run auditor in read-only mode after judge `pass`", "Disable auditor
+#   stage only when explicitly needed", "Persist `summary.json` with judge and audit
+#   outcomes".
 # custom:
 #   id: h3a.gates.contract_needs_human
 #   category: gates
@@ -49,6 +56,25 @@ stopped := item if {
 		"file": last_round.files.verdict,
 		"pointer": "/verdict",
 	}
+} else := item if {
+	unaudited_pass
+	item := {
+		"msg": sprintf("the judge passed %s and no audit.json follows: the auditor runs after a judge's pass unless the loop is run with --skip-audit, which only summary.json records (audit_enabled false), and the run has no summary.json, so the change was never audited and a person must decide whether it lands", [round_name(last_round)]),
+		"file": last_round.files.verdict,
+		"pointer": "/verdict",
+	}
+}
+
+# unaudited_pass: the last round's judge passed, no audit.json follows, and no
+# summary.json says the audit was disabled. The summary is the only record of
+# --skip-audit; a run without one (still running, or stopped) has nothing that
+# says the auditor was meant to stay out. Under --write-audit the checker is
+# that auditor (params.writing_audit), and the missing audit.json is its own.
+unaudited_pass if {
+	not summary
+	last_round.verdict.verdict == "pass"
+	not last_round.files.audit
+	not input.params.writing_audit == true
 }
 
 stop_reason := {

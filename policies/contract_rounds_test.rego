@@ -283,3 +283,51 @@ test_running_loop_after_a_reject_does_not_stop if {
 		{"op": "remove", "path": "/docs/rounds/1"},
 	])) == 0
 }
+
+# The judge passed the last round and no auditor followed, in a run without
+# summary.json: nothing records --skip-audit, so the change was never audited.
+test_running_loop_whose_pass_was_never_audited if {
+	stop_of([
+		{"op": "replace", "path": "/docs/rounds/1/audit", "value": null},
+		{"op": "remove", "path": "/docs/rounds/1/files/audit"},
+		{"op": "replace", "path": "/docs/summary", "value": null},
+	]) == ["h3a.gates.contract_needs_human", v2, "/verdict"]
+}
+
+# The same in a flat run (its documents at the top, no rounds/).
+test_flat_pass_never_audited if {
+	[f] := [f |
+		some f in stops([
+			{"op": "replace", "path": "/docs/rounds", "value": [{
+				"dir": "",
+				"files": {"handoff": "handoff.json", "verdict": "verdict.json"},
+				"handoff": fixture.contract_rounds.docs.rounds[1].handoff,
+				"verdict": fixture.contract_rounds.docs.rounds[1].verdict,
+			}]},
+			{"op": "replace", "path": "/docs/summary", "value": null},
+		])
+	]
+	[f.rule, f.file] == ["h3a.gates.contract_needs_human", "verdict.json"]
+	contains(f.msg, "the judge passed the run and no audit.json follows")
+}
+
+# A summary that says the audit was disabled is the record of --skip-audit.
+test_pass_unaudited_with_the_audit_disabled_does_not_stop if {
+	count(stops([
+		{"op": "replace", "path": "/docs/rounds/1/audit", "value": null},
+		{"op": "remove", "path": "/docs/rounds/1/files/audit"},
+		{"op": "replace", "path": "/docs/summary/audit_enabled", "value": false},
+		{"op": "remove", "path": "/docs/summary/audit_gate"},
+	])) == 0
+}
+
+# Under --write-audit the checker is the auditor: the missing audit.json is
+# the one it writes.
+test_pass_audited_by_the_checker_does_not_stop if {
+	count(stops([
+		{"op": "replace", "path": "/docs/rounds/1/audit", "value": null},
+		{"op": "remove", "path": "/docs/rounds/1/files/audit"},
+		{"op": "replace", "path": "/docs/summary", "value": null},
+		{"op": "add", "path": "/params/writing_audit", "value": true},
+	])) == 0
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -223,7 +224,7 @@ func runCheck(ctx context.Context, args []string, e *env) int {
 	if err := readTrusted(boundary, cfg, cf.base, e.getenv, reads, &opts); err != nil {
 		return fail(e, err)
 	}
-	opts.Rules.Params, opts.Rules.Severity, opts.Rules.Waivers = configured.Rules.Params, configured.Rules.Severity, configured.Rules.Waivers
+	opts.Rules.Params, opts.Rules.Severity, opts.Rules.Waivers = writingAudit(configured.Rules.Params, cf.writeAudit), configured.Rules.Severity, configured.Rules.Waivers
 	opts.Rules.MinHashDigits = configured.Rules.MinHashDigits
 	opts.Scope.Getenv = e.getenv
 	opts.Scope.TargetGetenv = withEvent
@@ -628,4 +629,21 @@ func (cf *checkFlags) useColor(e *env) bool {
 	}
 	info, err := f.Stat()
 	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}
+
+// writingAudit sets the policy parameter writing_audit when --write-audit
+// makes the checker the auditor of each contract run's last round: the
+// audit.json that round lacks is the one being written, so its absence is
+// not a pass that went unaudited. Only the flag sets it; a value the
+// configuration gives is dropped.
+func writingAudit(params map[string]any, write bool) map[string]any {
+	out := maps.Clone(params)
+	if out == nil {
+		out = map[string]any{}
+	}
+	delete(out, "writing_audit")
+	if write {
+		out["writing_audit"] = true
+	}
+	return out
 }

@@ -621,8 +621,8 @@ func buildCompiledFile17() []node {
 var compiledFile18 = sync.OnceValue(buildCompiledFile18)
 
 func buildCompiledFile18() []node {
-	n := make([]node, 119)
-	n[0] = node{loc: "input.contract.schema.json#", types: 64, required: []string{"run", "files", "docs", "evidence", "tree", "history", "params", "secrets"}, properties: map[string]*node{"docs": &n[75], "evidence": &n[98], "files": &n[100], "history": &n[102], "params": &n[106], "run": &n[109], "secrets": &n[115], "tree": &n[117]}, additional: &n[74]}
+	n := make([]node, 120)
+	n[0] = node{loc: "input.contract.schema.json#", types: 64, required: []string{"run", "files", "docs", "evidence", "tree", "history", "params", "secrets"}, properties: map[string]*node{"docs": &n[75], "evidence": &n[98], "files": &n[100], "history": &n[102], "params": &n[106], "run": &n[110], "secrets": &n[116], "tree": &n[118]}, additional: &n[74]}
 	n[1] = node{loc: "input.contract.schema.json#/$defs/evidenceEntry", types: 64, required: []string{"path", "hash", "time", "description", "line"}, properties: map[string]*node{"description": &n[3], "hash": &n[4], "line": &n[5], "path": &n[6], "time": &n[7]}, additional: &n[2]}
 	n[2] = node{loc: "input.contract.schema.json#/$defs/evidenceEntry/additionalProperties", isBool: true, boolValue: false}
 	n[3] = node{loc: "input.contract.schema.json#/$defs/evidenceEntry/properties/description", types: 16}
@@ -728,19 +728,20 @@ func buildCompiledFile18() []node {
 	n[103] = node{loc: "input.contract.schema.json#/properties/history/properties/base", types: 17}
 	n[104] = node{loc: "input.contract.schema.json#/properties/history/properties/checked", types: 2}
 	n[105] = node{loc: "input.contract.schema.json#/properties/history/properties/violations", types: 32}
-	n[106] = node{loc: "input.contract.schema.json#/properties/params", types: 64, required: []string{"max_iterations", "max_retries"}, properties: map[string]*node{"max_iterations": &n[107], "max_retries": &n[108]}}
+	n[106] = node{loc: "input.contract.schema.json#/properties/params", types: 64, required: []string{"max_iterations", "max_retries"}, properties: map[string]*node{"max_iterations": &n[107], "max_retries": &n[108], "writing_audit": &n[109]}}
 	n[107] = node{loc: "input.contract.schema.json#/properties/params/properties/max_iterations", types: 8, minimum: ratOf("0")}
 	n[108] = node{loc: "input.contract.schema.json#/properties/params/properties/max_retries", types: 8, minimum: ratOf("1")}
-	n[109] = node{loc: "input.contract.schema.json#/properties/run", types: 64, required: []string{"id", "layout", "dir", "dir_is_run_id"}, properties: map[string]*node{"dir": &n[111], "dir_is_run_id": &n[112], "id": &n[113], "layout": &n[114]}, additional: &n[110]}
-	n[110] = node{loc: "input.contract.schema.json#/properties/run/additionalProperties", isBool: true, boolValue: false}
-	n[111] = node{loc: "input.contract.schema.json#/properties/run/properties/dir", types: 16}
-	n[112] = node{loc: "input.contract.schema.json#/properties/run/properties/dir_is_run_id", types: 2}
-	n[113] = node{loc: "input.contract.schema.json#/properties/run/properties/id", types: 16}
-	n[114] = node{loc: "input.contract.schema.json#/properties/run/properties/layout", hasConst: true, constV: "contract"}
-	n[115] = node{loc: "input.contract.schema.json#/properties/secrets", types: 32, items: &n[116]}
-	n[116] = node{loc: "input.contract.schema.json#/properties/secrets/items", ref: &n[64]}
-	n[117] = node{loc: "input.contract.schema.json#/properties/tree", types: 32, items: &n[118]}
-	n[118] = node{loc: "input.contract.schema.json#/properties/tree/items", types: 16, minLength: intPtr(1)}
+	n[109] = node{loc: "input.contract.schema.json#/properties/params/properties/writing_audit", types: 2}
+	n[110] = node{loc: "input.contract.schema.json#/properties/run", types: 64, required: []string{"id", "layout", "dir", "dir_is_run_id"}, properties: map[string]*node{"dir": &n[112], "dir_is_run_id": &n[113], "id": &n[114], "layout": &n[115]}, additional: &n[111]}
+	n[111] = node{loc: "input.contract.schema.json#/properties/run/additionalProperties", isBool: true, boolValue: false}
+	n[112] = node{loc: "input.contract.schema.json#/properties/run/properties/dir", types: 16}
+	n[113] = node{loc: "input.contract.schema.json#/properties/run/properties/dir_is_run_id", types: 2}
+	n[114] = node{loc: "input.contract.schema.json#/properties/run/properties/id", types: 16}
+	n[115] = node{loc: "input.contract.schema.json#/properties/run/properties/layout", hasConst: true, constV: "contract"}
+	n[116] = node{loc: "input.contract.schema.json#/properties/secrets", types: 32, items: &n[117]}
+	n[117] = node{loc: "input.contract.schema.json#/properties/secrets/items", ref: &n[64]}
+	n[118] = node{loc: "input.contract.schema.json#/properties/tree", types: 32, items: &n[119]}
+	n[119] = node{loc: "input.contract.schema.json#/properties/tree/items", types: 16, minLength: intPtr(1)}
 	return n
 }
 
