@@ -90,3 +90,55 @@ drift contains {"msg": sprintf("history entries lack %s", [concat(", ", missing)
 	missing := lacking(lib.items(ledger.history), history_keys)
 	count(missing) > 0
 }
+
+# METADATA
+# title: Root key schema 3.0 does not define
+# description: >-
+#   A schema 3.0 state file holds a root key the schema does not list. The schema names
+#   the root object's keys one by one, and the file is "the sole source of truth for
+#   project state", so what an unknown key says is read by no rule: a warning. A key
+#   whose name speaks of a status (status, state, phase, stage: "status" beside
+#   project_status) is a second status of the project that no rule reads, and a reader
+#   cannot tell which of the two holds, so a person decides (needs-human).
+#   stigmergy-state-schema.md: "This document defines the official schema for the
+#   `.ai/state.json` file", "All agents MUST read from and write to this file in
+#   accordance with this schema"; Root Object: schema_version, project_name, goal,
+#   project_status, project_manifest, history, issue_log.
+# custom:
+#   id: h3a.schema.stigmergy_unknown_key
+#   category: schema
+#   severity: warning
+#   remediation: >-
+#     remove the key, or move what it says where schema 3.0 keeps it (the project's
+#     status in project_status, a task's in its project_manifest task)
+warn contains f if {
+	ledger
+	strict
+	some k in object.keys(ledger)
+	not k in root_keys
+	f := lib.finding(rego.metadata.rule(), object.union(
+		{
+			"msg": sprintf("root key %q is not in schema 3.0 (which defines %s), so no rule reads what it says%s", [k, concat(", ", root_keys), status_key_why(k)]),
+			"file": ledger_file,
+			"pointer": lib.pointer([k]),
+		},
+		status_key_human(k),
+	))
+}
+
+# status_words are what a root key's name holds when it carries a status of
+# the project beside project_status.
+status_words := ["status", "state", "phase", "stage"]
+
+status_key(k) if {
+	some w in status_words
+	contains(lower(k), w)
+}
+
+status_key_why(k) := sprintf(": it names a status beside project_status %s, and which of them holds cannot be told, so a person decides", [lib.describe(ledger.project_status)]) if status_key(k)
+
+else := ""
+
+status_key_human(k) := {"needs_human": true} if status_key(k)
+
+else := {}

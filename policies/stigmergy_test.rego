@@ -438,7 +438,30 @@ test_history_order_in_an_older_ledger_names_the_version if {
 }
 
 test_strict_ledger_has_no_drift if {
-	count(findings([put("/docs/state/extra", 1)])) == 0
+	count([f | some f in findings([put("/docs/state/extra", 1)]); f.rule == "h3a.schema.stigmergy_drift"]) == 0
+}
+
+# A schema 3.0 file names its root keys one by one: another is read by no rule.
+test_strict_ledger_unknown_key if {
+	ops := [put("/docs/state/extra", 1)]
+	located(ops) == {["h3a.schema.stigmergy_unknown_key", "rule", ledger, "/extra"]}
+	[f] := [f | some f in findings(ops)]
+	not f.needs_human
+}
+
+# A second status beside project_status: which holds is for a person.
+test_strict_ledger_second_status_needs_a_human if {
+	ops := [put("/docs/state/status", "EXECUTION_HALTED")]
+	[f] := [f | some f in findings(ops)]
+	[f.rule, f.pointer, f.needs_human] == ["h3a.schema.stigmergy_unknown_key", "/status", true]
+	contains(f.msg, `root key "status" is not in schema 3.0`)
+	contains(f.msg, `beside project_status "EXECUTION_IN_PROGRESS"`)
+}
+
+# A key of another shape is drift, named once.
+test_unknown_key_of_another_shape_is_drift_only if {
+	ops := array.concat(older, [put("/docs/state/status", "x")])
+	count([f | some f in findings(ops); f.rule == "h3a.schema.stigmergy_unknown_key"]) == 0
 }
 
 test_drift if {
