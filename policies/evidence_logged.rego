@@ -341,3 +341,42 @@ same_hash(a, b) if {
 }
 
 hex_of(h) := trim_suffix(trim_suffix(trim_prefix(lower(h), "sha256:"), "..."), "…")
+
+# METADATA
+# title: GREEN output that shows tests failing
+# description: >-
+#   G1 passed needs a GREEN output that shows the tests passing: the current TDD cycle's
+#   GREEN output (tdd_phases.green.test_output) holds no line in which a test runner's
+#   summary says tests failed (pytest "3 failed, 5 passed in 0.4s" or "FAILED
+#   tests/x.py::test", go test "--- FAIL: TestX" or "FAIL", jest "Tests: 2 failed",
+#   unittest "FAILED (failures=1)"; a count of 0 is no failure). The checker reads the
+#   file and gives those lines (docs.test_outputs). gate_framework.md, G1 Exit Criteria:
+#   "GREEN phase documented | GREEN test output saved showing all tests passing"; G2
+#   checklist: "RED→GREEN evidence exists and shows test failure → success".
+# custom:
+#   id: h3a.evidence.tdd_green_not_passing
+#   category: evidence
+#   severity: error
+#   remediation: >-
+#     make the tests pass, run them again, and save and log that run's output as the
+#     GREEN output; an output that shows failures is not GREEN
+deny contains f if {
+	1 in model.claimed_passed
+	i := model.current_cycle
+	green := model.cycles[i].tdd_phases.green.test_output
+	failures := lib.items(input.docs.test_outputs[lib.clean(green)].failures)
+	count(failures) > 0
+	first := failures[0]
+	f := lib.finding(rego.metadata.rule(), element(1, {
+		"msg": sprintf(
+			"G1_implementation is passed but the GREEN output %q shows tests failing, in the TDD cycle for %s: line %v reads %q%s",
+			[green, task_name, first.line, first.text, more_failures(count(failures))],
+		),
+		"file": lib.doc_file.executor_report,
+		"pointer": sprintf("/tdd_cycles/%d/tdd_phases/green/test_output", [i]),
+	}))
+}
+
+more_failures(n) := sprintf(" (and %d more such line(s))", [n - 1]) if n > 1
+
+else := ""

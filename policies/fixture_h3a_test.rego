@@ -505,6 +505,11 @@ complete := {
 				},
 			],
 		},
+		"test_outputs": {
+			"artifacts/executor/test_output_green.txt": {
+				"failures": [],
+			},
+		},
 		"validator_report": {
 			"agent": "validator",
 			"run_id": "20250929-134215-8b6f8b9a-7c9f-4c5e-8c6a-2f0f0d2e9c1a",
@@ -943,6 +948,7 @@ fresh := {
 			"run_id": "20250929-134215-8b6f8b9a-7c9f-4c5e-8c6a-2f0f0d2e9c1a",
 			"steps": [],
 		},
+		"test_outputs": {},
 		"validator_report": {
 			"agent": "validator",
 			"run_id": "20250929-134215-8b6f8b9a-7c9f-4c5e-8c6a-2f0f0d2e9c1a",

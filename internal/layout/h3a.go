@@ -205,6 +205,7 @@ func (H3A) Docs(r *Run) map[string]any {
 			docs[f.DocKey] = d.Value()
 		}
 	}
+	docs["test_outputs"] = testOutputsInput(r)
 	return docs
 }
 

@@ -1,0 +1,108 @@
+package layout
+
+import (
+	"bytes"
+	"path"
+	"regexp"
+	"strconv"
+	"sync"
+)
+
+// maxGreenOutputSize is the largest GREEN test output read for its
+// failure summary lines; a larger one is a finding at the report that
+// names it, never skipped in silence.
+const maxGreenOutputSize = 8 << 20
+
+// greenOutputs are the GREEN test outputs the executor report names
+// (tdd_cycles[i].tdd_phases.green.test_output), each a clean path inside
+// the run, in cycle order, once each.
+func greenOutputs(r *Run) []Need {
+	cycles, _ := jsonValue(r, h3aExecutorReport, "tdd_cycles").([]any)
+	var needs []Need
+	seen := map[string]bool{}
+	for i, c := range cycles {
+		m, _ := c.(map[string]any)
+		phases, _ := m["tdd_phases"].(map[string]any)
+		green, _ := phases["green"].(map[string]any)
+		p, _ := green["test_output"].(string)
+		if p == "" || seen[p] || !insideRun(p) || path.Clean(p) != p {
+			continue
+		}
+		seen[p] = true
+		needs = append(needs, Need{
+			Path: p, Want: Text, Limit: maxGreenOutputSize,
+			NamedBy: h3aExecutorReport, Pointer: "/tdd_cycles/" + strconv.Itoa(i) + "/tdd_phases/green/test_output",
+		})
+	}
+	return needs
+}
+
+// Needs: the text of each GREEN test output, for its failure summary lines.
+func (H3A) Needs(r *Run) []Need { return greenOutputs(r) }
+
+// testOutputsInput is docs.test_outputs: for each GREEN output read, the
+// lines in which a test runner's summary says tests failed.
+func testOutputsInput(r *Run) map[string]any {
+	out := map[string]any{}
+	for _, n := range greenOutputs(r) {
+		f := r.Text(n.Path)
+		if !f.OK {
+			continue
+		}
+		lines := []any{}
+		for _, l := range testFailureLines(f.Data) {
+			lines = append(lines, map[string]any{"line": l.line, "text": l.text})
+		}
+		out[n.Path] = map[string]any{"failures": lines}
+	}
+	return out
+}
+
+type failureLine struct {
+	line int
+	text string
+}
+
+// failureSummary matches the lines in which a test runner says tests
+// failed, and only those: pytest's summary ("=== 3 failed, 5 passed in
+// 0.1s ===", "3 failed, 5 passed in 0.12s" under -q) and its short test
+// summary ("FAILED tests/x.py::test_y - ..."); go test's "--- FAIL:" line
+// and "FAIL\tpkg\t0.1s" or a lone "FAIL"; jest's "Tests:" and "Test
+// Suites:" lines with a failed count; unittest's "FAILED (failures=1)".
+// A count of 0 is no failure.
+var failureSummary = sync.OnceValue(func() []*regexp.Regexp {
+	return []*regexp.Regexp{
+		regexp.MustCompile(`^=+ (?:.*[ ,])?([0-9]+) (?:failed|errors?)\b.* in [0-9.]+s.*=+$`),
+		regexp.MustCompile(`^([0-9]+) (?:failed|errors?)(?:, [0-9]+ [a-z]+)* in [0-9.]+s\b`),
+		regexp.MustCompile(`^[0-9]+ passed, ([0-9]+) (?:failed|errors?)(?:, [0-9]+ [a-z]+)* in [0-9.]+s\b`),
+		regexp.MustCompile(`^FAILED [^ ]+::[^ ]+`),
+		regexp.MustCompile(`^(?:ERROR) [^ ]+::[^ ]+`),
+		regexp.MustCompile(`^\s*--- FAIL: \S+`),
+		regexp.MustCompile(`^FAIL(?:\t\S+\t[0-9.]+s)?$`),
+		regexp.MustCompile(`^(?:Tests|Test Suites):\s+([0-9]+) failed\b`),
+		regexp.MustCompile(`^FAILED \((?:failures|errors)=([0-9]+)`),
+	}
+})
+
+// testFailureLines lists the lines of data that a test runner's summary
+// uses to say tests failed (a count above 0).
+func testFailureLines(data []byte) []failureLine {
+	var out []failureLine
+	for i, raw := range bytes.Split(data, []byte("\n")) {
+		line := string(bytes.TrimRight(raw, "\r"))
+		for _, re := range failureSummary() {
+			m := re.FindStringSubmatch(line)
+			if m == nil {
+				continue
+			}
+			if len(m) > 1 && m[1] != "" {
+				if n, err := strconv.Atoi(m[1]); err != nil || n == 0 {
+					continue
+				}
+			}
+			out = append(out, failureLine{i + 1, line})
+			break
+		}
+	}
+	return out
+}
