@@ -127,8 +127,10 @@ rollover_problems contains item if {
 #   last_error, in state.json (a key its schema leaves open) and in a vX.2 state.txt, whose
 #   st is read as the status it spells and whose log the checker does not read, so nothing
 #   there shows the error was resolved either. So is a snippet (err, last_error) that a
-#   task its plan file marks DONE keeps: the plan holds "per-task state", and a task done
-#   on an error nobody logged is the same unrecorded error. hybrid-ai-os-v1.4.md, state.json: "err |
+#   task its plan file marks done keeps (st, or the later generation's status: DONE,
+#   COMPLETE, COMPLETED or COMPLETED_SUCCESS, in any case and spacing): the plan holds
+#   "per-task state", and a task done on an error nobody logged is the same unrecorded
+#   error. hybrid-ai-os-v1.4.md, state.json: "err |
 #   str? | Last error snippet"; Error States: "ERROR | Logging call with level `E`",
 #   "Recovery requires manual or programmed conflict resolution followed by state
 #   clearance".
@@ -168,7 +170,22 @@ error_snippets contains ["state.txt", key, x2_state[key], x2_status(x2_state.st)
 error_snippets contains [path, sprintf("tasks/%d/%s", [i, key]), t[key], state.st, why] if {
 	some path, plan in plan_files
 	some i, t in lib.items(plan.tasks)
-	upper(lib.str(t.st)) in {"DONE", "COMPLETE", "COMPLETED"}
+	[skey, status] := done_status(t)
 	some key in ["err", "last_error"]
-	why := sprintf(" in state.json, task %s is %q in %s and no log entry has level \"E\": the error was never logged, so nothing shows it was resolved; a person must confirm it was", [lib.describe_field(t, "id"), t.st, path])
+	why := sprintf(" in state.json, task %s is %s %q in %s and no log entry has level \"E\": the error was never logged, so nothing shows it was resolved; a person must confirm it was", [lib.describe_field(t, "id"), skey, status, path])
 }
+
+# done_status is [key, value] of a plan task's status that says the task is
+# done: st, the spec's "per-task state", or status, the later generation's
+# name (its plans write "status": "DONE"), read in any case and spacing,
+# with a hyphen or a space for an underscore: DONE, COMPLETE, COMPLETED, and
+# COMPLETED_SUCCESS, the later generation's word for a finished plan.
+done_status(t) := ["st", t.st] if {
+	status_word(t.st) in done_words
+} else := ["status", t.status] if {
+	status_word(t.status) in done_words
+}
+
+done_words := {"DONE", "COMPLETE", "COMPLETED", "COMPLETED_SUCCESS"}
+
+status_word(s) := replace(replace(upper(trim_space(s)), "-", "_"), " ", "_") if is_string(s)

@@ -358,12 +358,26 @@ test_done_task_with_error_needs_human if {
 	t1 := "/docs/plans/plans~1core~1p_greet.json/tasks/0"
 	fs := findings([put(concat("", [t1, "/last_error"]), "pytest: 3 failed")])
 	located(fs) == {["h3a.gates.hybrid_err_snippet_unlogged", plan, "/tasks/0/last_error"]}
-	msgs(fs) == {`tasks/0/last_error holds "pytest: 3 failed" but st is "READY" in state.json, task "t1" is "DONE" in plans/core/p_greet.json and no log entry has level "E": the error was never logged, so nothing shows it was resolved; a person must confirm it was`}
+	msgs(fs) == {`tasks/0/last_error holds "pytest: 3 failed" but st is "READY" in state.json, task "t1" is st "DONE" in plans/core/p_greet.json and no log entry has level "E": the error was never logged, so nothing shows it was resolved; a person must confirm it was`}
 	every f in fs {
 		f.needs_human == true
 	}
 	located(findings([put(concat("", [t1, "/err"]), "boom"), set(concat("", [t1, "/st"]), "completed")])) == {["h3a.gates.hybrid_err_snippet_unlogged", plan, "/tasks/0/err"]}
 	count(findings([put("/docs/plans/plans~1core~1p_greet.json/tasks/1/err", "retrying")])) == 0
+
+	# done spelt otherwise, or under the later generation's key status
+	every spelt in ["Completed_Success", " done ", "completed-success"] {
+		located(findings([put(concat("", [t1, "/err"]), "boom"), set(concat("", [t1, "/st"]), spelt)])) == {["h3a.gates.hybrid_err_snippet_unlogged", plan, "/tasks/0/err"]}
+	}
+	under_status := findings([
+		put(concat("", [t1, "/err"]), "boom"),
+		{"op": "remove", "path": concat("", [t1, "/st"])},
+		put(concat("", [t1, "/status"]), "DONE"),
+	])
+	located(under_status) == {["h3a.gates.hybrid_err_snippet_unlogged", plan, "/tasks/0/err"]}
+	some f in under_status
+	contains(f.msg, `task "t1" is status "DONE"`)
+	count(findings([put(concat("", [t1, "/err"]), "boom"), set(concat("", [t1, "/st"]), "PENDING")])) == 0
 	count(findings([put(concat("", [t1, "/err"]), null)])) == 0
 	located(findings([put(concat("", [t1, "/err"]), "boom"), last_is_error])) == {cleared}
 }
