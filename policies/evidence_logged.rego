@@ -346,11 +346,13 @@ hex_of(h) := trim_suffix(trim_suffix(trim_prefix(lower(h), "sha256:"), "..."), "
 # title: GREEN output that shows tests failing
 # description: >-
 #   G1 passed needs a GREEN output that shows the tests passing: the current TDD cycle's
-#   GREEN output (tdd_phases.green.test_output) holds no line in which a test runner's
-#   summary says tests failed (pytest "3 failed, 5 passed in 0.4s" or "FAILED
-#   tests/x.py::test", go test "--- FAIL: TestX" or "FAIL", jest "Tests: 2 failed",
-#   unittest "FAILED (failures=1)"; a count of 0 is no failure). The checker reads the
-#   file and gives those lines (docs.test_outputs). gate_framework.md, G1 Exit Criteria:
+#   GREEN output (tdd_phases.green.test_output) holds no line in which a test runner
+#   says tests failed, in its summary or at a failed test (pytest "3 failed, 5 passed in
+#   0.4s", "FAILED tests/x.py::test" or "tests/x.py::test FAILED [ 34%]", go test "---
+#   FAIL: TestX" or "FAIL", jest "Tests: 2 failed", "✕ does the thing" or "FAIL
+#   src/x.test.js", unittest "FAILED (failures=1)" or "FAIL: test_a (tests.x.T)"; a
+#   count of 0 is no failure, a passing test named for failure none). The checker reads
+#   the file and gives those lines (docs.test_outputs). gate_framework.md, G1 Exit Criteria:
 #   "GREEN phase documented | GREEN test output saved showing all tests passing"; G2
 #   checklist: "RED→GREEN evidence exists and shows test failure → success".
 # custom:

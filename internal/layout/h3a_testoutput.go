@@ -5,7 +5,9 @@ import (
 	"path"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // maxGreenOutputSize is the largest GREEN test output read for its
@@ -64,32 +66,76 @@ type failureLine struct {
 }
 
 // failureSummary matches the lines in which a test runner says tests
-// failed, and only those: pytest's summary ("=== 3 failed, 5 passed in
-// 0.1s ===", "3 failed, 5 passed in 0.12s" under -q) and its short test
-// summary ("FAILED tests/x.py::test_y - ..."); go test's "--- FAIL:" line
-// and "FAIL\tpkg\t0.1s" or a lone "FAIL"; jest's "Tests:" and "Test
-// Suites:" lines with a failed count; unittest's "FAILED (failures=1)".
-// A count of 0 is no failure.
+// failed, and only those. Summaries: pytest's ("=== 3 failed, 5 passed in
+// 0.1s ===", "3 failed, 5 passed in 0.12s" under -q), jest's "Tests:" and
+// "Test Suites:" lines with a failed count, unittest's "FAILED
+// (failures=1)". Per-test lines, which a truncated or verbose output may
+// hold alone: pytest's short test summary ("FAILED tests/x.py::test_y -
+// ...", "ERROR tests/x.py"), its verbose result ("tests/x.py::test_y
+// FAILED [ 34%]"), its progress line with an F or E ("tests/x.py ..F
+// [ 40%]") and its "=== FAILURES ===" header; go test's "--- FAIL:",
+// "FAIL\tpkg\t0.1s" (or "[build failed]") and a lone "FAIL"; jest's "✕
+// does the thing (5 ms)" and "FAIL src/x.test.js"; unittest's "FAIL:
+// test_y (tests.x.T)", "ERROR: ..." and "test_y (tests.x.T) ... FAIL".
+// A count of 0 is no failure; a test whose name speaks of failure and
+// that passed is none.
 var failureSummary = sync.OnceValue(func() []*regexp.Regexp {
 	return []*regexp.Regexp{
+		// pytest
 		regexp.MustCompile(`^=+ (?:.*[ ,])?([0-9]+) (?:failed|errors?)\b.* in [0-9.]+s.*=+$`),
 		regexp.MustCompile(`^([0-9]+) (?:failed|errors?)(?:, [0-9]+ [a-z]+)* in [0-9.]+s\b`),
 		regexp.MustCompile(`^[0-9]+ passed, ([0-9]+) (?:failed|errors?)(?:, [0-9]+ [a-z]+)* in [0-9.]+s\b`),
-		regexp.MustCompile(`^FAILED [^ ]+::[^ ]+`),
-		regexp.MustCompile(`^(?:ERROR) [^ ]+::[^ ]+`),
+		regexp.MustCompile(`^(?:\[gw[0-9]+\] \[ *[0-9]+%\] )?(?:FAILED|ERROR) (?:[^ ]+::[^ ]+|[^\s:]+\.py(?: - .*)?$)`),
+		regexp.MustCompile(`^[^ ]+::[^ ].*? (?:FAILED|ERROR)(?: +\[ *[0-9]+%\])?$`),
+		regexp.MustCompile(`^(?:[^ ]+\.py )?[.sSxXFE]*[FE][.sSxXFE]* *\[ *[0-9]+%\]$`),
+		regexp.MustCompile(`^=+ (?:FAILURES|ERRORS) =+$`),
+		// go test
 		regexp.MustCompile(`^\s*--- FAIL: \S+`),
-		regexp.MustCompile(`^FAIL(?:\t\S+\t[0-9.]+s)?$`),
+		regexp.MustCompile(`^FAIL(?:\s+\S+\s+(?:[0-9.]+s|\[(?:build|setup) failed\]))?$`),
+		// jest
 		regexp.MustCompile(`^(?:Tests|Test Suites):\s+([0-9]+) failed\b`),
+		regexp.MustCompile(`^\s*[✕✗×] +\S`),
+		regexp.MustCompile(`^\s*FAIL +\S+\.[cm]?[jt]sx?(?: +\([0-9.]+ ?m?s\))?$`),
+		// unittest
 		regexp.MustCompile(`^FAILED \((?:failures|errors)=([0-9]+)`),
+		regexp.MustCompile(`^(?:FAIL|ERROR): \S+ \([\w.]+\)`),
+		regexp.MustCompile(`^.* \.\.\. (?:FAIL|ERROR)$`),
 	}
 })
 
-// testFailureLines lists the lines of data that a test runner's summary
-// uses to say tests failed (a count above 0).
+// maxFailureText is how much of a failure line is given (in bytes, cut
+// at a character); the rest of a longer line is "…".
+const maxFailureText = 200
+
+// ansiEscape is a terminal colour or cursor code, which a reader of the
+// output in a terminal does not see.
+var ansiEscape = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]`)
+})
+
+// clip cuts s to at most maxFailureText bytes, at a character, marking a
+// cut with "…".
+func clip(s string) string {
+	if len(s) <= maxFailureText {
+		return s
+	}
+	n := maxFailureText
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+// testFailureLines lists the lines of data in which a test runner says
+// tests failed (a count above 0), colour codes removed, each cut to
+// maxFailureText.
 func testFailureLines(data []byte) []failureLine {
 	var out []failureLine
 	for i, raw := range bytes.Split(data, []byte("\n")) {
 		line := string(bytes.TrimRight(raw, "\r"))
+		if strings.Contains(line, "\x1b") {
+			line = ansiEscape().ReplaceAllString(line, "")
+		}
 		for _, re := range failureSummary() {
 			m := re.FindStringSubmatch(line)
 			if m == nil {
@@ -100,7 +146,7 @@ func testFailureLines(data []byte) []failureLine {
 					continue
 				}
 			}
-			out = append(out, failureLine{i + 1, line})
+			out = append(out, failureLine{i + 1, clip(line)})
 			break
 		}
 	}
