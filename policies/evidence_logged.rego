@@ -366,13 +366,14 @@ deny contains f if {
 	1 in model.claimed_passed
 	i := model.current_cycle
 	green := model.cycles[i].tdd_phases.green.test_output
-	failures := lib.items(input.docs.test_outputs[lib.clean(green)].failures)
+	output := input.docs.test_outputs[lib.clean(green)]
+	failures := lib.items(output.failures)
 	count(failures) > 0
 	first := failures[0]
 	f := lib.finding(rego.metadata.rule(), element(1, {
 		"msg": sprintf(
 			"G1_implementation is passed but the GREEN output %q shows tests failing, in the TDD cycle for %s: line %v reads %q%s",
-			[green, task_name, first.line, first.text, more_failures(count(failures))],
+			[green, task_name, first.line, first.text, more_failures(output.count)],
 		),
 		"file": lib.doc_file.executor_report,
 		"pointer": sprintf("/tdd_cycles/%d/tdd_phases/green/test_output", [i]),

@@ -912,14 +912,27 @@ test_tdd_red_not_failure if {
 # passing; an output that says none failed is GREEN.
 test_tdd_green_not_passing if {
 	green := "artifacts/executor/test_output_green.txt"
-	failing := test.patch([{"op": "add", "path": "/docs/test_outputs", "value": {green: {"failures": [
-		{"line": 3, "text": "==== 3 failed, 5 passed in 0.41s ===="},
-		{"line": 9, "text": "FAILED tests/test_jwt.py::test_expired"},
-	]}}}])
+	failing := test.patch([{"op": "add", "path": "/docs/test_outputs", "value": {green: {
+		"failures": [
+			{"line": 3, "text": "==== 3 failed, 5 passed in 0.41s ===="},
+			{"line": 9, "text": "FAILED tests/test_jwt.py::test_expired"},
+		],
+		"count": 2,
+	}}}])
 	[f] := test.of(evidence.deny, "h3a.evidence.tdd_green_not_passing") with input as failing
 	f.msg == `G1_implementation is passed but the GREEN output "artifacts/executor/test_output_green.txt" shows tests failing, in the TDD cycle for task "T001": line 3 reads "==== 3 failed, 5 passed in 0.41s ====" (and 1 more such line(s))`
 	[f.file, f.pointer, f.gate] == ["executor_report.json", "/tdd_cycles/0/tdd_phases/green/test_output", "G1"]
-	passing := test.patch([{"op": "add", "path": "/docs/test_outputs", "value": {green: {"failures": []}}}])
+
+	# Past the first lines the input lists, the count says how many more.
+	capped := test.patch([{"op": "add", "path": "/docs/test_outputs", "value": {green: {
+		"failures": [
+			{"line": 3, "text": "FAIL"},
+		],
+		"count": 45,
+	}}}])
+	[c] := test.of(evidence.deny, "h3a.evidence.tdd_green_not_passing") with input as capped
+	endswith(c.msg, `line 3 reads "FAIL" (and 44 more such line(s))`)
+	passing := test.patch([{"op": "add", "path": "/docs/test_outputs", "value": {green: {"failures": [], "count": 0}}}])
 	count(test.of(evidence.deny, "h3a.evidence.tdd_green_not_passing")) == 0 with input as passing
 	count(test.of(evidence.deny, "h3a.evidence.tdd_green_not_passing")) == 0 with input as fixture.complete
 }

@@ -507,6 +507,7 @@ complete := {
 		},
 		"test_outputs": {
 			"artifacts/executor/test_output_green.txt": {
+				"count": 0,
 				"failures": [],
 			},
 		},

@@ -42,8 +42,14 @@ func greenOutputs(r *Run) []Need {
 // Needs: the text of each GREEN test output, for its failure summary lines.
 func (H3A) Needs(r *Run) []Need { return greenOutputs(r) }
 
+// maxFailureLines is how many failure lines of one output reach the
+// policy input, with their count: an 8 MiB output of one-word lines would
+// otherwise expand to a million records.
+const maxFailureLines = 20
+
 // testOutputsInput is docs.test_outputs: for each GREEN output read, the
-// lines in which a test runner's summary says tests failed.
+// lines in which a test runner's summary says tests failed (the first
+// maxFailureLines) and how many there are.
 func testOutputsInput(r *Run) map[string]any {
 	out := map[string]any{}
 	for _, n := range greenOutputs(r) {
@@ -51,13 +57,19 @@ func testOutputsInput(r *Run) map[string]any {
 		if !f.OK {
 			continue
 		}
-		lines := []any{}
-		for _, l := range testFailureLines(f.Data) {
-			lines = append(lines, map[string]any{"line": l.line, "text": l.text})
-		}
-		out[n.Path] = map[string]any{"failures": lines}
+		out[n.Path] = testOutputInput(f.Data)
 	}
 	return out
+}
+
+// testOutputInput is one output's entry of docs.test_outputs.
+func testOutputInput(data []byte) map[string]any {
+	found := testFailureLines(data)
+	lines := []any{}
+	for _, l := range found[:min(len(found), maxFailureLines)] {
+		lines = append(lines, map[string]any{"line": l.line, "text": l.text})
+	}
+	return map[string]any{"failures": lines, "count": len(found)}
 }
 
 type failureLine struct {

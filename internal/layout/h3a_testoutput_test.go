@@ -1,6 +1,7 @@
 package layout
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -86,5 +87,20 @@ func TestTestFailureLineBounded(t *testing.T) {
 	s := got[0].text
 	if len(s) > maxFailureText+len("…") || !strings.HasSuffix(s, "…") || !utf8.ValidString(s) || !strings.HasPrefix(long, strings.TrimSuffix(s, "…")) {
 		t.Errorf("text %q (%d bytes) is not the line cut to %d bytes", s, len(s), maxFailureText)
+	}
+}
+
+// TestTestOutputInputBounded: an output of a million failure lines reaches
+// the policy input as its first lines and their count, not as a million
+// records.
+func TestTestOutputInputBounded(t *testing.T) {
+	for _, n := range []int{0, 1, maxFailureLines, maxFailureLines + 1, 1 << 20} {
+		got := testOutputInput(bytes.Repeat([]byte("FAIL\n"), n))
+		if c, _ := got["count"].(int); c != n {
+			t.Errorf("%d lines: count %v, want %d", n, got["count"], n)
+		}
+		if l, _ := got["failures"].([]any); len(l) != min(n, maxFailureLines) {
+			t.Errorf("%d lines: %d failures listed, want %d", n, len(l), min(n, maxFailureLines))
+		}
 	}
 }
