@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/h3a-check/h3a-check/internal/report"
 	"github.com/h3a-check/h3a-check/internal/runwrite"
 	"github.com/h3a-check/h3a-check/internal/textdist"
 )
@@ -83,7 +84,9 @@ func runLog(_ context.Context, args []string, e *env) int {
 	if err != nil {
 		return fail(e, err)
 	}
-	fmt.Fprintf(e.stdout, "%s:%d: %s\n", filepath.ToSlash(filepath.Join(rest[0], filepath.FromSlash(runwrite.EvidenceLogPath))), logged.Entry.Line, logged.Text)
+	// The entry holds the artifact's name, which a run may have chosen
+	// ("##[error]…"): it is shown escaped, as every name from a run is.
+	fmt.Fprintf(e.stdout, "%s:%d: %s\n", report.EscapeLine(filepath.ToSlash(filepath.Join(rest[0], filepath.FromSlash(runwrite.EvidenceLogPath)))), logged.Entry.Line, report.Escape(logged.Text))
 	return ExitPass
 }
 

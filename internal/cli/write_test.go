@@ -114,3 +114,27 @@ func TestInitLayouts(t *testing.T) {
 		})
 	}
 }
+
+// TestLogEscapesTheEntry: the line log prints holds the artifact's name,
+// which the run chose; a "##[" in it (a workflow command wherever it is on
+// a line) is shown escaped, while the log keeps the exact bytes.
+func TestLogEscapesTheEntry(t *testing.T) {
+	t.Chdir(t.TempDir())
+	_, stdout, _ := runMain("init")
+	run := strings.TrimSpace(stdout)
+	rel := "artifacts/executor/a##[error]b.txt"
+	if err := os.WriteFile(filepath.Join(run, filepath.FromSlash(rel)), []byte("x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runMain("log", run, filepath.Join(run, filepath.FromSlash(rel)), "see ##[warning]w")
+	if code != ExitPass {
+		t.Fatalf("log: exit %d: %s", code, stderr)
+	}
+	if strings.Contains(stdout, "##[") || !strings.Contains(stdout, "a##\\x5berror]b.txt") || !strings.Contains(stdout, "see ##\\x5bwarning]w") {
+		t.Errorf("log printed %q; want every ##[ escaped", stdout)
+	}
+	data, err := os.ReadFile(filepath.Join(run, "state", "EVIDENCE_LOG.md"))
+	if err != nil || !strings.Contains(string(data), "- `"+rel+"` - [hash:") {
+		t.Errorf("the log does not hold the exact entry (%v):\n%s", err, data)
+	}
+}
