@@ -281,11 +281,8 @@ func appendOnce(root *os.Root, runAbs string, entry ledger.Entry, wait time.Dura
 		return Logged{}, false, fmt.Errorf("%s: %w", EvidenceLogPath, err)
 	}
 	if atEnd {
-		if _, err := f.Write(out[len(data):]); err != nil {
-			return Logged{}, false, fmt.Errorf("appending to %s: %w", EvidenceLogPath, err)
-		}
-		if err := f.Sync(); err != nil {
-			return Logged{}, false, fmt.Errorf("flushing %s: %w", EvidenceLogPath, err)
+		if err := appendAll(f, int64(len(data)), out[len(data):]); err != nil {
+			return Logged{}, false, err
 		}
 	} else if err := replaceLog(root, out); err != nil {
 		return Logged{}, false, fmt.Errorf("writing %s: %w", EvidenceLogPath, err)
@@ -293,6 +290,34 @@ func appendOnce(root *os.Root, runAbs string, entry ledger.Entry, wait time.Dura
 	entry.Line = line
 	text := strings.Split(string(out), "\n")[line-1]
 	return Logged{Entry: entry, Text: strings.TrimRight(text, "\r")}, false, nil
+}
+
+// appendAll appends add to the log f, which holds size bytes, and flushes
+// it. An append cut short (a full disk, a quota, the file size limit) or
+// not flushed is undone: the log is cut back to size, so it never ends in
+// part of an entry, which the next entry would follow on the same line.
+func appendAll(f *os.File, size int64, add []byte) error {
+	n, err := f.Write(add)
+	if err == nil {
+		if err = f.Sync(); err != nil {
+			err = fmt.Errorf("flushing %s: %w", EvidenceLogPath, err)
+		}
+	} else {
+		err = fmt.Errorf("appending to %s: %w", EvidenceLogPath, err)
+	}
+	if err == nil {
+		return nil
+	}
+	// Cut back only the bytes written here: the lock keeps other writers
+	// of the log out, but a writer that takes no lock may have appended.
+	if info, serr := f.Stat(); serr == nil && info.Size() == size+int64(n) {
+		if terr := f.Truncate(size); terr != nil {
+			return fmt.Errorf("%w; the log could not be cut back to its %d bytes before the entry (%v): remove its unfinished last line", err, size, terr)
+		}
+		f.Sync()
+		return fmt.Errorf("%w; the log is left as it was", err)
+	}
+	return fmt.Errorf("%w; the log may end in part of the entry: check its last line", err)
 }
 
 // replaceLog writes the log's new content beside it and renames it into
