@@ -9,6 +9,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -163,6 +164,10 @@ func runRelativeHint(runAbs, run, file string) string {
 	return ""
 }
 
+// afterLstat, when set (by tests), runs between the look at the artifact
+// and its open.
+var afterLstat func()
+
 // hashArtifact hashes the regular file at rel, refusing a symbolic link
 // anywhere on the way from the run, and reading the very file it looked
 // at: the file is opened through the run's os.Root and compared with
@@ -191,12 +196,18 @@ func hashArtifact(root *os.Root, runAbs, rel, file string) (evidence.Sum, error)
 	if !info.Mode().IsRegular() {
 		return evidence.Sum{}, fmt.Errorf("%q is not a regular file", file)
 	}
-	f, err := root.Open(filepath.FromSlash(rel))
+	if afterLstat != nil {
+		afterLstat()
+	}
+	// Non-blocking: a FIFO put in the file's place since the look above
+	// must not stall the open; the comparison below then refuses it.
+	f, err := root.OpenFile(filepath.FromSlash(rel), os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return evidence.Sum{}, fmt.Errorf("cannot open %q: %w", file, err)
 	}
 	defer f.Close()
-	if opened, err := f.Stat(); err != nil || !os.SameFile(opened, info) {
+	// The type too: a file removed and replaced may get its inode number.
+	if opened, err := f.Stat(); err != nil || !os.SameFile(opened, info) || !opened.Mode().IsRegular() {
 		return evidence.Sum{}, fmt.Errorf("%q changed while it was being logged; try again", file)
 	}
 	sum, err := evidence.HashReader(f)
@@ -248,7 +259,7 @@ func appendOnce(root *os.Root, runAbs string, entry ledger.Entry, wait time.Dura
 		return Logged{}, false, err
 	}
 	defer f.Close()
-	if opened, err := f.Stat(); err != nil || !os.SameFile(opened, info) {
+	if opened, err := f.Stat(); err != nil || !os.SameFile(opened, info) || !opened.Mode().IsRegular() {
 		return Logged{}, true, nil // replaced between the look and the open
 	}
 	// A second name (a hard link) may be a file outside the run: appending

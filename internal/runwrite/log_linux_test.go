@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // TestLogLeavesNoPartialEntry: an append the file system cuts short (here
@@ -38,5 +40,39 @@ func TestLogLeavesNoPartialEntry(t *testing.T) {
 	}
 	if after := readLog(t, run); !bytes.Equal(after, before) {
 		t.Errorf("Log failed (%v) and left %q after the log", err, after[min(len(before), len(after)):])
+	}
+}
+
+// TestLogRefusesAFIFOSwappedIn: a FIFO put in the artifact's place after
+// Log looked at it is refused, not opened in a way that waits for a
+// writer forever.
+func TestLogRefusesAFIFOSwappedIn(t *testing.T) {
+	run := newRun(t, map[string]string{"artifacts/planner/plan.md": "plan\n"})
+	p := filepath.Join(run, "artifacts", "planner", "plan.md")
+	afterLstat = func() {
+		if err := os.Remove(p); err != nil {
+			t.Error(err)
+		}
+		if err := syscall.Mkfifo(p, 0o644); err != nil {
+			t.Error(err)
+		}
+	}
+	defer func() { afterLstat = nil }()
+	done := make(chan error, 1)
+	go func() {
+		_, err := Log(LogOptions{Run: run, File: p, Description: "plan", Now: logTime})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "changed while it was being logged") {
+			t.Errorf("Log of a swapped-in FIFO: %v", err)
+		}
+	case <-time.After(2 * time.Second):
+		// Unblock the open so the test ends.
+		if w, err := os.OpenFile(p, os.O_WRONLY, 0); err == nil {
+			w.Close()
+		}
+		t.Fatal("Log hangs on a FIFO swapped in for the artifact")
 	}
 }
