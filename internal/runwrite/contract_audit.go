@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/h3a-check/h3a-check/internal/atomicfile"
 	"github.com/h3a-check/h3a-check/internal/audit"
@@ -153,11 +155,25 @@ func WriteContractAudit(a *audit.Audit, tool audit.Tool, force bool) (string, er
 	return target, nil
 }
 
+// maxAuditRead bounds the audit.json that writtenBy reads: a larger one
+// is not one the checker wrote.
+const maxAuditRead = 64 << 20
+
 // writtenBy reports whether the audit.json in dir carries the generator
-// key of the tool named name.
+// key of the tool named name. It reads at most maxAuditRead bytes of a
+// regular file, opened without waiting: the run chose the file, and may
+// have made it huge (a sparse file costs nothing on disk) or a FIFO.
 func writtenBy(dir *os.Root, name string) bool {
-	data, err := dir.ReadFile("audit.json")
+	f, err := dir.OpenFile("audit.json", os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() || info.Size() > maxAuditRead {
+		return false
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxAuditRead+1))
+	if err != nil || len(data) > maxAuditRead {
 		return false
 	}
 	var doc map[string]any
