@@ -204,7 +204,7 @@ func scan(data []byte) *document {
 		if !nulSeen {
 			if at := strings.IndexByte(text, 0); at >= 0 {
 				nulSeen = true
-				d.problem(num, column(text, at), "NUL byte: the file is not UTF-8 text (UTF-16 without a byte order mark writes one after every ASCII character), GitHub shows a file holding one as binary, not as Markdown, and no record of it is read as written; expected UTF-8 text")
+				d.problem(num, column(text, at), "a NUL byte: the file is not UTF-8 text (UTF-16 without a byte order mark writes one after every ASCII character), GitHub shows a file holding one as binary, not as Markdown, and no record of it is read as written; expected UTF-8 text")
 			}
 		}
 		text, bidiCol, bidi := dropInvisible(text)

@@ -142,7 +142,7 @@ func TestLinesAndEncodings(t *testing.T) {
 	runEvidenceCases(t, tests)
 }
 
-const nulMessage = "NUL byte: the file is not UTF-8 text (UTF-16 without a byte order mark writes one after every ASCII character), GitHub shows a file holding one as binary, not as Markdown, and no record of it is read as written; expected UTF-8 text"
+const nulMessage = "a NUL byte: the file is not UTF-8 text (UTF-16 without a byte order mark writes one after every ASCII character), GitHub shows a file holding one as binary, not as Markdown, and no record of it is read as written; expected UTF-8 text"
 
 // utf16LE encodes ASCII s as UTF-16LE, without a byte order mark.
 func utf16LE(s string) []byte {
