@@ -50,8 +50,11 @@ const taskGrammar = `expected "- [ ] T001: <description>"`
 func ParseRoadmap(data []byte) (*Roadmap, []Problem) {
 	doc := scan(data)
 	r := &Roadmap{Sections: doc.sections, Tasks: []Task{}, Criteria: []Criterion{}}
-	r.Status, r.StatusLine = doc.boldField("Status")
-	statusContradiction(doc, doc.boldFields("Status"))
+	statusFields := doc.boldFields("Status")
+	if len(statusFields) > 0 {
+		r.Status, r.StatusLine = statusFields[0].value, statusFields[0].num // as boldField reads it
+	}
+	statusContradiction(doc, statusFields)
 	r.Initialized, _ = doc.boldField("Run Initialized")
 	r.Brief, r.BriefLine = doc.sectionText(titleIs("task brief"))
 
